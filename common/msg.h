@@ -1,0 +1,67 @@
+/*
+ * Shared by every module: an error value that library code fills instead of
+ * printing, allocation helpers that never return NULL, and a growable string.
+ *
+ * Library code (specs/, dwarf/, gates/, tracer/) never prints and never exits:
+ * it returns -1 and leaves the reason in a struct rg_err.  Only runner/ talks
+ * to the user.
+ */
+#ifndef RACEGATE_MSG_H
+#define RACEGATE_MSG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define RG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* One error message, lowercase, no full stop, subject quoted. */
+typedef struct rg_err {
+	char msg[1024];
+} rg_err;
+#define RG_ERR_INIT {{0}}
+
+/* Sets e (if not NULL) to the formatted message and returns -1. */
+int rg_error(rg_err *e, const char *fmt, ...) RG_PRINTF(2, 3);
+/* Prefixes e's message with the formatted text and ": "; returns -1. */
+int rg_error_prefix(rg_err *e, const char *fmt, ...) RG_PRINTF(2, 3);
+
+/* Allocation that reports and aborts on exhaustion, never returns NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) RG_PRINTF(1, 2);
+
+/* Grows array p (of *cap elements) so that it holds at least n elements. */
+#define RG_GROW(p, n, cap)                                                   \
+	do {                                                                 \
+		if ((size_t)(n) > (cap)) {                                   \
+			size_t rg_nc_ = (cap) ? (cap) * 2 : 8;               \
+			while (rg_nc_ < (size_t)(n))                         \
+				rg_nc_ *= 2;                                 \
+			(p) = xrealloc((p), rg_nc_ * sizeof(*(p)));          \
+			(cap) = rg_nc_;                                      \
+		}                                                            \
+	} while (0)
+
+/* A growable NUL-terminated string. */
+typedef struct rg_buf {
+	char *s;     /* always NUL-terminated once anything was added */
+	size_t len;
+	size_t cap;
+} rg_buf;
+#define RG_BUF_INIT {NULL, 0, 0}
+
+void rg_buf_add(rg_buf *b, const char *s, size_t n);
+void rg_buf_puts(rg_buf *b, const char *s);
+void rg_buf_printf(rg_buf *b, const char *fmt, ...) RG_PRINTF(2, 3);
+void rg_buf_vprintf(rg_buf *b, const char *fmt, va_list ap);
+/* Returns the string ("" when empty) and leaves b empty; caller frees. */
+char *rg_buf_detach(rg_buf *b);
+void rg_buf_release(rg_buf *b);
+
+/* Levenshtein distance, for "did you mean" suggestions. */
+size_t rg_edit_distance(const char *a, const char *b);
+
+#endif

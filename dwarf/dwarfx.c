@@ -1,0 +1,2 @@
+/* placeholder: being written */
+typedef int rg_placeholder_dwarfx;

@@ -1,0 +1,89 @@
+/*
+ * dwarf: one ELF object's symbols, line table and DWARF, opened and indexed
+ * once, then queried many times.
+ *
+ *   locations   "FILE:LINE", "FUNCTION", "*FUNCTION", "*0xADDR" -> addresses
+ *   symbols     ELF .symtab/.dynsym lookups (work without debug info: libc)
+ *   reports     address -> file:line:function
+ *
+ * Every address here is a link-time address (as in the ELF file).  For a PIE
+ * executable or a shared object, add the load bias:
+ *     bias = (start of the object's first mapping) - dwarfx_load_base(dx)
+ *
+ * Never prints; errors come back in rg_err, worded for the user, e.g.
+ *     cannot resolve 'worker.c:42': no code on this line (nearest: 41, 44)
+ */
+#ifndef RACEGATE_DWARFX_H
+#define RACEGATE_DWARFX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "msg.h"
+
+typedef struct dwarfx dwarfx;
+
+/* One place a breakpoint goes (or one answer to "where is this address"). */
+typedef struct dwarfx_loc {
+	uint64_t addr;         /* link-time address */
+	const char *file;      /* source path as DWARF names it (comp dir joined), or NULL; owned by dx */
+	int line;              /* 0 when unknown */
+	const char *function;  /* function containing addr (the inlined callee for inlined code), or NULL; owned by dx */
+} dwarfx_loc;
+
+/*
+ * Opens the ELF file at path and indexes its symbols and (when present) its
+ * DWARF line tables.  Succeeds on objects without debug info (symbols only).
+ * Fails with a clear message on a missing file, a non-ELF file, a non-x86_64
+ * ELF, or corrupt DWARF.
+ */
+int dwarfx_open(const char *path, dwarfx **out, rg_err *err);
+void dwarfx_free(dwarfx *dx);
+
+const char *dwarfx_path(const dwarfx *dx);
+bool dwarfx_is_pie(const dwarfx *dx);          /* ET_DYN */
+bool dwarfx_has_debug_info(const dwarfx *dx);  /* has .debug_info and line tables */
+uint64_t dwarfx_entry(const dwarfx *dx);       /* e_entry (link-time) */
+uint64_t dwarfx_load_base(const dwarfx *dx);   /* lowest PT_LOAD p_vaddr, page-aligned down */
+
+/*
+ * Resolves a location:
+ *   FILE:LINE   FILE matches a suffix of a DWARF file path at a '/' boundary;
+ *               one address per function instance (inlined copies included)
+ *               at that instance's first is_stmt address for the line, as gdb.
+ *               A line with no code is an error naming the nearest lines with
+ *               code in that file; a FILE matching several files is an error
+ *               naming them.
+ *   FUNCTION    after the prologue (the address of the function's second line
+ *               table row with is_stmt, as gdb), one per instance
+ *   *FUNCTION   the exact entry address
+ *   *0xADDR     that address (must lie in an executable section)
+ * FUNCTION looks at DWARF subprograms first, then ELF symbols (so library
+ * functions resolve without debug info; then only *FUNCTION semantics for
+ * the "after prologue" form are approximated by the entry address).
+ * On success *out is a malloc'd array of *n >= 1 entries sorted by address,
+ * without duplicates; free with free().
+ */
+int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
+		   rg_err *err);
+
+/*
+ * Where is addr?  Fills file/line (from the line table, may be NULL/0) and
+ * function (from DWARF or the symbol table).  Returns 0, or -1 when addr is
+ * in no known function.
+ */
+int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out);
+
+/*
+ * Addresses of the ELF function symbol(s) called name, in .symtab and
+ * .dynsym, ignoring @VERSION suffixes; several when versions differ.
+ * Returns the number found (possibly more than max; only max are stored).
+ */
+size_t dwarfx_symbol_addrs(dwarfx *dx, const char *name, uint64_t *addrs,
+			   size_t max);
+
+/* Name of the function symbol whose range holds addr, or NULL. */
+const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * gates: the gate engine.  Pure logic, no ptrace, no clock of its own.
+ *
+ * It is told about threads (started, named, exited) and arrivals (thread T
+ * is about to execute the location shared by gates G1..Gn), and answers
+ * hold or pass for the arriving thread.  Everything it decides is reported
+ * through gate_hooks.note, in the order it happens: opened events, holds,
+ * releases of other threads, alias bindings.  The caller acts on RELEASE
+ * notes by restarting that thread.
+ *
+ * Semantics are those of DESIGN.md "The gates file": on each arrival, the
+ * matching gates at the location merge their actions: every open, then every
+ * wait, every barrier, every then_open (when the thread is released).
+ *
+ * Time is given by the caller (milliseconds from the start of the run), so
+ * tests drive the engine with synthetic arrivals and synthetic time.
+ */
+#ifndef RACEGATE_GATES_H
+#define RACEGATE_GATES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "spec.h"
+
+typedef struct gate_engine gate_engine;
+
+enum gate_note_kind {
+	GATE_NOTE_ARRIVE,   /* tid arrived at gate and its filters matched (the gate is "reached") */
+	GATE_NOTE_OPEN,     /* event opened by tid (at gate, or gate -1 for built-ins) */
+	GATE_NOTE_HOLD,     /* tid is held at gate; text says what it waits for */
+	GATE_NOTE_RELEASE,  /* tid, held at gate, is released (held_ms says how long) */
+	GATE_NOTE_TIMEOUT,  /* tid, held at gate, is released because the gate's timeout expired */
+	GATE_NOTE_BIND,     /* alias bound to tid */
+};
+
+typedef struct gate_note {
+	enum gate_note_kind kind;
+	double t_ms;            /* the time given with the call that caused it */
+	pid_t tid;
+	int gate;               /* index into spec->gates, or -1 */
+	const char *event;      /* OPEN: the event's name */
+	const char *alias;      /* BIND: the alias */
+	const char *text;       /* HOLD: "waiting for a, b" / "at barrier 'x' (1 of 2)" */
+	double held_ms;         /* RELEASE, TIMEOUT */
+} gate_note;
+
+typedef struct gate_hooks {
+	void *ctx;
+	void (*note)(void *ctx, const gate_note *note);
+} gate_hooks;
+
+/*
+ * Makes an engine for sp (which must outlive it).  The spec is assumed
+ * valid (specs/ validated it).
+ */
+gate_engine *gate_engine_new(const spec *sp, const gate_hooks *hooks);
+void gate_engine_free(gate_engine *e);
+
+/*
+ * A thread exists.  Call in creation order, before its first arrival.
+ * start is its start routine's name (NULL if unknown); is_main for the
+ * initial thread.  Binds threads: aliases whose selectors match and opens
+ * started:ALIAS.
+ */
+void gate_thread_started(gate_engine *e, pid_t tid, const char *start,
+			 bool is_main, double t_ms);
+
+/* The thread's name (comm) is now name; may bind {name:} selectors. */
+void gate_thread_named(gate_engine *e, pid_t tid, const char *name, double t_ms);
+
+/* The thread is gone: opens exited:ALIAS; forgets it if it was held. */
+void gate_thread_exited(gate_engine *e, pid_t tid, double t_ms);
+
+/*
+ * tid is about to execute the location of gates[0..n-1] (indices into
+ * spec->gates, ascending = file order).  Applies filters (thread, hit, once)
+ * and the merged actions.  Returns true when tid must be held (stay
+ * stopped until a RELEASE or TIMEOUT note names it), false when it passes.
+ */
+bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
+		 double t_ms);
+
+/*
+ * Releases threads whose gate timeout expired by t_ms.  Returns the time of
+ * the next gate deadline (ms), or -1 when none is pending.
+ */
+double gate_tick(gate_engine *e, double t_ms);
+
+/* Releases every held thread, oldest hold first (on_deadlock: release). */
+void gate_release_all(gate_engine *e, double t_ms);
+
+/* Number of threads currently held. */
+size_t gate_nheld(const gate_engine *e);
+bool gate_is_held(const gate_engine *e, pid_t tid);
+
+/* Did gate i ever match an arrival?  Was any of its holds ended by timeout? */
+bool gate_reached(const gate_engine *e, size_t i);
+bool gate_timed_out(const gate_engine *e, size_t i);
+
+/* Could gate i still act on a future arrival?  (false: once and done, etc.) */
+bool gate_live(const gate_engine *e, size_t i);
+
+/*
+ * Label for reports: the alias bound to tid, "main", "START#K" (the K-th
+ * thread whose start routine is START), or "thread#K".
+ */
+const char *gate_thread_label(const gate_engine *e, pid_t tid);
+
+/* Is event open? */
+bool gate_event_open(const gate_engine *e, const char *event);
+
+/*
+ * Describes why tid is held ("waiting for reader-stored" / "at barrier ...")
+ * and at which gate; returns NULL when tid is not held.  Owned by e.
+ */
+const char *gate_hold_reason(const gate_engine *e, pid_t tid, int *gate);
+
+#endif

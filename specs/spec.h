@@ -1,0 +1,155 @@
+/*
+ * specs: gates.yaml (version 1) -> validated, plain structs.
+ *
+ * Every node keeps the line and column it came from, so any later stage
+ * (location resolution, the runner) can point its errors into the file.
+ * The loader never prints: it collects diagnostics (errors and warnings) in a
+ * spec_diags list, formatted "FILE:LINE:COL: error|warning: text".
+ *
+ * The structs are plain values, read directly by gates/ and runner/.
+ */
+#ifndef RACEGATE_SPEC_H
+#define RACEGATE_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct spec_pos {
+	int line; /* 1-based; 0 when the node is synthesised (e.g. by sequence:) */
+	int col;  /* 1-based */
+} spec_pos;
+
+enum spec_sel_kind {
+	SPEC_SEL_ANY = 0,  /* `any`, or no thread: key at all */
+	SPEC_SEL_MAIN,     /* `main`: the initial thread */
+	SPEC_SEL_ALIAS,    /* an alias from threads: or bound with as: */
+	SPEC_SEL_NOT_ALIAS,/* "!ALIAS": any thread but ALIAS's (any while unbound) */
+	SPEC_SEL_MATCH,    /* inline {start:, name:, tid:, nth:} */
+};
+
+typedef struct spec_selector {
+	enum spec_sel_kind kind;
+	char *alias;  /* SPEC_SEL_ALIAS / SPEC_SEL_NOT_ALIAS */
+	char *start;  /* SPEC_SEL_MATCH: start routine name, or NULL */
+	char *name;   /* SPEC_SEL_MATCH: thread name (comm), or NULL */
+	long tid;     /* SPEC_SEL_MATCH: kernel tid, or 0 */
+	int nth;      /* SPEC_SEL_MATCH: 1-based creation rank among matches, 0 = every match */
+	spec_pos pos;
+} spec_selector;
+
+typedef struct spec_alias {  /* one entry of threads: */
+	char *name;
+	spec_selector sel;   /* always SPEC_SEL_MAIN or SPEC_SEL_MATCH */
+	spec_pos pos;
+} spec_alias;
+
+typedef struct spec_strv {   /* a list of names, each with its position */
+	char **v;
+	spec_pos *pos;
+	size_t n;
+} spec_strv;
+
+typedef struct spec_gate {
+	char *name;          /* given, or "file:line" style default = the at: text */
+	bool name_given;
+	spec_pos pos;        /* of the gate's mapping */
+	char *at;            /* location text, resolved by dwarf/ */
+	spec_pos at_pos;
+	spec_selector thread;/* SPEC_SEL_ANY when absent */
+	long hit;            /* 0 = every arrival; N = only this thread's N-th arrival here */
+	char *when;          /* condition text, or NULL (evaluated by runner; may be unsupported) */
+	spec_pos when_pos;
+	spec_strv open;      /* opened on arrival */
+	spec_strv wait;      /* hold until all are open */
+	spec_strv then_open; /* opened when the thread is released */
+	int barrier;         /* 0 = none; else count */
+	char *barrier_name;  /* named barrier spanning gates, or NULL (anonymous, per gate) */
+	spec_pos barrier_pos;
+	bool once;           /* acts on its first matching arrival only */
+	bool optional;       /* not reaching it does not make the run NOT-ENFORCED */
+	long timeout_ms;     /* per-gate hold timeout, 0 = none */
+	char *as;            /* bind this alias to the first thread that arrives, or NULL */
+	int seq_step;        /* 1-based step number when made from sequence:, else 0 */
+} spec_gate;
+
+enum spec_on_deadlock { SPEC_ON_DEADLOCK_FAIL = 0, SPEC_ON_DEADLOCK_RELEASE };
+
+typedef struct spec_expect {
+	bool any;            /* false: no expect: block (the run is judged by exit 0) */
+	bool has_exit;
+	int exit_code;
+	bool has_signal;
+	int signo;           /* e.g. SIGSEGV */
+	char *stdout_text;   /* substring, or regex when stdout_regex */
+	bool stdout_regex;
+	char *stderr_text;
+	bool stderr_regex;
+	bool deadlock;
+	spec_pos pos;
+} spec_expect;
+
+typedef struct spec {
+	char *path;          /* as given to the loader */
+	char *dir;           /* directory of path: command: and relative paths resolve here */
+	int version;
+	char *name;          /* or NULL */
+	char **command;      /* NULL-terminated argv, or NULL when absent */
+	size_t ncommand;
+	spec_pos command_pos;
+	long timeout_ms;     /* whole run; 0 = not given */
+	enum spec_on_deadlock on_deadlock;
+	spec_alias *aliases;
+	size_t naliases;
+	spec_gate *gates;    /* in file order; sequence: steps appended as ordinary gates */
+	size_t ngates;
+	spec_expect expect;
+} spec;
+
+enum spec_severity { SPEC_ERROR, SPEC_WARNING };
+
+typedef struct spec_diag {
+	enum spec_severity severity;
+	spec_pos pos;
+	char *msg;           /* lowercase, subject quoted, no position, no severity */
+} spec_diag;
+
+typedef struct spec_diags {
+	char *file;          /* file name used in formatted messages */
+	spec_diag *v;
+	size_t n, cap;
+	size_t nerrors;
+} spec_diags;
+#define SPEC_DIAGS_INIT {NULL, NULL, 0, 0, 0}
+
+/*
+ * Loads and validates the spec at path.  Returns 0 and sets *out when there
+ * is no error (warnings may still be in d); returns -1 with at least one
+ * error in d otherwise, and *out is NULL.  Never prints.
+ */
+int spec_load_file(const char *path, spec **out, spec_diags *d);
+
+/*
+ * Same, from memory; name is used in messages and dir for relative paths.
+ * text need not be NUL-terminated.
+ */
+int spec_load_string(const char *text, size_t len, const char *name,
+		     const char *dir, spec **out, spec_diags *d);
+
+void spec_free(spec *s);
+
+/* Formats diagnostic i as "FILE:LINE:COL: error: text"; caller frees. */
+char *spec_diag_format(const spec_diags *d, size_t i);
+void spec_diags_release(spec_diags *d);
+
+/* Adds a diagnostic; used by later stages (location resolution) too. */
+void spec_diags_add(spec_diags *d, enum spec_severity sev, spec_pos pos,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Parses "10s", "250ms", "2m", "1.5s" into milliseconds; -1 when invalid. */
+long spec_parse_duration(const char *text);
+
+/* Signal name ("SIGSEGV", "SEGV", "11") to number; 0 when unknown. */
+int spec_signal_number(const char *name);
+const char *spec_signal_name(int signo);
+
+#endif

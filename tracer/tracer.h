@@ -1,0 +1,133 @@
+/*
+ * tracer: a program under ptrace on Linux x86_64.
+ *
+ * It starts the program, follows every thread from its first instruction,
+ * keeps int3 breakpoints armed, and turns each wait status into an event.
+ * Breakpoints stay armed at all times: resuming a thread from a breakpoint
+ * runs the original instruction out of line (displaced stepping, in a scratch
+ * page mapped into the tracee near the code), so other threads never run
+ * through a breakpoint while it is stepped over.
+ *
+ * Signals belong to the program: they are passed through unchanged, its
+ * handlers run, and a SIGTRAP the program raises itself is not mistaken for a
+ * breakpoint.  Forked children are detached with the breakpoints taken out of
+ * their copy of memory.
+ *
+ * Holding a thread is simply not resuming it after its BREAKPOINT event.
+ *
+ * One tracer per racegate process at a time: it reaps with waitpid(-1).
+ * All calls must come from the thread that called tracer_spawn (ptrace rule).
+ */
+#ifndef RACEGATE_TRACER_H
+#define RACEGATE_TRACER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+#include "msg.h"
+
+typedef struct tracer tracer;
+
+enum tracer_ev_kind {
+	TRACER_EV_BREAKPOINT,  /* tid is stopped at breakpoint addr (RIP == addr); stays stopped until tracer_resume */
+	TRACER_EV_THREAD_NEW,  /* tid was created by parent; stays stopped (before its first instruction) until tracer_resume */
+	TRACER_EV_THREAD_EXIT, /* tid is gone (exited, or killed by the process's exit) */
+	TRACER_EV_SIGNAL,      /* informational: signo is being delivered to tid, unchanged */
+	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new leader */
+	TRACER_EV_FORK,        /* tid forked child (detached, breakpoints removed from its memory) */
+	TRACER_EV_EXIT,        /* the whole process ended; always the last event */
+};
+
+typedef struct tracer_event {
+	enum tracer_ev_kind kind;
+	pid_t tid;
+	pid_t parent;          /* THREAD_NEW: creating thread */
+	pid_t child;           /* FORK: the child's pid */
+	uint64_t addr;         /* BREAKPOINT: the breakpoint's address */
+	int signo;             /* SIGNAL */
+	int exit_code;         /* EXIT: the exit status when it exited normally, else -1 */
+	int term_signal;       /* EXIT: the signal that killed it, else 0 */
+	bool core_dumped;      /* EXIT */
+} tracer_event;
+
+typedef struct tracer_opts {
+	const char *const *argv; /* argv[0] is searched in PATH when it has no '/' */
+	const char *cwd;         /* or NULL: racegate's */
+	int stdin_fd;            /* fd to give the program, or -1 to inherit */
+	int stdout_fd;
+	int stderr_fd;
+} tracer_opts;
+
+/*
+ * Starts the program under ptrace and returns with it stopped right after
+ * exec (before the dynamic linker runs), ready for tracer_insert_bp and a
+ * first tracer_resume(tr, tracer_pid(tr)).  Fails with a message that says
+ * why: the program cannot be run (ENOENT, EACCES, not executable), or ptrace
+ * is refused (naming kernel.yama.ptrace_scope, seccomp, or an existing
+ * tracer, and what to change).
+ */
+int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err);
+
+/* Kills the program if still alive, reaps it, and frees tr. */
+void tracer_free(tracer *tr);
+
+pid_t tracer_pid(const tracer *tr);
+
+/* AT_ENTRY of the program (run-time address, load bias applied). */
+uint64_t tracer_entry(const tracer *tr);
+
+/* Inserts/removes an int3 at a run-time address; idempotent.  Removal keeps
+ * the address in mind, so a thread that trapped on it just before removal is
+ * rewound and resumed silently rather than killed by SIGTRAP. */
+int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err);
+int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err);
+
+/*
+ * Readable when an event may be pending (a signalfd for SIGCHLD; the tracer
+ * blocks SIGCHLD in the calling thread).  Poll it together with other fds,
+ * then call tracer_next_event(tr, &ev, 0) until it returns 0.
+ */
+int tracer_fd(const tracer *tr);
+
+/*
+ * Waits up to timeout_ms (-1: forever, 0: do not wait) for the next event.
+ * Returns 1 and fills ev; 0 when none came in time; -1 on an internal error
+ * (message in err).  Events that need no decision (clone of the parent side,
+ * signal pass-through, group stops) are handled here and the thread resumed.
+ */
+int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err);
+
+/*
+ * Restarts a thread left stopped by a BREAKPOINT or THREAD_NEW event (or the
+ * initial stop).  At a breakpoint that is still armed, the original
+ * instruction runs out of line first.  A signal that arrived for the thread
+ * while it was stopped is delivered now.  A thread that died meanwhile is not
+ * an error (its THREAD_EXIT event follows).
+ */
+int tracer_resume(tracer *tr, pid_t tid, rg_err *err);
+
+/* Registers and memory of a stopped thread. */
+int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err);
+int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err);
+
+/* Is tid currently stopped and waiting for tracer_resume? */
+bool tracer_is_stopped(const tracer *tr, pid_t tid);
+
+/* One line of /proc/PID/maps. */
+typedef struct tracer_map {
+	uint64_t start, end, offset;
+	bool exec;
+	char *path;            /* NULL for anonymous mappings */
+} tracer_map;
+
+/* Reads the program's mappings; free with tracer_maps_free. */
+int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err);
+void tracer_maps_free(tracer_map *maps, size_t n);
+
+/* Sends SIGKILL to the program; its EXIT event follows. */
+void tracer_kill(tracer *tr);
+
+#endif
