@@ -18,16 +18,21 @@ int rg_error(rg_err *e, const char *fmt, ...)
 
 int rg_error_prefix(rg_err *e, const char *fmt, ...)
 {
-	char head[sizeof(e->msg)], old[sizeof(e->msg)];
+	rg_buf b = RG_BUF_INIT;
 	va_list ap;
+	size_t n;
 
 	if (!e)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(head, sizeof(head), fmt, ap);
+	rg_buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	memcpy(old, e->msg, sizeof(old));
-	snprintf(e->msg, sizeof(e->msg), "%s: %s", head, old);
+	rg_buf_puts(&b, ": ");
+	rg_buf_puts(&b, e->msg);
+	n = b.len < sizeof(e->msg) - 1 ? b.len : sizeof(e->msg) - 1;
+	memcpy(e->msg, b.s, n);
+	e->msg[n] = '\0';
+	rg_buf_release(&b);
 	return -1;
 }
 
