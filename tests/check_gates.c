@@ -1,0 +1,1263 @@
+/*
+ * The gate engine driven with synthetic threads, arrivals and time.  Specs
+ * are built by hand (gates/ must not depend on specs/ code), every note is
+ * recorded as one line, and tests compare the exact sequence.
+ *
+ * Note lines:  arrive TID @GATE | open TID @GATE EVENT | hold TID @GATE TEXT
+ *              release TID @GATE HELD_MS | timeout TID @GATE HELD_MS | bind TID ALIAS
+ */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gates.h"
+#include "msg.h"
+
+/* ---- hand-built specs ------------------------------------------------ */
+
+static size_t tspec_cap;  /* gates room in the spec under construction */
+
+static spec *tspec_new(size_t maxgates)
+{
+	spec *s = xcalloc(1, sizeof(*s));
+
+	tspec_cap = maxgates;
+	s->version = 1;
+	s->gates = xcalloc(maxgates, sizeof(*s->gates));
+	s->aliases = xcalloc(16, sizeof(*s->aliases));  /* talias() callers stay within 16 */
+	return s;
+}
+
+/* A new gate at `at`, named like specs/ names it when no name: is given. */
+static spec_gate *tgate(spec *s, const char *at)
+{
+	spec_gate *g;
+
+	ck_assert_uint_lt(s->ngates, tspec_cap);
+	g = &s->gates[s->ngates++];
+	g->name = xstrdup(at);
+	g->at = xstrdup(at);
+	g->thread.kind = SPEC_SEL_ANY;
+	return g;
+}
+
+/* Sets a name list from NULL-terminated arguments. */
+static void tlist(spec_strv *v, ...)
+{
+	va_list ap;
+	const char *s;
+
+	va_start(ap, v);
+	while ((s = va_arg(ap, const char *))) {
+		v->v = xrealloc(v->v, (v->n + 1) * sizeof(*v->v));
+		v->pos = xrealloc(v->pos, (v->n + 1) * sizeof(*v->pos));
+		v->v[v->n] = xstrdup(s);
+		v->pos[v->n] = (spec_pos){0, 0};
+		v->n++;
+	}
+	va_end(ap);
+}
+
+static void tsel_alias(spec_selector *sel, const char *text)
+{
+	if (text[0] == '!') {
+		sel->kind = SPEC_SEL_NOT_ALIAS;
+		sel->alias = xstrdup(text + 1);
+	} else if (!strcmp(text, "main")) {
+		sel->kind = SPEC_SEL_MAIN;
+	} else {
+		sel->kind = SPEC_SEL_ALIAS;
+		sel->alias = xstrdup(text);
+	}
+}
+
+static void tsel_match(spec_selector *sel, const char *start, const char *name,
+		       long tid, int nth)
+{
+	sel->kind = SPEC_SEL_MATCH;
+	sel->start = start ? xstrdup(start) : NULL;
+	sel->name = name ? xstrdup(name) : NULL;
+	sel->tid = tid;
+	sel->nth = nth;
+}
+
+/* threads: NAME: {start, name, nth}, or main when start and name are both "main". */
+static void talias(spec *s, const char *alias, const char *start, const char *name, int nth)
+{
+	spec_alias *a;
+
+	ck_assert_uint_lt(s->naliases, 16);
+	a = &s->aliases[s->naliases++];
+
+	a->name = xstrdup(alias);
+	if (start && !strcmp(start, "main"))
+		a->sel.kind = SPEC_SEL_MAIN;
+	else
+		tsel_match(&a->sel, start, name, 0, nth);
+}
+
+static void tstrv_free(spec_strv *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->v[i]);
+	free(v->v);
+	free(v->pos);
+}
+
+static void tsel_free(spec_selector *sel)
+{
+	free(sel->alias);
+	free(sel->start);
+	free(sel->name);
+}
+
+static void tspec_free(spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ngates; i++) {
+		spec_gate *g = &s->gates[i];
+
+		free(g->name);
+		free(g->at);
+		tsel_free(&g->thread);
+		tstrv_free(&g->open);
+		tstrv_free(&g->wait);
+		tstrv_free(&g->then_open);
+		free(g->barrier_name);
+		free(g->as);
+	}
+	for (i = 0; i < s->naliases; i++) {
+		free(s->aliases[i].name);
+		tsel_free(&s->aliases[i].sel);
+	}
+	free(s->gates);
+	free(s->aliases);
+	free(s);
+}
+
+/* ---- the recorder ---------------------------------------------------- */
+
+struct rec {
+	rg_buf log;
+	gate_engine *e;   /* to check the note hook may query the engine */
+};
+
+static void rec_note(void *ctx, const gate_note *n)
+{
+	struct rec *r = ctx;
+
+	switch (n->kind) {
+	case GATE_NOTE_ARRIVE:
+		rg_buf_printf(&r->log, "arrive %d @%d\n", (int)n->tid, n->gate);
+		break;
+	case GATE_NOTE_OPEN:
+		rg_buf_printf(&r->log, "open %d @%d %s\n", (int)n->tid, n->gate, n->event);
+		break;
+	case GATE_NOTE_HOLD:
+		rg_buf_printf(&r->log, "hold %d @%d %s\n", (int)n->tid, n->gate, n->text);
+		/* a hook that asks why must not clobber the text it was given */
+		if (r->e)
+			ck_assert_ptr_nonnull(gate_hold_reason(r->e, n->tid, NULL));
+		break;
+	case GATE_NOTE_RELEASE:
+		rg_buf_printf(&r->log, "release %d @%d %g\n", (int)n->tid, n->gate, n->held_ms);
+		if (r->e)
+			ck_assert(!gate_is_held(r->e, n->tid));
+		break;
+	case GATE_NOTE_TIMEOUT:
+		rg_buf_printf(&r->log, "timeout %d @%d %g\n", (int)n->tid, n->gate, n->held_ms);
+		break;
+	case GATE_NOTE_BIND:
+		rg_buf_printf(&r->log, "bind %d %s\n", (int)n->tid, n->alias);
+		break;
+	}
+}
+
+static struct rec R;
+static spec *S;
+static gate_engine *E;
+
+static void start_engine(void)
+{
+	gate_hooks h = {&R, rec_note};
+
+	memset(&R, 0, sizeof(R));
+	E = gate_engine_new(S, &h);
+	R.e = E;
+}
+
+/* The notes since the last call, one per line ("" when none). */
+static const char *take(void)
+{
+	static char *last;
+
+	free(last);
+	last = rg_buf_detach(&R.log);
+	return last;
+}
+
+static void teardown(void)
+{
+	gate_engine_free(E);
+	E = NULL;
+	if (S)
+		tspec_free(S);
+	S = NULL;
+	rg_buf_release(&R.log);
+	take();
+}
+
+static bool arrive1(pid_t tid, size_t gate, double t)
+{
+	return gate_arrive(E, tid, &gate, 1, t);
+}
+
+static bool arrive2(pid_t tid, size_t g1, size_t g2, double t)
+{
+	size_t v[2] = {g1, g2};
+
+	return gate_arrive(E, tid, v, 2, t);
+}
+
+/* ---- the paper's scenarios ------------------------------------------- */
+
+/* wait at A + open at B: B happens before A, whatever the scheduler does. */
+START_TEST(wait_open_b_before_a)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "writer", "worker", NULL, 1);
+	talias(S, "reader", "worker", NULL, 2);
+	g = tgate(S, "counter.c:12");
+	tsel_alias(&g->thread, "writer");
+	tlist(&g->wait, "reader-stored", NULL);
+	g = tgate(S, "counter.c:14");
+	tsel_alias(&g->thread, "reader");
+	tlist(&g->open, "reader-stored", NULL);
+	start_engine();
+
+	gate_thread_started(E, 100, NULL, true, 0);
+	gate_thread_started(E, 101, "worker", false, 0);
+	gate_thread_started(E, 102, "worker", false, 0);
+	ck_assert_str_eq(take(),
+		"bind 101 writer\n"
+		"open 101 @-1 started:writer\n"
+		"bind 102 reader\n"
+		"open 102 @-1 started:reader\n");
+
+	/* the reader at line 12 is not the writer: nothing happens */
+	ck_assert(!arrive1(102, 0, 1));
+	ck_assert(arrive1(101, 0, 2));
+	ck_assert_str_eq(take(),
+		"arrive 101 @0\n"
+		"hold 101 @0 waiting for reader-stored\n");
+	ck_assert(gate_is_held(E, 101));
+	ck_assert_uint_eq(gate_nheld(E), 1);
+
+	ck_assert(!arrive1(102, 1, 5));
+	ck_assert_str_eq(take(),
+		"arrive 102 @1\n"
+		"open 102 @1 reader-stored\n"
+		"release 101 @0 3\n");
+	ck_assert(!gate_is_held(E, 101));
+	ck_assert(gate_reached(E, 0) && gate_reached(E, 1));
+	ck_assert(!gate_timed_out(E, 0));
+	ck_assert(gate_event_open(E, "reader-stored"));
+	ck_assert(!gate_live(E, 0) && !gate_live(E, 1));
+}
+END_TEST
+
+/*
+ * StringBuffer.append(sb2): t1 reads sb2's length, t2 empties sb2, t1 copies
+ * the old length.  Two wait/open pairs pin both steps.
+ */
+START_TEST(string_buffer_two_pairs)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "t1", "appender", NULL, 1);
+	talias(S, "t2", "eraser", NULL, 1);
+	g = tgate(S, "sb.c:30");          /* t2 erases: after t1 read the length */
+	tsel_alias(&g->thread, "t2");
+	tlist(&g->wait, "len-read", NULL);
+	g = tgate(S, "sb.c:20");          /* t1 has read the length */
+	tsel_alias(&g->thread, "t1");
+	tlist(&g->open, "len-read", NULL);
+	g = tgate(S, "sb.c:21");          /* t1 copies: after t2 erased */
+	tsel_alias(&g->thread, "t1");
+	tlist(&g->wait, "erased", NULL);
+	g = tgate(S, "sb.c:31");          /* t2 has erased */
+	tsel_alias(&g->thread, "t2");
+	tlist(&g->open, "erased", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "eraser", false, 0);
+	gate_thread_started(E, 3, "appender", false, 0);
+	take();
+	ck_assert(arrive1(2, 0, 1));
+	ck_assert(!arrive1(3, 1, 2));
+	ck_assert(arrive1(3, 2, 3));
+	ck_assert(!arrive1(2, 3, 4));
+	ck_assert_str_eq(take(),
+		"arrive 2 @0\n"
+		"hold 2 @0 waiting for len-read\n"
+		"arrive 3 @1\n"
+		"open 3 @1 len-read\n"
+		"release 2 @0 1\n"
+		"arrive 3 @2\n"
+		"hold 3 @2 waiting for erased\n"
+		"arrive 2 @3\n"
+		"open 2 @3 erased\n"
+		"release 3 @2 1\n");
+	ck_assert_str_eq(gate_thread_label(E, 3), "t1");
+}
+END_TEST
+
+/* Two threads inserting into a list, both held at the same line: one element is lost. */
+START_TEST(barrier_two_threads)
+{
+	spec_gate *g;
+	int gate = -7;
+
+	S = tspec_new(4);
+	g = tgate(S, "list.c:40");
+	g->barrier = 2;
+	start_engine();
+
+	gate_thread_started(E, 10, NULL, true, 0);
+	gate_thread_started(E, 11, "inserter", false, 0);
+	gate_thread_started(E, 12, "inserter", false, 0);
+	ck_assert(arrive1(11, 0, 1));
+	ck_assert_str_eq(gate_hold_reason(E, 11, &gate), "at barrier 'list.c:40' (1 of 2)");
+	ck_assert_int_eq(gate, 0);
+	ck_assert(gate_live(E, 0));
+	ck_assert(!arrive1(12, 0, 3));
+	ck_assert_str_eq(take(),
+		"arrive 11 @0\n"
+		"hold 11 @0 at barrier 'list.c:40' (1 of 2)\n"
+		"arrive 12 @0\n"
+		"release 11 @0 2\n");
+	ck_assert_uint_eq(gate_nheld(E), 0);
+	ck_assert_ptr_null(gate_hold_reason(E, 11, &gate));
+	ck_assert(!gate_live(E, 0));
+}
+END_TEST
+
+/* The main thread's check waits for a long task that opens its event at its very end. */
+START_TEST(long_task_opens_at_end)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "main.c:50");
+	tsel_alias(&g->thread, "main");
+	tlist(&g->wait, "task-done", NULL);
+	g = tgate(S, "task.c:99");
+	tsel_match(&g->thread, "long_task", NULL, 0, 0);
+	tlist(&g->open, "task-done", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "long_task", false, 0);
+	gate_thread_started(E, 3, "other", false, 0);
+	ck_assert(!arrive1(2, 0, 1));     /* not main */
+	ck_assert(arrive1(1, 0, 10));
+	ck_assert(!arrive1(3, 1, 20));    /* not the long task */
+	ck_assert(!arrive1(2, 1, 5010));
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"hold 1 @0 waiting for task-done\n"
+		"arrive 2 @1\n"
+		"open 2 @1 task-done\n"
+		"release 1 @0 5000\n");
+}
+END_TEST
+
+/* ---- actions --------------------------------------------------------- */
+
+/* open a + wait b on one thread, open b + wait a on the other: they meet. */
+START_TEST(rendezvous)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	talias(S, "x", "fx", NULL, 0);
+	talias(S, "y", "fy", NULL, 0);
+	g = tgate(S, "r.c:1");
+	tsel_alias(&g->thread, "x");
+	tlist(&g->open, "a", NULL);
+	tlist(&g->wait, "b", NULL);
+	g = tgate(S, "r.c:2");
+	tsel_alias(&g->thread, "y");
+	tlist(&g->open, "b", NULL);
+	tlist(&g->wait, "a", NULL);
+	start_engine();
+
+	gate_thread_started(E, 5, "fx", false, 0);
+	gate_thread_started(E, 6, "fy", false, 0);
+	take();
+	ck_assert(arrive1(5, 0, 1));
+	ck_assert(!arrive1(6, 1, 2));
+	ck_assert_str_eq(take(),
+		"arrive 5 @0\n"
+		"open 5 @0 a\n"
+		"hold 5 @0 waiting for b\n"
+		"arrive 6 @1\n"
+		"open 6 @1 b\n"
+		"release 5 @0 1\n");
+}
+END_TEST
+
+/* wait prev + then_open mine: three links run in order, whatever order they arrive in. */
+START_TEST(chain)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "c.c:1");
+	tsel_match(&g->thread, "w", NULL, 0, 1);
+	tlist(&g->then_open, "s1", NULL);
+	g = tgate(S, "c.c:1");
+	tsel_match(&g->thread, "w", NULL, 0, 2);
+	tlist(&g->wait, "s1", NULL);
+	tlist(&g->then_open, "s2", NULL);
+	g = tgate(S, "c.c:1");
+	tsel_match(&g->thread, "w", NULL, 0, 3);
+	tlist(&g->wait, "s2", NULL);
+	tlist(&g->then_open, "s3", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, "w", false, 0);
+	gate_thread_started(E, 2, "w", false, 0);
+	gate_thread_started(E, 3, "w", false, 0);
+	{
+		size_t all[3] = {0, 1, 2};
+
+		ck_assert(gate_arrive(E, 3, all, 3, 1));
+		ck_assert(gate_arrive(E, 2, all, 3, 2));
+		ck_assert(!gate_arrive(E, 1, all, 3, 4));
+	}
+	ck_assert_str_eq(take(),
+		"arrive 3 @2\n"
+		"hold 3 @2 waiting for s2\n"
+		"arrive 2 @1\n"
+		"hold 2 @1 waiting for s1\n"
+		"arrive 1 @0\n"
+		"open 1 @0 s1\n"
+		"release 2 @1 2\n"
+		"open 2 @1 s2\n"
+		"release 3 @2 3\n"
+		"open 3 @2 s3\n");
+}
+END_TEST
+
+/* A cascade a thousand links long runs without deep recursion, in order. */
+START_TEST(cascade_long)
+{
+	enum { N = 1000 };
+	rg_buf want = RG_BUF_INIT;
+	size_t i;
+	char *s;
+
+	S = tspec_new(N);
+	for (i = 0; i < N; i++) {
+		spec_gate *g = tgate(S, "link.c:1");
+		char ev[32], prev[32];
+
+		tsel_match(&g->thread, "link", NULL, 0, (int)i + 1);
+		snprintf(ev, sizeof(ev), "l%zu", i);
+		snprintf(prev, sizeof(prev), "l%zu", i - 1);
+		if (i)
+			tlist(&g->wait, prev, NULL);
+		tlist(&g->then_open, ev, NULL);
+	}
+	start_engine();
+	for (i = 0; i < N; i++)
+		gate_thread_started(E, 1000 + (pid_t)i, "link", false, 0);
+	/* every link arrives, last first: all held but the first */
+	for (i = N; i-- > 1;)
+		ck_assert(arrive1(1000 + (pid_t)i, i, 1));
+	ck_assert_uint_eq(gate_nheld(E), N - 1);
+	take();
+	ck_assert(!arrive1(1000, 0, 2));
+	rg_buf_printf(&want, "arrive 1000 @0\nopen 1000 @0 l0\n");
+	for (i = 1; i < N; i++)
+		rg_buf_printf(&want, "release %d @%zu 1\nopen %d @%zu l%zu\n",
+			      1000 + (int)i, i, 1000 + (int)i, i, i);
+	s = rg_buf_detach(&want);
+	ck_assert_str_eq(take(), s);
+	free(s);
+	ck_assert_uint_eq(gate_nheld(E), 0);
+}
+END_TEST
+
+/*
+ * Opens act at once: here 2's open releases 1, whose then_open is what 2
+ * waits for, so 2 passes without ever being held.
+ */
+START_TEST(open_cascade_before_own_wait)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "k.c:1");
+	tlist(&g->wait, "a", NULL);
+	tlist(&g->then_open, "b", NULL);
+	g = tgate(S, "k.c:2");
+	tlist(&g->open, "a", NULL);
+	tlist(&g->wait, "b", NULL);
+	start_engine();
+
+	ck_assert(arrive1(1, 0, 1));
+	ck_assert(!arrive1(2, 1, 2));
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"hold 1 @0 waiting for a\n"
+		"arrive 2 @1\n"
+		"open 2 @1 a\n"
+		"release 1 @0 1\n"
+		"open 1 @0 b\n");
+	ck_assert_uint_eq(gate_nheld(E), 0);
+}
+END_TEST
+
+/* A thread held by a wait goes on to its barrier, and only then is released. */
+START_TEST(wait_then_barrier)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "wb.c:1");
+	tlist(&g->wait, "go", NULL);
+	g->barrier = 2;
+	tlist(&g->then_open, "past", NULL);
+	g = tgate(S, "wb.c:9");
+	tlist(&g->open, "go", NULL);
+	start_engine();
+
+	ck_assert(arrive1(1, 0, 1));
+	ck_assert(arrive1(2, 0, 2));
+	ck_assert(!arrive1(3, 1, 3));
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"hold 1 @0 waiting for go\n"
+		"arrive 2 @0\n"
+		"hold 2 @0 waiting for go\n"
+		"arrive 3 @1\n"
+		"open 3 @1 go\n"
+		"hold 1 @0 at barrier 'wb.c:1' (1 of 2)\n"
+		"release 1 @0 2\n"
+		"open 1 @0 past\n"
+		"release 2 @0 1\n");
+	ck_assert_uint_eq(gate_nheld(E), 0);
+}
+END_TEST
+
+/* ---- filters --------------------------------------------------------- */
+
+/* hit: 2 is each thread's own second arrival, counted whether other filters match or not. */
+START_TEST(hit_n)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	talias(S, "w1", "worker", NULL, 1);
+	g = tgate(S, "loop.c:7");
+	g->hit = 2;
+	tlist(&g->wait, "go", NULL);
+	g = tgate(S, "loop.c:7");
+	g->hit = 3;
+	tsel_alias(&g->thread, "w1");
+	tlist(&g->open, "third", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, "worker", false, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	take();
+	ck_assert(!arrive2(1, 0, 1, 1));
+	ck_assert(!arrive2(2, 0, 1, 2));
+	ck_assert(arrive2(2, 0, 1, 3));   /* 2's second */
+	ck_assert_str_eq(take(),
+		"arrive 2 @0\n"
+		"hold 2 @0 waiting for go\n");
+	gate_release_all(E, 4);
+	ck_assert(!arrive2(2, 0, 1, 5));  /* 2's third: not w1 */
+	ck_assert(arrive2(1, 0, 1, 6));   /* 1's second */
+	gate_release_all(E, 7);
+	ck_assert(!arrive2(1, 0, 1, 8));  /* 1's third */
+	ck_assert(!arrive2(1, 0, 1, 9));
+	ck_assert_str_eq(take(),
+		"release 2 @0 1\n"
+		"arrive 1 @0\n"
+		"hold 1 @0 waiting for go\n"
+		"release 1 @0 1\n"
+		"arrive 1 @1\n"
+		"open 1 @1 third\n");
+}
+END_TEST
+
+START_TEST(once_gate)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "o.c:3");
+	g->once = true;
+	tlist(&g->wait, "go", NULL);
+	g = tgate(S, "o.c:4");
+	tlist(&g->open, "go", NULL);
+	start_engine();
+
+	ck_assert(gate_live(E, 0));
+	ck_assert(arrive1(1, 0, 1));
+	ck_assert(!gate_live(E, 0));
+	ck_assert(!arrive1(2, 0, 2));     /* done: no ARRIVE, passes */
+	ck_assert(arrive1(1, 1, 3));      /* 1 is stopped: it cannot arrive, stays held */
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"hold 1 @0 waiting for go\n");
+	ck_assert(!arrive1(3, 1, 4));
+	ck_assert_str_eq(take(),
+		"arrive 3 @1\n"
+		"open 3 @1 go\n"
+		"release 1 @0 3\n");
+}
+END_TEST
+
+/* as: in a pool of three identical workers: the first to arrive gets the alias. */
+START_TEST(as_in_pool)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "pool.c:5");
+	g->as = xstrdup("first");
+	g = tgate(S, "pool.c:5");
+	tsel_alias(&g->thread, "first");
+	tlist(&g->wait, "go", NULL);
+	g = tgate(S, "pool.c:5");
+	tsel_alias(&g->thread, "!first");
+	tlist(&g->open, "other-here", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	gate_thread_started(E, 3, "worker", false, 0);
+	gate_thread_started(E, 4, "worker", false, 0);
+	ck_assert_str_eq(take(), "");
+	{
+		size_t all[3] = {0, 1, 2};
+
+		ck_assert(gate_arrive(E, 3, all, 3, 1));
+		ck_assert(!gate_arrive(E, 2, all, 3, 2));
+		ck_assert(!gate_arrive(E, 4, all, 3, 3));
+	}
+	ck_assert_str_eq(take(),
+		"arrive 3 @0\n"
+		"bind 3 first\n"
+		"open 3 @-1 started:first\n"
+		"arrive 3 @1\n"
+		"hold 3 @1 waiting for go\n"
+		"arrive 2 @0\n"
+		"arrive 2 @2\n"
+		"open 2 @2 other-here\n"
+		"arrive 4 @0\n"
+		"arrive 4 @2\n");
+	ck_assert_str_eq(gate_thread_label(E, 3), "first");
+	ck_assert_str_eq(gate_thread_label(E, 2), "worker#1");
+	ck_assert(gate_event_open(E, "started:first"));
+	ck_assert(!gate_live(E, 0) && gate_live(E, 1) && !gate_live(E, 2));
+}
+END_TEST
+
+/* "!ALIAS" is any thread while ALIAS is unbound, any thread but its own after. */
+START_TEST(not_alias)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	talias(S, "fl", NULL, "flusher", 0);
+	g = tgate(S, "n.c:1");
+	tsel_alias(&g->thread, "!fl");
+	start_engine();
+
+	gate_thread_started(E, 1, "a", false, 0);
+	gate_thread_started(E, 2, "b", false, 0);
+	ck_assert(!arrive1(2, 0, 1));
+	gate_thread_named(E, 2, "flusher", 2);
+	ck_assert(!arrive1(2, 0, 3));
+	ck_assert(!arrive1(1, 0, 4));
+	ck_assert_str_eq(take(),
+		"arrive 2 @0\n"
+		"bind 2 fl\n"
+		"open 2 @-1 started:fl\n"
+		"arrive 1 @0\n");
+}
+END_TEST
+
+/* {start, nth} counts threads with that start routine, others interleaved. */
+START_TEST(start_nth)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "s.c:1");
+	tsel_match(&g->thread, "worker", NULL, 0, 2);
+	tlist(&g->open, "second", NULL);
+	g = tgate(S, "s.c:1");
+	tsel_match(&g->thread, "worker", NULL, 0, 0);
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	gate_thread_started(E, 3, "reader", false, 0);
+	gate_thread_started(E, 4, "worker", false, 0);
+	gate_thread_started(E, 5, "worker", false, 0);
+	ck_assert(!arrive2(1, 0, 1, 1));
+	ck_assert(!arrive2(2, 0, 1, 2));
+	ck_assert(!arrive2(3, 0, 1, 3));
+	ck_assert(!arrive2(5, 0, 1, 4));
+	ck_assert(!arrive2(4, 0, 1, 5));
+	ck_assert_str_eq(take(),
+		"arrive 2 @1\n"
+		"arrive 5 @1\n"
+		"arrive 4 @0\n"
+		"arrive 4 @1\n"
+		"open 4 @0 second\n");
+	ck_assert_str_eq(gate_thread_label(E, 4), "worker#2");
+	ck_assert_str_eq(gate_thread_label(E, 3), "reader#1");
+}
+END_TEST
+
+/* {name} binds when the thread gets its name, after it started; {name, nth} too. */
+START_TEST(name_after_rename)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	talias(S, "flusher", NULL, "flusher", 0);
+	talias(S, "io2", NULL, "io", 2);
+	g = tgate(S, "f.c:1");
+	tsel_alias(&g->thread, "flusher");
+	tlist(&g->open, "flushed", NULL);
+	g = tgate(S, "f.c:1");
+	tsel_match(&g->thread, NULL, "io", 0, 1);
+	tlist(&g->open, "io1", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "run", false, 0);
+	gate_thread_started(E, 3, "run", false, 0);
+	gate_thread_started(E, 4, "run", false, 0);
+	ck_assert(!arrive2(2, 0, 1, 1));
+	ck_assert_str_eq(take(), "");
+	gate_thread_named(E, 2, "flusher", 2);
+	ck_assert_str_eq(gate_thread_label(E, 2), "flusher");
+	ck_assert(!arrive2(2, 0, 1, 3));
+	/* io: the younger thread is named first, then the older one slots in front */
+	gate_thread_named(E, 4, "io", 4);
+	ck_assert(!arrive2(4, 0, 1, 5));
+	gate_thread_named(E, 3, "io", 6);
+	ck_assert(!arrive2(3, 0, 1, 7));
+	ck_assert_str_eq(take(),
+		"bind 2 flusher\n"
+		"open 2 @-1 started:flusher\n"
+		"arrive 2 @0\n"
+		"open 2 @0 flushed\n"
+		"arrive 4 @1\n"
+		"open 4 @1 io1\n"
+		"bind 4 io2\n"
+		"open 4 @-1 started:io2\n"
+		"arrive 3 @1\n");
+	/* renamed away: no longer {name: io} */
+	gate_thread_named(E, 3, "idle", 8);
+	ck_assert(!arrive2(4, 0, 1, 9));
+	ck_assert_str_eq(take(), "arrive 4 @1\n");
+}
+END_TEST
+
+/* started:ALIAS / exited:ALIAS open with the thread, and with as: at bind time. */
+START_TEST(started_exited_events)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	talias(S, "w", "worker", NULL, 1);
+	g = tgate(S, "main.c:9");
+	tsel_alias(&g->thread, "main");
+	tlist(&g->wait, "exited:w", "started:late", NULL);
+	g = tgate(S, "x.c:1");
+	g->as = xstrdup("late");
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	ck_assert(arrive1(1, 0, 1));
+	ck_assert_str_eq(gate_hold_reason(E, 1, NULL), "waiting for exited:w, started:late");
+	gate_thread_started(E, 2, "worker", false, 2);
+	gate_thread_started(E, 3, "worker", false, 3);
+	gate_thread_exited(E, 2, 4);
+	ck_assert_str_eq(gate_hold_reason(E, 1, NULL), "waiting for started:late");
+	ck_assert(!arrive1(3, 1, 5));
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"hold 1 @0 waiting for exited:w, started:late\n"
+		"bind 2 w\n"
+		"open 2 @-1 started:w\n"
+		"open 2 @-1 exited:w\n"
+		"arrive 3 @1\n"
+		"bind 3 late\n"
+		"open 3 @-1 started:late\n"
+		"release 1 @0 4\n");
+	ck_assert_str_eq(gate_thread_label(E, 2), "w");
+}
+END_TEST
+
+/* ---- barriers -------------------------------------------------------- */
+
+START_TEST(named_barrier_two_gates)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "a.c:1");
+	g->barrier = 2;
+	g->barrier_name = xstrdup("copy");
+	g = tgate(S, "b.c:2");
+	g->barrier = 2;
+	g->barrier_name = xstrdup("copy");
+	tlist(&g->then_open, "copied", NULL);
+	start_engine();
+
+	ck_assert(arrive1(1, 0, 1));
+	ck_assert_str_eq(gate_hold_reason(E, 1, NULL), "at barrier 'copy' (1 of 2)");
+	ck_assert(!arrive1(2, 1, 2));
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"hold 1 @0 at barrier 'copy' (1 of 2)\n"
+		"arrive 2 @1\n"
+		"release 1 @0 1\n"
+		"open 2 @1 copied\n");
+}
+END_TEST
+
+/* One-shot: the third thread passes; a barrier of 3 counts 1 of 3, 2 of 3. */
+START_TEST(barrier_one_shot)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "b.c:1");
+	g->barrier = 2;
+	g = tgate(S, "b.c:2");
+	g->barrier = 3;
+	start_engine();
+
+	ck_assert(arrive1(1, 0, 1));
+	ck_assert(!arrive1(2, 0, 2));
+	ck_assert(!arrive1(3, 0, 3));
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"hold 1 @0 at barrier 'b.c:1' (1 of 2)\n"
+		"arrive 2 @0\n"
+		"release 1 @0 1\n"
+		"arrive 3 @0\n");
+	ck_assert(arrive1(1, 1, 4));
+	ck_assert(arrive1(2, 1, 5));
+	ck_assert_str_eq(gate_hold_reason(E, 1, NULL), "at barrier 'b.c:2' (2 of 3)");
+	ck_assert(!arrive1(3, 1, 6));
+	ck_assert_str_eq(take(),
+		"arrive 1 @1\n"
+		"hold 1 @1 at barrier 'b.c:2' (1 of 3)\n"
+		"arrive 2 @1\n"
+		"hold 2 @1 at barrier 'b.c:2' (2 of 3)\n"
+		"arrive 3 @1\n"
+		"release 1 @1 2\n"
+		"release 2 @1 1\n");
+}
+END_TEST
+
+/* ---- time, release_all, exits ---------------------------------------- */
+
+START_TEST(gate_timeout)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	g = tgate(S, "t.c:1");
+	tlist(&g->wait, "never", NULL);
+	tlist(&g->then_open, "after", NULL);
+	g->timeout_ms = 100;
+	g = tgate(S, "t.c:2");
+	tlist(&g->wait, "after", NULL);
+	g = tgate(S, "t.c:3");
+	tlist(&g->wait, "never", NULL);
+	g->timeout_ms = 500;
+	g = tgate(S, "t.c:4");            /* 3: holds nobody, so its timeout holds no clock */
+	tlist(&g->open, "o", NULL);
+	g->timeout_ms = 10;
+	g = tgate(S, "t.c:4");
+	tlist(&g->wait, "never", NULL);
+	start_engine();
+
+	ck_assert(gate_tick(E, 0) < 0);
+	ck_assert(arrive1(1, 0, 10));
+	ck_assert(arrive1(2, 1, 20));
+	ck_assert(arrive1(3, 2, 30));
+	ck_assert(gate_tick(E, 50) == 110);
+	ck_assert(!gate_timed_out(E, 0));
+	take();
+	ck_assert(gate_tick(E, 115) == 530);
+	ck_assert(gate_timed_out(E, 0));
+	ck_assert(!gate_timed_out(E, 1));
+	ck_assert_str_eq(take(),
+		"timeout 1 @0 105\n"
+		"open 1 @0 after\n"
+		"release 2 @1 95\n");
+	ck_assert(gate_tick(E, 600) < 0);
+	ck_assert_str_eq(take(), "timeout 3 @2 570\n");
+	ck_assert(gate_timed_out(E, 2));
+	ck_assert_uint_eq(gate_nheld(E), 0);
+	ck_assert(arrive2(4, 3, 4, 700));
+	ck_assert(gate_tick(E, 800) < 0);
+	ck_assert(gate_is_held(E, 4) && !gate_timed_out(E, 3));
+}
+END_TEST
+
+/* release_all goes oldest hold first, even when a then_open would free a younger one. */
+START_TEST(release_all_order)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "r.c:1");
+	tlist(&g->wait, "x", NULL);
+	tlist(&g->then_open, "y", NULL);
+	g = tgate(S, "r.c:2");
+	tlist(&g->wait, "y", NULL);
+	g = tgate(S, "r.c:3");
+	g->barrier = 3;
+	start_engine();
+
+	ck_assert(arrive1(7, 2, 1));
+	ck_assert(arrive1(5, 0, 2));
+	ck_assert(arrive1(8, 2, 3));
+	ck_assert(arrive1(6, 1, 4));
+	take();
+	gate_release_all(E, 10);
+	ck_assert_str_eq(take(),
+		"release 7 @2 9\n"
+		"release 5 @0 8\n"
+		"open 5 @0 y\n"
+		"release 8 @2 7\n"
+		"release 6 @1 6\n");
+	ck_assert_uint_eq(gate_nheld(E), 0);
+	/* the barrier emptied and did not fire: the next one waits anew */
+	ck_assert(arrive1(9, 2, 11));
+	ck_assert_str_eq(take(),
+		"arrive 9 @2\n"
+		"hold 9 @2 at barrier 'r.c:3' (1 of 3)\n");
+}
+END_TEST
+
+/* A held thread that exits is forgotten: no release, no then_open, out of its barrier. */
+START_TEST(held_thread_exits)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	talias(S, "a", "fa", NULL, 1);
+	g = tgate(S, "e.c:1");
+	tlist(&g->wait, "go", NULL);
+	tlist(&g->then_open, "past", NULL);
+	g->timeout_ms = 50;
+	g = tgate(S, "e.c:2");
+	g->barrier = 2;
+	g = tgate(S, "e.c:3");
+	tlist(&g->open, "go", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, "fa", false, 0);
+	gate_thread_started(E, 2, "fb", false, 0);
+	gate_thread_started(E, 3, "fc", false, 0);
+	take();
+	ck_assert(arrive1(1, 0, 1));
+	ck_assert(arrive1(2, 1, 2));
+	gate_thread_exited(E, 1, 3);
+	gate_thread_exited(E, 2, 4);
+	ck_assert_uint_eq(gate_nheld(E), 0);
+	ck_assert(!gate_is_held(E, 1));
+	ck_assert(!arrive1(3, 2, 5));
+	ck_assert(gate_tick(E, 1000) < 0);
+	ck_assert(arrive1(3, 1, 6));
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"hold 1 @0 waiting for go\n"
+		"arrive 2 @1\n"
+		"hold 2 @1 at barrier 'e.c:2' (1 of 2)\n"
+		"open 1 @-1 exited:a\n"
+		"arrive 3 @2\n"
+		"open 3 @2 go\n"
+		"arrive 3 @1\n"
+		"hold 3 @1 at barrier 'e.c:2' (1 of 2)\n");
+	ck_assert(!gate_event_open(E, "past"));
+	ck_assert(!gate_timed_out(E, 0));
+	/* a reused tid is a new thread */
+	gate_thread_started(E, 1, "fz", false, 7);
+	ck_assert_str_eq(gate_thread_label(E, 1), "fz#1");
+}
+END_TEST
+
+/* ---- merging ---------------------------------------------------------- */
+
+/*
+ * Gates at one location merge in file order: every ARRIVE, every open, then
+ * the waits of all, the barriers, then_open at release.  A gate's own wait
+ * sees the opens of a later gate at the same place.
+ */
+START_TEST(merge_in_file_order)
+{
+	spec_gate *g;
+	size_t all[4] = {0, 1, 2, 3};
+
+	S = tspec_new(8);
+	g = tgate(S, "m.c:1");
+	tlist(&g->wait, "b", "c", NULL);
+	tlist(&g->then_open, "d", NULL);
+	g = tgate(S, "m.c:1");
+	tlist(&g->open, "a", NULL);
+	g = tgate(S, "m.c:1");
+	tlist(&g->open, "c", NULL);
+	tlist(&g->wait, "a", "b", NULL);
+	tlist(&g->then_open, "e", NULL);
+	g = tgate(S, "m.c:1");
+	tsel_alias(&g->thread, "main");
+	tlist(&g->open, "zzz", NULL);
+	g = tgate(S, "m.c:2");
+	tlist(&g->open, "b", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, NULL, false, 0);
+	ck_assert(gate_arrive(E, 2, all, 4, 1));
+	ck_assert_str_eq(gate_hold_reason(E, 2, NULL), "waiting for b");
+	ck_assert(!arrive1(1, 4, 3));
+	ck_assert_str_eq(take(),
+		"arrive 2 @0\n"
+		"arrive 2 @1\n"
+		"arrive 2 @2\n"
+		"open 2 @1 a\n"
+		"open 2 @2 c\n"
+		"hold 2 @0 waiting for b\n"
+		"arrive 1 @4\n"
+		"open 1 @4 b\n"
+		"release 2 @0 2\n"
+		"open 2 @0 d\n"
+		"open 2 @2 e\n");
+	ck_assert_str_eq(gate_thread_label(E, 2), "thread#1");
+	ck_assert_str_eq(gate_thread_label(E, 1), "main");
+}
+END_TEST
+
+/* Labels: alias, main, START#K, thread#K. */
+START_TEST(labels)
+{
+	S = tspec_new(1);
+	talias(S, "boss", "main", "main", 0);
+	talias(S, "w2", "worker", NULL, 2);
+	start_engine();
+
+	gate_thread_started(E, 10, "main", true, 0);
+	gate_thread_started(E, 11, "worker", false, 0);
+	gate_thread_started(E, 12, NULL, false, 0);
+	gate_thread_started(E, 13, "worker", false, 0);
+	gate_thread_started(E, 14, "worker", false, 0);
+	gate_thread_started(E, 15, NULL, false, 0);
+	ck_assert_str_eq(gate_thread_label(E, 10), "boss");
+	ck_assert_str_eq(gate_thread_label(E, 11), "worker#1");
+	ck_assert_str_eq(gate_thread_label(E, 12), "thread#1");
+	ck_assert_str_eq(gate_thread_label(E, 13), "w2");
+	ck_assert_str_eq(gate_thread_label(E, 14), "worker#3");
+	ck_assert_str_eq(gate_thread_label(E, 15), "thread#2");
+	ck_assert_str_eq(take(),
+		"bind 10 boss\n"
+		"open 10 @-1 started:boss\n"
+		"bind 13 w2\n"
+		"open 13 @-1 started:w2\n");
+	gate_thread_exited(E, 13, 1);
+	ck_assert_str_eq(gate_thread_label(E, 13), "w2");
+	ck_assert(gate_event_open(E, "exited:w2"));
+	ck_assert(!gate_event_open(E, "exited:boss"));
+	ck_assert(!gate_event_open(E, "no-such-event"));
+}
+END_TEST
+
+/* gate_live: what can still matter keeps its breakpoint. */
+START_TEST(liveness)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "w", "worker", NULL, 1);
+	g = tgate(S, "l.c:1");             /* 0: open only */
+	tlist(&g->open, "a", NULL);
+	g = tgate(S, "l.c:2");             /* 1: its event opened elsewhere, not yet reached */
+	tlist(&g->open, "a", NULL);
+	g = tgate(S, "l.c:3");             /* 2: w's gate: dead with w */
+	tsel_alias(&g->thread, "w");
+	tlist(&g->wait, "z", NULL);
+	g = tgate(S, "l.c:4");             /* 3: as: until bound */
+	g->as = xstrdup("p");
+	tlist(&g->wait, "a", NULL);
+	start_engine();
+
+	ck_assert(!arrive1(1, 0, 1));
+	ck_assert(!gate_live(E, 0));
+	ck_assert(gate_live(E, 1));
+	ck_assert(gate_live(E, 2) && gate_live(E, 3));
+	gate_thread_started(E, 2, "worker", false, 2);
+	gate_thread_exited(E, 2, 3);
+	ck_assert(!gate_live(E, 2));
+	ck_assert(!arrive1(1, 3, 4));
+	ck_assert(!gate_live(E, 3));
+	ck_assert(!gate_live(E, 99));
+	ck_assert(!gate_reached(E, 99));
+}
+END_TEST
+
+/*
+ * 1,000 threads and 10,000 gates: worker k runs gates k, k + 1000, ...; gate
+ * i waits for gate i - 1.  Each round every worker but the first is held,
+ * then the first one's then_open releases all the others in one cascade.
+ */
+START_TEST(scale)
+{
+	enum { NT = 1000, NG = 10000 };
+	size_t i, next[NT], nrel = 0, round;
+	clock_t c0 = clock();
+	const char *log, *p;
+	double secs;
+
+	S = tspec_new(NG);
+	for (i = 0; i < NG; i++) {
+		spec_gate *g = tgate(S, "big.c:1");
+		char ev[32], prev[32];
+
+		tsel_match(&g->thread, "worker", NULL, 0, (int)(i % NT) + 1);
+		snprintf(ev, sizeof(ev), "e%zu", i);
+		snprintf(prev, sizeof(prev), "e%zu", i - 1);
+		if (i)
+			tlist(&g->wait, prev, NULL);
+		tlist(&g->then_open, ev, NULL);
+		g->hit = 1;
+	}
+	for (i = 0; i < 16; i++) {
+		char a[16];
+
+		snprintf(a, sizeof(a), "a%zu", i);
+		talias(S, a, "worker", NULL, (int)i + 1);
+	}
+	start_engine();
+	R.e = NULL;
+	gate_thread_started(E, 1, NULL, true, 0);
+	for (i = 0; i < NT; i++) {
+		gate_thread_started(E, 100 + (pid_t)i, "worker", false, 0);
+		next[i] = i;
+	}
+	for (round = 0; round < NG / NT; round++) {
+		for (i = NT; i-- > 0;) {
+			ck_assert(!gate_is_held(E, 100 + (pid_t)i));
+			ck_assert_int_eq(gate_arrive(E, 100 + (pid_t)i, &next[i], 1, (double)round),
+					 i != 0);
+			next[i] += NT;
+		}
+		ck_assert_uint_eq(gate_nheld(E), 0);
+	}
+	log = take();
+	for (p = log; (p = strstr(p, "release ")); p++)
+		nrel++;
+	ck_assert_uint_eq(nrel, (NT - 1) * (NG / NT));
+	ck_assert(gate_event_open(E, "e9999"));
+	for (i = 0; i < NG; i += 997)
+		ck_assert(gate_reached(E, i) && !gate_live(E, i));
+	ck_assert_str_eq(gate_thread_label(E, 100 + 15), "a15");
+	ck_assert_str_eq(gate_thread_label(E, 100 + 16), "worker#17");
+	secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+	ck_assert_msg(secs < 5.0, "scale test took %.2f s", secs);
+}
+END_TEST
+
+static Suite *gates_suite(void)
+{
+	Suite *s = suite_create("gates");
+	TCase *tc = tcase_create("paper");
+
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, wait_open_b_before_a);
+	tcase_add_test(tc, string_buffer_two_pairs);
+	tcase_add_test(tc, barrier_two_threads);
+	tcase_add_test(tc, long_task_opens_at_end);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("actions");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, rendezvous);
+	tcase_add_test(tc, chain);
+	tcase_add_test(tc, cascade_long);
+	tcase_add_test(tc, wait_then_barrier);
+	tcase_add_test(tc, open_cascade_before_own_wait);
+	tcase_add_test(tc, merge_in_file_order);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("filters");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, hit_n);
+	tcase_add_test(tc, once_gate);
+	tcase_add_test(tc, as_in_pool);
+	tcase_add_test(tc, not_alias);
+	tcase_add_test(tc, start_nth);
+	tcase_add_test(tc, name_after_rename);
+	tcase_add_test(tc, started_exited_events);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("barriers");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, named_barrier_two_gates);
+	tcase_add_test(tc, barrier_one_shot);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lifecycle");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, gate_timeout);
+	tcase_add_test(tc, release_all_order);
+	tcase_add_test(tc, held_thread_exits);
+	tcase_add_test(tc, labels);
+	tcase_add_test(tc, liveness);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("scale");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, scale);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(gates_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
