@@ -46,6 +46,10 @@ typedef struct gate_note {
 	double held_ms;         /* RELEASE, TIMEOUT */
 } gate_note;
 
+/*
+ * The note hook may query the engine but must not call its mutating
+ * functions (arrive, tick, thread_*, release_all): queue the work instead.
+ */
 typedef struct gate_hooks {
 	void *ctx;
 	void (*note)(void *ctx, const gate_note *note);
