@@ -1,2 +1,208 @@
-/* placeholder: being written */
-typedef int rg_placeholder_arch_x86_64;
+/*
+ * x86_64 specifics of the tracer: int3, the PC after a trap, registers, and
+ * decoding/relocating one instruction with capstone for displaced stepping.
+ */
+#include "tracer_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include <capstone/capstone.h>
+
+const uint8_t arch_bp_insn[] = { 0xcc };
+
+/* syscall; int3 */
+const uint8_t arch_stub[] = { 0x0f, 0x05, 0xcc };
+
+struct arch {
+	csh cs;
+};
+
+void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr)
+{
+	/* mov $nr, %eax; syscall; int3 */
+	code[0] = 0xb8;
+	code[1] = nr & 0xff;
+	code[2] = (nr >> 8) & 0xff;
+	code[3] = (nr >> 16) & 0xff;
+	code[4] = (nr >> 24) & 0xff;
+	code[5] = 0x0f;
+	code[6] = 0x05;
+	code[7] = 0xcc;
+}
+
+uint64_t arch_get_pc(const struct user_regs_struct *r)
+{
+	return r->rip;
+}
+
+void arch_set_pc(struct user_regs_struct *r, uint64_t pc)
+{
+	r->rip = pc;
+}
+
+uint64_t arch_get_sp(const struct user_regs_struct *r)
+{
+	return r->rsp;
+}
+
+/* int3 is a trap, not a fault: RIP points past it. */
+uint64_t arch_bp_from_trap_pc(uint64_t pc)
+{
+	return pc - ARCH_BP_LEN;
+}
+
+void arch_set_syscall_args(struct user_regs_struct *r, long nr,
+			   uint64_t a0, uint64_t a1, uint64_t a2,
+			   uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	r->rax = nr;
+	r->rdi = a0;
+	r->rsi = a1;
+	r->rdx = a2;
+	r->r10 = a3;
+	r->r8 = a4;
+	r->r9 = a5;
+}
+
+int64_t arch_syscall_result(const struct user_regs_struct *r)
+{
+	return (int64_t)r->rax;
+}
+
+/*
+ * The registers saved at the exec stop belong to a thread still inside
+ * execve: orig_rax is the syscall number and rax is about to become its
+ * return value.  Restoring them at a later, non-syscall stop must not make
+ * the kernel think a syscall is to be restarted.
+ */
+void arch_set_exec_return(struct user_regs_struct *r)
+{
+	r->rax = 0;
+	r->orig_rax = (uint64_t)-1;
+}
+
+int arch_new(arch **out, rg_err *err)
+{
+	arch *a = xcalloc(1, sizeof(*a));
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &a->cs) != CS_ERR_OK) {
+		free(a);
+		return rg_error(err, "cannot start the x86_64 disassembler (capstone)");
+	}
+	cs_option(a->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	*out = a;
+	return 0;
+}
+
+void arch_free(arch *a)
+{
+	if (!a)
+		return;
+	cs_close(&a->cs);
+	free(a);
+}
+
+static bool has_imm_operand(const cs_x86 *x)
+{
+	for (int i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_IMM)
+			return true;
+	return false;
+}
+
+int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
+		struct arch_insn *insn, rg_err *err)
+{
+	cs_insn *ci = NULL;
+	const cs_x86 *x;
+	bool jump, call;
+
+	memset(insn, 0, sizeof(*insn));
+	if (cs_disasm(a->cs, code, n, addr, 1, &ci) != 1)
+		return rg_error(err, "cannot decode the instruction at 0x%llx "
+				"(bytes %02x %02x %02x %02x)", (unsigned long long)addr,
+				code[0], code[1], code[2], code[3]);
+	x = &ci->detail->x86;
+	insn->len = ci->size;
+	memcpy(insn->bytes, ci->bytes, ci->size);
+	snprintf(insn->text, sizeof(insn->text), "%.31s %.94s", ci->mnemonic, ci->op_str);
+
+	jump = cs_insn_group(a->cs, ci, CS_GRP_JUMP);
+	call = cs_insn_group(a->cs, ci, CS_GRP_CALL);
+	if (call)
+		insn->flags |= ARCH_INSN_CALL;
+	if (cs_insn_group(a->cs, ci, CS_GRP_RET))
+		insn->flags |= ARCH_INSN_RET;
+	/*
+	 * capstone 4 puts jmp/jcc/call/loop/jrcxz with an immediate target in
+	 * CS_GRP_BRANCH_RELATIVE; a jump or call whose operand is an immediate
+	 * is relative as well on x86_64 (there is no absolute immediate form
+	 * in 64-bit mode), which covers builds that do not set the group.
+	 */
+	if (cs_insn_group(a->cs, ci, CS_GRP_BRANCH_RELATIVE) ||
+	    ((jump || call) && has_imm_operand(x)))
+		insn->flags |= ARCH_INSN_RELBRANCH;
+	if (ci->id == X86_INS_SYSCALL)
+		insn->flags |= ARCH_INSN_SYSCALL;
+
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP) {
+			if (x->encoding.disp_size != 4 || !x->encoding.disp_offset) {
+				rg_error(err, "cannot relocate '%s' at 0x%llx: "
+					 "unexpected displacement encoding",
+					 insn->text, (unsigned long long)addr);
+				cs_free(ci, 1);
+				return -1;
+			}
+			insn->flags |= ARCH_INSN_RIPREL;
+			insn->disp_off = x->encoding.disp_offset;
+			insn->riprel_target = addr + ci->size + (int64_t)op->mem.disp;
+		}
+	}
+	cs_free(ci, 1);
+	return 0;
+}
+
+int arch_relocate(const struct arch_insn *insn, uint64_t orig, uint64_t slot,
+		  uint8_t *out, rg_err *err)
+{
+	memcpy(out, insn->bytes, insn->len);
+	if (insn->flags & ARCH_INSN_RIPREL) {
+		int32_t disp;
+		int64_t nd;
+
+		/* disp' = disp + orig - slot: the same absolute target. */
+		memcpy(&disp, insn->bytes + insn->disp_off, 4);
+		nd = (int64_t)disp + (int64_t)(orig - slot);
+		if (nd < INT32_MIN || nd > INT32_MAX)
+			return rg_error(err, "cannot run '%s' at 0x%llx out of line: "
+					"its operand is more than 2 GiB from the "
+					"scratch page at 0x%llx", insn->text,
+					(unsigned long long)orig,
+					(unsigned long long)slot);
+		disp = (int32_t)nd;
+		memcpy(out + insn->disp_off, &disp, 4);
+	}
+	/*
+	 * A relative branch is copied unchanged: from the slot it goes to
+	 * slot + len + rel, which arch_fixup_pc maps back to the true target.
+	 * The CPU never fetches from that address: the single-step trap comes
+	 * first.
+	 */
+	return 0;
+}
+
+uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
+		       uint64_t slot, uint64_t pc)
+{
+	if (pc == slot + insn->len)
+		return orig + insn->len;  /* fell through (or branch not taken) */
+	if (insn->flags & ARCH_INSN_RELBRANCH)
+		return pc - slot + orig;  /* taken: slot+len+rel -> orig+len+rel */
+	return pc;                        /* ret, indirect jmp/call: absolute */
+}

@@ -1,2 +1,1735 @@
-/* placeholder: being written */
-typedef int rg_placeholder_tracer;
+/*
+ * tracer: one program under ptrace.  See tracer.h for the contract.
+ *
+ * Shape (after strace's strace.c): every wait status goes through
+ * handle_status(), which updates the thread's control block and either
+ * restarts the thread at once (clone of the parent side, signals passed
+ * through, group-stops, exit stops) or leaves it stopped and queues an event
+ * for the caller (breakpoint, new thread).  tracer_next_event() first drains
+ * every status the kernel has (WNOHANG) into a queue, then judges them one at
+ * a time, in order.
+ *
+ * Breakpoints are never taken out to step over them: the original
+ * instruction runs out of line, in a "slot" of a scratch page mapped into the
+ * tracee near the code (displaced stepping, as gdb does), so a thread that
+ * reaches the breakpoint while another one is being stepped over still traps.
+ */
+#include "tracer.h"
+#include "tracer_int.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/kcmp.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#ifndef PTRACE_EVENT_STOP
+#define PTRACE_EVENT_STOP 128
+#endif
+
+#define PAGE 4096ULL
+/* The slot a displaced instruction runs in, after the stub. */
+#define SLOT_OFF 16
+/* How far a slot may be from the code (and from a RIP-relative operand's
+ * target): the reach of a signed 32-bit displacement, minus a margin. */
+#define REACH ((1ULL << 31) - 2 * PAGE)
+/* Lowest address mmap accepts by default (vm.mmap_min_addr). */
+#define LOWEST_MAP 0x10000ULL
+#define HIGHEST_MAP 0x7ffffffff000ULL
+/* How many removed breakpoints are remembered (see tracer_remove_bp). */
+#define REMOVED_MAX 64
+/* Signals kept for a thread while it is stepped (see step_over). */
+#define PENDING_MAX 8
+/* How long one poll() sleeps at most before waitpid is asked again. */
+#define POLL_SLICE_MS 100
+
+/*
+ * One thread.  Flags follow strace's struct tcb: each says one thing about
+ * where the thread is in its life or why it is stopped.
+ */
+#define TCB_STARTED      0x01 /* its first stop (PTRACE_EVENT_STOP after clone) was seen */
+#define TCB_PARENT_KNOWN 0x02 /* the creating thread's PTRACE_EVENT_CLONE was seen */
+#define TCB_REPORTED     0x04 /* THREAD_NEW was reported (or it is the first thread) */
+#define TCB_HELD         0x08 /* in a ptrace-stop, waiting for tracer_resume */
+#define TCB_AT_BP        0x10 /* held at breakpoint bp_addr, RIP rewound to it */
+#define TCB_IN_STUB      0x20 /* runs a displaced syscall in the stub; continues at stub_ret */
+#define TCB_EXITING      0x40 /* PTRACE_EVENT_EXIT seen: only its death can follow */
+#define TCB_REARRIVAL    0x80 /* a fault of the stepped instruction went to the program at
+				 rearrival_addr: a trap there next re-runs the same line */
+
+struct tcb {
+	pid_t tid;
+	unsigned flags;
+	pid_t parent;              /* creating thread, once TCB_PARENT_KNOWN */
+	uint64_t bp_addr;          /* TCB_AT_BP */
+	uint64_t stub_ret;         /* TCB_IN_STUB */
+	uint64_t rearrival_addr;   /* TCB_REARRIVAL */
+	int npending;              /* signals to deliver on the next restart */
+	siginfo_t pending[PENDING_MAX];
+};
+
+/* A forked child, attached automatically, until it is detached. */
+struct fchild {
+	pid_t pid;
+	pid_t parent;
+	bool started;              /* its first stop was seen */
+	bool parent_known;         /* the parent's fork/vfork/clone event was seen */
+	bool vfork;                /* shares memory with the parent */
+	uint64_t stub_ret;         /* the parent forked from the stub: continue here */
+};
+
+struct bp {
+	uint64_t addr;
+	uint8_t orig;              /* the byte under the int3 */
+	bool decoded;              /* insn is valid */
+	struct arch_insn insn;     /* the original instruction, for step_over */
+};
+
+struct scratch {
+	uint64_t base;             /* page: stub at 0, slot at SLOT_OFF */
+	uint64_t slot_owner;       /* the breakpoint whose instruction is in the slot, or 0 */
+};
+
+struct wstat {
+	pid_t tid;
+	int status;
+};
+
+struct tracer {
+	pid_t pid;
+	uint64_t entry;
+	int sigfd;
+	int memfd;                 /* /proc/PID/mem, reopened at each exec */
+	sigset_t oldmask;
+	arch *arch;
+	bool exit_queued;          /* the EXIT event was queued: nothing follows */
+	bool reaped;               /* the leader's last status was collected */
+
+	struct tcb **tcbs;
+	size_t ntcbs, tcbs_cap;
+	struct fchild *forks;
+	size_t nforks, forks_cap;
+
+	struct bp *bps;            /* sorted by addr */
+	size_t nbps, bps_cap;
+	uint64_t removed[REMOVED_MAX];
+	size_t nremoved, removed_next;
+
+	struct scratch *pages;
+	size_t npages, pages_cap;
+	uint64_t stub;             /* the stub in the first scratch page */
+
+	struct wstat *raw;         /* statuses drained, not yet judged */
+	size_t raw_head, nraw, raw_cap;
+	tracer_event *evq;         /* events judged, not yet returned */
+	size_t ev_head, nev, ev_cap;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static struct tcb *find_tcb(const tracer *tr, pid_t tid)
+{
+	for (size_t i = 0; i < tr->ntcbs; i++)
+		if (tr->tcbs[i]->tid == tid)
+			return tr->tcbs[i];
+	return NULL;
+}
+
+static struct tcb *add_tcb(tracer *tr, pid_t tid)
+{
+	struct tcb *t = xcalloc(1, sizeof(*t));
+
+	t->tid = tid;
+	RG_GROW(tr->tcbs, tr->ntcbs + 1, tr->tcbs_cap);
+	tr->tcbs[tr->ntcbs++] = t;
+	return t;
+}
+
+static void drop_tcb(tracer *tr, struct tcb *t)
+{
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		if (tr->tcbs[i] == t) {
+			tr->tcbs[i] = tr->tcbs[--tr->ntcbs];
+			break;
+		}
+	}
+	free(t);
+}
+
+static struct fchild *find_fork(tracer *tr, pid_t pid)
+{
+	for (size_t i = 0; i < tr->nforks; i++)
+		if (tr->forks[i].pid == pid)
+			return &tr->forks[i];
+	return NULL;
+}
+
+static struct fchild *add_fork(tracer *tr, pid_t pid)
+{
+	struct fchild *f;
+
+	RG_GROW(tr->forks, tr->nforks + 1, tr->forks_cap);
+	f = &tr->forks[tr->nforks++];
+	memset(f, 0, sizeof(*f));
+	f->pid = pid;
+	return f;
+}
+
+static void drop_fork(tracer *tr, struct fchild *f)
+{
+	*f = tr->forks[--tr->nforks];
+}
+
+/* Index of the first breakpoint at or above addr. */
+static size_t bp_lower(const tracer *tr, uint64_t addr)
+{
+	size_t lo = 0, hi = tr->nbps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tr->bps[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct bp *find_bp(const tracer *tr, uint64_t addr)
+{
+	size_t i = bp_lower(tr, addr);
+
+	return i < tr->nbps && tr->bps[i].addr == addr ? &tr->bps[i] : NULL;
+}
+
+static bool recently_removed(const tracer *tr, uint64_t addr)
+{
+	for (size_t i = 0; i < tr->nremoved; i++)
+		if (tr->removed[i] == addr)
+			return true;
+	return false;
+}
+
+static void forget_removed(tracer *tr, uint64_t addr)
+{
+	for (size_t i = 0; i < tr->nremoved; i++)
+		if (tr->removed[i] == addr)
+			tr->removed[i] = 0;
+}
+
+static void queue_status(tracer *tr, pid_t tid, int status)
+{
+	if (tr->raw_head == tr->nraw)
+		tr->raw_head = tr->nraw = 0;
+	RG_GROW(tr->raw, tr->nraw + 1, tr->raw_cap);
+	tr->raw[tr->nraw].tid = tid;
+	tr->raw[tr->nraw].status = status;
+	tr->nraw++;
+}
+
+static tracer_event *queue_event(tracer *tr, enum tracer_ev_kind kind, pid_t tid)
+{
+	tracer_event *ev;
+
+	if (tr->ev_head == tr->nev)
+		tr->ev_head = tr->nev = 0;
+	RG_GROW(tr->evq, tr->nev + 1, tr->ev_cap);
+	ev = &tr->evq[tr->nev++];
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = kind;
+	ev->tid = tid;
+	ev->exit_code = -1;
+	return ev;
+}
+
+static int wait_tid(pid_t tid, int *status)
+{
+	for (;;) {
+		pid_t r = waitpid(tid, status, __WALL);
+
+		if (r == tid)
+			return 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		return -1;
+	}
+}
+
+/*
+ * Restarts tid.  ESRCH is not an error: the thread was killed while stopped
+ * (a SIGKILL wakes it from a ptrace-stop) and its death is on its way
+ * through waitpid (strace's ptrace_restart).
+ */
+static int restart(pid_t tid, int op, int sig, rg_err *err)
+{
+	const char *what = op == PTRACE_CONT ? "resume" :
+			   op == PTRACE_SINGLESTEP ? "single-step" :
+			   op == PTRACE_LISTEN ? "listen to" : "detach";
+
+	if (ptrace(op, tid, 0L, (long)sig) == 0 || errno == ESRCH)
+		return 0;
+	return rg_error(err, "cannot %s thread %d: %s", what, tid, strerror(errno));
+}
+
+static int get_regs(pid_t tid, struct user_regs_struct *r)
+{
+	return ptrace(PTRACE_GETREGS, tid, 0L, r) < 0 ? -1 : 0;
+}
+
+static int set_regs(pid_t tid, const struct user_regs_struct *r)
+{
+	return ptrace(PTRACE_SETREGS, tid, 0L, r) < 0 ? -1 : 0;
+}
+
+static int mem_pread(int fd, uint64_t addr, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done,
+				  (off_t)(addr + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	return (int)done;
+}
+
+static int mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *)buf + done, len - done,
+				   (off_t)(addr + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += n;
+	}
+	return 0;
+}
+
+/* The program's bytes: our int3s are shown as what they replaced. */
+static size_t read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len)
+{
+	int n = mem_pread(tr->memfd, addr, buf, len);
+
+	if (n <= 0)
+		return 0;
+	for (size_t i = bp_lower(tr, addr); i < tr->nbps &&
+	     tr->bps[i].addr < addr + (size_t)n; i++)
+		buf[tr->bps[i].addr - addr] = tr->bps[i].orig;
+	return (size_t)n;
+}
+
+/* "Tgid:" of /proc/TID/status, or -1 when the thread is gone. */
+static long proc_status_field(pid_t tid, const char *field)
+{
+	char path[64], line[256];
+	size_t flen = strlen(field);
+	long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, flen) && line[flen] == ':') {
+			val = strtol(line + flen + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return val;
+}
+
+static bool is_own_thread(const tracer *tr, pid_t tid)
+{
+	long tgid = proc_status_field(tid, "Tgid");
+
+	return tgid < 0 || tgid == tr->pid;
+}
+
+static int open_mem(pid_t pid, rg_err *err)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return rg_error(err, "cannot open '%s': %s", path, strerror(errno));
+	return fd;
+}
+
+static uint64_t read_auxv_entry(pid_t pid)
+{
+	char path[64];
+	Elf64_auxv_t av;
+	uint64_t entry = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	while (read(fd, &av, sizeof(av)) == sizeof(av) && av.a_type != AT_NULL) {
+		if (av.a_type == AT_ENTRY) {
+			entry = av.a_un.a_val;
+			break;
+		}
+	}
+	close(fd);
+	return entry;
+}
+
+/* ---- maps ------------------------------------------------------------- */
+
+static int read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err)
+{
+	char path[64], *line = NULL;
+	size_t linecap = 0, cap = 0;
+	tracer_map *maps = NULL;
+	FILE *f;
+
+	*out = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return rg_error(err, "cannot read '%s': %s", path, strerror(errno));
+	while (getline(&line, &linecap, f) > 0) {
+		unsigned long long start, end, off;
+		char perms[8];
+		int pos = 0;
+		tracer_map *m;
+		char *p;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n",
+			   &start, &end, perms, &off, &pos) < 4 || !pos)
+			continue;
+		RG_GROW(maps, *n + 1, cap);
+		m = &maps[(*n)++];
+		m->start = start;
+		m->end = end;
+		m->offset = off;
+		m->exec = perms[2] == 'x';
+		p = line + pos;
+		p[strcspn(p, "\n")] = '\0';
+		m->path = *p ? xstrdup(p) : NULL;
+	}
+	free(line);
+	fclose(f);
+	*out = maps;
+	return 0;
+}
+
+void tracer_maps_free(tracer_map *maps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(maps[i].path);
+	free(maps);
+}
+
+int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err)
+{
+	return read_maps(tr->pid, out, n, err);
+}
+
+/* ---- scratch pages ---------------------------------------------------- */
+
+/*
+ * Scratch pages.  A displaced instruction needs a place within 2 GiB of its
+ * own address (a RIP-relative operand must still reach its target) that no
+ * thread of the program ever executes.  The first page is mapped at the exec
+ * stop, when the process is single-threaded, by writing a few instructions
+ * over the current one, running them, and putting the bytes back.  It starts
+ * with a "syscall; int3" stub, so later pages (near shared libraries) are
+ * mapped by making the stopped thread that needs one run the stub: that is
+ * safe while other threads run, because none of them executes the stub.
+ *
+ * A page has one slot: steps are synchronous (step_over waits for the one
+ * thread it steps), so one thread at a time uses a slot.  The pages are
+ * mapped r-x; the tracer writes them through /proc/PID/mem like breakpoints.
+ */
+
+static bool within_reach(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) <= REACH;
+}
+
+static bool slot_fits(uint64_t slot, const struct bp *b)
+{
+	if (!within_reach(slot, b->addr))
+		return false;
+	if (b->decoded && (b->insn.flags & ARCH_INSN_RIPREL) &&
+	    !within_reach(slot, b->insn.riprel_target))
+		return false;
+	return true;
+}
+
+/* The extent of the object (every mapping of the same file) around addr. */
+static void object_range(const tracer_map *m, size_t n, uint64_t addr,
+			 uint64_t *lo, uint64_t *hi)
+{
+	const tracer_map *hit = NULL;
+
+	*lo = *hi = addr;
+	for (size_t i = 0; i < n; i++)
+		if (addr >= m[i].start && addr < m[i].end)
+			hit = &m[i];
+	if (!hit)
+		return;
+	*lo = hit->start;
+	*hi = hit->end;
+	if (!hit->path || hit->path[0] == '[')
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (!m[i].path || strcmp(m[i].path, hit->path))
+			continue;
+		if (m[i].start < *lo)
+			*lo = m[i].start;
+		if (m[i].end > *hi)
+			*hi = m[i].end;
+	}
+}
+
+/*
+ * Free pages near [lo, hi), best first: the closest page below the object
+ * comes first (above an executable lies the brk heap, which must stay free
+ * to grow), then the closest above.  Never right below the stack, which
+ * grows down into it.  ok() filters out pages out of reach.
+ */
+static size_t find_holes(const tracer_map *m, size_t n, uint64_t lo, uint64_t hi,
+			 const struct bp *b, uint64_t near, uint64_t *cand, size_t max)
+{
+	uint64_t below = 0, above = 0, prev_end = LOWEST_MAP;
+	size_t k = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		uint64_t gs = prev_end, ge = i < n ? m[i].start : HIGHEST_MAP;
+		bool stack_above = i < n && m[i].path && !strcmp(m[i].path, "[stack]");
+
+		if (i < n && m[i].end > prev_end)
+			prev_end = m[i].end;
+		if (ge <= gs || ge - gs < PAGE)
+			continue;
+		if (ge <= lo && !stack_above) {
+			uint64_t c = ge - PAGE;
+			bool fit = b ? slot_fits(c + SLOT_OFF, b) : within_reach(c, near);
+
+			if (fit && within_reach(c, hi))
+				below = c;      /* later gaps are closer */
+		} else if (gs >= hi && !above) {
+			bool fit = b ? slot_fits(gs + SLOT_OFF, b) : within_reach(gs, near);
+
+			if (fit && within_reach(gs, lo))
+				above = gs;
+		}
+	}
+	if (below && k < max)
+		cand[k++] = below;
+	if (above && k < max)
+		cand[k++] = above;
+	return k;
+}
+
+/*
+ * Runs one system call in thread t: at the exec stop by writing code over
+ * the current instruction, otherwise through the stub.  Signals that come
+ * for the thread meanwhile are kept for its next restart.  Returns 0 and the
+ * result in *ret, 1 if the thread died (its status is queued), -1 on error.
+ */
+static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
+		       uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		       uint64_t a4, uint64_t a5, int64_t *ret, rg_err *err)
+{
+	struct user_regs_struct saved, r;
+	uint8_t code[ARCH_INJECT_LEN], old[ARCH_INJECT_LEN];
+	uint64_t start, trap_pc;
+	int status, rc = 0;
+
+	if (get_regs(t->tid, &saved) < 0)
+		return rg_error(err, "cannot read the registers of thread %d: %s",
+				t->tid, strerror(errno));
+	r = saved;
+	if (at_exec) {
+		start = arch_get_pc(&saved);
+		arch_inject_code(code, nr);
+		if (mem_pread(tr->memfd, start, old, sizeof(old)) != sizeof(old) ||
+		    mem_pwrite(tr->memfd, start, code, sizeof(code)) < 0)
+			return rg_error(err, "cannot write code at 0x%llx in process %d",
+					(unsigned long long)start, tr->pid);
+		trap_pc = start + ARCH_INJECT_LEN;
+	} else {
+		if (!tr->stub)
+			return rg_error(err, "no scratch page to run a system call from");
+		start = tr->stub;
+		trap_pc = ARCH_STUB_TRAP_PC(start);
+	}
+	arch_set_syscall_args(&r, nr, a0, a1, a2, a3, a4, a5);
+	arch_set_pc(&r, start);
+	if (set_regs(t->tid, &r) < 0) {
+		rc = rg_error(err, "cannot set the registers of thread %d: %s",
+			      t->tid, strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		siginfo_t si;
+
+		if (ptrace(PTRACE_CONT, t->tid, 0L, 0L) < 0 && errno != ESRCH) {
+			rc = rg_error(err, "cannot resume thread %d: %s",
+				      t->tid, strerror(errno));
+			goto out;
+		}
+		if (wait_tid(t->tid, &status) < 0) {
+			rc = 1;
+			goto out;
+		}
+		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
+			queue_status(tr, t->tid, status);
+			rc = 1;
+			goto out;
+		}
+		if (status >> 16)
+			continue;       /* a group-stop: finish first */
+		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
+			continue;
+		if (WSTOPSIG(status) == SIGTRAP && si.si_code == SI_KERNEL &&
+		    get_regs(t->tid, &r) == 0 && arch_get_pc(&r) == trap_pc)
+			break;
+		if (t->npending < PENDING_MAX)
+			t->pending[t->npending++] = si;
+	}
+	*ret = arch_syscall_result(&r);
+	if (at_exec)
+		arch_set_exec_return(&saved);
+	if (set_regs(t->tid, &saved) < 0)
+		rc = rg_error(err, "cannot restore the registers of thread %d: %s",
+			      t->tid, strerror(errno));
+out:
+	if (at_exec)
+		mem_pwrite(tr->memfd, start, old, sizeof(old));
+	return rc;
+}
+
+static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
+			    const uint64_t *cand, size_t ncand,
+			    const struct bp *b, uint64_t near, rg_err *err)
+{
+	uint8_t init[SLOT_OFF] = { 0 };
+	int64_t res = -ENOMEM;
+	uint64_t base = 0;
+	struct scratch *sp;
+
+	/*
+	 * MAP_FIXED_NOREPLACE fails with EEXIST if another thread mapped
+	 * something there since /proc/PID/maps was read; kernels before 4.17
+	 * take it as a mere hint, hence the check of the address returned.
+	 */
+	for (size_t i = 0; i <= ncand; i++) {
+		bool last = i == ncand;
+		int rc;
+
+		if (last && !at_exec)
+			break;
+		rc = run_syscall(tr, t, at_exec, SYS_mmap, last ? 0 : cand[i], PAGE,
+				 PROT_READ | PROT_EXEC,
+				 MAP_PRIVATE | MAP_ANONYMOUS |
+				 (last ? 0 : MAP_FIXED_NOREPLACE),
+				 (uint64_t)-1, 0, &res, err);
+		if (rc)
+			return rc;
+		if (res < 0 && res > -4096)
+			continue;
+		if (last || (b ? slot_fits((uint64_t)res + SLOT_OFF, b) :
+			     within_reach((uint64_t)res, near))) {
+			base = (uint64_t)res;
+			break;
+		}
+	}
+	if (!base)
+		return rg_error(err, "cannot map a scratch page in process %d: %s",
+				tr->pid, res < 0 ? strerror((int)-res) :
+				"no free address near the code");
+	memcpy(init, arch_stub, ARCH_STUB_LEN);
+	if (mem_pwrite(tr->memfd, base, init, sizeof(init)) < 0)
+		return rg_error(err, "cannot write the scratch page at 0x%llx",
+				(unsigned long long)base);
+	RG_GROW(tr->pages, tr->npages + 1, tr->pages_cap);
+	sp = &tr->pages[tr->npages++];
+	sp->base = base;
+	sp->slot_owner = 0;
+	if (!tr->stub)
+		tr->stub = base;
+	return 0;
+}
+
+/* At the exec stop: the first scratch page, near the executable. */
+static int scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
+{
+	tracer_map *maps;
+	size_t n, ncand = 0;
+	uint64_t lo, hi, cand[2];
+	int rc;
+
+	tr->npages = 0;
+	tr->stub = 0;
+	if (read_maps(tr->pid, &maps, &n, err) < 0)
+		return -1;
+	if (tr->entry) {
+		object_range(maps, n, tr->entry, &lo, &hi);
+		ncand = find_holes(maps, n, lo, hi, NULL, tr->entry, cand, 2);
+	}
+	tracer_maps_free(maps, n);
+	rc = map_scratch_page(tr, leader, true, cand, ncand, NULL, tr->entry, err);
+	if (rc > 0)
+		return rg_error(err, "process %d died while it was being set up", tr->pid);
+	return rc;
+}
+
+/* A slot within reach of b, mapping a new page if none is.  1: t died. */
+static int scratch_for(tracer *tr, struct tcb *t, const struct bp *b,
+		       struct scratch **out, rg_err *err)
+{
+	tracer_map *maps;
+	size_t n, ncand;
+	uint64_t lo, hi, cand[2];
+	int rc;
+
+	for (size_t i = 0; i < tr->npages; i++) {
+		if (slot_fits(tr->pages[i].base + SLOT_OFF, b)) {
+			*out = &tr->pages[i];
+			return 0;
+		}
+	}
+	if (read_maps(tr->pid, &maps, &n, err) < 0)
+		return -1;
+	object_range(maps, n, b->addr, &lo, &hi);
+	ncand = find_holes(maps, n, lo, hi, b, b->addr, cand, 2);
+	tracer_maps_free(maps, n);
+	if (!ncand)
+		return rg_error(err, "cannot step over the breakpoint at 0x%llx: "
+				"no free page within 2 GiB of it",
+				(unsigned long long)b->addr);
+	rc = map_scratch_page(tr, t, false, cand, ncand, b, b->addr, err);
+	if (rc)
+		return rc;
+	*out = &tr->pages[tr->npages - 1];
+	return 0;
+}
+
+/* ---- spawning --------------------------------------------------------- */
+
+struct child_err {
+	int stage;                 /* 0 exec, 1 chdir, 2 dup */
+	int errnum;
+};
+
+static void child_fail(int fd, int stage)
+{
+	struct child_err ce = { stage, errno };
+	ssize_t unused = write(fd, &ce, sizeof(ce));
+
+	(void)unused;
+	_exit(127);
+}
+
+/* In the child, between fork and exec: async-signal-safe calls only. */
+static void child_run(const tracer_opts *opts, int go_fd, int err_fd,
+		      const sigset_t *mask)
+{
+	int want[3] = { opts->stdin_fd, opts->stdout_fd, opts->stderr_fd };
+	int tmp[3];
+	char c;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	/*
+	 * Wait until the parent has seized us.  A pipe rather than
+	 * raise(SIGSTOP): a seized task that stopped itself must be sent
+	 * SIGCONT, and both job-control signals then show up as stops the
+	 * tracer would have to tell apart from the program's own.
+	 */
+	if (read(go_fd, &c, 1) != 1)
+		_exit(127);
+	/* Move the fds out of the way first: stdout_fd may be 0, and so on. */
+	for (int i = 0; i < 3; i++) {
+		tmp[i] = -1;
+		if (want[i] >= 0 && (tmp[i] = fcntl(want[i], F_DUPFD_CLOEXEC, 3)) < 0)
+			child_fail(err_fd, 2);
+	}
+	for (int i = 0; i < 3; i++)
+		if (tmp[i] >= 0 && dup2(tmp[i], i) < 0)
+			child_fail(err_fd, 2);
+	if (opts->cwd && chdir(opts->cwd) < 0)
+		child_fail(err_fd, 1);
+	execvp(opts->argv[0], (char *const *)opts->argv);
+	child_fail(err_fd, 0);
+}
+
+static void read_line_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Why PTRACE_SEIZE said EPERM, in words, with what to change (strace's
+ * diagnose_attach_eperm). */
+static int explain_eperm(pid_t pid, const char *prog, rg_err *err)
+{
+	rg_buf b = RG_BUF_INIT;
+	char scope[16], comm[64], path[64];
+	long tracer_pid = proc_status_field(pid, "TracerPid");
+	long self_tracer = proc_status_field(getpid(), "TracerPid");
+	long seccomp = proc_status_field(getpid(), "Seccomp");
+
+	rg_buf_printf(&b, "cannot trace '%s': ptrace refused by the kernel (EPERM)", prog);
+	read_line_file("/proc/sys/kernel/yama/ptrace_scope", scope, sizeof(scope));
+	if (tracer_pid > 0) {
+		snprintf(path, sizeof(path), "/proc/%ld/comm", tracer_pid);
+		read_line_file(path, comm, sizeof(comm));
+		rg_buf_printf(&b, ": it is already traced by process %ld (%s); "
+			      "only one tracer at a time", tracer_pid,
+			      comm[0] ? comm : "?");
+	} else if (!strcmp(scope, "3")) {
+		rg_buf_puts(&b, ": kernel.yama.ptrace_scope is 3, which disables "
+			    "ptrace until the next reboot");
+	} else if (!strcmp(scope, "2")) {
+		rg_buf_puts(&b, ": kernel.yama.ptrace_scope is 2 (admin only): run "
+			    "racegate with CAP_SYS_PTRACE, or set "
+			    "'sysctl kernel.yama.ptrace_scope=1'");
+	} else if (seccomp > 0) {
+		rg_buf_puts(&b, ": racegate runs under a seccomp filter that may "
+			    "forbid ptrace; in a container, allow it (for example "
+			    "'docker run --cap-add=SYS_PTRACE --security-opt "
+			    "seccomp=unconfined')");
+	} else {
+		rg_buf_printf(&b, ": no obvious reason (kernel.yama.ptrace_scope is %s%s); "
+			      "a security module (SELinux, AppArmor) may forbid it",
+			      scope[0] ? scope : "not set",
+			      self_tracer > 0 ? ", racegate is itself traced" : "");
+	}
+	rg_error(err, "%s", b.s);
+	rg_buf_release(&b);
+	return -1;
+}
+
+static void tracer_release(tracer *tr)
+{
+	if (tr->sigfd >= 0)
+		close(tr->sigfd);
+	if (tr->memfd >= 0)
+		close(tr->memfd);
+	pthread_sigmask(SIG_SETMASK, &tr->oldmask, NULL);
+	for (size_t i = 0; i < tr->ntcbs; i++)
+		free(tr->tcbs[i]);
+	free(tr->tcbs);
+	free(tr->forks);
+	free(tr->bps);
+	free(tr->pages);
+	free(tr->raw);
+	free(tr->evq);
+	arch_free(tr->arch);
+	free(tr);
+}
+
+/* Kills a child that never became a tracee, and reaps it. */
+static void kill_and_reap(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, __WALL) < 0 && errno == EINTR)
+		;
+}
+
+int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
+{
+	const long options = PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE |
+		PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |
+		PTRACE_O_TRACEVFORK | PTRACE_O_TRACESYSGOOD;
+	const char *prog = opts->argv && opts->argv[0] ? opts->argv[0] : "";
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	struct child_err ce;
+	sigset_t chld;
+	struct tcb *leader;
+	tracer *tr;
+	int status;
+	pid_t pid;
+
+	*out = NULL;
+	if (!prog[0])
+		return rg_error(err, "no program to run");
+	tr = xcalloc(1, sizeof(*tr));
+	tr->sigfd = tr->memfd = -1;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &chld, &tr->oldmask);
+	if (arch_new(&tr->arch, err) < 0) {
+		tracer_release(tr);
+		return -1;
+	}
+	tr->sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (tr->sigfd < 0 || pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+		rg_error(err, "cannot run '%s': %s", prog, strerror(errno));
+		goto fail_fds;
+	}
+	pid = fork();
+	if (pid < 0) {
+		rg_error(err, "cannot run '%s': fork: %s", prog, strerror(errno));
+		goto fail_fds;
+	}
+	if (pid == 0)
+		child_run(opts, go[0], ep[1], &tr->oldmask);
+	close(go[0]);
+	close(ep[1]);
+	go[0] = ep[1] = -1;
+	tr->pid = pid;
+
+	if (ptrace(PTRACE_SEIZE, pid, 0L, options) < 0) {
+		int e = errno;
+
+		kill_and_reap(pid);
+		if (e == EPERM)
+			explain_eperm(pid, prog, err);
+		else
+			rg_error(err, "cannot trace '%s': %s", prog, strerror(e));
+		goto fail_fds;
+	}
+	if (write(go[1], "g", 1) != 1) {
+		rg_error(err, "cannot run '%s': %s", prog, strerror(errno));
+		kill_and_reap(pid);
+		goto fail_fds;
+	}
+	close(go[1]);
+	go[1] = -1;
+
+	/* Until the exec stop: exec failure ends the child with a report. */
+	for (;;) {
+		if (wait_tid(pid, &status) < 0) {
+			rg_error(err, "cannot run '%s': %s", prog, strerror(errno));
+			goto fail_fds;
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (read(ep[0], &ce, sizeof(ce)) != sizeof(ce))
+				rg_error(err, "cannot run '%s': it ended before exec", prog);
+			else if (ce.stage == 1)
+				rg_error(err, "cannot run '%s': cannot change to "
+					 "directory '%s': %s", prog, opts->cwd,
+					 strerror(ce.errnum));
+			else if (ce.stage == 2)
+				rg_error(err, "cannot run '%s': cannot set up its "
+					 "standard streams: %s", prog,
+					 strerror(ce.errnum));
+			else
+				rg_error(err, "cannot run '%s': %s", prog,
+					 strerror(ce.errnum));
+			goto fail_fds;
+		}
+		if ((status >> 16) == PTRACE_EVENT_EXEC)
+			break;
+		/* Anything else before exec belongs to racegate's copy: let it go. */
+		restart(pid, PTRACE_CONT, (status >> 16) ? 0 : WSTOPSIG(status), NULL);
+	}
+	close(ep[0]);
+	ep[0] = -1;
+
+	if ((tr->memfd = open_mem(pid, err)) < 0)
+		goto fail_traced;
+	tr->entry = read_auxv_entry(pid);
+	leader = add_tcb(tr, pid);
+	leader->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
+	if (scratch_init(tr, leader, err) < 0)
+		goto fail_traced;
+	*out = tr;
+	return 0;
+
+fail_traced:
+	rg_error_prefix(err, "cannot set up '%s'", prog);
+	tracer_free(tr);
+	return -1;
+fail_fds:
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (ep[i] >= 0)
+			close(ep[i]);
+	}
+	tr->reaped = true;
+	tracer_release(tr);
+	return -1;
+}
+
+pid_t tracer_pid(const tracer *tr)
+{
+	return tr->pid;
+}
+
+uint64_t tracer_entry(const tracer *tr)
+{
+	return tr->entry;
+}
+
+int tracer_fd(const tracer *tr)
+{
+	return tr->sigfd;
+}
+
+bool tracer_is_stopped(const tracer *tr, pid_t tid)
+{
+	const struct tcb *t = find_tcb(tr, tid);
+
+	return t && (t->flags & TCB_HELD);
+}
+
+/* ---- breakpoints ------------------------------------------------------ */
+
+int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
+{
+	tracer_map *maps;
+	size_t n, i;
+	bool exec = false, mapped = false;
+	uint8_t orig;
+	struct bp *b;
+
+	if (find_bp(tr, addr))
+		return 0;
+	if (tr->exit_queued)
+		return rg_error(err, "cannot put a breakpoint at 0x%llx: the program has ended",
+				(unsigned long long)addr);
+	if (read_maps(tr->pid, &maps, &n, err) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (addr >= maps[i].start && addr < maps[i].end) {
+			mapped = true;
+			exec = maps[i].exec;
+			break;
+		}
+	}
+	tracer_maps_free(maps, n);
+	if (!exec)
+		return rg_error(err, "cannot put a breakpoint at 0x%llx: %s",
+				(unsigned long long)addr,
+				mapped ? "the address is not in executable code"
+				       : "nothing is mapped there");
+	if (mem_pread(tr->memfd, addr, &orig, 1) != 1 ||
+	    mem_pwrite(tr->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0)
+		return rg_error(err, "cannot write a breakpoint at 0x%llx: %s",
+				(unsigned long long)addr, strerror(errno));
+	i = bp_lower(tr, addr);
+	RG_GROW(tr->bps, tr->nbps + 1, tr->bps_cap);
+	memmove(&tr->bps[i + 1], &tr->bps[i], (tr->nbps - i) * sizeof(*tr->bps));
+	tr->nbps++;
+	b = &tr->bps[i];
+	memset(b, 0, sizeof(*b));
+	b->addr = addr;
+	b->orig = orig;
+	forget_removed(tr, addr);
+	return 0;
+}
+
+int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
+{
+	struct bp *b = find_bp(tr, addr);
+	size_t i;
+	int rc = 0;
+
+	if (!b)
+		return 0;
+	if (!tr->exit_queued && mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
+		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
+			      (unsigned long long)addr, strerror(errno));
+	i = (size_t)(b - tr->bps);
+	memmove(&tr->bps[i], &tr->bps[i + 1], (tr->nbps - i - 1) * sizeof(*tr->bps));
+	tr->nbps--;
+	for (i = 0; i < tr->npages; i++)
+		if (tr->pages[i].slot_owner == addr)
+			tr->pages[i].slot_owner = 0;
+	/* A thread may have trapped on it already; see handle_sigtrap(). */
+	tr->removed[tr->removed_next] = addr;
+	tr->removed_next = (tr->removed_next + 1) % REMOVED_MAX;
+	if (tr->nremoved < REMOVED_MAX)
+		tr->nremoved++;
+	return rc;
+}
+
+/* ---- restarting threads ----------------------------------------------- */
+
+/*
+ * Restarts t with PTRACE_CONT and the signals kept for it.  The first goes
+ * with its own siginfo (PTRACE_SETSIGINFO: injecting a signal whose number
+ * differs from the stop's makes the kernel forge an SI_USER siginfo); any
+ * more are sent again with tgkill, losing their siginfo (two signals in one
+ * single-step: rare).
+ */
+static int resume_pending(tracer *tr, struct tcb *t, rg_err *err)
+{
+	int sig = 0;
+
+	if (t->npending) {
+		sig = t->pending[0].si_signo;
+		ptrace(PTRACE_SETSIGINFO, t->tid, 0L, &t->pending[0]);
+		for (int i = 0; i < t->npending; i++)
+			queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo =
+				t->pending[i].si_signo;
+		for (int i = 1; i < t->npending; i++)
+			syscall(SYS_tgkill, tr->pid, t->tid, t->pending[i].si_signo);
+		t->npending = 0;
+	}
+	return restart(t->tid, PTRACE_CONT, sig, err);
+}
+
+static bool is_sync_fault(int sig, const siginfo_t *si)
+{
+	if (si->si_code <= 0)          /* sent by kill, tgkill, sigqueue */
+		return false;
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+	       sig == SIGILL || (sig == SIGTRAP && si->si_code == SI_KERNEL);
+}
+
+/*
+ * Runs the instruction under breakpoint b for thread t out of line, then
+ * resumes t.  The int3 stays in place the whole time.
+ *
+ * Race windows:
+ *  - a signal for t arrives while it is stepped (it is dequeued before the
+ *    instruction runs, RIP still at the slot): it is kept, the step is
+ *    retried, and the signal is delivered with the PTRACE_CONT that follows,
+ *    at orig+len where the program's handler sees a real address;
+ *  - the instruction faults (RIP still inside the slot, si_code > 0): the
+ *    fault is the program's, RIP is mapped back to the breakpoint's address
+ *    and the signal delivered there, so a crash or a handler sees its own
+ *    address.  If the handler returns, the instruction runs again and traps
+ *    on the int3 again: that arrival is reported again as a BREAKPOINT (the
+ *    thread does reach the line again), and TCB_REARRIVAL marks it;
+ *  - the process exits meanwhile (exit_group, exec by another thread): the
+ *    status is queued for tracer_next_event;
+ *  - a group-stop interrupts the step: the step is simply issued again, so
+ *    this one thread finishes its instruction before it stops.
+ * Other threads keep running and their statuses stay in the kernel: only
+ * t's are waited for here.
+ */
+static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
+{
+	struct user_regs_struct r;
+	uint8_t code[ARCH_MAX_INSN];
+	uint64_t orig = b->addr, slot, pc;
+	struct scratch *sp;
+	siginfo_t si;
+	int status, rc;
+
+	if (!b->decoded) {
+		size_t n = read_code(tr, orig, code, sizeof(code));
+
+		if (!n || arch_decode(tr->arch, code, n, orig, &b->insn, err) < 0)
+			return rg_error_prefix(err, "cannot step over the breakpoint at 0x%llx",
+					       (unsigned long long)orig);
+		b->decoded = true;
+	}
+	if (get_regs(t->tid, &r) < 0)
+		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
+						     "of thread %d: %s", t->tid,
+						     strerror(errno));
+	if (b->insn.flags & ARCH_INSN_SYSCALL) {
+		/*
+		 * A system call may block for ever, so it is not stepped
+		 * synchronously: the thread runs the stub's "syscall; int3"
+		 * on its own, and handle_sigtrap() sends it on from the int3.
+		 */
+		if (!tr->stub)
+			return rg_error(err, "cannot step over the system call at 0x%llx: "
+					"no scratch page", (unsigned long long)orig);
+		arch_set_pc(&r, tr->stub);
+		if (set_regs(t->tid, &r) < 0)
+			return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
+							     "of thread %d: %s", t->tid,
+							     strerror(errno));
+		t->flags |= TCB_IN_STUB;
+		t->stub_ret = orig + b->insn.len;
+		return resume_pending(tr, t, err);
+	}
+
+	rc = scratch_for(tr, t, b, &sp, err);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	slot = sp->base + SLOT_OFF;
+	if (sp->slot_owner != orig) {
+		if (arch_relocate(&b->insn, orig, slot, code, err) < 0)
+			return -1;
+		if (mem_pwrite(tr->memfd, slot, code, b->insn.len) < 0)
+			return rg_error(err, "cannot write the scratch slot at 0x%llx",
+					(unsigned long long)slot);
+		sp->slot_owner = orig;
+	}
+	/* scratch_for may have run the stub: the registers are read again. */
+	if (get_regs(t->tid, &r) < 0)
+		return 0;
+	arch_set_pc(&r, slot);
+	if (set_regs(t->tid, &r) < 0)
+		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
+						     "of thread %d: %s", t->tid,
+						     strerror(errno));
+	for (;;) {
+		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0L, 0L) < 0)
+			return errno == ESRCH ? 0 : rg_error(err, "cannot single-step "
+							     "thread %d: %s", t->tid,
+							     strerror(errno));
+		if (wait_tid(t->tid, &status) < 0)
+			return 0;
+		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
+			queue_status(tr, t->tid, status);
+			return 0;
+		}
+		if (status >> 16)
+			continue;
+		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
+			return 0;
+		if (WSTOPSIG(status) == SIGTRAP && si.si_code > 0 &&
+		    si.si_code != SI_KERNEL)
+			break;          /* the single-step trap */
+		if (get_regs(t->tid, &r) < 0)
+			return 0;
+		pc = arch_get_pc(&r);
+		if (is_sync_fault(WSTOPSIG(status), &si) &&
+		    pc >= slot && pc <= slot + b->insn.len) {
+			arch_set_pc(&r, pc - slot + orig);
+			set_regs(t->tid, &r);
+			t->flags |= TCB_REARRIVAL;
+			t->rearrival_addr = orig;
+			queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = WSTOPSIG(status);
+			for (int i = 0; i < t->npending; i++)
+				syscall(SYS_tgkill, tr->pid, t->tid, t->pending[i].si_signo);
+			t->npending = 0;
+			return restart(t->tid, PTRACE_CONT, WSTOPSIG(status), err);
+		}
+		if (t->npending < PENDING_MAX)
+			t->pending[t->npending++] = si;
+	}
+	if (get_regs(t->tid, &r) < 0)
+		return 0;
+	pc = arch_get_pc(&r);
+	arch_set_pc(&r, arch_fixup_pc(&b->insn, orig, slot, pc));
+	if (b->insn.flags & ARCH_INSN_CALL) {
+		/* The call pushed slot+len: the program must return to orig+len. */
+		uint64_t sp_addr = arch_get_sp(&r), ret, want = orig + b->insn.len;
+
+		if (mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
+		    ret == slot + b->insn.len &&
+		    mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
+			return rg_error(err, "cannot fix the return address of thread %d",
+					t->tid);
+	}
+	if (set_regs(t->tid, &r) < 0)
+		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
+						     "of thread %d: %s", t->tid,
+						     strerror(errno));
+	return resume_pending(tr, t, err);
+}
+
+int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
+{
+	struct tcb *t = find_tcb(tr, tid);
+	struct bp *b;
+
+	/* Died meanwhile: its exit was judged, or is on its way (a SIGKILL
+	 * wakes a held thread, which then stops at PTRACE_EVENT_EXIT). */
+	if (!t || (t->flags & TCB_EXITING))
+		return 0;
+	if (!(t->flags & TCB_HELD))
+		return rg_error(err, "cannot resume thread %d: it is not stopped", tid);
+	t->flags &= ~TCB_HELD;
+	if ((t->flags & TCB_AT_BP) && (b = find_bp(tr, t->bp_addr))) {
+		t->flags &= ~TCB_AT_BP;
+		return step_over(tr, t, b, err);
+	}
+	t->flags &= ~TCB_AT_BP;
+	return resume_pending(tr, t, err);
+}
+
+/* ---- judging wait statuses -------------------------------------------- */
+
+static void report_new_thread(tracer *tr, struct tcb *t)
+{
+	t->flags |= TCB_REPORTED | TCB_HELD;
+	queue_event(tr, TRACER_EV_THREAD_NEW, t->tid)->parent = t->parent;
+}
+
+/* Puts the program's bytes back in a forked child and lets it go. */
+static int finish_fork(tracer *tr, struct fchild *f, rg_err *err)
+{
+	pid_t child = f->pid, parent = f->parent;
+	long same_mm = syscall(SYS_kcmp, parent, child, KCMP_VM, 0L, 0L);
+	tracer_event *ev;
+
+	if (f->stub_ret) {
+		struct user_regs_struct r;
+
+		/* It was forked from the stub: its copy of the thread goes on
+		 * where the parent will. */
+		if (get_regs(child, &r) == 0) {
+			arch_set_pc(&r, f->stub_ret);
+			set_regs(child, &r);
+		}
+	}
+	/*
+	 * A vfork child (or clone(CLONE_VM)) shares the parent's memory:
+	 * taking the int3s out would take them out of the parent too.  So it
+	 * runs with the breakpoints in place; if it reaches one before it
+	 * calls exec or _exit, it dies of SIGTRAP (untraced).  vfork children
+	 * normally do nothing but exec, so this is a documented limitation.
+	 * kcmp tells; without it, the kind of event does.
+	 */
+	if (same_mm != 0 && (same_mm > 0 || !f->vfork)) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
+		if ((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
+			for (size_t i = 0; i < tr->nbps; i++)
+				mem_pwrite(fd, tr->bps[i].addr, &tr->bps[i].orig, 1);
+			close(fd);
+		}
+	}
+	drop_fork(tr, f);
+	if (ptrace(PTRACE_DETACH, child, 0L, 0L) < 0 && errno != ESRCH)
+		return rg_error(err, "cannot detach forked process %d: %s",
+				child, strerror(errno));
+	ev = queue_event(tr, TRACER_EV_FORK, parent);
+	ev->child = child;
+	return 0;
+}
+
+static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *err)
+{
+	unsigned long msg = 0;
+	pid_t child;
+
+	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, 0L, &msg) < 0)
+		return restart(parent->tid, PTRACE_CONT, 0, err);
+	child = (pid_t)msg;
+	if (event == PTRACE_EVENT_CLONE && !find_fork(tr, child) &&
+	    is_own_thread(tr, child)) {
+		struct tcb *t = find_tcb(tr, child);
+
+		/*
+		 * The child's first stop and this event race: either may be
+		 * judged first.  The thread is reported once both were seen.
+		 */
+		if (!t)
+			t = add_tcb(tr, child);
+		t->parent = parent->tid;
+		t->flags |= TCB_PARENT_KNOWN;
+		if (parent->flags & TCB_IN_STUB) {
+			/* Cloned from the stub: it returns from the syscall there too. */
+			t->flags |= TCB_IN_STUB;
+			t->stub_ret = parent->stub_ret;
+		}
+		if ((t->flags & TCB_STARTED) && !(t->flags & TCB_REPORTED))
+			report_new_thread(tr, t);
+	} else {
+		struct fchild *f = find_fork(tr, child);
+
+		if (!f)
+			f = add_fork(tr, child);
+		f->parent = parent->tid;
+		f->parent_known = true;
+		f->vfork = event == PTRACE_EVENT_VFORK;
+		f->stub_ret = (parent->flags & TCB_IN_STUB) ? parent->stub_ret : 0;
+		if (f->started && finish_fork(tr, f, err) < 0) {
+			restart(parent->tid, PTRACE_CONT, 0, NULL);
+			return -1;
+		}
+	}
+	return restart(parent->tid, PTRACE_CONT, 0, err);
+}
+
+static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
+{
+	unsigned long former = 0;
+
+	/*
+	 * A non-leader thread that calls exec takes over the leader's tid;
+	 * the old leader's death is never reported, and the other threads'
+	 * deaths are (before or after this event).
+	 */
+	if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0L, &former) == 0 &&
+	    (pid_t)former != t->tid) {
+		struct tcb *old = find_tcb(tr, (pid_t)former);
+
+		if (old) {
+			if (old->flags & TCB_REPORTED)
+				queue_event(tr, TRACER_EV_THREAD_EXIT, old->tid);
+			drop_tcb(tr, old);
+		}
+	}
+	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED;
+	t->npending = 0;
+	tr->nbps = 0;
+	tr->nremoved = 0;
+	tr->removed_next = 0;
+	/* The old /proc/PID/mem still points at the old memory. */
+	if (tr->memfd >= 0)
+		close(tr->memfd);
+	if ((tr->memfd = open_mem(tr->pid, err)) < 0)
+		return -1;
+	tr->entry = read_auxv_entry(tr->pid);
+	if (scratch_init(tr, t, err) < 0)
+		return rg_error_prefix(err, "after exec");
+	queue_event(tr, TRACER_EV_EXEC, t->tid);
+	return resume_pending(tr, t, err);
+}
+
+static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err)
+{
+	struct user_regs_struct r;
+	uint64_t pc, addr;
+
+	if (si->si_code != SI_KERNEL || get_regs(t->tid, &r) < 0)
+		goto pass;              /* raise(SIGTRAP), kill, the program's own TF */
+	pc = arch_get_pc(&r);
+	addr = arch_bp_from_trap_pc(pc);
+	if ((t->flags & TCB_IN_STUB) && tr->stub && pc == ARCH_STUB_TRAP_PC(tr->stub)) {
+		/* Back from a displaced syscall (step_over). */
+		t->flags &= ~TCB_IN_STUB;
+		arch_set_pc(&r, t->stub_ret);
+		set_regs(t->tid, &r);
+		return resume_pending(tr, t, err);
+	}
+	if (find_bp(tr, addr)) {
+		arch_set_pc(&r, addr);
+		if (set_regs(t->tid, &r) < 0)
+			return errno == ESRCH ? 0 : rg_error(err, "cannot rewind thread %d: %s",
+							     t->tid, strerror(errno));
+		/* A re-arrival after a fault in the step (TCB_REARRIVAL) is
+		 * reported like any other: see step_over. */
+		t->flags &= ~TCB_REARRIVAL;
+		t->flags |= TCB_HELD | TCB_AT_BP;
+		t->bp_addr = addr;
+		queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
+		return 0;
+	}
+	if (recently_removed(tr, addr)) {
+		/* It trapped before the int3 was taken out: run the real byte. */
+		arch_set_pc(&r, addr);
+		set_regs(t->tid, &r);
+		return restart(t->tid, PTRACE_CONT, 0, err);
+	}
+pass:
+	queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = SIGTRAP;
+	return restart(t->tid, PTRACE_CONT, SIGTRAP, err);
+}
+
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+static void report_exit(tracer *tr, int status)
+{
+	tracer_event *ev;
+
+	/* The leader's status comes only once every other thread was reaped;
+	 * threads still listed died without a status of their own. */
+	while (tr->ntcbs) {
+		struct tcb *t = tr->tcbs[0];
+
+		if (t->tid != tr->pid && (t->flags & TCB_REPORTED))
+			queue_event(tr, TRACER_EV_THREAD_EXIT, t->tid);
+		drop_tcb(tr, t);
+	}
+	/* Forked children whose parent's event never came: let them go. */
+	while (tr->nforks) {
+		struct fchild *f = &tr->forks[0];
+
+		f->parent = tr->pid;
+		if (f->started)
+			finish_fork(tr, f, NULL);
+		else
+			drop_fork(tr, f);
+	}
+	ev = queue_event(tr, TRACER_EV_EXIT, tr->pid);
+	if (WIFEXITED(status)) {
+		ev->exit_code = WEXITSTATUS(status);
+	} else {
+		ev->term_signal = WTERMSIG(status);
+		ev->core_dumped = WCOREDUMP(status);
+	}
+	tr->exit_queued = true;
+	tr->reaped = true;
+}
+
+static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
+{
+	struct tcb *t = find_tcb(tr, tid);
+	struct fchild *f;
+	int sig, event;
+	siginfo_t si;
+
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		if (tid == tr->pid) {
+			report_exit(tr, status);
+		} else if (t) {
+			if (t->flags & TCB_REPORTED)
+				queue_event(tr, TRACER_EV_THREAD_EXIT, tid);
+			drop_tcb(tr, t);
+		} else if ((f = find_fork(tr, tid))) {
+			drop_fork(tr, f);
+		}
+		return 0;
+	}
+	if (!WIFSTOPPED(status))
+		return 0;
+	sig = WSTOPSIG(status);
+	event = status >> 16;
+
+	if (!t) {
+		f = find_fork(tr, tid);
+		if (!f && !is_own_thread(tr, tid))
+			f = add_fork(tr, tid);
+		if (f) {
+			/* A forked child's first stop. */
+			f->started = true;
+			if (f->parent_known)
+				return finish_fork(tr, f, err);
+			return 0;
+		}
+		t = add_tcb(tr, tid);
+	}
+	if (!(t->flags & TCB_STARTED)) {
+		t->flags |= TCB_STARTED;
+		if (event == PTRACE_EVENT_STOP) {
+			/* Left stopped until its parent's clone event is seen. */
+			if (t->flags & TCB_PARENT_KNOWN)
+				report_new_thread(tr, t);
+			return 0;
+		}
+	}
+
+	switch (event) {
+	case 0:
+		break;
+	case PTRACE_EVENT_CLONE:
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		return handle_new_child(tr, t, event, err);
+	case PTRACE_EVENT_EXEC:
+		return handle_exec(tr, t, err);
+	case PTRACE_EVENT_EXIT:
+		/* Let it die; the leader may stay a zombie until the others die. */
+		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
+		return restart(tid, PTRACE_CONT, 0, err);
+	case PTRACE_EVENT_STOP:
+		/*
+		 * SEIZE reports group-stops as PTRACE_EVENT_STOP with the stop
+		 * signal: LISTEN keeps the thread stopped without making the
+		 * tracer hold it.  After SIGCONT (or PTRACE_INTERRUPT) the
+		 * same event comes with SIGTRAP: just go on.
+		 */
+		if (is_stop_signal(sig))
+			return restart(tid, PTRACE_LISTEN, 0, err);
+		return restart(tid, PTRACE_CONT, 0, err);
+	default:
+		return restart(tid, PTRACE_CONT, 0, err);
+	}
+
+	/* A signal-delivery-stop. */
+	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0) {
+		if (errno == ESRCH)
+			return 0;       /* killed meanwhile */
+		/* EINVAL: a group-stop without the event bit (not with SEIZE). */
+		return restart(tid, PTRACE_LISTEN, 0, err);
+	}
+	if (sig == SIGTRAP)
+		return handle_sigtrap(tr, t, &si, err);
+	queue_event(tr, TRACER_EV_SIGNAL, tid)->signo = sig;
+	return restart(tid, PTRACE_CONT, sig, err);
+}
+
+static void drain(tracer *tr)
+{
+	struct signalfd_siginfo ssi;
+	int status;
+	pid_t pid;
+
+	while (read(tr->sigfd, &ssi, sizeof(ssi)) == sizeof(ssi))
+		;
+	for (;;) {
+		pid = waitpid(-1, &status, __WALL | WNOHANG);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid <= 0)
+			break;
+		queue_status(tr, pid, status);
+	}
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
+{
+	long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = tr->sigfd, .events = POLLIN };
+		long wait;
+
+		if (tr->ev_head < tr->nev) {
+			*ev = tr->evq[tr->ev_head++];
+			return 1;
+		}
+		if (tr->exit_queued)
+			return 0;
+		/* Drain before judging: collect everything, then judge in order. */
+		drain(tr);
+		while (tr->raw_head < tr->nraw && tr->ev_head == tr->nev) {
+			struct wstat w = tr->raw[tr->raw_head++];
+
+			if (handle_status(tr, w.tid, w.status, err) < 0)
+				return -1;
+		}
+		if (tr->ev_head < tr->nev)
+			continue;
+		if (timeout_ms == 0)
+			return 0;
+		/*
+		 * Sleep on the signalfd, in slices: a SIGCHLD taken by another
+		 * thread of racegate that does not block it never reaches the
+		 * signalfd, and waitpid is asked again after each slice anyway.
+		 */
+		wait = POLL_SLICE_MS;
+		if (timeout_ms > 0) {
+			long left = deadline - now_ms();
+
+			if (left <= 0)
+				return 0;
+			if (left < wait)
+				wait = left;
+		}
+		poll(&pfd, 1, (int)wait);
+	}
+}
+
+/* ---- registers, memory, the end --------------------------------------- */
+
+int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err)
+{
+	if (!tracer_is_stopped(tr, tid))
+		return rg_error(err, "cannot read the registers of thread %d: "
+				"it is not stopped", tid);
+	if (get_regs(tid, regs) < 0)
+		return rg_error(err, "cannot read the registers of thread %d: %s",
+				tid, strerror(errno));
+	return 0;
+}
+
+int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(tr->pid, &local, 1, &remote, 1, 0);
+
+	if (n != (ssize_t)len && mem_pread(tr->memfd, addr, buf, len) != (int)len)
+		return rg_error(err, "cannot read %zu bytes at 0x%llx in process %d",
+				len, (unsigned long long)addr, tr->pid);
+	/* Show the program's bytes, not our int3s. */
+	for (size_t i = bp_lower(tr, addr); i < tr->nbps &&
+	     tr->bps[i].addr < addr + len; i++)
+		((uint8_t *)buf)[tr->bps[i].addr - addr] = tr->bps[i].orig;
+	return 0;
+}
+
+void tracer_kill(tracer *tr)
+{
+	if (!tr->reaped)
+		kill(tr->pid, SIGKILL);
+}
+
+/* Is the leader's last status among the statuses drained but not judged? */
+static bool leader_status_queued(const tracer *tr)
+{
+	for (size_t i = tr->raw_head; i < tr->nraw; i++)
+		if (tr->raw[i].tid == tr->pid &&
+		    (WIFEXITED(tr->raw[i].status) || WIFSIGNALED(tr->raw[i].status)))
+			return true;
+	return false;
+}
+
+void tracer_free(tracer *tr)
+{
+	if (!tr)
+		return;
+	if (!tr->reaped && !leader_status_queued(tr)) {
+		int status;
+		pid_t pid;
+
+		/*
+		 * SIGKILL wakes threads held in a ptrace-stop; with
+		 * PTRACE_O_TRACEEXIT some kernels still stop them once more
+		 * at PTRACE_EVENT_EXIT, so every stop is resumed until the
+		 * leader's status comes (after every other thread's).
+		 */
+		kill(tr->pid, SIGKILL);
+		for (size_t i = 0; i < tr->nforks; i++)
+			kill(tr->forks[i].pid, SIGKILL);
+		for (;;) {
+			pid = waitpid(-1, &status, __WALL);
+			if (pid < 0) {
+				if (errno == EINTR)
+					continue;
+				break;
+			}
+			if (WIFSTOPPED(status)) {
+				ptrace(PTRACE_CONT, pid, 0L, 0L);
+				continue;
+			}
+			if (pid == tr->pid)
+				break;
+		}
+	}
+	/* Forked children still attached (not yet detached) die with us:
+	 * PTRACE_O_EXITKILL; reap what is left without blocking. */
+	for (size_t i = 0; i < tr->nforks; i++) {
+		int status;
+
+		kill(tr->forks[i].pid, SIGKILL);
+		waitpid(tr->forks[i].pid, &status, __WALL);
+	}
+	tr->nforks = 0;
+	tracer_release(tr);
+}

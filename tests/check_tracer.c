@@ -1,0 +1,629 @@
+/*
+ * Check suite for tracer/: runs the fixture programs of fixtures/tracer under
+ * the tracer and checks the events and the programs' own verdicts (their exit
+ * status says whether every displaced instruction did the right thing).
+ *
+ * Breakpoint addresses come from tracer_fx_syms.h, generated from the
+ * fixtures' nm listings at build time: link-time addresses of PIE programs,
+ * so the load bias is tracer_entry() - _start.
+ */
+#include <check.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tracer.h"
+#include "tracer_fx_syms.h"
+
+#define FX(name) TRACER_FX_DIR "/tr_" name
+#define EVENT_TIMEOUT_MS 15000
+
+struct hit {
+	uint64_t addr;
+	int n;
+};
+
+struct run {
+	tracer *tr;
+	uint64_t base;                 /* load bias of the fixture */
+	struct hit hits[32];
+	int nhits;
+	int nbreak, nnew, nthread_exit, nfork, nexec, nsignal[65];
+	tracer_event exit_ev;
+	void *data;                    /* for the callbacks */
+};
+
+/* Returns false to leave the thread stopped. */
+typedef bool (*on_event_fn)(struct run *r, const tracer_event *ev);
+
+static void start(struct run *r, const char *path, uint64_t start_sym)
+{
+	const char *argv[] = { path, NULL };
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	tracer_opts o = { argv, NULL, -1, devnull, -1 };
+	rg_err err = RG_ERR_INIT;
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_msg(tracer_spawn(&o, &r->tr, &err) == 0, "spawn: %s", err.msg);
+	close(devnull);
+	ck_assert(tracer_is_stopped(r->tr, tracer_pid(r->tr)));
+	ck_assert(tracer_entry(r->tr) != 0);
+	r->base = tracer_entry(r->tr) - start_sym;
+}
+
+static void bp(struct run *r, uint64_t addr)
+{
+	rg_err err = RG_ERR_INIT;
+
+	ck_assert_msg(tracer_insert_bp(r->tr, addr, &err) == 0, "insert: %s", err.msg);
+}
+
+static int hits(const struct run *r, uint64_t addr)
+{
+	for (int i = 0; i < r->nhits; i++)
+		if (r->hits[i].addr == addr)
+			return r->hits[i].n;
+	return 0;
+}
+
+static void count_hit(struct run *r, uint64_t addr)
+{
+	for (int i = 0; i < r->nhits; i++) {
+		if (r->hits[i].addr == addr) {
+			r->hits[i].n++;
+			return;
+		}
+	}
+	ck_assert(r->nhits < 32);
+	r->hits[r->nhits].addr = addr;
+	r->hits[r->nhits++].n = 1;
+}
+
+/* Resumes the first stop, then runs to EXIT; checks that nothing follows. */
+static void run_to_exit(struct run *r, on_event_fn fn)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer_event ev;
+
+	ck_assert_msg(tracer_resume(r->tr, tracer_pid(r->tr), &err) == 0, "%s", err.msg);
+	for (;;) {
+		int rc = tracer_next_event(r->tr, &ev, EVENT_TIMEOUT_MS, &err);
+
+		ck_assert_msg(rc == 1, "next_event returned %d: %s", rc, err.msg);
+		switch (ev.kind) {
+		case TRACER_EV_BREAKPOINT:
+			r->nbreak++;
+			count_hit(r, ev.addr);
+			break;
+		case TRACER_EV_THREAD_NEW:
+			r->nnew++;
+			ck_assert(ev.parent > 0);
+			break;
+		case TRACER_EV_THREAD_EXIT:
+			r->nthread_exit++;
+			break;
+		case TRACER_EV_FORK:
+			r->nfork++;
+			ck_assert(ev.child > 0);
+			break;
+		case TRACER_EV_EXEC:
+			r->nexec++;
+			break;
+		case TRACER_EV_SIGNAL:
+			if (ev.signo > 0 && ev.signo < 65)
+				r->nsignal[ev.signo]++;
+			break;
+		case TRACER_EV_EXIT:
+			r->exit_ev = ev;
+			break;
+		}
+		if (fn && !fn(r, &ev))
+			continue;
+		if (ev.kind == TRACER_EV_BREAKPOINT || ev.kind == TRACER_EV_THREAD_NEW) {
+			ck_assert(tracer_is_stopped(r->tr, ev.tid));
+			ck_assert_msg(tracer_resume(r->tr, ev.tid, &err) == 0,
+				      "resume: %s", err.msg);
+		}
+		if (ev.kind == TRACER_EV_EXIT)
+			break;
+	}
+	ck_assert_int_eq(tracer_next_event(r->tr, &ev, 0, &err), 0);
+}
+
+static void finish(struct run *r)
+{
+	pid_t pid = tracer_pid(r->tr);
+	int status;
+
+	tracer_free(r->tr);
+	r->tr = NULL;
+	/* Nothing left behind: no process, no zombie. */
+	ck_assert_int_eq(kill(pid, 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	ck_assert_int_eq(waitpid(-1, &status, __WALL | WNOHANG), -1);
+}
+
+/* (a) Two threads, 10,000 hits each, every one reported and stepped over. */
+START_TEST(test_no_lost_hits)
+{
+	struct run r;
+	uint64_t hot;
+
+	start(&r, FX("hot"), TRSYM_hot__start);
+	hot = r.base + TRSYM_hot_hot;
+	bp(&r, hot);
+	run_to_exit(&r, NULL);
+	ck_assert_int_eq(hits(&r, hot), 20000);
+	ck_assert_int_eq(r.nbreak, 20000);
+	ck_assert_int_eq(r.nnew, 2);
+	ck_assert_int_eq(r.nthread_exit, 2);
+	ck_assert_int_eq(r.exit_ev.exit_code, 0);
+	ck_assert_int_eq(r.exit_ev.term_signal, 0);
+	finish(&r);
+}
+END_TEST
+
+static bool remove_at_1000(struct run *r, const tracer_event *ev)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (ev->kind == TRACER_EV_BREAKPOINT && r->nbreak == 1000) {
+		/* Meanwhile the other thread traps on the int3, and its status
+		 * waits in the kernel until after the removal. */
+		usleep(20 * 1000);
+		ck_assert_msg(tracer_remove_bp(r->tr, ev->addr, &err) == 0, "%s", err.msg);
+	}
+	return true;
+}
+
+/* Removal while the other thread may already have trapped on the int3. */
+START_TEST(test_remove_while_running)
+{
+	struct run r;
+	uint64_t hot;
+
+	start(&r, FX("hot"), TRSYM_hot__start);
+	hot = r.base + TRSYM_hot_hot;
+	bp(&r, hot);
+	bp(&r, hot);            /* idempotent */
+	run_to_exit(&r, remove_at_1000);
+	ck_assert_int_eq(r.nbreak, 1000);
+	ck_assert_int_eq(r.exit_ev.exit_code, 0);
+	finish(&r);
+}
+END_TEST
+
+/* (b) Displaced steps of each kind of instruction, in a PIE and not. */
+#define STEP_WANT(p) { \
+		{ TRSYM_##p##_bp_load, 3 }, { TRSYM_##p##_bp_store, 3 }, \
+		{ TRSYM_##p##_bp_lea, 3 }, { TRSYM_##p##_bp_ret, 3 }, \
+		{ TRSYM_##p##_bp_call_rel, 1 }, { TRSYM_##p##_bp_call_ind_mem, 1 }, \
+		{ TRSYM_##p##_bp_call_ind_reg, 1 }, { TRSYM_##p##_bp_jcc, 2 }, \
+		{ TRSYM_##p##_bp_jmp32, 1 }, { TRSYM_##p##_bp_c_inc, 5 }, \
+		{ TRSYM_##p##_helper, 3 }, { TRSYM_##p##_c_increment, 5 }, \
+		{ 0, 0 } }
+
+struct want { uint64_t sym; int n; };
+static const struct want want_pie[] = STEP_WANT(steps);
+static const struct want want_nopie[] = STEP_WANT(steps_nopie);
+
+START_TEST(test_step_kinds)
+{
+	const struct want *want = _i ? want_nopie : want_pie;
+	rg_err err = RG_ERR_INIT;
+	struct run r;
+
+	if (_i)
+		start(&r, FX("steps_nopie"), TRSYM_steps_nopie__start);
+	else
+		start(&r, FX("steps"), TRSYM_steps__start);
+	for (size_t i = 0; want[i].n; i++)
+		bp(&r, r.base + want[i].sym);
+	/* Data is no place for a breakpoint. */
+	ck_assert_int_eq(tracer_insert_bp(r.tr, r.base + (_i ? TRSYM_steps_nopie_counter :
+							     TRSYM_steps_counter), &err), -1);
+	ck_assert_msg(strstr(err.msg, "not in executable code"), "%s", err.msg);
+	ck_assert_int_eq(tracer_insert_bp(r.tr, 8, &err), -1);
+	run_to_exit(&r, NULL);
+	for (size_t i = 0; want[i].n; i++)
+		ck_assert_msg(hits(&r, r.base + want[i].sym) == want[i].n,
+			      "breakpoint %zu: %d hits, want %d", i,
+			      hits(&r, r.base + want[i].sym), want[i].n);
+	ck_assert_msg(r.exit_ev.exit_code == 0, "the program saw a wrong result (exit %d, signal %d)",
+		      r.exit_ev.exit_code, r.exit_ev.term_signal);
+	finish(&r);
+}
+END_TEST
+
+/* (c) The program's own signals, SIGTRAPs and faults under breakpoints. */
+START_TEST(test_signals)
+{
+	struct run r;
+
+	start(&r, FX("signals"), TRSYM_signals__start);
+	bp(&r, r.base + TRSYM_signals_hot2);
+	bp(&r, r.base + TRSYM_signals_bp_fault);
+	run_to_exit(&r, NULL);
+	ck_assert_msg(r.exit_ev.exit_code == 0, "the program's handlers went wrong "
+		      "(exit %d, signal %d)", r.exit_ev.exit_code, r.exit_ev.term_signal);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_signals_hot2), 3000);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_signals_bp_fault), 1);
+	ck_assert_int_eq(r.nsignal[SIGTRAP], 2);
+	ck_assert_int_eq(r.nsignal[SIGSEGV], 1);
+	ck_assert_int_ge(r.nsignal[SIGUSR1], 2);
+	finish(&r);
+}
+END_TEST
+
+static bool hold_forever(struct run *r, const tracer_event *ev)
+{
+	if (ev->kind == TRACER_EV_BREAKPOINT) {
+		*(pid_t *)r->data = ev->tid;
+		return false;
+	}
+	if (ev->kind == TRACER_EV_THREAD_EXIT && ev->tid == *(pid_t *)r->data)
+		*(pid_t *)r->data = -1;
+	return true;
+}
+
+/* (d) The program exits while a thread is held at a breakpoint. */
+START_TEST(test_exit_while_held)
+{
+	pid_t held = 0;
+	struct run r;
+
+	start(&r, FX("held"), TRSYM_held__start);
+	r.data = &held;
+	bp(&r, r.base + TRSYM_held_held_fn);
+	run_to_exit(&r, hold_forever);
+	ck_assert_int_eq(r.nbreak, 1);
+	ck_assert_int_eq(held, -1);     /* its THREAD_EXIT came */
+	ck_assert_int_eq(r.exit_ev.exit_code, 3);
+	finish(&r);
+}
+END_TEST
+
+/* tracer_kill and tracer_free with a thread held. */
+START_TEST(test_kill_while_held)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer_event ev;
+	struct run r;
+	bool killed = false;
+
+	start(&r, FX("held"), TRSYM_held__start);
+	bp(&r, r.base + TRSYM_held_held_fn);
+	ck_assert(tracer_resume(r.tr, tracer_pid(r.tr), &err) == 0);
+	for (;;) {
+		ck_assert_int_eq(tracer_next_event(r.tr, &ev, EVENT_TIMEOUT_MS, &err), 1);
+		if (ev.kind == TRACER_EV_THREAD_NEW)
+			ck_assert(tracer_resume(r.tr, ev.tid, &err) == 0);
+		if (ev.kind == TRACER_EV_BREAKPOINT && !killed) {
+			struct user_regs_struct regs;
+			uint8_t byte;
+
+			ck_assert(tracer_get_regs(r.tr, ev.tid, &regs, &err) == 0);
+			ck_assert_uint_eq(regs.rip, ev.addr);
+			/* Memory reads show the program's byte, not the int3. */
+			ck_assert(tracer_read_mem(r.tr, ev.addr, &byte, 1, &err) == 0);
+			ck_assert_uint_ne(byte, 0xcc);
+			tracer_kill(r.tr);
+			killed = true;
+		}
+		if (ev.kind == TRACER_EV_EXIT)
+			break;
+	}
+	ck_assert_int_eq(ev.term_signal, SIGKILL);
+	finish(&r);
+}
+END_TEST
+
+/* tracer_free alone, with the program running and a thread held. */
+START_TEST(test_free_while_held)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer_event ev;
+	struct run r;
+
+	start(&r, FX("held"), TRSYM_held__start);
+	bp(&r, r.base + TRSYM_held_held_fn);
+	ck_assert(tracer_resume(r.tr, tracer_pid(r.tr), &err) == 0);
+	do {
+		ck_assert_int_eq(tracer_next_event(r.tr, &ev, EVENT_TIMEOUT_MS, &err), 1);
+		if (ev.kind == TRACER_EV_THREAD_NEW)
+			ck_assert(tracer_resume(r.tr, ev.tid, &err) == 0);
+	} while (ev.kind != TRACER_EV_BREAKPOINT);
+	finish(&r);
+}
+END_TEST
+
+struct family {
+	pid_t tid[16], parent[16];
+	int n;
+};
+
+static bool note_parents(struct run *r, const tracer_event *ev)
+{
+	struct family *f = r->data;
+
+	if (ev->kind == TRACER_EV_THREAD_NEW && f->n < 16) {
+		f->tid[f->n] = ev->tid;
+		f->parent[f->n++] = ev->parent;
+	}
+	return true;
+}
+
+/* Threads made by a thread; then exec from a thread that is not the leader. */
+START_TEST(test_threads_and_exec)
+{
+	struct family f = { .n = 0 };
+	struct run r;
+	pid_t pid;
+
+	start(&r, FX("threads"), TRSYM_threads__start);
+	pid = tracer_pid(r.tr);
+	r.data = &f;
+	bp(&r, r.base + TRSYM_threads_work);
+	run_to_exit(&r, note_parents);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_threads_work), 600);
+	ck_assert_int_eq(f.n, 8);
+	ck_assert_int_eq(f.parent[0], pid);              /* spawner */
+	for (int i = 1; i < 7; i++)
+		ck_assert_int_eq(f.parent[i], f.tid[0]);  /* its subthreads */
+	ck_assert_int_eq(f.parent[7], pid);              /* execer */
+	ck_assert_int_eq(r.nexec, 1);
+	/* Every thread but the leader is gone, the execer included. */
+	ck_assert_int_eq(r.nthread_exit, 8);
+	ck_assert_int_eq(r.exit_ev.exit_code, 5);
+	finish(&r);
+}
+END_TEST
+
+static char proc_state(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	if (!(f = fopen(path, "r")))
+		return '?';
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (!p || !(p = strrchr(buf, ')')))
+		return '?';
+	return p[2];
+}
+
+/* SIGSTOP/SIGCONT from outside: group-stop under PTRACE_LISTEN, no hit lost. */
+START_TEST(test_group_stop)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer_event ev;
+	struct run r;
+	pid_t pid;
+	int n = 0, quiet = 0;
+	bool stopped = false, continued = false;
+
+	start(&r, FX("hot"), TRSYM_hot__start);
+	pid = tracer_pid(r.tr);
+	bp(&r, r.base + TRSYM_hot_hot);
+	ck_assert(tracer_resume(r.tr, pid, &err) == 0);
+	for (;;) {
+		int rc = tracer_next_event(r.tr, &ev, stopped && !continued ? 200 :
+					   EVENT_TIMEOUT_MS, &err);
+
+		ck_assert_int_ge(rc, 0);
+		if (rc == 0) {
+			/* Everyone stopped for the group-stop: nothing moves. */
+			ck_assert(stopped && !continued);
+			ck_assert_int_eq(proc_state(pid), 't');
+			quiet++;
+			kill(pid, SIGCONT);
+			continued = true;
+			continue;
+		}
+		if (ev.kind == TRACER_EV_BREAKPOINT && ++n == 300) {
+			kill(pid, SIGSTOP);
+			stopped = true;
+		}
+		if (ev.kind == TRACER_EV_SIGNAL && ev.signo == SIGSTOP)
+			ck_assert(stopped);
+		if (ev.kind == TRACER_EV_BREAKPOINT || ev.kind == TRACER_EV_THREAD_NEW)
+			ck_assert(tracer_resume(r.tr, ev.tid, &err) == 0);
+		if (ev.kind == TRACER_EV_EXIT)
+			break;
+	}
+	ck_assert_int_eq(quiet, 1);
+	ck_assert_int_eq(n, 20000);
+	ck_assert_int_eq(ev.exit_code, 0);
+	finish(&r);
+}
+END_TEST
+
+/* (e) A crash in the instruction under a breakpoint. */
+START_TEST(test_crash)
+{
+	struct run r;
+
+	start(&r, FX("crash"), TRSYM_crash__start);
+	bp(&r, r.base + TRSYM_crash_bp_crash);
+	run_to_exit(&r, NULL);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_crash_bp_crash), 1);
+	ck_assert_int_eq(r.exit_ev.term_signal, SIGSEGV);
+	ck_assert_int_eq(r.exit_ev.exit_code, -1);
+	finish(&r);
+}
+END_TEST
+
+/* (f) Programs that cannot be run. */
+START_TEST(test_spawn_errors)
+{
+	const char *missing[] = { "./no-such-program", NULL };
+	const char *dir[] = { TRACER_FX_DIR, NULL };
+	const char *nocwd[] = { "true", NULL };
+	tracer_opts o = { missing, NULL, -1, -1, -1 };
+	rg_err err = RG_ERR_INIT;
+	sigset_t mask;
+	tracer *tr = NULL;
+
+	ck_assert_int_eq(tracer_spawn(&o, &tr, &err), -1);
+	ck_assert_ptr_null(tr);
+	ck_assert_str_eq(err.msg, "cannot run './no-such-program': No such file or directory");
+	o.argv = dir;
+	ck_assert_int_eq(tracer_spawn(&o, &tr, &err), -1);
+	ck_assert_msg(strstr(err.msg, "Permission denied"), "%s", err.msg);
+	o.argv = nocwd;
+	o.cwd = "/no/such/dir";
+	ck_assert_int_eq(tracer_spawn(&o, &tr, &err), -1);
+	ck_assert_msg(strstr(err.msg, "cannot change to directory '/no/such/dir'"), "%s", err.msg);
+	/* The signal mask is as it was. */
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	ck_assert(!sigismember(&mask, SIGCHLD));
+}
+END_TEST
+
+/* (g) fork and vfork with a breakpoint armed. */
+START_TEST(test_fork)
+{
+	struct run r;
+
+	start(&r, FX("fork"), TRSYM_fork__start);
+	bp(&r, r.base + TRSYM_fork_forked_fn);
+	run_to_exit(&r, NULL);
+	ck_assert_msg(r.exit_ev.exit_code == 0, "a child died (exit %d)", r.exit_ev.exit_code);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_fork_forked_fn), 2);
+	ck_assert_int_eq(r.nfork, 2);
+	finish(&r);
+}
+END_TEST
+
+struct libc_bps {
+	uint64_t getpid, sys;
+	int anon_exec;           /* anonymous executable mappings (scratch pages) */
+};
+
+/* The run-time address in the tracee of libc's symbol name. */
+static uint64_t tracee_libc_sym(tracer *tr, const char *name)
+{
+	void *h = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	char own[PATH_MAX], theirs[PATH_MAX];
+	rg_err err = RG_ERR_INIT;
+	tracer_map *maps;
+	uint64_t addr = 0;
+	Dl_info info;
+	void *sym;
+	size_t n;
+
+	ck_assert_ptr_nonnull(h);
+	sym = dlsym(h, name);
+	ck_assert_ptr_nonnull(sym);
+	ck_assert(dladdr(sym, &info));
+	ck_assert_ptr_nonnull(realpath(info.dli_fname, own));
+	ck_assert(tracer_maps(tr, &maps, &n, &err) == 0);
+	for (size_t i = 0; i < n; i++) {
+		if (maps[i].path && maps[i].offset == 0 &&
+		    realpath(maps[i].path, theirs) && !strcmp(own, theirs)) {
+			addr = maps[i].start + ((uint64_t)sym - (uint64_t)info.dli_fbase);
+			break;
+		}
+	}
+	tracer_maps_free(maps, n);
+	dlclose(h);
+	ck_assert_msg(addr, "libc not found in the tracee");
+	return addr;
+}
+
+static bool arm_libc(struct run *r, const tracer_event *ev)
+{
+	struct libc_bps *l = r->data;
+	rg_err err = RG_ERR_INIT;
+
+	if (ev->kind != TRACER_EV_BREAKPOINT)
+		return true;
+	if (ev->addr == r->base + TRSYM_lib_mark) {
+		uint8_t code[32];
+
+		l->getpid = tracee_libc_sym(r->tr, "getpid");
+		bp(r, l->getpid);
+		/* And the syscall instruction in it: run through the stub. */
+		ck_assert(tracer_read_mem(r->tr, l->getpid, code, sizeof(code), &err) == 0);
+		for (size_t i = 0; i + 1 < sizeof(code); i++) {
+			if (code[i] == 0x0f && code[i + 1] == 0x05) {
+				l->sys = l->getpid + i;
+				break;
+			}
+		}
+		ck_assert_msg(l->sys, "no syscall instruction in getpid");
+		bp(r, l->sys);
+	} else if (ev->addr == l->getpid && hits(r, l->getpid) == 50) {
+		tracer_map *maps;
+		size_t n;
+
+		ck_assert(tracer_maps(r->tr, &maps, &n, &err) == 0);
+		for (size_t i = 0; i < n; i++)
+			if (maps[i].exec && !maps[i].path)
+				l->anon_exec++;
+		tracer_maps_free(maps, n);
+	}
+	return true;
+}
+
+/* (h) A breakpoint in a shared library: a second scratch page near libc. */
+START_TEST(test_shared_library)
+{
+	struct libc_bps l = { 0, 0, 0 };
+	struct run r;
+
+	start(&r, FX("lib"), TRSYM_lib__start);
+	r.data = &l;
+	bp(&r, r.base + TRSYM_lib_mark);
+	run_to_exit(&r, arm_libc);
+	ck_assert_int_eq(r.exit_ev.exit_code, 0);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_lib_mark), 1);
+	ck_assert_int_ge(hits(&r, l.getpid), 100);
+	ck_assert_int_eq(hits(&r, l.sys), hits(&r, l.getpid));
+	ck_assert_int_ge(l.anon_exec, 2);
+	finish(&r);
+}
+END_TEST
+
+static Suite *tracer_suite(void)
+{
+	Suite *s = suite_create("tracer");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_no_lost_hits);
+	tcase_add_test(tc, test_remove_while_running);
+	tcase_add_loop_test(tc, test_step_kinds, 0, 2);
+	tcase_add_test(tc, test_signals);
+	tcase_add_test(tc, test_exit_while_held);
+	tcase_add_test(tc, test_kill_while_held);
+	tcase_add_test(tc, test_free_while_held);
+	tcase_add_test(tc, test_threads_and_exec);
+	tcase_add_test(tc, test_group_stop);
+	tcase_add_test(tc, test_crash);
+	tcase_add_test(tc, test_spawn_errors);
+	tcase_add_test(tc, test_fork);
+	tcase_add_test(tc, test_shared_library);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(tracer_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,92 @@
+/*
+ * What tracer.c needs from the architecture: the breakpoint instruction,
+ * how a trap reports the PC, decoding and relocating one instruction for a
+ * displaced step, and the system call convention for the code the tracer
+ * injects.  One file per architecture (arch_x86_64.c), as strace does with
+ * src/linux/ARCH/.
+ */
+#ifndef RACEGATE_TRACER_INT_H
+#define RACEGATE_TRACER_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/user.h>
+
+#include "msg.h"
+
+/* The longest instruction the architecture has. */
+#define ARCH_MAX_INSN 16
+
+/* The breakpoint instruction and its length. */
+extern const uint8_t arch_bp_insn[];
+#define ARCH_BP_LEN 1
+
+/* A system call instruction followed by a breakpoint: the stub every scratch
+ * page starts with (see tracer.c, "Scratch pages"). */
+extern const uint8_t arch_stub[];
+#define ARCH_STUB_LEN 3
+/* Where the PC is after the stub's breakpoint trapped. */
+#define ARCH_STUB_TRAP_PC(stub) ((stub) + ARCH_STUB_LEN)
+
+/*
+ * Code the tracer writes over the current instruction at the exec stop (the
+ * only time the process is known to be single-threaded) to make one system
+ * call, number in the code itself, arguments in registers; ends with a
+ * breakpoint.  At the exec stop the thread is still inside execve, whose
+ * return value overwrites the syscall number register on the way out: that
+ * is why the number is loaded by the injected code.
+ */
+#define ARCH_INJECT_LEN 8
+void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr);
+
+/* Registers. */
+uint64_t arch_get_pc(const struct user_regs_struct *r);
+void arch_set_pc(struct user_regs_struct *r, uint64_t pc);
+uint64_t arch_get_sp(const struct user_regs_struct *r);
+/* The address of the breakpoint that trapped, from the PC after the trap. */
+uint64_t arch_bp_from_trap_pc(uint64_t pc);
+void arch_set_syscall_args(struct user_regs_struct *r, long nr,
+			   uint64_t a0, uint64_t a1, uint64_t a2,
+			   uint64_t a3, uint64_t a4, uint64_t a5);
+int64_t arch_syscall_result(const struct user_regs_struct *r);
+/* Put the registers back in the state execve returns to user space with. */
+void arch_set_exec_return(struct user_regs_struct *r);
+
+/* One decoded instruction, as far as a displaced step cares. */
+enum {
+	ARCH_INSN_RIPREL     = 1 << 0, /* a memory operand relative to the PC */
+	ARCH_INSN_RELBRANCH  = 1 << 1, /* jmp/jcc/call/loop with a PC-relative target */
+	ARCH_INSN_CALL       = 1 << 2, /* pushes a return address */
+	ARCH_INSN_SYSCALL    = 1 << 3, /* the syscall instruction: run it in the stub */
+	ARCH_INSN_RET        = 1 << 4, /* informational */
+};
+
+struct arch_insn {
+	uint8_t bytes[ARCH_MAX_INSN];
+	uint8_t len;
+	uint8_t disp_off;       /* RIPREL: where the 32-bit displacement is */
+	unsigned flags;
+	uint64_t riprel_target; /* RIPREL: the address the operand points to */
+	char text[128];         /* mnemonic and operands, for messages */
+};
+
+typedef struct arch arch;
+
+int arch_new(arch **out, rg_err *err);
+void arch_free(arch *a);
+
+/* Decodes the instruction at addr from code[0..n). */
+int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
+		struct arch_insn *insn, rg_err *err);
+
+/* Writes into out[0..insn->len) the instruction re-encoded to run at slot
+ * instead of at orig.  Fails if a displacement no longer fits. */
+int arch_relocate(const struct arch_insn *insn, uint64_t orig, uint64_t slot,
+		  uint8_t *out, rg_err *err);
+
+/* Where the thread really is after the instruction ran at slot with the PC
+ * now at pc (fall-through and relative branches are mapped back). */
+uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
+		       uint64_t slot, uint64_t pc);
+
+#endif
