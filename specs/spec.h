@@ -7,6 +7,22 @@
  * spec_diags list, formatted "FILE:LINE:COL: error|warning: text".
  *
  * The structs are plain values, read directly by gates/ and runner/.
+ * docs/gates.md is the user's reference for the language; in brief:
+ *
+ *  - command: a list (one argv element per item) or a string, which is
+ *    split at blanks and nothing else (quotes and backslashes are refused:
+ *    write a list).  Kept as written; runner/ resolves it against dir.
+ *  - durations need a unit: "250ms", "10s", "1.5s", "2m", "1h", "1m30s";
+ *    a bare "10" is refused as ambiguous.  Rounded up to whole ms, at most
+ *    INT_MAX ms, and a timeout of 0 is refused.
+ *  - sequence: step k becomes an ordinary gate appended after the gates,
+ *    with seq_step = k, name "step k" unless given, once = true,
+ *    wait "sequence:(k-1)" (k > 1) put first in wait, and
+ *    then_open "sequence:k" put last in then_open.  Those strv entries
+ *    carry the step's position.  Users cannot open "sequence:N",
+ *    "started:ALIAS" or "exited:ALIAS" (built-in), but may wait for them.
+ *  - every gate the loader returns has a non-NULL name and at; names given
+ *    with name: (and step names) are unique, default names need not be.
  */
 #ifndef RACEGATE_SPEC_H
 #define RACEGATE_SPEC_H
@@ -52,12 +68,13 @@ typedef struct spec_strv {   /* a list of names, each with its position */
 typedef struct spec_gate {
 	char *name;          /* given, or "file:line" style default = the at: text */
 	bool name_given;
+	spec_pos name_pos;   /* of name:, or of the gate when not given */
 	spec_pos pos;        /* of the gate's mapping */
 	char *at;            /* location text, resolved by dwarf/ */
 	spec_pos at_pos;
 	spec_selector thread;/* SPEC_SEL_ANY when absent */
 	long hit;            /* 0 = every arrival; N = only this thread's N-th arrival here */
-	char *when;          /* condition text, or NULL (evaluated by runner; may be unsupported) */
+	char *when;          /* condition text, or NULL (syntax checked here; evaluated by runner) */
 	spec_pos when_pos;
 	spec_strv open;      /* opened on arrival */
 	spec_strv wait;      /* hold until all are open */
@@ -69,6 +86,7 @@ typedef struct spec_gate {
 	bool optional;       /* not reaching it does not make the run NOT-ENFORCED */
 	long timeout_ms;     /* per-gate hold timeout, 0 = none */
 	char *as;            /* bind this alias to the first thread that arrives, or NULL */
+	spec_pos as_pos;
 	int seq_step;        /* 1-based step number when made from sequence:, else 0 */
 } spec_gate;
 
@@ -124,13 +142,15 @@ typedef struct spec_diags {
 /*
  * Loads and validates the spec at path.  Returns 0 and sets *out when there
  * is no error (warnings may still be in d); returns -1 with at least one
- * error in d otherwise, and *out is NULL.  Never prints.
+ * error in d otherwise, and *out is NULL.  Never prints.  Sets d->file to
+ * path; diagnostics of one load are in file order.  Any input is safe: no
+ * crash, leak or hang, with at most about a hundred diagnostics.
  */
 int spec_load_file(const char *path, spec **out, spec_diags *d);
 
 /*
- * Same, from memory; name is used in messages and dir for relative paths.
- * text need not be NUL-terminated.
+ * Same, from memory; name is used in messages and dir for relative paths
+ * (NULL: ".").  text need not be NUL-terminated and may hold NUL bytes.
  */
 int spec_load_string(const char *text, size_t len, const char *name,
 		     const char *dir, spec **out, spec_diags *d);
@@ -145,11 +165,19 @@ void spec_diags_release(spec_diags *d);
 void spec_diags_add(spec_diags *d, enum spec_severity sev, spec_pos pos,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* Parses "10s", "250ms", "2m", "1.5s" into milliseconds; -1 when invalid. */
+/*
+ * Parses "10s", "250ms", "2m", "1.5s", "1h", "1m30s" into milliseconds,
+ * rounded up; -1 when invalid (no unit, over INT_MAX ms).  "0s" gives 0.
+ */
 long spec_parse_duration(const char *text);
 
-/* Signal name ("SIGSEGV", "SEGV", "11") to number; 0 when unknown. */
+/*
+ * Signal name ("SIGSEGV", "SEGV", "segv", "11") to number; 0 when unknown.
+ * Numbers are accepted only when the signal has a name (not real-time
+ * signals), so spec_signal_name() is never NULL for a loaded spec's signo.
+ */
 int spec_signal_number(const char *name);
+/* "SIGSEGV" for SIGSEGV; NULL for numbers without a standard name. */
 const char *spec_signal_name(int signo);
 
 #endif
