@@ -75,6 +75,7 @@
 #define TCB_EXITING      0x40 /* PTRACE_EVENT_EXIT seen: only its death can follow */
 #define TCB_REARRIVAL    0x80 /* a fault of the stepped instruction went to the program at
 				 rearrival_addr: a trap there next re-runs the same line */
+#define TCB_RESUME_ON_START 0x100 /* reported and resumed before its first stop came: restart it then */
 
 struct tcb {
 	pid_t tid;
@@ -1269,6 +1270,11 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 	if (!(t->flags & TCB_HELD))
 		return rg_error(err, "cannot resume thread %d: it is not stopped", tid);
 	t->flags &= ~TCB_HELD;
+	if (!(t->flags & TCB_STARTED)) {
+		/* Reported at its parent's clone event; not stopped yet. */
+		t->flags |= TCB_RESUME_ON_START;
+		return 0;
+	}
 	if ((t->flags & TCB_AT_BP) && (b = find_bp(tr, t->bp_addr))) {
 		t->flags &= ~TCB_AT_BP;
 		return step_over(tr, t, b, err);
@@ -1344,7 +1350,10 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 
 		/*
 		 * The child's first stop and this event race: either may be
-		 * judged first.  The thread is reported once both were seen.
+		 * judged first.  The thread is reported here, at its parent's
+		 * clone event, so that THREAD_NEW events come in creation order
+		 * (the parent may clone again before this child's first stop is
+		 * seen).  A resume that comes before that first stop waits for it.
 		 */
 		if (!t)
 			t = add_tcb(tr, child);
@@ -1355,7 +1364,7 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 			t->flags |= TCB_IN_STUB;
 			t->stub_ret = parent->stub_ret;
 		}
-		if ((t->flags & TCB_STARTED) && !(t->flags & TCB_REPORTED))
+		if (!(t->flags & TCB_REPORTED))
 			report_new_thread(tr, t);
 	} else {
 		struct fchild *f = find_fork(tr, child);
@@ -1529,8 +1538,13 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	if (!(t->flags & TCB_STARTED)) {
 		t->flags |= TCB_STARTED;
 		if (event == PTRACE_EVENT_STOP) {
-			/* Left stopped until its parent's clone event is seen. */
-			if (t->flags & TCB_PARENT_KNOWN)
+			if (t->flags & TCB_RESUME_ON_START) {
+				t->flags &= ~(TCB_RESUME_ON_START | TCB_HELD);
+				return resume_pending(tr, t, err);
+			}
+			/* Left stopped until its parent's clone event is seen
+			 * and the caller resumes it. */
+			if ((t->flags & TCB_PARENT_KNOWN) && !(t->flags & TCB_REPORTED))
 				report_new_thread(tr, t);
 			return 0;
 		}
