@@ -1,0 +1,223 @@
+/*
+ * judge: one outcome per run.
+ *
+ * Two kinds of expectation exist.  A repro spec expects the bug (exit 1,
+ * a signal, some output): meeting it is REPRODUCED, missing it is
+ * NOT-REPRODUCED.  A regression spec expects a clean exit (exit 0, or no
+ * expect: at all): meeting it is PASSED, missing it is FAILED.
+ *
+ * Whether the gates took hold matters as much: a regression spec whose gates
+ * stopped firing must not pass silently, so an unreached gate (or one that
+ * let its thread go by its timeout) makes the run NOT-ENFORCED, unless the
+ * expected bug happened anyway.
+ */
+#include "runner.h"
+
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *run_outcome_name(enum run_outcome o)
+{
+	switch (o) {
+	case OUT_REPRODUCED: return "REPRODUCED";
+	case OUT_PASSED: return "PASSED";
+	case OUT_NOT_REPRODUCED: return "NOT-REPRODUCED";
+	case OUT_FAILED: return "FAILED";
+	case OUT_SCHEDULE_DEADLOCK: return "SCHEDULE-DEADLOCK";
+	case OUT_ORDER_INFEASIBLE: return "ORDER-INFEASIBLE";
+	case OUT_NOT_ENFORCED: return "NOT-ENFORCED";
+	case OUT_TIMEOUT: return "TIMEOUT";
+	case OUT_ERROR: return "ERROR";
+	}
+	return "?";
+}
+
+int run_outcome_exit(enum run_outcome o)
+{
+	switch (o) {
+	case OUT_REPRODUCED:
+	case OUT_PASSED:
+	case OUT_ORDER_INFEASIBLE:
+		return RG_EXIT_OK;
+	case OUT_NOT_REPRODUCED:
+	case OUT_FAILED:
+		return RG_EXIT_UNMET;
+	case OUT_SCHEDULE_DEADLOCK:
+	case OUT_NOT_ENFORCED:
+	case OUT_TIMEOUT:
+		return RG_EXIT_ENFORCE;
+	case OUT_ERROR:
+		return RG_EXIT_SETUP;
+	}
+	return RG_EXIT_SETUP;
+}
+
+bool judge_needs_output(const spec *sp)
+{
+	return sp->expect.stdout_text || sp->expect.stderr_text;
+}
+
+/* The expectation is "the program is fine" rather than "the bug shows". */
+static bool expects_success(const spec_expect *x)
+{
+	if (!x->any)
+		return true;
+	return x->has_exit && x->exit_code == 0 && !x->has_signal && !x->deadlock;
+}
+
+static bool text_matches(const char *pattern, bool is_regex, const char *text)
+{
+	regex_t re;
+	bool ok;
+
+	if (!is_regex)
+		return strstr(text, pattern) != NULL;
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE))
+		return false;   /* specs/ validated it; cannot happen */
+	ok = regexec(&re, text, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
+static void describe_status(rg_buf *b, const run_result *r)
+{
+	if (r->term_signal)
+		rg_buf_printf(b, "killed by %s%s", strsignal(r->term_signal),
+			      r->core_dumped ? " (core dumped)" : "");
+	else
+		rg_buf_printf(b, "exit %d", r->exit_code);
+}
+
+/*
+ * Checks every expectation; returns true when all hold.  Writes what did not
+ * hold (or, when all held, what was seen) to why.
+ */
+static bool expectation_met(const spec *sp, const run_result *r, rg_buf *why)
+{
+	const spec_expect *x = &sp->expect;
+	bool ok = true;
+	const char *out = r->out.s ? r->out.s : "";
+	const char *err = r->err.s ? r->err.s : "";
+
+	if (!x->any || x->has_exit) {
+		int want = x->any ? x->exit_code : 0;
+
+		if (r->term_signal || r->exit_code != want) {
+			rg_buf_printf(why, "%sexpected exit %d, got ", ok ? "" : "; ", want);
+			describe_status(why, r);
+			ok = false;
+		}
+	}
+	if (x->has_signal && r->term_signal != x->signo) {
+		rg_buf_printf(why, "%sexpected %s, got ", ok ? "" : "; ",
+			      spec_signal_name(x->signo));
+		describe_status(why, r);
+		ok = false;
+	}
+	if (x->stdout_text && !text_matches(x->stdout_text, x->stdout_regex, out)) {
+		rg_buf_printf(why, "%sstdout does not %s '%s'", ok ? "" : "; ",
+			      x->stdout_regex ? "match" : "contain", x->stdout_text);
+		ok = false;
+	}
+	if (x->stderr_text && !text_matches(x->stderr_text, x->stderr_regex, err)) {
+		rg_buf_printf(why, "%sstderr does not %s '%s'", ok ? "" : "; ",
+			      x->stderr_regex ? "match" : "contain", x->stderr_text);
+		ok = false;
+	}
+	if (x->deadlock) {
+		rg_buf_printf(why, "%sexpected a deadlock, got ", ok ? "" : "; ");
+		describe_status(why, r);
+		ok = false;
+	}
+	if (ok)
+		describe_status(why, r);
+	return ok;
+}
+
+/* Gates that did not take hold, by name, or NULL when all did. */
+static char *unenforced_gates(const spec *sp, const run_result *r)
+{
+	rg_buf b = RG_BUF_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < sp->ngates; i++) {
+		const spec_gate *g = &sp->gates[i];
+
+		if (g->optional)
+			continue;
+		if (!r->gate_reached[i])
+			rg_buf_printf(&b, "%s'%s' (%s) was never reached",
+				      n++ ? ", " : "", g->name, g->at);
+		else if (r->gate_timed_out[i])
+			rg_buf_printf(&b, "%s'%s' let a thread go by its timeout",
+				      n++ ? ", " : "", g->name);
+	}
+	return n ? rg_buf_detach(&b) : NULL;
+}
+
+static void set_note(run_result *r, char *text)
+{
+	if (r->note) {
+		char *both = xasprintf("%s; %s", r->note, text);
+
+		free(r->note);
+		free(text);
+		r->note = both;
+	} else {
+		r->note = text;
+	}
+}
+
+void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
+	       bool timed_out)
+{
+	rg_buf why = RG_BUF_INIT;
+	bool success = expects_success(&sp->expect);
+	bool met;
+	char *gaps;
+
+	if (r->outcome == OUT_ERROR)
+		return;
+	if (timed_out) {
+		r->outcome = OUT_TIMEOUT;
+		set_note(r, xasprintf("the run did not end within its timeout; the "
+				      "program was killed"));
+		return;
+	}
+	if (stuck) {
+		r->outcome = OUT_SCHEDULE_DEADLOCK;
+		return;
+	}
+
+	met = expectation_met(sp, r, &why);
+	gaps = unenforced_gates(sp, r);
+	if (met && !success) {
+		r->outcome = OUT_REPRODUCED;
+		if (gaps)
+			set_note(r, xasprintf("reproduced although %s", gaps));
+	} else if (infeasible) {
+		r->outcome = met ? OUT_ORDER_INFEASIBLE : success ? OUT_FAILED :
+			     OUT_ORDER_INFEASIBLE;
+		set_note(r, xasprintf("the gated order could not happen: every thread "
+				      "was held, so the held threads were released "
+				      "(on_deadlock: release); the program then ended "
+				      "with %s", why.s));
+		rg_buf_release(&why);
+		free(gaps);
+		return;
+	} else if (gaps) {
+		r->outcome = OUT_NOT_ENFORCED;
+		set_note(r, xasprintf("the order did not take hold: %s", gaps));
+		gaps = NULL;
+	} else if (met) {
+		r->outcome = OUT_PASSED;
+	} else {
+		r->outcome = success ? OUT_FAILED : OUT_NOT_REPRODUCED;
+	}
+	if (r->outcome != OUT_NOT_ENFORCED)
+		set_note(r, rg_buf_detach(&why));
+	free(gaps);
+	rg_buf_release(&why);
+}

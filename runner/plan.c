@@ -1,0 +1,260 @@
+/*
+ * plan: what to arm.  Finds the program, opens its ELF/DWARF once, resolves
+ * every gate's location, and groups gates by address so one breakpoint
+ * serves every gate at that place (their actions merge, in file order).
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool is_executable_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+/* execvp's search, done here so the ELF we read is the one that runs. */
+static char *search_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	const char *p, *end;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = end + 1) {
+		char *cand;
+
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		cand = end == p ? xasprintf("./%s", name) :
+			xasprintf("%.*s/%s", (int)(end - p), p, name);
+		if (is_executable_file(cand))
+			return cand;
+		free(cand);
+		if (!*end)
+			return NULL;
+	}
+}
+
+/*
+ * The spec's command is relative to the spec file (so a spec and its
+ * program can sit side by side anywhere); a command given after `--` is
+ * relative to where racegate runs, like any command line.
+ */
+static char *find_program(const char *arg0, const char *spec_dir, rg_err *err)
+{
+	char *cand;
+
+	if (spec_dir && arg0[0] != '/') {
+		cand = xasprintf("%s/%s", spec_dir, arg0);
+		if (is_executable_file(cand) || strchr(arg0, '/'))
+			return cand;
+		free(cand);
+	}
+	if (strchr(arg0, '/'))
+		return xstrdup(arg0);
+	cand = search_path(arg0);
+	if (!cand)
+		rg_error(err, "cannot find program '%s' in PATH", arg0);
+	return cand;
+}
+
+static bool is_line_location(const char *at)
+{
+	const char *colon = strrchr(at, ':');
+
+	if (!colon || at[0] == '*' || colon == at)
+		return false;
+	for (colon++; *colon; colon++)
+		if (*colon < '0' || *colon > '9')
+			return false;
+	return true;
+}
+
+struct pair {
+	uint64_t addr;
+	size_t gate;
+	dwarfx_loc loc;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->gate < y->gate ? -1 : x->gate > y->gate;
+}
+
+static char *describe_loc(const dwarfx_loc *l)
+{
+	if (l->file && l->line) {
+		const char *base = strrchr(l->file, '/');
+		return xasprintf("%s:%d", base ? base + 1 : l->file, l->line);
+	}
+	if (l->function)
+		return xstrdup(l->function);
+	return xasprintf("0x%llx", (unsigned long long)l->addr);
+}
+
+int plan_build(plan *p, const spec *sp, char *const *cmd_override,
+	       spec_diags *d, rg_err *err)
+{
+	char *const *cmd = cmd_override && cmd_override[0] ? cmd_override : sp->command;
+	struct pair *pairs = NULL;
+	size_t npairs = 0, cap = 0, i, n;
+	bool warned_nodebug = false;
+
+	memset(p, 0, sizeof(*p));
+	p->sp = sp;
+	if (!cmd || !cmd[0])
+		return rg_error(err, "no program to run: give 'command:' in '%s' or "
+				"'-- PROGRAM ARGS' on the command line", sp->path);
+	p->exe = find_program(cmd[0], cmd == sp->command ? sp->dir : NULL, err);
+	if (!p->exe)
+		return -1;
+	for (n = 0; cmd[n]; n++)
+		;
+	p->argv = xcalloc(n + 1, sizeof(*p->argv));
+	p->argv[0] = xstrdup(p->exe);
+	for (i = 1; i < n; i++)
+		p->argv[i] = xstrdup(cmd[i]);
+
+	if (!is_executable_file(p->exe))
+		return rg_error(err, "cannot run '%s': %s", p->exe,
+				access(p->exe, F_OK) ? "no such file" :
+				"not an executable file");
+	if (dwarfx_open(p->exe, &p->dx, err) < 0)
+		return -1;
+
+	for (i = 0; i < sp->ngates; i++) {
+		const spec_gate *g = &sp->gates[i];
+		dwarfx_loc *locs = NULL;
+		size_t nlocs = 0, j;
+		rg_err rerr = RG_ERR_INIT;
+
+		if (is_line_location(g->at) && !dwarfx_has_debug_info(p->dx)) {
+			if (!warned_nodebug)
+				spec_diags_add(d, SPEC_ERROR, g->at_pos,
+					       "cannot resolve '%s': '%s' has no debug "
+					       "information (rebuild it with -g)",
+					       g->at, p->exe);
+			warned_nodebug = true;
+			continue;
+		}
+		if (dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &rerr) < 0) {
+			spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
+			continue;
+		}
+		for (j = 0; j < nlocs; j++) {
+			RG_GROW(pairs, npairs + 1, cap);
+			pairs[npairs].addr = locs[j].addr;
+			pairs[npairs].gate = i;
+			pairs[npairs].loc = locs[j];
+			npairs++;
+		}
+		free(locs);
+	}
+	if (d->nerrors) {
+		free(pairs);
+		return -1;
+	}
+
+	qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
+	for (i = 0; i < npairs; i = n) {
+		plan_bp *bp;
+
+		for (n = i; n < npairs && pairs[n].addr == pairs[i].addr; n++)
+			;
+		p->bps = xrealloc(p->bps, (p->nbps + 1) * sizeof(*p->bps));
+		bp = &p->bps[p->nbps++];
+		memset(bp, 0, sizeof(*bp));
+		bp->addr = pairs[i].addr;
+		bp->where = describe_loc(&pairs[i].loc);
+		bp->function = pairs[i].loc.function ? xstrdup(pairs[i].loc.function) : NULL;
+		bp->gates = xcalloc(n - i, sizeof(*bp->gates));
+		for (size_t k = i; k < n; k++)
+			if (!bp->ngates || bp->gates[bp->ngates - 1] != pairs[k].gate)
+				bp->gates[bp->ngates++] = pairs[k].gate;
+	}
+	free(pairs);
+
+	/* A static executable carries its own thread library. */
+	n = dwarfx_symbol_addrs(p->dx, "pthread_create", NULL, 0);
+	if (n) {
+		p->pthread_create_addrs = xcalloc(n, sizeof(uint64_t));
+		p->npthread_create = dwarfx_symbol_addrs(p->dx, "pthread_create",
+							 p->pthread_create_addrs, n);
+	}
+	return 0;
+}
+
+const plan_bp *plan_find(const plan *p, uint64_t link_addr)
+{
+	size_t lo = 0, hi = p->nbps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->bps[mid].addr == link_addr)
+			return &p->bps[mid];
+		if (p->bps[mid].addr < link_addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void plan_release(plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nbps; i++) {
+		free(p->bps[i].gates);
+		free(p->bps[i].where);
+		free(p->bps[i].function);
+	}
+	free(p->bps);
+	if (p->argv)
+		for (i = 0; p->argv[i]; i++)
+			free(p->argv[i]);
+	free(p->argv);
+	free(p->exe);
+	free(p->pthread_create_addrs);
+	for (i = 0; i < p->nobjs; i++) {
+		free(p->objs[i].path);
+		if (p->objs[i].dx)
+			dwarfx_free(p->objs[i].dx);
+	}
+	free(p->objs);
+	if (p->dx)
+		dwarfx_free(p->dx);
+	memset(p, 0, sizeof(*p));
+}
+
+dwarfx *plan_object(plan *p, const char *path)
+{
+	size_t i;
+	rg_err err = RG_ERR_INIT;
+	dwarfx *dx = NULL;
+
+	for (i = 0; i < p->nobjs; i++)
+		if (!strcmp(p->objs[i].path, path))
+			return p->objs[i].dx;
+	if (dwarfx_open(path, &dx, &err) < 0)
+		dx = NULL;
+	p->objs = xrealloc(p->objs, (p->nobjs + 1) * sizeof(*p->objs));
+	p->objs[p->nobjs].path = xstrdup(path);
+	p->objs[p->nobjs].dx = dx;
+	p->nobjs++;
+	return dx;
+}

@@ -1,0 +1,758 @@
+/*
+ * One traced run: spawn, arm, and the event loop.
+ *
+ * The loop has two halves, as strace's: the tracer turns wait statuses into
+ * events; the gate engine decides.  This file only connects them: it maps a
+ * breakpoint address to the gates there, tells the engine who arrived, and
+ * restarts the threads the engine releases.
+ *
+ * Besides the gates, two breakpoints of racegate's own are armed:
+ *  - the program's entry point: when it is reached, the dynamic linker has
+ *    mapped the libraries the program was linked with, so the thread
+ *    library's pthread_create can be found;
+ *  - pthread_create: its third argument is the new thread's start routine,
+ *    which is how {start: worker} selectors know a thread.  The clone that
+ *    follows in the same thread tells the new thread's id.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gates.h"
+#include "tracer.h"
+
+#define TL_MAX 20000    /* timeline entries kept per run; later ones are counted */
+
+struct thr {
+	pid_t tid;
+	const plan_bp *at;     /* where it last arrived at a gate location */
+	char *start;           /* start routine, or NULL */
+};
+
+struct pending_start {
+	pid_t creator;         /* thread inside pthread_create */
+	char *start;           /* its start routine */
+};
+
+struct run_ctx {
+	plan *p;
+	const run_opts *o;
+	run_result *res;
+	tracer *tr;
+	gate_engine *eng;
+	struct timespec t0;
+	uint64_t bias;         /* load bias of the executable */
+
+	uint64_t entry;        /* run-time entry point (own breakpoint), 0 when done */
+	uint64_t *ptc;         /* run-time pthread_create addresses */
+	size_t nptc;
+
+	struct pending_start *pend;
+	size_t npend, cappend;
+	struct thr *thr;
+	size_t nthr, capthr;
+	size_t nlive;
+
+	pid_t *release;        /* threads the engine released, to restart */
+	size_t nrelease, caprelease;
+
+	/* the last ARRIVE line, which a following OPEN/HOLD of the same arrival replaces */
+	size_t arrive_idx;
+	pid_t arrive_tid;
+	int arrive_gate;
+
+	int outfd, errfd;      /* read ends of the capture pipes, or -1 */
+	bool stuck, infeasible, timed_out, killed, failed;
+};
+
+static double now_ms(const struct run_ctx *c)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - c->t0.tv_sec) * 1e3 +
+	       (double)(t.tv_nsec - c->t0.tv_nsec) / 1e6;
+}
+
+static struct thr *thr_find(struct run_ctx *c, pid_t tid)
+{
+	size_t i;
+
+	for (i = c->nthr; i-- > 0;)
+		if (c->thr[i].tid == tid)
+			return &c->thr[i];
+	return NULL;
+}
+
+static struct thr *thr_add(struct run_ctx *c, pid_t tid, char *start)
+{
+	struct thr *t;
+
+	RG_GROW(c->thr, c->nthr + 1, c->capthr);
+	t = &c->thr[c->nthr++];
+	t->tid = tid;
+	t->at = NULL;
+	t->start = start;
+	return t;
+}
+
+static void tl_add(struct run_ctx *c, double t, pid_t tid, const char *where,
+		   const char *gate, char *what)
+{
+	run_result *r = c->res;
+	tl_entry *e;
+
+	if (r->ntl >= TL_MAX) {
+		r->tl_dropped++;
+		free(what);
+		return;
+	}
+	RG_GROW(r->tl, r->ntl + 1, r->captl);
+	e = &r->tl[r->ntl++];
+	e->t_ms = t;
+	e->tid = tid;
+	e->who = xstrdup(gate_thread_label(c->eng, tid));
+	e->where = where;
+	e->gate = gate;
+	e->what = what;
+}
+
+/* Does any gate wait for event?  (Built-in events nobody waits for are noise.) */
+static bool waited_for(const spec *sp, const char *event)
+{
+	size_t i, j;
+
+	for (i = 0; i < sp->ngates; i++)
+		for (j = 0; j < sp->gates[i].wait.n; j++)
+			if (!strcmp(sp->gates[i].wait.v[j], event))
+				return true;
+	return false;
+}
+
+static void on_note(void *ctx, const gate_note *n)
+{
+	struct run_ctx *c = ctx;
+	struct thr *t = thr_find(c, n->tid);
+	const char *where = t && t->at ? t->at->where : NULL;
+	const char *gate = n->gate >= 0 ? c->p->sp->gates[n->gate].name : NULL;
+	char *what = NULL;
+	bool replaces_arrive = false;
+
+	switch (n->kind) {
+	case GATE_NOTE_ARRIVE:
+		c->arrive_idx = c->res->ntl;
+		c->arrive_tid = n->tid;
+		c->arrive_gate = n->gate;
+		c->res->arrivals++;
+		tl_add(c, n->t_ms, n->tid, where, gate, xstrdup("passed"));
+		return;
+	case GATE_NOTE_OPEN:
+		if (n->gate < 0 && !waited_for(c->p->sp, n->event))
+			return;
+		what = xasprintf("opened %s", n->event);
+		replaces_arrive = true;
+		break;
+	case GATE_NOTE_HOLD:
+		what = xasprintf("held: %s", n->text ? n->text : "");
+		replaces_arrive = true;
+		break;
+	case GATE_NOTE_RELEASE:
+	case GATE_NOTE_TIMEOUT:
+		what = xasprintf("%s after %.3f ms",
+				 n->kind == GATE_NOTE_RELEASE ? "released" :
+				 "released by its timeout", n->held_ms);
+		RG_GROW(c->release, c->nrelease + 1, c->caprelease);
+		c->release[c->nrelease++] = n->tid;
+		break;
+	case GATE_NOTE_BIND:
+		if (n->gate < 0)
+			return;   /* a threads: alias: the label says it already */
+		what = xasprintf("is now '%s'", n->alias);
+		break;
+	}
+	if (replaces_arrive && c->arrive_idx < c->res->ntl &&
+	    c->arrive_tid == n->tid && c->arrive_gate == n->gate &&
+	    !strcmp(c->res->tl[c->arrive_idx].what, "passed")) {
+		free(c->res->tl[c->arrive_idx].what);
+		c->res->tl[c->arrive_idx].what = what;
+		return;
+	}
+	if (n->kind == GATE_NOTE_OPEN && n->gate < 0)
+		where = NULL;
+	tl_add(c, n->t_ms, n->tid, where, gate, what);
+}
+
+/* Restarts every thread the engine released since the last call. */
+static void restart_released(struct run_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrelease; i++) {
+		rg_err err = RG_ERR_INIT;
+
+		if (tracer_resume(c->tr, c->release[i], &err) < 0 && !c->failed) {
+			c->failed = true;
+			c->res->note = xasprintf("cannot restart thread %d: %s",
+						 (int)c->release[i], err.msg);
+		}
+	}
+	c->nrelease = 0;
+}
+
+static void resume(struct run_ctx *c, pid_t tid)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_resume(c->tr, tid, &err) < 0 && !c->failed) {
+		c->failed = true;
+		c->res->note = xasprintf("cannot restart thread %d: %s", (int)tid,
+					 err.msg);
+	}
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Name of the function at run-time address a: the executable, else a library. */
+static char *function_name_at(struct run_ctx *c, uint64_t a)
+{
+	tracer_map *maps = NULL;
+	size_t n = 0, i;
+	dwarfx_loc loc;
+	char *name = NULL;
+	rg_err err = RG_ERR_INIT;
+
+	if (dwarfx_symbolize(c->p->dx, a - c->bias, &loc) == 0 && loc.function)
+		return xstrdup(loc.function);
+	if (tracer_maps(c->tr, &maps, &n, &err) < 0)
+		return NULL;
+	for (i = 0; i < n && !name; i++) {
+		uint64_t base = 0;
+		dwarfx *dx;
+		size_t j;
+
+		if (!maps[i].path || a < maps[i].start || a >= maps[i].end)
+			continue;
+		dx = plan_object(c->p, maps[i].path);
+		if (!dx)
+			break;
+		/* the object's bias: its lowest mapping minus its lowest PT_LOAD */
+		for (j = 0; j < n; j++)
+			if (maps[j].path && !strcmp(maps[j].path, maps[i].path) &&
+			    maps[j].offset == 0) {
+				base = maps[j].start - dwarfx_load_base(dx);
+				break;
+			}
+		if (dwarfx_symbolize(dx, a - base, &loc) == 0 && loc.function)
+			name = xstrdup(loc.function);
+	}
+	tracer_maps_free(maps, n);
+	return name;
+}
+
+static void arm(struct run_ctx *c, uint64_t addr)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_insert_bp(c->tr, addr, &err) < 0 && !c->failed) {
+		c->failed = true;
+		c->res->note = xasprintf("cannot set a breakpoint at 0x%llx: %s",
+					 (unsigned long long)addr, err.msg);
+	}
+}
+
+static void add_ptc(struct run_ctx *c, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < c->nptc; i++)
+		if (c->ptc[i] == a)
+			return;
+	c->ptc = xrealloc(c->ptc, (c->nptc + 1) * sizeof(*c->ptc));
+	c->ptc[c->nptc++] = a;
+	arm(c, a);
+}
+
+/*
+ * At the program's entry point the libraries it was linked with are
+ * mapped: find the thread library's pthread_create in each of them.
+ * (Libraries opened later with dlopen are not looked at here.)
+ */
+static void at_entry(struct run_ctx *c)
+{
+	tracer_map *maps = NULL;
+	size_t n = 0, i, j;
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_maps(c->tr, &maps, &n, &err) < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		const char *b;
+		dwarfx *dx;
+		uint64_t addrs[4];
+		size_t na;
+
+		if (!maps[i].path || maps[i].offset != 0)
+			continue;
+		b = basename_of(maps[i].path);
+		if (strncmp(b, "libc.so", 7) && strncmp(b, "libc-", 5) &&
+		    strncmp(b, "libpthread", 10))
+			continue;
+		dx = plan_object(c->p, maps[i].path);
+		if (!dx)
+			continue;
+		na = dwarfx_symbol_addrs(dx, "pthread_create", addrs, 4);
+		for (j = 0; j < na && j < 4; j++)
+			add_ptc(c, maps[i].start - dwarfx_load_base(dx) + addrs[j]);
+	}
+	tracer_maps_free(maps, n);
+}
+
+static bool is_ptc(const struct run_ctx *c, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < c->nptc; i++)
+		if (c->ptc[i] == a)
+			return true;
+	return false;
+}
+
+static void on_pthread_create(struct run_ctx *c, pid_t tid)
+{
+	struct user_regs_struct regs;
+	rg_err err = RG_ERR_INIT;
+	struct pending_start *ps = NULL;
+	size_t i;
+
+	if (tracer_get_regs(c->tr, tid, &regs, &err) < 0)
+		return;
+	for (i = 0; i < c->npend; i++)
+		if (c->pend[i].creator == tid)
+			ps = &c->pend[i];
+	if (!ps) {
+		RG_GROW(c->pend, c->npend + 1, c->cappend);
+		ps = &c->pend[c->npend++];
+		ps->creator = tid;
+	} else {
+		free(ps->start);
+	}
+	/* pthread_create(thread, attr, start_routine, arg): rdx */
+	ps->start = function_name_at(c, regs.rdx);
+}
+
+static char *take_pending_start(struct run_ctx *c, pid_t creator)
+{
+	size_t i;
+
+	for (i = 0; i < c->npend; i++)
+		if (c->pend[i].creator == creator) {
+			char *s = c->pend[i].start;
+
+			c->pend[i] = c->pend[--c->npend];
+			return s;
+		}
+	return NULL;
+}
+
+static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
+{
+	const plan_bp *bp = plan_find(c->p, addr - c->bias);
+	bool own = false;
+
+	if (c->entry && addr == c->entry) {
+		rg_err err = RG_ERR_INIT;
+
+		at_entry(c);
+		if (!bp)
+			tracer_remove_bp(c->tr, c->entry, &err);
+		c->entry = 0;
+		own = true;
+	}
+	if (is_ptc(c, addr)) {
+		on_pthread_create(c, tid);
+		own = true;
+	}
+	if (bp) {
+		struct thr *t = thr_find(c, tid);
+		bool held;
+
+		if (!t)
+			t = thr_add(c, tid, NULL);
+		t->at = bp;
+		held = gate_arrive(c->eng, tid, bp->gates, bp->ngates, now_ms(c));
+		restart_released(c);
+		if (held)
+			return;
+	} else if (!own) {
+		/* a breakpoint we no longer know: nothing to decide */
+	}
+	resume(c, tid);
+}
+
+static void dispatch(struct run_ctx *c, const tracer_event *ev)
+{
+	double t = now_ms(c);
+
+	switch (ev->kind) {
+	case TRACER_EV_BREAKPOINT:
+		on_breakpoint(c, ev->tid, ev->addr);
+		break;
+	case TRACER_EV_THREAD_NEW: {
+		char *start = take_pending_start(c, ev->parent);
+
+		thr_add(c, ev->tid, start);
+		c->nlive++;
+		gate_thread_started(c->eng, ev->tid, start, false, t);
+		restart_released(c);
+		resume(c, ev->tid);
+		break;
+	}
+	case TRACER_EV_THREAD_EXIT:
+		if (c->nlive)
+			c->nlive--;
+		gate_thread_exited(c->eng, ev->tid, t);
+		restart_released(c);
+		break;
+	case TRACER_EV_EXIT:
+		c->res->exited = !c->killed;
+		c->res->exit_code = ev->exit_code;
+		c->res->term_signal = ev->term_signal;
+		c->res->core_dumped = ev->core_dumped;
+		c->nlive = 0;
+		break;
+	case TRACER_EV_EXEC:
+		if (!c->failed) {
+			c->failed = true;
+			c->res->note = xstrdup("the program called exec: its gates "
+					       "are gone with the old image");
+		}
+		break;
+	case TRACER_EV_SIGNAL:
+	case TRACER_EV_FORK:
+		break;
+	}
+}
+
+static void drain_fd(struct run_ctx *c, int *fd, rg_buf *b, int to)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while (*fd >= 0) {
+		n = read(*fd, buf, sizeof(buf));
+		if (n > 0) {
+			rg_buf_add(b, buf, (size_t)n);
+			if (c->o->passthrough) {
+				ssize_t off = 0;
+
+				while (off < n) {
+					ssize_t w = write(to, buf + off, (size_t)(n - off));
+					if (w <= 0)
+						break;
+					off += w;
+				}
+			}
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		close(*fd);   /* EOF or error */
+		*fd = -1;
+	}
+}
+
+static int make_pipe(int fds[2])
+{
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/*
+ * Every live thread is held at a gate: nothing can open what they wait for
+ * (only a gate timeout could, and then there is a deadline).
+ */
+static bool schedule_stuck(const struct run_ctx *c, double next_gate_deadline)
+{
+	return c->nlive > 0 && next_gate_deadline < 0 &&
+	       gate_nheld(c->eng) >= c->nlive;
+}
+
+static void event_loop(struct run_ctx *c)
+{
+	const double deadline = c->o->timeout_ms > 0 ? (double)c->o->timeout_ms : -1;
+	bool done = false;
+
+	while (!done) {
+		struct pollfd pfd[3];
+		int npfd = 0, wait_ms = -1, r;
+		double t, next;
+		tracer_event ev;
+		rg_err err = RG_ERR_INIT;
+
+		while ((r = tracer_next_event(c->tr, &ev, 0, &err)) == 1) {
+			dispatch(c, &ev);
+			if (ev.kind == TRACER_EV_EXIT) {
+				done = true;
+				break;
+			}
+		}
+		if (r < 0) {
+			if (!c->failed) {
+				c->failed = true;
+				c->res->note = xstrdup(err.msg);
+			}
+			tracer_kill(c->tr);
+			c->killed = true;
+		}
+		if (done)
+			break;
+		if (c->failed && !c->killed) {
+			tracer_kill(c->tr);
+			c->killed = true;
+		}
+
+		t = now_ms(c);
+		next = gate_tick(c->eng, t);
+		restart_released(c);
+		if (!c->killed && schedule_stuck(c, next)) {
+			if (c->o->on_deadlock == SPEC_ON_DEADLOCK_RELEASE) {
+				c->infeasible = true;
+				gate_release_all(c->eng, t);
+				restart_released(c);
+			} else {
+				c->stuck = true;
+				tracer_kill(c->tr);
+				c->killed = true;
+			}
+		}
+		if (!c->killed && deadline >= 0 && t >= deadline) {
+			c->timed_out = true;
+			tracer_kill(c->tr);
+			c->killed = true;
+		}
+
+		if (next >= 0)
+			wait_ms = (int)(next - t) + 1;
+		if (!c->killed && deadline >= 0) {
+			int d = (int)(deadline - t) + 1;
+			if (wait_ms < 0 || d < wait_ms)
+				wait_ms = d;
+		}
+		if (c->killed && (wait_ms < 0 || wait_ms > 100))
+			wait_ms = 100;
+		pfd[npfd++] = (struct pollfd){ .fd = tracer_fd(c->tr), .events = POLLIN };
+		if (c->outfd >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = c->outfd, .events = POLLIN };
+		if (c->errfd >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = c->errfd, .events = POLLIN };
+		if (poll(pfd, (nfds_t)npfd, wait_ms) < 0 && errno != EINTR)
+			break;
+		drain_fd(c, &c->outfd, &c->res->out, STDOUT_FILENO);
+		drain_fd(c, &c->errfd, &c->res->err, STDERR_FILENO);
+	}
+}
+
+/* After the exit, take what is left in the pipes (bounded: a detached
+ * child of the program may keep them open). */
+static void finish_output(struct run_ctx *c)
+{
+	int rounds;
+
+	for (rounds = 0; rounds < 20 && (c->outfd >= 0 || c->errfd >= 0); rounds++) {
+		struct pollfd pfd[2];
+		int npfd = 0;
+
+		drain_fd(c, &c->outfd, &c->res->out, STDOUT_FILENO);
+		drain_fd(c, &c->errfd, &c->res->err, STDERR_FILENO);
+		if (c->outfd >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = c->outfd, .events = POLLIN };
+		if (c->errfd >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = c->errfd, .events = POLLIN };
+		if (npfd && poll(pfd, (nfds_t)npfd, 10) <= 0)
+			break;
+	}
+	if (c->outfd >= 0)
+		close(c->outfd);
+	if (c->errfd >= 0)
+		close(c->errfd);
+	c->outfd = c->errfd = -1;
+}
+
+/* Load bias of the executable: where its first mapping is, minus where it was linked. */
+static int find_bias(struct run_ctx *c, rg_err *err)
+{
+	tracer_map *maps = NULL;
+	size_t n = 0, i;
+	char real[PATH_MAX];
+	int ret = -1;
+
+	if (!dwarfx_is_pie(c->p->dx)) {
+		c->bias = 0;
+		return 0;
+	}
+	if (!realpath(c->p->exe, real))
+		return rg_error(err, "cannot resolve the path of '%s': %s",
+				c->p->exe, strerror(errno));
+	if (tracer_maps(c->tr, &maps, &n, err) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (maps[i].path && maps[i].offset == 0 && !strcmp(maps[i].path, real)) {
+			c->bias = maps[i].start - dwarfx_load_base(c->p->dx);
+			ret = 0;
+			break;
+		}
+	tracer_maps_free(maps, n);
+	if (ret < 0)
+		rg_error(err, "cannot find '%s' in the program's memory map", real);
+	return ret;
+}
+
+void run_once(plan *p, const run_opts *o, run_result *res)
+{
+	struct run_ctx c;
+	gate_hooks hooks;
+	tracer_opts to;
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	rg_err err = RG_ERR_INIT;
+	size_t i;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	res->ngates = p->sp->ngates;
+	memset(&c, 0, sizeof(c));
+	c.p = p;
+	c.o = o;
+	c.res = res;
+	c.outfd = c.errfd = -1;
+	c.arrive_idx = (size_t)-1;
+	hooks.ctx = &c;
+	hooks.note = on_note;
+
+	if (o->capture && (make_pipe(outp) < 0 || make_pipe(errp) < 0)) {
+		res->outcome = OUT_ERROR;
+		res->note = xasprintf("cannot make a pipe: %s", strerror(errno));
+		goto out;
+	}
+	memset(&to, 0, sizeof(to));
+	to.argv = (const char *const *)p->argv;
+	to.stdin_fd = -1;
+	to.stdout_fd = outp[1];
+	to.stderr_fd = errp[1];
+	clock_gettime(CLOCK_MONOTONIC, &c.t0);
+	if (tracer_spawn(&to, &c.tr, &err) < 0) {
+		res->outcome = OUT_ERROR;
+		res->note = xstrdup(err.msg);
+		goto out;
+	}
+	if (outp[1] >= 0) {
+		close(outp[1]);
+		close(errp[1]);
+		outp[1] = errp[1] = -1;
+		c.outfd = outp[0];
+		c.errfd = errp[0];
+		outp[0] = errp[0] = -1;
+	}
+	c.eng = gate_engine_new(p->sp, &hooks);
+	if (find_bias(&c, &err) < 0) {
+		c.failed = true;
+		res->note = xstrdup(err.msg);
+	}
+	for (i = 0; i < p->nbps && !c.failed; i++)
+		arm(&c, p->bps[i].addr + c.bias);
+	for (i = 0; i < p->npthread_create && !c.failed; i++)
+		add_ptc(&c, p->pthread_create_addrs[i] + c.bias);
+	c.entry = tracer_entry(c.tr);
+	if (c.entry && !c.failed)
+		arm(&c, c.entry);
+
+	thr_add(&c, tracer_pid(c.tr), NULL);
+	c.nlive = 1;
+	gate_thread_started(c.eng, tracer_pid(c.tr), NULL, true, now_ms(&c));
+	restart_released(&c);
+	if (!c.failed)
+		resume(&c, tracer_pid(c.tr));
+	event_loop(&c);
+	finish_output(&c);
+	res->elapsed_ms = now_ms(&c);
+
+	res->gate_reached = xcalloc(p->sp->ngates, sizeof(bool));
+	res->gate_timed_out = xcalloc(p->sp->ngates, sizeof(bool));
+	for (i = 0; i < p->sp->ngates; i++) {
+		res->gate_reached[i] = gate_reached(c.eng, i);
+		res->gate_timed_out[i] = gate_timed_out(c.eng, i);
+	}
+	if (c.failed)
+		res->outcome = OUT_ERROR;
+	judge_run(p->sp, res, c.stuck, c.infeasible, c.timed_out);
+	if (c.stuck && !res->note) {
+		rg_buf b = RG_BUF_INIT;
+
+		rg_buf_puts(&b, "every thread was held by a gate and nothing could open them:");
+		for (i = 0; i < c.nthr; i++) {
+			int g = -1;
+			const char *why = gate_hold_reason(c.eng, c.thr[i].tid, &g);
+
+			if (why)
+				rg_buf_printf(&b, "\n  %s (tid %d) at %s: %s",
+					      gate_thread_label(c.eng, c.thr[i].tid),
+					      (int)c.thr[i].tid,
+					      g >= 0 ? p->sp->gates[g].name : "?", why);
+		}
+		res->note = rg_buf_detach(&b);
+	}
+out:
+	if (c.tr)
+		tracer_free(c.tr);
+	if (c.eng)
+		gate_engine_free(c.eng);
+	for (i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	if (c.outfd >= 0)
+		close(c.outfd);
+	if (c.errfd >= 0)
+		close(c.errfd);
+	for (i = 0; i < c.nthr; i++)
+		free(c.thr[i].start);
+	for (i = 0; i < c.npend; i++)
+		free(c.pend[i].start);
+	free(c.thr);
+	free(c.pend);
+	free(c.ptc);
+	free(c.release);
+}
+
+void run_result_release(run_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->ntl; i++) {
+		free(res->tl[i].who);
+		free(res->tl[i].what);
+	}
+	free(res->tl);
+	rg_buf_release(&res->out);
+	rg_buf_release(&res->err);
+	free(res->note);
+	free(res->gate_reached);
+	free(res->gate_timed_out);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,143 @@
+/*
+ * runner: the only module that knows all the others.  It loads a spec,
+ * resolves its locations in the program, runs the program under the tracer
+ * with the gate engine deciding, judges each run against `expect`, and
+ * reports.
+ *
+ *   cli.c      command line, --help, exit status
+ *   plan.c     spec + program -> breakpoint plan (addresses -> gates)
+ *   run.c      one traced run: the event loop
+ *   judge.c    outcome of a run from its result and the spec's expectations
+ *   report.c   timeline and summaries
+ */
+#ifndef RACEGATE_RUNNER_H
+#define RACEGATE_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "dwarfx.h"
+#include "msg.h"
+#include "spec.h"
+
+/* Exit status of racegate, as DESIGN.md says. */
+enum {
+	RG_EXIT_OK = 0,        /* every run met its expectation */
+	RG_EXIT_UNMET = 1,     /* some run did not */
+	RG_EXIT_SETUP = 2,     /* usage, spec or setup error */
+	RG_EXIT_ENFORCE = 3,   /* the schedule could not be enforced in some run */
+};
+
+enum run_outcome {
+	OUT_REPRODUCED,        /* the expected (buggy) behaviour happened */
+	OUT_PASSED,            /* expectation "exit 0" met */
+	OUT_NOT_REPRODUCED,    /* the expected behaviour did not happen, gates enforced */
+	OUT_FAILED,            /* expectation "exit 0" not met, gates enforced */
+	OUT_SCHEDULE_DEADLOCK, /* every live thread held by the gates, nothing can open them */
+	OUT_ORDER_INFEASIBLE,  /* as above, released by on_deadlock: release; judged by expect */
+	OUT_NOT_ENFORCED,      /* a gate never reached, or released by its timeout */
+	OUT_TIMEOUT,           /* the whole-run timeout expired */
+	OUT_ERROR,             /* racegate could not trace the run */
+};
+
+const char *run_outcome_name(enum run_outcome o);
+
+/* One gate location in the program: a run-time address once biased. */
+typedef struct plan_bp {
+	uint64_t addr;         /* link-time address in the executable */
+	size_t *gates;         /* indices into spec->gates, ascending */
+	size_t ngates;
+	char *where;           /* "file.c:12" for reports */
+	char *function;        /* or NULL */
+} plan_bp;
+
+typedef struct plan {
+	const spec *sp;
+	char *exe;             /* program path as run (argv[0] resolved) */
+	char **argv;           /* NULL-terminated */
+	dwarfx *dx;            /* the executable */
+	plan_bp *bps;          /* sorted by addr */
+	size_t nbps;
+	uint64_t *pthread_create_addrs; /* link-time, when the executable has its own (static) */
+	size_t npthread_create;
+	struct plan_obj *objs; /* shared objects met in runs, opened once per session */
+	size_t nobjs;
+} plan;
+
+/* A shared object of the program, by path (symbols for start routines). */
+struct plan_obj {
+	char *path;
+	dwarfx *dx;            /* NULL when it could not be read */
+};
+
+/* The object at path, opened on first use and kept; NULL if unreadable. */
+dwarfx *plan_object(plan *p, const char *path);
+
+/*
+ * Builds the plan: finds the program (cmd_override or the spec's command,
+ * relative to the spec's directory), opens its ELF/DWARF and resolves every
+ * gate.  Problems are added to d as errors at the gate's position.
+ */
+int plan_build(plan *p, const spec *sp, char *const *cmd_override,
+	       spec_diags *d, rg_err *err);
+void plan_release(plan *p);
+const plan_bp *plan_find(const plan *p, uint64_t link_addr);
+
+typedef struct run_opts {
+	long timeout_ms;       /* whole run */
+	bool capture;          /* pipe stdout/stderr (needed by expect or --repeat) */
+	bool passthrough;      /* copy captured output to ours as it comes */
+	bool verbose;
+	int on_deadlock;       /* enum spec_on_deadlock */
+} run_opts;
+
+/* One line of the timeline. */
+typedef struct tl_entry {
+	double t_ms;
+	pid_t tid;
+	char *who;             /* thread label */
+	const char *where;     /* plan_bp.where, or NULL */
+	const char *gate;      /* gate name, or NULL */
+	char *what;            /* "held: waiting for x", "opened x", ... */
+} tl_entry;
+
+typedef struct run_result {
+	enum run_outcome outcome;
+	bool exited;           /* the program ended by itself */
+	int exit_code;         /* when exited normally, else -1 */
+	int term_signal;       /* when killed by a signal */
+	bool core_dumped;
+	double elapsed_ms;
+	rg_buf out, err;       /* captured output (when capture) */
+	tl_entry *tl;
+	size_t ntl, captl;
+	size_t tl_dropped;     /* entries past the cap, counted not kept */
+	char *note;            /* why, in words (unreached gates, deadlock, error) */
+	bool *gate_reached;    /* per gate */
+	bool *gate_timed_out;  /* per gate */
+	size_t ngates;
+	size_t arrivals;       /* breakpoint arrivals at gate locations */
+} run_result;
+
+/* Runs the program once under the plan; always fills res (outcome ERROR on failure). */
+void run_once(plan *p, const run_opts *o, run_result *res);
+void run_result_release(run_result *res);
+
+/* Sets res->outcome (and note) from what happened and the spec's expectations. */
+void judge_run(const spec *sp, run_result *res, bool schedule_stuck,
+	       bool order_infeasible, bool timed_out);
+
+/* Does the spec need the program's output to judge a run? */
+bool judge_needs_output(const spec *sp);
+
+/* Exit status for one outcome. */
+int run_outcome_exit(enum run_outcome o);
+
+void report_run(FILE *f, const spec *sp, const run_result *res, int run_no,
+		int nruns, bool color);
+void report_timeline(FILE *f, const run_result *res, bool color);
+
+#endif

@@ -1,0 +1,42 @@
+# End-to-end tests: the real racegate binary on real traced programs.
+#
+# Programs under tests/e2e/programs are built -O0 -g next to their specs in
+# <build>/tests/e2e; examples are built by examples/.  expect.sh checks the
+# exit status and the ordered lines of racegate's output.
+set(E2E_DIR ${CMAKE_CURRENT_BINARY_DIR}/e2e)
+set(EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/e2e/expect.sh)
+set(EXAMPLES ${PROJECT_BINARY_DIR}/examples)
+find_package(Threads REQUIRED)
+
+foreach(prog hits crash_held signals forker)
+  add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
+  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  configure_file(e2e/specs/${prog}.yaml ${E2E_DIR}/${prog}.yaml COPYONLY)
+endforeach()
+
+# racegate_e2e(NAME STATUS [PATTERN...] -- ARGS...): racegate ARGS must exit
+# with STATUS and print lines matching the patterns, in order.
+function(racegate_e2e name)
+  add_test(NAME e2e_${name} COMMAND ${EXPECT} ${ARGN})
+  set_tests_properties(e2e_${name} PROPERTIES LABELS e2e TIMEOUT 300)
+endfunction()
+
+set(RG $<TARGET_FILE:racegate>)
+
+racegate_e2e(no_lost_hits 0 "w1-last .*opened w1-done" "main-end .*passed"
+  "!NOT-ENFORCED" -- ${RG} run ${E2E_DIR}/hits.yaml)
+racegate_e2e(crash_while_held 0 "REPRODUCED: killed by Segmentation fault"
+  "hold-forever +held: waiting for never-opened" -- ${RG} run ${E2E_DIR}/crash_held.yaml)
+racegate_e2e(signals_pass_through 0 "usr1=100 trap=2 touched=101"
+  "PASSED" -- ${RG} run ${E2E_DIR}/signals.yaml)
+racegate_e2e(fork_child_clean 0 "child ok" "PASSED" -- ${RG} run ${E2E_DIR}/forker.yaml)
+
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/examples.cmake)
+  include(${CMAKE_CURRENT_SOURCE_DIR}/e2e/examples.cmake)
+endif()
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/errors.cmake)
+  include(${CMAKE_CURRENT_SOURCE_DIR}/e2e/errors.cmake)
+endif()

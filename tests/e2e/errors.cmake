@@ -1,0 +1,32 @@
+# What users see when something is wrong: the message says where and what,
+# and racegate exits with the status DESIGN.md gives.
+foreach(s bad_key no_code unreached stuck timeout)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+file(WRITE ${E2E_DIR}/script.sh "#!/bin/sh\nexit 0\n")
+file(CHMOD ${E2E_DIR}/script.sh PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+
+racegate_e2e(error_unknown_key 2
+  "bad_key.yaml:5:5: error: unknown key 'wiat' \\(did you mean 'wait'\\?\\)"
+  -- ${RG} run ${E2E_DIR}/bad_key.yaml)
+racegate_e2e(error_no_code_on_line 2
+  "no_code.yaml:4:[0-9]+: error: cannot resolve 'hits.c:3': no code on this line \\(nearest: [0-9]+"
+  -- ${RG} check ${E2E_DIR}/no_code.yaml)
+racegate_e2e(error_missing_program 2 "cannot run '.*no-such-program'"
+  -- ${RG} run ${E2E_DIR}/hits.yaml -- ./no-such-program)
+racegate_e2e(error_not_elf 2 "script.sh' is not an ELF file"
+  -- ${RG} run ${E2E_DIR}/hits.yaml -- ${E2E_DIR}/script.sh)
+racegate_e2e(error_usage_no_spec 2 "racegate: run needs a gates file" -- ${RG} run)
+racegate_e2e(error_unknown_command 2 "unknown command 'frobnicate'" -- ${RG} frobnicate)
+racegate_e2e(help 0 "^usage: racegate run" "Exit status:" -- ${RG} --help)
+racegate_e2e(check_resolves 0 "hits.yaml: 3 gates, 2 breakpoints" "w1-last +at hits.c:21"
+  "0x[0-9a-f]+ +hits.c:21 +in worker" -- ${RG} check ${E2E_DIR}/hits.yaml)
+racegate_e2e(not_enforced_unreached_gate 3 "NOT-ENFORCED: the order did not take hold: 'five-hundredth' .* was never reached"
+  -- ${RG} run ${E2E_DIR}/unreached.yaml)
+racegate_e2e(schedule_deadlock 3 "SCHEDULE-DEADLOCK"
+  "main \\(tid [0-9]+\\) at main-waits: waiting for late"
+  -- ${RG} run ${E2E_DIR}/stuck.yaml)
+racegate_e2e(timeout_whole_run 3 "TIMEOUT" "w1-first +held: waiting for never-opened"
+  -- ${RG} run ${E2E_DIR}/timeout.yaml)
+racegate_e2e(on_deadlock_release 0 "ORDER-INFEASIBLE"
+  -- ${RG} run --on-deadlock release ${E2E_DIR}/stuck.yaml)

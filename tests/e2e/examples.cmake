@@ -1,0 +1,63 @@
+# The examples, as a user runs them: each buggy program reproduces in 100
+# runs of 100, and each fixed variant is judged under the same gates.
+set(EX ${EXAMPLES})
+
+foreach(ex shared_memory string_buffer array_list lost_update)
+  racegate_e2e(${ex}_reproduces_100_of_100 0 "100 runs: 100 REPRODUCED$"
+    -- ${RG} run --repeat 100 ${EX}/${ex}/gates.yaml)
+endforeach()
+# long_task's spec turns a flaky test into a deterministic pass.
+racegate_e2e(long_task_passes_100_of_100 0 "100 runs: 100 PASSED$"
+  -- ${RG} run --repeat 100 ${EX}/long_task/gates.yaml)
+
+# One run each, with the order the timeline must show.
+# worker2 may even have exited before worker1 arrives (then worker1 just
+# passes): what must hold is that worker1 goes on only after exited:w2.
+racegate_e2e(shared_memory_timeline 0 "result = -10"
+  "REPRODUCED"
+  "w2 +tid [0-9]+ .*opened exited:w2"
+  "w1 +tid [0-9]+ +shared_memory.c:23 +worker1-store +(passed|released after)"
+  -- ${RG} run ${EX}/shared_memory/gates.yaml)
+# Causal order only: main may reach each of its lines before or after the
+# appender opened the event, so "held" lines may or may not appear.
+racegate_e2e(string_buffer_timeline 0 "REPRODUCED"
+  "appender .*sbuf.c:131 +length-read +opened afterget"
+  "main .*string_buffer.c:48 +truncated +opened afterset"
+  "appender .*sbuf.c:138 +copy-after-set +(passed|released after)"
+  -- ${RG} run ${EX}/string_buffer/gates.yaml)
+racegate_e2e(array_list_timeline 0 "list corrupted" "REPRODUCED"
+  "array_list.c:59 +copied-not-counted +held: at barrier"
+  "array_list.c:59 +copied-not-counted +passed"
+  "copied-not-counted +released after"
+  -- ${RG} run ${EX}/array_list/gates.yaml)
+racegate_e2e(lost_update_timeline 0 "counter = 1" "REPRODUCED"
+  "lost_update.c:23 +w[12]-store +held: waiting for w[12]-loaded"
+  "lost_update.c:23 +w[12]-store +opened w[12]-loaded"
+  "w[12]-store +released after"
+  -- ${RG} run ${EX}/lost_update/gates.yaml)
+racegate_e2e(long_task_timeline 0 "task done" "PASSED"
+  "task +tid [0-9]+ +long_task.c:45 +task-finished +opened task-done"
+  -- ${RG} run ${EX}/long_task/gates.yaml)
+
+# Fixed variants under the same gates.
+# string_buffer's fix snapshots the source under its lock, outside the gated
+# lines: every gate still fires and the bug does not happen.
+racegate_e2e(string_buffer_fixed_not_reproduced 1 "NOT-REPRODUCED: expected exit 1, got exit 0"
+  "!NOT-ENFORCED" "truncated +opened afterset"
+  -- ${RG} run ${EX}/string_buffer/gates.yaml -- ${EX}/string_buffer/string_buffer-fixed)
+racegate_e2e(long_task_fixed_passes 0 "PASSED"
+  -- ${RG} run ${EX}/long_task/gates.yaml -- ${EX}/long_task/long_task-fixed)
+# The other fixes make the gated order impossible: the thread the gate
+# holds owns (or must first pass) the lock the other thread waits for, so
+# the run cannot finish under the gates. Until racegate reads kernel wait
+# states, that shows as a TIMEOUT with the held thread in the timeline,
+# never as a pass.
+racegate_e2e(shared_memory_fixed_order_impossible 3 "TIMEOUT"
+  "worker1-store +held: waiting for exited:w2" "!REPRODUCED"
+  -- ${RG} run --timeout 3s ${EX}/shared_memory/gates.yaml -- ${EX}/shared_memory/shared_memory-fixed)
+racegate_e2e(array_list_fixed_order_impossible 3 "TIMEOUT"
+  "copied-not-counted +held: at barrier" "!REPRODUCED"
+  -- ${RG} run --timeout 3s ${EX}/array_list/gates.yaml -- ${EX}/array_list/array_list-fixed)
+racegate_e2e(lost_update_fixed_order_impossible 3 "TIMEOUT"
+  "w[12]-store +held: waiting for w[12]-loaded" "!REPRODUCED"
+  -- ${RG} run --timeout 3s ${EX}/lost_update/gates.yaml -- ${EX}/lost_update/lost_update-fixed)
