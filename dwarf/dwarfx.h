@@ -54,14 +54,17 @@ uint64_t dwarfx_load_base(const dwarfx *dx);   /* lowest PT_LOAD p_vaddr, page-a
  *               at that instance's first is_stmt address for the line, as gdb.
  *               A line with no code is an error naming the nearest lines with
  *               code in that file; a FILE matching several files is an error
- *               naming them.
- *   FUNCTION    after the prologue (the address of the function's second line
- *               table row with is_stmt, as gdb), one per instance
+ *               naming them; an object without debug info is an error.
+ *   FUNCTION    after the prologue (the first is_stmt row in the function
+ *               whose line differs from the entry's, as gdb), one per
+ *               instance: out-of-line copies (foo.constprop.0) too, inlined
+ *               copies at their entry
  *   *FUNCTION   the exact entry address
- *   *0xADDR     that address (must lie in an executable section)
+ *   *0xADDR     that address (must lie in an executable PT_LOAD segment)
  * FUNCTION looks at DWARF subprograms first, then ELF symbols (so library
  * functions resolve without debug info; then only *FUNCTION semantics for
- * the "after prologue" form are approximated by the entry address).
+ * the "after prologue" form are approximated by the entry address).  An
+ * ifunc (memcpy in libc) is an error: its symbol is the resolver.
  * On success *out is a malloc'd array of *n >= 1 entries sorted by address,
  * without duplicates; free with free().
  */
@@ -78,7 +81,9 @@ int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out);
 /*
  * Addresses of the ELF function symbol(s) called name, in .symtab and
  * .dynsym, ignoring @VERSION suffixes; several when versions differ.
- * Returns the number found (possibly more than max; only max are stored).
+ * Ifunc symbols are left out (their address is the resolver's).
+ * Returns the number found (possibly more than max; only max are stored;
+ * addrs may be NULL when max is 0).
  */
 size_t dwarfx_symbol_addrs(dwarfx *dx, const char *name, uint64_t *addrs,
 			   size_t max);

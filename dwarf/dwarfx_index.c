@@ -1,0 +1,971 @@
+/*
+ * The DWARF side of dwarfx: one pass over every compilation unit at open,
+ * copying what queries need (line rows, files, function instances and their
+ * ranges) into flat sorted arrays, so no query ever walks libdwarf again.
+ *
+ * Every libdwarf call returns DW_DLV_OK, DW_DLV_NO_ENTRY or DW_DLV_ERROR;
+ * all three are handled where the call is made.  Errors are never left to a
+ * handler (that would abort): each Dwarf_Error is turned into an rg_err and
+ * freed.  A DWARF error anywhere fails the open: half an index would make
+ * "no code on this line" lie.
+ */
+#include "dwarfx_int.h"
+
+#include <dwarf.h>
+#include <libdwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Corrupt DWARF can nest or chain forever; real programs stay far below. */
+#define MAX_DIE_DEPTH 1000
+#define MAX_NAME_HOPS 16
+
+struct walk {
+	dwarfx *dx;
+	Dwarf_Debug dbg;
+	rg_err *err;
+	Dwarf_Half version;      /* of the current CU */
+	Dwarf_Half offset_size;
+	uint64_t cu_base;        /* DW_AT_low_pc of the CU: base of DWARF 4 ranges */
+	const char *comp_dir;    /* interned, or NULL */
+	dwarfx_map names;        /* DIE offset -> index in name_list */
+	const char **name_list;
+	size_t nnames, names_cap;
+};
+
+static int dw_fail(struct walk *w, Dwarf_Error e, const char *what)
+{
+	rg_error(w->err, "cannot read the debug info of '%s': %s: %s",
+		 w->dx->path, what, e ? dwarf_errmsg(e) : "unknown error");
+	if (e)
+		dwarf_dealloc_error(w->dbg, e);
+	return -1;
+}
+
+/* Collapses "//", "/./" and "dir/.." so that one file has one spelling. */
+static size_t normalize_path(char *path)
+{
+	const char *in = path;
+	size_t root = 0, len;
+
+	if (*in == '/') {
+		root = 1;
+		in++;
+	}
+	len = root;
+	while (*in) {
+		const char *slash = strchr(in, '/');
+		size_t n = slash ? (size_t)(slash - in) : strlen(in);
+		bool dotdot = n == 2 && in[0] == '.' && in[1] == '.';
+		bool last_is_dotdot = len - root >= 2 && path[len - 1] == '.' &&
+			path[len - 2] == '.' &&
+			(len - root == 2 || path[len - 3] == '/');
+
+		if (n == 0 || (n == 1 && in[0] == '.')) {
+			/* nothing */
+		} else if (dotdot && len > root && !last_is_dotdot) {
+			char *p = memrchr(path + root, '/', len - root);
+
+			len = p ? (size_t)(p - path) : root;
+		} else if (!(dotdot && root && len == root)) {
+			if (len > root)
+				path[len++] = '/';
+			memmove(path + len, in, n);
+			len += n;
+		}
+		in += n;
+		if (*in == '/')
+			in++;
+	}
+	if (!len)
+		path[len++] = '.';
+	path[len] = '\0';
+	return len;
+}
+
+static uint32_t file_id(struct walk *w, const char *name)
+{
+	dwarfx *dx = w->dx;
+	rg_buf b = RG_BUF_INIT;
+	const char *path;
+	uint32_t id;
+	size_t len;
+
+	if (name[0] != '/' && w->comp_dir) {
+		rg_buf_puts(&b, w->comp_dir);
+		rg_buf_puts(&b, "/");
+	}
+	rg_buf_puts(&b, name);
+	len = normalize_path(b.s);
+	path = dwarfx_pool_intern(&dx->strs, b.s, len);
+	rg_buf_release(&b);
+	if (dwarfx_map_get(&dx->file_ids, (uintptr_t)path, &id))
+		return id;
+	RG_GROW(dx->files, dx->nfiles + 1, dx->files_cap);
+	id = (uint32_t)dx->nfiles++;
+	dx->files[id].path = path;
+	dx->files[id].first = dx->files[id].count = 0;
+	dwarfx_map_put(&dx->file_ids, (uintptr_t)path, id);
+	return id;
+}
+
+/*
+ * Sequences of functions the linker discarded (--gc-sections, COMDAT) keep
+ * their rows at address 0 or a tombstone: keep only sequences that start in
+ * executable memory.
+ */
+static void end_sequence(dwarfx *dx, size_t *seq_start)
+{
+	if (dx->nrows > *seq_start && !dwarfx_in_exec(dx, dx->rows[*seq_start].addr))
+		dx->nrows = *seq_start;
+	if (dx->nrows > *seq_start) {
+		RG_GROW(dx->seqs, dx->nseqs + 1, dx->seqs_cap);
+		dx->seqs[dx->nseqs].first = *seq_start;
+		dx->seqs[dx->nseqs].count = dx->nrows - *seq_start;
+		dx->nseqs++;
+	}
+	*seq_start = dx->nrows;
+}
+
+static int line_rows(struct walk *w, Dwarf_Line *lines, Dwarf_Signed n)
+{
+	dwarfx *dx = w->dx;
+	uint32_t *ids = NULL;      /* file number in this table -> file id */
+	size_t nids = 0, seq_start = dx->nrows;
+	Dwarf_Error e = NULL;
+	Dwarf_Signed i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		Dwarf_Addr addr;
+		Dwarf_Unsigned lineno, fileno;
+		Dwarf_Bool stmt, endseq;
+		struct dwarfx_row *r;
+
+		/* a row without any of these is as broken as an error */
+		if (dwarf_lineaddr(lines[i], &addr, &e) != DW_DLV_OK ||
+		    dwarf_lineno(lines[i], &lineno, &e) != DW_DLV_OK ||
+		    dwarf_line_srcfileno(lines[i], &fileno, &e) != DW_DLV_OK ||
+		    dwarf_linebeginstatement(lines[i], &stmt, &e) != DW_DLV_OK ||
+		    dwarf_lineendsequence(lines[i], &endseq, &e) != DW_DLV_OK) {
+			ret = dw_fail(w, e, "line table");
+			break;
+		}
+		if (fileno > 100000) {
+			ret = dw_fail(w, NULL, "line table names an impossible file number");
+			break;
+		}
+		if (fileno >= nids || ids[fileno] == DWARFX_NONE) {
+			char *src = NULL;
+			int res;
+
+			if (fileno >= nids) {
+				ids = xrealloc(ids, (fileno + 1) * sizeof(*ids));
+				while (nids <= fileno)
+					ids[nids++] = DWARFX_NONE;
+			}
+			/* libdwarf joins the include directory for us */
+			res = dwarf_linesrc(lines[i], &src, &e);
+			if (res == DW_DLV_ERROR) {
+				ret = dw_fail(w, e, "line table file names");
+				break;
+			}
+			ids[fileno] = file_id(w, res == DW_DLV_OK ? src : "<unknown>");
+			if (res == DW_DLV_OK)
+				dwarf_dealloc(w->dbg, src, DW_DLA_STRING);
+		}
+		if (lineno > INT32_MAX)
+			lineno = 0;
+		RG_GROW(dx->rows, dx->nrows + 1, dx->rows_cap);
+		r = &dx->rows[dx->nrows];
+		r->addr = addr;
+		r->file = ids[fileno];
+		r->line = (uint32_t)lineno;
+		r->ord = (uint32_t)dx->nrows;
+		/* gcc's location views: numbered from 0 at each new address */
+		r->view = dx->nrows > seq_start && dx->rows[dx->nrows - 1].addr == addr &&
+			dx->rows[dx->nrows - 1].view < UINT16_MAX ?
+			dx->rows[dx->nrows - 1].view + 1 : 0;
+		r->is_stmt = stmt != 0;
+		r->end_seq = endseq != 0;
+		dx->nrows++;
+		if (endseq)
+			end_sequence(dx, &seq_start);
+	}
+	/* rows after the last end_sequence belong to no sequence: drop them */
+	dx->nrows = seq_start;
+	free(ids);
+	return ret;
+}
+
+static int index_lines(struct walk *w, Dwarf_Die cu)
+{
+	Dwarf_Unsigned version;
+	Dwarf_Small ntables;
+	Dwarf_Line_Context ctx = NULL;
+	Dwarf_Line *lines = NULL;
+	Dwarf_Signed n = 0;
+	Dwarf_Error e = NULL;
+	int res, ret;
+
+	res = dwarf_srclines_b(cu, &version, &ntables, &ctx, &e);
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "line table");
+	res = dwarf_srclines_from_linecontext(ctx, &lines, &n, &e);
+	if (res == DW_DLV_ERROR) {
+		ret = dw_fail(w, e, "line table");
+		dwarf_srclines_dealloc_b(ctx);
+		return ret;
+	}
+	ret = res == DW_DLV_OK ? line_rows(w, lines, n) : 0;
+	dwarf_srclines_dealloc_b(ctx);
+	return ret;
+}
+
+/*
+ * Reads a string attribute (the string lives in libdwarf's sections).
+ * Returns DW_DLV_OK, DW_DLV_NO_ENTRY, or DW_DLV_ERROR with w->err set.
+ */
+static int attr_string(struct walk *w, Dwarf_Die die, Dwarf_Half at, char **out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Error e = NULL;
+	int res;
+
+	res = dwarf_attr(die, at, &attr, &e);
+	if (res == DW_DLV_ERROR) {
+		dw_fail(w, e, "attribute");
+		return DW_DLV_ERROR;
+	}
+	if (res == DW_DLV_NO_ENTRY)
+		return DW_DLV_NO_ENTRY;
+	res = dwarf_formstring(attr, out, &e);
+	dwarf_dealloc_attribute(attr);
+	if (res == DW_DLV_ERROR)
+		dw_fail(w, e, "string attribute");
+	return res;
+}
+
+static int die_name(struct walk *w, Dwarf_Die die, unsigned hops,
+		    const char **name);
+
+static int name_at(struct walk *w, Dwarf_Off off, unsigned hops, const char **name)
+{
+	Dwarf_Die d = NULL;
+	Dwarf_Error e = NULL;
+	uint32_t idx;
+	int res;
+
+	if (dwarfx_map_get(&w->names, off, &idx)) {
+		*name = idx == DWARFX_NONE ? NULL : w->name_list[idx];
+		return 0;
+	}
+	res = dwarf_offdie_b(w->dbg, off, true, &d, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "reference to another entry");
+	*name = NULL;
+	if (res == DW_DLV_OK) {
+		res = die_name(w, d, hops + 1, name);
+		dwarf_dealloc_die(d);
+		if (res < 0)
+			return -1;
+	}
+	if (*name) {
+		RG_GROW(w->name_list, w->nnames + 1, w->names_cap);
+		w->name_list[w->nnames] = *name;
+		dwarfx_map_put(&w->names, off, (uint32_t)w->nnames++);
+	} else {
+		dwarfx_map_put(&w->names, off, DWARFX_NONE);
+	}
+	return 0;
+}
+
+/*
+ * DW_AT_name, or else the name of the entry this one is an instance of:
+ * inlined copies and out-of-line clones (foo.constprop.0) point at the
+ * abstract foo with DW_AT_abstract_origin, C++ definitions at their
+ * declaration with DW_AT_specification.  Sets *name to NULL if none.
+ */
+static int die_name(struct walk *w, Dwarf_Die die, unsigned hops,
+		    const char **name)
+{
+	static const Dwarf_Half refs[] = {DW_AT_abstract_origin, DW_AT_specification};
+	Dwarf_Error e = NULL;
+	char *s;
+	size_t i;
+	int res;
+
+	*name = NULL;
+	res = dwarf_diename(die, &s, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "name");
+	if (res == DW_DLV_OK) {
+		*name = dwarfx_pool_intern(&w->dx->strs, s, strlen(s));
+		return 0;
+	}
+	if (hops >= MAX_NAME_HOPS)
+		return 0;
+	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Off off;
+
+		res = dwarf_attr(die, refs[i], &attr, &e);
+		if (res == DW_DLV_ERROR)
+			return dw_fail(w, e, "attribute");
+		if (res == DW_DLV_NO_ENTRY)
+			continue;
+		res = dwarf_global_formref(attr, &off, &e);
+		dwarf_dealloc_attribute(attr);
+		if (res == DW_DLV_ERROR)
+			return dw_fail(w, e, "reference to another entry");
+		if (res == DW_DLV_NO_ENTRY)
+			continue;
+		return name_at(w, off, hops, name);
+	}
+	return 0;
+}
+
+struct rangebuf {
+	bool any;                /* a range was listed (kept or not) */
+	uint64_t first;          /* start of the first range listed */
+};
+
+static void add_range(struct walk *w, struct rangebuf *rb, uint64_t lo, uint64_t hi)
+{
+	dwarfx *dx = w->dx;
+
+	if (!rb->any) {
+		rb->any = true;
+		rb->first = lo;
+	}
+	if (hi <= lo || !dwarfx_in_exec(dx, lo))
+		return;
+	RG_GROW(dx->ranges, dx->nranges + 1, dx->ranges_cap);
+	dx->ranges[dx->nranges].lo = lo;
+	dx->ranges[dx->nranges].hi = hi;
+	dx->nranges++;
+}
+
+/* DWARF 5: DW_AT_ranges is an offset into, or index of, .debug_rnglists. */
+static int read_rnglists(struct walk *w, Dwarf_Attribute attr, Dwarf_Half form,
+			 struct rangebuf *rb)
+{
+	Dwarf_Rnglists_Head head = NULL;
+	Dwarf_Unsigned val, count, global_off, i;
+	Dwarf_Error e = NULL;
+	int res;
+
+	if (form == DW_FORM_rnglistx)
+		res = dwarf_formudata(attr, &val, &e);
+	else
+		res = dwarf_global_formref(attr, &val, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "DW_AT_ranges");
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	res = dwarf_rnglists_get_rle_head(attr, form, val, &head, &count,
+					  &global_off, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "range list");
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	for (i = 0; i < count; i++) {
+		unsigned len, code;
+		Dwarf_Unsigned raw1, raw2, lo, hi;
+		Dwarf_Bool no_addr;
+
+		res = dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1,
+							&raw2, &no_addr, &lo, &hi, &e);
+		if (res == DW_DLV_ERROR) {
+			dwarf_dealloc_rnglists_head(head);
+			return dw_fail(w, e, "range list entry");
+		}
+		if (res == DW_DLV_NO_ENTRY || code == DW_RLE_end_of_list)
+			break;
+		if (code == DW_RLE_base_address || code == DW_RLE_base_addressx ||
+		    no_addr)
+			continue;
+		/* the "cooked" values already have the base address applied */
+		add_range(w, rb, lo, hi);
+	}
+	dwarf_dealloc_rnglists_head(head);
+	return 0;
+}
+
+/* DWARF 2-4: DW_AT_ranges is an offset into .debug_ranges. */
+static int read_ranges(struct walk *w, Dwarf_Die die, Dwarf_Attribute attr,
+		       Dwarf_Half form, struct rangebuf *rb)
+{
+	Dwarf_Ranges *list = NULL;
+	Dwarf_Signed n = 0, i;
+	Dwarf_Unsigned bytes, off;
+	Dwarf_Off realoff, ref;
+	Dwarf_Error e = NULL;
+	uint64_t base = w->cu_base;
+	int res;
+
+	if (form == DW_FORM_data4 || form == DW_FORM_data8) {
+		res = dwarf_formudata(attr, &off, &e);
+	} else {
+		res = dwarf_global_formref(attr, &ref, &e);
+		off = ref;
+	}
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "DW_AT_ranges");
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	res = dwarf_get_ranges_b(w->dbg, off, die, &realoff, &list, &n, &bytes, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "range list");
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (list[i].dwr_type == DW_RANGES_END)
+			break;
+		if (list[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
+			base = list[i].dwr_addr2;
+		else
+			add_range(w, rb, base + list[i].dwr_addr1,
+				  base + list[i].dwr_addr2);
+	}
+	dwarf_ranges_dealloc(w->dbg, list, n);
+	return 0;
+}
+
+/* Appends the die's code ranges to dx->ranges (those in executable memory). */
+static int die_ranges(struct walk *w, Dwarf_Die die, struct rangebuf *rb)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr lo, hv;
+	Dwarf_Half form;
+	enum Dwarf_Form_Class cls;
+	Dwarf_Error e = NULL;
+	int res, ret;
+
+	res = dwarf_lowpc(die, &lo, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "DW_AT_low_pc");
+	if (res == DW_DLV_OK) {
+		res = dwarf_highpc_b(die, &hv, &form, &cls, &e);
+		if (res == DW_DLV_ERROR)
+			return dw_fail(w, e, "DW_AT_high_pc");
+		if (res == DW_DLV_NO_ENTRY)
+			add_range(w, rb, lo, lo + 1);
+		else
+			add_range(w, rb, lo, cls == DW_FORM_CLASS_CONSTANT ? lo + hv : hv);
+		return 0;
+	}
+	res = dwarf_attr(die, DW_AT_ranges, &attr, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "DW_AT_ranges");
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	res = dwarf_whatform(attr, &form, &e);
+	if (res != DW_DLV_OK) {
+		dwarf_dealloc_attribute(attr);
+		return dw_fail(w, e, "DW_AT_ranges");
+	}
+	if (w->version >= 5)
+		ret = read_rnglists(w, attr, form, rb);
+	else
+		ret = read_ranges(w, die, attr, form, rb);
+	dwarf_dealloc_attribute(attr);
+	return ret;
+}
+
+/*
+ * Where an instance is entered: DW_AT_entry_pc (gcc gives one to inlined
+ * copies, whose first range need not hold the first instruction), else the
+ * low pc or the first range listed (the hot part; a .cold part can lie at a
+ * lower address).
+ */
+static int die_entry(struct walk *w, Dwarf_Die die, uint64_t base, uint64_t *entry)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Half form;
+	Dwarf_Addr a;
+	Dwarf_Unsigned u;
+	Dwarf_Error e = NULL;
+	enum Dwarf_Form_Class cls;
+	int res;
+
+	*entry = base;
+	res = dwarf_attr(die, DW_AT_entry_pc, &attr, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "DW_AT_entry_pc");
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	res = dwarf_whatform(attr, &form, &e);
+	if (res == DW_DLV_OK) {
+		cls = dwarf_get_form_class(w->version, DW_AT_entry_pc,
+					   w->offset_size, form);
+		if (cls == DW_FORM_CLASS_ADDRESS) {
+			res = dwarf_formaddr(attr, &a, &e);
+			if (res == DW_DLV_OK)
+				*entry = a;
+		} else if (cls == DW_FORM_CLASS_CONSTANT) {
+			/* DWARF 5: an offset from the entity's base address */
+			res = dwarf_formudata(attr, &u, &e);
+			if (res == DW_DLV_OK)
+				*entry = base + u;
+		}
+	}
+	dwarf_dealloc_attribute(attr);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "DW_AT_entry_pc");
+	return 0;
+}
+
+/*
+ * DW_AT_GNU_entry_view: at an inlined copy's entry address, the line table
+ * first has rows of the caller (the call's line), then the callee's; the
+ * view numbers which row the copy starts at.  0 when absent.
+ */
+static int die_entry_view(struct walk *w, Dwarf_Die die, unsigned *view)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Unsigned u = 0;
+	Dwarf_Error e = NULL;
+	int res;
+
+	*view = 0;
+	res = dwarf_attr(die, DW_AT_GNU_entry_view, &attr, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "DW_AT_GNU_entry_view");
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	res = dwarf_formudata(attr, &u, &e);
+	dwarf_dealloc_attribute(attr);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "DW_AT_GNU_entry_view");
+	*view = res == DW_DLV_OK && u < UINT16_MAX ? (unsigned)u : 0;
+	return 0;
+}
+
+/* Records a subprogram or inlined subroutine; *code says whether it has any. */
+static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent,
+		  unsigned depth, bool *code)
+{
+	dwarfx *dx = w->dx;
+	struct rangebuf rb = {false, 0};
+	size_t r0 = dx->nranges;
+	struct dwarfx_fn *fn;
+	const char *name;
+	uint64_t entry;
+	unsigned view = 0;
+
+	*code = false;
+	if (die_ranges(w, die, &rb) < 0)
+		return -1;
+	if (dx->nranges == r0)
+		return 0;
+	if (die_name(w, die, 0, &name) < 0 || die_entry(w, die, rb.first, &entry) < 0 ||
+	    (tag == DW_TAG_inlined_subroutine && die_entry_view(w, die, &view) < 0)) {
+		dx->nranges = r0;
+		return -1;
+	}
+	*code = true;
+	RG_GROW(dx->fns, dx->nfns + 1, dx->fns_cap);
+	fn = &dx->fns[dx->nfns++];
+	fn->name = name;
+	fn->entry = entry;
+	fn->range0 = (uint32_t)r0;
+	fn->nranges = (uint32_t)(dx->nranges - r0);
+	fn->parent = parent;
+	fn->depth = depth;
+	fn->entry_view = view;
+	fn->inlined = tag == DW_TAG_inlined_subroutine;
+	return 0;
+}
+
+/*
+ * Visits the children of parent that can hold code.  Types, variables and
+ * parameters are skipped without descending: most of a big binary's DIEs.
+ */
+static int walk_children(struct walk *w, Dwarf_Die parent, uint32_t parent_fn,
+			 unsigned depth, unsigned nesting)
+{
+	Dwarf_Die child = NULL;
+	Dwarf_Error e = NULL;
+	int res;
+
+	if (nesting > MAX_DIE_DEPTH)
+		return dw_fail(w, NULL, "entries nested too deep");
+	res = dwarf_child(parent, &child, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "entry children");
+	while (res == DW_DLV_OK) {
+		Dwarf_Die next = NULL;
+		Dwarf_Half tag;
+		bool code;
+		int ret = 0;
+
+		res = dwarf_tag(child, &tag, &e);
+		if (res != DW_DLV_OK) {
+			dwarf_dealloc_die(child);
+			return dw_fail(w, e, "entry tag");
+		}
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+			ret = add_fn(w, child, tag, parent_fn, depth, &code);
+			/* abstract and declared-only functions hold no code */
+			if (!ret && code)
+				ret = walk_children(w, child, (uint32_t)(w->dx->nfns - 1),
+						    depth + 1, nesting + 1);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_namespace:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			ret = walk_children(w, child, parent_fn, depth, nesting + 1);
+			break;
+		default:
+			break;
+		}
+		if (ret < 0) {
+			dwarf_dealloc_die(child);
+			return -1;
+		}
+		res = dwarf_siblingof_b(w->dbg, child, true, &next, &e);
+		dwarf_dealloc_die(child);
+		if (res == DW_DLV_ERROR)
+			return dw_fail(w, e, "entry siblings");
+		child = next;
+	}
+	return 0;
+}
+
+static int index_cu(struct walk *w, Dwarf_Die cu)
+{
+	Dwarf_Addr base;
+	Dwarf_Half tag;
+	Dwarf_Error e = NULL;
+	char *dir = NULL;
+	int res;
+
+	res = dwarf_tag(cu, &tag, &e);
+	if (res != DW_DLV_OK)
+		return dw_fail(w, e, "unit tag");
+	if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit)
+		return 0;	/* type units hold no code */
+	res = attr_string(w, cu, DW_AT_comp_dir, &dir);
+	if (res == DW_DLV_ERROR)
+		return -1;
+	w->comp_dir = res == DW_DLV_OK ?
+		dwarfx_pool_intern(&w->dx->strs, dir, strlen(dir)) : NULL;
+	res = dwarf_lowpc(cu, &base, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "unit DW_AT_low_pc");
+	w->cu_base = res == DW_DLV_OK ? base : 0;
+	if (index_lines(w, cu) < 0)
+		return -1;
+	return walk_children(w, cu, DWARFX_NONE, 0, 0);
+}
+
+int dwarfx_index_dwarf(dwarfx *dx, rg_err *err)
+{
+	struct walk w;
+	Dwarf_Debug dbg = NULL;
+	Dwarf_Error e = NULL;
+	int res, ret = 0;
+
+	/*
+	 * libdwarf can track every object it hands out so that dwarf_finish
+	 * frees what callers forgot; that bookkeeping is half the time of
+	 * indexing a big binary.  We free each DIE, attribute, error, string,
+	 * line context and range list ourselves, so turn it off (it is a
+	 * libdwarf-wide setting; setting it again is harmless).
+	 */
+	dwarf_set_de_alloc_flag(0);
+	/*
+	 * No true-path buffer: libdwarf then reads this file only and does
+	 * not follow .gnu_debuglink, so the index describes exactly the object
+	 * the tracer will map.
+	 */
+	res = dwarf_init_path(dx->path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
+			      NULL, NULL, &dbg, NULL, 0, NULL, &e);
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	if (res == DW_DLV_ERROR) {
+		rg_error(err, "cannot read the debug info of '%s': %s", dx->path,
+			 e ? dwarf_errmsg(e) : "unknown error");
+		if (e)
+			dwarf_dealloc_error(dbg, e);
+		if (dbg)
+			dwarf_finish(dbg, NULL);
+		return -1;
+	}
+	dx->dbg = dbg;
+
+	memset(&w, 0, sizeof(w));
+	w.dx = dx;
+	w.dbg = dbg;
+	w.err = err;
+	for (;;) {
+		Dwarf_Unsigned hlen, abbrev_off, typeoff, next;
+		Dwarf_Half version, addr_size, offset_size, ext_size, unit_type;
+		Dwarf_Sig8 sig;
+		Dwarf_Die cu = NULL;
+
+		res = dwarf_next_cu_header_d(dbg, true, &hlen, &version, &abbrev_off,
+					     &addr_size, &offset_size, &ext_size,
+					     &sig, &typeoff, &next, &unit_type, &e);
+		if (res == DW_DLV_NO_ENTRY)
+			break;
+		if (res == DW_DLV_ERROR) {
+			ret = dw_fail(&w, e, "unit header");
+			break;
+		}
+		w.version = version;
+		w.offset_size = offset_size;
+		res = dwarf_siblingof_b(dbg, NULL, true, &cu, &e);
+		if (res == DW_DLV_ERROR) {
+			ret = dw_fail(&w, e, "unit entry");
+			break;
+		}
+		if (res == DW_DLV_NO_ENTRY)
+			continue;
+		ret = index_cu(&w, cu);
+		dwarf_dealloc_die(cu);
+		if (ret < 0)
+			break;
+	}
+	dwarfx_map_release(&w.names);
+	free(w.name_list);
+	return ret;
+}
+
+static int row_addr_cmp(const void *pa, const void *pb)
+{
+	const struct dwarfx_row *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* a sequence ending where the next starts: the end comes first */
+	if (a->end_seq != b->end_seq)
+		return a->end_seq ? -1 : 1;
+	return a->ord < b->ord ? -1 : a->ord > b->ord;
+}
+
+struct line_key {
+	uint32_t file, line;
+	uint64_t addr;
+	uint32_t row;
+};
+
+static int line_key_cmp(const void *pa, const void *pb)
+{
+	const struct line_key *a = pa, *b = pb;
+
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+static int seq_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct dwarfx_row *rows = arg;
+	const struct dwarfx_seq *a = pa, *b = pb;
+	uint64_t x = rows[a->first].addr, y = rows[b->first].addr;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Sorts the rows by address.  Each sequence is sorted already (DWARF says
+ * so) and sequences rarely overlap, so ordering whole sequences and checking
+ * that they tile is much cheaper than sorting a million rows; anything odd
+ * falls back to the full sort.
+ */
+static void sort_rows(dwarfx *dx)
+{
+	struct dwarfx_row *out;
+	size_t i, j, n = 0;
+	bool ok = true;
+
+	if (!dx->nrows)
+		return;
+	if (dx->nseqs > 1)
+		qsort_r(dx->seqs, dx->nseqs, sizeof(*dx->seqs), seq_cmp, dx->rows);
+	for (i = 0; i < dx->nseqs && ok; i++) {
+		const struct dwarfx_seq *q = &dx->seqs[i];
+
+		for (j = q->first + 1; j < q->first + q->count && ok; j++)
+			ok = dx->rows[j - 1].addr <= dx->rows[j].addr;
+		if (i + 1 < dx->nseqs)
+			ok = ok && dx->rows[q->first + q->count - 1].addr <=
+				dx->rows[dx->seqs[i + 1].first].addr &&
+				dx->rows[q->first].addr < dx->rows[dx->seqs[i + 1].first].addr;
+	}
+	if (!ok) {
+		qsort(dx->rows, dx->nrows, sizeof(*dx->rows), row_addr_cmp);
+		return;
+	}
+	out = xmalloc(dx->nrows * sizeof(*out));
+	for (i = 0; i < dx->nseqs; i++) {
+		memcpy(out + n, dx->rows + dx->seqs[i].first,
+		       dx->seqs[i].count * sizeof(*out));
+		n += dx->seqs[i].count;
+	}
+	free(dx->rows);
+	dx->rows = out;
+	dx->nrows = n;
+	dx->rows_cap = n;
+}
+
+static void index_lines_by_file(dwarfx *dx)
+{
+	struct line_key *keys;
+	size_t i, n = 0;
+
+	sort_rows(dx);
+	free(dx->seqs);
+	dx->seqs = NULL;
+	dx->nseqs = dx->seqs_cap = 0;
+	keys = xcalloc(dx->nrows, sizeof(*keys));
+	for (i = 0; i < dx->nrows; i++) {
+		const struct dwarfx_row *r = &dx->rows[i];
+
+		if (!r->is_stmt || r->end_seq || !r->line)
+			continue;
+		keys[n].file = r->file;
+		keys[n].line = r->line;
+		keys[n].addr = r->addr;
+		keys[n].row = (uint32_t)i;
+		n++;
+	}
+	qsort(keys, n, sizeof(*keys), line_key_cmp);
+	dx->byline = xcalloc(n, sizeof(*dx->byline));
+	dx->nbyline = n;
+	for (i = 0; i < n; i++) {
+		struct dwarfx_file *f = &dx->files[keys[i].file];
+
+		if (!f->count)
+			f->first = i;
+		f->count++;
+		dx->byline[i] = keys[i].row;
+	}
+	free(keys);
+}
+
+struct span {
+	uint64_t lo, hi;
+	uint32_t fn;
+	unsigned depth;
+};
+
+static int span_cmp(const void *pa, const void *pb)
+{
+	const struct span *a = pa, *b = pb;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->depth != b->depth)
+		return a->depth < b->depth ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi > b->hi ? -1 : 1;
+	return a->fn < b->fn ? -1 : a->fn > b->fn;
+}
+
+static void emit_seg(dwarfx *dx, size_t *cap, uint64_t lo, uint64_t hi, uint32_t fn)
+{
+	struct dwarfx_seg *last = dx->nsegs ? &dx->segs[dx->nsegs - 1] : NULL;
+
+	if (hi <= lo)
+		return;
+	if (last && last->hi == lo && last->fn == fn) {
+		last->hi = hi;
+		return;
+	}
+	RG_GROW(dx->segs, dx->nsegs + 1, *cap);
+	dx->segs[dx->nsegs].lo = lo;
+	dx->segs[dx->nsegs].hi = hi;
+	dx->segs[dx->nsegs].fn = fn;
+	dx->nsegs++;
+}
+
+/*
+ * Flattens the nested instance ranges into disjoint segments, each labelled
+ * with the innermost instance, so "which function is this address in" is
+ * one binary search.  Ranges sorted by start (outer first) are swept with a
+ * stack of the ranges open at the current address: its top is the innermost.
+ */
+static void index_segments(dwarfx *dx)
+{
+	struct span *sp = xcalloc(dx->nranges, sizeof(*sp));
+	struct span **stack = xcalloc(dx->nranges + 1, sizeof(*stack));
+	size_t n = 0, i, top = 0, cap = 0;
+	uint64_t pos = 0;
+	uint32_t f;
+
+	for (f = 0; f < dx->nfns; f++) {
+		const struct dwarfx_fn *fn = &dx->fns[f];
+
+		for (i = fn->range0; i < fn->range0 + fn->nranges; i++) {
+			sp[n].lo = dx->ranges[i].lo;
+			sp[n].hi = dx->ranges[i].hi;
+			sp[n].fn = f;
+			sp[n].depth = fn->depth;
+			n++;
+		}
+	}
+	qsort(sp, n, sizeof(*sp), span_cmp);
+	i = 0;
+	while (i < n || top) {
+		uint64_t next_start = i < n ? sp[i].lo : UINT64_MAX;
+		uint64_t end;
+
+		while (top && stack[top - 1]->hi <= pos)
+			top--;
+		if (!top) {
+			if (i >= n)
+				break;
+			pos = next_start;
+		} else {
+			end = stack[top - 1]->hi < next_start ? stack[top - 1]->hi : next_start;
+			emit_seg(dx, &cap, pos, end, stack[top - 1]->fn);
+			pos = end;
+		}
+		while (i < n && sp[i].lo == pos)
+			stack[top++] = &sp[i++];
+	}
+	free(stack);
+	free(sp);
+}
+
+static int fn_name_cmp(const void *pa, const void *pb, void *arg)
+{
+	const dwarfx *dx = arg;
+	const struct dwarfx_fn *a = &dx->fns[*(const uint32_t *)pa];
+	const struct dwarfx_fn *b = &dx->fns[*(const uint32_t *)pb];
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	if (a->entry != b->entry)
+		return a->entry < b->entry ? -1 : 1;
+	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+}
+
+void dwarfx_index_finish(dwarfx *dx)
+{
+	uint32_t f;
+
+	index_lines_by_file(dx);
+	index_segments(dx);
+	dx->fn_byname = xcalloc(dx->nfns, sizeof(*dx->fn_byname));
+	for (f = 0; f < dx->nfns; f++)
+		if (dx->fns[f].name)
+			dx->fn_byname[dx->nfn_byname++] = f;
+	if (dx->nfn_byname > 1)
+		qsort_r(dx->fn_byname, dx->nfn_byname, sizeof(*dx->fn_byname),
+			fn_name_cmp, dx);
+	dx->debug = dx->nrows > 0;
+}

@@ -1,0 +1,141 @@
+/*
+ * dwarf/ internals: the index dwarfx_open builds once and every query reads.
+ * Not for other modules; they see dwarfx.h only.
+ *
+ *   rows     every line table row of every CU, sorted by address
+ *   byline   the is_stmt rows again, sorted by (file, line, address):
+ *            "FILE:LINE" is a binary search, never a rescan
+ *   fns      subprograms and inlined subroutines that have code, with
+ *            their ranges; segs flattens the ranges into disjoint pieces
+ *            labelled with the innermost instance, for address lookups
+ *   syms     ELF function symbols (.symtab + .dynsym), sorted by address,
+ *            and again by name
+ */
+#ifndef RACEGATE_DWARFX_INT_H
+#define RACEGATE_DWARFX_INT_H
+
+#include "dwarfx.h"
+
+#define DWARFX_NONE UINT32_MAX
+
+/* Interned strings: one copy of each, stable pointers, freed together. */
+typedef struct dwarfx_pool {
+	char **chunks;
+	size_t nchunks, chunks_cap;
+	size_t used, size;       /* of the last chunk */
+	const char **slots;      /* open addressing; NULL is empty */
+	size_t nslots, count;
+} dwarfx_pool;
+
+const char *dwarfx_pool_intern(dwarfx_pool *p, const char *s, size_t len);
+void dwarfx_pool_release(dwarfx_pool *p);
+
+/* uint64 -> uint32 map (DIE offsets -> names, string pointers -> ids). */
+typedef struct dwarfx_map {
+	uint64_t *keys;
+	uint32_t *vals;
+	unsigned char *used;
+	size_t nslots, count;
+} dwarfx_map;
+
+bool dwarfx_map_get(const dwarfx_map *m, uint64_t key, uint32_t *val);
+void dwarfx_map_put(dwarfx_map *m, uint64_t key, uint32_t val);
+void dwarfx_map_release(dwarfx_map *m);
+
+struct dwarfx_row {
+	uint64_t addr;
+	uint32_t file;           /* index in dx->files */
+	uint32_t line;
+	uint32_t ord;            /* position in the line program: sort tie-break */
+	uint16_t view;           /* rows before this one at the same address */
+	unsigned char is_stmt;
+	unsigned char end_seq;   /* first address past a sequence, not code */
+};
+
+struct dwarfx_seq {
+	size_t first, count;     /* slice of dx->rows, end_sequence row last */
+};
+
+struct dwarfx_file {
+	const char *path;        /* interned, comp dir joined, normalised */
+	size_t first, count;     /* this file's slice of dx->byline */
+};
+
+struct dwarfx_fn {
+	const char *name;        /* interned; NULL when DWARF names none */
+	uint64_t entry;          /* DW_AT_entry_pc, DW_AT_low_pc or first range */
+	uint32_t range0, nranges;/* slice of dx->ranges */
+	uint32_t parent;         /* enclosing instance, or DWARFX_NONE */
+	unsigned depth;          /* nesting: 0 for a CU-level subprogram */
+	unsigned entry_view;     /* DW_AT_GNU_entry_view: rows at entry before it are the caller's */
+	bool inlined;            /* DW_TAG_inlined_subroutine */
+};
+
+struct dwarfx_range {
+	uint64_t lo, hi;
+};
+
+/* A piece of the address space and the innermost instance covering it. */
+struct dwarfx_seg {
+	uint64_t lo, hi;
+	uint32_t fn;
+};
+
+struct dwarfx_sym {
+	uint64_t addr, size;
+	const char *name;        /* interned, @VERSION stripped */
+	unsigned char bind;      /* STB_* */
+	bool ifunc;              /* STT_GNU_IFUNC: addr is the resolver */
+};
+
+struct dwarfx_phdr {
+	uint64_t vaddr, memsz;
+	bool exec;
+};
+
+struct dwarfx {
+	char *path;
+	bool pie;
+	uint64_t entry, load_base;
+	struct dwarfx_phdr *phdrs;
+	size_t nphdrs;
+
+	dwarfx_pool strs;
+
+	void *dbg;               /* Dwarf_Debug, or NULL without DWARF */
+	bool debug;
+
+	struct dwarfx_row *rows;
+	size_t nrows, rows_cap;
+	struct dwarfx_seq *seqs;  /* while indexing: each sequence's rows */
+	size_t nseqs, seqs_cap;
+	uint32_t *byline;
+	size_t nbyline;
+	struct dwarfx_file *files;
+	size_t nfiles, files_cap;
+	dwarfx_map file_ids;     /* interned path pointer -> index in files */
+
+	struct dwarfx_fn *fns;
+	size_t nfns, fns_cap;
+	struct dwarfx_range *ranges;
+	size_t nranges, ranges_cap;
+	struct dwarfx_seg *segs;
+	size_t nsegs;
+	uint32_t *fn_byname;     /* fns with a name, sorted by name */
+	size_t nfn_byname;
+
+	struct dwarfx_sym *syms;
+	size_t nsyms;
+	uint32_t *sym_byname;
+};
+
+/* dwarfx_elf.c: header, program headers and symbols; fills dx. */
+int dwarfx_elf_read(dwarfx *dx, rg_err *err);
+
+/* dwarfx_index.c: DWARF (when present) -> rows, files, fns, ranges. */
+int dwarfx_index_dwarf(dwarfx *dx, rg_err *err);
+void dwarfx_index_finish(dwarfx *dx);
+
+bool dwarfx_in_exec(const dwarfx *dx, uint64_t addr);
+
+#endif

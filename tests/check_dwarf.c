@@ -1,0 +1,767 @@
+/*
+ * check_dwarf: dwarfx on programs the build compiles (tests/fixtures/dwarf).
+ *
+ * Nothing here is a hard-coded address or line number: lines come from
+ * "@name" markers in the fixture sources, addresses from nm and objdump
+ * listings made at build time (and, for libc, from the dynamic linker), so
+ * a new compiler or an edited fixture does not break the test.
+ */
+#include "dwarfx.h"
+
+#include <check.h>
+#include <ctype.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <link.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SRC(f) FX_SRC_DIR "/" f
+#define LISTING(t, ext) FX_OUT_DIR "/" t ext
+
+/* ---- what the fixtures say about themselves ---- */
+
+/* Line number of the line holding "@tag" (and not a longer tag) in src. */
+static int marker_line(const char *src, const char *tag)
+{
+	FILE *f = fopen(src, "r");
+	char buf[1024];
+	size_t tlen = strlen(tag);
+	int line = 0;
+
+	ck_assert_msg(f != NULL, "cannot open %s", src);
+	while (fgets(buf, sizeof(buf), f)) {
+		const char *p = buf;
+
+		line++;
+		while ((p = strchr(p, '@'))) {
+			p++;
+			if (!strncmp(p, tag, tlen) &&
+			    !(isalnum((unsigned char)p[tlen]) || p[tlen] == '-' ||
+			      p[tlen] == '_')) {
+				fclose(f);
+				return line;
+			}
+		}
+	}
+	fclose(f);
+	ck_abort_msg("no marker @%s in %s", tag, src);
+	return 0;
+}
+
+struct nm_sym {
+	uint64_t addr, size;
+	bool found;
+};
+
+/* The symbol called name in an "nm -S --defined-only" listing. */
+static struct nm_sym nm_lookup(const char *listing, const char *name)
+{
+	struct nm_sym s = {0, 0, false};
+	FILE *f = fopen(listing, "r");
+	char buf[1024];
+
+	ck_assert_msg(f != NULL, "cannot open %s", listing);
+	while (fgets(buf, sizeof(buf), f)) {
+		char a[64], b[64], c[512], d[512];
+		int n = sscanf(buf, "%63s %63s %511s %511s", a, b, c, d);
+
+		if (n == 4 && !strcmp(d, name)) {
+			s.addr = strtoull(a, NULL, 16);
+			s.size = strtoull(b, NULL, 16);
+			s.found = true;
+			break;
+		}
+		if (n == 3 && !strcmp(c, name)) {
+			s.addr = strtoull(a, NULL, 16);
+			s.found = true;
+			break;
+		}
+	}
+	fclose(f);
+	ck_assert_msg(s.found, "no symbol %s in %s", name, listing);
+	return s;
+}
+
+/*
+ * The lowest address of a statement row for file:line in objdump's decoded
+ * line table (columns: file, line, address, [view], [x for a statement]).
+ */
+static uint64_t objdump_line_addr(const char *listing, const char *file, int line)
+{
+	FILE *f = fopen(listing, "r");
+	char buf[1024];
+	uint64_t best = UINT64_MAX;
+
+	ck_assert_msg(f != NULL, "cannot open %s", listing);
+	while (fgets(buf, sizeof(buf), f)) {
+		char name[512], lno[64], addr[64];
+		size_t len = strlen(buf);
+
+		while (len && isspace((unsigned char)buf[len - 1]))
+			buf[--len] = '\0';
+		if (sscanf(buf, "%511s %63s %63s", name, lno, addr) != 3 ||
+		    strcmp(name, file) || atoi(lno) != line || !len ||
+		    buf[len - 1] != 'x' || !isspace((unsigned char)buf[len - 2]))
+			continue;
+		if (strtoull(addr, NULL, 16) < best)
+			best = strtoull(addr, NULL, 16);
+	}
+	fclose(f);
+	ck_assert_msg(best != UINT64_MAX, "no row for %s:%d in %s", file, line, listing);
+	return best;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* ---- dwarfx helpers ---- */
+
+static dwarfx *open_ok(const char *path)
+{
+	rg_err err = RG_ERR_INIT;
+	dwarfx *dx = NULL;
+
+	ck_assert_msg(dwarfx_open(path, &dx, &err) == 0, "open %s: %s", path, err.msg);
+	ck_assert_ptr_nonnull(dx);
+	return dx;
+}
+
+static dwarfx_loc *resolve_ok(dwarfx *dx, const char *where, size_t *n)
+{
+	rg_err err = RG_ERR_INIT;
+	dwarfx_loc *locs = NULL;
+
+	ck_assert_msg(dwarfx_resolve(dx, where, &locs, n, &err) == 0,
+		      "resolve %s: %s", where, err.msg);
+	ck_assert_uint_ge(*n, 1);
+	for (size_t i = 1; i < *n; i++)
+		ck_assert_msg(locs[i - 1].addr < locs[i].addr, "%s: not sorted", where);
+	return locs;
+}
+
+/* Resolves a location that must fail; returns the message (static). */
+static const char *resolve_err(dwarfx *dx, const char *where)
+{
+	static rg_err err;
+	dwarfx_loc *locs = (dwarfx_loc *)&err;	/* must be reset to NULL */
+	size_t n = 99;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_msg(dwarfx_resolve(dx, where, &locs, &n, &err) < 0,
+		      "%s resolved", where);
+	ck_assert_ptr_null(locs);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_msg(err.msg[0], "%s: empty message", where);
+	return err.msg;
+}
+
+static const char *open_err(const char *path)
+{
+	static rg_err err;
+	dwarfx *dx = (dwarfx *)&err;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_msg(dwarfx_open(path, &dx, &err) < 0, "%s opened", path);
+	ck_assert_ptr_null(dx);
+	return err.msg;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	static char bufs[4][1024];
+	static int k;
+	char *b = bufs[k++ % 4];
+	va_list ap;
+
+	va_start(ap, f);
+	vsnprintf(b, sizeof(bufs[0]), f, ap);
+	va_end(ap);
+	return b;
+}
+
+#define ck_assert_contains(s, sub) \
+	ck_assert_msg(strstr((s), (sub)) != NULL, "'%s' lacks '%s'", (s), (sub))
+
+/* ---- the -O0 programs, PIE and not ---- */
+
+struct prog {
+	const char *path, *nm, *lines;
+	bool pie;
+};
+
+static const struct prog progs[] = {
+	{FX_PIE, LISTING("dwarf_fx_pie", ".nm"), LISTING("dwarf_fx_pie", ".lines"), true},
+	{FX_NOPIE, LISTING("dwarf_fx_nopie", ".nm"), LISTING("dwarf_fx_nopie", ".lines"), false},
+};
+
+START_TEST(test_open_kinds)
+{
+	const struct prog *p = &progs[_i];
+	dwarfx *dx = open_ok(p->path);
+
+	ck_assert_str_eq(dwarfx_path(dx), p->path);
+	ck_assert(dwarfx_is_pie(dx) == p->pie);
+	ck_assert(dwarfx_has_debug_info(dx));
+	ck_assert_uint_eq(dwarfx_entry(dx), nm_lookup(p->nm, "_start").addr);
+	ck_assert_uint_eq(dwarfx_load_base(dx) & 0xfff, 0);
+	if (p->pie)
+		ck_assert_uint_eq(dwarfx_load_base(dx), 0);
+	else
+		ck_assert_uint_eq(dwarfx_load_base(dx), 0x400000);
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_file_line)
+{
+	const struct prog *p = &progs[_i];
+	static const char *const tags[] = {"worker-first", "worker-sink", "loop-for"};
+	dwarfx *dx = open_ok(p->path);
+
+	for (size_t t = 0; t < sizeof(tags) / sizeof(tags[0]); t++) {
+		int line = marker_line(SRC("main.c"), tags[t]);
+		const char *fn = t < 2 ? "worker" : "loop_sum";
+		struct nm_sym s = nm_lookup(p->nm, fn);
+		size_t n;
+		dwarfx_loc *l = resolve_ok(dx, fmt("main.c:%d", line), &n);
+
+		/* -O0: one instance, the lowest statement row, inside the body */
+		ck_assert_uint_eq(n, 1);
+		ck_assert_uint_eq(l[0].addr, objdump_line_addr(p->lines, "main.c", line));
+		ck_assert_uint_gt(l[0].addr, s.addr);
+		ck_assert_uint_lt(l[0].addr, s.addr + s.size);
+		ck_assert_int_eq(l[0].line, line);
+		ck_assert(ends_with(l[0].file, "/tests/fixtures/dwarf/main.c"));
+		ck_assert_str_eq(l[0].function, fn);
+		free(l);
+	}
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_suffix_match)
+{
+	int line = marker_line(SRC("a/util.c"), "util-a");
+	dwarfx *dx = open_ok(FX_PIE);
+	struct nm_sym s = nm_lookup(progs[0].nm, "util_a");
+	static const char *const spellings[] = {
+		"a/util.c", "dwarf/a/util.c", "fixtures/dwarf/a/util.c",
+		"./a/util.c", SRC("a/util.c"),
+	};
+	uint64_t addr = 0;
+
+	for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+		size_t n;
+		dwarfx_loc *l = resolve_ok(dx, fmt("%s:%d", spellings[i], line), &n);
+
+		ck_assert_uint_eq(n, 1);
+		ck_assert_str_eq(l[0].function, "util_a");
+		ck_assert(ends_with(l[0].file, "/dwarf/a/util.c"));
+		ck_assert_uint_gt(l[0].addr, s.addr);
+		ck_assert_uint_lt(l[0].addr, s.addr + s.size);
+		if (i)
+			ck_assert_uint_eq(l[0].addr, addr);
+		addr = l[0].addr;
+		free(l);
+	}
+	/* a suffix only at a '/' boundary: "til.c" is not "util.c" */
+	ck_assert_contains(resolve_err(dx, fmt("til.c:%d", line)),
+			   "no source file 'til.c'");
+	ck_assert_contains(resolve_err(dx, fmt("til.c:%d", line)),
+			   "(did you mean 'util.c'?)");
+	/* the right name in a folder that does not exist */
+	ck_assert_contains(resolve_err(dx, fmt("c/util.c:%d", line)),
+			   "no source file 'c/util.c'");
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_ambiguous_file)
+{
+	int line = marker_line(SRC("a/util.c"), "util-a");
+	dwarfx *dx = open_ok(FX_PIE);
+	const char *msg = resolve_err(dx, fmt("util.c:%d", line));
+
+	ck_assert_contains(msg, fmt("cannot resolve 'util.c:%d': 'util.c' matches "
+				    "2 files: ", line));
+	ck_assert_contains(msg, SRC("a/util.c"));
+	ck_assert_contains(msg, SRC("b/util.c"));
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_no_code)
+{
+	const struct prog *p = &progs[_i];
+	int line = marker_line(SRC("main.c"), "worker-nocode");
+	int before = marker_line(SRC("main.c"), "worker-first");
+	int after = marker_line(SRC("main.c"), "worker-sink");
+	dwarfx *dx = open_ok(p->path);
+
+	ck_assert_str_eq(resolve_err(dx, fmt("main.c:%d", line)),
+			 fmt("cannot resolve 'main.c:%d': no code on this line "
+			     "(nearest: %d, %d)", line, before, after));
+	/* past the end: only a line before */
+	ck_assert_contains(resolve_err(dx, "main.c:100000"),
+			   "no code on this line (nearest: ");
+	ck_assert_contains(resolve_err(dx, "main.c:0"), "cannot resolve 'main.c:0'");
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_unknown_file)
+{
+	dwarfx *dx = open_ok(FX_PIE);
+
+	ck_assert_str_eq(resolve_err(dx, "nosuch.c:3"),
+			 fmt("cannot resolve 'nosuch.c:3': no source file 'nosuch.c' "
+			     "in '%s'", FX_PIE));
+	ck_assert_contains(resolve_err(dx, "mian.c:3"), "(did you mean 'main.c'?)");
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_function_prologue)
+{
+	const struct prog *p = &progs[_i];
+	struct nm_sym s = nm_lookup(p->nm, "worker");
+	int first = marker_line(SRC("main.c"), "worker-first");
+	dwarfx *dx = open_ok(p->path);
+	dwarfx_loc *l, *e, sym;
+	size_t n;
+
+	l = resolve_ok(dx, "worker", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_gt(l[0].addr, s.addr);
+	ck_assert_uint_lt(l[0].addr, s.addr + s.size);
+	ck_assert_int_eq(l[0].line, first);
+	ck_assert_str_eq(l[0].function, "worker");
+	/* the first body line's breakpoint is the same one */
+	free(resolve_ok(dx, fmt("main.c:%d", first), &n));
+	ck_assert_int_eq(dwarfx_symbolize(dx, l[0].addr, &sym), 0);
+	ck_assert_int_eq(sym.line, first);
+
+	e = resolve_ok(dx, "*worker", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(e[0].addr, s.addr);
+	ck_assert_str_eq(e[0].function, "worker");
+	ck_assert_int_lt(e[0].line, first);
+	free(e);
+	free(l);
+
+	ck_assert_str_eq(resolve_err(dx, "wroker"),
+			 fmt("cannot resolve 'wroker': no function 'wroker' in '%s' "
+			     "(did you mean 'worker'?)", p->path));
+	ck_assert_contains(resolve_err(dx, "*"), "cannot resolve '*'");
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_addr)
+{
+	const struct prog *p = &progs[_i];
+	struct nm_sym w = nm_lookup(p->nm, "worker");
+	struct nm_sym sink = nm_lookup(p->nm, "sink");
+	dwarfx *dx = open_ok(p->path);
+	dwarfx_loc *l;
+	size_t n;
+
+	l = resolve_ok(dx, fmt("*0x%" PRIx64, w.addr), &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(l[0].addr, w.addr);
+	ck_assert_str_eq(l[0].function, "worker");
+	ck_assert(ends_with(l[0].file, "/main.c"));
+	free(l);
+	ck_assert_contains(resolve_err(dx, fmt("*0x%" PRIx64, sink.addr)),
+			   "is not in an executable segment");
+	ck_assert_contains(resolve_err(dx, "*0x0"), "is not in an executable segment");
+	ck_assert_contains(resolve_err(dx, "*0xzz"), "not a hexadecimal address");
+	ck_assert_contains(resolve_err(dx, "*0x"), "not a hexadecimal address");
+	ck_assert_contains(resolve_err(dx, "*0xffffffffffffffffff"),
+			   "not a hexadecimal address");
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_symbolize_roundtrip)
+{
+	static const char *const tags[] = {"worker-first", "worker-sink", "loop-for"};
+	const struct prog *p = &progs[_i];
+	dwarfx *dx = open_ok(p->path);
+	dwarfx_loc sym;
+
+	for (size_t t = 0; t < sizeof(tags) / sizeof(tags[0]); t++) {
+		int line = marker_line(SRC("main.c"), tags[t]);
+		size_t n;
+		dwarfx_loc *l = resolve_ok(dx, fmt("main.c:%d", line), &n);
+
+		ck_assert_int_eq(dwarfx_symbolize(dx, l[0].addr, &sym), 0);
+		ck_assert_uint_eq(sym.addr, l[0].addr);
+		ck_assert_str_eq(sym.file, l[0].file);
+		ck_assert_int_eq(sym.line, l[0].line);
+		ck_assert_str_eq(sym.function, l[0].function);
+		free(l);
+	}
+	/* a byte inside util_b: its function, its file */
+	ck_assert_int_eq(dwarfx_symbolize(dx, nm_lookup(p->nm, "util_b").addr + 1, &sym), 0);
+	ck_assert_str_eq(sym.function, "util_b");
+	ck_assert(ends_with(sym.file, "/b/util.c"));
+	ck_assert_str_eq(dwarfx_symbol_at(dx, nm_lookup(p->nm, "util_b").addr + 1), "util_b");
+	/* nowhere */
+	ck_assert_int_eq(dwarfx_symbolize(dx, 0, &sym), -1);
+	ck_assert_ptr_null(sym.function);
+	ck_assert_ptr_null(dwarfx_symbol_at(dx, 0));
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* ---- -O2: inlined copies, specialised clones ---- */
+
+#define INLINE_NM LISTING("dwarf_fx_inline", ".nm")
+
+static bool in_sym(uint64_t addr, struct nm_sym s)
+{
+	return addr >= s.addr && addr < s.addr + s.size;
+}
+
+START_TEST(test_inline_instances)
+{
+	int body = marker_line(SRC("inline.c"), "inline-body");
+	int call = marker_line(SRC("inline.c"), "first-call");
+	struct nm_sym first = nm_lookup(INLINE_NM, "first");
+	struct nm_sym second = nm_lookup(INLINE_NM, "second");
+	dwarfx *dx = open_ok(FX_INLINE);
+	dwarfx_loc *l, sym;
+	size_t n, i;
+
+	/* a line of the inlined function: one breakpoint in each copy */
+	l = resolve_ok(dx, fmt("inline.c:%d", body), &n);
+	ck_assert_uint_eq(n, 2);
+	for (i = 0; i < n; i++) {
+		ck_assert_str_eq(l[i].function, "add_twice");
+		ck_assert_int_eq(l[i].line, body);
+		ck_assert_int_eq(dwarfx_symbolize(dx, l[i].addr, &sym), 0);
+		ck_assert_int_eq(sym.line, body);
+		ck_assert_str_eq(sym.function, "add_twice");
+		ck_assert_str_eq(sym.file, l[i].file);
+	}
+	ck_assert(in_sym(l[0].addr, first) != in_sym(l[1].addr, first));
+	ck_assert(in_sym(l[0].addr, second) != in_sym(l[1].addr, second));
+	free(l);
+
+	/* the function: each inlined copy at its entry */
+	l = resolve_ok(dx, "add_twice", &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert(in_sym(l[0].addr, first) || in_sym(l[0].addr, second));
+	ck_assert(in_sym(l[1].addr, first) || in_sym(l[1].addr, second));
+	free(l);
+
+	/* the call line belongs to the caller, not to the inlined copy */
+	l = resolve_ok(dx, fmt("inline.c:%d", call), &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].function, "first");
+	ck_assert(in_sym(l[0].addr, first));
+	free(l);
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_clone)
+{
+	int body = marker_line(SRC("inline.c"), "scale-body");
+	struct nm_sym clone = nm_lookup(INLINE_NM, "scale.constprop.0");
+	dwarfx *dx = open_ok(FX_INLINE);
+	dwarfx_loc *l;
+	size_t n;
+
+	l = resolve_ok(dx, "scale", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert(in_sym(l[0].addr, clone));
+	ck_assert_str_eq(l[0].function, "scale");
+	free(l);
+	l = resolve_ok(dx, "*scale", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(l[0].addr, clone.addr);
+	free(l);
+	l = resolve_ok(dx, fmt("inline.c:%d", body), &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert(in_sym(l[0].addr, clone));
+	free(l);
+	/* the ELF name works too */
+	l = resolve_ok(dx, "*scale.constprop.0", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(l[0].addr, clone.addr);
+	free(l);
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* ---- symbols only ---- */
+
+START_TEST(test_nodebug)
+{
+	const char *nm = LISTING("dwarf_fx_nodebug", ".nm");
+	struct nm_sym w = nm_lookup(nm, "nodebug_worker");
+	dwarfx *dx = open_ok(FX_NODEBUG);
+	dwarfx_loc *l, sym;
+	size_t n;
+
+	ck_assert(!dwarfx_has_debug_info(dx));
+	l = resolve_ok(dx, "nodebug_worker", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(l[0].addr, w.addr);	/* no line table: the entry */
+	ck_assert_str_eq(l[0].function, "nodebug_worker");
+	ck_assert_ptr_null(l[0].file);
+	free(l);
+	ck_assert_int_eq(dwarfx_symbolize(dx, w.addr + 2, &sym), 0);
+	ck_assert_str_eq(sym.function, "nodebug_worker");
+	ck_assert_ptr_null(sym.file);
+	ck_assert_int_eq(sym.line, 0);
+	ck_assert_contains(resolve_err(dx, "nodebug.c:8"), "has no debug information");
+	ck_assert_contains(resolve_err(dx, "nodebug_wroker"),
+			   "(did you mean 'nodebug_worker'?)");
+	dwarfx_free(dx);
+}
+END_TEST
+
+static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const char *base = strrchr(info->dlpi_name, '/');
+
+	(void)size;
+	if (base && !strncmp(base, "/libc.so", 8)) {
+		*(struct dl_phdr_info *)data = *info;
+		return 1;
+	}
+	return 0;
+}
+
+START_TEST(test_libc)
+{
+	struct dl_phdr_info libc = {0};
+	uint64_t addrs[4], want;
+	dwarfx *dx;
+	dwarfx_loc *l;
+	void *h, *fn;
+	size_t n;
+
+	ck_assert_msg(dl_iterate_phdr(find_libc, &libc), "libc is not loaded");
+	/* where the dynamic linker put libc's own pthread_create, unbiased */
+	h = dlopen(libc.dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+	ck_assert_ptr_nonnull(h);
+	fn = dlsym(h, "pthread_create");
+	ck_assert_ptr_nonnull(fn);
+	want = (uint64_t)(uintptr_t)fn - libc.dlpi_addr;
+	dlclose(h);
+
+	dx = open_ok(libc.dlpi_name);
+	ck_assert(dwarfx_is_pie(dx));
+	l = resolve_ok(dx, "pthread_create", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(l[0].addr, want);
+	ck_assert_str_eq(l[0].function, "pthread_create");
+	free(l);
+	l = resolve_ok(dx, "*pthread_create", &n);
+	ck_assert_uint_eq(l[0].addr, want);
+	free(l);
+	/* two versions (GLIBC_2.2.5, GLIBC_2.34), one address */
+	ck_assert_uint_eq(dwarfx_symbol_addrs(dx, "pthread_create", addrs, 4), 1);
+	ck_assert_uint_eq(addrs[0], want);
+	ck_assert_str_eq(dwarfx_symbol_at(dx, want), "pthread_create");
+	ck_assert_contains(resolve_err(dx, "phtread_create"),
+			   "(did you mean 'pthread_create'?)");
+	/* x86_64 glibc's memcpy is an ifunc: its symbol is the resolver */
+	ck_assert_contains(resolve_err(dx, "memcpy"), "indirect function (ifunc)");
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_versions)
+{
+	const char *nm = LISTING("dwarf_fx_lib", ".nm");
+	struct nm_sym v1 = nm_lookup(nm, "fx_versioned@FX_1");
+	struct nm_sym v2 = nm_lookup(nm, "fx_versioned@@FX_2");
+	int work = marker_line(SRC("lib.c"), "lib-work");
+	dwarfx *dx = open_ok(FX_LIB);
+	uint64_t addrs[4];
+	dwarfx_loc *l;
+	size_t n;
+
+	ck_assert(dwarfx_is_pie(dx));
+	ck_assert(dwarfx_has_debug_info(dx));
+	ck_assert_uint_ne(v1.addr, v2.addr);
+	ck_assert_uint_eq(dwarfx_symbol_addrs(dx, "fx_versioned", NULL, 0), 2);
+	ck_assert_uint_eq(dwarfx_symbol_addrs(dx, "fx_versioned", addrs, 1), 2);
+	ck_assert_uint_eq(dwarfx_symbol_addrs(dx, "fx_versioned", addrs, 4), 2);
+	ck_assert((addrs[0] == v1.addr && addrs[1] == v2.addr) ||
+		  (addrs[0] == v2.addr && addrs[1] == v1.addr));
+	ck_assert_uint_eq(dwarfx_symbol_addrs(dx, "fx_versioned@@FX_2", addrs, 4), 0);
+	ck_assert_uint_eq(dwarfx_symbol_addrs(dx, "no_such_symbol", addrs, 4), 0);
+	ck_assert_str_eq(dwarfx_symbol_at(dx, v2.addr), "fx_versioned");
+
+	l = resolve_ok(dx, "*fx_versioned", &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(l[0].addr, v1.addr < v2.addr ? v1.addr : v2.addr);
+	ck_assert_uint_eq(l[1].addr, v1.addr < v2.addr ? v2.addr : v1.addr);
+	free(l);
+
+	l = resolve_ok(dx, fmt("lib.c:%d", work), &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].function, "fx_lib_work");
+	ck_assert(in_sym(l[0].addr, nm_lookup(nm, "fx_lib_work")));
+	free(l);
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* ---- bad input ---- */
+
+static char *temp_copy(const char *src, size_t len, const char *name)
+{
+	char *path = xasprintf("%s/%s.%d", FX_OUT_DIR, name, (int)getpid());
+	FILE *in = fopen(src, "rb"), *out = fopen(path, "wb");
+	char buf[4096];
+	size_t n;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	while (len && (n = fread(buf, 1, len < sizeof(buf) ? len : sizeof(buf), in))) {
+		ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+		len -= n;
+	}
+	fclose(in);
+	fclose(out);
+	return path;
+}
+
+START_TEST(test_bad_inputs)
+{
+	static const unsigned char elf32[52] = {
+		0x7f, 'E', 'L', 'F', 1 /* ELFCLASS32 */, 1, 1, 0,
+		0, 0, 0, 0, 0, 0, 0, 0,
+		2, 0, 3, 0 /* EM_386 */, 1, 0, 0, 0,
+	};
+	char *path;
+	FILE *f;
+	long size;
+
+	ck_assert_str_eq(open_err(FX_OUT_DIR "/no-such-file"),
+			 "cannot open '" FX_OUT_DIR "/no-such-file': No such file or "
+			 "directory");
+	ck_assert_str_eq(open_err(SRC("main.c")),
+			 "'" SRC("main.c") "' is not an ELF file");
+	ck_assert_contains(open_err(FX_SRC_DIR), "is a directory");
+
+	path = xasprintf("%s/elf32.%d", FX_OUT_DIR, (int)getpid());
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(elf32, 1, sizeof(elf32), f), sizeof(elf32));
+	fclose(f);
+	ck_assert_str_eq(open_err(path),
+			 fmt("'%s' is a 32-bit ELF; racegate supports x86_64", path));
+	unlink(path);
+	free(path);
+
+	f = fopen(FX_PIE, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	/* cut in the header, the segments, the section headers at the end */
+	{
+		const size_t cuts[] = {0, 20, 64, 3000, (size_t)size / 2,
+				       (size_t)size - 100, (size_t)size - 1};
+
+		for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+			const char *msg;
+
+			path = temp_copy(FX_PIE, cuts[i], "truncated");
+			msg = open_err(path);
+			ck_assert_msg(strstr(msg, "is truncated") ||
+				      strstr(msg, "is not an ELF file"),
+				      "cut at %zu: %s", cuts[i], msg);
+			if (cuts[i] >= 20)
+				ck_assert_contains(msg, "is truncated");
+			unlink(path);
+			free(path);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_corrupt_dwarf)
+{
+	char *path = temp_copy(FX_PIE, SIZE_MAX, "corrupt");
+	unsigned char junk[64];
+	dwarfx *dx = NULL;
+	rg_err err = RG_ERR_INIT;
+	int fd;
+
+	/* scribble over the middle of the file: whatever it hits, no crash */
+	memset(junk, 0xff, sizeof(junk));
+	fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	for (off_t off = 4096; off < 16384; off += 997)
+		ck_assert_int_eq(pwrite(fd, junk, sizeof(junk), off), (ssize_t)sizeof(junk));
+	close(fd);
+	if (dwarfx_open(path, &dx, &err) == 0) {
+		dwarfx_loc *l = NULL;
+		size_t n;
+
+		if (dwarfx_resolve(dx, "worker", &l, &n, &err) == 0)
+			free(l);
+		dwarfx_free(dx);
+	} else {
+		ck_assert(err.msg[0]);
+	}
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+static Suite *dwarf_suite(void)
+{
+	Suite *s = suite_create("dwarf");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_loop_test(tc, test_open_kinds, 0, 2);
+	tcase_add_loop_test(tc, test_file_line, 0, 2);
+	tcase_add_test(tc, test_suffix_match);
+	tcase_add_test(tc, test_ambiguous_file);
+	tcase_add_loop_test(tc, test_no_code, 0, 2);
+	tcase_add_test(tc, test_unknown_file);
+	tcase_add_loop_test(tc, test_function_prologue, 0, 2);
+	tcase_add_loop_test(tc, test_addr, 0, 2);
+	tcase_add_loop_test(tc, test_symbolize_roundtrip, 0, 2);
+	tcase_add_test(tc, test_inline_instances);
+	tcase_add_test(tc, test_clone);
+	tcase_add_test(tc, test_nodebug);
+	tcase_add_test(tc, test_libc);
+	tcase_add_test(tc, test_versions);
+	tcase_add_test(tc, test_bad_inputs);
+	tcase_add_test(tc, test_corrupt_dwarf);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(dwarf_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
