@@ -141,6 +141,14 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		size_t nlocs = 0, j;
 		rg_err rerr = RG_ERR_INIT;
 
+		if (g->when) {
+			/* Silently ignoring a condition would hold the wrong arrivals. */
+			spec_diags_add(d, SPEC_ERROR, g->when_pos,
+				       "gate '%s': 'when' conditions are not evaluated by "
+				       "this version of racegate; use 'hit' or 'thread' "
+				       "to pick the arrival", g->name);
+			continue;
+		}
 		if (is_line_location(g->at) && !dwarfx_has_debug_info(p->dx)) {
 			if (!warned_nodebug)
 				spec_diags_add(d, SPEC_ERROR, g->at_pos,
