@@ -1146,7 +1146,7 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	struct user_regs_struct r;
 	uint8_t code[ARCH_MAX_INSN];
 	uint64_t orig = b->addr, slot, pc;
-	struct scratch *sp;
+	struct scratch *sp = NULL;
 	siginfo_t si;
 	int status, rc;
 
