@@ -210,7 +210,6 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	} else if (gaps) {
 		r->outcome = OUT_NOT_ENFORCED;
 		set_note(r, xasprintf("the order did not take hold: %s", gaps));
-		gaps = NULL;
 	} else if (met) {
 		r->outcome = OUT_PASSED;
 	} else {
