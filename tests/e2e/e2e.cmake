@@ -34,9 +34,9 @@ racegate_e2e(signals_pass_through 0 "usr1=100 trap=2 touched=101"
   "PASSED" -- ${RG} run ${E2E_DIR}/signals.yaml)
 racegate_e2e(fork_child_clean 0 "child ok" "PASSED" -- ${RG} run ${E2E_DIR}/forker.yaml)
 
-if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/examples.cmake)
-  include(${CMAKE_CURRENT_SOURCE_DIR}/e2e/examples.cmake)
-endif()
-if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/errors.cmake)
-  include(${CMAKE_CURRENT_SOURCE_DIR}/e2e/errors.cmake)
-endif()
+# Each topic keeps its tests in a file of its own: tests/e2e/*.cmake.
+file(GLOB e2e_topics ${CMAKE_CURRENT_SOURCE_DIR}/e2e/*.cmake)
+list(REMOVE_ITEM e2e_topics ${CMAKE_CURRENT_SOURCE_DIR}/e2e/e2e.cmake)
+foreach(f ${e2e_topics})
+  include(${f})
+endforeach()
