@@ -104,7 +104,7 @@ static struct thr *thr_add(struct run_ctx *c, pid_t tid, char *start)
 	return t;
 }
 
-static void tl_add(struct run_ctx *c, double t, pid_t tid, const char *where,
+static void tl_add(struct run_ctx *c, const gate_note *n, const char *where,
 		   const char *gate, char *what)
 {
 	run_result *r = c->res;
@@ -117,12 +117,16 @@ static void tl_add(struct run_ctx *c, double t, pid_t tid, const char *where,
 	}
 	RG_GROW(r->tl, r->ntl + 1, r->captl);
 	e = &r->tl[r->ntl++];
-	e->t_ms = t;
-	e->tid = tid;
-	e->who = xstrdup(gate_thread_label(c->eng, tid));
+	e->t_ms = n->t_ms;
+	e->tid = n->tid;
+	e->who = xstrdup(gate_thread_label(c->eng, n->tid));
 	e->where = where;
 	e->gate = gate;
 	e->what = what;
+	e->kind = (int)n->kind;
+	e->gate_index = n->gate;
+	e->event = n->event ? xstrdup(n->event) : NULL;
+	e->held_ms = n->held_ms;
 }
 
 /* Does any gate wait for event?  (Built-in events nobody waits for are noise.) */
@@ -152,7 +156,7 @@ static void on_note(void *ctx, const gate_note *n)
 		c->arrive_tid = n->tid;
 		c->arrive_gate = n->gate;
 		c->res->arrivals++;
-		tl_add(c, n->t_ms, n->tid, where, gate, xstrdup("passed"));
+		tl_add(c, n, where, gate, xstrdup("passed"));
 		return;
 	case GATE_NOTE_OPEN:
 		if (n->gate < 0 && !waited_for(c->p->sp, n->event))
@@ -181,13 +185,17 @@ static void on_note(void *ctx, const gate_note *n)
 	if (replaces_arrive && c->arrive_idx < c->res->ntl &&
 	    c->arrive_tid == n->tid && c->arrive_gate == n->gate &&
 	    !strcmp(c->res->tl[c->arrive_idx].what, "passed")) {
-		free(c->res->tl[c->arrive_idx].what);
-		c->res->tl[c->arrive_idx].what = what;
+		tl_entry *e = &c->res->tl[c->arrive_idx];
+
+		free(e->what);
+		e->what = what;
+		e->kind = (int)n->kind;
+		e->event = n->event ? xstrdup(n->event) : NULL;
 		return;
 	}
 	if (n->kind == GATE_NOTE_OPEN && n->gate < 0)
 		where = NULL;
-	tl_add(c, n->t_ms, n->tid, where, gate, what);
+	tl_add(c, n, where, gate, what);
 }
 
 /* Restarts every thread the engine released since the last call. */
@@ -747,8 +755,21 @@ void run_result_release(run_result *res)
 	for (i = 0; i < res->ntl; i++) {
 		free(res->tl[i].who);
 		free(res->tl[i].what);
+		free(res->tl[i].event);
 	}
 	free(res->tl);
+	for (i = 0; i < res->ndiag; i++) {
+		diag_thread *d = &res->diag[i];
+
+		free(d->label);
+		free(d->state);
+		free(d->where);
+		for (size_t j = 0; j < d->nbacktrace; j++)
+			free(d->backtrace[j]);
+		free(d->backtrace);
+	}
+	free(res->diag);
+	free(res->chain);
 	rg_buf_release(&res->out);
 	rg_buf_release(&res->err);
 	free(res->note);

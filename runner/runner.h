@@ -94,7 +94,7 @@ typedef struct run_opts {
 	int on_deadlock;       /* enum spec_on_deadlock */
 } run_opts;
 
-/* One line of the timeline. */
+/* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */
 typedef struct tl_entry {
 	double t_ms;
 	pid_t tid;
@@ -102,7 +102,21 @@ typedef struct tl_entry {
 	const char *where;     /* plan_bp.where, or NULL */
 	const char *gate;      /* gate name, or NULL */
 	char *what;            /* "held: waiting for x", "opened x", ... */
+	int kind;              /* enum gate_note_kind (ARRIVE: passed without acting) */
+	int gate_index;        /* index into spec->gates, or -1 */
+	char *event;           /* OPEN: the event opened, else NULL */
+	double held_ms;        /* RELEASE / TIMEOUT */
 } tl_entry;
+
+/* One thread in a diagnosis (stuck schedule, deadlock, timeout). */
+typedef struct diag_thread {
+	pid_t tid;
+	char *label;           /* alias or thread label */
+	char *state;           /* "held at gate 'x': waiting for y", "blocked: ...", "running" */
+	char *where;           /* "file.c:12 in fn", or NULL */
+	char **backtrace;      /* "#0 0x... in fn at file.c:12", ... */
+	size_t nbacktrace;
+} diag_thread;
 
 typedef struct run_result {
 	enum run_outcome outcome;
@@ -116,6 +130,9 @@ typedef struct run_result {
 	size_t ntl, captl;
 	size_t tl_dropped;     /* entries past the cap, counted not kept */
 	char *note;            /* why, in words (unreached gates, deadlock, error) */
+	diag_thread *diag;     /* per-thread diagnosis when the run was stuck or timed out */
+	size_t ndiag;
+	char *chain;           /* the wait-for chain in words, or NULL */
 	bool *gate_reached;    /* per gate */
 	bool *gate_timed_out;  /* per gate */
 	size_t ngates;
