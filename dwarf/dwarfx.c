@@ -5,10 +5,12 @@
  */
 #include "dwarfx_int.h"
 
+#include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <libdwarf.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +79,8 @@ void dwarfx_free(dwarfx *dx)
 	free(dx->fns);
 	free(dx->ranges);
 	free(dx->segs);
-	free(dx->fn_byname);
+	free(dx->fnkeys);
+	free(dx->source_dir);
 	free(dx->syms);
 	free(dx->sym_byname);
 	free(dx);
@@ -217,7 +220,7 @@ static const char *function_at(const dwarfx *dx, uint64_t addr)
 	const struct dwarfx_sym *s;
 
 	if (f != DWARFX_NONE && dx->fns[f].name)
-		return dx->fns[f].name;
+		return dwarfx_fn_display(&dx->fns[f]);
 	s = sym_at(dx, addr);
 	return s ? s->name : NULL;
 }
@@ -347,6 +350,44 @@ static int ambiguous_file(dwarfx *dx, const char *where, const char *file,
 	return -1;
 }
 
+/* Files with code whose path ends in file; *ids is malloc'd (or NULL). */
+static size_t match_files(dwarfx *dx, const char *file, uint32_t **ids)
+{
+	size_t n = 0, cap = 0, i;
+
+	*ids = NULL;
+	while (file[0] == '.' && file[1] == '/')
+		file += 2;
+	for (i = 0; i < dx->nfiles; i++) {
+		if (!dx->files[i].count ||
+		    !suffix_match(dx->files[i].path, file, strlen(file)))
+			continue;
+		RG_GROW(*ids, n + 1, cap);
+		(*ids)[n++] = (uint32_t)i;
+	}
+	return n;
+}
+
+/* The one file with code that FILE names, or an error naming the candidates. */
+static int find_file(dwarfx *dx, const char *where, const char *file,
+		     const struct dwarfx_file **out, rg_err *err)
+{
+	uint32_t *ids;
+	size_t n = match_files(dx, file, &ids);
+	int ret = 0;
+
+	if (!dx->debug)
+		ret = rg_error(err, "cannot resolve '%s': '%s' has no debug "
+			       "information (rebuild it with -g)", where, dx->path);
+	else if (n == 1)
+		*out = &dx->files[ids[0]];
+	else
+		ret = n ? ambiguous_file(dx, where, file, ids, n, err) :
+			no_such_file(dx, where, file, err);
+	free(ids);
+	return ret;
+}
+
 /* First position in file f's slice of byline whose line is >= line. */
 static size_t line_lower_bound(const dwarfx *dx, const struct dwarfx_file *f,
 			       uint32_t line)
@@ -364,65 +405,98 @@ static size_t line_lower_bound(const dwarfx *dx, const struct dwarfx_file *f,
 	return lo;
 }
 
+/* Up to 60 characters of a source line, blanks around it trimmed. */
+static void add_excerpt(rg_buf *b, const char *text)
+{
+	size_t len;
+
+	while (*text == ' ' || *text == '\t')
+		text++;
+	len = strlen(text);
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len > 60)
+		rg_buf_printf(b, "'%.57s...'", text);
+	else
+		rg_buf_printf(b, "'%.*s'", (int)len, text);
+}
+
+/*
+ * Could this line have held code?  Blank lines, comments and lone braces
+ * never do; anything else may be a statement an optimiser removed.
+ */
+static bool looks_like_code(const char *text)
+{
+	while (*text == ' ' || *text == '\t')
+		text++;
+	if (!*text || !strncmp(text, "//", 2) || !strncmp(text, "/*", 2) ||
+	    *text == '*' || *text == '#')
+		return false;
+	return strspn(text, "{}; \t") != strlen(text);
+}
+
+/*
+ * No code at line of f (k: where it would be in byline).  Names the nearest
+ * lines with code; in an optimised build, says when the line looks like a
+ * statement the compiler removed.  match: the source text when a regex
+ * picked the line, or NULL.
+ */
 static int no_code(dwarfx *dx, const char *where, const struct dwarfx_file *f,
-		   size_t k, rg_err *err)
+		   size_t k, long line, const char *match, rg_err *err)
 {
 	size_t end = f->first + f->count;
 	long before = k > f->first ? (long)dx->rows[dx->byline[k - 1]].line : 0;
 	long after = k < end ? (long)dx->rows[dx->byline[k]].line : 0;
+	const char *text = match;
+	struct dwarfx_source src;
+	rg_buf b = RG_BUF_INIT;
+	bool optimised = false;
 
+	memset(&src, 0, sizeof(src));
+	if (f->opt && before && after) {
+		if (!text && dwarfx_source_read(dx, f->path, &src, NULL) == 0 &&
+		    line <= (long)src.nlines)
+			text = src.lines[line - 1];
+		optimised = !text || looks_like_code(text);
+	}
+	rg_buf_printf(&b, "cannot resolve '%s': ", where);
+	if (match) {
+		rg_buf_printf(&b, "the matching line, %s:%ld ", base_name(f->path), line);
+		add_excerpt(&b, match);
+		rg_buf_puts(&b, ", has no code");
+	} else {
+		rg_buf_puts(&b, "no code on this line");
+	}
+	if (optimised)
+		rg_buf_printf(&b, " (built with %s: the compiler may have optimised "
+			      "it away; nearest lines with code: ", f->opt);
+	else
+		rg_buf_puts(&b, " (nearest: ");
 	if (before && after)
-		return rg_error(err, "cannot resolve '%s': no code on this line "
-				"(nearest: %ld, %ld)", where, before, after);
-	return rg_error(err, "cannot resolve '%s': no code on this line "
-			"(nearest: %ld)", where, before ? before : after);
+		rg_buf_printf(&b, "%ld, %ld)", before, after);
+	else
+		rg_buf_printf(&b, "%ld)", before ? before : after);
+	rg_error(err, "%s", b.s);
+	rg_buf_release(&b);
+	dwarfx_source_release(&src);
+	return -1;
 }
 
 /*
  * One address per function instance: gdb puts a line's breakpoint at the
  * lowest address the line has in each instance, so that every inlined copy
- * stops, and stops once.
+ * stops, and stops once.  k: the line's first position in byline; returns
+ * the position past it.
  */
-static int resolve_line(dwarfx *dx, const char *where, const char *file,
-			long line, struct locvec *lv, rg_err *err)
+static size_t collect_line(dwarfx *dx, const struct dwarfx_file *f, size_t k,
+			   struct locvec *lv)
 {
-	uint32_t *ids = NULL, *seen = NULL;
-	size_t nids = 0, ids_cap = 0, nseen = 0, seen_cap = 0, i, k, end;
-	const struct dwarfx_file *f;
+	uint32_t *seen = NULL, line = dx->rows[dx->byline[k]].line;
+	size_t nseen = 0, seen_cap = 0, i, end = f->first + f->count;
 
-	if (!dx->debug)
-		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
-				"information (rebuild it with -g)", where, dx->path);
-	if (line <= 0 || line > INT32_MAX)
-		return rg_error(err, "cannot resolve '%s': line numbers start at 1 "
-				"and end at %d", where, INT32_MAX);
-	while (file[0] == '.' && file[1] == '/')
-		file += 2;
-	for (i = 0; i < dx->nfiles; i++) {
-		if (!dx->files[i].count ||
-		    !suffix_match(dx->files[i].path, file, strlen(file)))
-			continue;
-		RG_GROW(ids, nids + 1, ids_cap);
-		ids[nids++] = (uint32_t)i;
-	}
-	if (nids != 1) {
-		int ret = nids ? ambiguous_file(dx, where, file, ids, nids, err) :
-			no_such_file(dx, where, file, err);
-
-		free(ids);
-		return ret;
-	}
-	f = &dx->files[ids[0]];
-	free(ids);
-
-	k = line_lower_bound(dx, f, (uint32_t)line);
-	end = f->first + f->count;
-	if (k == end || dx->rows[dx->byline[k]].line != (uint32_t)line)
-		return no_code(dx, where, f, k, err);
 	/* byline is sorted by address within a line: first seen is lowest */
-	for (; k < end && dx->rows[dx->byline[k]].line == (uint32_t)line; k++) {
+	for (; k < end && dx->rows[dx->byline[k]].line == line; k++) {
 		const struct dwarfx_row *r = &dx->rows[dx->byline[k]];
-		uint64_t addr = r->addr;
 		uint32_t fn = row_fn(dx, r);
 		const char *name;
 
@@ -432,12 +506,74 @@ static int resolve_line(dwarfx *dx, const char *where, const char *file,
 			continue;
 		RG_GROW(seen, nseen + 1, seen_cap);
 		seen[nseen++] = fn;
-		name = fn != DWARFX_NONE && dx->fns[fn].name ? dx->fns[fn].name :
-			function_at(dx, addr);
-		loc_add(lv, addr, f->path, (int)line, name);
+		name = fn != DWARFX_NONE && dx->fns[fn].name ?
+			dwarfx_fn_display(&dx->fns[fn]) : function_at(dx, r->addr);
+		loc_add(lv, r->addr, f->path, (int)line, name);
 	}
 	free(seen);
+	return k;
+}
+
+static int file_line(dwarfx *dx, const char *where, const struct dwarfx_file *f,
+		     long line, const char *match, struct locvec *lv, rg_err *err)
+{
+	size_t k = line_lower_bound(dx, f, (uint32_t)line);
+
+	if (k == f->first + f->count || dx->rows[dx->byline[k]].line != (uint32_t)line)
+		return no_code(dx, where, f, k, line, match, err);
+	collect_line(dx, f, k, lv);
 	return 0;
+}
+
+static int resolve_line(dwarfx *dx, const char *where, const char *file,
+			long line, struct locvec *lv, rg_err *err)
+{
+	const struct dwarfx_file *f;
+
+	if (!dx->debug)
+		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
+				"information (rebuild it with -g)", where, dx->path);
+	if (line <= 0 || line > INT32_MAX)
+		return rg_error(err, "cannot resolve '%s': line numbers start at 1 "
+				"and end at %d", where, INT32_MAX);
+	if (find_file(dx, where, file, &f, err) < 0)
+		return -1;
+	return file_line(dx, where, f, line, NULL, lv, err);
+}
+
+int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
+		 dwarfx_line_fn fn, void *arg, rg_err *err)
+{
+	const struct dwarfx_file *f;
+	struct dwarfx_source src;
+	size_t k, end;
+	int ret = 0;
+
+	if (find_file(dx, file, file, &f, err) < 0)
+		return -1;
+	if (dwarfx_source_read(dx, f->path, &src, NULL) < 0)
+		memset(&src, 0, sizeof(src));
+	if (from < 1)
+		from = 1;
+	end = f->first + f->count;
+	for (k = line_lower_bound(dx, f, (uint32_t)from); k < end && !ret; ) {
+		struct locvec lv = {NULL, 0, 0};
+		dwarfx_line_info li;
+
+		li.line = (int)dx->rows[dx->byline[k]].line;
+		if (to > 0 && li.line > to)
+			break;
+		k = collect_line(dx, f, k, &lv);
+		li.file = f->path;
+		li.function = lv.v[0].function;
+		li.instances = lv.n;
+		li.addr = lv.v[0].addr;
+		li.text = (size_t)li.line <= src.nlines ? src.lines[li.line - 1] : NULL;
+		ret = fn(&li, arg);
+		free(lv.v);
+	}
+	dwarfx_source_release(&src);
+	return ret;
 }
 
 /* ---- FUNCTION, *FUNCTION ---- */
@@ -513,20 +649,6 @@ static bool clone_of(const char *sym, const char *fn)
 	return *p == '\0';
 }
 
-static size_t fn_lower_bound(const dwarfx *dx, const char *name)
-{
-	size_t lo = 0, hi = dx->nfn_byname;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(dx->fns[dx->fn_byname[mid]].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 static void add_function_loc(dwarfx *dx, struct locvec *lv, uint64_t addr,
 			     const char *name)
@@ -537,6 +659,23 @@ static void add_function_loc(dwarfx *dx, struct locvec *lv, uint64_t addr,
 		r ? (int)r->line : 0, name);
 }
 
+
+/* First index in fnkeys whose key is >= key. */
+static size_t fnkey_lower_bound(const dwarfx *dx, const char *key)
+{
+	size_t lo = 0, hi = dx->nfnkeys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(dx->fnkeys[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int unknown_function(dwarfx *dx, const char *where, const char *name,
 			    rg_err *err)
 {
@@ -544,10 +683,9 @@ static int unknown_function(dwarfx *dx, const char *where, const char *name,
 	size_t bestd = SIZE_MAX, i;
 
 	/* both lists are sorted by name: skip repeats */
-	for (i = 0; i < dx->nfn_byname + dx->nsyms; i++) {
-		const char *cand = i < dx->nfn_byname ?
-			dx->fns[dx->fn_byname[i]].name :
-			dx->syms[dx->sym_byname[i - dx->nfn_byname]].name;
+	for (i = 0; i < dx->nfnkeys + dx->nsyms; i++) {
+		const char *cand = i < dx->nfnkeys ? dx->fnkeys[i].key :
+			dx->syms[dx->sym_byname[i - dx->nfnkeys]].name;
 		size_t d;
 
 		if (cand == prev)
@@ -566,25 +704,161 @@ static int unknown_function(dwarfx *dx, const char *where, const char *name,
 			where, name, dx->path);
 }
 
+/*
+ * Where a C++ parameter list starts in name ("Queue::push(int)"), or NULL.
+ * The parentheses of "operator()" are part of the name.
+ */
+static const char *param_list(const char *name)
+{
+	const char *p;
+	int depth = 0;
+
+	for (p = name; *p; p++) {
+		if (*p == '<')
+			depth++;
+		else if (*p == '>' && depth > 0)
+			depth--;
+		else if (*p == '(' && !depth) {
+			if (p - name >= 8 && !strncmp(p - 8, "operator", 8) &&
+			    p[1] == ')') {
+				p++;
+				continue;
+			}
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* Copies s without the blanks that do not separate two words. */
+static char *squeeze(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t') {
+			bool word_before = o > out && (isalnum((unsigned char)o[-1]) ||
+						       o[-1] == '_');
+			const char *n = s;
+
+			while (*n == ' ' || *n == '\t')
+				n++;
+			if (word_before && (isalnum((unsigned char)*n) || *n == '_'))
+				*o++ = ' ';
+			s = n - 1;
+			continue;
+		}
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Does the demangled signature sig end with what the user wrote (want)? */
+static bool sig_matches(const char *sig, const char *want)
+{
+	char *a = squeeze(sig), *b = squeeze(want);
+	size_t la = strlen(a), lb = strlen(b);
+	bool ok = lb <= la && !strcmp(a + la - lb, b) &&
+		(la == lb || a[la - lb - 1] == ' ' || a[la - lb - 1] == ':');
+
+	free(a);
+	free(b);
+	return ok;
+}
+
+/*
+ * The DWARF instances a function name stands for: those with that name
+ * (or qualified-name tail), narrowed by a parameter list when given.
+ * Several different C++ functions (overloads, or methods of several
+ * classes) are an error listing them; C functions of one name in several
+ * files are all kept, as gdb keeps them.  *out is malloc'd, *n may be 0.
+ */
+static int function_instances(dwarfx *dx, const char *where, const char *name,
+			      uint32_t **out, size_t *n, rg_err *err)
+{
+	const char *params = param_list(name);
+	char *key = params ? xstrndup(name, (size_t)(params - name)) : xstrdup(name);
+	const char **sigs = NULL;
+	size_t nsigs = 0, sigs_cap = 0, cap = 0, i, j;
+	bool plain = false;
+
+	*out = NULL;
+	*n = 0;
+	for (i = fnkey_lower_bound(dx, key); i < dx->nfnkeys; i++) {
+		const struct dwarfx_fn *fn;
+
+		if (strcmp(dx->fnkeys[i].key, key))
+			break;
+		fn = &dx->fns[dx->fnkeys[i].fn];
+		if (params && !(fn->sig && sig_matches(fn->sig, name)))
+			continue;
+		RG_GROW(*out, *n + 1, cap);
+		(*out)[(*n)++] = dx->fnkeys[i].fn;
+		if (!fn->sig) {
+			plain = true;
+			continue;
+		}
+		for (j = 0; j < nsigs && sigs[j] != fn->sig; j++)
+			;
+		if (j == nsigs) {
+			RG_GROW(sigs, nsigs + 1, sigs_cap);
+			sigs[nsigs++] = fn->sig;
+		}
+	}
+	if (nsigs + plain > 1) {
+		rg_buf b = RG_BUF_INIT;
+		bool same = true;
+
+		/* one qualified name: overloads; else methods of several scopes */
+		for (i = 1; i < *n && same; i++)
+			same = dx->fns[(*out)[i]].qname == dx->fns[(*out)[0]].qname;
+		for (j = 0; j < nsigs; j++)
+			rg_buf_printf(&b, "%s%s", j ? ", " : "", sigs[j]);
+		if (plain)
+			rg_buf_printf(&b, ", %s", key);
+		if (same && !plain)
+			rg_error(err, "cannot resolve '%s': '%s' is overloaded: %zu "
+				 "functions: %s (write one of them, with its "
+				 "parameter types)", where, name, nsigs, b.s);
+		else
+			rg_error(err, "cannot resolve '%s': '%s' names %zu functions: "
+				 "%s (write the one you mean, as written here)",
+				 where, name, nsigs + plain, b.s);
+		rg_buf_release(&b);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		free(sigs);
+		free(key);
+		return -1;
+	}
+	free(sigs);
+	free(key);
+	return 0;
+}
+
 static int resolve_function(dwarfx *dx, const char *where, const char *name,
 			    bool exact, struct locvec *lv, rg_err *err)
 {
-	size_t i, first_dwarf = lv->n, ndwarf;
+	size_t i, first_dwarf = lv->n, ndwarf, ncand;
+	uint32_t *cand;
 	bool ifunc = false;
 
+	if (function_instances(dx, where, name, &cand, &ncand, err) < 0)
+		return -1;
 	/* DWARF instances: out-of-line copies and inlined ones */
-	for (i = fn_lower_bound(dx, name); i < dx->nfn_byname; i++) {
-		const struct dwarfx_fn *fn = &dx->fns[dx->fn_byname[i]];
+	for (i = 0; i < ncand; i++) {
+		const struct dwarfx_fn *fn = &dx->fns[cand[i]];
 		const struct dwarfx_sym *s;
 
-		if (strcmp(fn->name, name))
-			break;
 		s = fn->inlined ? NULL : sym_at(dx, fn->entry);
 		if (s && s->addr == fn->entry && is_fragment(s->name))
 			continue;
 		add_function_loc(dx, lv, exact || fn->inlined ? fn->entry :
-				 after_prologue(dx, fn), fn->name);
+				 after_prologue(dx, fn), dwarfx_fn_display(fn));
 	}
+	free(cand);
 	ndwarf = lv->n - first_dwarf;
 
 	/*
@@ -655,6 +929,267 @@ static int resolve_addr(dwarfx *dx, const char *where, const char *hex,
 }
 
 /* "FILE:LINE": a colon followed by digits only, with something before it. */
+
+/* ---- FILE:/REGEX/, FUNCTION:/REGEX/ ---- */
+
+struct match {
+	const struct dwarfx_file *file;
+	long line;
+	char *text;
+};
+
+struct matchvec {
+	struct match *v;
+	size_t n, cap;
+};
+
+static void matchvec_release(struct matchvec *mv)
+{
+	size_t i;
+
+	for (i = 0; i < mv->n; i++)
+		free(mv->v[i].text);
+	free(mv->v);
+}
+
+/* Adds the lines from..to of f's source that rx matches. */
+static int match_lines(dwarfx *dx, const char *where, const struct dwarfx_file *f,
+		       long from, long to, const regex_t *rx, struct matchvec *mv,
+		       rg_err *err)
+{
+	struct dwarfx_source src;
+	long l;
+	size_t i;
+
+	if (dwarfx_source_read(dx, f->path, &src, err) < 0)
+		return rg_error_prefix(err, "cannot resolve '%s'", where);
+	if (to > (long)src.nlines)
+		to = (long)src.nlines;
+	for (l = from; l <= to; l++) {
+		if (regexec(rx, src.lines[l - 1], 0, NULL, 0))
+			continue;
+		for (i = 0; i < mv->n && !(mv->v[i].file == f && mv->v[i].line == l); i++)
+			;
+		if (i < mv->n)
+			continue;
+		RG_GROW(mv->v, mv->n + 1, mv->cap);
+		mv->v[mv->n].file = f;
+		mv->v[mv->n].line = l;
+		mv->v[mv->n].text = xstrdup(src.lines[l - 1]);
+		mv->n++;
+	}
+	dwarfx_source_release(&src);
+	return 0;
+}
+
+/*
+ * The source lines an instance's own code comes from: per file, the first
+ * and last line of its rows (rows of instances inlined into it excluded).
+ */
+struct span {
+	uint32_t file;
+	long lo, hi;
+};
+
+static void instance_spans(const dwarfx *dx, uint32_t f, struct span **sp,
+			   size_t *n, size_t *cap)
+{
+	const struct dwarfx_fn *fn = &dx->fns[f];
+	size_t j, k;
+
+	for (j = fn->range0; j < fn->range0 + fn->nranges; j++) {
+		ptrdiff_t i = row_floor(dx, dx->ranges[j].lo);
+
+		for (i = i < 0 ? 0 : i; (size_t)i < dx->nrows &&
+		     dx->rows[i].addr < dx->ranges[j].hi; i++) {
+			const struct dwarfx_row *r = &dx->rows[i];
+
+			if (r->addr < dx->ranges[j].lo || r->end_seq || !r->is_stmt ||
+			    !r->line || row_fn(dx, r) != f)
+				continue;
+			for (k = 0; k < *n && (*sp)[k].file != r->file; k++)
+				;
+			if (k == *n) {
+				RG_GROW(*sp, *n + 1, *cap);
+				(*sp)[k].file = r->file;
+				(*sp)[k].lo = (*sp)[k].hi = r->line;
+				(*n)++;
+			}
+			if (r->line < (*sp)[k].lo)
+				(*sp)[k].lo = r->line;
+			if (r->line > (*sp)[k].hi)
+				(*sp)[k].hi = r->line;
+		}
+	}
+}
+
+static int function_lines(dwarfx *dx, const char *where, const char *name,
+			  const regex_t *rx, struct matchvec *mv, rg_err *err)
+{
+	struct span *sp = NULL;
+	size_t nsp = 0, cap = 0, ncand, i;
+	uint32_t *cand;
+	int ret = 0;
+
+	if (function_instances(dx, where, name, &cand, &ncand, err) < 0)
+		return -1;
+	if (!ncand) {
+		free(cand);
+		return unknown_function(dx, where, name, err);
+	}
+	for (i = 0; i < ncand; i++)
+		instance_spans(dx, cand[i], &sp, &nsp, &cap);
+	free(cand);
+	for (i = 0; i < nsp && !ret; i++)
+		ret = match_lines(dx, where, &dx->files[sp[i].file], sp[i].lo,
+				  sp[i].hi, rx, mv, err);
+	free(sp);
+	return ret;
+}
+
+static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
+			  const char *re, struct locvec *lv, rg_err *err)
+{
+	struct matchvec mv = {NULL, 0, 0};
+	const struct dwarfx_file *f;
+	uint32_t *ids;
+	size_t nids, i;
+	regex_t rx;
+	int res;
+
+	if (!dx->debug)
+		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
+				"information (rebuild it with -g)", where, dx->path);
+	res = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+	if (res) {
+		char msg[256];
+
+		regerror(res, &rx, msg, sizeof(msg));
+		return rg_error(err, "cannot resolve '%s': bad regular expression "
+				"/%s/: %s", where, re, msg);
+	}
+	/* a file if some file has that name, else a function */
+	nids = match_files(dx, scope, &ids);
+	if (nids == 1) {
+		res = match_lines(dx, where, &dx->files[ids[0]], 1, LONG_MAX, &rx,
+				  &mv, err);
+	} else if (nids > 1) {
+		res = ambiguous_file(dx, where, scope, ids, nids, err);
+	} else if (!(strchr(scope, '.') || strchr(scope, '/')) ||
+		   param_list(scope)) {
+		res = function_lines(dx, where, scope, &rx, &mv, err);
+	} else {
+		res = no_such_file(dx, where, scope, err);
+	}
+	free(ids);
+	regfree(&rx);
+	if (!res && mv.n != 1) {
+		rg_buf b = RG_BUF_INIT;
+
+		for (i = 0; i < mv.n && i < MAX_LISTED; i++) {
+			rg_buf_printf(&b, "%s%s:%ld ", i ? ", " : "",
+				      base_name(mv.v[i].file->path), mv.v[i].line);
+			add_excerpt(&b, mv.v[i].text);
+		}
+		if (mv.n > MAX_LISTED)
+			rg_buf_printf(&b, ", and %zu more", mv.n - MAX_LISTED);
+		if (mv.n)
+			rg_error(err, "cannot resolve '%s': /%s/ matches %zu lines: %s "
+				 "(an anchor must match exactly one)", where, re,
+				 mv.n, b.s);
+		else
+			rg_error(err, "cannot resolve '%s': no line of %s '%s' matches "
+				 "/%s/", where, nids ? "file" : "function", scope, re);
+		rg_buf_release(&b);
+		res = -1;
+	}
+	if (!res) {
+		f = mv.v[0].file;
+		res = file_line(dx, where, f, mv.v[0].line, mv.v[0].text, lv, err);
+	}
+	matchvec_release(&mv);
+	return res;
+}
+
+/* ---- FILE:LINE+N, *FUNCTION+N ---- */
+
+/* Where the line's code starting at addr ends: the next row of another line. */
+static uint64_t line_block_end(const dwarfx *dx, uint64_t addr, const char *file,
+			       int line)
+{
+	ptrdiff_t i = row_floor(dx, addr);
+	size_t j;
+
+	if (i < 0)
+		return addr;
+	for (j = (size_t)i + 1; j < dx->nrows; j++) {
+		const struct dwarfx_row *r = &dx->rows[j];
+
+		if (r->end_seq)
+			return r->addr;
+		/* line 0: code the compiler made, which belongs to no line */
+		if (r->line && (r->line != (uint32_t)line ||
+				dx->files[r->file].path != file))
+			return r->addr;
+	}
+	return addr;
+}
+
+/* Where the function holding addr ends: its range, or its symbol's size. */
+static uint64_t function_end(const dwarfx *dx, uint64_t addr)
+{
+	uint32_t f = fn_at(dx, addr);
+	const struct dwarfx_sym *s;
+	size_t j;
+
+	while (f != DWARFX_NONE && dx->fns[f].parent != DWARFX_NONE)
+		f = dx->fns[f].parent;
+	if (f != DWARFX_NONE)
+		for (j = dx->fns[f].range0; j < dx->fns[f].range0 + dx->fns[f].nranges; j++)
+			if (addr >= dx->ranges[j].lo && addr < dx->ranges[j].hi)
+				return dx->ranges[j].hi;
+	s = sym_at(dx, addr);
+	return s && s->size ? s->addr + s->size : addr;
+}
+
+/*
+ * Moves each location to its nth instruction: within the line's code at
+ * that place (lines), or within the function (functions, addresses).
+ */
+static int step_insns(dwarfx *dx, const char *where, bool is_line, size_t nth,
+		      struct locvec *lv, rg_err *err)
+{
+	size_t i, count;
+
+	for (i = 0; i < lv->n; i++) {
+		dwarfx_loc *l = &lv->v[i];
+		uint64_t hi = is_line && l->file ?
+			line_block_end(dx, l->addr, l->file, l->line) :
+			function_end(dx, l->addr);
+		uint64_t addr;
+
+		if (dwarfx_insn_nth(dx, l->addr, hi, nth, &addr, &count, err) < 0)
+			return rg_error_prefix(err, "cannot resolve '%s'", where);
+		if (nth < count) {
+			l->addr = addr;
+			continue;
+		}
+		if (is_line)
+			return rg_error(err, "cannot resolve '%s': line %d has %zu "
+					"instruction%s%s%s (+0 to +%zu)", where, l->line,
+					count, count == 1 ? "" : "s",
+					l->function ? " in " : "",
+					l->function ? l->function : "", count ? count - 1 : 0);
+		return rg_error(err, "cannot resolve '%s': %s has %zu instruction%s "
+				"(+0 to +%zu)", where, l->function ? l->function : "it",
+				count, count == 1 ? "" : "s", count ? count - 1 : 0);
+	}
+	return 0;
+}
+
+/* ---- parsing ---- */
+
+/* "FILE:LINE": a colon followed by digits only, with something before it. */
 static const char *line_colon(const char *where)
 {
 	const char *c = strrchr(where, ':');
@@ -664,6 +1199,41 @@ static const char *line_colon(const char *where)
 	return c;
 }
 
+/*
+ * "FILE:/REGEX/" or "FUNCTION:/REGEX/": the first ":/" starts the regex
+ * (file and function names hold no ':' before it), a final '/' ends it.
+ */
+static const char *anchor_colon(const char *where)
+{
+	const char *c = strstr(where, ":/");
+	size_t len = strlen(where);
+
+	if (!c || c == where || len < 2 || where[len - 1] != '/' ||
+	    (size_t)(c - where) + 2 >= len)
+		return NULL;
+	/* "Queue::push:/x/": skip "::" of a qualified name */
+	while (c && c > where && c[-1] == ':')
+		c = strstr(c + 1, ":/");
+	if (!c || (size_t)(c - where) + 2 >= len)
+		return NULL;
+	return c;
+}
+
+/* A "+N" instruction offset at the end of where: its start, or NULL. */
+static const char *insn_plus(const char *where, size_t *nth)
+{
+	const char *p = strrchr(where, '+');
+	unsigned long long v;
+	char *end;
+
+	if (!p || p == where || !p[1] || strspn(p + 1, "0123456789") != strlen(p + 1))
+		return NULL;
+	errno = 0;
+	v = strtoull(p + 1, &end, 10);
+	*nth = errno || v > 1000000 ? SIZE_MAX : (size_t)v;
+	return p;
+}
+
 static int loc_cmp(const void *pa, const void *pb)
 {
 	const dwarfx_loc *a = pa, *b = pb;
@@ -671,37 +1241,69 @@ static int loc_cmp(const void *pa, const void *pb)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
-		   rg_err *err)
+static int resolve_base(dwarfx *dx, const char *where, const char *base,
+			bool *is_line, struct locvec *lv, rg_err *err)
 {
-	struct locvec lv = {NULL, 0, 0};
 	const char *colon;
-	size_t i, k;
 	int ret;
 
-	*out = NULL;
-	*n = 0;
-	if (!where || !*where)
-		return rg_error(err, "cannot resolve an empty location");
-	if (where[0] == '*' && where[1] == '0' && (where[2] == 'x' || where[2] == 'X')) {
-		ret = resolve_addr(dx, where, where + 1, &lv, err);
-	} else if (where[0] == '*') {
-		ret = where[1] ? resolve_function(dx, where, where + 1, true, &lv, err) :
-			rg_error(err, "cannot resolve '*': a function name or "
-				 "address must follow '*'");
-	} else if ((colon = line_colon(where))) {
-		char *file = xstrndup(where, (size_t)(colon - where));
+	*is_line = false;
+	if (base[0] == '*' && base[1] == '0' && (base[2] == 'x' || base[2] == 'X'))
+		return resolve_addr(dx, where, base + 1, lv, err);
+	if (base[0] == '*')
+		return base[1] ? resolve_function(dx, where, base + 1, true, lv, err) :
+			rg_error(err, "cannot resolve '%s': a function name or "
+				 "address must follow '*'", where);
+	*is_line = true;
+	if ((colon = anchor_colon(base))) {
+		char *scope = xstrndup(base, (size_t)(colon - base));
+		char *re = xstrndup(colon + 2, strlen(colon + 2) - 1);
+
+		ret = resolve_anchor(dx, where, scope, re, lv, err);
+		free(scope);
+		free(re);
+		return ret;
+	}
+	if ((colon = line_colon(base))) {
+		char *file = xstrndup(base, (size_t)(colon - base));
 		long line;
 
 		errno = 0;
 		line = strtol(colon + 1, NULL, 10);
 		if (errno)
 			line = LONG_MAX;
-		ret = resolve_line(dx, where, file, line, &lv, err);
+		ret = resolve_line(dx, where, file, line, lv, err);
 		free(file);
-	} else {
-		ret = resolve_function(dx, where, where, false, &lv, err);
+		return ret;
 	}
+	*is_line = false;
+	return resolve_function(dx, where, base, false, lv, err);
+}
+
+int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
+		   rg_err *err)
+{
+	struct locvec lv = {NULL, 0, 0};
+	const char *plus;
+	char *base;
+	size_t i, k, nth = 0;
+	bool is_line;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	if (!where || !*where)
+		return rg_error(err, "cannot resolve an empty location");
+	plus = insn_plus(where, &nth);
+	base = plus ? xstrndup(where, (size_t)(plus - where)) : xstrdup(where);
+	ret = resolve_base(dx, where, base, &is_line, &lv, err);
+	if (!ret && plus && !is_line && base[0] != '*')
+		ret = rg_error(err, "cannot resolve '%s': an instruction offset "
+			       "goes after '*FUNCTION' or 'FILE:LINE' (write '*%s')",
+			       where, where);
+	if (!ret && plus)
+		ret = step_insns(dx, where, is_line, nth, &lv, err);
+	free(base);
 	if (ret < 0) {
 		free(lv.v);
 		return -1;
@@ -714,4 +1316,10 @@ int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 	*out = lv.v;
 	*n = k;
 	return 0;
+}
+
+void dwarfx_set_source_dir(dwarfx *dx, const char *dir)
+{
+	free(dx->source_dir);
+	dx->source_dir = dir && *dir ? xstrdup(dir) : NULL;
 }

@@ -2,7 +2,9 @@
  * dwarf: one ELF object's symbols, line table and DWARF, opened and indexed
  * once, then queried many times.
  *
- *   locations   "FILE:LINE", "FUNCTION", "*FUNCTION", "*0xADDR" -> addresses
+ *   locations   "FILE:LINE", "FILE:/REGEX/", "FUNCTION", "*FUNCTION",
+ *               "*0xADDR", "+N" instruction offsets -> addresses
+ *   lines       every line of a file where a breakpoint can go
  *   symbols     ELF .symtab/.dynsym lookups (work without debug info: libc)
  *   reports     address -> file:line:function
  *
@@ -48,19 +50,43 @@ uint64_t dwarfx_entry(const dwarfx *dx);       /* e_entry (link-time) */
 uint64_t dwarfx_load_base(const dwarfx *dx);   /* lowest PT_LOAD p_vaddr, page-aligned down */
 
 /*
+ * Where source files are read from (regex anchors, dwarfx_lines): dir
+ * replaces the path DWARF recorded, trying ever shorter tails of it
+ * (dir/src/a.c, then dir/a.c).  NULL: the recorded path.
+ */
+void dwarfx_set_source_dir(dwarfx *dx, const char *dir);
+
+/*
  * Resolves a location:
  *   FILE:LINE   FILE matches a suffix of a DWARF file path at a '/' boundary;
  *               one address per function instance (inlined copies included)
  *               at that instance's first is_stmt address for the line, as gdb.
  *               A line with no code is an error naming the nearest lines with
- *               code in that file; a FILE matching several files is an error
- *               naming them; an object without debug info is an error.
+ *               code in that file (and, in an optimised build, saying the
+ *               compiler may have removed it); a FILE matching several files
+ *               is an error naming them; an object without debug info is an
+ *               error.
+ *   FILE:/RE/   the one line of FILE's source whose text matches the POSIX
+ *               extended regex RE, then as FILE:LINE.  No match, or several,
+ *               is an error listing them (file:line 'text').
+ *   FUNCTION:/RE/  the one line of FUNCTION (between the first and last line
+ *               of its code) that matches RE, then as FILE:LINE.
+ *   ...+N       after FILE:LINE, FILE:/RE/ or *FUNCTION (*0xADDR): the N-th
+ *               instruction (from 0) of the line's code at each instance
+ *               (its first block of consecutive addresses), or of the
+ *               function.  N past the end is an error saying how many
+ *               instructions there are.
  *   FUNCTION    after the prologue (the first is_stmt row in the function
  *               whose line differs from the entry's, as gdb), one per
  *               instance: out-of-line copies (foo.constprop.0) too, inlined
  *               copies at their entry
  *   *FUNCTION   the exact entry address
  *   *0xADDR     that address (must lie in an executable PT_LOAD segment)
+ * FUNCTION may be a C++ qualified name or a tail of one ("Queue::push" for
+ * ns::Queue::push), optionally with its parameter types as the demangler
+ * writes them ("Queue::push(int)").  A name that stands for several C++
+ * functions (overloads, methods of several classes) is an error listing
+ * them with their parameter types.
  * FUNCTION looks at DWARF subprograms first, then ELF symbols (so library
  * functions resolve without debug info; then only *FUNCTION semantics for
  * the "after prologue" form are approximated by the entry address).  An
@@ -70,6 +96,28 @@ uint64_t dwarfx_load_base(const dwarfx *dx);   /* lowest PT_LOAD p_vaddr, page-a
  */
 int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 		   rg_err *err);
+
+/* One line where a breakpoint can go, for dwarfx_lines. */
+typedef struct dwarfx_line_info {
+	const char *file;      /* DWARF path; owned by dx */
+	int line;
+	const char *function;  /* of the lowest-addressed instance, or NULL */
+	size_t instances;      /* breakpoints FILE:LINE would get */
+	uint64_t addr;         /* the lowest of them */
+	const char *text;      /* the source line, or NULL when unreadable; valid during the call */
+} dwarfx_line_info;
+
+typedef int (*dwarfx_line_fn)(const dwarfx_line_info *li, void *arg);
+
+/*
+ * Calls fn for every line of FILE (matched as in FILE:LINE) from..to
+ * (to <= 0: to the end) that has code, in line order.  Stops when fn
+ * returns non-zero and returns that.  -1 with err set when FILE names no
+ * file, or several, or dx has no debug info; an unreadable source only
+ * leaves text NULL.
+ */
+int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
+		 dwarfx_line_fn fn, void *arg, rg_err *err);
 
 /*
  * Where is addr?  Fills file/line (from the line table, may be NULL/0) and
@@ -90,5 +138,28 @@ size_t dwarfx_symbol_addrs(dwarfx *dx, const char *name, uint64_t *addrs,
 
 /* Name of the function symbol whose range holds addr, or NULL. */
 const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr);
+
+/*
+ * The data symbol (a variable: STT_OBJECT or STT_TLS, .symtab then .dynsym)
+ * whose storage holds addr: its name in name[0..len) and addr's offset in
+ * it.  False when none does (a heap or stack address).  Reads the file.
+ */
+bool dwarfx_data_symbol_at(dwarfx *dx, uint64_t addr, char *name, size_t len,
+			   uint64_t *off);
+
+/* A piece of code: [lo, hi), link-time addresses. */
+typedef struct dwarfx_span {
+	uint64_t lo, hi;
+} dwarfx_span;
+
+/*
+ * The code of the source line at addr inside the function instance holding
+ * addr: every piece of that instance whose line table row names the same
+ * file and line (a line's code need not be contiguous), adjacent pieces
+ * merged, in address order (dwarfx_range.c).  Returns how many pieces there
+ * are (only max are stored); 0 when addr has no line (no debug info).
+ * Without a DWARF function at addr, only the row's own piece.
+ */
+size_t dwarfx_line_range(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max);
 
 #endif

@@ -255,6 +255,8 @@ static int read_phdrs(dwarfx *dx, Elf *elf, const GElf_Ehdr *eh, uint64_t fsize,
 		RG_GROW(dx->phdrs, dx->nphdrs + 1, cap);
 		dx->phdrs[dx->nphdrs].vaddr = ph.p_vaddr;
 		dx->phdrs[dx->nphdrs].memsz = ph.p_memsz;
+		dx->phdrs[dx->nphdrs].offset = ph.p_offset;
+		dx->phdrs[dx->nphdrs].filesz = ph.p_filesz;
 		dx->phdrs[dx->nphdrs].exec = ph.p_flags & PF_X;
 		dx->nphdrs++;
 		if (ph.p_vaddr < lowest)

@@ -13,6 +13,7 @@
 
 #include <dwarf.h>
 #include <libdwarf.h>
+#include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,9 +29,14 @@ struct walk {
 	Dwarf_Half offset_size;
 	uint64_t cu_base;        /* DW_AT_low_pc of the CU: base of DWARF 4 ranges */
 	const char *comp_dir;    /* interned, or NULL */
+	const char *opt;         /* the unit's -O flag ("-O2"), NULL for -O0 */
+	bool cxx;                /* a C++ unit: functions have linkage names */
 	dwarfx_map names;        /* DIE offset -> index in name_list */
 	const char **name_list;
 	size_t nnames, names_cap;
+	dwarfx_map linkages;     /* the same for linkage names */
+	const char **linkage_list;
+	size_t nlinkages, linkages_cap;
 };
 
 static int dw_fail(struct walk *w, Dwarf_Error e, const char *what)
@@ -99,12 +105,16 @@ static uint32_t file_id(struct walk *w, const char *name)
 	len = normalize_path(b.s);
 	path = dwarfx_pool_intern(&dx->strs, b.s, len);
 	rg_buf_release(&b);
-	if (dwarfx_map_get(&dx->file_ids, (uintptr_t)path, &id))
+	if (dwarfx_map_get(&dx->file_ids, (uintptr_t)path, &id)) {
+		if (!dx->files[id].opt)
+			dx->files[id].opt = w->opt;
 		return id;
+	}
 	RG_GROW(dx->files, dx->nfiles + 1, dx->files_cap);
 	id = (uint32_t)dx->nfiles++;
 	dx->files[id].path = path;
 	dx->files[id].first = dx->files[id].count = 0;
+	dx->files[id].opt = w->opt;
 	dwarfx_map_put(&dx->file_ids, (uintptr_t)path, id);
 	return id;
 }
@@ -323,6 +333,88 @@ static int die_name(struct walk *w, Dwarf_Die die, unsigned hops,
 		if (res == DW_DLV_NO_ENTRY)
 			continue;
 		return name_at(w, off, hops, name);
+	}
+	return 0;
+}
+
+static int die_linkage(struct walk *w, Dwarf_Die die, unsigned hops,
+		       const char **out);
+
+static int linkage_at(struct walk *w, Dwarf_Off off, unsigned hops,
+		      const char **out)
+{
+	Dwarf_Die d = NULL;
+	Dwarf_Error e = NULL;
+	uint32_t idx;
+	int res;
+
+	if (dwarfx_map_get(&w->linkages, off, &idx)) {
+		*out = idx == DWARFX_NONE ? NULL : w->linkage_list[idx];
+		return 0;
+	}
+	res = dwarf_offdie_b(w->dbg, off, true, &d, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "reference to another entry");
+	*out = NULL;
+	if (res == DW_DLV_OK) {
+		res = die_linkage(w, d, hops + 1, out);
+		dwarf_dealloc_die(d);
+		if (res < 0)
+			return -1;
+	}
+	if (*out) {
+		RG_GROW(w->linkage_list, w->nlinkages + 1, w->linkages_cap);
+		w->linkage_list[w->nlinkages] = *out;
+		dwarfx_map_put(&w->linkages, off, (uint32_t)w->nlinkages++);
+	} else {
+		dwarfx_map_put(&w->linkages, off, DWARFX_NONE);
+	}
+	return 0;
+}
+
+/*
+ * DW_AT_linkage_name (the mangled name) of a C++ function, found as its
+ * name is: on the entry, or on the declaration or abstract instance it
+ * points at.  NULL for extern "C" functions and main.
+ */
+static int die_linkage(struct walk *w, Dwarf_Die die, unsigned hops,
+		       const char **out)
+{
+	static const Dwarf_Half names[] = {DW_AT_linkage_name, DW_AT_MIPS_linkage_name};
+	static const Dwarf_Half refs[] = {DW_AT_abstract_origin, DW_AT_specification};
+	Dwarf_Error e = NULL;
+	size_t i;
+	char *s;
+	int res;
+
+	*out = NULL;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		res = attr_string(w, die, names[i], &s);
+		if (res == DW_DLV_ERROR)
+			return -1;
+		if (res == DW_DLV_OK) {
+			*out = dwarfx_pool_intern(&w->dx->strs, s, strlen(s));
+			return 0;
+		}
+	}
+	if (hops >= MAX_NAME_HOPS)
+		return 0;
+	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Off off;
+
+		res = dwarf_attr(die, refs[i], &attr, &e);
+		if (res == DW_DLV_ERROR)
+			return dw_fail(w, e, "attribute");
+		if (res == DW_DLV_NO_ENTRY)
+			continue;
+		res = dwarf_global_formref(attr, &off, &e);
+		dwarf_dealloc_attribute(attr);
+		if (res == DW_DLV_ERROR)
+			return dw_fail(w, e, "reference to another entry");
+		if (res == DW_DLV_NO_ENTRY)
+			continue;
+		return linkage_at(w, off, hops, out);
 	}
 	return 0;
 }
@@ -552,7 +644,7 @@ static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent
 	struct rangebuf rb = {false, 0};
 	size_t r0 = dx->nranges;
 	struct dwarfx_fn *fn;
-	const char *name;
+	const char *name, *linkage = NULL;
 	uint64_t entry;
 	unsigned view = 0;
 
@@ -562,7 +654,8 @@ static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent
 	if (dx->nranges == r0)
 		return 0;
 	if (die_name(w, die, 0, &name) < 0 || die_entry(w, die, rb.first, &entry) < 0 ||
-	    (tag == DW_TAG_inlined_subroutine && die_entry_view(w, die, &view) < 0)) {
+	    (tag == DW_TAG_inlined_subroutine && die_entry_view(w, die, &view) < 0) ||
+	    (w->cxx && die_linkage(w, die, 0, &linkage) < 0)) {
 		dx->nranges = r0;
 		return -1;
 	}
@@ -570,6 +663,8 @@ static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent
 	RG_GROW(dx->fns, dx->nfns + 1, dx->fns_cap);
 	fn = &dx->fns[dx->nfns++];
 	fn->name = name;
+	fn->linkage = linkage;
+	fn->qname = fn->sig = NULL;
 	fn->entry = entry;
 	fn->range0 = (uint32_t)r0;
 	fn->nranges = (uint32_t)(dx->nranges - r0);
@@ -638,12 +733,32 @@ static int walk_children(struct walk *w, Dwarf_Die parent, uint32_t parent_fn,
 	return 0;
 }
 
+/*
+ * The optimisation a unit was built with: gcc records its switches in
+ * DW_AT_producer ("GNU C17 12.2.0 -mtune=generic -g -O2"); the last -O
+ * wins.  NULL for -O0 or when the producer does not say.
+ */
+static const char *producer_opt(struct walk *w, const char *producer)
+{
+	const char *p, *last = NULL;
+	size_t len = 0;
+
+	for (p = producer; (p = strstr(p, " -O")); p += 3) {
+		last = p + 1;
+		len = strcspn(last, " ");
+	}
+	if (!last || (len == 3 && last[2] == '0'))
+		return NULL;
+	return dwarfx_pool_intern(&w->dx->strs, last, len);
+}
+
 static int index_cu(struct walk *w, Dwarf_Die cu)
 {
 	Dwarf_Addr base;
 	Dwarf_Half tag;
+	Dwarf_Unsigned lang;
 	Dwarf_Error e = NULL;
-	char *dir = NULL;
+	char *dir = NULL, *producer = NULL;
 	int res;
 
 	res = dwarf_tag(cu, &tag, &e);
@@ -656,6 +771,17 @@ static int index_cu(struct walk *w, Dwarf_Die cu)
 		return -1;
 	w->comp_dir = res == DW_DLV_OK ?
 		dwarfx_pool_intern(&w->dx->strs, dir, strlen(dir)) : NULL;
+	res = attr_string(w, cu, DW_AT_producer, &producer);
+	if (res == DW_DLV_ERROR)
+		return -1;
+	w->opt = res == DW_DLV_OK ? producer_opt(w, producer) : NULL;
+	res = dwarf_srclang(cu, &lang, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "unit language");
+	w->cxx = res == DW_DLV_OK && (lang == DW_LANG_C_plus_plus ||
+				      lang == DW_LANG_C_plus_plus_03 ||
+				      lang == DW_LANG_C_plus_plus_11 ||
+				      lang == DW_LANG_C_plus_plus_14);
 	res = dwarf_lowpc(cu, &base, &e);
 	if (res == DW_DLV_ERROR)
 		return dw_fail(w, e, "unit DW_AT_low_pc");
@@ -735,6 +861,8 @@ int dwarfx_index_dwarf(dwarfx *dx, rg_err *err)
 	}
 	dwarfx_map_release(&w.names);
 	free(w.name_list);
+	dwarfx_map_release(&w.linkages);
+	free(w.linkage_list);
 	return ret;
 }
 
@@ -940,32 +1068,110 @@ static void index_segments(dwarfx *dx)
 	free(sp);
 }
 
-static int fn_name_cmp(const void *pa, const void *pb, void *arg)
+static int fnkey_cmp(const void *pa, const void *pb, void *arg)
 {
 	const dwarfx *dx = arg;
-	const struct dwarfx_fn *a = &dx->fns[*(const uint32_t *)pa];
-	const struct dwarfx_fn *b = &dx->fns[*(const uint32_t *)pb];
-	int c = strcmp(a->name, b->name);
+	const struct dwarfx_fnkey *a = pa, *b = pb;
+	int c = a->key == b->key ? 0 : strcmp(a->key, b->key);
 
 	if (c)
 		return c;
-	if (a->entry != b->entry)
-		return a->entry < b->entry ? -1 : 1;
-	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+	if (dx->fns[a->fn].entry != dx->fns[b->fn].entry)
+		return dx->fns[a->fn].entry < dx->fns[b->fn].entry ? -1 : 1;
+	return a->fn < b->fn ? -1 : a->fn > b->fn;
+}
+
+/*
+ * Qualified names of C++ functions from their linkage names, demangled
+ * once per distinct name (every inlined copy of a method repeats it).
+ */
+static void demangle_fns(dwarfx *dx)
+{
+	dwarfx_map done = {0};
+	const char **pairs = NULL;	/* qname, sig, qname, sig, ... */
+	size_t npairs = 0, cap = 0;
+	uint32_t f, k;
+
+	for (f = 0; f < dx->nfns; f++) {
+		struct dwarfx_fn *fn = &dx->fns[f];
+
+		if (!fn->linkage)
+			continue;
+		if (!dwarfx_map_get(&done, (uintptr_t)fn->linkage, &k)) {
+			char *base = cplus_demangle(fn->linkage, DMGL_ANSI);
+			char *full = cplus_demangle(fn->linkage, DMGL_PARAMS | DMGL_ANSI);
+
+			RG_GROW(pairs, npairs + 2, cap);
+			pairs[npairs] = base && full ?
+				dwarfx_pool_intern(&dx->strs, base, strlen(base)) : NULL;
+			pairs[npairs + 1] = base && full ?
+				dwarfx_pool_intern(&dx->strs, full, strlen(full)) : NULL;
+			free(base);
+			free(full);
+			k = (uint32_t)npairs;
+			npairs += 2;
+			dwarfx_map_put(&done, (uintptr_t)fn->linkage, k);
+		}
+		fn->qname = pairs[k];
+		fn->sig = pairs[k + 1];
+	}
+	dwarfx_map_release(&done);
+	free(pairs);
+}
+
+static void add_key(dwarfx *dx, size_t *cap, const char *key, uint32_t f)
+{
+	size_t i;
+
+	/* keys of one instance are added together: skip a repeat */
+	for (i = dx->nfnkeys; i > 0 && dx->fnkeys[i - 1].fn == f; i--)
+		if (dx->fnkeys[i - 1].key == key)
+			return;
+	RG_GROW(dx->fnkeys, dx->nfnkeys + 1, *cap);
+	dx->fnkeys[dx->nfnkeys].key = key;
+	dx->fnkeys[dx->nfnkeys].fn = f;
+	dx->nfnkeys++;
+}
+
+/*
+ * Every name an instance answers to: DW_AT_name, and for C++ each tail of
+ * the qualified name at a "::" outside template arguments, so that
+ * "Queue::push" finds ns::Queue::push as gdb does.
+ */
+static void index_fn_keys(dwarfx *dx)
+{
+	size_t cap = 0;
+	uint32_t f;
+
+	for (f = 0; f < dx->nfns; f++) {
+		const struct dwarfx_fn *fn = &dx->fns[f];
+		const char *q = fn->qname, *p;
+		int depth = 0;
+
+		if (fn->name)
+			add_key(dx, &cap, fn->name, f);
+		if (!q)
+			continue;
+		add_key(dx, &cap, q, f);
+		for (p = q; *p; p++) {
+			if (*p == '<' || *p == '(')
+				depth++;
+			else if ((*p == '>' || *p == ')') && depth > 0)
+				depth--;
+			else if (!depth && p[0] == ':' && p[1] == ':' && p[2])
+				add_key(dx, &cap, dwarfx_pool_intern(&dx->strs, p + 2,
+								     strlen(p + 2)), f);
+		}
+	}
+	if (dx->nfnkeys > 1)
+		qsort_r(dx->fnkeys, dx->nfnkeys, sizeof(*dx->fnkeys), fnkey_cmp, dx);
 }
 
 void dwarfx_index_finish(dwarfx *dx)
 {
-	uint32_t f;
-
 	index_lines_by_file(dx);
 	index_segments(dx);
-	dx->fn_byname = xcalloc(dx->nfns, sizeof(*dx->fn_byname));
-	for (f = 0; f < dx->nfns; f++)
-		if (dx->fns[f].name)
-			dx->fn_byname[dx->nfn_byname++] = f;
-	if (dx->nfn_byname > 1)
-		qsort_r(dx->fn_byname, dx->nfn_byname, sizeof(*dx->fn_byname),
-			fn_name_cmp, dx);
+	demangle_fns(dx);
+	index_fn_keys(dx);
 	dx->debug = dx->nrows > 0;
 }

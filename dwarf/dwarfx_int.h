@@ -8,8 +8,15 @@
  *   fns      subprograms and inlined subroutines that have code, with
  *            their ranges; segs flattens the ranges into disjoint pieces
  *            labelled with the innermost instance, for address lookups
+ *   fnkeys   the names a user can call each instance by, sorted: its
+ *            DW_AT_name and, for C++, every "::" suffix of its qualified
+ *            name ("ns::Queue::push", "Queue::push"): one binary search
  *   syms     ELF function symbols (.symtab + .dynsym), sorted by address,
  *            and again by name
+ *
+ * dwarfx.c answers by-name and by-address queries, dwarfx_source.c reads
+ * sources (regex anchors, `racegate lines`), dwarfx_insn.c decodes
+ * instructions (FILE:LINE+N, *FUNCTION+N).
  */
 #ifndef RACEGATE_DWARFX_INT_H
 #define RACEGATE_DWARFX_INT_H
@@ -59,10 +66,14 @@ struct dwarfx_seq {
 struct dwarfx_file {
 	const char *path;        /* interned, comp dir joined, normalised */
 	size_t first, count;     /* this file's slice of dx->byline */
+	const char *opt;         /* "-O2" etc. when a unit using it was optimised, or NULL */
 };
 
 struct dwarfx_fn {
 	const char *name;        /* interned; NULL when DWARF names none */
+	const char *linkage;     /* C++: mangled name (DW_AT_linkage_name), or NULL */
+	const char *qname;       /* C++: "ns::Queue::push" (demangled), or NULL */
+	const char *sig;         /* C++: "ns::Queue::push(int) const", or NULL */
 	uint64_t entry;          /* DW_AT_entry_pc, DW_AT_low_pc or first range */
 	uint32_t range0, nranges;/* slice of dx->ranges */
 	uint32_t parent;         /* enclosing instance, or DWARFX_NONE */
@@ -90,7 +101,14 @@ struct dwarfx_sym {
 
 struct dwarfx_phdr {
 	uint64_t vaddr, memsz;
+	uint64_t offset, filesz; /* where the segment's bytes are in the file */
 	bool exec;
+};
+
+/* One name an instance answers to (see fnkeys above). */
+struct dwarfx_fnkey {
+	const char *key;         /* interned */
+	uint32_t fn;
 };
 
 struct dwarfx {
@@ -121,8 +139,10 @@ struct dwarfx {
 	size_t nranges, ranges_cap;
 	struct dwarfx_seg *segs;
 	size_t nsegs;
-	uint32_t *fn_byname;     /* fns with a name, sorted by name */
-	size_t nfn_byname;
+	struct dwarfx_fnkey *fnkeys; /* sorted by key, then entry */
+	size_t nfnkeys;
+
+	char *source_dir;        /* dwarfx_set_source_dir, or NULL */
 
 	struct dwarfx_sym *syms;
 	size_t nsyms;
@@ -137,5 +157,31 @@ int dwarfx_index_dwarf(dwarfx *dx, rg_err *err);
 void dwarfx_index_finish(dwarfx *dx);
 
 bool dwarfx_in_exec(const dwarfx *dx, uint64_t addr);
+
+/* The name to show for an instance: qualified for C++, else DW_AT_name. */
+static inline const char *dwarfx_fn_display(const struct dwarfx_fn *fn)
+{
+	return fn->qname ? fn->qname : fn->name;
+}
+
+/* dwarfx_source.c */
+struct dwarfx_source {
+	char *buf;               /* the file, each line NUL-terminated */
+	char **lines;            /* lines[0] is line 1 */
+	size_t nlines;
+	char *path;              /* where it was read from */
+};
+/*
+ * Reads the source file DWARF calls path (comp dir joined): under the
+ * source dir when one is set (trying ever shorter tails of path), else at
+ * path.  Errors name the path tried and suggest --source-dir.
+ */
+int dwarfx_source_read(dwarfx *dx, const char *path, struct dwarfx_source *src,
+		       rg_err *err);
+void dwarfx_source_release(struct dwarfx_source *src);
+
+/* dwarfx_insn.c: the n-th instruction in [lo, hi); how many there are. */
+int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
+		    uint64_t *addr, size_t *count, rg_err *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SRC(f) FX_SRC_DIR "/" f
@@ -624,6 +625,327 @@ START_TEST(test_versions)
 }
 END_TEST
 
+/* ---- optimised builds: -Og instances, lines the compiler removed ---- */
+
+static const char *const opt_progs[] = {FX_INLINE, FX_INLINE_OG};
+static const char *const opt_flags[] = {"-O2", "-Og"};
+
+START_TEST(test_optimised_away)
+{
+	int dead = marker_line(SRC("inline.c"), "dead-branch");
+	int test = marker_line(SRC("inline.c"), "dead-test");
+	int after = marker_line(SRC("inline.c"), "dead-after");
+	int body = marker_line(SRC("inline.c"), "inline-body");
+	dwarfx *dx = open_ok(opt_progs[_i]);
+	dwarfx_loc *l;
+	size_t n;
+
+	ck_assert_str_eq(resolve_err(dx, fmt("inline.c:%d", dead)),
+			 fmt("cannot resolve 'inline.c:%d': no code on this line "
+			     "(built with %s: the compiler may have optimised it "
+			     "away; nearest lines with code: %d, %d)", dead,
+			     opt_flags[_i], test, after));
+	/* a comment line is not "optimised away" even in an -O2 build */
+	ck_assert_contains(resolve_err(dx, "inline.c:2"), "no code on this line (nearest: ");
+	/* every inlined copy is armed, at -Og as at -O2 */
+	l = resolve_ok(dx, fmt("inline.c:%d", body), &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(l[0].function, "add_twice");
+	ck_assert_str_eq(l[1].function, "add_twice");
+	free(l);
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* ---- regex anchors ---- */
+
+START_TEST(test_anchor_file)
+{
+	int sink = marker_line(SRC("main.c"), "worker-sink");
+	int nocode = marker_line(SRC("main.c"), "worker-nocode");
+	int first = marker_line(SRC("main.c"), "worker-first");
+	dwarfx *dx = open_ok(FX_PIE);
+	dwarfx_loc *a, *b;
+	size_t na, nb;
+	const char *msg;
+
+	a = resolve_ok(dx, "main.c:/@worker-sink/", &na);
+	b = resolve_ok(dx, fmt("main.c:%d", sink), &nb);
+	ck_assert_uint_eq(na, 1);
+	ck_assert_uint_eq(a[0].addr, b[0].addr);
+	ck_assert_int_eq(a[0].line, sink);
+	free(a);
+	free(b);
+	/* ERE: an escaped '+', alternation, anchors */
+	a = resolve_ok(dx, "main.c:/sink \\+= y;/", &na);
+	ck_assert_int_eq(a[0].line, sink);
+	free(a);
+	a = resolve_ok(dx, "a/util.c:/@util-a \\*/$|nothing/", &na);
+	ck_assert_str_eq(a[0].function, "util_a");
+	free(a);
+
+	ck_assert_str_eq(resolve_err(dx, "main.c:/@worker-nocode/"),
+			 fmt("cannot resolve 'main.c:/@worker-nocode/': the matching "
+			     "line, main.c:%d '/* @worker-nocode */', has no code "
+			     "(nearest: %d, %d)", nocode, first, sink));
+	msg = resolve_err(dx, "main.c:/sink/");
+	ck_assert_contains(msg, "cannot resolve 'main.c:/sink/': /sink/ matches ");
+	ck_assert_contains(msg, fmt("main.c:%d 'sink += y;\t/* @worker-sink */'", sink));
+	ck_assert_contains(msg, "(an anchor must match exactly one)");
+	ck_assert_str_eq(resolve_err(dx, "main.c:/no such text/"),
+			 "cannot resolve 'main.c:/no such text/': no line of file "
+			 "'main.c' matches /no such text/");
+	ck_assert_contains(resolve_err(dx, "main.c:/(/"), "bad regular expression /(/");
+	ck_assert_contains(resolve_err(dx, "util.c:/x/"), "matches 2 files");
+	ck_assert_contains(resolve_err(dx, "nosuch.c:/x/"), "no source file 'nosuch.c'");
+	dwarfx_free(dx);
+}
+END_TEST
+
+START_TEST(test_anchor_function)
+{
+	int sink = marker_line(SRC("main.c"), "worker-sink");
+	int loop = marker_line(SRC("main.c"), "loop-for");
+	dwarfx *dx = open_ok(FX_NOPIE);
+	dwarfx_loc *l;
+	size_t n;
+
+	/* "sink" is on several lines of main.c, one of worker */
+	l = resolve_ok(dx, "worker:/sink/", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(l[0].line, sink);
+	ck_assert_str_eq(l[0].function, "worker");
+	free(l);
+	l = resolve_ok(dx, "loop_sum:/for \\(/", &n);
+	ck_assert_int_eq(l[0].line, loop);
+	free(l);
+	ck_assert_str_eq(resolve_err(dx, "worker:/@loop-for/"),
+			 "cannot resolve 'worker:/@loop-for/': no line of function "
+			 "'worker' matches /@loop-for/");
+	ck_assert_contains(resolve_err(dx, "wroker:/x/"), "(did you mean 'worker'?)");
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* The sources moved: --source-dir says where they are now. */
+START_TEST(test_source_dir)
+{
+	int sink = marker_line(SRC("main.c"), "worker-sink");
+	char *dir = xasprintf("%s/srcdir.%d", FX_OUT_DIR, (int)getpid());
+	char *path = xasprintf("%s/main.c", dir);
+	dwarfx *dx = open_ok(FX_PIE);
+	dwarfx_loc *l;
+	FILE *f;
+	size_t n;
+
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 1; i < sink; i++)
+		fputs("\n", f);
+	fputs("MOVED HERE\n", f);
+	fclose(f);
+	dwarfx_set_source_dir(dx, dir);
+	l = resolve_ok(dx, "main.c:/MOVED/", &n);
+	ck_assert_int_eq(l[0].line, sink);
+	free(l);
+	ck_assert_contains(resolve_err(dx, "a/util.c:/@util-a/"),
+			   fmt("cannot find the source file '%s' under '%s'",
+			       SRC("a/util.c"), dir));
+	dwarfx_set_source_dir(dx, NULL);
+	ck_assert_contains(resolve_err(dx, "main.c:/MOVED/"), "no line of file");
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* ---- instruction offsets ---- */
+
+START_TEST(test_insn_offsets)
+{
+	const struct prog *p = &progs[_i];
+	int sink = marker_line(SRC("main.c"), "worker-sink");
+	struct nm_sym w = nm_lookup(p->nm, "worker");
+	dwarfx *dx = open_ok(p->path);
+	dwarfx_loc *l, *line;
+	uint64_t last;
+	size_t n, k, count;
+	const char *msg;
+	char *end;
+
+	/* `sink += y` at -O0: loads, an add, a store */
+	line = resolve_ok(dx, fmt("main.c:%d", sink), &n);
+	msg = resolve_err(dx, fmt("main.c:%d+99", sink));
+	ck_assert_contains(msg, fmt("cannot resolve 'main.c:%d+99': line %d has ",
+				    sink, sink));
+	count = strtoul(strstr(msg, " has ") + 5, &end, 10);
+	ck_assert_str_eq(end, fmt(" instructions in worker (+0 to +%zu)", count - 1));
+	ck_assert_uint_ge(count, 3);
+	last = 0;
+	for (k = 0; k < count; k++) {
+		l = resolve_ok(dx, fmt("main.c:%d+%zu", sink, k), &n);
+		ck_assert_uint_eq(n, 1);
+		if (k == 0)
+			ck_assert_uint_eq(l[0].addr, line[0].addr);
+		else
+			ck_assert_uint_gt(l[0].addr, last);
+		ck_assert(in_sym(l[0].addr, w));
+		ck_assert_int_eq(l[0].line, sink);
+		last = l[0].addr;
+		free(l);
+	}
+	ck_assert_contains(resolve_err(dx, fmt("main.c:%d+%zu", sink, count)),
+			   fmt("(+0 to +%zu)", count - 1));
+	/* the anchor form takes an offset too */
+	l = resolve_ok(dx, fmt("main.c:/@worker-sink/+%zu", count - 1), &n);
+	ck_assert_uint_eq(l[0].addr, last);
+	free(l);
+	free(line);
+
+	l = resolve_ok(dx, "*worker+0", &n);
+	ck_assert_uint_eq(l[0].addr, w.addr);
+	free(l);
+	l = resolve_ok(dx, "*worker+1", &n);
+	ck_assert_uint_gt(l[0].addr, w.addr);
+	ck_assert(in_sym(l[0].addr, w));
+	free(l);
+	msg = resolve_err(dx, "*worker+100000");
+	ck_assert_contains(msg, "cannot resolve '*worker+100000': worker has ");
+	ck_assert_contains(msg, " instructions (+0 to +");
+	ck_assert_str_eq(resolve_err(dx, "worker+1"),
+			 "cannot resolve 'worker+1': an instruction offset goes "
+			 "after '*FUNCTION' or 'FILE:LINE' (write '*worker+1')");
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* ---- C++ ---- */
+
+START_TEST(test_cxx_names)
+{
+	int push_int = marker_line(SRC("cxx.cpp"), "push-int");
+	int push_str = marker_line(SRC("cxx.cpp"), "push-str");
+	int size = marker_line(SRC("cxx.cpp"), "size");
+	int drain = marker_line(SRC("cxx.cpp"), "drain");
+	int stack = marker_line(SRC("cxx.cpp"), "stack-push");
+	dwarfx *dx = open_ok(FX_CXX);
+	dwarfx_loc *l;
+	size_t n;
+	const char *msg;
+
+	l = resolve_ok(dx, "store::Queue::size", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(l[0].line, size);
+	ck_assert_str_eq(l[0].function, "store::Queue::size");
+	free(l);
+	/* a tail of the qualified name, or the bare name, when unambiguous */
+	l = resolve_ok(dx, "Queue::size", &n);
+	ck_assert_int_eq(l[0].line, size);
+	free(l);
+	l = resolve_ok(dx, "drain", &n);
+	ck_assert_int_eq(l[0].line, drain);
+	ck_assert_str_eq(l[0].function, "store::drain");
+	free(l);
+	l = resolve_ok(dx, "Stack::push", &n);
+	ck_assert_int_eq(l[0].line, stack);
+	free(l);
+	/* overloads: an error listing them, then the one with its parameters */
+	ck_assert_str_eq(resolve_err(dx, "Queue::push"),
+			 "cannot resolve 'Queue::push': 'Queue::push' is overloaded: "
+			 "2 functions: store::Queue::push(int), "
+			 "store::Queue::push(char const*) (write one of them, with "
+			 "its parameter types)");
+	msg = resolve_err(dx, "push");
+	ck_assert_contains(msg, "cannot resolve 'push': 'push' names 3 functions: ");
+	ck_assert_contains(msg, "Stack::push(int)");
+	l = resolve_ok(dx, "Queue::push(int)", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(l[0].line, push_int);
+	free(l);
+	l = resolve_ok(dx, "store::Queue::push(char const *)", &n);
+	ck_assert_int_eq(l[0].line, push_str);
+	free(l);
+	l = resolve_ok(dx, "*Queue::push(int)", &n);
+	ck_assert_int_lt(l[0].line, push_int);
+	free(l);
+	ck_assert_contains(resolve_err(dx, "Queue::push(long)"), "no function");
+	/* anchors inside a method */
+	l = resolve_ok(dx, "Queue::push(int):/n \\+=/", &n);
+	ck_assert_int_eq(l[0].line, push_int);
+	free(l);
+	ck_assert_contains(resolve_err(dx, "Queue::push:/n/"), "is overloaded");
+	/* file lines report the qualified name */
+	l = resolve_ok(dx, fmt("cxx.cpp:%d", push_str), &n);
+	ck_assert_str_eq(l[0].function, "store::Queue::push");
+	free(l);
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* ---- racegate lines ---- */
+
+struct seen_lines {
+	int line[64];
+	size_t inst[64];
+	const char *fn[64];
+	bool text_ok[64];
+	size_t n;
+};
+
+static int note_line(const dwarfx_line_info *li, void *arg)
+{
+	struct seen_lines *s = arg;
+
+	ck_assert_uint_lt(s->n, 64);
+	s->line[s->n] = li->line;
+	s->inst[s->n] = li->instances;
+	s->fn[s->n] = li->function;
+	s->text_ok[s->n] = li->text && strstr(li->text, "@") != NULL;
+	s->n++;
+	return 0;
+}
+
+START_TEST(test_lines)
+{
+	int first = marker_line(SRC("main.c"), "worker-first");
+	int sink = marker_line(SRC("main.c"), "worker-sink");
+	int body = marker_line(SRC("inline.c"), "inline-body");
+	struct seen_lines s;
+	rg_err err = RG_ERR_INIT;
+	dwarfx *dx = open_ok(FX_PIE);
+
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(dwarfx_lines(dx, "main.c", first, sink, note_line, &s, &err), 0);
+	/* the comment line between them has no code: not listed */
+	ck_assert_uint_eq(s.n, 2);
+	ck_assert_int_eq(s.line[0], first);
+	ck_assert_int_eq(s.line[1], sink);
+	ck_assert_str_eq(s.fn[0], "worker");
+	ck_assert_uint_eq(s.inst[0], 1);
+	ck_assert(s.text_ok[0] && s.text_ok[1]);
+	/* the whole file: in order */
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(dwarfx_lines(dx, "main.c", 0, 0, note_line, &s, &err), 0);
+	ck_assert_uint_gt(s.n, 5);
+	for (size_t i = 1; i < s.n; i++)
+		ck_assert_int_lt(s.line[i - 1], s.line[i]);
+	ck_assert_int_eq(dwarfx_lines(dx, "util.c", 0, 0, note_line, &s, &err), -1);
+	ck_assert_contains(err.msg, "matches 2 files");
+	dwarfx_free(dx);
+
+	dx = open_ok(FX_INLINE);
+	memset(&s, 0, sizeof(s));
+	ck_assert_int_eq(dwarfx_lines(dx, "inline.c", body, body, note_line, &s, &err), 0);
+	ck_assert_uint_eq(s.n, 1);
+	ck_assert_uint_eq(s.inst[0], 2);
+	ck_assert_str_eq(s.fn[0], "add_twice");
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 static char *temp_copy(const char *src, size_t len, const char *name)
@@ -749,6 +1071,13 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_nodebug);
 	tcase_add_test(tc, test_libc);
 	tcase_add_test(tc, test_versions);
+	tcase_add_loop_test(tc, test_optimised_away, 0, 2);
+	tcase_add_test(tc, test_anchor_file);
+	tcase_add_test(tc, test_anchor_function);
+	tcase_add_test(tc, test_source_dir);
+	tcase_add_loop_test(tc, test_insn_offsets, 0, 2);
+	tcase_add_test(tc, test_cxx_names);
+	tcase_add_test(tc, test_lines);
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_corrupt_dwarf);
 	suite_add_tcase(s, tc);

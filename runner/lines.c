@@ -1,0 +1,153 @@
+/*
+ * racegate lines FILE[:FROM-TO] -- PROGRAM: every line of FILE where a gate
+ * can go, with the function it is in, how many breakpoints FILE:LINE would
+ * get (inlined copies, clones) and its source text.  What a user runs while
+ * writing a spec, instead of guessing which lines survived the optimiser.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct line_row {
+	int line;
+	size_t instances;
+	char *function;
+	char *text;
+};
+
+struct line_rows {
+	struct line_row *v;
+	size_t n, cap;
+	const char *path;      /* the file as DWARF names it; owned by dx */
+};
+
+static int keep_line(const dwarfx_line_info *li, void *arg)
+{
+	struct line_rows *rows = arg;
+	struct line_row *r;
+
+	RG_GROW(rows->v, rows->n + 1, rows->cap);
+	r = &rows->v[rows->n++];
+	r->line = li->line;
+	r->instances = li->instances;
+	r->function = xstrdup(li->function ? li->function : "?");
+	r->text = li->text ? xstrdup(li->text) : NULL;
+	rows->path = li->file;
+	return 0;
+}
+
+static void print_rows(const struct line_rows *rows)
+{
+	size_t i, w = strlen("FUNCTION");
+
+	for (i = 0; i < rows->n; i++)
+		if (strlen(rows->v[i].function) > w)
+			w = strlen(rows->v[i].function);
+	printf("%s\n", rows->path);
+	printf("  %6s  %-*s  %5s  %s\n", "LINE", (int)w, "FUNCTION", "BPS", "SOURCE");
+	for (i = 0; i < rows->n; i++) {
+		const struct line_row *r = &rows->v[i];
+
+		printf("  %6d  %-*s  %5zu  %s\n", r->line, (int)w, r->function,
+		       r->instances, r->text ? r->text : "");
+	}
+}
+
+/* "FILE", "FILE:LINE", "FILE:FROM-TO", "FILE:FROM-": splits off the range. */
+static char *parse_range(const char *arg, int *from, int *to)
+{
+	const char *c = strrchr(arg, ':');
+	char *end;
+	long a, b;
+
+	*from = 1;
+	*to = 0;
+	if (!c || c == arg || c[1] < '0' || c[1] > '9')
+		return xstrdup(arg);
+	errno = 0;
+	a = strtol(c + 1, &end, 10);
+	b = a;			/* FILE:LINE */
+	if (*end == '-') {
+		end++;
+		/* FROM-: to the end */
+		b = *end ? strtol(end, &end, 10) : 0;
+	}
+	if (errno || *end || a < 1 || a > INT32_MAX || b < 0 || b > INT32_MAX ||
+	    (b && b < a))
+		return NULL;
+	*from = (int)a;
+	*to = (int)b;
+	return xstrndup(arg, (size_t)(c - arg));
+}
+
+int cmd_lines(int argc, char **argv)
+{
+	const char *where = NULL, *program = NULL, *source_dir = NULL;
+	struct line_rows rows = {NULL, 0, 0, NULL};
+	rg_err err = RG_ERR_INIT;
+	dwarfx *dx = NULL;
+	char *file;
+	int i, from, to, status = RG_EXIT_OK;
+	size_t k;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			program = i + 1 < argc ? argv[i + 1] : NULL;
+			break;
+		}
+		if (!strcmp(argv[i], "--source-dir") && i + 1 < argc) {
+			source_dir = argv[++i];
+		} else if (!strncmp(argv[i], "--source-dir=", 13)) {
+			source_dir = argv[i] + 13;
+		} else if (argv[i][0] == '-' || where) {
+			fprintf(stderr, "racegate: unexpected argument '%s'\n"
+				"usage: racegate lines FILE[:FROM-TO] [--source-dir DIR] "
+				"-- PROGRAM\n", argv[i]);
+			return RG_EXIT_SETUP;
+		} else {
+			where = argv[i];
+		}
+	}
+	if (!where || !program) {
+		fprintf(stderr, "racegate: lines needs a source file and, after '--', "
+			"the program\nusage: racegate lines FILE[:FROM-TO] "
+			"[--source-dir DIR] -- PROGRAM\n");
+		return RG_EXIT_SETUP;
+	}
+	file = parse_range(where, &from, &to);
+	if (!file) {
+		fprintf(stderr, "racegate: '%s': give lines as FILE:LINE or "
+			"FILE:FROM-TO (FROM-TO ascending, from 1)\n", where);
+		return RG_EXIT_SETUP;
+	}
+	if (dwarfx_open(program, &dx, &err) < 0) {
+		fprintf(stderr, "racegate: %s\n", err.msg);
+		free(file);
+		return RG_EXIT_SETUP;
+	}
+	dwarfx_set_source_dir(dx, source_dir);
+	if (dwarfx_lines(dx, file, from, to, keep_line, &rows, &err) < 0) {
+		fprintf(stderr, "racegate: %s\n", err.msg);
+		status = RG_EXIT_SETUP;
+	} else if (!rows.n) {
+		if (to)
+			fprintf(stderr, "racegate: no line of '%s' from %d to %d has "
+				"code\n", file, from, to);
+		else
+			fprintf(stderr, "racegate: no line of '%s' from %d on has code\n",
+				file, from);
+		status = RG_EXIT_SETUP;
+	} else {
+		print_rows(&rows);
+	}
+	for (k = 0; k < rows.n; k++) {
+		free(rows.v[k].function);
+		free(rows.v[k].text);
+	}
+	free(rows.v);
+	free(file);
+	dwarfx_free(dx);
+	return status;
+}
