@@ -123,6 +123,8 @@ static void run_to_exit(struct run *r, on_event_fn fn)
 		case TRACER_EV_EXIT:
 			r->exit_ev = ev;
 			break;
+		case TRACER_EV_RANGE_DONE:
+			break;
 		}
 		if (fn && !fn(r, &ev))
 			continue;

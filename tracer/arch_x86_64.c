@@ -147,6 +147,11 @@ int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 		insn->flags |= ARCH_INSN_RELBRANCH;
 	if (ci->id == X86_INS_SYSCALL)
 		insn->flags |= ARCH_INSN_SYSCALL;
+	if (jump || call || (insn->flags & (ARCH_INSN_RET | ARCH_INSN_SYSCALL)) ||
+	    cs_insn_group(a->cs, ci, CS_GRP_INT) || cs_insn_group(a->cs, ci, CS_GRP_IRET) ||
+	    ci->id == X86_INS_SYSENTER || ci->id == X86_INS_SYSRET ||
+	    ci->id == X86_INS_UD2 || ci->id == X86_INS_HLT)
+		insn->flags |= ARCH_INSN_FLOWS;
 
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
@@ -195,6 +200,14 @@ int arch_relocate(const struct arch_insn *insn, uint64_t orig, uint64_t slot,
 	 * first.
 	 */
 	return 0;
+}
+
+void arch_jump(uint8_t out[ARCH_JMP_LEN], uint64_t from, uint64_t to)
+{
+	int32_t rel = (int32_t)(int64_t)(to - (from + ARCH_JMP_LEN));
+
+	out[0] = 0xe9;          /* jmp rel32 */
+	memcpy(out + 1, &rel, 4);
 }
 
 uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,

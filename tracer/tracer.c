@@ -55,6 +55,10 @@
 /* Lowest address mmap accepts by default (vm.mmap_min_addr). */
 #define LOWEST_MAP 0x10000ULL
 #define HIGHEST_MAP 0x7ffffffff000ULL
+/* Out-of-line copies (step_over_oot) fill the page from OOT_OFF, OOT_SIZE
+ * bytes each: the longest instruction and a jump back. */
+#define OOT_OFF 64
+#define OOT_SIZE 32
 /* How many removed breakpoints are remembered (see tracer_remove_bp). */
 #define REMOVED_MAX 64
 /* Signals kept for a thread while it is stepped (see step_over). */
@@ -76,6 +80,7 @@
 #define TCB_REARRIVAL    0x80 /* a fault of the stepped instruction went to the program at
 				 rearrival_addr: a trap there next re-runs the same line */
 #define TCB_RESUME_ON_START 0x100 /* reported and resumed before its first stop came: restart it then */
+#define TCB_REGS         0x200 /* regs holds its registers at this stop (a breakpoint's, rewound) */
 
 struct tcb {
 	pid_t tid;
@@ -86,6 +91,8 @@ struct tcb {
 	uint64_t rearrival_addr;   /* TCB_REARRIVAL */
 	int npending;              /* signals to deliver on the next restart */
 	siginfo_t pending[PENDING_MAX];
+	struct user_regs_struct regs; /* TCB_REGS: saves step_over_oot a PTRACE_GETREGS */
+	struct range *range;       /* stepping past a line (tracer_resume_past), innermost first */
 };
 
 /* A forked child, attached automatically, until it is detached. */
@@ -103,11 +110,15 @@ struct bp {
 	uint8_t orig;              /* the byte under the int3 */
 	bool decoded;              /* insn is valid */
 	struct arch_insn insn;     /* the original instruction, for step_over */
+	uint64_t oot;              /* its copy + jump back for one-trap steps, or 0 (step_over_oot) */
+	bool user;                 /* inserted by tracer_insert_bp: traps are reported */
+	unsigned ntemp;            /* return breakpoints of ranges (tracer_resume_past) here */
 };
 
 struct scratch {
 	uint64_t base;             /* page: stub at 0, slot at SLOT_OFF */
 	uint64_t slot_owner;       /* the breakpoint whose instruction is in the slot, or 0 */
+	uint64_t oot_next;         /* offset of the next free out-of-line copy (OOT_OFF...) */
 };
 
 struct wstat {
@@ -145,6 +156,10 @@ struct tracer {
 	size_t ev_head, nev, ev_cap;
 };
 
+static void ranges_free(tracer *tr, struct tcb *t, bool put);
+static bool stepping(const struct tcb *t);
+static void range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report);
+
 /* ---- small helpers ---------------------------------------------------- */
 
 static struct tcb *find_tcb(const tracer *tr, pid_t tid)
@@ -167,6 +182,7 @@ static struct tcb *add_tcb(tracer *tr, pid_t tid)
 
 static void drop_tcb(tracer *tr, struct tcb *t)
 {
+	ranges_free(tr, t, true);
 	for (size_t i = 0; i < tr->ntcbs; i++) {
 		if (tr->tcbs[i] == t) {
 			tr->tcbs[i] = tr->tcbs[--tr->ntcbs];
@@ -685,6 +701,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
 	sp = &tr->pages[tr->npages++];
 	sp->base = base;
 	sp->slot_owner = 0;
+	sp->oot_next = OOT_OFF;
 	if (!tr->stub)
 		tr->stub = base;
 	return 0;
@@ -853,8 +870,10 @@ static void tracer_release(tracer *tr)
 	if (tr->memfd >= 0)
 		close(tr->memfd);
 	pthread_sigmask(SIG_SETMASK, &tr->oldmask, NULL);
-	for (size_t i = 0; i < tr->ntcbs; i++)
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		ranges_free(tr, tr->tcbs[i], false);
 		free(tr->tcbs[i]);
+	}
 	free(tr->tcbs);
 	free(tr->forks);
 	free(tr->bps);
@@ -1024,8 +1043,10 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 	uint8_t orig;
 	struct bp *b;
 
-	if (find_bp(tr, addr))
+	if ((b = find_bp(tr, addr))) {
+		b->user = true;
 		return 0;
+	}
 	if (tr->exit_queued)
 		return rg_error(err, "cannot put a breakpoint at 0x%llx: the program has ended",
 				(unsigned long long)addr);
@@ -1056,6 +1077,7 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 	memset(b, 0, sizeof(*b));
 	b->addr = addr;
 	b->orig = orig;
+	b->user = true;
 	forget_removed(tr, addr);
 	return 0;
 }
@@ -1068,6 +1090,11 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 
 	if (!b)
 		return 0;
+	if (b->ntemp) {
+		/* a range's return breakpoint too: its int3 stays, unreported */
+		b->user = false;
+		return 0;
+	}
 	if (!tr->exit_queued && mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
 		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 			      (unsigned long long)addr, strerror(errno));
@@ -1094,10 +1121,17 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
  * more are sent again with tgkill, losing their siginfo (two signals in one
  * single-step: rare).
  */
+static int range_next(tracer *tr, struct tcb *t, rg_err *err);
+
 static int resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 {
 	int sig = 0;
 
+	t->flags &= ~TCB_REGS;
+
+	/* past a line not yet: the next instruction of the line first */
+	if (stepping(t))
+		return range_next(tr, t, err);
 	if (t->npending) {
 		sig = t->pending[0].si_signo;
 		ptrace(PTRACE_SETSIGINFO, t->tid, 0L, &t->pending[0]);
@@ -1141,6 +1175,103 @@ static bool is_sync_fault(int sig, const siginfo_t *si)
  * Other threads keep running and their statuses stay in the kernel: only
  * t's are waited for here.
  */
+/* b's out-of-line copy, in a scratch page within reach.  1: none can be made. */
+static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
+{
+	uint8_t code[OOT_SIZE];
+	struct scratch *sp = NULL;
+	uint64_t slot;
+	rg_err rerr = RG_ERR_INIT;
+
+	for (size_t i = 0; i < tr->npages && !sp; i++)
+		if (tr->pages[i].oot_next + OOT_SIZE <= PAGE &&
+		    slot_fits(tr->pages[i].base + tr->pages[i].oot_next, b))
+			sp = &tr->pages[i];
+	if (!sp) {
+		tracer_map *maps;
+		size_t n, ncand;
+		uint64_t lo, hi, cand[2];
+		int rc;
+
+		if (read_maps(tr->pid, &maps, &n, err) < 0)
+			return -1;
+		object_range(maps, n, b->addr, &lo, &hi);
+		ncand = find_holes(maps, n, lo, hi, b, b->addr, cand, 2);
+		tracer_maps_free(maps, n);
+		if (!ncand)
+			return 1;
+		rc = map_scratch_page(tr, t, false, cand, ncand, b, b->addr, err);
+		if (rc)
+			return rc;
+		sp = &tr->pages[tr->npages - 1];
+		if (!slot_fits(sp->base + sp->oot_next, b))
+			return 1;
+	}
+	slot = sp->base + sp->oot_next;
+	if (arch_relocate(&b->insn, b->addr, slot, code, &rerr) < 0)
+		return 1;
+	arch_jump(code + b->insn.len, slot + b->insn.len, b->addr + b->insn.len);
+	if (mem_pwrite(tr->memfd, slot, code, b->insn.len + ARCH_JMP_LEN) < 0)
+		return rg_error(err, "cannot write the scratch page at 0x%llx",
+				(unsigned long long)slot);
+	sp->oot_next += OOT_SIZE;
+	b->oot = slot;
+	return 0;
+}
+
+/*
+ * The fast path of step_over, one trap per hit: an instruction that always
+ * goes on to the next one runs from a copy of its own followed by a jump
+ * back behind the breakpoint, and the thread simply continues — no
+ * single-step stop, no wait for it.  A copy is written at its breakpoint's
+ * first step and never changes or moves (not even when the breakpoint is
+ * removed), so any number of threads may be inside it at once.  A signal
+ * that interrupts the copy returns into it; a fault in it is reported at the
+ * breakpoint's address (oot_fault).  1: no copy could be made, single-step.
+ */
+static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
+{
+	struct user_regs_struct r;
+	int rc;
+
+	if (!b->oot && (rc = oot_make(tr, t, b, err)) != 0)
+		return rc;
+	if (t->flags & TCB_REGS)
+		r = t->regs;    /* read at the trap, and nothing ran since */
+	else if (get_regs(t->tid, &r) < 0)
+		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
+						     "of thread %d: %s", t->tid,
+						     strerror(errno));
+	t->flags &= ~TCB_REGS;
+	arch_set_pc(&r, b->oot);
+	if (set_regs(t->tid, &r) < 0)
+		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
+						     "of thread %d: %s", t->tid,
+						     strerror(errno));
+	return restart(t->tid, PTRACE_CONT, 0, err);
+}
+
+/* A fault of an instruction run from its copy is the program's, at the
+ * breakpoint's address; if its handler returns, the line is reached again. */
+static void oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
+{
+	struct user_regs_struct r;
+	uint64_t pc;
+
+	if (!is_sync_fault(sig, si) || get_regs(t->tid, &r) < 0)
+		return;
+	pc = arch_get_pc(&r);
+	for (size_t i = 0; i < tr->nbps; i++)
+		if (tr->bps[i].oot && tr->bps[i].oot == pc) {
+			arch_set_pc(&r, tr->bps[i].addr);
+			if (set_regs(t->tid, &r) == 0) {
+				t->flags |= TCB_REARRIVAL;
+				t->rearrival_addr = tr->bps[i].addr;
+			}
+			return;
+		}
+}
+
 static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 {
 	struct user_regs_struct r;
@@ -1158,6 +1289,12 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 					       (unsigned long long)orig);
 		b->decoded = true;
 	}
+	/* Signals kept for the thread are delivered at orig+len, and a thread
+	 * stepping past a line needs the trap after the instruction. */
+	if (!(b->insn.flags & ARCH_INSN_FLOWS) && !t->npending && !stepping(t) &&
+	    (rc = step_over_oot(tr, t, b, err)) <= 0)
+		return rc;
+	t->flags &= ~TCB_REGS;
 	if (get_regs(t->tid, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
 						     "of thread %d: %s", t->tid,
@@ -1228,6 +1365,8 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 			set_regs(t->tid, &r);
 			t->flags |= TCB_REARRIVAL;
 			t->rearrival_addr = orig;
+			if (stepping(t))
+				range_pop(tr, t, orig, true);  /* it leaves the line by the fault */
 			queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = WSTOPSIG(status);
 			for (int i = 0; i < t->npending; i++)
 				syscall(SYS_tgkill, tr->pid, t->tid, t->pending[i].si_signo);
@@ -1281,6 +1420,201 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 	}
 	t->flags &= ~TCB_AT_BP;
 	return resume_pending(tr, t, err);
+}
+
+/* ---- stepping past a line --------------------------------------------- */
+
+/*
+ * tracer_resume_past.  A range is "stepping" (the thread runs one
+ * instruction at a time, PTRACE_SINGLESTEP, and each trap comes back
+ * through handle_sigtrap like any other status: nothing waits for the one
+ * thread, which may block in a system call for ever) or "waiting" for the
+ * return of a call made on the line: the thread runs at full speed to a
+ * temporary breakpoint at the return address, and only a trap there in the
+ * same frame (SP back where it was before the call) ends the wait; deeper
+ * frames (recursion) and other threads trapping there are stepped over
+ * silently.  Ranges stack: a gate inside the called function may start one
+ * of its own, which ends first.
+ */
+struct range {
+	struct range *outer;
+	tracer_span *spans;
+	size_t nspans;
+	bool waiting;              /* for a call's return at ret_addr, SP back to ret_sp */
+	uint64_t ret_addr, ret_sp;
+};
+
+/* Runs one instruction at a time: signals are kept, restarts are steps. */
+static bool stepping(const struct tcb *t)
+{
+	return t->range && !t->range->waiting && !(t->flags & TCB_IN_STUB);
+}
+
+/* How a thread that stopped for something else goes on. */
+static int cont_op(const struct tcb *t)
+{
+	return stepping(t) ? PTRACE_SINGLESTEP : PTRACE_CONT;
+}
+
+static bool in_spans(const struct range *rg, uint64_t pc)
+{
+	for (size_t i = 0; i < rg->nspans; i++)
+		if (pc >= rg->spans[i].lo && pc < rg->spans[i].hi)
+			return true;
+	return false;
+}
+
+static int temp_bp_get(tracer *tr, uint64_t addr, rg_err *err)
+{
+	struct bp *b = find_bp(tr, addr);
+
+	if (!b) {
+		if (tracer_insert_bp(tr, addr, err) < 0)
+			return -1;
+		b = find_bp(tr, addr);
+		b->user = false;
+	}
+	b->ntemp++;
+	return 0;
+}
+
+static void temp_bp_put(tracer *tr, uint64_t addr)
+{
+	struct bp *b = find_bp(tr, addr);
+
+	if (!b || !b->ntemp)
+		return;
+	if (--b->ntemp == 0 && !b->user)
+		tracer_remove_bp(tr, addr, NULL);
+}
+
+/* The innermost range is over; report says the thread got past it (at pc). */
+static void range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report)
+{
+	struct range *rg = t->range;
+
+	if (!rg)
+		return;
+	if (rg->waiting)
+		temp_bp_put(tr, rg->ret_addr);
+	t->range = rg->outer;
+	free(rg->spans);
+	free(rg);
+	if (report)
+		queue_event(tr, TRACER_EV_RANGE_DONE, t->tid)->addr = pc;
+}
+
+/* The thread is gone (or its image is): its ranges end unreported. */
+static void ranges_free(tracer *tr, struct tcb *t, bool put)
+{
+	while (t->range) {
+		if (!put)
+			t->range->waiting = false;
+		range_pop(tr, t, 0, false);
+	}
+}
+
+/*
+ * t is stopped before the instruction at its PC, stepping past its
+ * innermost range: end the range if the PC has left it, else run the next
+ * instruction (out of line when a breakpoint is there; a call at full speed
+ * to its return).
+ */
+static int range_next(tracer *tr, struct tcb *t, rg_err *err)
+{
+	struct range *rg = t->range;
+	struct user_regs_struct r;
+	struct arch_insn insn;
+	uint8_t code[ARCH_MAX_INSN];
+	rg_err derr = RG_ERR_INIT;
+	uint64_t pc;
+	struct bp *b;
+	size_t n;
+
+	if (get_regs(t->tid, &r) < 0)
+		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
+						     "of thread %d: %s", t->tid,
+						     strerror(errno));
+	pc = arch_get_pc(&r);
+	n = read_code(tr, pc, code, sizeof(code));
+	if (!in_spans(rg, pc) || !n ||
+	    arch_decode(tr->arch, code, n, pc, &insn, &derr) < 0) {
+		range_pop(tr, t, pc, true);
+		return resume_pending(tr, t, err);
+	}
+	if (insn.flags & ARCH_INSN_CALL) {
+		if (temp_bp_get(tr, pc + insn.len, err) < 0)
+			return -1;
+		rg->waiting = true;
+		rg->ret_addr = pc + insn.len;
+		rg->ret_sp = arch_get_sp(&r);
+	}
+	if ((b = find_bp(tr, pc)))
+		return step_over(tr, t, b, err);
+	if (rg->waiting)
+		return resume_pending(tr, t, err);
+	return restart(t->tid, PTRACE_SINGLESTEP, 0, err);
+}
+
+/*
+ * The call made on t's line returned to ret_addr (t stopped there, PC
+ * rewound).  A gate's breakpoint at that address makes it an arrival too,
+ * reported after the RANGE_DONE when the address is past the line.
+ */
+static int range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
+{
+	struct range *rg = t->range;
+	struct bp *b;
+
+	rg->waiting = false;
+	temp_bp_put(tr, addr);
+	b = find_bp(tr, addr);
+	if (!b || !b->user)
+		return range_next(tr, t, err);
+	if (!in_spans(rg, addr))
+		range_pop(tr, t, addr, true);
+	t->flags &= ~TCB_REARRIVAL;
+	t->flags |= TCB_HELD | TCB_AT_BP;
+	t->bp_addr = addr;
+	queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
+	return 0;
+}
+
+/*
+ * A signal stopped a thread that is stepping: kept for when it is past the
+ * line, unless it is the line's own fault (delivered now: the instruction
+ * would only fault again) or there is no room to keep it.
+ */
+static int range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err)
+{
+	struct user_regs_struct r;
+
+	if (t->npending < PENDING_MAX)
+		t->pending[t->npending++] = *si;
+	if (!is_sync_fault(si->si_signo, si) && t->npending < PENDING_MAX)
+		return restart(t->tid, PTRACE_SINGLESTEP, 0, err);
+	range_pop(tr, t, get_regs(t->tid, &r) == 0 ? arch_get_pc(&r) : 0, true);
+	return resume_pending(tr, t, err);
+}
+
+int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n,
+		       rg_err *err)
+{
+	struct tcb *t = find_tcb(tr, tid);
+	struct range *rg;
+
+	if (!t || (t->flags & TCB_EXITING))
+		return 0;       /* dying: THREAD_EXIT follows */
+	if (!n || !(t->flags & TCB_HELD) || !(t->flags & TCB_STARTED))
+		return tracer_resume(tr, tid, err) < 0 ? -1 : 1;
+	rg = xcalloc(1, sizeof(*rg));
+	rg->spans = xcalloc(n, sizeof(*spans));
+	memcpy(rg->spans, spans, n * sizeof(*spans));
+	rg->nspans = n;
+	rg->outer = t->range;
+	t->range = rg;
+	t->flags &= ~(TCB_HELD | TCB_AT_BP);
+	return range_next(tr, t, err);
 }
 
 /* ---- judging wait statuses -------------------------------------------- */
@@ -1342,7 +1676,7 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 	pid_t child;
 
 	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, 0L, &msg) < 0)
-		return restart(parent->tid, PTRACE_CONT, 0, err);
+		return restart(parent->tid, cont_op(parent), 0, err);
 	child = (pid_t)msg;
 	if (event == PTRACE_EVENT_CLONE && !find_fork(tr, child) &&
 	    is_own_thread(tr, child)) {
@@ -1376,11 +1710,11 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 		f->vfork = event == PTRACE_EVENT_VFORK;
 		f->stub_ret = (parent->flags & TCB_IN_STUB) ? parent->stub_ret : 0;
 		if (f->started && finish_fork(tr, f, err) < 0) {
-			restart(parent->tid, PTRACE_CONT, 0, NULL);
+			restart(parent->tid, cont_op(parent), 0, NULL);
 			return -1;
 		}
 	}
-	return restart(parent->tid, PTRACE_CONT, 0, err);
+	return restart(parent->tid, cont_op(parent), 0, err);
 }
 
 static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
@@ -1405,6 +1739,7 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED;
 	t->npending = 0;
 	tr->nbps = 0;
+	ranges_free(tr, t, false);      /* the line is gone with the old image */
 	tr->nremoved = 0;
 	tr->removed_next = 0;
 	/* The old /proc/PID/mem still points at the old memory. */
@@ -1423,7 +1758,10 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 {
 	struct user_regs_struct r;
 	uint64_t pc, addr;
+	struct bp *b;
 
+	if (stepping(t) && si->si_code > 0 && si->si_code != SI_KERNEL)
+		return range_next(tr, t, err);  /* one more instruction of the line ran */
 	if (si->si_code != SI_KERNEL || get_regs(t->tid, &r) < 0)
 		goto pass;              /* raise(SIGTRAP), kill, the program's own TF */
 	pc = arch_get_pc(&r);
@@ -1435,11 +1773,18 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		set_regs(t->tid, &r);
 		return resume_pending(tr, t, err);
 	}
-	if (find_bp(tr, addr)) {
+	if ((b = find_bp(tr, addr))) {
 		arch_set_pc(&r, addr);
 		if (set_regs(t->tid, &r) < 0)
 			return errno == ESRCH ? 0 : rg_error(err, "cannot rewind thread %d: %s",
 							     t->tid, strerror(errno));
+		t->regs = r;
+		t->flags |= TCB_REGS;
+		if (t->range && t->range->waiting && t->range->ret_addr == addr &&
+		    arch_get_sp(&r) >= t->range->ret_sp)
+			return range_returned(tr, t, addr, err);
+		if (!b->user)
+			return step_over(tr, t, b, err);  /* another range's return breakpoint */
 		/* A re-arrival after a fault in the step (TCB_REARRIVAL) is
 		 * reported like any other: see step_over. */
 		t->flags &= ~TCB_REARRIVAL;
@@ -1452,9 +1797,11 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		/* It trapped before the int3 was taken out: run the real byte. */
 		arch_set_pc(&r, addr);
 		set_regs(t->tid, &r);
-		return restart(t->tid, PTRACE_CONT, 0, err);
+		return restart(t->tid, cont_op(t), 0, err);
 	}
 pass:
+	if (stepping(t))
+		return range_signal(tr, t, si, err);
 	queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = SIGTRAP;
 	return restart(t->tid, PTRACE_CONT, SIGTRAP, err);
 }
@@ -1503,6 +1850,9 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	struct tcb *t = find_tcb(tr, tid);
 	struct fchild *f;
 	int sig, event;
+
+	if (t)
+		t->flags &= ~TCB_REGS;  /* a new stop: the cached registers are old */
 	siginfo_t si;
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
@@ -1572,9 +1922,9 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		 */
 		if (is_stop_signal(sig))
 			return restart(tid, PTRACE_LISTEN, 0, err);
-		return restart(tid, PTRACE_CONT, 0, err);
+		return restart(tid, cont_op(t), 0, err);
 	default:
-		return restart(tid, PTRACE_CONT, 0, err);
+		return restart(tid, cont_op(t), 0, err);
 	}
 
 	/* A signal-delivery-stop. */
@@ -1586,17 +1936,22 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	}
 	if (sig == SIGTRAP)
 		return handle_sigtrap(tr, t, &si, err);
+	if (stepping(t))
+		return range_signal(tr, t, &si, err);
+	oot_fault(tr, t, sig, &si);
 	queue_event(tr, TRACER_EV_SIGNAL, tid)->signo = sig;
 	return restart(tid, PTRACE_CONT, sig, err);
 }
 
 static void drain(tracer *tr)
 {
-	struct signalfd_siginfo ssi;
+	struct signalfd_siginfo ssi[8];
 	int status;
 	pid_t pid;
 
-	while (read(tr->sigfd, &ssi, sizeof(ssi)) == sizeof(ssi))
+	/* SIGCHLD is queued once at most: one read takes it (one system call
+	 * per breakpoint hit counts, see bench/) */
+	while (read(tr->sigfd, ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi))
 		;
 	for (;;) {
 		pid = waitpid(-1, &status, __WALL | WNOHANG);
@@ -1692,6 +2047,82 @@ void tracer_kill(tracer *tr)
 {
 	if (!tr->reaped)
 		kill(tr->pid, SIGKILL);
+}
+
+int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
+{
+	struct tcb *t = find_tcb(tr, tid);
+	int status;
+
+	if (!t || tr->exit_queued || (t->flags & TCB_EXITING))
+		return rg_error(err, "cannot stop thread %d: it is exiting", tid);
+	if (t->flags & TCB_HELD)
+		return 0;
+	if (!(t->flags & TCB_STARTED))
+		return rg_error(err, "cannot stop thread %d: it has not started", tid);
+	if (ptrace(PTRACE_INTERRUPT, tid, 0L, 0L) < 0)
+		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
+	if (wait_tid(tid, &status) < 0)
+		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
+	if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
+	    !is_stop_signal(WSTOPSIG(status))) {
+		t->flags |= TCB_HELD;
+		return 0;
+	}
+	/* A signal, a group-stop or its death came first: judge it later. */
+	queue_status(tr, tid, status);
+	return rg_error(err, "cannot stop thread %d: it is %s", tid,
+			WIFSTOPPED(status) ? "receiving a signal" : "exiting");
+}
+
+int tracer_detach_stopped(tracer *tr, rg_err *err)
+{
+	struct user_regs_struct r;
+	size_t i;
+	int rc = 0;
+
+	if (tr->exit_queued)
+		return rg_error(err, "cannot leave the program stopped: it has ended");
+	for (i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+
+		if (!(t->flags & (TCB_HELD | TCB_EXITING)) &&
+		    tracer_interrupt(tr, t->tid, err) < 0)
+			rc = -1;
+	}
+	for (i = 0; i < tr->nbps; i++)
+		if (mem_pwrite(tr->memfd, tr->bps[i].addr, &tr->bps[i].orig, 1) < 0)
+			rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
+				      (unsigned long long)tr->bps[i].addr,
+				      strerror(errno));
+	tr->nbps = 0;
+	for (i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+
+		/*
+		 * A thread inside a displaced system call (step_over) would
+		 * come back to the stub's int3, untraced: send it back to the
+		 * program's own code.  If the call is restarted the kernel
+		 * moves the PC back over the syscall instruction, which is
+		 * then the program's own (ARCH_INSN_SYSCALL, same length).
+		 */
+		if ((t->flags & TCB_IN_STUB) && get_regs(t->tid, &r) == 0 &&
+		    arch_get_pc(&r) >= tr->stub &&
+		    arch_get_pc(&r) < ARCH_STUB_TRAP_PC(tr->stub)) {
+			arch_set_pc(&r, t->stub_ret);
+			set_regs(t->tid, &r);
+		}
+	}
+	/* Pending until a thread runs: the first one detached stops them all. */
+	kill(tr->pid, SIGSTOP);
+	for (i = 0; i < tr->ntcbs; i++)
+		if (ptrace(PTRACE_DETACH, tr->tcbs[i]->tid, 0L, 0L) < 0 &&
+		    errno != ESRCH)
+			rc = rg_error(err, "cannot detach thread %d: %s",
+				      tr->tcbs[i]->tid, strerror(errno));
+	tr->exit_queued = true;
+	tr->reaped = true;
+	return rc;
 }
 
 /* Is the leader's last status among the statuses drained but not judged? */

@@ -39,6 +39,7 @@ enum tracer_ev_kind {
 	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new leader */
 	TRACER_EV_FORK,        /* tid forked child (detached, breakpoints removed from its memory) */
 	TRACER_EV_EXIT,        /* the whole process ended; always the last event */
+	TRACER_EV_RANGE_DONE,  /* tid has got past the code given to tracer_resume_past (addr: its PC now); it runs on */
 };
 
 typedef struct tracer_event {
@@ -109,6 +110,35 @@ int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
  */
 int tracer_resume(tracer *tr, pid_t tid, rg_err *err);
 
+/* A piece of code, [lo, hi), run-time addresses. */
+typedef struct tracer_span {
+	uint64_t lo, hi;
+} tracer_span;
+
+/*
+ * Restarts a thread as tracer_resume does, then lets it run until it has got
+ * past the code in spans (a source line): its PC leaves the spans in the
+ * frame it is in now.  Inside the spans it runs one instruction at a time;
+ * a call made there runs at full speed to a temporary breakpoint at its
+ * return address (gdb's `next`), so a deeper frame (recursion) does not
+ * count; a return or a jump out of the spans does.  Then comes one
+ * TRACER_EV_RANGE_DONE for tid, and the thread runs on.  Nothing blocks: a
+ * line blocked in a system call or on a lock simply has not been passed yet.
+ *
+ * Ranges nest: a thread stepping past a line that calls a function in which
+ * it is stopped (a BREAKPOINT event) and resumed with tracer_resume_past
+ * again reports the inner RANGE_DONE first.  While a thread is stepped,
+ * signals for it are kept and delivered once it is past (a synchronous
+ * fault ends the range at once, and is delivered).  A thread that dies
+ * first reports no RANGE_DONE, only its THREAD_EXIT.
+ *
+ * Returns 0 (RANGE_DONE or THREAD_EXIT follows), 1 when the thread was
+ * merely resumed (no spans, or not stopped where it can be stepped: no
+ * RANGE_DONE follows), -1 on error.
+ */
+int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n,
+		       rg_err *err);
+
 /* Registers and memory of a stopped thread. */
 int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err);
 int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err);
@@ -129,5 +159,22 @@ void tracer_maps_free(tracer_map *maps, size_t n);
 
 /* Sends SIGKILL to the program; its EXIT event follows. */
 void tracer_kill(tracer *tr);
+
+/*
+ * Stops a running thread (PTRACE_INTERRUPT) and leaves it stopped as if held,
+ * so that its registers can be read and it can be unwound; a thread already
+ * stopped is left as it is.  A thread blocked in a system call is taken out
+ * of it (the call is restarted if the thread is resumed).  Meant for the end
+ * of a run: a status that comes in the way is kept for tracer_next_event.
+ */
+int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err);
+
+/*
+ * Leaves the program stopped (SIGSTOP) and detached, with every breakpoint
+ * taken out of its memory (threads held at a breakpoint are at its original
+ * instruction), for a debugger to attach to.  No event follows; tracer_free
+ * then neither kills nor waits for it.
+ */
+int tracer_detach_stopped(tracer *tr, rg_err *err);
 
 #endif

@@ -59,6 +59,8 @@ enum {
 	ARCH_INSN_CALL       = 1 << 2, /* pushes a return address */
 	ARCH_INSN_SYSCALL    = 1 << 3, /* the syscall instruction: run it in the stub */
 	ARCH_INSN_RET        = 1 << 4, /* informational */
+	ARCH_INSN_FLOWS      = 1 << 5, /* may go elsewhere than the next instruction:
+					  any jump, call, return, interrupt, system call */
 };
 
 struct arch_insn {
@@ -83,6 +85,11 @@ int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
  * instead of at orig.  Fails if a displacement no longer fits. */
 int arch_relocate(const struct arch_insn *insn, uint64_t orig, uint64_t slot,
 		  uint8_t *out, rg_err *err);
+
+/* The jump that ends an out-of-line copy: from `from` to `to`, within
+ * +-2 GiB.  Writes ARCH_JMP_LEN bytes. */
+#define ARCH_JMP_LEN 5
+void arch_jump(uint8_t out[ARCH_JMP_LEN], uint64_t from, uint64_t to);
 
 /* Where the thread really is after the instruction ran at slot with the PC
  * now at pc (fall-through and relative branches are mapped back). */

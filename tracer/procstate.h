@@ -1,0 +1,60 @@
+/*
+ * procstate: what a thread of the program is doing, read from
+ * /proc/PID/task/TID/{stat,syscall,schedstat,wchan} without stopping it,
+ * and a backtrace of a stopped thread (libunwind's ptrace backend).
+ *
+ * "Blocked for ever" is decided from the system call and its arguments
+ * alone: a futex wait with no timeout, poll/epoll/select with none, a read
+ * on a pipe or socket the program made itself.  Sleeps and timed waits are
+ * not: time alone wakes them.  Anything not known is "may wake", so a
+ * deadlock verdict is never drawn from a guess.
+ */
+#ifndef RACEGATE_PROCSTATE_H
+#define RACEGATE_PROCSTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tracer.h"
+
+typedef struct tracer_tstate {
+	pid_t tid;
+	char state;            /* /proc stat: R S D T t Z X, or 0 when the thread is gone */
+	bool in_syscall;       /* stopped inside a system call (nr, args valid) */
+	long nr;               /* system call number (x86_64) */
+	uint64_t args[6];
+	uint64_t sp, pc;       /* user stack pointer and PC at the system call */
+	unsigned long long runs; /* times scheduled in: changes whenever it runs */
+} tracer_tstate;
+
+enum tracer_wait {
+	TRACER_WAIT_NONE = 0,  /* running, or blocked in a way that may end by itself */
+	TRACER_WAIT_TIMED,     /* blocked with a timeout (sleep, timed wait) */
+	TRACER_WAIT_FOREVER,   /* blocked until another thread acts */
+};
+
+/* The live threads of process pid, from /proc/PID/task; caller frees *tids. */
+int tracer_tasks(pid_t pid, pid_t **tids, size_t *n);
+
+/* Reads tid's state; st->state is 0 when it is gone.  Never stops it. */
+void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st);
+
+/* How long st's wait lasts (see above); pid's fds are looked at for reads. */
+enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st);
+
+/* "futex", "nanosleep", ...; "syscall N" for the rest (static buffer-free: buf). */
+const char *tracer_syscall_name(long nr, char *buf, size_t len);
+
+/* FUTEX_WAIT-like futex call: its address, else 0. */
+uint64_t tracer_tstate_futex(const tracer_tstate *st);
+
+/*
+ * Backtrace of a stopped thread (tracer_is_stopped): up to max program
+ * counters, innermost first (return addresses as they are, not minus one).
+ */
+int tracer_backtrace(tracer *tr, pid_t tid, uint64_t *pcs, size_t max,
+		     size_t *n, rg_err *err);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * Backtraces of stopped threads with libunwind's ptrace backend: it reads
+ * the registers and memory of the thread through ptrace and unwinds with the
+ * objects' .eh_frame, as gdb does for code without frame pointers.
+ */
+#include "procstate.h"
+
+#include <libunwind-ptrace.h>
+
+int tracer_backtrace(tracer *tr, pid_t tid, uint64_t *pcs, size_t max,
+		     size_t *n, rg_err *err)
+{
+	unw_addr_space_t as;
+	unw_cursor_t cur;
+	void *ui;
+	int rc;
+
+	*n = 0;
+	if (!tracer_is_stopped(tr, tid))
+		return rg_error(err, "cannot unwind thread %d: it is not stopped", tid);
+	if (!(as = unw_create_addr_space(&_UPT_accessors, 0)))
+		return rg_error(err, "cannot unwind thread %d: libunwind has no "
+				"address space", tid);
+	if (!(ui = _UPT_create(tid))) {
+		unw_destroy_addr_space(as);
+		return rg_error(err, "cannot unwind thread %d: out of memory", tid);
+	}
+	rc = unw_init_remote(&cur, as, ui);
+	if (rc < 0) {
+		rg_error(err, "cannot unwind thread %d: %s", tid, unw_strerror(rc));
+	} else {
+		do {
+			unw_word_t ip = 0;
+
+			if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
+				break;
+			pcs[(*n)++] = ip;
+		} while (*n < max && unw_step(&cur) > 0);
+	}
+	_UPT_destroy(ui);
+	unw_destroy_addr_space(as);
+	return rc < 0 ? -1 : 0;
+}
