@@ -118,6 +118,17 @@ struct gate_thread {
 	size_t remaining;          /* of those, still closed */
 	size_t *bars;              /* gates through which it was counted at a barrier */
 	size_t nbars, capbars;
+
+	/*
+	 * then_open still to come: the gates of released arrivals whose line
+	 * the thread has not got past yet (gate_passed).  A stack of sets:
+	 * pass[marks[k]..] is set k; a gated line inside a function called
+	 * from another gated line pushes a second set, which passes first.
+	 */
+	size_t *pass;
+	size_t npass, cappass;
+	size_t *marks;
+	size_t nmarks, capmarks;
 };
 
 struct gate {
@@ -424,6 +435,8 @@ static void thread_free(struct gate_thread *th)
 	free(th->ar);
 	free(th->wait);
 	free(th->bars);
+	free(th->pass);
+	free(th->marks);
 	free(th);
 }
 
@@ -684,16 +697,43 @@ static void hold_end(gate_engine *e, struct gate_thread *th)
 	e->nheld--;
 }
 
+/*
+ * th goes on from its arrival: its then_open events open when it has got
+ * past the line (gate_passed), not now.  Nothing is pushed when no gate of
+ * the arrival has then_open, so gate_pass_depth() says whether to watch.
+ */
 static void open_then(gate_engine *e, struct gate_thread *th, double t)
 {
-	size_t i, j;
+	size_t i, mark = th->npass;
 
+	(void)t;
 	for (i = 0; i < th->nar; i++) {
-		const struct gate *g = &e->gates[th->ar[i]];
+		if (!e->gates[th->ar[i]].sp->then_open.n)
+			continue;
+		RG_GROW(th->pass, th->npass + 1, th->cappass);
+		th->pass[th->npass++] = th->ar[i];
+	}
+	if (th->npass == mark)
+		return;
+	RG_GROW(th->marks, th->nmarks + 1, th->capmarks);
+	th->marks[th->nmarks++] = mark;
+}
+
+/* Opens the then_open events of th's innermost pending set. */
+static void pass_pop(gate_engine *e, struct gate_thread *th, double t)
+{
+	size_t i, j, mark;
+
+	if (!th->nmarks)
+		return;
+	mark = th->marks[--th->nmarks];
+	for (i = mark; i < th->npass; i++) {
+		const struct gate *g = &e->gates[th->pass[i]];
 
 		for (j = 0; j < g->sp->then_open.n; j++)
-			event_open(e, g->then_open[j], th->tid, (int)th->ar[i], t);
+			event_open(e, g->then_open[j], th->tid, (int)th->pass[i], t);
 	}
+	th->npass = mark;
 }
 
 static void release(gate_engine *e, struct gate_thread *th,
@@ -1112,6 +1152,9 @@ void gate_thread_exited(gate_engine *e, pid_t tid, double t_ms)
 	/* it will not run its then_open: it is gone, not released */
 	if (th->held)
 		hold_end(e, th);
+	/* released, it did not get past its line, but it will never be there again */
+	while (th->nmarks)
+		pass_pop(e, th, t_ms);
 	for (i = 0; i < th->naliases; i++)
 		event_open(e, e->aliases[th->aliases[i]].exited, tid, -1, t_ms);
 	drain(e, t_ms);
@@ -1229,7 +1272,24 @@ void gate_release_all(gate_engine *e, double t_ms)
 	drain(e, t_ms);
 }
 
+void gate_passed(gate_engine *e, pid_t tid, double t_ms)
+{
+	struct gate_thread *th = thread_find(e, tid);
+
+	if (!th || th->exited)
+		return;
+	pass_pop(e, th, t_ms);
+	drain(e, t_ms);
+}
+
 /* ---- queries --------------------------------------------------------- */
+
+size_t gate_pass_depth(const gate_engine *e, pid_t tid)
+{
+	const struct gate_thread *th = thread_find(e, tid);
+
+	return th ? th->nmarks : 0;
+}
 
 size_t gate_nheld(const gate_engine *e)
 {

@@ -10,7 +10,10 @@
  *
  * Semantics are those of DESIGN.md "The gates file": on each arrival, the
  * matching gates at the location merge their actions: every open, then every
- * wait, every barrier, every then_open (when the thread is released).
+ * wait, every barrier, every then_open.  then_open means "I have got past":
+ * the engine keeps it pending when the thread is released (or passes) and
+ * opens it when the caller says, with gate_passed(), that the thread has
+ * finished the gated line (docs/gates.md says why).
  *
  * Time is given by the caller (milliseconds from the start of the run), so
  * tests drive the engine with synthetic arrivals and synthetic time.
@@ -74,7 +77,11 @@ void gate_thread_started(gate_engine *e, pid_t tid, const char *start,
 /* The thread's name (comm) is now name; may bind {name:} selectors. */
 void gate_thread_named(gate_engine *e, pid_t tid, const char *name, double t_ms);
 
-/* The thread is gone: opens exited:ALIAS; forgets it if it was held. */
+/*
+ * The thread is gone: opens exited:ALIAS; forgets it if it was held (its
+ * then_open never opens); opens the then_open of arrivals it was released
+ * from but had not got past (gate_pass_depth).
+ */
 void gate_thread_exited(gate_engine *e, pid_t tid, double t_ms);
 
 /*
@@ -85,6 +92,18 @@ void gate_thread_exited(gate_engine *e, pid_t tid, double t_ms);
  */
 bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
 		 double t_ms);
+
+/*
+ * then_open.  When tid is released from an arrival, or passes one, whose
+ * gates have then_open, their events are kept pending (a set is pushed) and
+ * gate_pass_depth(tid) grows by one.  The caller watches the thread until it
+ * has finished the gated line and then calls gate_passed, which opens the
+ * events of the innermost pending set (sets nest when a gated line calls a
+ * function with a gate of its own) and whatever that releases.  Calling it
+ * at once gives "open when released".
+ */
+void gate_passed(gate_engine *e, pid_t tid, double t_ms);
+size_t gate_pass_depth(const gate_engine *e, pid_t tid);
 
 /*
  * Releases threads whose gate timeout expired by t_ms.  Returns the time of

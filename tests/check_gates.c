@@ -446,6 +446,16 @@ START_TEST(chain)
 		ck_assert(gate_arrive(E, 2, all, 3, 2));
 		ck_assert(!gate_arrive(E, 1, all, 3, 4));
 	}
+	/* each link opens its event once past its line, not at its release */
+	ck_assert_uint_eq(gate_pass_depth(E, 1), 1);
+	ck_assert(!gate_event_open(E, "s1"));
+	ck_assert(gate_is_held(E, 2));
+	gate_passed(E, 1, 5);
+	ck_assert_uint_eq(gate_pass_depth(E, 1), 0);
+	ck_assert_uint_eq(gate_pass_depth(E, 2), 1);
+	gate_passed(E, 2, 6);
+	gate_passed(E, 3, 7);
+	ck_assert_uint_eq(gate_pass_depth(E, 3), 0);
 	ck_assert_str_eq(take(),
 		"arrive 3 @2\n"
 		"hold 3 @2 waiting for s2\n"
@@ -453,10 +463,57 @@ START_TEST(chain)
 		"hold 2 @1 waiting for s1\n"
 		"arrive 1 @0\n"
 		"open 1 @0 s1\n"
-		"release 2 @1 2\n"
+		"release 2 @1 3\n"
 		"open 2 @1 s2\n"
-		"release 3 @2 3\n"
+		"release 3 @2 5\n"
 		"open 3 @2 s3\n");
+}
+END_TEST
+
+/*
+ * then_open is "I have got past": pending from the release until
+ * gate_passed; nested sets pass innermost first; a thread that exits
+ * before it got past opens them too; gates without then_open push nothing.
+ */
+START_TEST(then_open_when_past)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	g = tgate(S, "p.c:1");            /* 0: the outer line */
+	tlist(&g->then_open, "outer", NULL);
+	g = tgate(S, "p.c:9");            /* 1: a line of a function it calls */
+	tlist(&g->then_open, "inner", NULL);
+	g = tgate(S, "p.c:5");            /* 2: a plain wait, nothing to pass */
+	tlist(&g->wait, "outer", NULL);
+	g = tgate(S, "p.c:7");            /* 3 */
+	tlist(&g->then_open, "gone", NULL);
+	start_engine();
+
+	ck_assert(arrive1(2, 2, 1));
+	ck_assert(!arrive1(1, 0, 2));
+	ck_assert_uint_eq(gate_pass_depth(E, 1), 1);
+	ck_assert(!arrive1(1, 1, 3));
+	ck_assert_uint_eq(gate_pass_depth(E, 1), 2);
+	gate_passed(E, 1, 4);
+	ck_assert(gate_event_open(E, "inner") && !gate_event_open(E, "outer"));
+	ck_assert(gate_is_held(E, 2));
+	gate_passed(E, 1, 5);
+	ck_assert_uint_eq(gate_pass_depth(E, 1), 0);
+	ck_assert_uint_eq(gate_pass_depth(E, 2), 0);
+	gate_passed(E, 1, 6);             /* nothing pending: nothing happens */
+	ck_assert(!arrive1(3, 3, 7));
+	gate_thread_exited(E, 3, 8);
+	ck_assert_str_eq(take(),
+		"arrive 2 @2\n"
+		"hold 2 @2 waiting for outer\n"
+		"arrive 1 @0\n"
+		"arrive 1 @1\n"
+		"open 1 @1 inner\n"
+		"open 1 @0 outer\n"
+		"release 2 @2 4\n"
+		"arrive 3 @3\n"
+		"open 3 @3 gone\n");
 }
 END_TEST
 
@@ -489,6 +546,9 @@ START_TEST(cascade_long)
 	ck_assert_uint_eq(gate_nheld(E), N - 1);
 	take();
 	ck_assert(!arrive1(1000, 0, 2));
+	/* each link goes once the one before it is past its line */
+	for (i = 0; i < N; i++)
+		gate_passed(E, 1000 + (pid_t)i, 2);
 	rg_buf_printf(&want, "arrive 1000 @0\nopen 1000 @0 l0\n");
 	for (i = 1; i < N; i++)
 		rg_buf_printf(&want, "release %d @%zu 1\nopen %d @%zu l%zu\n",
@@ -502,7 +562,7 @@ END_TEST
 
 /*
  * Opens act at once: here 2's open releases 1, whose then_open is what 2
- * waits for, so 2 passes without ever being held.
+ * waits for; 2 is held until 1 has got past its line.
  */
 START_TEST(open_cascade_before_own_wait)
 {
@@ -518,14 +578,17 @@ START_TEST(open_cascade_before_own_wait)
 	start_engine();
 
 	ck_assert(arrive1(1, 0, 1));
-	ck_assert(!arrive1(2, 1, 2));
+	ck_assert(arrive1(2, 1, 2));
+	gate_passed(E, 1, 3);
 	ck_assert_str_eq(take(),
 		"arrive 1 @0\n"
 		"hold 1 @0 waiting for a\n"
 		"arrive 2 @1\n"
 		"open 2 @1 a\n"
 		"release 1 @0 1\n"
-		"open 1 @0 b\n");
+		"hold 2 @1 waiting for b\n"
+		"open 1 @0 b\n"
+		"release 2 @1 1\n");
 	ck_assert_uint_eq(gate_nheld(E), 0);
 }
 END_TEST
@@ -556,9 +619,11 @@ START_TEST(wait_then_barrier)
 		"open 3 @1 go\n"
 		"hold 1 @0 at barrier 'wb.c:1' (1 of 2)\n"
 		"release 1 @0 2\n"
-		"open 1 @0 past\n"
 		"release 2 @0 1\n");
 	ck_assert_uint_eq(gate_nheld(E), 0);
+	gate_passed(E, 1, 4);
+	gate_passed(E, 2, 5);
+	ck_assert_str_eq(take(), "open 1 @0 past\n");
 }
 END_TEST
 
@@ -844,8 +909,11 @@ START_TEST(named_barrier_two_gates)
 		"arrive 1 @0\n"
 		"hold 1 @0 at barrier 'copy' (1 of 2)\n"
 		"arrive 2 @1\n"
-		"release 1 @0 1\n"
-		"open 2 @1 copied\n");
+		"release 1 @0 1\n");
+	gate_passed(E, 1, 3);     /* gate 0 has no then_open: nothing pending */
+	ck_assert_str_eq(take(), "");
+	gate_passed(E, 2, 4);
+	ck_assert_str_eq(take(), "open 2 @1 copied\n");
 }
 END_TEST
 
@@ -918,10 +986,11 @@ START_TEST(gate_timeout)
 	ck_assert(gate_tick(E, 115) == 530);
 	ck_assert(gate_timed_out(E, 0));
 	ck_assert(!gate_timed_out(E, 1));
+	ck_assert_str_eq(take(), "timeout 1 @0 105\n");
+	gate_passed(E, 1, 116);
 	ck_assert_str_eq(take(),
-		"timeout 1 @0 105\n"
 		"open 1 @0 after\n"
-		"release 2 @1 95\n");
+		"release 2 @1 96\n");
 	ck_assert(gate_tick(E, 600) < 0);
 	ck_assert_str_eq(take(), "timeout 3 @2 570\n");
 	ck_assert(gate_timed_out(E, 2));
@@ -932,7 +1001,7 @@ START_TEST(gate_timeout)
 }
 END_TEST
 
-/* release_all goes oldest hold first, even when a then_open would free a younger one. */
+/* release_all goes oldest hold first; then_open opens later, once past the line. */
 START_TEST(release_all_order)
 {
 	spec_gate *g;
@@ -956,10 +1025,11 @@ START_TEST(release_all_order)
 	ck_assert_str_eq(take(),
 		"release 7 @2 9\n"
 		"release 5 @0 8\n"
-		"open 5 @0 y\n"
 		"release 8 @2 7\n"
 		"release 6 @1 6\n");
 	ck_assert_uint_eq(gate_nheld(E), 0);
+	gate_passed(E, 5, 11);
+	ck_assert_str_eq(take(), "open 5 @0 y\n");
 	/* the barrier emptied and did not fire: the next one waits anew */
 	ck_assert(arrive1(9, 2, 11));
 	ck_assert_str_eq(take(),
@@ -1059,7 +1129,10 @@ START_TEST(merge_in_file_order)
 		"hold 2 @0 waiting for b\n"
 		"arrive 1 @4\n"
 		"open 1 @4 b\n"
-		"release 2 @0 2\n"
+		"release 2 @0 2\n");
+	ck_assert_uint_eq(gate_pass_depth(E, 2), 1);
+	gate_passed(E, 2, 4);
+	ck_assert_str_eq(take(),
 		"open 2 @0 d\n"
 		"open 2 @2 e\n");
 	ck_assert_str_eq(gate_thread_label(E, 2), "thread#1");
@@ -1179,6 +1252,9 @@ START_TEST(scale)
 					 i != 0);
 			next[i] += NT;
 		}
+		/* worker k is released when worker k - 1 is past its line */
+		for (i = 0; i < NT; i++)
+			gate_passed(E, 100 + (pid_t)i, (double)round);
 		ck_assert_uint_eq(gate_nheld(E), 0);
 	}
 	log = take();
@@ -1238,6 +1314,7 @@ static Suite *gates_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, gate_timeout);
 	tcase_add_test(tc, release_all_order);
+	tcase_add_test(tc, then_open_when_past);
 	tcase_add_test(tc, held_thread_exits);
 	tcase_add_test(tc, labels);
 	tcase_add_test(tc, liveness);
