@@ -130,7 +130,7 @@ static const char *top_hint(const char *key)
 {
 	static const char *const gate_keys[] = {
 		"at", "thread", "hit", "when", "open", "wait", "barrier",
-		"then_open", "once", "optional", "as",
+		"then_open", "once", "optional", "as", "in",
 	};
 	static const char *const expect_keys[] = {
 		"exit", "signal", "stdout", "stderr", "deadlock",
@@ -511,11 +511,11 @@ static void load_threads(walk *w, yaml_node_t *m)
 
 enum {
 	G_NAME, G_AT, G_THREAD, G_HIT, G_WHEN, G_OPEN, G_WAIT, G_BARRIER,
-	G_THEN_OPEN, G_ONCE, G_OPTIONAL, G_TIMEOUT, G_AS, NGATEKEYS
+	G_THEN_OPEN, G_ONCE, G_OPTIONAL, G_TIMEOUT, G_AS, G_IN, NGATEKEYS
 };
 static const char *const gate_keys[NGATEKEYS] = {
 	"name", "at", "thread", "hit", "when", "open", "wait", "barrier",
-	"then_open", "once", "optional", "timeout", "as",
+	"then_open", "once", "optional", "timeout", "as", "in",
 };
 
 /*
@@ -670,6 +670,13 @@ static void load_gate(walk *w, yaml_node_t *m, size_t step)
 		get_duration(w, "timeout", v[G_TIMEOUT], &g.timeout_ms);
 	if (v[G_AS] && !get_alias(w, "as", v[G_AS], &g.as))
 		g.as_pos = node_pos(v[G_AS]);
+	if (v[G_IN] && !get_str(w, "in", v[G_IN], false, &g.in)) {
+		g.in_pos = node_pos(v[G_IN]);
+		/* an object's file name: "libfoo.so", "lib/libfoo.so.1" */
+		if (strcspn(g.in, " \t\n") != strlen(g.in) || g.in[strlen(g.in) - 1] == '/')
+			spec_err(ld, g.in_pos, "'in' must be a shared object's file "
+				 "name such as libfoo.so, not '%s'", SHOW(g.in));
+	}
 	/*
 	 * Judged by the keys present, not by what was read from them: a gate
 	 * whose wait: is misspelt already has an error, not a second message.
@@ -866,8 +873,8 @@ static void load_command(walk *w, yaml_node_t *v)
 					 "'command' starts with an empty program name");
 			else if (a && !get_str(w, "command", a, true, &str))
 				s->command[i++] = str;
+			s->ncommand = i;   /* kept current: tick() may stop the walk */
 		}
-		s->ncommand = i;
 		return;
 	}
 	if (v && v->type == YAML_MAPPING_NODE) {
@@ -1052,6 +1059,7 @@ static void gate_release(spec_gate *g)
 	strv_release(&g->then_open);
 	free(g->barrier_name);
 	free(g->as);
+	free(g->in);
 }
 
 void spec_free(spec *s)

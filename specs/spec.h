@@ -78,7 +78,7 @@ typedef struct spec_gate {
 	spec_pos when_pos;
 	spec_strv open;      /* opened on arrival */
 	spec_strv wait;      /* hold until all are open */
-	spec_strv then_open; /* opened when the thread is released */
+	spec_strv then_open; /* opened once the released thread has got past the line */
 	int barrier;         /* 0 = none; else count */
 	char *barrier_name;  /* named barrier spanning gates, or NULL (anonymous, per gate) */
 	spec_pos barrier_pos;
@@ -87,6 +87,8 @@ typedef struct spec_gate {
 	long timeout_ms;     /* per-gate hold timeout, 0 = none */
 	char *as;            /* bind this alias to the first thread that arrives, or NULL */
 	spec_pos as_pos;
+	char *in;            /* in: the object whose location this is (suffix of its file name), or NULL */
+	spec_pos in_pos;
 	int seq_step;        /* 1-based step number when made from sequence:, else 0 */
 } spec_gate;
 

@@ -935,6 +935,59 @@ START_TEST(test_quoting)
 }
 END_TEST
 
+/* in: names the shared object a location is in (runner/objects.c). */
+START_TEST(test_in)
+{
+	static const struct {
+		const char *yaml, *msg;
+	} bad[] = {
+		{"version: 1\ngates: [{at: free, in: [libc.so], barrier: 1}]\n",
+		 "gates.yaml:2:24: error: 'in' must be a string, not a list"},
+		{"version: 1\ngates: [{at: free, in: '', barrier: 1}]\n",
+		 "gates.yaml:2:24: error: 'in' is empty"},
+		{"version: 1\ngates: [{at: free, in: 'lib c.so', barrier: 1}]\n",
+		 "gates.yaml:2:24: error: 'in' must be a shared object's file name "
+		 "such as libfoo.so, not 'lib c.so'"},
+		{"version: 1\ngates: [{at: free, in: lib/, barrier: 1}]\n",
+		 "gates.yaml:2:24: error: 'in' must be a shared object's file name "
+		 "such as libfoo.so, not 'lib/'"},
+		{"version: 1\nin: libc.so\n",
+		 "gates.yaml:2:1: error: unknown key 'in' (it belongs in a gate, under 'gates')"},
+	};
+	spec *s = load_clean(
+		"version: 1\n"
+		"gates:\n"
+		"  - {at: pthread_mutex_lock, in: libc.so.6, barrier: 2}\n"
+		"  - {at: plugin.c:7, barrier: 2}\n"
+		"sequence:\n"
+		"  - {at: 'worker:return', in: lib/libw.so}\n");
+	size_t i;
+
+	ck_assert_str_eq(s->gates[0].in, "libc.so.6");
+	ck_assert_int_eq(s->gates[0].in_pos.line, 3);
+	ck_assert_int_eq(s->gates[0].in_pos.col, 34);
+	ck_assert_ptr_null(s->gates[1].in);
+	ck_assert_str_eq(s->gates[2].in, "lib/libw.so");
+	spec_free(s);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		spec_diags d = SPEC_DIAGS_INIT;
+		char *m;
+
+		s = NULL;
+		ck_assert_int_eq(load(bad[i].yaml, &s, &d), -1);
+		ck_assert_ptr_null(s);
+		ck_assert_uint_ge(d.n, 1);
+		m = diag(&d, 0);
+		if (strcmp(m, bad[i].msg))
+			fprintf(stderr, "in case %zu: %s\n", i, m);
+		ck_assert_str_eq(m, bad[i].msg);
+		free(m);
+		spec_diags_release(&d);
+	}
+}
+END_TEST
+
 static Suite *specs_suite(void)
 {
 	Suite *su = suite_create("specs");
@@ -956,6 +1009,7 @@ static Suite *specs_suite(void)
 	tcase_add_test(tc, test_signals);
 	tcase_add_test(tc, test_default_names_may_repeat);
 	tcase_add_test(tc, test_anchors);
+	tcase_add_test(tc, test_in);
 	tcase_add_test(tc, test_load_file);
 	suite_add_tcase(su, tc);
 
