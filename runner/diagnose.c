@@ -1,0 +1,709 @@
+/*
+ * diagnose: stuck runs.  See diagnose.h.
+ *
+ * What a blocked thread waits for is read from the program's memory, the way
+ * glibc (x86_64) lays it out:
+ *  - pthread_mutex_t: struct __pthread_mutex_s { int __lock; unsigned
+ *    __count; int __owner; ... }: the futex is __lock, the owner's tid is at
+ *    offset 8;
+ *  - pthread_join waits on the joined thread's tid field, which holds its
+ *    tid until the kernel clears it at the thread's exit;
+ *  - condition variables wait on a futex inside the pthread_cond_t.
+ * The backtrace says which of these it is (pthread_mutex_lock, ...); without
+ * one (no unwinding when the run goes on: on_deadlock: release) the futex
+ * word itself is the hint.
+ */
+#include "diagnose.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "procstate.h"
+
+#define MAX_FRAMES 48
+
+/* ---- the quiet period ------------------------------------------------- */
+
+struct snap {
+	pid_t tid;
+	char kind;                 /* 'H' held at a gate, 'B' blocked for ever */
+	long nr;
+	uint64_t a0, a1;
+	unsigned long long runs;
+};
+
+struct stall_watch {
+	pid_t pid;
+	double quiet_ms;
+	struct snap *last;         /* the stuck snapshot being watched */
+	size_t nlast;
+	bool have;
+	double since;              /* when last was first seen */
+};
+
+stall_watch *stall_new(pid_t pid, double quiet_ms)
+{
+	stall_watch *w = xcalloc(1, sizeof(*w));
+
+	w->pid = pid;
+	w->quiet_ms = quiet_ms > 0 ? quiet_ms : STALL_QUIET_MS;
+	return w;
+}
+
+void stall_free(stall_watch *w)
+{
+	if (!w)
+		return;
+	free(w->last);
+	free(w);
+}
+
+void stall_touch(stall_watch *w)
+{
+	w->have = false;
+}
+
+enum stall_verdict stall_check(stall_watch *w, const gate_engine *eng,
+			       double t_ms, double *next_ms)
+{
+	double step = w->quiet_ms / 4 < 5 ? 5 : w->quiet_ms / 4;
+	pid_t *tids = NULL;
+	size_t n = 0, nc = 0, i;
+	struct snap *cur;
+	bool stuck = true;
+
+	*next_ms = t_ms + step;
+	if (tracer_tasks(w->pid, &tids, &n) < 0 || !n) {
+		free(tids);
+		w->have = false;
+		return STALL_NONE;
+	}
+	cur = xcalloc(n, sizeof(*cur));
+	for (i = 0; i < n && stuck; i++) {
+		struct snap s = { .tid = tids[i] };
+		tracer_tstate st;
+
+		if (gate_is_held(eng, tids[i])) {
+			s.kind = 'H';
+		} else {
+			tracer_tstate_read(w->pid, tids[i], &st);
+			if (!st.state || st.state == 'Z' || st.state == 'X')
+				continue;          /* dead, not yet reaped */
+			if (tracer_tstate_wait(w->pid, &st) != TRACER_WAIT_FOREVER) {
+				stuck = false;
+				break;
+			}
+			s.kind = 'B';
+			s.nr = st.nr;
+			s.a0 = st.args[0];
+			s.a1 = st.args[1];
+			s.runs = st.runs;
+		}
+		cur[nc++] = s;
+	}
+	free(tids);
+	if (!stuck || !nc) {
+		free(cur);
+		w->have = false;
+		return STALL_NONE;
+	}
+	if (w->have && w->nlast == nc && !memcmp(w->last, cur, nc * sizeof(*cur))) {
+		free(cur);
+		if (t_ms - w->since >= w->quiet_ms)
+			return STALL_STUCK;
+		if (w->since + w->quiet_ms < *next_ms)
+			*next_ms = w->since + w->quiet_ms;
+		return STALL_MAYBE;
+	}
+	free(w->last);
+	w->last = cur;
+	w->nlast = nc;
+	w->have = true;
+	w->since = t_ms;
+	return STALL_MAYBE;
+}
+
+/* ---- symbols ---------------------------------------------------------- */
+
+struct dctx {
+	const diag_input *in;
+	tracer_map *maps;
+	size_t nmaps;
+	char exe[PATH_MAX];        /* the executable's real path, as in maps */
+};
+
+/*
+ * The object mapped at run-time address a and its bias.  Anonymous memory
+ * (the end of .bss, the heap) counts as the executable's: its .bss is
+ * where a program's own globals are.
+ */
+static dwarfx *object_at(struct dctx *d, uint64_t a, uint64_t *bias)
+{
+	size_t i, j;
+
+	*bias = d->in->bias;
+	for (i = 0; i < d->nmaps; i++) {
+		const tracer_map *m = &d->maps[i];
+		dwarfx *dx;
+
+		if (!m->path || a < m->start || a >= m->end)
+			continue;
+		if (!strcmp(m->path, d->exe))
+			break;
+		if (!(dx = plan_object(d->in->p, m->path)))
+			return NULL;
+		for (j = 0; j < d->nmaps; j++)
+			if (d->maps[j].path && !strcmp(d->maps[j].path, m->path) &&
+			    d->maps[j].offset == 0) {
+				*bias = d->maps[j].start - dwarfx_load_base(dx);
+				return dx;
+			}
+		return NULL;
+	}
+	return d->in->p->dx;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * "fn at file.c:12" (in_exe: in the program's code with a line) or
+ * "fn (libc.so.6)"; lookup at pc - 1 for return addresses.
+ */
+static char *describe_pc(struct dctx *d, uint64_t pc, bool is_return,
+			 bool *in_exe, dwarfx_loc *out)
+{
+	uint64_t bias = 0, look = is_return ? pc - 1 : pc;
+	dwarfx *dx = object_at(d, pc, &bias);
+	dwarfx_loc loc;
+
+	*in_exe = false;
+	memset(&loc, 0, sizeof(loc));
+	if (!dx || dwarfx_symbolize(dx, look - bias, &loc) < 0) {
+		for (size_t i = 0; i < d->nmaps; i++)
+			if (d->maps[i].path && pc >= d->maps[i].start && pc < d->maps[i].end)
+				return xasprintf("?? (%s)", base_name(d->maps[i].path));
+		return xstrdup("??");
+	}
+	if (out)
+		*out = loc;
+	if (loc.file && loc.line) {
+		*in_exe = dx == d->in->p->dx;
+		return xasprintf("%s at %s:%d", loc.function ? loc.function : "??",
+				 base_name(loc.file), loc.line);
+	}
+	return xasprintf("%s (%s)", loc.function ? loc.function : "??",
+			 base_name(dwarfx_path(dx)));
+}
+
+/* "'lock'" or "'bank'+8" or "at 0x...": the variable at run-time address a. */
+static char *object_name(struct dctx *d, uint64_t a, bool whole)
+{
+	uint64_t bias = 0, off = 0;
+	dwarfx *dx = object_at(d, a, &bias);
+	char name[128];
+
+	if (dx && dwarfx_data_symbol_at(dx, a - bias, name, sizeof(name), &off)) {
+		if (off && !whole)
+			return xasprintf("'%s'+%llu", name, (unsigned long long)off);
+		return xasprintf("'%s'", name);
+	}
+	return xasprintf("at 0x%llx", (unsigned long long)a);
+}
+
+/* ---- one thread ------------------------------------------------------- */
+
+enum waits { W_NONE, W_MUTEX, W_COND, W_JOIN, W_BARRIER, W_SEM, W_RWLOCK, W_FUTEX };
+
+struct dthread {
+	pid_t tid;
+	const char *label;
+	const plan_bp *at;
+	bool live, held;
+	int gate;
+	char *reason;              /* held: "waiting for x" */
+	tracer_tstate st;
+	enum tracer_wait wait;
+	uint64_t pcs[MAX_FRAMES];
+	size_t npcs;
+	char **frames;             /* described pcs */
+	char *where;               /* "file.c:12 in fn" */
+	char *where_paren;         /* "fn (file.c:12)" */
+	enum waits what;
+	uint64_t obj;              /* futex address */
+	pid_t other;               /* W_MUTEX: owner, W_JOIN: the joined thread */
+};
+
+static const char *label_of(const diag_input *in, pid_t tid, char *buf, size_t len)
+{
+	const char *l = gate_thread_label(in->eng, tid);
+
+	if (l && strcmp(l, "unknown"))
+		return l;
+	snprintf(buf, len, "tid %d", (int)tid);
+	return buf;
+}
+
+static bool has_frame(const struct dthread *t, const char *const *names)
+{
+	for (size_t i = 0; i < t->npcs && t->frames; i++)
+		for (size_t k = 0; names[k]; k++)
+			if (strstr(t->frames[i], names[k]))
+				return true;
+	return false;
+}
+
+static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_t nlive)
+{
+	static const char *const mutex[] = { "mutex_lock", "lll_lock_wait", NULL };
+	static const char *const cond[] = { "pthread_cond_", NULL };
+	static const char *const join[] = { "pthread_join", "pthread_clockjoin",
+					    "pthread_timedjoin", "pthread_tryjoin", NULL };
+	static const char *const barrier[] = { "pthread_barrier_wait", NULL };
+	static const char *const sem[] = { "sem_wait", "sem_timedwait", "sem_clockwait", NULL };
+	static const char *const rw[] = { "pthread_rwlock", NULL };
+	int32_t word = 0, owner = 0;
+	bool known_word = false, known_owner = false;
+	size_t i;
+
+	t->obj = tracer_tstate_futex(&t->st);
+	if (!t->obj) {
+		t->what = W_NONE;
+		return;
+	}
+	known_word = tracer_read_mem(d->in->tr, t->obj, &word, 4, NULL) == 0;
+	known_owner = tracer_read_mem(d->in->tr, t->obj + 8, &owner, 4, NULL) == 0;
+	if (t->npcs) {
+		t->what = has_frame(t, join) ? W_JOIN : has_frame(t, cond) ? W_COND :
+			  has_frame(t, barrier) ? W_BARRIER : has_frame(t, sem) ? W_SEM :
+			  has_frame(t, rw) ? W_RWLOCK : has_frame(t, mutex) ? W_MUTEX :
+			  W_FUTEX;
+	}
+	if (!t->npcs || t->what == W_FUTEX) {
+		/* no frame said it (a static function of libc): the futex word */
+		t->what = W_FUTEX;
+		for (i = 0; i < nlive; i++) {
+			if (live[i] == t->tid)
+				continue;
+			if (known_word && word == live[i])
+				t->what = W_JOIN;
+			else if (known_owner && owner == live[i] && (word == 1 || word == 2))
+				t->what = W_MUTEX;
+		}
+	}
+	if (t->what == W_JOIN && known_word)
+		t->other = word;
+	if (t->what == W_MUTEX && known_owner)
+		t->other = owner;
+}
+
+static char *state_text(struct dctx *d, const struct dthread *t)
+{
+	char b1[32], b2[32], *obj, *s;
+	const char *who, *nm;
+
+	if (t->held)
+		return xasprintf("held at gate '%s': %s",
+				 t->gate >= 0 ? d->in->p->sp->gates[t->gate].name : "?",
+				 t->reason ? t->reason : "");
+	switch (t->what) {
+	case W_MUTEX:
+		obj = object_name(d, t->obj, false);
+		who = label_of(d->in, t->other, b1, sizeof(b1));
+		s = t->other > 0 ?
+		    xasprintf("blocked: waits for mutex %s, held by %s (tid %d)", obj,
+			      who, (int)t->other) :
+		    xasprintf("blocked: waits for mutex %s", obj);
+		free(obj);
+		return s;
+	case W_JOIN:
+		return xasprintf("blocked: waits for %s (tid %d) to exit (pthread_join)",
+				 label_of(d->in, t->other, b1, sizeof(b1)), (int)t->other);
+	case W_COND:
+	case W_BARRIER:
+	case W_SEM:
+	case W_RWLOCK:
+		obj = object_name(d, t->obj, true);
+		s = xasprintf("blocked: waits on %s %s",
+			      t->what == W_COND ? "condition variable" :
+			      t->what == W_BARRIER ? "barrier" :
+			      t->what == W_SEM ? "semaphore" : "rwlock", obj);
+		free(obj);
+		return s;
+	case W_FUTEX:
+		return xasprintf("blocked: futex wait at 0x%llx%s",
+				 (unsigned long long)t->obj,
+				 t->wait == TRACER_WAIT_TIMED ? ", with a timeout" : "");
+	case W_NONE:
+		break;
+	}
+	if (t->st.state == 'R' || !t->st.in_syscall)
+		return xstrdup(t->st.state == 'T' || t->st.state == 't' ? "stopped" : "running");
+	nm = tracer_syscall_name(t->st.nr, b2, sizeof(b2));
+	if (t->wait == TRACER_WAIT_TIMED)
+		return xasprintf("sleeping in %s (wakes by itself)", nm);
+	if (t->wait == TRACER_WAIT_FOREVER)
+		return xasprintf("blocked: %s with no timeout%s", nm,
+				 t->st.nr == 0 || t->st.nr == 19 || t->st.nr == 45 ||
+				 t->st.nr == 47 || t->st.nr == 43 || t->st.nr == 288 ?
+				 " on a pipe or socket only the program can write" : "");
+	return xasprintf("in %s (may wake)", nm);
+}
+
+static void unwind_thread(struct dctx *d, struct dthread *t, bool stop)
+{
+	rg_err err = RG_ERR_INIT;
+	size_t i;
+
+	if (stop && !t->held && tracer_interrupt(d->in->tr, t->tid, &err) < 0)
+		return;
+	if (tracer_backtrace(d->in->tr, t->tid, t->pcs, MAX_FRAMES, &t->npcs, &err) < 0 &&
+	    !t->npcs)
+		return;
+	t->frames = xcalloc(t->npcs, sizeof(*t->frames));
+	for (i = 0; i < t->npcs; i++) {
+		bool in_exe;
+		dwarfx_loc loc;
+		char *s = describe_pc(d, t->pcs[i], i > 0, &in_exe, &loc);
+
+		t->frames[i] = xasprintf("#%zu 0x%016llx in %s", i,
+					 (unsigned long long)t->pcs[i], s);
+		if (in_exe && !t->where) {
+			t->where = xasprintf("%s:%d in %s", base_name(loc.file), loc.line,
+					     loc.function ? loc.function : "??");
+			t->where_paren = xasprintf("%s (%s:%d)",
+						   loc.function ? loc.function : "??",
+						   base_name(loc.file), loc.line);
+		}
+		free(s);
+	}
+}
+
+/* ---- the chain -------------------------------------------------------- */
+
+static bool strv_has(const spec_strv *v, const char *s)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i], s))
+			return true;
+	return false;
+}
+
+static struct dthread *find_thread(struct dthread *v, size_t n, pid_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tid == tid)
+			return &v[i];
+	return NULL;
+}
+
+/* Who could open ev, and can they?  Appended to b as a sentence. */
+static void explain_event(struct dctx *d, struct dthread *v, size_t n,
+			  const char *ev, rg_buf *b)
+{
+	const spec *sp = d->in->p->sp;
+	size_t i, k, nopeners = 0, ngone = 0;
+	rg_buf gone = RG_BUF_INIT;
+
+	for (i = 0; i < sp->ngates; i++) {
+		const spec_gate *g = &sp->gates[i];
+		const char *who = NULL;
+		struct dthread *t = NULL;
+
+		if (!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev))
+			continue;
+		nopeners++;
+		if (g->thread.kind == SPEC_SEL_ALIAS)
+			who = g->thread.alias;
+		else if (g->thread.kind == SPEC_SEL_MAIN)
+			who = "main";
+		if (!who)
+			continue;
+		for (k = 0; k < n && !t; k++)
+			if (!strcmp(gate_thread_label(d->in->eng, v[k].tid), who))
+				t = &v[k];
+		if (t && !t->live) {
+			rg_buf_printf(&gone, "%s%s (tid %d), at gate '%s'",
+				      ngone ? " or " : "", who, (int)t->tid, g->name);
+			ngone++;
+		}
+	}
+	if (nopeners && ngone == nopeners)
+		rg_buf_printf(b, "; only %s can open %s, and %s exited", gone.s, ev,
+			      ngone > 1 ? "they have all" : "it has");
+	else if (!strncmp(ev, "exited:", 7))
+		rg_buf_printf(b, "; %s opens only when %s exits", ev, ev + 7);
+	else
+		rg_buf_printf(b, "; nothing else can open %s", ev);
+	rg_buf_release(&gone);
+}
+
+static char *build_chain(struct dctx *d, struct dthread *v, size_t n)
+{
+	rg_buf b = RG_BUF_INIT;
+	size_t i, j, k;
+	const spec *sp = d->in->p->sp;
+
+	for (i = 0; i < n; i++) {
+		struct dthread *t = &v[i];
+		bool holds = false;
+		char *obj;
+
+		if (!t->live)
+			continue;
+		rg_buf_printf(&b, "%s%s", b.len ? "; " : "", t->label);
+		/* mutexes it owns: those other threads wait for */
+		for (j = 0; j < n; j++) {
+			if (!v[j].live || v[j].what != W_MUTEX || v[j].other != t->tid)
+				continue;
+			for (k = 0; k < j; k++)
+				if (v[k].live && v[k].what == W_MUTEX && v[k].obj == v[j].obj &&
+				    v[k].other == t->tid)
+					break;
+			if (k < j)
+				continue;
+			obj = object_name(d, v[j].obj, false);
+			rg_buf_printf(&b, "%s mutex %s", holds ? "," : " holds", obj);
+			free(obj);
+			holds = true;
+		}
+		if (holds && t->held && t->at)
+			rg_buf_printf(&b, " (%s)", t->at->where);
+		if (holds)
+			rg_buf_puts(&b, " and");
+		if (t->held) {
+			rg_buf_printf(&b, " is held at gate %s %s",
+				      t->gate >= 0 ? sp->gates[t->gate].name : "?",
+				      t->reason ? t->reason : "");
+			continue;
+		}
+		switch (t->what) {
+		case W_MUTEX: {
+			char lb[32];
+			struct dthread *o = find_thread(v, n, t->other);
+
+			obj = object_name(d, t->obj, false);
+			rg_buf_printf(&b, " waits for mutex %s", obj);
+			free(obj);
+			if (t->where_paren)
+				rg_buf_printf(&b, " in %s", t->where_paren);
+			if (t->other > 0 && !(o && o->live))
+				rg_buf_printf(&b, ", held by %s, which has exited",
+					      label_of(d->in, t->other, lb, sizeof(lb)));
+			break;
+		}
+		case W_JOIN: {
+			char lb[32];
+
+			rg_buf_printf(&b, " waits for %s to exit (pthread_join%s%s)",
+				      label_of(d->in, t->other, lb, sizeof(lb)),
+				      t->where_paren ? " in " : "",
+				      t->where_paren ? t->where_paren : "");
+			break;
+		}
+		case W_FUTEX:
+			rg_buf_printf(&b, " is blocked in a futex wait at 0x%llx%s%s",
+				      (unsigned long long)t->obj,
+				      t->where_paren ? " in " : "",
+				      t->where_paren ? t->where_paren : "");
+			break;
+		default: {
+			char *s = state_text(d, t);
+			const char *txt = !strncmp(s, "blocked: ", 9) ? s + 9 : s;
+
+			rg_buf_printf(&b, " %s%s%s", !strncmp(s, "blocked: ", 9) ? "" : "is ",
+				      txt, t->where_paren ? " in " : "");
+			if (t->where_paren)
+				rg_buf_puts(&b, t->where_paren);
+			free(s);
+		}
+		}
+	}
+	/* what the held threads wait for, and why it cannot come */
+	for (i = 0; i < n; i++) {
+		const spec_gate *g;
+
+		if (!v[i].live || !v[i].held || v[i].gate < 0)
+			continue;
+		g = &sp->gates[v[i].gate];
+		for (j = 0; j < g->wait.n; j++) {
+			const char *ev = g->wait.v[j];
+			bool dup = false;
+
+			if (gate_event_open(d->in->eng, ev))
+				continue;
+			for (k = 0; k < i && !dup; k++)
+				if (v[k].live && v[k].held && v[k].gate >= 0 &&
+				    strv_has(&sp->gates[v[k].gate].wait, ev))
+					dup = true;
+			if (!dup)
+				explain_event(d, v, n, ev, &b);
+		}
+	}
+	return rg_buf_detach(&b);
+}
+
+/* ---- the diagnosis ---------------------------------------------------- */
+
+static void clear_diag(run_result *res)
+{
+	for (size_t i = 0; i < res->ndiag; i++) {
+		diag_thread *dt = &res->diag[i];
+
+		free(dt->label);
+		free(dt->state);
+		free(dt->where);
+		for (size_t j = 0; j < dt->nbacktrace; j++)
+			free(dt->backtrace[j]);
+		free(dt->backtrace);
+	}
+	free(res->diag);
+	free(res->chain);
+	res->diag = NULL;
+	res->ndiag = 0;
+	res->chain = NULL;
+}
+
+void diagnose(const diag_input *in, run_result *res)
+{
+	struct dctx d = { .in = in };
+	struct dthread *v;
+	pid_t *live = NULL;
+	size_t nlive = 0, n = 0, i, j;
+	rg_err err = RG_ERR_INIT;
+
+	clear_diag(res);
+	if (!realpath(in->p->exe, d.exe))
+		snprintf(d.exe, sizeof(d.exe), "%s", in->p->exe);
+	if (tracer_tasks(tracer_pid(in->tr), &live, &nlive) < 0)
+		nlive = 0;
+	tracer_maps(in->tr, &d.maps, &d.nmaps, &err);
+	v = xcalloc(in->ntids + nlive + 1, sizeof(*v));
+	/* every thread seen, in creation order, then any not seen yet */
+	for (i = 0; i < in->ntids; i++) {
+		v[n].tid = in->tids[i];
+		v[n].at = in->at ? in->at[i] : NULL;
+		n++;
+	}
+	for (i = 0; i < nlive; i++) {
+		struct dthread *t = find_thread(v, n, live[i]);
+
+		if (!t) {
+			t = &v[n++];
+			t->tid = live[i];
+		}
+		t->live = true;
+	}
+	/* first the states, untouched; only then stop threads to unwind them */
+	for (i = 0; i < n; i++) {
+		struct dthread *t = &v[i];
+		const char *why;
+
+		if (!t->live)
+			continue;
+		t->gate = -1;
+		why = gate_hold_reason(in->eng, t->tid, &t->gate);
+		if (why) {
+			t->held = true;
+			t->reason = xstrdup(why);
+		} else {
+			tracer_tstate_read(tracer_pid(in->tr), t->tid, &t->st);
+			if (!t->st.state || t->st.state == 'Z' || t->st.state == 'X')
+				t->live = false;
+			else
+				t->wait = tracer_tstate_wait(tracer_pid(in->tr), &t->st);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct dthread *t = &v[i];
+		char lb[32];
+
+		t->label = xstrdup(label_of(in, t->tid, lb, sizeof(lb)));
+		if (!t->live)
+			continue;
+		if (in->unwind || t->held)
+			unwind_thread(&d, t, in->unwind);
+		if (!t->held)
+			classify(&d, t, live, nlive);
+		if (t->held && t->at) {
+			free(t->where);
+			t->where = t->at->function ?
+				   xasprintf("%s in %s", t->at->where, t->at->function) :
+				   xstrdup(t->at->where);
+		}
+	}
+	res->chain = build_chain(&d, v, n);
+	for (i = 0; i < n; i++)
+		if (v[i].live)
+			res->ndiag++;
+	res->diag = xcalloc(res->ndiag ? res->ndiag : 1, sizeof(*res->diag));
+	for (i = 0, j = 0; i < n; i++) {
+		struct dthread *t = &v[i];
+		diag_thread *dt;
+
+		if (t->live) {
+			dt = &res->diag[j++];
+			dt->tid = t->tid;
+			dt->label = xstrdup(t->label);
+			dt->state = state_text(&d, t);
+			dt->where = t->where;
+			t->where = NULL;
+			dt->backtrace = t->frames;
+			dt->nbacktrace = t->npcs;
+			t->frames = NULL;
+		}
+		free((char *)t->label);
+		free(t->reason);
+		free(t->where);
+		free(t->where_paren);
+		if (t->frames)
+			for (size_t k = 0; k < t->npcs; k++)
+				free(t->frames[k]);
+		free(t->frames);
+	}
+	free(v);
+	free(live);
+	tracer_maps_free(d.maps, d.nmaps);
+}
+
+void diag_print(FILE *f, const run_result *res)
+{
+	int wl = 0, wt = 0;
+	size_t i, j;
+
+	if (!res->ndiag && !res->chain)
+		return;
+	for (i = 0; i < res->ndiag; i++) {
+		char tid[32];
+		int n = snprintf(tid, sizeof(tid), "%d", (int)res->diag[i].tid);
+
+		if ((int)strlen(res->diag[i].label) > wl)
+			wl = (int)strlen(res->diag[i].label);
+		if (n > wt)
+			wt = n;
+	}
+	if (res->ndiag)
+		fprintf(f, "threads:\n");
+	for (i = 0; i < res->ndiag; i++) {
+		const diag_thread *dt = &res->diag[i];
+
+		fprintf(f, "  %-*s  tid %-*d  %s%s%s\n", wl, dt->label, wt, (int)dt->tid,
+			dt->state, dt->where ? "  at " : "", dt->where ? dt->where : "");
+	}
+	if (res->chain && *res->chain)
+		fprintf(f, "wait-for chain: %s\n", res->chain);
+	for (i = 0; i < res->ndiag; i++) {
+		const diag_thread *dt = &res->diag[i];
+
+		if (!dt->nbacktrace)
+			continue;
+		fprintf(f, "backtrace of %s (tid %d):\n", dt->label, (int)dt->tid);
+		for (j = 0; j < dt->nbacktrace; j++)
+			fprintf(f, "  %s\n", dt->backtrace[j]);
+	}
+}

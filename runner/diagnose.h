@@ -1,0 +1,61 @@
+/*
+ * diagnose: is the run stuck, and why.
+ *
+ *   stall_*    watches the threads from /proc (never stopping them): when
+ *              every live thread is held at a gate or blocked for ever
+ *              (procstate.h) and nothing changed for the quiet period, the
+ *              run can make no more progress.
+ *   diagnose   at a verdict: one line per thread (label, tid, state, where),
+ *              the wait-for chain in words, and a backtrace per thread.
+ */
+#ifndef RACEGATE_DIAGNOSE_H
+#define RACEGATE_DIAGNOSE_H
+
+#include "gates.h"
+#include "runner.h"
+#include "tracer.h"
+
+#define STALL_QUIET_MS 100   /* default quiet period */
+
+typedef struct stall_watch stall_watch;
+
+enum stall_verdict {
+	STALL_NONE,            /* some thread can still make progress */
+	STALL_MAYBE,           /* every thread stuck, not yet for the quiet period */
+	STALL_STUCK,           /* every thread stuck, unchanged for the quiet period */
+};
+
+stall_watch *stall_new(pid_t pid, double quiet_ms);
+void stall_free(stall_watch *w);
+
+/* Something happened (a tracer event): the quiet period starts again. */
+void stall_touch(stall_watch *w);
+
+/*
+ * Looks at every live thread at time t_ms (ms since the run's start).
+ * *next_ms is when to look again (never -1 while the program lives).
+ */
+enum stall_verdict stall_check(stall_watch *w, const gate_engine *eng,
+			       double t_ms, double *next_ms);
+
+typedef struct diag_input {
+	plan *p;
+	tracer *tr;
+	const gate_engine *eng;
+	uint64_t bias;             /* of the executable */
+	const pid_t *tids;         /* every thread the run has seen, in creation order */
+	const plan_bp *const *at;  /* per tids[i]: its last gate location, or NULL */
+	size_t ntids;
+	bool unwind;               /* stop blocked threads and unwind them all (ends the run) */
+} diag_input;
+
+/*
+ * Fills res->diag, res->ndiag and res->chain (replacing what was there).
+ * With unwind, running threads are stopped: call it only when the run ends.
+ */
+void diagnose(const diag_input *in, run_result *res);
+
+/* Prints res's diagnosis, if any: thread lines, the chain, backtraces. */
+void diag_print(FILE *f, const run_result *res);
+
+#endif
