@@ -1,0 +1,1245 @@
+/*
+ * Gates in shared objects.
+ *
+ * A gate's location is looked for in the executable first.  When it is not
+ * there (no such function, no such source file), the gate is *pending*: it
+ * is resolved in each shared object as the object maps, with that object's
+ * load bias, and armed then.  `in: libfoo.so` restricts the objects looked
+ * at (and may name the executable).
+ *
+ * Objects map in two waves: the libraries the executable is linked with
+ * (DT_NEEDED, mapped before its entry point) and those it opens later with
+ * dlopen.  racegate learns of both as debuggers do, through the dynamic
+ * linker's rendezvous: ld.so calls r_brk (_dl_debug_state) before and after
+ * every change to its list of objects; at a call with r_state ==
+ * RT_CONSISTENT the list (r_map, the link_map chain, which gives each
+ * object's load bias as l_addr) is complete.  r_debug is found through
+ * DT_DEBUG in the executable's dynamic section, which ld.so fills before
+ * its first call.  The breakpoint on _dl_debug_state is armed at the exec
+ * stop, so libraries are seen before their constructors run; without that
+ * symbol, r_brk is read from r_debug at the entry point.
+ *
+ * `racegate check` runs nothing, so it looks in the libraries the
+ * executable is linked with by reading them as ld.so would find them
+ * (DT_NEEDED, DT_RPATH/DT_RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache, the
+ * default directories): a location found in none of them draws a warning
+ * (a typo, or a library opened later with dlopen).
+ */
+#include "objects.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_LIBS 512       /* objects in the static DT_NEEDED closure */
+#define MAX_LINKMAP 4096   /* link_map entries walked per scan */
+
+/* What one ELF file says about its dynamic linking. */
+struct elf_dyn {
+	bool ok;
+	uint64_t dyn_vaddr;    /* PT_DYNAMIC, link-time; 0 when static */
+	char *interp;          /* PT_INTERP, or NULL */
+	char **needed;         /* DT_NEEDED names */
+	size_t nneeded;
+	char *rpath, *runpath; /* or NULL */
+};
+
+struct pl_loc {
+	uint64_t addr;         /* link-time, in its object */
+	const char *where;     /* interned in plan_locs */
+	const char *function;  /* owned by the object's dwarfx, or NULL */
+};
+
+/* A gate resolved outside plan->bps. */
+struct pl_gate {
+	size_t gate;           /* index into spec->gates */
+	char *what;            /* resolved text: "*FN" for FN:return, else at: */
+	const char *in;        /* the gate's in:, or NULL */
+	const char *ret_where; /* "FN:return" (interned), or NULL for other gates */
+	bool in_exe;           /* a return gate resolved in the executable: exe_locs */
+	struct pl_loc *exe_locs;
+	size_t nexe_locs;
+	bool pending;          /* resolved in shared objects as they map */
+	bool dead;             /* an error was reported: never armed */
+};
+
+/* Gate k of plan_locs resolved in one object, once per session. */
+struct pl_res {
+	const char *path;      /* interned */
+	size_t k;
+	int state;             /* 1 found, 0 not in this object, -1 error */
+	struct pl_loc *locs;
+	size_t nlocs;
+	char *msg;             /* why not (state <= 0) */
+};
+
+struct plan_locs {
+	struct pl_gate *g;
+	size_t ng, capg;
+	struct pl_res *res;
+	size_t nres, capres;
+	char **strs;           /* interned strings: the timeline points at them */
+	size_t nstrs, capstrs;
+	struct elf_dyn exe;    /* the executable, read on first need */
+	bool exe_read;
+	char **libs;           /* static DT_NEEDED closure, canonical paths */
+	size_t nlibs;
+	bool libs_known;
+	char *ldcache;         /* /etc/ld.so.cache, or NULL */
+	size_t ldcache_len;
+	bool ldcache_read;
+};
+
+/* ---- small helpers ---- */
+
+static const char *intern(struct plan_locs *pl, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nstrs; i++)
+		if (!strcmp(pl->strs[i], s))
+			return pl->strs[i];
+	RG_GROW(pl->strs, pl->nstrs + 1, pl->capstrs);
+	pl->strs[pl->nstrs] = xstrdup(s);
+	return pl->strs[pl->nstrs++];
+}
+
+static const char *base_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * Does in: name the object at path?  "libfoo.so" matches .../libfoo.so and
+ * libfoo.so.1 (a version after the name); "lib/libfoo.so" matches by path
+ * suffix at a '/' boundary.
+ */
+static bool in_matches(const char *in, const char *path)
+{
+	size_t ni = strlen(in), np = strlen(path);
+	const char *b = base_of(path);
+
+	if (np >= ni && !strcmp(path + np - ni, in) &&
+	    (np == ni || path[np - ni - 1] == '/' || in[0] == '/'))
+		return true;
+	return !strchr(in, '/') && !strncmp(b, in, ni) && b[ni] == '.';
+}
+
+/* The location is not in this object at all (rather than wrong in it). */
+static bool not_here(const char *msg)
+{
+	return strstr(msg, ": no function '") || strstr(msg, ": no source file '") ||
+	       strstr(msg, "has no debug information");
+}
+
+/* ---- reading ELF dynamic information (plain <elf.h>, no DWARF) ---- */
+
+static bool pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	return pread(fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+static void elf_dyn_release(struct elf_dyn *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nneeded; i++)
+		free(e->needed[i]);
+	free(e->needed);
+	free(e->interp);
+	free(e->rpath);
+	free(e->runpath);
+	memset(e, 0, sizeof(*e));
+}
+
+static bool elf_header(int fd, Elf64_Ehdr *eh)
+{
+	return pread_all(fd, eh, sizeof(*eh), 0) &&
+	       !memcmp(eh->e_ident, ELFMAG, SELFMAG) &&
+	       eh->e_ident[EI_CLASS] == ELFCLASS64 && eh->e_machine == EM_X86_64 &&
+	       eh->e_phentsize == sizeof(Elf64_Phdr) && eh->e_phnum < 4096;
+}
+
+/* File offset of link-time address v, through the PT_LOAD holding it. */
+static bool vaddr_offset(const Elf64_Phdr *ph, size_t n, uint64_t v, uint64_t *off)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ph[i].p_type == PT_LOAD && v >= ph[i].p_vaddr &&
+		    v < ph[i].p_vaddr + ph[i].p_filesz) {
+			*off = v - ph[i].p_vaddr + ph[i].p_offset;
+			return true;
+		}
+	return false;
+}
+
+static char *str_at(const char *tab, size_t len, uint64_t off)
+{
+	if (off >= len)
+		return NULL;
+	return xstrndup(tab + off, len - off);
+}
+
+static void elf_dyn_read(const char *path, struct elf_dyn *e)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr *ph = NULL;
+	Elf64_Dyn *dyn = NULL;
+	char *strtab = NULL;
+	uint64_t strvaddr = 0, strsz = 0, off;
+	size_t i, ndyn = 0, dynoff = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	memset(e, 0, sizeof(*e));
+	if (fd < 0)
+		return;
+	if (!elf_header(fd, &eh))
+		goto out;
+	ph = xcalloc(eh.e_phnum ? eh.e_phnum : 1, sizeof(*ph));
+	if (!pread_all(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type == PT_INTERP && ph[i].p_filesz < PATH_MAX && !e->interp) {
+			char buf[PATH_MAX];
+
+			if (pread_all(fd, buf, ph[i].p_filesz, ph[i].p_offset)) {
+				buf[ph[i].p_filesz ? ph[i].p_filesz - 1 : 0] = '\0';
+				e->interp = xstrdup(buf);
+			}
+		}
+		if (ph[i].p_type == PT_DYNAMIC && !dyn &&
+		    ph[i].p_filesz < (1u << 20)) {
+			ndyn = ph[i].p_filesz / sizeof(Elf64_Dyn);
+			dyn = xcalloc(ndyn ? ndyn : 1, sizeof(*dyn));
+			e->dyn_vaddr = ph[i].p_vaddr;
+			dynoff = ph[i].p_offset;
+			if (!pread_all(fd, dyn, ndyn * sizeof(*dyn), dynoff))
+				ndyn = 0;
+		}
+	}
+	for (i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+		if (dyn[i].d_tag == DT_STRTAB)
+			strvaddr = dyn[i].d_un.d_ptr;
+		else if (dyn[i].d_tag == DT_STRSZ)
+			strsz = dyn[i].d_un.d_val;
+	}
+	if (strvaddr && strsz && strsz < (64u << 20) &&
+	    vaddr_offset(ph, eh.e_phnum, strvaddr, &off)) {
+		strtab = xmalloc(strsz + 1);
+		if (!pread_all(fd, strtab, strsz, off))
+			strsz = 0;
+		strtab[strsz] = '\0';
+		for (i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+			char *s;
+
+			if (dyn[i].d_tag != DT_NEEDED && dyn[i].d_tag != DT_RPATH &&
+			    dyn[i].d_tag != DT_RUNPATH)
+				continue;
+			if (!(s = str_at(strtab, strsz, dyn[i].d_un.d_val)))
+				continue;
+			if (dyn[i].d_tag == DT_NEEDED) {
+				e->needed = xrealloc(e->needed, (e->nneeded + 1) * sizeof(char *));
+				e->needed[e->nneeded++] = s;
+			} else if (dyn[i].d_tag == DT_RPATH && !e->rpath) {
+				e->rpath = s;
+			} else if (dyn[i].d_tag == DT_RUNPATH && !e->runpath) {
+				e->runpath = s;
+			} else {
+				free(s);
+			}
+		}
+	}
+	e->ok = true;
+out:
+	free(strtab);
+	free(dyn);
+	free(ph);
+	close(fd);
+}
+
+static bool is_elf64_file(const char *path)
+{
+	Elf64_Ehdr eh;
+	struct stat st;
+	bool ok;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	ok = elf_header(fd, &eh);
+	close(fd);
+	return ok;
+}
+
+/* ---- finding libraries as ld.so does ---- */
+
+static char *canonical(const char *path)
+{
+	char real[PATH_MAX];
+
+	return realpath(path, real) ? xstrdup(real) : NULL;
+}
+
+/* Looks for name in each directory of a ':'-separated list ($ORIGIN expanded). */
+static char *search_dirs(const char *list, const char *origin, const char *name)
+{
+	const char *p, *end;
+
+	if (!list)
+		return NULL;
+	for (p = list; *p; p = *end ? end + 1 : end) {
+		rg_buf dir = RG_BUF_INIT;
+		char *cand = NULL;
+
+		end = p + strcspn(p, ":");
+		rg_buf_add(&dir, p, (size_t)(end - p));
+		if (dir.s && (!strncmp(dir.s, "$ORIGIN", 7) || !strncmp(dir.s, "${ORIGIN}", 9))) {
+			const char *rest = dir.s + (dir.s[1] == '{' ? 9 : 7);
+
+			cand = xasprintf("%s%s/%s", origin, rest, name);
+		} else if (dir.len) {
+			cand = xasprintf("%s/%s", dir.s, name);
+		}
+		rg_buf_release(&dir);
+		if (cand && is_elf64_file(cand)) {
+			char *c = canonical(cand);
+
+			free(cand);
+			if (c)
+				return c;
+			continue;
+		}
+		free(cand);
+	}
+	return NULL;
+}
+
+/*
+ * /etc/ld.so.cache, the format glibc writes since 2.32 (and before it,
+ * after the old one): "glibc-ld.so.cache1.1", nlibs, strings size, ...,
+ * then nlibs entries of {int32 flags; uint32 key, value; uint32; uint64}
+ * whose key and value are offsets from the start of the file.
+ */
+static char *ldcache_lookup(struct plan_locs *pl, const char *name)
+{
+	static const char magic[] = "glibc-ld.so.cache1.1";
+	const size_t hdr = 48, ent = 24;
+	uint32_t nlibs, i;
+	const char *c;
+
+	if (!pl->ldcache_read) {
+		int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
+		struct stat st;
+
+		pl->ldcache_read = true;
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 &&
+		    st.st_size < (64 << 20)) {
+			pl->ldcache = xmalloc((size_t)st.st_size + 1);
+			pl->ldcache_len = (size_t)st.st_size;
+			if (!pread_all(fd, pl->ldcache, pl->ldcache_len, 0)) {
+				free(pl->ldcache);
+				pl->ldcache = NULL;
+			} else {
+				pl->ldcache[pl->ldcache_len] = '\0';
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	c = pl->ldcache;
+	if (!c || pl->ldcache_len < hdr || memcmp(c, magic, sizeof(magic) - 1))
+		return NULL;
+	memcpy(&nlibs, c + 20, sizeof(nlibs));
+	if (nlibs > (pl->ldcache_len - hdr) / ent)
+		return NULL;
+	for (i = 0; i < nlibs; i++) {
+		int32_t flags;
+		uint32_t key, value;
+		const char *e = c + hdr + (size_t)i * ent;
+
+		memcpy(&flags, e, 4);
+		memcpy(&key, e + 4, 4);
+		memcpy(&value, e + 8, 4);
+		/* FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 */
+		if ((flags & 0xff) != 0x03 || (flags & 0xff00) != 0x0300)
+			continue;
+		if (key >= pl->ldcache_len || value >= pl->ldcache_len ||
+		    strcmp(c + key, name))
+			continue;
+		if (is_elf64_file(c + value))
+			return canonical(c + value);
+	}
+	return NULL;
+}
+
+static char *find_library(struct plan_locs *pl, const char *name,
+			  const struct elf_dyn *from, const char *from_path)
+{
+	static const char defaults[] = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
+				       "/lib64:/usr/lib64:/lib:/usr/lib";
+	char *origin = xstrdup(from_path), *slash, *r = NULL;
+
+	if (strchr(name, '/')) {
+		free(origin);
+		return is_elf64_file(name) ? canonical(name) : NULL;
+	}
+	slash = strrchr(origin, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(origin, ".");
+	if (!from->runpath)
+		r = search_dirs(from->rpath, origin, name);
+	if (!r)
+		r = search_dirs(getenv("LD_LIBRARY_PATH"), origin, name);
+	if (!r)
+		r = search_dirs(from->runpath, origin, name);
+	if (!r)
+		r = ldcache_lookup(pl, name);
+	if (!r)
+		r = search_dirs(defaults, origin, name);
+	free(origin);
+	return r;
+}
+
+static struct plan_locs *locs_of(plan *p)
+{
+	if (!p->locs)
+		p->locs = xcalloc(1, sizeof(*p->locs));
+	return p->locs;
+}
+
+static const struct elf_dyn *exe_dyn(plan *p)
+{
+	struct plan_locs *pl = locs_of(p);
+
+	if (!pl->exe_read) {
+		elf_dyn_read(p->exe, &pl->exe);
+		pl->exe_read = true;
+	}
+	return &pl->exe;
+}
+
+/* The libraries the executable is linked with, and theirs, as ld.so finds them. */
+static void find_libs(plan *p)
+{
+	struct plan_locs *pl = locs_of(p);
+	char *self;
+	size_t i, j;
+
+	if (pl->libs_known)
+		return;
+	pl->libs_known = true;
+	self = canonical(p->exe);
+	/* breadth first, as ld.so loads them: libs[i] is read when reached */
+	for (i = 0; i <= pl->nlibs && pl->nlibs < MAX_LIBS; i++) {
+		struct elf_dyn own, *e;
+		const char *from = i ? pl->libs[i - 1] : p->exe;
+
+		if (i) {
+			elf_dyn_read(from, &own);
+			e = &own;
+		} else {
+			e = (struct elf_dyn *)exe_dyn(p);
+		}
+		for (j = 0; j < e->nneeded && pl->nlibs < MAX_LIBS; j++) {
+			char *path = find_library(pl, e->needed[j], e, from);
+			size_t k;
+
+			if (!path)
+				continue;
+			for (k = 0; k < pl->nlibs && strcmp(pl->libs[k], path); k++)
+				;
+			if (k < pl->nlibs || (self && !strcmp(self, path))) {
+				free(path);
+				continue;
+			}
+			pl->libs = xrealloc(pl->libs, (pl->nlibs + 1) * sizeof(char *));
+			pl->libs[pl->nlibs++] = path;
+		}
+		if (i)
+			elf_dyn_release(&own);
+	}
+	free(self);
+}
+
+/* ---- resolving one gate in one object (cached for the session) ---- */
+
+static char *describe(const dwarfx_loc *l)
+{
+	if (l->file && l->line)
+		return xasprintf("%s:%d", base_of(l->file), l->line);
+	if (l->function)
+		return xstrdup(l->function);
+	return xasprintf("0x%llx", (unsigned long long)l->addr);
+}
+
+static void set_locs(struct plan_locs *pl, const struct pl_gate *g,
+		     const dwarfx_loc *locs, size_t n, struct pl_loc **out,
+		     size_t *nout)
+{
+	size_t j;
+
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	*nout = n;
+	for (j = 0; j < n; j++) {
+		char *w = g->ret_where ? NULL : describe(&locs[j]);
+
+		(*out)[j].addr = locs[j].addr;
+		(*out)[j].where = g->ret_where ? g->ret_where : intern(pl, w);
+		(*out)[j].function = locs[j].function;
+		free(w);
+	}
+}
+
+static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
+{
+	struct plan_locs *pl = locs_of(p);
+	const struct pl_gate *g = &pl->g[k];
+	struct pl_res *r;
+	dwarfx_loc *locs = NULL;
+	size_t n = 0, i;
+	rg_err err = RG_ERR_INIT;
+	dwarfx *dx;
+
+	for (i = 0; i < pl->nres; i++)
+		if (pl->res[i].k == k && !strcmp(pl->res[i].path, path))
+			return &pl->res[i];
+	RG_GROW(pl->res, pl->nres + 1, pl->capres);
+	r = &pl->res[pl->nres++];
+	memset(r, 0, sizeof(*r));
+	r->path = intern(pl, path);
+	r->k = k;
+	dx = plan_object(p, path);
+	if (!dx) {
+		r->msg = xasprintf("cannot read '%s'", path);
+		return r;
+	}
+	if (dwarfx_resolve(dx, g->what, &locs, &n, &err) < 0) {
+		r->state = not_here(err.msg) ? 0 : -1;
+		r->msg = xstrdup(err.msg);
+		return r;
+	}
+	r->state = 1;
+	set_locs(pl, g, locs, n, &r->locs, &r->nlocs);
+	free(locs);
+	return r;
+}
+
+/* ---- plan side ---- */
+
+static size_t add_gate(plan *p, size_t i, const char *fn)
+{
+	struct plan_locs *pl = locs_of(p);
+	const spec_gate *sg = &p->sp->gates[i];
+	struct pl_gate *g;
+
+	RG_GROW(pl->g, pl->ng + 1, pl->capg);
+	g = &pl->g[pl->ng];
+	memset(g, 0, sizeof(*g));
+	g->gate = i;
+	g->in = sg->in;
+	if (fn) {
+		char *w = xasprintf("%s:return", fn);
+
+		g->what = xasprintf("*%s", fn);
+		g->ret_where = intern(pl, w);
+		free(w);
+	} else {
+		g->what = xstrdup(sg->at);
+	}
+	return pl->ng++;
+}
+
+/* The name in "(did you mean 'NAME'?)", or NULL. */
+static char *suggestion(const char *msg)
+{
+	const char *s = msg ? strstr(msg, "(did you mean '") : NULL;
+	const char *e;
+
+	if (!s)
+		return NULL;
+	s += strlen("(did you mean '");
+	e = strchr(s, '\'');
+	return e ? xstrndup(s, (size_t)(e - s)) : NULL;
+}
+
+/*
+ * Gate k is not in the executable (exe_msg says why; NULL when the
+ * executable was not looked at): look in the libraries it is linked with.
+ * quiet: add nothing to d when no library has it (return false instead).
+ */
+static bool pending_static(plan *p, size_t k, const char *exe_msg, bool quiet,
+			   spec_diags *d)
+{
+	struct plan_locs *pl = locs_of(p);
+	struct pl_gate *g = &pl->g[k];
+	const spec_gate *sg = &p->sp->gates[g->gate];
+	char *hint = suggestion(exe_msg), *hint_in = NULL;
+	size_t j, nmatch = 0;
+	bool found = false;
+
+	find_libs(p);
+	for (j = 0; j < pl->nlibs; j++) {
+		const struct pl_res *r;
+
+		if (g->in && !in_matches(g->in, pl->libs[j]))
+			continue;
+		nmatch++;
+		r = resolve_in(p, k, pl->libs[j]);
+		if (r->state < 0) {
+			spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s (in '%s')",
+				       r->msg, pl->libs[j]);
+			g->dead = true;
+			free(hint);
+			free(hint_in);
+			return true;
+		}
+		if (r->state > 0)
+			found = true;
+		if (!hint && r->state == 0 && (hint = suggestion(r->msg)))
+			hint_in = xstrdup(pl->libs[j]);
+	}
+	if (!found && quiet) {
+		free(hint);
+		free(hint_in);
+		return false;
+	}
+	g->pending = true;
+	if (!found) {
+		rg_buf b = RG_BUF_INIT;
+
+		if (g->in && !nmatch)
+			rg_buf_printf(&b, "gate '%s': no library '%s' among those '%s' is "
+				      "linked with", sg->name, g->in, base_of(p->exe));
+		else
+			rg_buf_printf(&b, "'%s' is not in '%s'%s", sg->at,
+				      g->in ? g->in : base_of(p->exe),
+				      g->in ? "" : " nor in the libraries it is linked with");
+		rg_buf_printf(&b, ": the gate stays pending until %s is loaded "
+			      "(dlopen)", g->in ? "that library" :
+			      "a library that has it");
+		if (hint)
+			rg_buf_printf(&b, " (did you mean '%s'%s%s%s?)", hint,
+				      hint_in ? " in '" : "", hint_in ? hint_in : "",
+				      hint_in ? "'" : "");
+		spec_diags_add(d, SPEC_WARNING, sg->at_pos, "%s", b.s);
+		rg_buf_release(&b);
+	}
+	free(hint);
+	free(hint_in);
+	return true;
+}
+
+bool plan_locs_take(plan *p, size_t i, spec_diags *d)
+{
+	const spec_gate *sg = &p->sp->gates[i];
+	char *fn = returns_function(sg->at);
+	bool exe_ok = !sg->in || in_matches(sg->in, p->exe);
+	struct plan_locs *pl;
+	struct pl_gate *g;
+	dwarfx_loc *locs = NULL;
+	size_t n = 0, k;
+	rg_err err = RG_ERR_INIT;
+
+	if (!fn && exe_ok)
+		return false;
+	k = add_gate(p, i, fn);
+	free(fn);
+	pl = locs_of(p);
+	g = &pl->g[k];
+	if (!exe_ok) {
+		pending_static(p, k, NULL, false, d);
+		return true;
+	}
+	if (dwarfx_resolve(p->dx, g->what, &locs, &n, &err) == 0) {
+		g->in_exe = true;
+		set_locs(pl, g, locs, n, &g->exe_locs, &g->nexe_locs);
+		free(locs);
+		return true;
+	}
+	if (!not_here(err.msg)) {
+		spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s", err.msg);
+		g->dead = true;
+		return true;
+	}
+	pending_static(p, k, err.msg, false, d);
+	return true;
+}
+
+bool plan_locs_pending(plan *p, size_t i, const char *exe_msg, spec_diags *d)
+{
+	struct plan_locs *pl;
+	size_t k;
+
+	if (exe_msg && !not_here(exe_msg))
+		return false;
+	k = add_gate(p, i, NULL);
+	if (pending_static(p, k, exe_msg, !exe_msg, d))
+		return true;
+	/* not found anywhere, and the executable's own message says it better */
+	pl = locs_of(p);
+	free(pl->g[k].what);
+	pl->ng--;
+	return false;
+}
+
+void plan_locs_describe(const plan *p, size_t i, FILE *f)
+{
+	const struct plan_locs *pl = p->locs;
+	size_t k, j, m;
+
+	if (!pl)
+		return;
+	for (k = 0; k < pl->ng; k++) {
+		const struct pl_gate *g = &pl->g[k];
+		bool any = false;
+
+		if (g->gate != i || g->dead)
+			continue;
+		for (j = 0; j < g->nexe_locs; j++)
+			fprintf(f, "      0x%llx  %s%s%s  (entry; arrives at each return)\n",
+				(unsigned long long)g->exe_locs[j].addr,
+				g->exe_locs[j].where,
+				g->exe_locs[j].function ? "  in " : "",
+				g->exe_locs[j].function ? g->exe_locs[j].function : "");
+		if (!g->pending)
+			continue;
+		for (j = 0; j < pl->nres; j++) {
+			const struct pl_res *r = &pl->res[j];
+
+			if (r->k != k || r->state != 1)
+				continue;
+			for (m = 0; m < r->nlocs; m++)
+				fprintf(f, "      0x%llx  %s%s%s  in '%s' (before load bias)\n",
+					(unsigned long long)r->locs[m].addr,
+					r->locs[m].where,
+					r->locs[m].function && strcmp(r->locs[m].function,
+								      r->locs[m].where) ? "  in " : "",
+					r->locs[m].function && strcmp(r->locs[m].function,
+								      r->locs[m].where) ?
+					r->locs[m].function : "", r->path);
+			any = true;
+		}
+		if (!any)
+			fprintf(f, "      pending: armed when an object that has it is loaded\n");
+	}
+}
+
+void plan_locs_free(plan *p)
+{
+	struct plan_locs *pl = p->locs;
+	size_t i;
+
+	if (!pl)
+		return;
+	for (i = 0; i < pl->ng; i++) {
+		free(pl->g[i].what);
+		free(pl->g[i].exe_locs);
+	}
+	free(pl->g);
+	for (i = 0; i < pl->nres; i++) {
+		free(pl->res[i].locs);
+		free(pl->res[i].msg);
+	}
+	free(pl->res);
+	for (i = 0; i < pl->nstrs; i++)
+		free(pl->strs[i]);
+	free(pl->strs);
+	elf_dyn_release(&pl->exe);
+	for (i = 0; i < pl->nlibs; i++)
+		free(pl->libs[i]);
+	free(pl->libs);
+	free(pl->ldcache);
+	free(pl);
+	p->locs = NULL;
+}
+
+/* ---- run side ---- */
+
+struct rl_obj {
+	const char *path;      /* canonical, interned in plan_locs */
+	uint64_t bias;         /* l_addr */
+	bool live;             /* still in the link map */
+	bool seen;             /* in the current scan */
+};
+
+struct rl_bp {
+	plan_bp bp;            /* run-time addr; where/function live in the plan */
+	size_t obj;
+};
+
+struct rl_merged {         /* a return and an executable gate at one address */
+	plan_bp bp;
+	const plan_bp *a, *b;
+};
+
+struct run_locs {
+	plan *p;
+	struct plan_locs *pl;
+	tracer *tr;
+	uint64_t exe_bias;
+	run_locs_busy_fn busy; /* run.c's own breakpoints */
+	void *busy_ctx;
+	ret_table *rets;
+	bool watch;            /* some gate is pending: follow the rendezvous */
+	uint64_t brk;          /* r_brk with our int3, or 0 */
+	uint64_t r_debug;      /* run-time address of r_debug, or 0 */
+	struct rl_obj *objs;
+	size_t nobjs, capobjs;
+	struct rl_bp **bps;
+	size_t nbps, capbps;
+	struct rl_merged **merged;
+	size_t nmerged, capmerged;
+	bool *armed;           /* per spec gate: armed somewhere this run */
+	char **why;            /* per spec gate: an error met in an object, or NULL */
+};
+
+static bool busy_for_returns(void *ctx, uint64_t addr)
+{
+	run_locs *l = ctx;
+	size_t i;
+
+	if (addr == l->brk || (l->busy && l->busy(l->busy_ctx, addr)))
+		return true;
+	for (i = 0; i < l->nbps; i++)
+		if (l->bps[i]->bp.addr == addr)
+			return true;
+	return false;
+}
+
+run_locs *run_locs_new(plan *p, tracer *tr, uint64_t exe_bias,
+		       run_locs_busy_fn busy, void *busy_ctx)
+{
+	run_locs *l;
+	size_t k;
+
+	if (!p->locs || !p->locs->ng)
+		return NULL;
+	l = xcalloc(1, sizeof(*l));
+	l->p = p;
+	l->pl = p->locs;
+	l->tr = tr;
+	l->exe_bias = exe_bias;
+	l->busy = busy;
+	l->busy_ctx = busy_ctx;
+	l->rets = returns_new(tr, busy_for_returns, l);
+	l->armed = xcalloc(p->sp->ngates ? p->sp->ngates : 1, sizeof(bool));
+	l->why = xcalloc(p->sp->ngates ? p->sp->ngates : 1, sizeof(char *));
+	for (k = 0; k < l->pl->ng; k++)
+		if (l->pl->g[k].pending && !l->pl->g[k].dead)
+			l->watch = true;
+	return l;
+}
+
+void run_locs_free(run_locs *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	returns_free(l->rets);
+	free(l->objs);
+	for (i = 0; i < l->nbps; i++) {
+		free(l->bps[i]->bp.gates);
+		free(l->bps[i]);
+	}
+	free(l->bps);
+	for (i = 0; i < l->nmerged; i++) {
+		free(l->merged[i]->bp.gates);
+		free(l->merged[i]);
+	}
+	free(l->merged);
+	for (i = 0; i < l->p->sp->ngates; i++)
+		free(l->why[i]);
+	free(l->why);
+	free(l->armed);
+	free(l);
+}
+
+static int arm_rendezvous(run_locs *l, uint64_t addr, rg_err *err)
+{
+	if (l->brk == addr)
+		return 0;
+	if (tracer_insert_bp(l->tr, addr, err) < 0)
+		return rg_error_prefix(err, "cannot watch the dynamic linker");
+	l->brk = addr;
+	return 0;
+}
+
+/*
+ * At the exec stop only the executable and its interpreter (ld.so) are
+ * mapped: break on ld.so's _dl_debug_state, which r_brk points to.
+ */
+static int watch_interpreter(run_locs *l, rg_err *err)
+{
+	const struct elf_dyn *e = exe_dyn(l->p);
+	tracer_map *maps = NULL;
+	size_t n = 0, i;
+	char *interp;
+	int ret = 0;
+
+	if (!e->interp || !(interp = canonical(e->interp)))
+		return 0;
+	if (tracer_maps(l->tr, &maps, &n, err) < 0) {
+		free(interp);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		dwarfx *dx;
+		uint64_t a;
+
+		if (!maps[i].path || maps[i].offset || strcmp(maps[i].path, interp))
+			continue;
+		dx = plan_object(l->p, maps[i].path);
+		if (dx && dwarfx_symbol_addrs(dx, "_dl_debug_state", &a, 1) >= 1)
+			ret = arm_rendezvous(l, maps[i].start - dwarfx_load_base(dx) + a, err);
+		break;
+	}
+	tracer_maps_free(maps, n);
+	free(interp);
+	return ret;
+}
+
+int run_locs_start(run_locs *l, rg_err *err)
+{
+	size_t k, j;
+
+	if (!l)
+		return 0;
+	for (k = 0; k < l->pl->ng; k++) {
+		const struct pl_gate *g = &l->pl->g[k];
+
+		if (!g->in_exe)
+			continue;
+		for (j = 0; j < g->nexe_locs; j++)
+			if (returns_add(l->rets, g->exe_locs[j].addr + l->exe_bias, g->gate,
+					g->ret_where, g->exe_locs[j].function, err) < 0)
+				return -1;
+		l->armed[g->gate] = true;
+	}
+	return l->watch ? watch_interpreter(l, err) : 0;
+}
+
+static int read_u64(run_locs *l, uint64_t addr, uint64_t *v, rg_err *err)
+{
+	return tracer_read_mem(l->tr, addr, v, sizeof(*v), err);
+}
+
+/* r_debug, from DT_DEBUG in the executable's dynamic section in memory. */
+static uint64_t find_r_debug(run_locs *l)
+{
+	const struct elf_dyn *e = exe_dyn(l->p);
+	uint64_t a;
+	size_t i;
+
+	if (!e->dyn_vaddr)
+		return 0;
+	a = e->dyn_vaddr + l->exe_bias;
+	for (i = 0; i < 1024; i++, a += sizeof(Elf64_Dyn)) {
+		Elf64_Dyn d;
+		rg_err err = RG_ERR_INIT;
+
+		if (tracer_read_mem(l->tr, a, &d, sizeof(d), &err) < 0 ||
+		    d.d_tag == DT_NULL)
+			return 0;
+		if (d.d_tag == DT_DEBUG)
+			return d.d_un.d_ptr;
+	}
+	return 0;
+}
+
+/* A string in the program's memory; NULL when unreadable. */
+static char *read_str(run_locs *l, uint64_t addr)
+{
+	rg_buf b = RG_BUF_INIT;
+	rg_err err = RG_ERR_INIT;
+	char chunk[64];
+
+	while (b.len < PATH_MAX) {
+		size_t n;
+
+		if (tracer_read_mem(l->tr, addr, chunk, sizeof(chunk), &err) == 0) {
+			n = strnlen(chunk, sizeof(chunk));
+			rg_buf_add(&b, chunk, n);
+			if (n < sizeof(chunk))
+				return rg_buf_detach(&b);
+			addr += n;
+			continue;
+		}
+		/* near the end of a mapping: a byte at a time */
+		if (tracer_read_mem(l->tr, addr, chunk, 1, &err) < 0)
+			break;
+		if (!chunk[0])
+			return rg_buf_detach(&b);
+		rg_buf_add(&b, chunk, 1);
+		addr++;
+	}
+	rg_buf_release(&b);
+	return NULL;
+}
+
+static struct rl_bp *bp_at(const run_locs *l, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < l->nbps; i++)
+		if (l->bps[i]->bp.addr == addr)
+			return l->bps[i];
+	return NULL;
+}
+
+static int add_bp(run_locs *l, size_t obj, uint64_t addr, size_t gate,
+		  const struct pl_loc *loc, rg_err *err)
+{
+	struct rl_bp *b = bp_at(l, addr);
+	size_t k;
+
+	if (!b) {
+		if (tracer_insert_bp(l->tr, addr, err) < 0)
+			return rg_error_prefix(err, "'%s' in '%s'", loc->where,
+					       l->objs[obj].path);
+		b = xcalloc(1, sizeof(*b));
+		b->bp.addr = addr;
+		b->bp.where = (char *)loc->where;
+		b->bp.function = (char *)loc->function;
+		b->obj = obj;
+		RG_GROW(l->bps, l->nbps + 1, l->capbps);
+		l->bps[l->nbps++] = b;
+	}
+	for (k = 0; k < b->bp.ngates && b->bp.gates[k] < gate; k++)
+		;
+	if (k < b->bp.ngates && b->bp.gates[k] == gate)
+		return 0;
+	b->bp.gates = xrealloc(b->bp.gates, (b->bp.ngates + 1) * sizeof(size_t));
+	memmove(&b->bp.gates[k + 1], &b->bp.gates[k], (b->bp.ngates - k) * sizeof(size_t));
+	b->bp.gates[k] = gate;
+	b->bp.ngates++;
+	return 0;
+}
+
+/* A new object is mapped: resolve the pending gates in it, and arm them. */
+static int object_mapped(run_locs *l, size_t o, rg_err *err)
+{
+	size_t k, j;
+
+	for (k = 0; k < l->pl->ng; k++) {
+		const struct pl_gate *g = &l->pl->g[k];
+		const struct pl_res *r;
+
+		if (!g->pending || g->dead || (g->in && !in_matches(g->in, l->objs[o].path)))
+			continue;
+		r = resolve_in(l->p, k, l->objs[o].path);
+		if (r->state < 0 && !l->why[g->gate])
+			l->why[g->gate] = xasprintf("%s (in '%s')", r->msg, l->objs[o].path);
+		if (r->state <= 0)
+			continue;
+		for (j = 0; j < r->nlocs; j++) {
+			uint64_t a = r->locs[j].addr + l->objs[o].bias;
+			int rc = g->ret_where ?
+				returns_add(l->rets, a, g->gate, g->ret_where,
+					    r->locs[j].function, err) :
+				add_bp(l, o, a, g->gate, &r->locs[j], err);
+
+			if (rc < 0)
+				return -1;
+		}
+		l->armed[g->gate] = true;
+	}
+	return 0;
+}
+
+/* The object is gone (dlclose): its code, and our int3s in it, with it. */
+static void object_unmapped(run_locs *l, size_t o)
+{
+	size_t i = 0;
+
+	l->objs[o].live = false;
+	while (i < l->nbps) {
+		struct rl_bp *b = l->bps[i];
+		rg_err err = RG_ERR_INIT;
+
+		if (b->obj != o) {
+			i++;
+			continue;
+		}
+		tracer_remove_bp(l->tr, b->bp.addr, &err);
+		free(b->bp.gates);
+		free(b);
+		l->bps[i] = l->bps[--l->nbps];
+	}
+}
+
+/* Walks the link map (consistent now): new objects, and objects gone. */
+static int scan(run_locs *l, rg_err *err)
+{
+	uint64_t lm;
+	size_t n, o;
+	char cwd[64];
+
+	if (read_u64(l, l->r_debug + 8, &lm, err) < 0)
+		return rg_error_prefix(err, "cannot read the dynamic linker's r_debug");
+	for (o = 0; o < l->nobjs; o++)
+		l->objs[o].seen = false;
+	snprintf(cwd, sizeof(cwd), "/proc/%d/cwd/", (int)tracer_pid(l->tr));
+	for (n = 0; lm && n < MAX_LINKMAP; n++) {
+		uint64_t f[4];   /* l_addr, l_name, l_ld, l_next */
+		char *name, *path = NULL;
+		const char *ipath;
+
+		if (tracer_read_mem(l->tr, lm, f, sizeof(f), err) < 0)
+			return rg_error_prefix(err, "cannot read the dynamic linker's link map");
+		lm = f[3];
+		name = read_str(l, f[1]);
+		/* the executable has no name; "linux-vdso.so.1" is no file */
+		if (name && *name) {
+			char *full = name[0] == '/' ? xstrdup(name) :
+				     xasprintf("%s%s", cwd, name);
+
+			path = canonical(full);
+			free(full);
+		}
+		free(name);
+		if (!path)
+			continue;
+		ipath = intern(l->pl, path);
+		free(path);
+		for (o = 0; o < l->nobjs; o++)
+			if (l->objs[o].live && l->objs[o].path == ipath &&
+			    l->objs[o].bias == f[0])
+				break;
+		if (o < l->nobjs) {
+			l->objs[o].seen = true;
+			continue;
+		}
+		RG_GROW(l->objs, l->nobjs + 1, l->capobjs);
+		l->objs[l->nobjs].path = ipath;
+		l->objs[l->nobjs].bias = f[0];
+		l->objs[l->nobjs].live = true;
+		l->objs[l->nobjs].seen = true;
+		l->nobjs++;
+		if (object_mapped(l, l->nobjs - 1, err) < 0)
+			return -1;
+	}
+	for (o = 0; o < l->nobjs; o++)
+		if (l->objs[o].live && !l->objs[o].seen)
+			object_unmapped(l, o);
+	return 0;
+}
+
+/* ld.so called r_brk: look at the link map when it is consistent. */
+static int rendezvous(run_locs *l, rg_err *err)
+{
+	int32_t state;
+
+	if (!l->r_debug && !(l->r_debug = find_r_debug(l)))
+		return 0;   /* not set up yet */
+	if (tracer_read_mem(l->tr, l->r_debug + 24, &state, sizeof(state), err) < 0)
+		return rg_error_prefix(err, "cannot read the dynamic linker's r_debug");
+	return state == 0 /* RT_CONSISTENT */ ? scan(l, err) : 0;
+}
+
+int run_locs_at_entry(run_locs *l, rg_err *err)
+{
+	uint64_t brk;
+
+	if (!l || !l->watch)
+		return 0;
+	if (!l->r_debug && !(l->r_debug = find_r_debug(l)))
+		return 0;   /* a static program: nothing will ever map */
+	if (!l->brk) {
+		if (read_u64(l, l->r_debug + 16, &brk, err) < 0)
+			return rg_error_prefix(err, "cannot read the dynamic linker's r_debug");
+		if (brk && arm_rendezvous(l, brk, err) < 0)
+			return -1;
+	}
+	return scan(l, err);
+}
+
+static const plan_bp *merge(run_locs *l, const plan_bp *a, const plan_bp *b)
+{
+	struct rl_merged *m;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < l->nmerged; i++)
+		if (l->merged[i]->a == a && l->merged[i]->b == b)
+			return &l->merged[i]->bp;
+	m = xcalloc(1, sizeof(*m));
+	m->a = a;
+	m->b = b;
+	m->bp = *a;
+	m->bp.gates = xcalloc(a->ngates + b->ngates, sizeof(size_t));
+	for (i = j = 0; i < a->ngates || j < b->ngates;) {
+		size_t g;
+
+		if (j >= b->ngates || (i < a->ngates && a->gates[i] <= b->gates[j]))
+			g = a->gates[i++];
+		else
+			g = b->gates[j++];
+		if (!n || m->bp.gates[n - 1] != g)
+			m->bp.gates[n++] = g;
+	}
+	m->bp.ngates = n;
+	RG_GROW(l->merged, l->nmerged + 1, l->capmerged);
+	l->merged[l->nmerged++] = m;
+	return &m->bp;
+}
+
+int run_locs_on_breakpoint(run_locs *l, pid_t tid, uint64_t addr,
+			   const plan_bp **bp, rg_err *err)
+{
+	const plan_bp *ret = NULL;
+	struct rl_bp *ob;
+	int own = 0, r;
+
+	if (!l)
+		return 0;
+	if (l->brk && addr == l->brk) {
+		own = 1;
+		if (rendezvous(l, err) < 0)
+			return -1;
+	}
+	if ((r = returns_on_breakpoint(l->rets, tid, addr, &ret, err)) < 0)
+		return -1;
+	own |= r;
+	if (!*bp && (ob = bp_at(l, addr)))
+		*bp = &ob->bp;
+	if (ret)
+		*bp = *bp ? merge(l, ret, *bp) : ret;
+	return own;
+}
+
+void run_locs_thread_exited(run_locs *l, pid_t tid)
+{
+	if (l)
+		returns_thread_exited(l->rets, tid);
+}
+
+bool run_locs_busy(const run_locs *l, uint64_t addr)
+{
+	return l && ((l->brk && addr == l->brk) || returns_busy(l->rets, addr));
+}
+
+char *run_locs_unarmed(const run_locs *l, size_t i)
+{
+	size_t k;
+
+	if (!l || l->armed[i])
+		return NULL;
+	for (k = 0; k < l->pl->ng; k++)
+		if (l->pl->g[k].gate == i && l->pl->g[k].pending)
+			return l->why[i] ? xasprintf("was never armed: %s", l->why[i]) :
+				xstrdup("was never armed: its location never appeared "
+					"in any loaded object");
+	return NULL;
+}
