@@ -1,0 +1,54 @@
+# libFuzzer on the spec loader, run by ctest for a bounded time.  The target
+# is built by clang (the project may be built by gcc), from the loader's own
+# sources, with AddressSanitizer (leaks included) and UBSan.  It starts from
+# tests/fuzz/corpus (kept in the repository: every gates file and every bad
+# spec of check_specs.c, see seed.py) and writes what it finds to the build
+# tree.  Skipped, visibly, in the sanitizer build (racegate's own ASan would
+# clash) and when clang or its fuzzer runtime is missing.
+set(RACEGATE_FUZZ_SECONDS 60 CACHE STRING "How long ctest fuzzes the spec loader")
+find_program(RACEGATE_CLANG NAMES clang clang-14 clang-16 clang-15)
+set(FUZZ_SKIP "")
+if(RACEGATE_SANITIZE)
+  set(FUZZ_SKIP "the sanitizer build runs no fuzzer")
+elseif(NOT RACEGATE_CLANG)
+  set(FUZZ_SKIP "clang not found (Debian: clang libclang-rt-14-dev)")
+else()
+  execute_process(COMMAND ${RACEGATE_CLANG} -print-file-name=libclang_rt.fuzzer-x86_64.a
+                  OUTPUT_VARIABLE fuzz_rt OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT EXISTS "${fuzz_rt}")
+    set(FUZZ_SKIP "clang has no libFuzzer runtime (Debian: libclang-rt-14-dev)")
+  endif()
+endif()
+
+if(FUZZ_SKIP)
+  add_test(NAME fuzz_spec_loader
+           COMMAND sh -c "echo 'fuzz_spec_loader: skipped: ${FUZZ_SKIP}'; exit 77")
+  set_tests_properties(fuzz_spec_loader PROPERTIES LABELS fuzz SKIP_RETURN_CODE 77)
+  return()
+endif()
+
+set(fuzz_bin ${CMAKE_CURRENT_BINARY_DIR}/fuzz_spec)
+set(fuzz_srcs ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_spec.c)
+get_target_property(spec_srcs rg_specs SOURCES)
+foreach(f ${spec_srcs})
+  list(APPEND fuzz_srcs ${PROJECT_SOURCE_DIR}/specs/${f})
+endforeach()
+get_target_property(common_srcs rg_common SOURCES)
+foreach(f ${common_srcs})
+  list(APPEND fuzz_srcs ${PROJECT_SOURCE_DIR}/common/${f})
+endforeach()
+add_custom_command(OUTPUT ${fuzz_bin}
+  COMMAND ${RACEGATE_CLANG} -std=gnu11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror
+          -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+          -I${PROJECT_SOURCE_DIR}/specs -I${PROJECT_SOURCE_DIR}/common
+          ${YAML_CFLAGS} ${fuzz_srcs} ${YAML_LDFLAGS} -o ${fuzz_bin}
+  DEPENDS ${fuzz_srcs} ${PROJECT_SOURCE_DIR}/specs/spec.h ${PROJECT_SOURCE_DIR}/specs/spec_int.h
+  COMMENT "Building the spec loader fuzzer with clang"
+  VERBATIM)
+add_custom_target(fuzz_spec ALL DEPENDS ${fuzz_bin})
+
+set(fuzz_out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-corpus)
+add_test(NAME fuzz_spec_loader
+  COMMAND sh -c "mkdir -p '${fuzz_out}' && exec '${fuzz_bin}' -max_total_time=${RACEGATE_FUZZ_SECONDS} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 '${fuzz_out}' '${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus'")
+set_tests_properties(fuzz_spec_loader PROPERTIES LABELS fuzz
+                     TIMEOUT ${RACEGATE_FUZZ_SECONDS}0)
