@@ -2,6 +2,8 @@
  * racegate's command line: `run` and `check`.
  */
 #include "runner.h"
+#include "batch.h"
+#include "objects.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 static const char usage_text[] =
 "usage: racegate run   [OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]\n"
 "       racegate check GATES.yaml [-- COMMAND [ARGS...]]\n"
+"       racegate lines FILE[:FROM-TO] [--source-dir DIR] -- PROGRAM\n"
 "       racegate --help | --version\n";
 
 static const char help_text[] =
@@ -28,6 +31,9 @@ static const char help_text[] =
 "                                    it against the spec's expect: block\n"
 "  check GATES.yaml [-- COMMAND...]  validate the spec and resolve every gate's\n"
 "                                    location in the program; runs nothing\n"
+"  lines FILE[:FROM-TO] -- PROGRAM   every line of FILE (from FROM to TO) where\n"
+"                                    a gate can go: its function, how many\n"
+"                                    breakpoints (inlined copies) and its text\n"
 "\n"
 "The program is the spec's command: (relative to the spec file), or the\n"
 "COMMAND after `--` (relative to the current directory).  It must be built\n"
@@ -36,16 +42,49 @@ static const char help_text[] =
 "Options of run:\n"
 "  --repeat N         run N times (output is kept, and shown for runs with an\n"
 "                     unexpected outcome)\n"
+"  --jobs J, -j J     run up to J runs at once, each in a worker process\n"
+"                     (0 or auto: one per CPU)\n"
+"  --stop-on-first    stop at the first run that is not what was expected,\n"
+"                     or that reproduces the bug when the spec expects it\n"
+"  --expect-outcome A,B\n"
+"                     outcomes that count as a pass (default: exit status 0)\n"
+"  --report FILE.json JSON report, one object per run (docs/report.md)\n"
+"  --junit FILE.xml   JUnit XML report, one test case per run\n"
+"  --tap              TAP version 13 on stdout (the program's stdout is\n"
+"                     captured and shown in the YAML block)\n"
+"  --trace FILE.json  Chrome trace events for Perfetto / chrome://tracing\n"
 "  --timeout D        whole-run timeout, e.g. 10s, 500ms, 2m (default: the\n"
 "                     spec's timeout:, else 60s)\n"
 "  --on-deadlock fail|release\n"
-"                     when every thread is held by the gates: end the run as\n"
-"                     SCHEDULE-DEADLOCK (fail, the default), or release the\n"
-"                     held threads oldest first and report ORDER-INFEASIBLE\n"
+"                     when every thread is held by the gates or blocked for\n"
+"                     ever: end the run as SCHEDULE-DEADLOCK (fail, the\n"
+"                     default), or release the held threads oldest first and\n"
+"                     report ORDER-INFEASIBLE\n"
+"  --quiet-period D   how long every thread must stay held or blocked, with\n"
+"                     nothing changing, before it is a deadlock (default 100ms)\n"
+"  --keep-stopped     at a verdict (deadlock, timeout) leave the program\n"
+"                     stopped and detached, with no breakpoint in it, and\n"
+"                     print the gdb -p PID command to look inside\n"
 "  --quiet            print only the outcome line(s)\n"
 "  --verbose          print every run's report and output\n"
 "  --color=auto|always|never\n"
 "                     colour the outcome (auto: on a terminal, unless NO_COLOR)\n"
+"\n"
+"Options of run, check and lines:\n"
+"  --source-dir DIR   read the program's sources (FILE:/REGEX/ anchors, lines)\n"
+"                     under DIR, not where the program was compiled\n"
+"\n"
+"Locations (at:, see docs/gates.md):\n"
+"  FILE:LINE          counter.c:12, every inlined copy of the line\n"
+"  FILE:/REGEX/       the one line of FILE matching the POSIX regex, which\n"
+"                     survives edits above it: counter.c:/count\\+\\+/\n"
+"  FUNCTION:/REGEX/   the one line of FUNCTION matching the regex\n"
+"  FILE:LINE+N        the N-th instruction (from 0) of the line: count.c:12+2\n"
+"  FUNCTION           after the prologue; *FUNCTION: the exact entry;\n"
+"                     *FUNCTION+N: its N-th instruction\n"
+"  Class::method      C++ by qualified name; overloads with their parameter\n"
+"                     types: 'Queue::push(int)'\n"
+"  *0xADDR            an address in the executable, before load bias\n"
 "\n"
 "A gates file (see docs/gates.md):\n"
 "  version: 1\n"
@@ -57,26 +96,66 @@ static const char help_text[] =
 "    - {at: counter.c:14, thread: {start: worker, nth: 2}, open: w2-stored}\n"
 "  expect: {exit: 1, stdout: \"counter = 1\"}\n"
 "\n"
+"Top-level keys: version: 1 (required), name: TEXT, command: [PROG, ARGS],\n"
+"timeout: 10s, on_deadlock: fail|release, threads:, gates:, sequence:, expect:.\n"
+"\n"
+"threads: (aliases)   main | {start: worker, nth: 2} | {name: flusher}\n"
+"                     (the name a thread sets, even after it started) |\n"
+"                     {tid: 4242} (a kernel thread id: for attaching)\n"
+"Gate keys:\n"
+"  name: w1-loaded    unique; default: the at: text\n"
+"  at: counter.c:12   where (required; Locations above)\n"
+"  thread: w1         main | any | ALIAS | \"!ALIAS\" (any but ALIAS's) | an\n"
+"                     inline selector {start: worker, nth: 1}\n"
+"  hit: 3             only this thread's 3rd arrival here\n"
+"  when: \"n > 0\"      a C condition (checked, not evaluated yet)\n"
+"  open: ev           open ev on arrival (\"I have got here\")\n"
+"  wait: [a, b]       hold until every listed event is open; built-in events:\n"
+"                     started:ALIAS, exited:ALIAS, sequence:N\n"
+"  barrier: 2         hold until 2 threads are here (one-shot);\n"
+"                     barrier: {name: copy, count: 2} spans gates\n"
+"  then_open: ev      open ev once the released thread has finished the\n"
+"                     gated line (\"I have got past\")\n"
+"  as: first          bind alias first to the first thread that arrives\n"
+"  once: true         act on the first matching arrival only\n"
+"  optional: true     not reaching it does not make the run NOT-ENFORCED\n"
+"  timeout: 2s        let a held thread go after 2s (then NOT-ENFORCED)\n"
+"Gates at one location merge: every open, then every wait, barrier, then_open.\n"
+"sequence: [{thread: w1, at: c.c:12}, {thread: w2, at: c.c:14}]  a total\n"
+"  order: each step is held until the step before it has got past its line.\n"
+"expect: exit: N | signal: SIGSEGV | deadlock: true, and stdout:/stderr:\n"
+"  \"text\" (contained) or \"/regex/\".\n"
+"\n"
 "Outcomes: REPRODUCED, PASSED (the expectation was exit 0), NOT-REPRODUCED,\n"
-"FAILED, SCHEDULE-DEADLOCK, ORDER-INFEASIBLE, NOT-ENFORCED, TIMEOUT, ERROR.\n"
+"FAILED, DEADLOCK (the program deadlocked by itself: REPRODUCED when the\n"
+"spec says expect: {deadlock: true}), SCHEDULE-DEADLOCK, ORDER-INFEASIBLE,\n"
+"NOT-ENFORCED, TIMEOUT, ERROR.\n"
 "\n"
 "Exit status:\n"
 "  0  every run met its expectation (or the order proved infeasible with\n"
 "     on_deadlock: release and the program was judged fine)\n"
 "  1  some run did not meet its expectation\n"
 "  2  usage, spec or setup error, or racegate could not trace the program\n"
-"  3  the schedule could not be enforced in some run (every thread held,\n"
-"     a gate never reached, a timeout)\n";
+"  3  the schedule could not be enforced in some run (SCHEDULE-DEADLOCK,\n"
+"     an unexpected DEADLOCK, NOT-ENFORCED, TIMEOUT)\n";
 
 struct cli {
 	const char *cmd;
 	const char *spec_path;
 	char **command;        /* after --, or NULL */
 	long repeat;
+	long jobs;
+	bool stop_on_first;
+	unsigned expect_mask;  /* --expect-outcome, 0: by exit status */
+	const char *report, *junit, *trace;
+	bool tap;
 	long timeout_ms;
 	int on_deadlock;       /* -1: the spec's */
+	long quiet_ms;         /* --quiet-period, 0: the default */
+	bool keep_stopped;
 	bool quiet, verbose;
 	int color;             /* -1 auto, 0 never, 1 always */
+	const char *source_dir; /* --source-dir, or NULL */
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -114,6 +193,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 
 	memset(c, 0, sizeof(*c));
 	c->repeat = 1;
+	c->jobs = 1;
 	c->on_deadlock = -1;
 	c->color = -1;
 	c->cmd = argv[1];
@@ -147,6 +227,51 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			if (errno || *end || c->repeat < 1 || c->repeat > 1000000)
 				return usage_error("--repeat takes a number from 1 to "
 						   "1000000, not '%s'", v);
+		} else if (is_option(a, "--jobs") || !strcmp(a, "-j")) {
+			char *end;
+
+			if (!strcmp(a, "-j"))
+				v = i + 1 < argc ? argv[++i] : NULL;
+			else
+				v = option_value(argc, argv, &i, "--jobs");
+			if (!v)
+				return usage_error("'%s' needs a number", a);
+			errno = 0;
+			c->jobs = strtol(v, &end, 10);
+			if (!strcmp(v, "auto") || (!errno && !*end && c->jobs == 0)) {
+				c->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+				if (c->jobs < 1)
+					c->jobs = 1;
+				if (c->jobs > 64)
+					c->jobs = 64;
+			} else if (errno || *end || c->jobs < 1 || c->jobs > 64) {
+				return usage_error("--jobs takes a number from 1 to 64 "
+						   "(or 0 or auto: one per CPU), not '%s'", v);
+			}
+		} else if (!strcmp(a, "--stop-on-first")) {
+			c->stop_on_first = true;
+		} else if (is_option(a, "--expect-outcome")) {
+			rg_err err = RG_ERR_INIT;
+
+			if (!(v = option_value(argc, argv, &i, "--expect-outcome")))
+				return usage_error("'%s' needs a list of outcomes", a);
+			if (batch_parse_outcomes(v, &c->expect_mask, &err) < 0)
+				return usage_error("--expect-outcome: %s", err.msg);
+		} else if (is_option(a, "--report") || is_option(a, "--junit") ||
+			   is_option(a, "--trace")) {
+			const char *name = a[2] == 'r' ? "--report" :
+					   a[2] == 'j' ? "--junit" : "--trace";
+
+			if (!(v = option_value(argc, argv, &i, name)) || !*v)
+				return usage_error("'%s' needs a file name", a);
+			if (a[2] == 'r')
+				c->report = v;
+			else if (a[2] == 'j')
+				c->junit = v;
+			else
+				c->trace = v;
+		} else if (!strcmp(a, "--tap")) {
+			c->tap = true;
 		} else if (is_option(a, "--timeout")) {
 			if (!(v = option_value(argc, argv, &i, "--timeout")))
 				return usage_error("'%s' needs a duration", a);
@@ -154,6 +279,15 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			if (c->timeout_ms <= 0)
 				return usage_error("--timeout takes a duration such as 10s, "
 						   "500ms or 2m, not '%s'", v);
+		} else if (is_option(a, "--quiet-period")) {
+			if (!(v = option_value(argc, argv, &i, "--quiet-period")))
+				return usage_error("'%s' needs a duration", a);
+			c->quiet_ms = spec_parse_duration(v);
+			if (c->quiet_ms <= 0)
+				return usage_error("--quiet-period takes a duration such as "
+						   "100ms or 1s, not '%s'", v);
+		} else if (!strcmp(a, "--keep-stopped")) {
+			c->keep_stopped = true;
 		} else if (is_option(a, "--on-deadlock")) {
 			if (!(v = option_value(argc, argv, &i, "--on-deadlock")))
 				return usage_error("'%s' needs fail or release", a);
@@ -164,6 +298,10 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			else
 				return usage_error("--on-deadlock takes fail or release, "
 						   "not '%s'", v);
+		} else if (is_option(a, "--source-dir")) {
+			if (!(v = option_value(argc, argv, &i, "--source-dir")) || !*v)
+				return usage_error("'%s' needs a folder", a);
+			c->source_dir = v;
 		} else if (is_option(a, "--color") || is_option(a, "--colour")) {
 			v = strchr(a, '=') ? strchr(a, '=') + 1 : "always";
 			if (!strcmp(v, "auto"))
@@ -204,6 +342,7 @@ static int prepare(const struct cli *c, spec **sp, plan *p)
 	int ret = 0;
 
 	memset(p, 0, sizeof(*p));
+	p->source_dir = c->source_dir;
 	if (spec_load_file(c->spec_path, sp, &d) < 0) {
 		print_diags(&d);
 		spec_diags_release(&d);
@@ -247,6 +386,7 @@ static int cmd_check(const struct cli *c)
 					       bp->function ? "  in " : "",
 					       bp->function ? bp->function : "");
 		}
+		plan_locs_describe(&p, i, stdout);
 	}
 	plan_release(&p);
 	spec_free(sp);
@@ -262,29 +402,14 @@ static bool use_color(const struct cli *c)
 	return isatty(STDERR_FILENO) && !(nc && *nc);
 }
 
-static void show_output(const run_result *r)
-{
-	if (r->out.len) {
-		fprintf(stderr, "--- stdout ---\n%s", r->out.s);
-		if (r->out.s[r->out.len - 1] != '\n')
-			fputc('\n', stderr);
-	}
-	if (r->err.len) {
-		fprintf(stderr, "--- stderr ---\n%s", r->err.s);
-		if (r->err.s[r->err.len - 1] != '\n')
-			fputc('\n', stderr);
-	}
-}
-
+/* Runs the session: batch.c does the runs, the reports and the tally. */
 static int cmd_run(const struct cli *c)
 {
 	spec *sp = NULL;
 	plan p;
 	run_opts o;
-	size_t counts[OUT_ERROR + 1] = { 0 };
-	int status = RG_EXIT_OK, k;
-	long i;
-	bool color = use_color(c);
+	batch_opts bo;
+	int status;
 
 	if (prepare(c, &sp, &p) < 0) {
 		plan_release(&p);
@@ -298,50 +423,24 @@ static int cmd_run(const struct cli *c)
 	o.passthrough = c->repeat == 1;
 	o.verbose = c->verbose;
 	o.on_deadlock = c->on_deadlock >= 0 ? c->on_deadlock : (int)sp->on_deadlock;
+	o.quiet_ms = c->quiet_ms;
+	o.keep_stopped = c->keep_stopped;
 
-	for (i = 1; i <= c->repeat; i++) {
-		run_result r;
-		int ex;
-
-		fflush(stdout);
-		fflush(stderr);
-		run_once(&p, &o, &r);
-		ex = run_outcome_exit(r.outcome);
-		counts[r.outcome]++;
-		/* the worst exit: setup error, then not enforced, then unmet */
-		if ((ex == RG_EXIT_SETUP) ||
-		    (ex == RG_EXIT_ENFORCE && status != RG_EXIT_SETUP) ||
-		    (ex == RG_EXIT_UNMET && status == RG_EXIT_OK))
-			status = ex;
-		if (c->repeat == 1 || c->verbose || ex != RG_EXIT_OK) {
-			if (c->repeat > 1 && !c->quiet)
-				show_output(&r);
-			if (c->quiet && c->repeat > 1) {
-				fprintf(stderr, "racegate: %s: run %ld: %s\n",
-					sp->name ? sp->name : sp->path, i,
-					run_outcome_name(r.outcome));
-			} else if (c->quiet) {
-				fprintf(stderr, "racegate: %s: %s\n",
-					sp->name ? sp->name : sp->path,
-					run_outcome_name(r.outcome));
-			} else {
-				report_run(stderr, sp, &r, (int)i, (int)c->repeat, color);
-			}
-		}
-		run_result_release(&r);
-	}
-	if (c->repeat > 1) {
-		bool first = true;
-
-		fprintf(stderr, "racegate: %ld runs:", c->repeat);
-		for (k = 0; k <= OUT_ERROR; k++)
-			if (counts[k]) {
-				fprintf(stderr, "%s %zu %s", first ? "" : ",", counts[k],
-					run_outcome_name((enum run_outcome)k));
-				first = false;
-			}
-		fputc('\n', stderr);
-	}
+	memset(&bo, 0, sizeof(bo));
+	bo.repeat = c->repeat;
+	bo.jobs = (int)(c->jobs < c->repeat ? c->jobs : c->repeat);
+	bo.stop_on_first = c->stop_on_first;
+	bo.expect_mask = c->expect_mask;
+	bo.report_path = c->report;
+	bo.junit_path = c->junit;
+	bo.trace_path = c->trace;
+	bo.tap = c->tap;
+	bo.quiet = c->quiet;
+	bo.verbose = c->verbose;
+	bo.color = use_color(c);
+	bo.progress = c->repeat > 1 && !c->quiet && !c->verbose &&
+		      isatty(STDERR_FILENO);
+	status = batch_run(&p, sp, &o, &bo);
 	plan_release(&p);
 	spec_free(sp);
 	return status;
@@ -367,8 +466,11 @@ int main(int argc, char **argv)
 		printf("racegate %s\n", RACEGATE_VERSION);
 		return RG_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "lines"))
+		return cmd_lines(argc - 1, argv + 1);
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
-		return usage_error("unknown command '%s' (commands: run, check)", argv[1]);
+		return usage_error("unknown command '%s' (commands: run, check, lines)",
+				   argv[1]);
 	r = parse_args(&c, argc, argv);
 	if (r)
 		return r;

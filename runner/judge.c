@@ -25,6 +25,7 @@ const char *run_outcome_name(enum run_outcome o)
 	case OUT_PASSED: return "PASSED";
 	case OUT_NOT_REPRODUCED: return "NOT-REPRODUCED";
 	case OUT_FAILED: return "FAILED";
+	case OUT_DEADLOCK: return "DEADLOCK";
 	case OUT_SCHEDULE_DEADLOCK: return "SCHEDULE-DEADLOCK";
 	case OUT_ORDER_INFEASIBLE: return "ORDER-INFEASIBLE";
 	case OUT_NOT_ENFORCED: return "NOT-ENFORCED";
@@ -44,6 +45,7 @@ int run_outcome_exit(enum run_outcome o)
 	case OUT_NOT_REPRODUCED:
 	case OUT_FAILED:
 		return RG_EXIT_UNMET;
+	case OUT_DEADLOCK:
 	case OUT_SCHEDULE_DEADLOCK:
 	case OUT_NOT_ENFORCED:
 	case OUT_TIMEOUT:
@@ -147,7 +149,10 @@ static char *unenforced_gates(const spec *sp, const run_result *r)
 
 		if (g->optional)
 			continue;
-		if (!r->gate_reached[i])
+		if (!r->gate_reached[i] && r->gate_unarmed && r->gate_unarmed[i])
+			rg_buf_printf(&b, "%s'%s' (%s) %s", n++ ? ", " : "", g->name,
+				      g->at, r->gate_unarmed[i]);
+		else if (!r->gate_reached[i])
 			rg_buf_printf(&b, "%s'%s' (%s) was never reached",
 				      n++ ? ", " : "", g->name, g->at);
 		else if (r->gate_timed_out[i])
@@ -190,6 +195,17 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 		r->outcome = OUT_SCHEDULE_DEADLOCK;
 		return;
 	}
+	if (r->outcome == OUT_DEADLOCK) {
+		/* run.c: every thread blocked for ever, none by a gate */
+		if (sp->expect.deadlock) {
+			r->outcome = OUT_REPRODUCED;
+			set_note(r, xstrdup("the program deadlocked, as expected"));
+		} else {
+			set_note(r, xstrdup("the program deadlocked by itself: every "
+					    "live thread is blocked for ever"));
+		}
+		return;
+	}
 
 	met = expectation_met(sp, r, &why);
 	gaps = unenforced_gates(sp, r);
@@ -201,7 +217,8 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 		r->outcome = met ? OUT_ORDER_INFEASIBLE : success ? OUT_FAILED :
 			     OUT_ORDER_INFEASIBLE;
 		set_note(r, xasprintf("the gated order could not happen: every thread "
-				      "was held, so the held threads were released "
+				      "was held at a gate or blocked for ever, so the "
+				      "held threads were released "
 				      "(on_deadlock: release); the program then ended "
 				      "with %s", why.s));
 		rg_buf_release(&why);

@@ -4,6 +4,7 @@
  * serves every gate at that place (their actions merge, in file order).
  */
 #include "runner.h"
+#include "objects.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -112,9 +113,11 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	struct pair *pairs = NULL;
 	size_t npairs = 0, cap = 0, i, n;
 	bool warned_nodebug = false;
+	const char *source_dir = p->source_dir;
 
 	memset(p, 0, sizeof(*p));
 	p->sp = sp;
+	p->source_dir = source_dir;
 	if (!cmd || !cmd[0])
 		return rg_error(err, "no program to run: give 'command:' in '%s' or "
 				"'-- PROGRAM ARGS' on the command line", sp->path);
@@ -134,6 +137,7 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 				"not an executable file");
 	if (dwarfx_open(p->exe, &p->dx, err) < 0)
 		return -1;
+	dwarfx_set_source_dir(p->dx, p->source_dir);
 
 	for (i = 0; i < sp->ngates; i++) {
 		const spec_gate *g = &sp->gates[i];
@@ -149,7 +153,12 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 				       "to pick the arrival", g->name);
 			continue;
 		}
+		/* FUNCTION:return, in:, shared objects: objects.c */
+		if (plan_locs_take(p, i, d))
+			continue;
 		if (is_line_location(g->at) && !dwarfx_has_debug_info(p->dx)) {
+			if (plan_locs_pending(p, i, NULL, d))
+				continue;
 			if (!warned_nodebug)
 				spec_diags_add(d, SPEC_ERROR, g->at_pos,
 					       "cannot resolve '%s': '%s' has no debug "
@@ -159,7 +168,8 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 			continue;
 		}
 		if (dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &rerr) < 0) {
-			spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
+			if (!plan_locs_pending(p, i, rerr.msg, d))
+				spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
 			continue;
 		}
 		for (j = 0; j < nlocs; j++) {
@@ -176,7 +186,8 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		return -1;
 	}
 
-	qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
+	if (npairs)   /* every gate may be elsewhere: qsort(NULL) is undefined */
+		qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
 	for (i = 0; i < npairs; i = n) {
 		plan_bp *bp;
 
@@ -238,6 +249,7 @@ void plan_release(plan *p)
 	free(p->argv);
 	free(p->exe);
 	free(p->pthread_create_addrs);
+	plan_locs_free(p);
 	for (i = 0; i < p->nobjs; i++) {
 		free(p->objs[i].path);
 		if (p->objs[i].dx)

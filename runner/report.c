@@ -3,6 +3,7 @@
  * outcome and why, then the timeline of gate events, in columns.
  */
 #include "runner.h"
+#include "diagnose.h"
 
 #include <string.h>
 
@@ -67,6 +68,7 @@ void report_run(FILE *f, const spec *sp, const run_result *res, int run_no,
 	fprintf(f, " (%.1f ms)\n", res->elapsed_ms);
 	if (res->note && strchr(res->note, '\n'))
 		fprintf(f, "%s\n", res->note);
+	diag_print(f, res);
 	if (res->ntl) {
 		fprintf(f, "timeline:\n");
 		report_timeline(f, res, color);

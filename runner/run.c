@@ -26,15 +26,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diagnose.h"
 #include "gates.h"
+#include "objects.h"
 #include "tracer.h"
 
 #define TL_MAX 20000    /* timeline entries kept per run; later ones are counted */
+#define NAME_POLL_MS 20 /* thread names are read again this often while threads are held */
 
 struct thr {
 	pid_t tid;
 	const plan_bp *at;     /* where it last arrived at a gate location */
 	char *start;           /* start routine, or NULL */
+	size_t npast;          /* lines the tracer watches it get past (then_open pending) */
 };
 
 struct pending_start {
@@ -71,6 +75,12 @@ struct run_ctx {
 
 	int outfd, errfd;      /* read ends of the capture pipes, or -1 */
 	bool stuck, infeasible, timed_out, killed, failed;
+	bool deadlock;         /* stuck with no thread held: the program's own deadlock */
+	bool kept;             /* left stopped and detached (--keep-stopped) */
+	pid_t kept_pid;
+	stall_watch *stall;    /* is every thread held or blocked for ever? */
+	bool names;            /* the spec selects threads by name: keep learning them */
+	run_locs *locs;        /* shared objects and FUNCTION:return (objects.h), or NULL */
 };
 
 static double now_ms(const struct run_ctx *c)
@@ -101,6 +111,7 @@ static struct thr *thr_add(struct run_ctx *c, pid_t tid, char *start)
 	t->tid = tid;
 	t->at = NULL;
 	t->start = start;
+	t->npast = 0;
 	return t;
 }
 
@@ -198,32 +209,52 @@ static void on_note(void *ctx, const gate_note *n)
 	tl_add(c, n, where, gate, what);
 }
 
+/*
+ * Restarts tid.  When the arrival it was just released from (or passed)
+ * left then_open events pending, the tracer watches it get past the gated
+ * line first (TRACER_EV_RANGE_DONE, then gate_passed); with no line to
+ * watch, they open now.  Threads that releases go on c->release.
+ */
+static void resume(struct run_ctx *c, pid_t tid)
+{
+	struct thr *t = thr_find(c, tid);
+	rg_err err = RG_ERR_INIT;
+	int rc;
+
+	if (!t || gate_pass_depth(c->eng, tid) <= t->npast)
+		rc = tracer_resume(c->tr, tid, &err);
+	else if ((rc = run_resume_past(c->p, c->tr, c->bias, tid, t->at, &err)) == 0)
+		t->npast++;
+	else if (rc > 0)
+		gate_passed(c->eng, tid, now_ms(c));
+	if (rc < 0 && !c->failed) {
+		c->failed = true;
+		c->res->note = xasprintf("cannot restart thread %d: %s", (int)tid,
+					 err.msg);
+	}
+}
+
 /* Restarts every thread the engine released since the last call. */
 static void restart_released(struct run_ctx *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nrelease; i++) {
-		rg_err err = RG_ERR_INIT;
-
-		if (tracer_resume(c->tr, c->release[i], &err) < 0 && !c->failed) {
-			c->failed = true;
-			c->res->note = xasprintf("cannot restart thread %d: %s",
-						 (int)c->release[i], err.msg);
-		}
-	}
+	/* resume() may release more: they are appended, and restarted here too */
+	for (i = 0; i < c->nrelease; i++)
+		resume(c, c->release[i]);
 	c->nrelease = 0;
 }
 
-static void resume(struct run_ctx *c, pid_t tid)
+/* The names of the program's threads now: {name: NAME} selectors bind on them. */
+static void learn_names(struct run_ctx *c)
 {
-	rg_err err = RG_ERR_INIT;
+	char comm[64];
+	size_t i;
 
-	if (tracer_resume(c->tr, tid, &err) < 0 && !c->failed) {
-		c->failed = true;
-		c->res->note = xasprintf("cannot restart thread %d: %s", (int)tid,
-					 err.msg);
-	}
+	for (i = 0; i < c->nthr; i++)
+		if (run_thread_comm(tracer_pid(c->tr), c->thr[i].tid, comm,
+				    sizeof(comm)) == 0)
+			gate_thread_named(c->eng, c->thr[i].tid, comm, now_ms(c));
 }
 
 static const char *basename_of(const char *path)
@@ -375,6 +406,45 @@ static char *take_pending_start(struct run_ctx *c, pid_t creator)
 	return NULL;
 }
 
+/*
+ * A hot loop should pay for a gate only while the gate matters: once no gate
+ * at bp can act on a future arrival (gate_live: once and done, waits whose
+ * events are all open, ...), its int3 is taken out.  A thread that trapped
+ * on it meanwhile is rewound silently by the tracer.  racegate's own
+ * breakpoints (entry, pthread_create) at the same address stay.
+ */
+/* Is addr one of the breakpoints this file arms, which objects.c must leave in? */
+static bool own_busy(void *ctx, uint64_t addr)
+{
+	struct run_ctx *c = ctx;
+
+	return plan_find(c->p, addr - c->bias) || (c->entry && addr == c->entry) ||
+	       is_ptc(c, addr);
+}
+
+static void locs_failed(struct run_ctx *c, const rg_err *err)
+{
+	if (!c->failed) {
+		c->failed = true;
+		c->res->note = xstrdup(err->msg);
+	}
+}
+
+static void disarm_if_dead(struct run_ctx *c, const plan_bp *bp, uint64_t addr)
+{
+	rg_err err = RG_ERR_INIT;
+	size_t i;
+
+	for (i = 0; i < bp->ngates; i++)
+		if (gate_live(c->eng, bp->gates[i]))
+			return;
+	if ((c->entry && addr == c->entry) || is_ptc(c, addr) ||
+	    run_locs_busy(c->locs, addr))
+		return;
+	if (tracer_remove_bp(c->tr, addr, &err) == 0)
+		c->res->bp_disarmed++;
+}
+
 static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 {
 	const plan_bp *bp = plan_find(c->p, addr - c->bias);
@@ -384,7 +454,9 @@ static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 		rg_err err = RG_ERR_INIT;
 
 		at_entry(c);
-		if (!bp)
+		if (run_locs_at_entry(c->locs, &err) < 0)
+			locs_failed(c, &err);
+		if (!bp && !run_locs_busy(c->locs, c->entry))
 			tracer_remove_bp(c->tr, c->entry, &err);
 		c->entry = 0;
 		own = true;
@@ -393,6 +465,14 @@ static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 		on_pthread_create(c, tid);
 		own = true;
 	}
+	if (c->locs) {
+		rg_err err = RG_ERR_INIT;
+		int r = run_locs_on_breakpoint(c->locs, tid, addr, &bp, &err);
+
+		if (r < 0)
+			locs_failed(c, &err);
+		own = own || r > 0;
+	}
 	if (bp) {
 		struct thr *t = thr_find(c, tid);
 		bool held;
@@ -400,14 +480,19 @@ static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 		if (!t)
 			t = thr_add(c, tid, NULL);
 		t->at = bp;
+		c->res->bp_hits++;
+		if (c->names)
+			learn_names(c);
 		held = gate_arrive(c->eng, tid, bp->gates, bp->ngates, now_ms(c));
 		restart_released(c);
+		disarm_if_dead(c, bp, addr);
 		if (held)
 			return;
 	} else if (!own) {
 		/* a breakpoint we no longer know: nothing to decide */
 	}
 	resume(c, tid);
+	restart_released(c);
 }
 
 static void dispatch(struct run_ctx *c, const tracer_event *ev)
@@ -428,12 +513,18 @@ static void dispatch(struct run_ctx *c, const tracer_event *ev)
 		resume(c, ev->tid);
 		break;
 	}
-	case TRACER_EV_THREAD_EXIT:
+	case TRACER_EV_THREAD_EXIT: {
+		struct thr *th = thr_find(c, ev->tid);
+
+		if (th)
+			th->npast = 0;   /* the engine opens what it had not got past */
 		if (c->nlive)
 			c->nlive--;
+		run_locs_thread_exited(c->locs, ev->tid);
 		gate_thread_exited(c->eng, ev->tid, t);
 		restart_released(c);
 		break;
+	}
 	case TRACER_EV_EXIT:
 		c->res->exited = !c->killed;
 		c->res->exit_code = ev->exit_code;
@@ -448,6 +539,17 @@ static void dispatch(struct run_ctx *c, const tracer_event *ev)
 					       "are gone with the old image");
 		}
 		break;
+	case TRACER_EV_RANGE_DONE: {
+		struct thr *th = thr_find(c, ev->tid);
+
+		/* the thread has got past its gated line: its then_open opens */
+		if (th && th->npast)
+			th->npast--;
+		c->arrive_idx = (size_t)-1;   /* a line of its own, at its own time */
+		gate_passed(c->eng, ev->tid, t);
+		restart_released(c);
+		break;
+	}
 	case TRACER_EV_SIGNAL:
 	case TRACER_EV_FORK:
 		break;
@@ -490,14 +592,80 @@ static int make_pipe(int fds[2])
 	return 0;
 }
 
-/*
- * Every live thread is held at a gate: nothing can open what they wait for
- * (only a gate timeout could, and then there is a deadline).
- */
-static bool schedule_stuck(const struct run_ctx *c, double next_gate_deadline)
+/* Fills the run's diagnosis (diagnose.c); unwinding stops every thread. */
+static void diagnose_now(struct run_ctx *c, bool unwind)
 {
-	return c->nlive > 0 && next_gate_deadline < 0 &&
-	       gate_nheld(c->eng) >= c->nlive;
+	diag_input in;
+	pid_t *tids = xcalloc(c->nthr + 1, sizeof(*tids));
+	const plan_bp **at = xcalloc(c->nthr + 1, sizeof(*at));
+	size_t i;
+
+	for (i = 0; i < c->nthr; i++) {
+		tids[i] = c->thr[i].tid;
+		at[i] = c->thr[i].at;
+	}
+	memset(&in, 0, sizeof(in));
+	in.p = c->p;
+	in.tr = c->tr;
+	in.eng = c->eng;
+	in.bias = c->bias;
+	in.tids = tids;
+	in.at = at;
+	in.ntids = c->nthr;
+	in.unwind = unwind;
+	diagnose(&in, c->res);
+	free(tids);
+	free(at);
+}
+
+/* A verdict ends the run: say why, then kill the program or leave it stopped. */
+static void end_run(struct run_ctx *c)
+{
+	rg_err err = RG_ERR_INIT;
+
+	diagnose_now(c, true);
+	if (c->o->keep_stopped) {
+		pid_t pid = tracer_pid(c->tr);
+
+		if (tracer_detach_stopped(c->tr, &err) == 0) {
+			c->kept = true;
+			c->killed = true;
+			c->kept_pid = pid;
+			return;
+		}
+		c->res->note = xasprintf("cannot leave the program stopped: %s", err.msg);
+	}
+	tracer_kill(c->tr);
+	c->killed = true;
+}
+
+/*
+ * Every live thread is held at a gate or blocked for ever, and nothing
+ * changed for the quiet period (diagnose.c).  Only a gate timeout could
+ * still change that, so none may be pending (next_gate_deadline < 0).
+ */
+static void check_stall(struct run_ctx *c, double t, double next_gate_deadline,
+			double *next_check)
+{
+	if (next_gate_deadline >= 0) {
+		stall_touch(c->stall);
+		return;
+	}
+	if (stall_check(c->stall, c->eng, t, next_check) != STALL_STUCK)
+		return;
+	stall_touch(c->stall);
+	if (gate_nheld(c->eng) && c->o->on_deadlock == SPEC_ON_DEADLOCK_RELEASE) {
+		c->infeasible = true;
+		diagnose_now(c, false);
+		gate_release_all(c->eng, t);
+		restart_released(c);
+		return;
+	}
+	if (gate_nheld(c->eng))
+		c->stuck = true;
+	else
+		c->deadlock = true;
+	end_run(c);
 }
 
 static void event_loop(struct run_ctx *c)
@@ -508,11 +676,12 @@ static void event_loop(struct run_ctx *c)
 	while (!done) {
 		struct pollfd pfd[3];
 		int npfd = 0, wait_ms = -1, r;
-		double t, next;
+		double t, next, check = -1;
 		tracer_event ev;
 		rg_err err = RG_ERR_INIT;
 
 		while ((r = tracer_next_event(c->tr, &ev, 0, &err)) == 1) {
+			stall_touch(c->stall);
 			dispatch(c, &ev);
 			if (ev.kind == TRACER_EV_EXIT) {
 				done = true;
@@ -535,27 +704,24 @@ static void event_loop(struct run_ctx *c)
 		}
 
 		t = now_ms(c);
+		/* a name set while threads are held may be what they wait for */
+		if (c->names && !c->killed && gate_nheld(c->eng))
+			learn_names(c);
 		next = gate_tick(c->eng, t);
 		restart_released(c);
-		if (!c->killed && schedule_stuck(c, next)) {
-			if (c->o->on_deadlock == SPEC_ON_DEADLOCK_RELEASE) {
-				c->infeasible = true;
-				gate_release_all(c->eng, t);
-				restart_released(c);
-			} else {
-				c->stuck = true;
-				tracer_kill(c->tr);
-				c->killed = true;
-			}
-		}
+		if (!c->killed)
+			check_stall(c, t, next, &check);
 		if (!c->killed && deadline >= 0 && t >= deadline) {
 			c->timed_out = true;
-			tracer_kill(c->tr);
-			c->killed = true;
+			end_run(c);
 		}
+		if (c->kept)
+			break;
 
 		if (next >= 0)
 			wait_ms = (int)(next - t) + 1;
+		if (!c->killed && check >= 0 && (wait_ms < 0 || (int)(check - t) + 1 < wait_ms))
+			wait_ms = (int)(check - t) + 1;
 		if (!c->killed && deadline >= 0) {
 			int d = (int)(deadline - t) + 1;
 			if (wait_ms < 0 || d < wait_ms)
@@ -563,6 +729,9 @@ static void event_loop(struct run_ctx *c)
 		}
 		if (c->killed && (wait_ms < 0 || wait_ms > 100))
 			wait_ms = 100;
+		if (c->names && !c->killed && gate_nheld(c->eng) &&
+		    (wait_ms < 0 || wait_ms > NAME_POLL_MS))
+			wait_ms = NAME_POLL_MS;
 		pfd[npfd++] = (struct pollfd){ .fd = tracer_fd(c->tr), .events = POLLIN };
 		if (c->outfd >= 0)
 			pfd[npfd++] = (struct pollfd){ .fd = c->outfd, .events = POLLIN };
@@ -676,6 +845,8 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 		outp[0] = errp[0] = -1;
 	}
 	c.eng = gate_engine_new(p->sp, &hooks);
+	c.names = run_spec_uses_names(p->sp);
+	c.stall = stall_new(tracer_pid(c.tr), (double)o->quiet_ms);
 	if (find_bias(&c, &err) < 0) {
 		c.failed = true;
 		res->note = xstrdup(err.msg);
@@ -687,6 +858,9 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 	c.entry = tracer_entry(c.tr);
 	if (c.entry && !c.failed)
 		arm(&c, c.entry);
+	c.locs = run_locs_new(p, c.tr, c.bias, own_busy, &c);
+	if (!c.failed && run_locs_start(c.locs, &err) < 0)
+		locs_failed(&c, &err);
 
 	thr_add(&c, tracer_pid(c.tr), NULL);
 	c.nlive = 1;
@@ -704,26 +878,30 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 		res->gate_reached[i] = gate_reached(c.eng, i);
 		res->gate_timed_out[i] = gate_timed_out(c.eng, i);
 	}
+	if (c.locs) {
+		res->gate_unarmed = xcalloc(p->sp->ngates, sizeof(char *));
+		for (i = 0; i < p->sp->ngates; i++)
+			res->gate_unarmed[i] = run_locs_unarmed(c.locs, i);
+	}
 	if (c.failed)
 		res->outcome = OUT_ERROR;
+	else if (c.deadlock)
+		res->outcome = OUT_DEADLOCK;
 	judge_run(p->sp, res, c.stuck, c.infeasible, c.timed_out);
-	if (c.stuck && !res->note) {
-		rg_buf b = RG_BUF_INIT;
+	if (c.stuck && !res->note)
+		res->note = xstrdup("every live thread is held at a gate or blocked "
+				    "for ever: the gated order cannot happen");
+	if (c.kept) {
+		char *n = xasprintf("%s%sthe program is left stopped: gdb -p %d",
+				    res->note ? res->note : "", res->note ? "; " : "",
+				    (int)c.kept_pid);
 
-		rg_buf_puts(&b, "every thread was held by a gate and nothing could open them:");
-		for (i = 0; i < c.nthr; i++) {
-			int g = -1;
-			const char *why = gate_hold_reason(c.eng, c.thr[i].tid, &g);
-
-			if (why)
-				rg_buf_printf(&b, "\n  %s (tid %d) at %s: %s",
-					      gate_thread_label(c.eng, c.thr[i].tid),
-					      (int)c.thr[i].tid,
-					      g >= 0 ? p->sp->gates[g].name : "?", why);
-		}
-		res->note = rg_buf_detach(&b);
+		free(res->note);
+		res->note = n;
 	}
 out:
+	run_locs_free(c.locs);
+	stall_free(c.stall);
 	if (c.tr)
 		tracer_free(c.tr);
 	if (c.eng)
@@ -775,5 +953,8 @@ void run_result_release(run_result *res)
 	free(res->note);
 	free(res->gate_reached);
 	free(res->gate_timed_out);
+	for (i = 0; res->gate_unarmed && i < res->ngates; i++)
+		free(res->gate_unarmed[i]);
+	free(res->gate_unarmed);
 	memset(res, 0, sizeof(*res));
 }

@@ -7,6 +7,8 @@
  *   cli.c      command line, --help, exit status
  *   plan.c     spec + program -> breakpoint plan (addresses -> gates)
  *   run.c      one traced run: the event loop
+ *   objects.c  gates in shared objects: pending until they map (objects.h)
+ *   returns.c  FUNCTION:return: per-thread, per-frame return breakpoints
  *   judge.c    outcome of a run from its result and the spec's expectations
  *   report.c   timeline and summaries
  */
@@ -36,7 +38,8 @@ enum run_outcome {
 	OUT_PASSED,            /* expectation "exit 0" met */
 	OUT_NOT_REPRODUCED,    /* the expected behaviour did not happen, gates enforced */
 	OUT_FAILED,            /* expectation "exit 0" not met, gates enforced */
-	OUT_SCHEDULE_DEADLOCK, /* every live thread held by the gates, nothing can open them */
+	OUT_DEADLOCK,          /* every live thread blocked for ever, none held: the program's own */
+	OUT_SCHEDULE_DEADLOCK, /* every live thread held by the gates or blocked, some held */
 	OUT_ORDER_INFEASIBLE,  /* as above, released by on_deadlock: release; judged by expect */
 	OUT_NOT_ENFORCED,      /* a gate never reached, or released by its timeout */
 	OUT_TIMEOUT,           /* the whole-run timeout expired */
@@ -65,6 +68,8 @@ typedef struct plan {
 	size_t npthread_create;
 	struct plan_obj *objs; /* shared objects met in runs, opened once per session */
 	size_t nobjs;
+	struct plan_locs *locs; /* gates outside bps: shared objects, returns (objects.h) */
+	const char *source_dir; /* --source-dir (regex anchors): set before plan_build, kept */
 } plan;
 
 /* A shared object of the program, by path (symbols for start routines). */
@@ -83,6 +88,9 @@ dwarfx *plan_object(plan *p, const char *path);
  */
 int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	       spec_diags *d, rg_err *err);
+
+/* lines.c: `racegate lines FILE[:FROM-TO] -- PROGRAM` (argv[0] is "lines"). */
+int cmd_lines(int argc, char **argv);
 void plan_release(plan *p);
 const plan_bp *plan_find(const plan *p, uint64_t link_addr);
 
@@ -92,6 +100,8 @@ typedef struct run_opts {
 	bool passthrough;      /* copy captured output to ours as it comes */
 	bool verbose;
 	int on_deadlock;       /* enum spec_on_deadlock */
+	long quiet_ms;         /* stuck this long: deadlock (0: the default, 100 ms) */
+	bool keep_stopped;     /* at a verdict, leave the program stopped and detached */
 } run_opts;
 
 /* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */
@@ -135,9 +145,26 @@ typedef struct run_result {
 	char *chain;           /* the wait-for chain in words, or NULL */
 	bool *gate_reached;    /* per gate */
 	bool *gate_timed_out;  /* per gate */
+	char **gate_unarmed;   /* per gate: why its location was never armed, or NULL (or all NULL) */
 	size_t ngates;
 	size_t arrivals;       /* breakpoint arrivals at gate locations */
+	size_t bp_hits;        /* traps at gate locations, whether a gate matched or not */
+	size_t bp_disarmed;    /* gate breakpoints taken out: no gate there could act again */
 } run_result;
+
+/*
+ * past.c.  Restarts tid, held or stopped at the gate location at, so that
+ * the tracer watches it get past that source line (tracer_resume_past):
+ * returns 0 when a TRACER_EV_RANGE_DONE (or its exit) will say so, 1 when
+ * the line's code is unknown and the thread was merely resumed, -1 on error.
+ */
+struct tracer;
+int run_resume_past(plan *p, struct tracer *tr, uint64_t bias, pid_t tid,
+		    const plan_bp *at, rg_err *err);
+/* Does any selector of sp name a thread ({name: NAME})? */
+bool run_spec_uses_names(const spec *sp);
+/* The name (comm) of thread tid of process pid; -1 when it is gone. */
+int run_thread_comm(pid_t pid, pid_t tid, char *buf, size_t len);
 
 /* Runs the program once under the plan; always fills res (outcome ERROR on failure). */
 void run_once(plan *p, const run_opts *o, run_result *res);

@@ -24,9 +24,14 @@ racegate_e2e(check_resolves 0 "hits.yaml: 3 gates, 2 breakpoints" "w1-last +at h
 racegate_e2e(not_enforced_unreached_gate 3 "NOT-ENFORCED: the order did not take hold: 'five-hundredth' .* was never reached"
   -- ${RG} run ${E2E_DIR}/unreached.yaml)
 racegate_e2e(schedule_deadlock 3 "SCHEDULE-DEADLOCK"
-  "main \\(tid [0-9]+\\) at main-waits: waiting for late"
+  "main +tid [0-9]+ +held at gate 'main-waits': waiting for late +at signals.c:16 in touch"
+  "wait-for chain: main is held at gate main-waits waiting for late. only w \\(tid [0-9]+\\), at gate 'never' can open late, and it has exited"
   -- ${RG} run ${E2E_DIR}/stuck.yaml)
-racegate_e2e(timeout_whole_run 3 "TIMEOUT" "w1-first +held: waiting for never-opened"
+# A thread asleep (with a timeout) is not a deadlock: the run goes on until
+# its timeout, then says what every thread was doing.
+racegate_e2e(timeout_whole_run 3 "TIMEOUT"
+  "napper +tid [0-9]+ +sleeping in clock_nanosleep \\(wakes by itself\\) +at sleeper.c:28 in napper"
+  "w1-first +held: waiting for never-opened"
   -- ${RG} run ${E2E_DIR}/timeout.yaml)
 racegate_e2e(on_deadlock_release 0 "ORDER-INFEASIBLE"
   -- ${RG} run --on-deadlock release ${E2E_DIR}/stuck.yaml)

@@ -49,15 +49,20 @@ racegate_e2e(long_task_fixed_passes 0 "PASSED"
   -- ${RG} run ${EX}/long_task/gates.yaml -- ${EX}/long_task/long_task-fixed)
 # The other fixes make the gated order impossible: the thread the gate
 # holds owns (or must first pass) the lock the other thread waits for, so
-# the run cannot finish under the gates. Until racegate reads kernel wait
-# states, that shows as a TIMEOUT with the held thread in the timeline,
-# never as a pass.
-racegate_e2e(shared_memory_fixed_order_impossible 3 "TIMEOUT"
+# every thread ends up held or blocked for ever: SCHEDULE-DEADLOCK, with the
+# holder of the lock named, well before the spec's timeout.
+racegate_e2e(shared_memory_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
+  "w2 +tid [0-9]+ +blocked: waits (for mutex 'lock', held by w1|on condition variable 'ready_cv')"
+  "wait-for chain: .*w1 (holds mutex 'lock' \\(shared_memory.c:23\\) and )?is held at gate worker1-store waiting for exited:w2"
   "worker1-store +held: waiting for exited:w2" "!REPRODUCED"
-  -- ${RG} run --timeout 3s ${EX}/shared_memory/gates.yaml -- ${EX}/shared_memory/shared_memory-fixed)
-racegate_e2e(array_list_fixed_order_impossible 3 "TIMEOUT"
+  -- ${RG} run ${EX}/shared_memory/gates.yaml -- ${EX}/shared_memory/shared_memory-fixed)
+racegate_e2e(array_list_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
+  "worker#[12] +tid [0-9]+ +(held at gate 'copied-not-counted': at barrier|blocked: waits for mutex .*, held by worker#[12])"
+  "wait-for chain: .*worker#[12] holds mutex .* and is held at gate copied-not-counted at barrier"
   "copied-not-counted +held: at barrier" "!REPRODUCED"
-  -- ${RG} run --timeout 3s ${EX}/array_list/gates.yaml -- ${EX}/array_list/array_list-fixed)
-racegate_e2e(lost_update_fixed_order_impossible 3 "TIMEOUT"
+  -- ${RG} run ${EX}/array_list/gates.yaml -- ${EX}/array_list/array_list-fixed)
+racegate_e2e(lost_update_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
+  "w[12] +tid [0-9]+ +blocked: waits for mutex 'counter_lock', held by w[12]"
+  "wait-for chain: .*w[12] holds mutex 'counter_lock' \\(lost_update.c:23\\) and is held at gate w[12]-store waiting for w[12]-loaded. .*nothing else can open w[12]-loaded"
   "w[12]-store +held: waiting for w[12]-loaded" "!REPRODUCED"
-  -- ${RG} run --timeout 3s ${EX}/lost_update/gates.yaml -- ${EX}/lost_update/lost_update-fixed)
+  -- ${RG} run ${EX}/lost_update/gates.yaml -- ${EX}/lost_update/lost_update-fixed)
