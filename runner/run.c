@@ -75,6 +75,7 @@ struct run_ctx {
 
 	int outfd, errfd;      /* read ends of the capture pipes, or -1 */
 	bool stuck, infeasible, timed_out, killed, failed;
+	double next_gate;      /* the next gate timeout (ms), or -1 */
 	bool deadlock;         /* stuck with no thread held: the program's own deadlock */
 	bool kept;             /* left stopped and detached (--keep-stopped) */
 	pid_t kept_pid;
@@ -707,7 +708,17 @@ static void event_loop(struct run_ctx *c)
 		/* a name set while threads are held may be what they wait for */
 		if (c->names && !c->killed && gate_nheld(c->eng))
 			learn_names(c);
+		/*
+		 * A gate's timeout is about to let its thread go, and the run
+		 * will say NOT-ENFORCED: record who waited for what at that
+		 * moment (the first time; threads are not stopped to unwind,
+		 * since the run goes on).
+		 */
+		if (!c->killed && c->next_gate >= 0 && t >= c->next_gate &&
+		    !c->res->ndiag)
+			diagnose_now(c, false);
 		next = gate_tick(c->eng, t);
+		c->next_gate = next;
 		restart_released(c);
 		if (!c->killed)
 			check_stall(c, t, next, &check);
@@ -817,6 +828,7 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 	c.res = res;
 	c.outfd = c.errfd = -1;
 	c.arrive_idx = (size_t)-1;
+	c.next_gate = -1;
 	hooks.ctx = &c;
 	hooks.note = on_note;
 
