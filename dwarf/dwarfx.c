@@ -70,6 +70,9 @@ void dwarfx_free(dwarfx *dx)
 	}
 	free(dx->path);
 	free(dx->phdrs);
+	free(dx->sec_line.p);
+	free(dx->sec_line_str.p);
+	free(dx->sec_str.p);
 	dwarfx_pool_release(&dx->strs);
 	free(dx->rows);
 	free(dx->seqs);

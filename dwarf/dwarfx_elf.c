@@ -332,6 +332,22 @@ static int check_list_section(dwarfx *dx, Elf_Scn *scn, const char *name,
 	return 0;
 }
 
+/* Copies the sections the line program reader needs (dwarfx_line.c). */
+static void keep_section(dwarfx *dx, Elf_Scn *scn, const char *name)
+{
+	struct dwarfx_bytes *b = !strcmp(name, ".debug_line") ? &dx->sec_line :
+		!strcmp(name, ".debug_line_str") ? &dx->sec_line_str :
+		!strcmp(name, ".debug_str") ? &dx->sec_str : NULL;
+	Elf_Data *data;
+
+	if (!b || b->p || !(data = elf_getdata(scn, NULL)) || !data->d_buf ||
+	    !data->d_size)
+		return;
+	b->p = xmalloc(data->d_size);
+	memcpy(b->p, data->d_buf, data->d_size);
+	b->n = data->d_size;
+}
+
 static int read_sections(dwarfx *dx, Elf *elf, const GElf_Ehdr *eh, uint64_t fsize,
 			 rg_err *err)
 {
@@ -370,6 +386,8 @@ static int read_sections(dwarfx *dx, Elf *elf, const GElf_Ehdr *eh, uint64_t fsi
 				free(sv.v);
 				return -1;
 			}
+			if (name)
+				keep_section(dx, scn, name);
 		}
 		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
 			continue;

@@ -137,11 +137,70 @@ static void end_sequence(dwarfx *dx, size_t *seq_start)
 	*seq_start = dx->nrows;
 }
 
+/* Rows of one line table as they are read, by either reader. */
+struct rowctx {
+	struct walk *w;
+	uint32_t *ids;             /* file number in this table -> file id */
+	size_t nids;
+	size_t seq_start;          /* first row of the open sequence */
+};
+
+/* The file id cached for a file number; false when not looked up yet. */
+static bool cached_file(struct rowctx *rc, uint64_t fileno, uint32_t *id)
+{
+	if (fileno >= rc->nids) {
+		rc->ids = xrealloc(rc->ids, (fileno + 1) * sizeof(*rc->ids));
+		while (rc->nids <= fileno)
+			rc->ids[rc->nids++] = DWARFX_NONE;
+	}
+	*id = rc->ids[fileno];
+	return *id != DWARFX_NONE;
+}
+
+static void push_row(struct rowctx *rc, uint64_t addr, uint32_t file,
+		     uint64_t lineno, bool stmt, bool endseq)
+{
+	dwarfx *dx = rc->w->dx;
+	struct dwarfx_row *r;
+
+	if (lineno > INT32_MAX)
+		lineno = 0;
+	RG_GROW(dx->rows, dx->nrows + 1, dx->rows_cap);
+	r = &dx->rows[dx->nrows];
+	r->addr = addr;
+	r->file = file;
+	r->line = (uint32_t)lineno;
+	r->ord = (uint32_t)dx->nrows;
+	/* gcc's location views: numbered from 0 at each new address */
+	r->view = dx->nrows > rc->seq_start && dx->rows[dx->nrows - 1].addr == addr &&
+		dx->rows[dx->nrows - 1].view < UINT16_MAX ?
+		dx->rows[dx->nrows - 1].view + 1 : 0;
+	r->is_stmt = stmt;
+	r->end_seq = endseq;
+	dx->nrows++;
+	if (endseq)
+		end_sequence(dx, &rc->seq_start);
+}
+
+/* dwarfx_line_program's rows. */
+static int decoded_row(void *arg, uint64_t addr, uint64_t fileno, const char *path,
+		       uint64_t lineno, bool stmt, bool endseq)
+{
+	struct rowctx *rc = arg;
+	uint32_t id;
+
+	if (fileno > 100000)
+		return -1;	/* libdwarf's reading will say so */
+	if (!cached_file(rc, fileno, &id))
+		id = rc->ids[fileno] = file_id(rc->w, path ? path : "<unknown>");
+	push_row(rc, addr, id, lineno, stmt, endseq);
+	return 0;
+}
+
 static int line_rows(struct walk *w, Dwarf_Line *lines, Dwarf_Signed n)
 {
 	dwarfx *dx = w->dx;
-	uint32_t *ids = NULL;      /* file number in this table -> file id */
-	size_t nids = 0, seq_start = dx->nrows;
+	struct rowctx rc = {w, NULL, 0, dx->nrows};
 	Dwarf_Error e = NULL;
 	Dwarf_Signed i;
 	int ret = 0;
@@ -150,7 +209,7 @@ static int line_rows(struct walk *w, Dwarf_Line *lines, Dwarf_Signed n)
 		Dwarf_Addr addr;
 		Dwarf_Unsigned lineno, fileno;
 		Dwarf_Bool stmt, endseq;
-		struct dwarfx_row *r;
+		uint32_t id;
 
 		/* a row without any of these is as broken as an error */
 		if (dwarf_lineaddr(lines[i], &addr, &e) != DW_DLV_OK ||
@@ -165,59 +224,84 @@ static int line_rows(struct walk *w, Dwarf_Line *lines, Dwarf_Signed n)
 			ret = dw_fail(w, NULL, "line table names an impossible file number");
 			break;
 		}
-		if (fileno >= nids || ids[fileno] == DWARFX_NONE) {
+		if (!cached_file(&rc, fileno, &id)) {
 			char *src = NULL;
 			int res;
 
-			if (fileno >= nids) {
-				ids = xrealloc(ids, (fileno + 1) * sizeof(*ids));
-				while (nids <= fileno)
-					ids[nids++] = DWARFX_NONE;
-			}
 			/* libdwarf joins the include directory for us */
 			res = dwarf_linesrc(lines[i], &src, &e);
 			if (res == DW_DLV_ERROR) {
 				ret = dw_fail(w, e, "line table file names");
 				break;
 			}
-			ids[fileno] = file_id(w, res == DW_DLV_OK ? src : "<unknown>");
+			id = rc.ids[fileno] = file_id(w, res == DW_DLV_OK ? src : "<unknown>");
 			if (res == DW_DLV_OK)
 				dwarf_dealloc(w->dbg, src, DW_DLA_STRING);
 		}
-		if (lineno > INT32_MAX)
-			lineno = 0;
-		RG_GROW(dx->rows, dx->nrows + 1, dx->rows_cap);
-		r = &dx->rows[dx->nrows];
-		r->addr = addr;
-		r->file = ids[fileno];
-		r->line = (uint32_t)lineno;
-		r->ord = (uint32_t)dx->nrows;
-		/* gcc's location views: numbered from 0 at each new address */
-		r->view = dx->nrows > seq_start && dx->rows[dx->nrows - 1].addr == addr &&
-			dx->rows[dx->nrows - 1].view < UINT16_MAX ?
-			dx->rows[dx->nrows - 1].view + 1 : 0;
-		r->is_stmt = stmt != 0;
-		r->end_seq = endseq != 0;
-		dx->nrows++;
-		if (endseq)
-			end_sequence(dx, &seq_start);
+		push_row(&rc, addr, id, lineno, stmt != 0, endseq != 0);
 	}
 	/* rows after the last end_sequence belong to no sequence: drop them */
-	dx->nrows = seq_start;
-	free(ids);
+	dx->nrows = rc.seq_start;
+	free(rc.ids);
 	return ret;
+}
+
+/* The unit's DW_AT_stmt_list: where its line program is in .debug_line. */
+static bool stmt_list(struct walk *w, Dwarf_Die cu, uint64_t *off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Off ref;
+	Dwarf_Unsigned u;
+	Dwarf_Error e = NULL;
+	int res;
+
+	res = dwarf_attr(cu, DW_AT_stmt_list, &attr, &e);
+	if (res == DW_DLV_ERROR)
+		dwarf_dealloc_error(w->dbg, e);
+	if (res != DW_DLV_OK)
+		return false;	/* libdwarf will tell again, and handle it */
+	res = dwarf_global_formref(attr, &ref, &e);
+	if (res == DW_DLV_OK) {
+		*off = ref;
+	} else {
+		if (res == DW_DLV_ERROR)
+			dwarf_dealloc_error(w->dbg, e);
+		e = NULL;
+		res = dwarf_formudata(attr, &u, &e);
+		*off = u;
+	}
+	if (res == DW_DLV_ERROR)
+		dwarf_dealloc_error(w->dbg, e);
+	dwarf_dealloc_attribute(attr);
+	return res == DW_DLV_OK;
 }
 
 static int index_lines(struct walk *w, Dwarf_Die cu)
 {
+	dwarfx *dx = w->dx;
 	Dwarf_Unsigned version;
 	Dwarf_Small ntables;
 	Dwarf_Line_Context ctx = NULL;
 	Dwarf_Line *lines = NULL;
 	Dwarf_Signed n = 0;
 	Dwarf_Error e = NULL;
+	uint64_t off;
 	int res, ret;
 
+	/* our own reader first; libdwarf for what it declines or finds corrupt */
+	if (stmt_list(w, cu, &off)) {
+		struct rowctx rc = {w, NULL, 0, dx->nrows};
+		size_t nrows = dx->nrows, nseqs = dx->nseqs;
+
+		res = dwarfx_line_program(dx, off, decoded_row, &rc);
+		free(rc.ids);
+		if (!res) {
+			dx->nrows = rc.seq_start;
+			return 0;
+		}
+		dx->nrows = nrows;
+		dx->nseqs = nseqs;
+	}
 	res = dwarf_srclines_b(cu, &version, &ntables, &ctx, &e);
 	if (res == DW_DLV_NO_ENTRY)
 		return 0;
@@ -859,6 +943,13 @@ int dwarfx_index_dwarf(dwarfx *dx, rg_err *err)
 		if (ret < 0)
 			break;
 	}
+	/* only the line program reader wanted these */
+	free(dx->sec_line.p);
+	free(dx->sec_line_str.p);
+	free(dx->sec_str.p);
+	memset(&dx->sec_line, 0, sizeof(dx->sec_line));
+	memset(&dx->sec_line_str, 0, sizeof(dx->sec_line_str));
+	memset(&dx->sec_str, 0, sizeof(dx->sec_str));
 	dwarfx_map_release(&w.names);
 	free(w.name_list);
 	dwarfx_map_release(&w.linkages);
@@ -876,25 +967,6 @@ static int row_addr_cmp(const void *pa, const void *pb)
 	if (a->end_seq != b->end_seq)
 		return a->end_seq ? -1 : 1;
 	return a->ord < b->ord ? -1 : a->ord > b->ord;
-}
-
-struct line_key {
-	uint32_t file, line;
-	uint64_t addr;
-	uint32_t row;
-};
-
-static int line_key_cmp(const void *pa, const void *pb)
-{
-	const struct line_key *a = pa, *b = pb;
-
-	if (a->file != b->file)
-		return a->file < b->file ? -1 : 1;
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	return a->row < b->row ? -1 : a->row > b->row;
 }
 
 static int seq_cmp(const void *pa, const void *pb, void *arg)
@@ -948,32 +1020,81 @@ static void sort_rows(dwarfx *dx)
 	dx->rows_cap = n;
 }
 
+struct line_key {
+	uint64_t key;            /* file << 32 | line */
+	uint32_t row;
+};
+
+/*
+ * Sorts keys by key, keeping equal keys in their order: a least-significant
+ * digit radix sort, 16 bits a pass, skipping the digits all keys share.
+ * Several times quicker than qsort on half a million rows.  tmp holds n.
+ */
+static void radix_sort(struct line_key *keys, struct line_key *tmp, size_t n)
+{
+	size_t *count = xmalloc(65536 * sizeof(*count));
+	struct line_key *from = keys, *to = tmp, *t;
+	unsigned shift;
+
+	for (shift = 0; shift < 64; shift += 16) {
+		size_t i, sum = 0;
+		bool shared = false;
+
+		memset(count, 0, 65536 * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[(from[i].key >> shift) & 0xffff]++;
+		for (i = 0; i < 65536 && !shared; i++)
+			shared = count[i] == n;
+		if (shared)
+			continue;
+		for (i = 0; i < 65536; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i].key >> shift) & 0xffff]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != keys)
+		memcpy(keys, from, n * sizeof(*keys));
+	free(count);
+}
+
+/*
+ * byline: the statement rows sorted by (file, line, address).  The rows are
+ * in address order already, so a stable sort by (file, line) of their
+ * indexes is that order.
+ */
 static void index_lines_by_file(dwarfx *dx)
 {
-	struct line_key *keys;
+	struct line_key *keys, *tmp;
 	size_t i, n = 0;
 
 	sort_rows(dx);
 	free(dx->seqs);
 	dx->seqs = NULL;
 	dx->nseqs = dx->seqs_cap = 0;
-	keys = xcalloc(dx->nrows, sizeof(*keys));
+	keys = xcalloc(dx->nrows ? dx->nrows : 1, sizeof(*keys));
 	for (i = 0; i < dx->nrows; i++) {
 		const struct dwarfx_row *r = &dx->rows[i];
 
 		if (!r->is_stmt || r->end_seq || !r->line)
 			continue;
-		keys[n].file = r->file;
-		keys[n].line = r->line;
-		keys[n].addr = r->addr;
+		keys[n].key = (uint64_t)r->file << 32 | r->line;
 		keys[n].row = (uint32_t)i;
 		n++;
 	}
-	qsort(keys, n, sizeof(*keys), line_key_cmp);
-	dx->byline = xcalloc(n, sizeof(*dx->byline));
+	tmp = xcalloc(n ? n : 1, sizeof(*tmp));
+	radix_sort(keys, tmp, n);
+	free(tmp);
+	dx->byline = xcalloc(n ? n : 1, sizeof(*dx->byline));
 	dx->nbyline = n;
 	for (i = 0; i < n; i++) {
-		struct dwarfx_file *f = &dx->files[keys[i].file];
+		struct dwarfx_file *f = &dx->files[keys[i].key >> 32];
 
 		if (!f->count)
 			f->first = i;

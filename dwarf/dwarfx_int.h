@@ -111,6 +111,12 @@ struct dwarfx_fnkey {
 	uint32_t fn;
 };
 
+/* A DWARF section's bytes, copied out of the file; p is NULL when absent. */
+struct dwarfx_bytes {
+	unsigned char *p;
+	size_t n;
+};
+
 struct dwarfx {
 	char *path;
 	bool pie;
@@ -122,6 +128,11 @@ struct dwarfx {
 
 	void *dbg;               /* Dwarf_Debug, or NULL without DWARF */
 	bool debug;
+	/*
+	 * While indexing: the sections dwarfx_line.c reads line programs from
+	 * (left NULL when compressed: libdwarf reads those); freed after.
+	 */
+	struct dwarfx_bytes sec_line, sec_line_str, sec_str;
 
 	struct dwarfx_row *rows;
 	size_t nrows, rows_cap;
@@ -151,6 +162,21 @@ struct dwarfx {
 
 /* dwarfx_elf.c: header, program headers and symbols; fills dx. */
 int dwarfx_elf_read(dwarfx *dx, rg_err *err);
+
+/*
+ * dwarfx_line.c: one row of a line program.  path is the file's name with
+ * its directory joined (relative when the header's directory is), NULL
+ * when the file number names no file; valid during the call.  Non-zero
+ * stops the program and is returned.
+ */
+typedef int (*dwarfx_row_cb)(void *arg, uint64_t addr, uint64_t file,
+			     const char *path, uint64_t line, bool stmt, bool end_seq);
+/*
+ * Runs the line program at off in .debug_line, calling cb for each row.
+ * Returns 0; 1 before any row when it cannot read this table (let
+ * libdwarf); -1 when the program is corrupt, or cb's non-zero.
+ */
+int dwarfx_line_program(const dwarfx *dx, uint64_t off, dwarfx_row_cb cb, void *arg);
 
 /* dwarfx_index.c: DWARF (when present) -> rows, files, fns, ranges. */
 int dwarfx_index_dwarf(dwarfx *dx, rg_err *err);
