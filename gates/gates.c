@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "gmap.h"
+#include "intmap.h"
 #include "msg.h"
 
 #define NONE ((size_t)-1)
@@ -189,13 +190,13 @@ struct gate_engine {
 
 	struct gate_thread **threads;
 	size_t nthreads, capthreads;
-	gate_intmap tid_ix;        /* tid -> latest thread with it (tids get reused) */
+	rg_intmap tid_ix;        /* tid -> latest thread with it (tids get reused) */
 	struct startcount *starts;
 	size_t nstarts, capstarts;
 	gate_strmap start_ix;
 	int nanon;                 /* threads with no known start routine */
 
-	gate_intmap hits;          /* (thread seq, gate) -> arrivals, for hit: gates */
+	rg_intmap hits;          /* (thread seq, gate) -> arrivals, for hit: gates */
 
 	struct ref *queue;         /* threads whose waits have all opened */
 	size_t nqueue, capqueue;
@@ -484,12 +485,12 @@ void gate_engine_free(gate_engine *e)
 	for (i = 0; i < e->nthreads; i++)
 		thread_free(e->threads[i]);
 	free(e->threads);
-	gate_intmap_release(&e->tid_ix);
+	rg_intmap_release(&e->tid_ix);
 	for (i = 0; i < e->nstarts; i++)
 		free(e->starts[i].name);
 	free(e->starts);
 	gate_strmap_release(&e->start_ix);
-	gate_intmap_release(&e->hits);
+	rg_intmap_release(&e->hits);
 	free(e->queue);
 	free(e->heap);
 	free(e->binds);
@@ -891,7 +892,7 @@ static void drain(gate_engine *e, double t)
 
 static struct gate_thread *thread_find(const gate_engine *e, pid_t tid)
 {
-	size_t *v = gate_intmap_get(&e->tid_ix, (uint64_t)(uint32_t)tid);
+	size_t *v = rg_intmap_get(&e->tid_ix, (uint64_t)(uint32_t)tid);
 
 	return v ? e->threads[*v] : NULL;
 }
@@ -1085,7 +1086,7 @@ static struct gate_thread *thread_new(gate_engine *e, pid_t tid, const char *sta
 	}
 	RG_GROW(e->threads, e->nthreads + 1, e->capthreads);
 	e->threads[e->nthreads++] = th;
-	*gate_intmap_ref(&e->tid_ix, (uint64_t)(uint32_t)tid, 0) = th->seq;
+	*rg_intmap_ref(&e->tid_ix, (uint64_t)(uint32_t)tid, 0) = th->seq;
 	return th;
 }
 
@@ -1190,7 +1191,7 @@ bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
 		g = &e->gates[gi];
 		if (g->sp->hit > 0) {
 			/* counted on every arrival here, whatever the other filters say */
-			size_t *c = gate_intmap_ref(&e->hits,
+			size_t *c = rg_intmap_ref(&e->hits,
 						    ((uint64_t)th->seq << 32) | (uint32_t)gi, 0);
 
 			if (++*c != (size_t)g->sp->hit)

@@ -1,8 +1,8 @@
 /*
- * Hash maps private to gates/.  The engine indexes threads by tid and
- * events, aliases and selector classes by name, so that 1,000 threads and
- * 10,000 gates keep every call proportional to what it touches, never to
- * the size of the run.
+ * String maps private to gates/.  The engine indexes events, aliases and
+ * selector classes by name (and threads by tid, with common/intmap.h), so
+ * that 1,000 threads and 10,000 gates keep every call proportional to what
+ * it touches, never to the size of the run.
  *
  * Open addressing with linear probing, power-of-two tables kept at most half
  * full.  Nothing is ever deleted (the engine overwrites values instead), so
@@ -26,18 +26,5 @@ size_t *gate_strmap_get(const gate_strmap *m, const char *key);
 /* Stores val under key (the key pointer is kept, not copied). */
 void gate_strmap_put(gate_strmap *m, const char *key, size_t val);
 void gate_strmap_release(gate_strmap *m);
-
-typedef struct gate_intmap {
-	uint64_t *keys;
-	size_t *vals;
-	unsigned char *used;
-	size_t n, cap;
-} gate_intmap;
-#define GATE_INTMAP_INIT {NULL, NULL, NULL, 0, 0}
-
-size_t *gate_intmap_get(const gate_intmap *m, uint64_t key);
-/* The value under key, inserted as def first when absent. */
-size_t *gate_intmap_ref(gate_intmap *m, uint64_t key, size_t def);
-void gate_intmap_release(gate_intmap *m);
 
 #endif

@@ -40,6 +40,8 @@ struct stall_watch {
 	size_t nlast;
 	bool have;
 	double since;              /* when last was first seen */
+	bool touched;              /* an event came since the last stall_check */
+	double settle_at;          /* no look at /proc before this: events come */
 };
 
 stall_watch *stall_new(pid_t pid, double quiet_ms)
@@ -62,6 +64,7 @@ void stall_free(stall_watch *w)
 void stall_touch(stall_watch *w)
 {
 	w->have = false;
+	w->touched = true;
 }
 
 enum stall_verdict stall_check(stall_watch *w, const gate_engine *eng,
@@ -73,6 +76,20 @@ enum stall_verdict stall_check(stall_watch *w, const gate_engine *eng,
 	struct snap *cur;
 	bool stuck = true;
 
+	/*
+	 * Reading /proc for every thread costs more than a breakpoint hit:
+	 * after an event, look only once nothing has happened for a step
+	 * (the verdict comes at most a step later; a hot gated loop never
+	 * pays for it).
+	 */
+	if (w->touched) {
+		w->touched = false;
+		w->settle_at = t_ms + step;
+	}
+	if (t_ms < w->settle_at) {
+		*next_ms = w->settle_at;
+		return STALL_NONE;
+	}
 	*next_ms = t_ms + step;
 	if (tracer_tasks(w->pid, &tids, &n) < 0 || !n) {
 		free(tids);

@@ -28,7 +28,11 @@ enum stall_verdict {
 stall_watch *stall_new(pid_t pid, double quiet_ms);
 void stall_free(stall_watch *w);
 
-/* Something happened (a tracer event): the quiet period starts again. */
+/*
+ * Something happened (a tracer event): the quiet period starts again, and
+ * the threads are looked at again only once nothing has happened for a
+ * quarter of it (at least 5 ms).
+ */
 void stall_touch(stall_watch *w);
 
 /*

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "diagnose.h"
+#include "intmap.h"
 #include "gates.h"
 #include "objects.h"
 #include "tracer.h"
@@ -63,6 +64,7 @@ struct run_ctx {
 	size_t npend, cappend;
 	struct thr *thr;
 	size_t nthr, capthr;
+	rg_intmap thr_ix;      /* tid -> index in thr of the latest thread with it */
 	size_t nlive;
 
 	pid_t *release;        /* threads the engine released, to restart */
@@ -95,12 +97,9 @@ static double now_ms(const struct run_ctx *c)
 
 static struct thr *thr_find(struct run_ctx *c, pid_t tid)
 {
-	size_t i;
+	size_t *i = rg_intmap_get(&c->thr_ix, (uint64_t)(uint32_t)tid);
 
-	for (i = c->nthr; i-- > 0;)
-		if (c->thr[i].tid == tid)
-			return &c->thr[i];
-	return NULL;
+	return i ? &c->thr[*i] : NULL;
 }
 
 static struct thr *thr_add(struct run_ctx *c, pid_t tid, char *start)
@@ -108,6 +107,7 @@ static struct thr *thr_add(struct run_ctx *c, pid_t tid, char *start)
 	struct thr *t;
 
 	RG_GROW(c->thr, c->nthr + 1, c->capthr);
+	*rg_intmap_ref(&c->thr_ix, (uint64_t)(uint32_t)tid, 0) = c->nthr;
 	t = &c->thr[c->nthr++];
 	t->tid = tid;
 	t->at = NULL;
@@ -933,6 +933,7 @@ out:
 	for (i = 0; i < c.npend; i++)
 		free(c.pend[i].start);
 	free(c.thr);
+	rg_intmap_release(&c.thr_ix);
 	free(c.pend);
 	free(c.ptc);
 	free(c.release);

@@ -202,6 +202,12 @@ int arch_relocate(const struct arch_insn *insn, uint64_t orig, uint64_t slot,
 	return 0;
 }
 
+/* int3 is one byte: RIP = bp + 1 after the trap, inside any longer instruction. */
+bool arch_trap_pc_inside(const struct arch_insn *insn)
+{
+	return insn->len > ARCH_BP_LEN;
+}
+
 void arch_jump(uint8_t out[ARCH_JMP_LEN], uint64_t from, uint64_t to)
 {
 	int32_t rel = (int32_t)(int64_t)(to - (from + ARCH_JMP_LEN));

@@ -16,6 +16,7 @@
  */
 #include "tracer.h"
 #include "tracer_int.h"
+#include "intmap.h"
 
 #include <ctype.h>
 #include <elf.h>
@@ -74,13 +75,15 @@
 #define TCB_PARENT_KNOWN 0x02 /* the creating thread's PTRACE_EVENT_CLONE was seen */
 #define TCB_REPORTED     0x04 /* THREAD_NEW was reported (or it is the first thread) */
 #define TCB_HELD         0x08 /* in a ptrace-stop, waiting for tracer_resume */
-#define TCB_AT_BP        0x10 /* held at breakpoint bp_addr, RIP rewound to it */
+#define TCB_AT_BP        0x10 /* held at breakpoint bp_addr, RIP rewound to it (in regs) */
 #define TCB_IN_STUB      0x20 /* runs a displaced syscall in the stub; continues at stub_ret */
 #define TCB_EXITING      0x40 /* PTRACE_EVENT_EXIT seen: only its death can follow */
 #define TCB_REARRIVAL    0x80 /* a fault of the stepped instruction went to the program at
 				 rearrival_addr: a trap there next re-runs the same line */
 #define TCB_RESUME_ON_START 0x100 /* reported and resumed before its first stop came: restart it then */
 #define TCB_REGS         0x200 /* regs holds its registers at this stop (a breakpoint's, rewound) */
+#define TCB_REGS_DIRTY   0x400 /* regs differ from the thread's: the PC rewound to the breakpoint
+				 is not written yet (regs_sync before it runs or is read) */
 
 struct tcb {
 	pid_t tid;
@@ -138,6 +141,7 @@ struct tracer {
 
 	struct tcb **tcbs;
 	size_t ntcbs, tcbs_cap;
+	rg_intmap tcb_ix;          /* tid -> its index in tcbs (every status looks one up) */
 	struct fchild *forks;
 	size_t nforks, forks_cap;
 
@@ -150,6 +154,7 @@ struct tracer {
 	size_t npages, pages_cap;
 	uint64_t stub;             /* the stub in the first scratch page */
 
+	bool quiet;                /* drained, and no SIGCHLD read since: see tracer_next_event */
 	struct wstat *raw;         /* statuses drained, not yet judged */
 	size_t raw_head, nraw, raw_cap;
 	tracer_event *evq;         /* events judged, not yet returned */
@@ -164,10 +169,9 @@ static void range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report);
 
 static struct tcb *find_tcb(const tracer *tr, pid_t tid)
 {
-	for (size_t i = 0; i < tr->ntcbs; i++)
-		if (tr->tcbs[i]->tid == tid)
-			return tr->tcbs[i];
-	return NULL;
+	const size_t *i = rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)tid);
+
+	return i ? tr->tcbs[*i] : NULL;
 }
 
 static struct tcb *add_tcb(tracer *tr, pid_t tid)
@@ -176,18 +180,23 @@ static struct tcb *add_tcb(tracer *tr, pid_t tid)
 
 	t->tid = tid;
 	RG_GROW(tr->tcbs, tr->ntcbs + 1, tr->tcbs_cap);
+	*rg_intmap_ref(&tr->tcb_ix, (uint64_t)(uint32_t)tid, 0) = tr->ntcbs;
 	tr->tcbs[tr->ntcbs++] = t;
 	return t;
 }
 
 static void drop_tcb(tracer *tr, struct tcb *t)
 {
+	size_t *ix = rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)t->tid);
+
 	ranges_free(tr, t, true);
-	for (size_t i = 0; i < tr->ntcbs; i++) {
-		if (tr->tcbs[i] == t) {
-			tr->tcbs[i] = tr->tcbs[--tr->ntcbs];
-			break;
-		}
+	if (ix && tr->tcbs[*ix] == t) {
+		size_t i = *ix;
+
+		rg_intmap_del(&tr->tcb_ix, (uint64_t)(uint32_t)t->tid);
+		tr->tcbs[i] = tr->tcbs[--tr->ntcbs];
+		if (i < tr->ntcbs)
+			*rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)tr->tcbs[i]->tid) = i;
 	}
 	free(t);
 }
@@ -316,6 +325,36 @@ static int get_regs(pid_t tid, struct user_regs_struct *r)
 static int set_regs(pid_t tid, const struct user_regs_struct *r)
 {
 	return ptrace(PTRACE_SETREGS, tid, 0L, r) < 0 ? -1 : 0;
+}
+
+/*
+ * The registers of t at this stop: the cache, else read (and cached).
+ *
+ * At a breakpoint the PC is rewound (bp + 1 -> bp) in the cache only
+ * (TCB_REGS_DIRTY): a pass-through thread leaves with its PC set to the
+ * out-of-line copy anyway (step_over_oot), so one PTRACE_SETREGS per hit
+ * does both.  Everything else that lets the thread run or lets someone read
+ * its registers through ptrace (libunwind, a debugger after
+ * tracer_detach_stopped, the stub, a single-step) calls regs_sync first.
+ */
+static int regs_read(struct tcb *t, struct user_regs_struct *r)
+{
+	if (!(t->flags & TCB_REGS)) {
+		if (get_regs(t->tid, &t->regs) < 0)
+			return -1;
+		t->flags |= TCB_REGS;
+	}
+	*r = t->regs;
+	return 0;
+}
+
+/* Writes the cached registers if the thread's own differ (TCB_REGS_DIRTY). */
+static int regs_sync(struct tcb *t)
+{
+	if (!(t->flags & TCB_REGS_DIRTY))
+		return 0;
+	t->flags &= ~TCB_REGS_DIRTY;
+	return set_regs(t->tid, &t->regs);
 }
 
 static int mem_pread(int fd, uint64_t addr, void *buf, size_t len)
@@ -590,6 +629,7 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	uint64_t start, trap_pc;
 	int status, rc = 0;
 
+	regs_sync(t);
 	if (get_regs(t->tid, &saved) < 0)
 		return rg_error(err, "cannot read the registers of thread %d: %s",
 				t->tid, strerror(errno));
@@ -875,6 +915,7 @@ static void tracer_release(tracer *tr)
 		free(tr->tcbs[i]);
 	}
 	free(tr->tcbs);
+	rg_intmap_release(&tr->tcb_ix);
 	free(tr->forks);
 	free(tr->bps);
 	free(tr->pages);
@@ -1127,6 +1168,7 @@ static int resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 {
 	int sig = 0;
 
+	regs_sync(t);
 	t->flags &= ~TCB_REGS;
 
 	/* past a line not yet: the next instruction of the line first */
@@ -1236,13 +1278,13 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 
 	if (!b->oot && (rc = oot_make(tr, t, b, err)) != 0)
 		return rc;
-	if (t->flags & TCB_REGS)
-		r = t->regs;    /* read at the trap, and nothing ran since */
-	else if (get_regs(t->tid, &r) < 0)
+	/* read at the trap, and nothing ran since; the rewind is not written
+	 * yet (TCB_REGS_DIRTY): this one write does both */
+	if (regs_read(t, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
-	t->flags &= ~TCB_REGS;
+	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
 	arch_set_pc(&r, b->oot);
 	if (set_regs(t->tid, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
@@ -1294,6 +1336,7 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	if (!(b->insn.flags & ARCH_INSN_FLOWS) && !t->npending && !stepping(t) &&
 	    (rc = step_over_oot(tr, t, b, err)) <= 0)
 		return rc;
+	regs_sync(t);
 	t->flags &= ~TCB_REGS;
 	if (get_regs(t->tid, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
@@ -1531,7 +1574,8 @@ static int range_next(tracer *tr, struct tcb *t, rg_err *err)
 	struct bp *b;
 	size_t n;
 
-	if (get_regs(t->tid, &r) < 0)
+	/* it runs from here on (a step, the stub, a plain restart) */
+	if (regs_sync(t) < 0 || regs_read(t, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
@@ -1553,6 +1597,7 @@ static int range_next(tracer *tr, struct tcb *t, rg_err *err)
 		return step_over(tr, t, b, err);
 	if (rg->waiting)
 		return resume_pending(tr, t, err);
+	t->flags &= ~TCB_REGS;
 	return restart(t->tid, PTRACE_SINGLESTEP, 0, err);
 }
 
@@ -1762,24 +1807,22 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 
 	if (stepping(t) && si->si_code > 0 && si->si_code != SI_KERNEL)
 		return range_next(tr, t, err);  /* one more instruction of the line ran */
-	if (si->si_code != SI_KERNEL || get_regs(t->tid, &r) < 0)
+	if (si->si_code != SI_KERNEL || regs_read(t, &r) < 0)
 		goto pass;              /* raise(SIGTRAP), kill, the program's own TF */
 	pc = arch_get_pc(&r);
 	addr = arch_bp_from_trap_pc(pc);
 	if ((t->flags & TCB_IN_STUB) && tr->stub && pc == ARCH_STUB_TRAP_PC(tr->stub)) {
 		/* Back from a displaced syscall (step_over). */
-		t->flags &= ~TCB_IN_STUB;
+		t->flags &= ~(TCB_IN_STUB | TCB_REGS);
 		arch_set_pc(&r, t->stub_ret);
 		set_regs(t->tid, &r);
 		return resume_pending(tr, t, err);
 	}
 	if ((b = find_bp(tr, addr))) {
-		arch_set_pc(&r, addr);
-		if (set_regs(t->tid, &r) < 0)
-			return errno == ESRCH ? 0 : rg_error(err, "cannot rewind thread %d: %s",
-							     t->tid, strerror(errno));
-		t->regs = r;
-		t->flags |= TCB_REGS;
+		/* rewound in the cache only: see regs_read */
+		arch_set_pc(&t->regs, addr);
+		t->flags |= TCB_REGS_DIRTY;
+		r = t->regs;
 		if (t->range && t->range->waiting && t->range->ret_addr == addr &&
 		    arch_get_sp(&r) >= t->range->ret_sp)
 			return range_returned(tr, t, addr, err);
@@ -1795,15 +1838,39 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 	}
 	if (recently_removed(tr, addr)) {
 		/* It trapped before the int3 was taken out: run the real byte. */
+		t->flags &= ~TCB_REGS;
 		arch_set_pc(&r, addr);
 		set_regs(t->tid, &r);
 		return restart(t->tid, cont_op(t), 0, err);
 	}
 pass:
+	t->flags &= ~TCB_REGS;
 	if (stepping(t))
 		return range_signal(tr, t, si, err);
 	queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = SIGTRAP;
 	return restart(t->tid, PTRACE_CONT, SIGTRAP, err);
+}
+
+/*
+ * Is this SIGTRAP stop the int3 of one of our breakpoints, for sure, with no
+ * PTRACE_GETSIGINFO (one system call less per hit)?  Only when the PC after
+ * the trap lies inside the breakpoint's original instruction
+ * (arch_trap_pc_inside: on x86_64, an instruction longer than the int3):
+ * that is never an instruction boundary, so no other stop can have that PC
+ * (a SIGTRAP the program sends itself is delivered at a boundary, its own
+ * trap flag stops after a whole instruction).  A one-byte instruction, or
+ * one not decoded yet (its first step decodes it), still needs the siginfo
+ * to tell.  The registers read here are kept for handle_sigtrap.
+ */
+static bool surely_our_trap(tracer *tr, struct tcb *t)
+{
+	struct user_regs_struct r;
+	const struct bp *b;
+
+	if (stepping(t) || (t->flags & TCB_IN_STUB) || regs_read(t, &r) < 0)
+		return false;
+	b = find_bp(tr, arch_bp_from_trap_pc(arch_get_pc(&r)));
+	return b && b->decoded && arch_trap_pc_inside(&b->insn);
 }
 
 static bool is_stop_signal(int sig)
@@ -1851,9 +1918,12 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	struct fchild *f;
 	int sig, event;
 
-	if (t)
-		t->flags &= ~TCB_REGS;  /* a new stop: the cached registers are old */
 	siginfo_t si;
+
+	/* a new stop: the cached registers are old (a held thread's only
+	 * other stop is its death, for which they do not matter) */
+	if (t)
+		t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		if (tid == tr->pid) {
@@ -1928,6 +1998,12 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	}
 
 	/* A signal-delivery-stop. */
+	if (sig == SIGTRAP && surely_our_trap(tr, t)) {
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGTRAP;
+		si.si_code = SI_KERNEL;
+		return handle_sigtrap(tr, t, &si, err);
+	}
 	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0) {
 		if (errno == ESRCH)
 			return 0;       /* killed meanwhile */
@@ -1943,6 +2019,11 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	return restart(tid, PTRACE_CONT, sig, err);
 }
 
+/*
+ * Collects every status the kernel has: first the SIGCHLD in the signalfd,
+ * then waitpid (WNOHANG) until it has nothing.  Afterwards the signalfd is
+ * readable only for a status that came since (tr->quiet).
+ */
 static void drain(tracer *tr)
 {
 	struct signalfd_siginfo ssi[8];
@@ -1961,6 +2042,7 @@ static void drain(tracer *tr)
 			break;
 		queue_status(tr, pid, status);
 	}
+	tr->quiet = true;
 }
 
 static long now_ms(void)
@@ -1985,16 +2067,26 @@ int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
 		}
 		if (tr->exit_queued)
 			return 0;
-		/* Drain before judging: collect everything, then judge in order. */
-		drain(tr);
-		while (tr->raw_head < tr->nraw && tr->ev_head == tr->nev) {
-			struct wstat w = tr->raw[tr->raw_head++];
+		/*
+		 * Drain before judging: collect everything, then judge in
+		 * order.  Right after a drain (tr->quiet), until this returns
+		 * 0, draining again is skipped: whatever came since made the
+		 * signalfd readable, so the caller's poll returns at once and
+		 * the next call drains.  That spares a read and a waitpid that
+		 * return nothing, per breakpoint hit (bench/).
+		 */
+		if (!tr->quiet)
+			drain(tr);
+		if (tr->raw_head < tr->nraw) {
+			while (tr->raw_head < tr->nraw && tr->ev_head == tr->nev) {
+				struct wstat w = tr->raw[tr->raw_head++];
 
-			if (handle_status(tr, w.tid, w.status, err) < 0)
-				return -1;
-		}
-		if (tr->ev_head < tr->nev)
+				if (handle_status(tr, w.tid, w.status, err) < 0)
+					return -1;
+			}
 			continue;
+		}
+		tr->quiet = false;
 		if (timeout_ms == 0)
 			return 0;
 		/*
@@ -2019,10 +2111,12 @@ int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
 
 int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err)
 {
-	if (!tracer_is_stopped(tr, tid))
+	struct tcb *t = find_tcb(tr, tid);
+
+	if (!t || !(t->flags & TCB_HELD))
 		return rg_error(err, "cannot read the registers of thread %d: "
 				"it is not stopped", tid);
-	if (get_regs(tid, regs) < 0)
+	if (regs_read(t, regs) < 0)
 		return rg_error(err, "cannot read the registers of thread %d: %s",
 				tid, strerror(errno));
 	return 0;
@@ -2049,6 +2143,13 @@ void tracer_kill(tracer *tr)
 		kill(tr->pid, SIGKILL);
 }
 
+int tracer_sync_regs(tracer *tr, pid_t tid)
+{
+	struct tcb *t = find_tcb(tr, tid);
+
+	return t ? regs_sync(t) : 0;
+}
+
 int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 {
 	struct tcb *t = find_tcb(tr, tid);
@@ -2066,7 +2167,7 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
 	if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
 	    !is_stop_signal(WSTOPSIG(status))) {
-		t->flags |= TCB_HELD;
+		t->flags = (t->flags | TCB_HELD) & ~TCB_REGS;
 		return 0;
 	}
 	/* A signal, a group-stop or its death came first: judge it later. */
@@ -2099,6 +2200,8 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 	for (i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 
+		/* held at a breakpoint: its PC at the breakpoint's instruction */
+		regs_sync(t);
 		/*
 		 * A thread inside a displaced system call (step_over) would
 		 * come back to the stub's int3, untraced: send it back to the

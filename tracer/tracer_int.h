@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/user.h>
 
 #include "msg.h"
@@ -81,6 +82,11 @@ void arch_free(arch *a);
 int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 		struct arch_insn *insn, rg_err *err);
 
+/* Does the PC after the breakpoint's trap at this instruction lie inside
+ * the instruction (never on an instruction boundary)?  Then no other stop
+ * than the breakpoint's can have that PC (see surely_our_trap in tracer.c). */
+bool arch_trap_pc_inside(const struct arch_insn *insn);
+
 /* Writes into out[0..insn->len) the instruction re-encoded to run at slot
  * instead of at orig.  Fails if a displacement no longer fits. */
 int arch_relocate(const struct arch_insn *insn, uint64_t orig, uint64_t slot,
@@ -95,5 +101,13 @@ void arch_jump(uint8_t out[ARCH_JMP_LEN], uint64_t from, uint64_t to);
  * now at pc (fall-through and relative branches are mapped back). */
 uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
 		       uint64_t slot, uint64_t pc);
+
+/*
+ * What the other files of tracer/ need from tracer.c.  A thread held at a
+ * breakpoint has its PC rewound in tracer.c's cache only: before reading its
+ * registers through ptrace (libunwind), write them.  0, or -1 (errno).
+ */
+struct tracer;
+int tracer_sync_regs(struct tracer *tr, pid_t tid);
 
 #endif

@@ -4,6 +4,10 @@
  * objects' .eh_frame, as gdb does for code without frame pointers.
  */
 #include "procstate.h"
+#include "tracer_int.h"
+
+#include <errno.h>
+#include <string.h>
 
 #include <libunwind-ptrace.h>
 
@@ -18,6 +22,10 @@ int tracer_backtrace(tracer *tr, pid_t tid, uint64_t *pcs, size_t max,
 	*n = 0;
 	if (!tracer_is_stopped(tr, tid))
 		return rg_error(err, "cannot unwind thread %d: it is not stopped", tid);
+	/* libunwind reads the registers through ptrace: the PC rewound to a
+	 * breakpoint must be in the thread */
+	if (tracer_sync_regs(tr, tid) < 0)
+		return rg_error(err, "cannot unwind thread %d: %s", tid, strerror(errno));
 	if (!(as = unw_create_addr_space(&_UPT_accessors, 0)))
 		return rg_error(err, "cannot unwind thread %d: libunwind has no "
 				"address space", tid);
