@@ -85,9 +85,19 @@ static bool text_matches(const char *pattern, bool is_regex, const char *text)
 
 static void describe_status(rg_buf *b, const run_result *r)
 {
-	if (r->term_signal)
-		rg_buf_printf(b, "killed by %s%s", strsignal(r->term_signal),
-			      r->core_dumped ? " (core dumped)" : "");
+	/* the name expect: signal: takes, then the words */
+	if (r->term_signal) {
+		const char *name = spec_signal_name(r->term_signal);
+
+		if (name)
+			rg_buf_printf(b, "killed by %s (%s)", name,
+				      strsignal(r->term_signal));
+		else
+			rg_buf_printf(b, "killed by signal %d (%s)", r->term_signal,
+				      strsignal(r->term_signal));
+		if (r->core_dumped)
+			rg_buf_puts(b, ", core dumped");
+	}
 	else
 		rg_buf_printf(b, "exit %d", r->exit_code);
 }
@@ -187,8 +197,8 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 		return;
 	if (timed_out) {
 		r->outcome = OUT_TIMEOUT;
-		set_note(r, xasprintf("the run did not end within its timeout; the "
-				      "program was killed"));
+		/* run.c says what became of the program: killed, or left stopped */
+		set_note(r, xasprintf("the run did not end within its timeout"));
 		return;
 	}
 	if (stuck) {

@@ -21,6 +21,52 @@ static bool is_executable_file(const char *path)
 	       access(path, X_OK) == 0;
 }
 
+/*
+ * {start: F} names the function a thread library calls to start a thread:
+ * when the program has no function F, the selector can never match, and
+ * the gates that use it are never reached.  Said now rather than as
+ * NOT-ENFORCED after the run.  (Threads started through a wrapper, such as
+ * std::thread, start in the wrapper's routine: {name:} or as: pick them.)
+ */
+static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
+{
+	dwarfx_loc *locs = NULL;
+	size_t n = 0;
+	char *where;
+	rg_err err = RG_ERR_INIT;
+
+	if (sel->kind != SPEC_SEL_MATCH || !sel->start)
+		return;
+	if (dwarfx_symbol_addrs(p->dx, sel->start, NULL, 0))
+		return;
+	where = xasprintf("*%s", sel->start);
+	if (dwarfx_resolve(p->dx, where, &locs, &n, &err) == 0) {
+		free(locs);
+		free(where);
+		return;
+	}
+	free(where);
+	spec_diags_add(d, SPEC_WARNING, sel->pos,
+		       "no function '%s' in '%s': {start: %s} matches no thread "
+		       "(a thread started through a wrapper such as std::thread "
+		       "starts in the wrapper's routine: use {name:} or as:)",
+		       sel->start, p->exe, sel->start);
+}
+
+/* Does path start with "#!"? */
+static bool is_script(const char *path)
+{
+	char head[2] = {0, 0};
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return false;
+	if (fread(head, 1, 2, f) != 2)
+		head[0] = 0;
+	fclose(f);
+	return head[0] == '#' && head[1] == '!';
+}
+
 /* execvp's search, done here so the ELF we read is the one that runs. */
 static char *search_path(const char *name)
 {
@@ -55,7 +101,9 @@ static char *find_program(const char *arg0, const char *spec_dir, rg_err *err)
 	char *cand;
 
 	if (spec_dir && arg0[0] != '/') {
-		cand = xasprintf("%s/%s", spec_dir, arg0);
+		/* a spec in the current directory: keep "./prog", not "././prog" */
+		cand = strcmp(spec_dir, ".") ? xasprintf("%s/%s", spec_dir, arg0) :
+		       xstrdup(arg0);
 		if (is_executable_file(cand) || strchr(arg0, '/'))
 			return cand;
 		free(cand);
@@ -135,9 +183,22 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		return rg_error(err, "cannot run '%s': %s", p->exe,
 				access(p->exe, F_OK) ? "no such file" :
 				"not an executable file");
-	if (dwarfx_open(p->exe, &p->dx, err) < 0)
+	if (dwarfx_open(p->exe, &p->dx, err) < 0) {
+		if (is_script(p->exe)) {
+			char was[sizeof(err->msg)];
+
+			memcpy(was, err->msg, sizeof(was));
+			rg_error(err, "%s: it is a script; racegate traces the compiled "
+				 "program itself, so put the binary the script runs in "
+				 "'command:' (or after '--')", was);
+		}
 		return -1;
+	}
 	dwarfx_set_source_dir(p->dx, p->source_dir);
+	for (i = 0; i < sp->naliases; i++)
+		check_start(p, &sp->aliases[i].sel, d);
+	for (i = 0; i < sp->ngates; i++)
+		check_start(p, &sp->gates[i].thread, d);
 
 	for (i = 0; i < sp->ngates; i++) {
 		const spec_gate *g = &sp->gates[i];

@@ -47,6 +47,12 @@ struct pending_start {
 	char *start;           /* its start routine */
 };
 
+/* Bookkeeping of one bounded output capture (see capture()). */
+struct capped {
+	size_t dropped;        /* bytes of output not kept */
+	size_t mark;           /* length of the marker after the head, 0 if none */
+};
+
 struct run_ctx {
 	plan *p;
 	const run_opts *o;
@@ -78,6 +84,7 @@ struct run_ctx {
 	int outfd, errfd;      /* read ends of the capture pipes, or -1 */
 	bool stuck, infeasible, timed_out, killed, failed;
 	double next_gate;      /* the next gate timeout (ms), or -1 */
+	struct capped out_cap, err_cap; /* see capture() */
 	bool deadlock;         /* stuck with no thread held: the program's own deadlock */
 	bool kept;             /* left stopped and detached (--keep-stopped) */
 	pid_t kept_pid;
@@ -557,6 +564,36 @@ static void dispatch(struct run_ctx *c, const tracer_event *ev)
 	}
 }
 
+/*
+ * Captured output is bounded: a chatty program run a thousand times must
+ * not take racegate's memory with it.  Past OUT_KEEP bytes, the first
+ * OUT_HEAD and the latest bytes are kept with a marker between them (what
+ * expect: looks for is usually at the start or the end).  Trimming only
+ * when twice the bound is reached keeps it cheap.
+ */
+#define OUT_KEEP (8u << 20)
+#define OUT_HEAD (1u << 20)
+
+static void capture(rg_buf *b, const char *s, size_t n, struct capped *k)
+{
+	rg_buf_add(b, s, n);
+	if (b->len > 2 * OUT_KEEP) {
+		size_t tail = OUT_KEEP - OUT_HEAD;
+		size_t cut = b->len - OUT_HEAD - tail;
+		char mark[96];
+		int m;
+
+		k->dropped += cut - k->mark;   /* the old marker was not output */
+		m = snprintf(mark, sizeof(mark), "\n[racegate: %zu bytes of output "
+			     "not kept]\n", k->dropped);
+		k->mark = (size_t)m;
+		memmove(b->s + OUT_HEAD + m, b->s + b->len - tail, tail);
+		memcpy(b->s + OUT_HEAD, mark, (size_t)m);
+		b->len = OUT_HEAD + (size_t)m + tail;
+		b->s[b->len] = '\0';
+	}
+}
+
 static void drain_fd(struct run_ctx *c, int *fd, rg_buf *b, int to)
 {
 	char buf[65536];
@@ -565,7 +602,8 @@ static void drain_fd(struct run_ctx *c, int *fd, rg_buf *b, int to)
 	while (*fd >= 0) {
 		n = read(*fd, buf, sizeof(buf));
 		if (n > 0) {
-			rg_buf_add(b, buf, (size_t)n);
+			capture(b, buf, (size_t)n, b == &c->res->out ?
+				&c->out_cap : &c->err_cap);
 			if (c->o->passthrough) {
 				ssize_t off = 0;
 
@@ -903,11 +941,14 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 	if (c.stuck && !res->note)
 		res->note = xstrdup("every live thread is held at a gate or blocked "
 				    "for ever: the gated order cannot happen");
-	if (c.kept) {
-		char *n = xasprintf("%s%sthe program is left stopped: gdb -p %d",
-				    res->note ? res->note : "", res->note ? "; " : "",
-				    (int)c.kept_pid);
+	if (c.kept || c.timed_out) {
+		char *what = c.kept ? xasprintf("the program is left stopped: gdb -p %d",
+						(int)c.kept_pid) :
+			     xstrdup("the program was killed");
+		char *n = xasprintf("%s%s%s", res->note ? res->note : "",
+				    res->note ? "; " : "", what);
 
+		free(what);
 		free(res->note);
 		res->note = n;
 	}

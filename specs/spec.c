@@ -1037,6 +1037,12 @@ static void yaml_problem(walk *w, yaml_parser_t *p)
 	}
 	pos = mark_pos(p->problem_mark);
 	cpos = mark_pos(p->context_mark);
+	/* The commonest YAML mistake has the least helpful libyaml message. */
+	if (p->problem_mark.index < w->len && w->text[p->problem_mark.index] == '\t') {
+		spec_err(w->ld, pos, "invalid YAML: a tab character; YAML indents "
+			 "with spaces only");
+		return;
+	}
 	if (p->context)
 		spec_err(w->ld, pos, "invalid YAML: %s (%s at %d:%d)", problem,
 			 p->context, cpos.line, cpos.col);
@@ -1176,6 +1182,10 @@ done:
 	sort_diags(d, ld.first_diag);
 	if (ld.ndiags >= SPEC_MAX_DIAGS)
 		d->n++;
+	if (ld.warnings_dropped)
+		spec_diags_add(d, SPEC_WARNING, ld.root_pos,
+			       "%zu more warnings like those above not shown",
+			       ld.warnings_dropped);
 	/* errors added by this load (the list may hold a caller's earlier ones) */
 	for (size_t i = ld.first_diag; i < d->n; i++) {
 		if (d->v[i].severity == SPEC_ERROR) {

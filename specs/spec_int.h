@@ -20,6 +20,8 @@
  */
 #define SPEC_MAX_WORK   1000000
 #define SPEC_MAX_DIAGS  100
+/* Warnings shown at most; the rest are counted, and never stop the load. */
+#define SPEC_MAX_WARNINGS 50
 
 /* Event name prefixes that racegate owns; see spec.h and docs/gates.md. */
 #define SPEC_EV_STARTED  "started:"
@@ -31,6 +33,8 @@ typedef struct spec_loader {
 	spec_diags *d;
 	size_t first_diag;   /* diagnostics before this one are not ours */
 	size_t ndiags;       /* added by this load */
+	size_t nwarnings;    /* warnings added by this load */
+	size_t warnings_dropped; /* warnings past SPEC_MAX_WARNINGS, not kept */
 	size_t gates_cap;
 	size_t aliases_cap;
 	size_t nsteps;       /* sequence: steps (appended after the gates) */

@@ -76,10 +76,20 @@ void spec_diags_release(spec_diags *d)
 static void loader_vadd(spec_loader *ld, enum spec_severity sev, spec_pos pos,
 			const char *fmt, va_list ap)
 {
+	/*
+	 * A file with many warnings (events opened and never waited for) is
+	 * still a valid file: past a few, warnings are counted, not kept.
+	 */
+	if (sev == SPEC_WARNING && ld->nwarnings >= SPEC_MAX_WARNINGS) {
+		ld->warnings_dropped++;
+		return;
+	}
 	if (ld->ndiags >= SPEC_MAX_DIAGS) {
 		ld->stop = true;
 		return;
 	}
+	if (sev == SPEC_WARNING)
+		ld->nwarnings++;
 	diags_vadd(ld->d, sev, pos, fmt, ap);
 	if (++ld->ndiags == SPEC_MAX_DIAGS) {
 		spec_diags_add(ld->d, SPEC_ERROR, pos,

@@ -80,7 +80,9 @@ static const struct bad {
 	{"version: 1\ngates: [a, b\n", -1,
 	 "gates.yaml:3:1: error: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at 2:8)"},
 	{"version: 1\ngates:\n  - at: a.c:1\n    barrier: 1\n  - at: a.c:2\n\tbarrier: 1\n", -1,
-	 "gates.yaml:6:1: error: invalid YAML: found a tab character that violates indentation (while scanning a plain scalar at 5:9)"},
+	 "gates.yaml:6:1: error: invalid YAML: a tab character; YAML indents with spaces only"},
+	{"version: 1\ngates:\n\t- at: a.c:1\n", -1,
+	 "gates.yaml:3:1: error: invalid YAML: a tab character; YAML indents with spaces only"},
 	{G "name: \"\xff\xfe\"\n", -1,
 	 "gates.yaml:3:8: error: invalid YAML: invalid leading UTF-8 octet (byte 0xff)"},
 	{G "name: \"a\x01" "b\"\n", -1,
@@ -785,6 +787,32 @@ START_TEST(test_too_many_problems)
 }
 END_TEST
 
+/* Warnings alone never refuse a file, however many: past 50 they are counted. */
+START_TEST(test_many_warnings)
+{
+	rg_buf b = RG_BUF_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *s = NULL;
+	char *m;
+	int i;
+
+	rg_buf_puts(&b, "version: 1\ngates:\n");
+	for (i = 0; i < 200; i++)
+		rg_buf_printf(&b, "  - {at: a.c:%d, open: ev%d}\n", i + 1, i);
+	ck_assert_int_eq(spec_load_string(b.s, b.len, "gates.yaml", NULL, &s, &d), 0);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->ngates, 200);
+	ck_assert_uint_eq(d.nerrors, 0);
+	ck_assert_uint_eq(d.n, 51);
+	m = diag(&d, 50);
+	ck_assert_str_eq(m, "gates.yaml:1:1: warning: 150 more warnings like those above not shown");
+	free(m);
+	spec_free(s);
+	spec_diags_release(&d);
+	rg_buf_release(&b);
+}
+END_TEST
+
 /* Embedded NULs in the input buffer, and input that is not NUL-terminated. */
 START_TEST(test_embedded_nul)
 {
@@ -1019,6 +1047,7 @@ static Suite *specs_suite(void)
 	tcase_add_test(tc, test_deep_nesting);
 	tcase_add_test(tc, test_alias_bomb);
 	tcase_add_test(tc, test_too_many_problems);
+	tcase_add_test(tc, test_many_warnings);
 	tcase_add_test(tc, test_embedded_nul);
 	tcase_add_test(tc, test_mutations);
 	suite_add_tcase(su, tc);

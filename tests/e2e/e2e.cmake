@@ -28,7 +28,7 @@ set(RG $<TARGET_FILE:racegate>)
 
 racegate_e2e(no_lost_hits 0 "w1-last .*opened w1-done" "main-end .*passed"
   "!NOT-ENFORCED" -- ${RG} run ${E2E_DIR}/hits.yaml)
-racegate_e2e(crash_while_held 0 "REPRODUCED: killed by Segmentation fault"
+racegate_e2e(crash_while_held 0 "REPRODUCED: killed by SIGSEGV \\(Segmentation fault\\)"
   "hold-forever +held: waiting for never-opened" -- ${RG} run ${E2E_DIR}/crash_held.yaml)
 racegate_e2e(signals_pass_through 0 "usr1=100 trap=2 touched=101"
   "PASSED" -- ${RG} run ${E2E_DIR}/signals.yaml)

@@ -1,8 +1,9 @@
 # What users see when something is wrong: the message says where and what,
 # and racegate exits with the status DESIGN.md gives.
-foreach(s bad_key no_code unreached stuck timeout)
+foreach(s bad_key bad_start no_code unreached stuck timeout)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
+file(WRITE ${E2E_DIR}/tab.yaml "version: 1\n\tgates: []\n")
 file(WRITE ${E2E_DIR}/script.sh "#!/bin/sh\nexit 0\n")
 file(CHMOD ${E2E_DIR}/script.sh PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
 
@@ -39,3 +40,8 @@ racegate_e2e(timeout_whole_run 3 "TIMEOUT"
   -- ${RG} run ${E2E_DIR}/timeout.yaml)
 racegate_e2e(on_deadlock_release 0 "ORDER-INFEASIBLE"
   -- ${RG} run --on-deadlock release ${E2E_DIR}/stuck.yaml)
+racegate_e2e(warning_start_routine_unknown 0
+  "bad_start.yaml:4:7: warning: no function 'wroker' in '.*hits': \\{start: wroker\\} matches no thread"
+  -- ${RG} check ${E2E_DIR}/bad_start.yaml)
+racegate_e2e(error_tab_in_yaml 2 "tab.yaml:2:1: error: invalid YAML: a tab character. YAML indents with spaces only"
+  -- ${RG} check ${E2E_DIR}/tab.yaml)
