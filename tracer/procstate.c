@@ -14,8 +14,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* futex operations (linux/futex.h), without the flags */
@@ -124,27 +133,353 @@ uint64_t tracer_tstate_futex(const tracer_tstate *st)
 	return 0;
 }
 
-/* Is racegate itself holding the file open at fd of pid (stdin handed down)? */
-static bool inherited_from_us(pid_t pid, int fd)
+/* ---- who else could wake a read ----------------------------------------
+ *
+ * A read, recv or accept (and poll, select, epoll_wait with no timeout) is
+ * blocked for ever only when no process but the program itself can make the
+ * file ready:
+ *  - a pipe (pipe:[ino]) whose write end no other process holds: racegate
+ *    itself (any end: a pipe racegate has came from outside), the program's
+ *    descendants (/proc/PID/task/T/children, recursively) and the other
+ *    processes of its session (a background child whose parent exited);
+ *  - a connected AF_UNIX socket whose peer (sock_diag) no other such process
+ *    holds;
+ *  - for poll and friends, an eventfd while the program has no descendant.
+ * Anything else may wake: a named FIFO, a listening socket (accept: a client
+ * can connect), an inet or unbound socket, a terminal, a file, a device, or
+ * whatever /proc does not tell (no permission, a missing children file, too
+ * many processes).  These looks cost a few /proc reads; they are made only
+ * for a thread in one of these calls, i.e. when the watcher suspects a stall.
+ */
+
+#define MAX_PROCS 4096         /* more descendants than this: cannot tell */
+#define MAX_POLLFDS 1024
+
+/* pid's session id (field 6 of stat), or -1 */
+static long proc_session(pid_t pid)
 {
-	char path[64];
-	struct stat theirs, ours;
-	int i;
+	char path[64], buf[512], *p;
+	long sid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0 || !(p = strrchr(buf, ')')))
+		return -1;
+	if (sscanf(p + 1, " %*c %*d %*d %ld", &sid) != 1)
+		return -1;
+	return sid;
+}
+
+/* Is pid's fd open for writing (fdinfo flags)?  Unknown: yes. */
+static bool fd_writable(pid_t pid, long fd)
+{
+	char path[96], buf[256], *p;
+	unsigned long flags;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%ld", (int)pid, fd);
+	if (read_small(path, buf, sizeof(buf)) <= 0 || !(p = strstr(buf, "flags:")) ||
+	    sscanf(p + 6, " %lo", &flags) != 1)
+		return true;
+	return (flags & O_ACCMODE) != O_RDONLY;
+}
+
+/*
+ * Does process pid hold an fd whose link is link ("pipe:[123]")?  With
+ * writer, only one open for writing counts.  -1: its fds cannot be read.
+ */
+static int proc_holds(pid_t pid, const char *link, bool writer)
+{
+	char path[64], sub[96], got[64];
+	DIR *d;
+	struct dirent *de;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	if (!(d = opendir(path)))
+		return errno == ENOENT ? 0 : -1;  /* gone: holds nothing */
+	while (!found && (de = readdir(d))) {
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+		ssize_t n;
+
+		if (end == de->d_name || *end || fd < 0)
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%ld", path, fd);
+		n = readlink(sub, got, sizeof(got) - 1);
+		if (n <= 0)
+			continue;
+		got[n] = '\0';
+		if (!strcmp(got, link) && (!writer || fd_writable(pid, fd)))
+			found = 1;
+	}
+	closedir(d);
+	return found;
+}
+
+/* Appends pid's children (every thread's) to *v; false when unreadable. */
+static bool add_children(pid_t pid, pid_t **v, size_t *n, size_t *cap)
+{
+	char path[96], buf[4096], *p, *e;
+	pid_t *tids;
+	size_t nt, i;
+	bool ok = true;
+
+	if (tracer_tasks(pid, &tids, &nt) < 0) {
+		free(tids);
+		return errno == ENOENT;   /* exited meanwhile: no children */
+	}
+	for (i = 0; i < nt && ok; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid,
+			 (int)tids[i]);
+		if (read_small(path, buf, sizeof(buf)) < 0) {
+			/* fine if the thread is gone, not if the file is missing */
+			snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)pid,
+				 (int)tids[i]);
+			ok = access(path, F_OK) < 0;
+			continue;
+		}
+		if (strlen(buf) >= sizeof(buf) - 2) {
+			ok = false;               /* too many to read at once */
+			break;
+		}
+		for (p = buf; *p; p = e) {
+			long c = strtol(p, &e, 10);
+
+			if (e == p)
+				break;
+			if (c > 0) {
+				if (*n >= MAX_PROCS) {
+					ok = false;
+					break;
+				}
+				RG_GROW(*v, *n + 1, *cap);
+				(*v)[(*n)++] = (pid_t)c;
+			}
+		}
+	}
+	free(tids);
+	return ok;
+}
+
+/*
+ * Could a process other than pid write to the file whose link is link?
+ * racegate holding it in any way counts; the program's descendants and
+ * session mates count when they hold it open for writing (writer) or at all.
+ */
+static bool held_elsewhere(pid_t pid, const char *link, bool writer)
+{
+	pid_t *v = NULL, self = getpid();
+	size_t n = 0, cap = 0, i;
+	bool held = false;
+	long sid;
+	DIR *d;
+	struct dirent *de;
+
+	if (proc_holds(self, link, false) != 0)
+		return true;
+	/* descendants, breadth first: v grows while it is walked */
+	if (!add_children(pid, &v, &n, &cap)) {
+		free(v);
+		return true;
+	}
+	for (i = 0; i < n && !held; i++) {
+		if (v[i] == self)
+			continue;
+		if (proc_holds(v[i], link, writer) != 0 ||
+		    !add_children(v[i], &v, &n, &cap))
+			held = true;
+	}
+	/* the rest of its session (a background child whose parent exited) */
+	if (!held && (sid = proc_session(pid)) > 0 && (d = opendir("/proc"))) {
+		while (!held && (de = readdir(d))) {
+			long q = strtol(de->d_name, NULL, 10);
+			bool seen = q == pid || q == self;
+
+			if (q <= 0)
+				continue;
+			for (i = 0; i < n && !seen; i++)
+				seen = v[i] == q;
+			if (!seen && proc_session((pid_t)q) == sid &&
+			    proc_holds((pid_t)q, link, writer) != 0)
+				held = true;
+		}
+		closedir(d);
+	}
+	free(v);
+	return held;
+}
+
+/* Has pid any child process? (Unknown: yes.) */
+static bool has_children(pid_t pid)
+{
+	pid_t *v = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = add_children(pid, &v, &n, &cap);
+
+	free(v);
+	return !ok || n > 0;
+}
+
+/* The inode of the peer of AF_UNIX socket ino (sock_diag), or 0. */
+static unsigned long unix_peer(unsigned long ino)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct unix_diag_req req;
+	} q;
+	union {
+		struct nlmsghdr nh;
+		char b[8192];
+	} r;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	unsigned long peer = 0;
+	ssize_t len;
+	int s;
+
+	if (ino > UINT32_MAX)
+		return 0;
+	s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (s < 0)
+		return 0;
+	memset(&q, 0, sizeof(q));
+	q.nh.nlmsg_len = sizeof(q);
+	q.nh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	q.nh.nlmsg_flags = NLM_F_REQUEST;
+	q.req.sdiag_family = AF_UNIX;
+	q.req.udiag_ino = (uint32_t)ino;
+	q.req.udiag_show = UDIAG_SHOW_PEER;
+	q.req.udiag_cookie[0] = q.req.udiag_cookie[1] = ~0U;
+	if (sendto(s, &q, sizeof(q), 0, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		goto out;
+	do
+		len = recv(s, &r, sizeof(r), 0);
+	while (len < 0 && errno == EINTR);
+	if (len > 0 && NLMSG_OK(&r.nh, (size_t)len) &&
+	    r.nh.nlmsg_type == SOCK_DIAG_BY_FAMILY) {
+		struct unix_diag_msg *m = NLMSG_DATA(&r.nh);
+		struct rtattr *a = (struct rtattr *)(m + 1);
+		int alen = (int)r.nh.nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
+
+		if (m->udiag_ino == ino)
+			for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+				if (a->rta_type == UNIX_DIAG_PEER &&
+				    RTA_PAYLOAD(a) >= sizeof(uint32_t))
+					peer = *(uint32_t *)RTA_DATA(a);
+	}
+out:
+	close(s);
+	return peer;
+}
+
+enum fd_use { FD_READ, FD_ACCEPT, FD_POLL };
+
+/* Can only the program itself make pid's fd ready?  (see above) */
+static bool fd_only_ours(pid_t pid, int fd, enum fd_use use)
+{
+	char path[64], link[64], peer[64];
+	struct stat sb;
+	ssize_t n;
+	unsigned long ino, p;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
-	if (stat(path, &theirs) < 0)
-		return true;   /* cannot tell: assume the outside world can wake it */
-	if (!S_ISFIFO(theirs.st_mode) && !S_ISSOCK(theirs.st_mode))
-		return true;   /* a terminal, a file, a device: not ours to judge */
-	for (i = 0; i < 3; i++) {
-		char self[32];
-
-		snprintf(self, sizeof(self), "/proc/self/fd/%d", i);
-		if (stat(self, &ours) == 0 && ours.st_ino == theirs.st_ino &&
-		    ours.st_dev == theirs.st_dev)
-			return true;
+	if (stat(path, &sb) < 0 || (n = readlink(path, link, sizeof(link) - 1)) <= 0)
+		return false;
+	link[n] = '\0';
+	if (S_ISFIFO(sb.st_mode)) {
+		if (strncmp(link, "pipe:[", 6))
+			return false;          /* a named FIFO: anyone may open it */
+		/*
+		 * The program must hold a write end itself (else the writer is
+		 * somewhere we do not look); a poll may wait to write, too:
+		 * then any other holder counts, reader or writer.
+		 */
+		return proc_holds(pid, link, true) == 1 &&
+		       !held_elsewhere(pid, link, use != FD_POLL);
 	}
-	return false;
+	if (S_ISSOCK(sb.st_mode)) {
+		if (use == FD_ACCEPT || sscanf(link, "socket:[%lu]", &ino) != 1 ||
+		    !(p = unix_peer(ino)))
+			return false;          /* listening, inet, unconnected */
+		snprintf(peer, sizeof(peer), "socket:[%lu]", p);
+		/*
+		 * A socketpair (or a connection to itself): the program holds
+		 * the peer, and nobody else holds either end (a peer held by a
+		 * server outside, or an end racegate has, may wake it).
+		 */
+		return proc_holds(pid, peer, false) == 1 &&
+		       !held_elsewhere(pid, peer, false) &&
+		       !held_elsewhere(pid, link, false);
+	}
+	if (use == FD_POLL && !strcmp(link, "anon_inode:[eventfd]"))
+		return !has_children(pid);
+	return false;      /* a terminal, a file, a device, a timerfd, ... */
+}
+
+/* Reads len bytes at addr of pid's memory. */
+static bool peek(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)len;
+}
+
+/* poll/ppoll on fds[nfds]: every fd only the program can make ready? */
+static bool poll_only_ours(pid_t pid, uint64_t fds, uint64_t nfds)
+{
+	struct pollfd *v;
+	bool ours = true;
+
+	if (!nfds)
+		return true;               /* waits for a signal alone */
+	if (nfds > MAX_POLLFDS)
+		return false;
+	v = xcalloc(nfds, sizeof(*v));
+	if (!peek(pid, fds, v, nfds * sizeof(*v)))
+		ours = false;
+	for (uint64_t i = 0; i < nfds && ours; i++)
+		if (v[i].fd >= 0 && !fd_only_ours(pid, v[i].fd, FD_POLL))
+			ours = false;
+	free(v);
+	return ours;
+}
+
+/* select/pselect6 on the three fd_sets at sets[], nfds */
+static bool select_only_ours(pid_t pid, uint64_t nfds, const uint64_t sets[3])
+{
+	uint64_t bits[3][FD_SETSIZE / 64];
+	size_t words = (nfds + 63) / 64;
+
+	if (nfds > FD_SETSIZE)
+		return false;
+	memset(bits, 0, sizeof(bits));
+	for (int k = 0; k < 3; k++)
+		if (sets[k] && words && !peek(pid, sets[k], bits[k], words * 8))
+			return false;
+	for (uint64_t fd = 0; fd < nfds; fd++)
+		if (((bits[0][fd / 64] | bits[1][fd / 64] | bits[2][fd / 64]) >>
+		     (fd % 64)) & 1 && !fd_only_ours(pid, (int)fd, FD_POLL))
+			return false;
+	return true;
+}
+
+/* epoll_wait on epfd: every registered fd ("tfd:" in fdinfo) ours? */
+static bool epoll_only_ours(pid_t pid, int epfd)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	bool ours = true;
+	int fd, n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, epfd);
+	if (!(f = fopen(path, "re")))
+		return false;
+	while (ours && getline(&line, &cap, f) > 0)
+		if (sscanf(line, "tfd: %d", &fd) == 1 &&
+		    (++n > MAX_POLLFDS || !fd_only_ours(pid, fd, FD_POLL)))
+			ours = false;
+	free(line);
+	fclose(f);
+	return ours;
 }
 
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
@@ -168,28 +503,37 @@ enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
 	case SYS_clock_nanosleep:
 		return TRACER_WAIT_TIMED;
 	case SYS_poll:
-		return (int)a[2] < 0 ? TRACER_WAIT_FOREVER : TRACER_WAIT_TIMED;
+		if ((int)a[2] >= 0)
+			return TRACER_WAIT_TIMED;
+		return poll_only_ours(pid, a[0], a[1]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
 	case SYS_ppoll:
-		return a[2] ? TRACER_WAIT_TIMED : TRACER_WAIT_FOREVER;
+		if (a[2])
+			return TRACER_WAIT_TIMED;
+		return poll_only_ours(pid, a[0], a[1]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
 	case SYS_select:
 	case SYS_pselect6:
-		return a[4] ? TRACER_WAIT_TIMED : TRACER_WAIT_FOREVER;
+		if (a[4])
+			return TRACER_WAIT_TIMED;
+		return select_only_ours(pid, a[0], &a[1]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
 	case SYS_epoll_wait:
 	case SYS_epoll_pwait:
-		return (int)a[3] < 0 ? TRACER_WAIT_FOREVER : TRACER_WAIT_TIMED;
+		if ((int)a[3] >= 0)
+			return TRACER_WAIT_TIMED;
+		return epoll_only_ours(pid, (int)a[0]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
 #ifdef SYS_epoll_pwait2
 	case SYS_epoll_pwait2:
-		return a[3] ? TRACER_WAIT_TIMED : TRACER_WAIT_FOREVER;
+		if (a[3])
+			return TRACER_WAIT_TIMED;
+		return epoll_only_ours(pid, (int)a[0]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
 #endif
 	case SYS_read:
 	case SYS_readv:
 	case SYS_recvfrom:
 	case SYS_recvmsg:
+		return fd_only_ours(pid, (int)a[0], FD_READ) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
 	case SYS_accept:
 	case SYS_accept4:
-		/* a pipe or socket of the program's own: only it can write */
-		return inherited_from_us(pid, (int)a[0]) ? TRACER_WAIT_NONE :
-		       TRACER_WAIT_FOREVER;
+		return fd_only_ours(pid, (int)a[0], FD_ACCEPT) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
 	default:
 		return TRACER_WAIT_NONE;
 	}

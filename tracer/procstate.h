@@ -3,11 +3,14 @@
  * /proc/PID/task/TID/{stat,syscall,schedstat,wchan} without stopping it,
  * and a backtrace of a stopped thread (libunwind's ptrace backend).
  *
- * "Blocked for ever" is decided from the system call and its arguments
- * alone: a futex wait with no timeout, poll/epoll/select with none, a read
- * on a pipe or socket the program made itself.  Sleeps and timed waits are
- * not: time alone wakes them.  Anything not known is "may wake", so a
- * deadlock verdict is never drawn from a guess.
+ * "Blocked for ever" is decided from the system call, its arguments and
+ * who else holds the files it waits on: a futex wait with no timeout; a
+ * read/recv on a pipe whose write end no other process holds (racegate, the
+ * program's descendants, its session), or on a socketpair only the program
+ * holds; poll/epoll/select with no timeout on such files only.  accept, a
+ * socket connected elsewhere, a named FIFO, a terminal may wake.  Sleeps and
+ * timed waits are not: time alone wakes them.  Anything not known is "may
+ * wake", so a deadlock verdict is never drawn from a guess.
  */
 #ifndef RACEGATE_PROCSTATE_H
 #define RACEGATE_PROCSTATE_H
