@@ -197,12 +197,68 @@ static int decoded_row(void *arg, uint64_t addr, uint64_t fileno, const char *pa
 	return 0;
 }
 
-static int line_rows(struct walk *w, Dwarf_Line *lines, Dwarf_Signed n)
+/*
+ * libdwarf 20210528 starts a DWARF 5 line program's file register at 0 (at
+ * the start and after each end_sequence) where DWARF 5 says 1, as DWARF 2-4
+ * did (libdwarf issue 137, fixed in later releases).  gcc relies on that
+ * default: when a unit's first code is a static inline function from a
+ * header, the header is file 1 and its rows come before any
+ * DW_LNS_set_file, so libdwarf puts them in file 0, the unit's own source.
+ *
+ * The rows cannot tell that 0 from a DW_LNS_set_file 0, the table can: gas
+ * (gcc) numbers files from 1 and writes entry 0 as a copy of the primary
+ * source, which its programs never name; clang lists each file once and
+ * sets the register before every row.  So in a DWARF 5 table whose entry 0
+ * recurs later, a row in file 0 is a row in file 1.  Returns file 1's path
+ * (libdwarf's, to be freed with free_srcfiles) when that is so, else NULL;
+ * a newer libdwarf never reports file 0 for such a table: no harm either way.
+ */
+static char *zero_means_one(struct walk *w, Dwarf_Die cu, Dwarf_Unsigned version,
+			    char ***files, Dwarf_Signed *nfiles)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Signed i;
+	int res;
+
+	*files = NULL;
+	*nfiles = 0;
+	if (version != 5)
+		return NULL;
+	res = dwarf_srcfiles(cu, files, nfiles, &e);
+	if (res == DW_DLV_ERROR)
+		dwarf_dealloc_error(w->dbg, e);
+	if (res != DW_DLV_OK) {
+		*files = NULL;
+		*nfiles = 0;
+		return NULL;
+	}
+	/* DWARF 5: dwarf_srcfiles index = file number */
+	for (i = 1; i < *nfiles; i++)
+		if ((*files)[0] && (*files)[i] && !strcmp((*files)[0], (*files)[i]))
+			return (*files)[1];
+	return NULL;
+}
+
+static void free_srcfiles(struct walk *w, char **files, Dwarf_Signed nfiles)
+{
+	Dwarf_Signed i;
+
+	if (!files)
+		return;
+	for (i = 0; i < nfiles; i++)
+		dwarf_dealloc(w->dbg, files[i], DW_DLA_STRING);
+	dwarf_dealloc(w->dbg, files, DW_DLA_LIST);
+}
+
+static int line_rows(struct walk *w, Dwarf_Die cu, Dwarf_Unsigned version,
+		     Dwarf_Line *lines, Dwarf_Signed n)
 {
 	dwarfx *dx = w->dx;
 	struct rowctx rc = {w, NULL, 0, dx->nrows};
 	Dwarf_Error e = NULL;
-	Dwarf_Signed i;
+	Dwarf_Signed i, nfiles;
+	char **files;
+	const char *file1 = zero_means_one(w, cu, version, &files, &nfiles);
 	int ret = 0;
 
 	for (i = 0; i < n && !ret; i++) {
@@ -224,7 +280,11 @@ static int line_rows(struct walk *w, Dwarf_Line *lines, Dwarf_Signed n)
 			ret = dw_fail(w, NULL, "line table names an impossible file number");
 			break;
 		}
-		if (!cached_file(&rc, fileno, &id)) {
+		if (fileno == 0 && file1) {
+			/* see zero_means_one */
+			if (!cached_file(&rc, 1, &id))
+				id = rc.ids[1] = file_id(w, file1);
+		} else if (!cached_file(&rc, fileno, &id)) {
 			char *src = NULL;
 			int res;
 
@@ -243,6 +303,7 @@ static int line_rows(struct walk *w, Dwarf_Line *lines, Dwarf_Signed n)
 	/* rows after the last end_sequence belong to no sequence: drop them */
 	dx->nrows = rc.seq_start;
 	free(rc.ids);
+	free_srcfiles(w, files, nfiles);
 	return ret;
 }
 
@@ -313,7 +374,7 @@ static int index_lines(struct walk *w, Dwarf_Die cu)
 		dwarf_srclines_dealloc_b(ctx);
 		return ret;
 	}
-	ret = res == DW_DLV_OK ? line_rows(w, lines, n) : 0;
+	ret = res == DW_DLV_OK ? line_rows(w, cu, version, lines, n) : 0;
 	dwarf_srclines_dealloc_b(ctx);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <check.h>
 #include <ctype.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <link.h>
@@ -946,6 +947,139 @@ START_TEST(test_lines)
 }
 END_TEST
 
+/* ---- lines from a header (a static inline function) ---- */
+
+/*
+ * Whether path's .debug_line is SHF_COMPRESSED: such tables are read by
+ * libdwarf, the others by dwarfx_line.c.
+ */
+static bool debug_line_compressed(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh, *strs;
+	char *names;
+	bool found = false, compressed = false;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fread(&eh, sizeof(eh), 1, f), 1);
+	ck_assert_uint_lt(eh.e_shstrndx, eh.e_shnum);
+	sh = calloc(eh.e_shnum, sizeof(*sh));
+	ck_assert_ptr_nonnull(sh);
+	ck_assert_int_eq(fseek(f, (long)eh.e_shoff, SEEK_SET), 0);
+	ck_assert_uint_eq(fread(sh, sizeof(*sh), eh.e_shnum, f), eh.e_shnum);
+	strs = &sh[eh.e_shstrndx];
+	names = calloc(1, strs->sh_size + 1);
+	ck_assert_ptr_nonnull(names);
+	ck_assert_int_eq(fseek(f, (long)strs->sh_offset, SEEK_SET), 0);
+	ck_assert_uint_eq(fread(names, 1, strs->sh_size, f), strs->sh_size);
+	for (size_t i = 0; i < eh.e_shnum; i++) {
+		if (sh[i].sh_name < strs->sh_size &&
+		    !strcmp(names + sh[i].sh_name, ".debug_line")) {
+			found = true;
+			compressed = (sh[i].sh_flags & SHF_COMPRESSED) != 0;
+		}
+	}
+	ck_assert_msg(found, "%s has no .debug_line", path);
+	free(names);
+	free(sh);
+	fclose(f);
+	return compressed;
+}
+
+struct hdr_prog {
+	const char *path, *nm;
+	bool compressed;
+};
+
+static const struct hdr_prog hdr_progs[] = {
+	{FX_HDR, LISTING("dwarf_fx_hdr", ".nm"), false},
+	{FX_HDR4, LISTING("dwarf_fx_hdr4", ".nm"), false},
+	{FX_HDR_GZ, LISTING("dwarf_fx_hdr_gz", ".nm"), true},
+	{FX_HDR4_GZ, LISTING("dwarf_fx_hdr4_gz", ".nm"), true},
+};
+
+/*
+ * In DWARF 5 the file register still starts at 1, but the file table
+ * starts at 0 (the unit's source, which gcc repeats later).  gcc names the
+ * header of hdr.c's first function by that initial 1 alone; reading it as
+ * file 0 (as libdwarf 20210528 does) gave the header's rows to hdr.c: no
+ * file 'hdr_inline.h', and hdr.c lines "in hdr_twice" on a comment.
+ */
+START_TEST(test_header_lines)
+{
+	const struct hdr_prog *p = &hdr_progs[_i];
+	int body = marker_line(SRC("hdr_inline.h"), "hdr-body");
+	int ret = marker_line(SRC("hdr_inline.h"), "hdr-return");
+	int include = marker_line(SRC("hdr.c"), "hdr-include");
+	int call = marker_line(SRC("hdr.c"), "hdr-call");
+	struct nm_sym twice = nm_lookup(p->nm, "hdr_twice");
+	struct nm_sym main_sym = nm_lookup(p->nm, "main");
+	struct seen_lines s;
+	rg_err err = RG_ERR_INIT;
+	dwarfx_loc *l, sym;
+	size_t n, i;
+	bool saw_body = false, saw_ret = false;
+	dwarfx *dx;
+
+	/* the fixture: both readers, and hdr.c has no code on the header's lines */
+	ck_assert_msg(debug_line_compressed(p->path) == p->compressed,
+		      "%s: .debug_line %scompressed", p->path, p->compressed ? "not " : "");
+	ck_assert_int_lt(ret, include);
+	ck_assert(twice.found && main_sym.found);
+
+	dx = open_ok(p->path);
+	/* FILE:LINE in the header: the header's function */
+	l = resolve_ok(dx, fmt("hdr_inline.h:%d", body), &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].function, "hdr_twice");
+	ck_assert_int_eq(l[0].line, body);
+	ck_assert(ends_with(l[0].file, "/tests/fixtures/dwarf/hdr_inline.h"));
+	ck_assert(in_sym(l[0].addr, twice));
+	ck_assert_int_eq(dwarfx_symbolize(dx, l[0].addr, &sym), 0);
+	ck_assert_int_eq(sym.line, body);
+	ck_assert_str_eq(sym.file, l[0].file);
+	ck_assert_str_eq(sym.function, "hdr_twice");
+	free(l);
+
+	/* the same line number in hdr.c is a comment */
+	ck_assert_contains(resolve_err(dx, fmt("hdr.c:%d", body)), "no code on this line");
+	ck_assert_contains(resolve_err(dx, fmt("hdr.c:%d", ret)), "no code on this line");
+
+	/* hdr.c's own lines stay hdr.c's */
+	l = resolve_ok(dx, fmt("hdr.c:%d", call), &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].function, "main");
+	ck_assert(ends_with(l[0].file, "/tests/fixtures/dwarf/hdr.c"));
+	ck_assert(in_sym(l[0].addr, main_sym));
+	free(l);
+
+	/* racegate lines hdr_inline.h: the function's lines, all of them its own */
+	memset(&s, 0, sizeof(s));
+	ck_assert_msg(dwarfx_lines(dx, "hdr_inline.h", 0, 0, note_line, &s, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_ge(s.n, 2);
+	for (i = 0; i < s.n; i++) {
+		ck_assert_str_eq(s.fn[i], "hdr_twice");
+		ck_assert_int_lt(s.line[i], include);
+		saw_body |= s.line[i] == body;
+		saw_ret |= s.line[i] == ret;
+	}
+	ck_assert(saw_body && saw_ret);
+
+	/* racegate lines hdr.c: none of the header's */
+	memset(&s, 0, sizeof(s));
+	ck_assert_msg(dwarfx_lines(dx, "hdr.c", 0, 0, note_line, &s, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_gt(s.n, 8);
+	for (i = 0; i < s.n; i++) {
+		ck_assert_msg(s.line[i] > include, "hdr.c:%d listed", s.line[i]);
+		ck_assert_str_ne(s.fn[i], "hdr_twice");
+	}
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 static char *temp_copy(const char *src, size_t len, const char *name)
@@ -1078,6 +1212,8 @@ static Suite *dwarf_suite(void)
 	tcase_add_loop_test(tc, test_insn_offsets, 0, 2);
 	tcase_add_test(tc, test_cxx_names);
 	tcase_add_test(tc, test_lines);
+	tcase_add_loop_test(tc, test_header_lines, 0,
+			    sizeof(hdr_progs) / sizeof(hdr_progs[0]));
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_corrupt_dwarf);
 	suite_add_tcase(s, tc);
