@@ -21,6 +21,20 @@
 #define MAX_DIE_DEPTH 1000
 #define MAX_NAME_HOPS 16
 
+/* The two names a function entry has, found on it or on what it instances. */
+enum name_kind {
+	NAME_PLAIN,              /* DW_AT_name */
+	NAME_LINKAGE,            /* DW_AT_linkage_name: the mangled C++ name */
+	NAME_KINDS
+};
+
+/* Names already found for referenced entries: DIE offset -> index in list. */
+struct name_cache {
+	dwarfx_map map;
+	const char **list;
+	size_t n, cap;
+};
+
 struct walk {
 	dwarfx *dx;
 	Dwarf_Debug dbg;
@@ -31,12 +45,7 @@ struct walk {
 	const char *comp_dir;    /* interned, or NULL */
 	const char *opt;         /* the unit's -O flag ("-O2"), NULL for -O0 */
 	bool cxx;                /* a C++ unit: functions have linkage names */
-	dwarfx_map names;        /* DIE offset -> index in name_list */
-	const char **name_list;
-	size_t nnames, names_cap;
-	dwarfx_map linkages;     /* the same for linkage names */
-	const char **linkage_list;
-	size_t nlinkages, linkages_cap;
+	struct name_cache names[NAME_KINDS]; /* by DIE offset, per kind of name */
 };
 
 static int dw_fail(struct walk *w, Dwarf_Error e, const char *what)
@@ -403,98 +412,21 @@ static int attr_string(struct walk *w, Dwarf_Die die, Dwarf_Half at, char **out)
 	return res;
 }
 
-static int die_name(struct walk *w, Dwarf_Die die, unsigned hops,
-		    const char **name);
+static int die_name(struct walk *w, Dwarf_Die die, enum name_kind kind,
+		    unsigned hops, const char **out);
 
-static int name_at(struct walk *w, Dwarf_Off off, unsigned hops, const char **name)
+/* The name of the entry at off (kind as die_name), cached by offset. */
+static int name_at(struct walk *w, Dwarf_Off off, enum name_kind kind,
+		   unsigned hops, const char **out)
 {
+	struct name_cache *c = &w->names[kind];
 	Dwarf_Die d = NULL;
 	Dwarf_Error e = NULL;
 	uint32_t idx;
 	int res;
 
-	if (dwarfx_map_get(&w->names, off, &idx)) {
-		*name = idx == DWARFX_NONE ? NULL : w->name_list[idx];
-		return 0;
-	}
-	res = dwarf_offdie_b(w->dbg, off, true, &d, &e);
-	if (res == DW_DLV_ERROR)
-		return dw_fail(w, e, "reference to another entry");
-	*name = NULL;
-	if (res == DW_DLV_OK) {
-		res = die_name(w, d, hops + 1, name);
-		dwarf_dealloc_die(d);
-		if (res < 0)
-			return -1;
-	}
-	if (*name) {
-		RG_GROW(w->name_list, w->nnames + 1, w->names_cap);
-		w->name_list[w->nnames] = *name;
-		dwarfx_map_put(&w->names, off, (uint32_t)w->nnames++);
-	} else {
-		dwarfx_map_put(&w->names, off, DWARFX_NONE);
-	}
-	return 0;
-}
-
-/*
- * DW_AT_name, or else the name of the entry this one is an instance of:
- * inlined copies and out-of-line clones (foo.constprop.0) point at the
- * abstract foo with DW_AT_abstract_origin, C++ definitions at their
- * declaration with DW_AT_specification.  Sets *name to NULL if none.
- */
-static int die_name(struct walk *w, Dwarf_Die die, unsigned hops,
-		    const char **name)
-{
-	static const Dwarf_Half refs[] = {DW_AT_abstract_origin, DW_AT_specification};
-	Dwarf_Error e = NULL;
-	char *s;
-	size_t i;
-	int res;
-
-	*name = NULL;
-	res = dwarf_diename(die, &s, &e);
-	if (res == DW_DLV_ERROR)
-		return dw_fail(w, e, "name");
-	if (res == DW_DLV_OK) {
-		*name = dwarfx_pool_intern(&w->dx->strs, s, strlen(s));
-		return 0;
-	}
-	if (hops >= MAX_NAME_HOPS)
-		return 0;
-	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
-		Dwarf_Attribute attr;
-		Dwarf_Off off;
-
-		res = dwarf_attr(die, refs[i], &attr, &e);
-		if (res == DW_DLV_ERROR)
-			return dw_fail(w, e, "attribute");
-		if (res == DW_DLV_NO_ENTRY)
-			continue;
-		res = dwarf_global_formref(attr, &off, &e);
-		dwarf_dealloc_attribute(attr);
-		if (res == DW_DLV_ERROR)
-			return dw_fail(w, e, "reference to another entry");
-		if (res == DW_DLV_NO_ENTRY)
-			continue;
-		return name_at(w, off, hops, name);
-	}
-	return 0;
-}
-
-static int die_linkage(struct walk *w, Dwarf_Die die, unsigned hops,
-		       const char **out);
-
-static int linkage_at(struct walk *w, Dwarf_Off off, unsigned hops,
-		      const char **out)
-{
-	Dwarf_Die d = NULL;
-	Dwarf_Error e = NULL;
-	uint32_t idx;
-	int res;
-
-	if (dwarfx_map_get(&w->linkages, off, &idx)) {
-		*out = idx == DWARFX_NONE ? NULL : w->linkage_list[idx];
+	if (dwarfx_map_get(&c->map, off, &idx)) {
+		*out = idx == DWARFX_NONE ? NULL : c->list[idx];
 		return 0;
 	}
 	res = dwarf_offdie_b(w->dbg, off, true, &d, &e);
@@ -502,46 +434,72 @@ static int linkage_at(struct walk *w, Dwarf_Off off, unsigned hops,
 		return dw_fail(w, e, "reference to another entry");
 	*out = NULL;
 	if (res == DW_DLV_OK) {
-		res = die_linkage(w, d, hops + 1, out);
+		res = die_name(w, d, kind, hops + 1, out);
 		dwarf_dealloc_die(d);
 		if (res < 0)
 			return -1;
 	}
 	if (*out) {
-		RG_GROW(w->linkage_list, w->nlinkages + 1, w->linkages_cap);
-		w->linkage_list[w->nlinkages] = *out;
-		dwarfx_map_put(&w->linkages, off, (uint32_t)w->nlinkages++);
+		RG_GROW(c->list, c->n + 1, c->cap);
+		c->list[c->n] = *out;
+		dwarfx_map_put(&c->map, off, (uint32_t)c->n++);
 	} else {
-		dwarfx_map_put(&w->linkages, off, DWARFX_NONE);
+		dwarfx_map_put(&c->map, off, DWARFX_NONE);
+	}
+	return 0;
+}
+
+/* The entry's own name of that kind: 1 and *out set, 0 when it has none. */
+static int own_name(struct walk *w, Dwarf_Die die, enum name_kind kind,
+		    const char **out)
+{
+	static const Dwarf_Half linkage[] = {DW_AT_linkage_name, DW_AT_MIPS_linkage_name};
+	Dwarf_Error e = NULL;
+	char *s;
+	size_t i;
+	int res;
+
+	if (kind == NAME_PLAIN) {
+		res = dwarf_diename(die, &s, &e);
+		if (res == DW_DLV_ERROR)
+			return dw_fail(w, e, "name");
+		if (res == DW_DLV_NO_ENTRY)
+			return 0;
+		*out = dwarfx_pool_intern(&w->dx->strs, s, strlen(s));
+		return 1;
+	}
+	for (i = 0; i < sizeof(linkage) / sizeof(linkage[0]); i++) {
+		res = attr_string(w, die, linkage[i], &s);
+		if (res == DW_DLV_ERROR)
+			return -1;
+		if (res == DW_DLV_OK) {
+			*out = dwarfx_pool_intern(&w->dx->strs, s, strlen(s));
+			return 1;
+		}
 	}
 	return 0;
 }
 
 /*
- * DW_AT_linkage_name (the mangled name) of a C++ function, found as its
- * name is: on the entry, or on the declaration or abstract instance it
- * points at.  NULL for extern "C" functions and main.
+ * The entry's name, or else the name of the entry this one is an instance
+ * of: inlined copies and out-of-line clones (foo.constprop.0) point at the
+ * abstract foo with DW_AT_abstract_origin, C++ definitions at their
+ * declaration with DW_AT_specification.  NAME_PLAIN is DW_AT_name;
+ * NAME_LINKAGE the mangled name (NULL for extern "C" functions and main).
+ * Sets *out to NULL if none.
  */
-static int die_linkage(struct walk *w, Dwarf_Die die, unsigned hops,
-		       const char **out)
+static int die_name(struct walk *w, Dwarf_Die die, enum name_kind kind,
+		    unsigned hops, const char **out)
 {
-	static const Dwarf_Half names[] = {DW_AT_linkage_name, DW_AT_MIPS_linkage_name};
 	static const Dwarf_Half refs[] = {DW_AT_abstract_origin, DW_AT_specification};
 	Dwarf_Error e = NULL;
 	size_t i;
-	char *s;
 	int res;
 
 	*out = NULL;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		res = attr_string(w, die, names[i], &s);
-		if (res == DW_DLV_ERROR)
-			return -1;
-		if (res == DW_DLV_OK) {
-			*out = dwarfx_pool_intern(&w->dx->strs, s, strlen(s));
-			return 0;
-		}
-	}
+	res = own_name(w, die, kind, out);
+	if (res != 0)
+		return res < 0 ? -1 : 0;
 	if (hops >= MAX_NAME_HOPS)
 		return 0;
 	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
@@ -559,7 +517,7 @@ static int die_linkage(struct walk *w, Dwarf_Die die, unsigned hops,
 			return dw_fail(w, e, "reference to another entry");
 		if (res == DW_DLV_NO_ENTRY)
 			continue;
-		return linkage_at(w, off, hops, out);
+		return name_at(w, off, kind, hops, out);
 	}
 	return 0;
 }
@@ -798,9 +756,9 @@ static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent
 		return -1;
 	if (dx->nranges == r0)
 		return 0;
-	if (die_name(w, die, 0, &name) < 0 || die_entry(w, die, rb.first, &entry) < 0 ||
+	if (die_name(w, die, NAME_PLAIN, 0, &name) < 0 || die_entry(w, die, rb.first, &entry) < 0 ||
 	    (tag == DW_TAG_inlined_subroutine && die_entry_view(w, die, &view) < 0) ||
-	    (w->cxx && die_linkage(w, die, 0, &linkage) < 0)) {
+	    (w->cxx && die_name(w, die, NAME_LINKAGE, 0, &linkage) < 0)) {
 		dx->nranges = r0;
 		return -1;
 	}
@@ -1011,10 +969,10 @@ int dwarfx_index_dwarf(dwarfx *dx, rg_err *err)
 	memset(&dx->sec_line, 0, sizeof(dx->sec_line));
 	memset(&dx->sec_line_str, 0, sizeof(dx->sec_line_str));
 	memset(&dx->sec_str, 0, sizeof(dx->sec_str));
-	dwarfx_map_release(&w.names);
-	free(w.name_list);
-	dwarfx_map_release(&w.linkages);
-	free(w.linkage_list);
+	for (int k = 0; k < NAME_KINDS; k++) {
+		dwarfx_map_release(&w.names[k].map);
+		free(w.names[k].list);
+	}
 	return ret;
 }
 
