@@ -151,8 +151,7 @@ static const struct dwarfx_row *row_for(const dwarfx *dx, uint64_t addr)
 	return r;
 }
 
-/* Innermost function instance holding addr, or DWARFX_NONE. */
-static uint32_t fn_at(const dwarfx *dx, uint64_t addr)
+uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr)
 {
 	size_t lo = 0, hi = dx->nsegs;
 
@@ -176,7 +175,7 @@ static uint32_t fn_at(const dwarfx *dx, uint64_t addr)
  */
 static uint32_t row_fn(const dwarfx *dx, const struct dwarfx_row *r)
 {
-	uint32_t f = fn_at(dx, r->addr);
+	uint32_t f = dwarfx_fn_at(dx, r->addr);
 
 	while (f != DWARFX_NONE && dx->fns[f].inlined &&
 	       dx->fns[f].entry == r->addr && r->view < dx->fns[f].entry_view)
@@ -219,7 +218,7 @@ const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr)
 
 static const char *function_at(const dwarfx *dx, uint64_t addr)
 {
-	uint32_t f = fn_at(dx, addr);
+	uint32_t f = dwarfx_fn_at(dx, addr);
 	const struct dwarfx_sym *s;
 
 	if (f != DWARFX_NONE && dx->fns[f].name)
@@ -882,7 +881,7 @@ static int resolve_function(dwarfx *dx, const char *where, const char *name,
 			ifunc = true;
 			continue;
 		}
-		f = fn_at(dx, s->addr);
+		f = dwarfx_fn_at(dx, s->addr);
 		for (g = f; g != DWARFX_NONE && !covered; g = dx->fns[g].parent)
 			covered = dx->fns[g].name && !strcmp(dx->fns[g].name, name);
 		if (covered)
@@ -1141,7 +1140,7 @@ static uint64_t line_block_end(const dwarfx *dx, uint64_t addr, const char *file
 /* Where the function holding addr ends: its range, or its symbol's size. */
 static uint64_t function_end(const dwarfx *dx, uint64_t addr)
 {
-	uint32_t f = fn_at(dx, addr);
+	uint32_t f = dwarfx_fn_at(dx, addr);
 	const struct dwarfx_sym *s;
 	size_t j;
 

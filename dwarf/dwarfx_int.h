@@ -206,6 +206,9 @@ int dwarfx_source_read(dwarfx *dx, const char *path, struct dwarfx_source *src,
 		       rg_err *err);
 void dwarfx_source_release(struct dwarfx_source *src);
 
+/* dwarfx.c: the innermost function instance holding addr, or DWARFX_NONE. */
+uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr);
+
 /* dwarfx_insn.c: the n-th instruction in [lo, hi); how many there are. */
 int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 		    uint64_t *addr, size_t *count, rg_err *err);

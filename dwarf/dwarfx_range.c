@@ -64,24 +64,6 @@ static const struct dwarfx_row *row_at(const dwarfx *dx, size_t i, size_t *next)
 	return best;
 }
 
-/* Innermost function instance holding addr, or DWARFX_NONE (as dwarfx.c). */
-static uint32_t instance_at(const dwarfx *dx, uint64_t addr)
-{
-	size_t lo = 0, hi = dx->nsegs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dx->segs[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || addr >= dx->segs[lo - 1].hi)
-		return DWARFX_NONE;
-	return dx->segs[lo - 1].fn;
-}
-
 static void span_add(dwarfx_span *out, size_t max, size_t *n, uint64_t lo, uint64_t hi)
 {
 	if (*n && *n <= max && out[*n - 1].hi == lo) {
@@ -134,7 +116,7 @@ size_t dwarfx_line_range(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max
 	r = row_at(dx, i, &next);
 	if (!r || !r->line)
 		return 0;
-	f = instance_at(dx, addr);
+	f = dwarfx_fn_at(dx, addr);
 	if (f == DWARFX_NONE) {
 		/* no DWARF function here: the row's own piece only */
 		if (next < dx->nrows && dx->rows[next].addr > addr)
