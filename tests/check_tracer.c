@@ -8,6 +8,7 @@
  * so the load bias is tracer_entry() - _start.
  */
 #include <check.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +37,7 @@ struct run {
 	struct hit hits[32];
 	int nhits;
 	int nbreak, nnew, nthread_exit, nfork, nexec, nsignal[65];
+	int nleader_exit;              /* THREAD_EXIT of the leader's tid */
 	tracer_event exit_ev;
 	void *data;                    /* for the callbacks */
 };
@@ -107,7 +109,10 @@ static void run_to_exit(struct run *r, on_event_fn fn)
 			ck_assert(ev.parent > 0);
 			break;
 		case TRACER_EV_THREAD_EXIT:
-			r->nthread_exit++;
+			if (ev.tid == tracer_pid(r->tr))
+				r->nleader_exit++;
+			else
+				r->nthread_exit++;
 			break;
 		case TRACER_EV_FORK:
 			r->nfork++;
@@ -166,6 +171,7 @@ START_TEST(test_no_lost_hits)
 	ck_assert_int_eq(r.nbreak, 20000);
 	ck_assert_int_eq(r.nnew, 2);
 	ck_assert_int_eq(r.nthread_exit, 2);
+	ck_assert_int_eq(r.nleader_exit, 1);    /* main returned: before EXIT */
 	ck_assert_int_eq(r.exit_ev.exit_code, 0);
 	ck_assert_int_eq(r.exit_ev.term_signal, 0);
 	finish(&r);
@@ -383,7 +389,47 @@ START_TEST(test_threads_and_exec)
 	ck_assert_int_eq(r.nexec, 1);
 	/* Every thread but the leader is gone, the execer included. */
 	ck_assert_int_eq(r.nthread_exit, 8);
+	/* The new leader's exit; the old one's too if the kernel stopped it
+	 * at PTRACE_EVENT_EXIT when exec killed it (kernels differ). */
+	ck_assert_int_ge(r.nleader_exit, 1);
+	ck_assert_int_le(r.nleader_exit, 2);
 	ck_assert_int_eq(r.exit_ev.exit_code, 5);
+	finish(&r);
+}
+END_TEST
+
+struct leader_order {
+	int exits;                     /* the leader's THREAD_EXITs so far */
+	int exits_at_mark;             /* ... when the worker reached mark() */
+};
+
+static bool note_leader_exit(struct run *r, const tracer_event *ev)
+{
+	struct leader_order *o = r->data;
+
+	if (ev->kind == TRACER_EV_THREAD_EXIT && ev->tid == tracer_pid(r->tr))
+		o->exits++;
+	if (ev->kind == TRACER_EV_BREAKPOINT)
+		o->exits_at_mark = o->exits;
+	return true;
+}
+
+/* main calls pthread_exit: its THREAD_EXIT comes when it exits, once, not
+ * with the EXIT at the end (the kernel keeps it a zombie until then). */
+START_TEST(test_leader_exits_first)
+{
+	struct leader_order o = { 0, -1 };
+	struct run r;
+
+	start(&r, FX("mainexit"), TRSYM_mainexit__start);
+	r.data = &o;
+	bp(&r, r.base + TRSYM_mainexit_mark);
+	run_to_exit(&r, note_leader_exit);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_mainexit_mark), 1);
+	ck_assert_int_eq(o.exits_at_mark, 1);   /* the worker saw main a zombie */
+	ck_assert_int_eq(r.nleader_exit, 1);
+	ck_assert_int_eq(r.nthread_exit, 1);
+	ck_assert_int_eq(r.exit_ev.exit_code, 0);
 	finish(&r);
 }
 END_TEST
@@ -596,6 +642,76 @@ START_TEST(test_shared_library)
 }
 END_TEST
 
+/*
+ * tracer_detach_stopped while a thread keeps trapping on a breakpoint and
+ * another one is held there: it returns, leaving every thread stopped with
+ * the program's own byte under the breakpoint; continued, the program
+ * makes every call right (tr_hot checks its sums) and ends by itself.
+ */
+START_TEST(test_detach_while_trapping)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer_event ev;
+	struct run r;
+	pid_t pid, held = 0;
+	uint64_t hot;
+	uint8_t orig, now = 0xcc;
+	char path[64];
+	int n = 0, status, fd;
+	bool stopped = false;
+
+	start(&r, FX("hot"), TRSYM_hot__start);
+	pid = tracer_pid(r.tr);
+	hot = r.base + TRSYM_hot_hot;
+	bp(&r, hot);
+	ck_assert(tracer_read_mem(r.tr, hot, &orig, 1, &err) == 0);
+	ck_assert(tracer_resume(r.tr, pid, &err) == 0);
+	while (n < 200) {
+		ck_assert_int_eq(tracer_next_event(r.tr, &ev, EVENT_TIMEOUT_MS, &err), 1);
+		ck_assert(ev.kind != TRACER_EV_EXIT);
+		if (ev.kind == TRACER_EV_THREAD_NEW)
+			ck_assert(tracer_resume(r.tr, ev.tid, &err) == 0);
+		if (ev.kind != TRACER_EV_BREAKPOINT)
+			continue;
+		if (!held) {
+			held = ev.tid;          /* left stopped at the breakpoint */
+			continue;
+		}
+		ck_assert(tracer_resume(r.tr, ev.tid, &err) == 0);
+		n++;
+	}
+	/* the other thread runs on to its next trap meanwhile */
+	ck_assert_msg(tracer_detach_stopped(r.tr, &err) == 0, "%s", err.msg);
+	tracer_free(r.tr);
+	r.tr = NULL;
+	for (int i = 0; i < 500 && !stopped; i++) {
+		char tpath[64];
+		DIR *d;
+		struct dirent *e;
+
+		snprintf(tpath, sizeof(tpath), "/proc/%d/task", (int)pid);
+		ck_assert((d = opendir(tpath)) != NULL);
+		stopped = true;
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.' && proc_state(atoi(e->d_name)) != 'T')
+				stopped = false;
+		closedir(d);
+		if (!stopped)
+			usleep(10 * 1000);
+	}
+	ck_assert_msg(stopped, "the program is not left stopped");
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	ck_assert((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0);
+	ck_assert_int_eq(pread(fd, &now, 1, (off_t)hot), 1);
+	close(fd);
+	ck_assert_uint_eq(now, orig);
+	ck_assert_int_eq(kill(pid, SIGCONT), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the program went wrong once continued (status 0x%x)", status);
+}
+END_TEST
+
 static Suite *tracer_suite(void)
 {
 	Suite *s = suite_create("tracer");
@@ -615,6 +731,8 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_spawn_errors);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_shared_library);
+	tcase_add_test(tc, test_leader_exits_first);
+	tcase_add_test(tc, test_detach_while_trapping);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -84,6 +84,7 @@
 #define TCB_REGS         0x200 /* regs holds its registers at this stop (a breakpoint's, rewound) */
 #define TCB_REGS_DIRTY   0x400 /* regs differ from the thread's: the PC rewound to the breakpoint
 				 is not written yet (regs_sync before it runs or is read) */
+#define TCB_GONE         0x800 /* its THREAD_EXIT was queued (the leader's comes at its exit stop) */
 
 struct tcb {
 	pid_t tid;
@@ -93,6 +94,7 @@ struct tcb {
 	uint64_t stub_ret;         /* TCB_IN_STUB */
 	uint64_t rearrival_addr;   /* TCB_REARRIVAL */
 	int npending;              /* signals to deliver on the next restart */
+	int detach_sig;            /* tracer_detach_stopped: the signal its stop is delivering */
 	siginfo_t pending[PENDING_MAX];
 	struct user_regs_struct regs; /* TCB_REGS: saves step_over_oot a PTRACE_GETREGS */
 	struct range *range;       /* stepping past a line (tracer_resume_past), innermost first */
@@ -1768,15 +1770,16 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 
 	/*
 	 * A non-leader thread that calls exec takes over the leader's tid;
-	 * the old leader's death is never reported, and the other threads'
-	 * deaths are (before or after this event).
+	 * the old leader's death is reported only if the kernel stopped it at
+	 * PTRACE_EVENT_EXIT (report_leader_gone; kernels differ), and the
+	 * other threads' deaths are (before or after this event).
 	 */
 	if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0L, &former) == 0 &&
 	    (pid_t)former != t->tid) {
 		struct tcb *old = find_tcb(tr, (pid_t)former);
 
 		if (old) {
-			if (old->flags & TCB_REPORTED)
+			if ((old->flags & (TCB_REPORTED | TCB_GONE)) == TCB_REPORTED)
 				queue_event(tr, TRACER_EV_THREAD_EXIT, old->tid);
 			drop_tcb(tr, old);
 		}
@@ -1876,6 +1879,20 @@ static bool surely_our_trap(tracer *tr, struct tcb *t)
 static bool is_stop_signal(int sig)
 {
 	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/*
+ * The leader passed its exit (PTRACE_EVENT_EXIT): pthread_exit in main, or
+ * the process's end.  Its own status comes only once every other thread has
+ * died (the kernel keeps it a zombie until then), and that one is the EXIT
+ * event: its THREAD_EXIT is reported now, once, so that the threads still
+ * running see it gone.
+ */
+static void report_leader_gone(tracer *tr, struct tcb *t)
+{
+	if ((t->flags & (TCB_REPORTED | TCB_GONE)) == TCB_REPORTED)
+		queue_event(tr, TRACER_EV_THREAD_EXIT, t->tid);
+	t->flags |= TCB_GONE;
 }
 
 static void report_exit(tracer *tr, int status)
@@ -1982,6 +1999,8 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	case PTRACE_EVENT_EXIT:
 		/* Let it die; the leader may stay a zombie until the others die. */
 		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
+		if (tid == tr->pid)
+			report_leader_gone(tr, t);
 		return restart(tid, PTRACE_CONT, 0, err);
 	case PTRACE_EVENT_STOP:
 		/*
@@ -2150,10 +2169,61 @@ int tracer_sync_regs(tracer *tr, pid_t tid)
 	return t ? regs_sync(t) : 0;
 }
 
+/*
+ * How long tracer_interrupt and tracer_detach_stopped wait for threads to
+ * stop: one in an uninterruptible wait (a vfork parent, a hung disk) may not
+ * stop at all, and nothing at the end of a run may wait for ever.
+ */
+#define STOP_WAIT_MS 2000
+
+/* Is a status of tid among those drained but not judged?  Then tid is in a
+ * stop (or dead), and no other status comes from it until it is resumed. */
+static bool status_queued(const tracer *tr, pid_t tid)
+{
+	for (size_t i = tr->raw_head; i < tr->nraw; i++)
+		if (tr->raw[i].tid == tid)
+			return true;
+	return false;
+}
+
+/*
+ * waitpid(which, __WALL) until deadline (now_ms): 1 with *tid and *status,
+ * 0 when nothing came in time, -1 when there is nothing to wait for.  It
+ * sleeps on the signalfd, whose SIGCHLD may be for another thread: the next
+ * tracer_next_event drains again (tr->quiet).
+ */
+static int wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *status)
+{
+	struct signalfd_siginfo ssi[8];
+
+	for (;;) {
+		struct pollfd pfd = { .fd = tr->sigfd, .events = POLLIN };
+		pid_t r = waitpid(which, status, __WALL | WNOHANG);
+		long left;
+
+		if (r > 0) {
+			*tid = r;
+			return 1;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		left = deadline - now_ms();
+		if (left <= 0)
+			return 0;
+		poll(&pfd, 1, left < 10 ? (int)left : 10);
+		while (read(tr->sigfd, ssi, sizeof(ssi)) > 0)
+			;
+		tr->quiet = false;
+	}
+}
+
 int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 {
 	struct tcb *t = find_tcb(tr, tid);
-	int status;
+	pid_t got;
+	int status, rc;
 
 	if (!t || tr->exit_queued || (t->flags & TCB_EXITING))
 		return rg_error(err, "cannot stop thread %d: it is exiting", tid);
@@ -2161,9 +2231,18 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 		return 0;
 	if (!(t->flags & TCB_STARTED))
 		return rg_error(err, "cannot stop thread %d: it has not started", tid);
+	/* Stopped already, for a status not judged yet: an interrupt would
+	 * only be reported once it runs again. */
+	if (status_queued(tr, tid))
+		return rg_error(err, "cannot stop thread %d: it is stopped for "
+				"something else", tid);
 	if (ptrace(PTRACE_INTERRUPT, tid, 0L, 0L) < 0)
 		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
-	if (wait_tid(tid, &status) < 0)
+	rc = wait_until(tr, tid, now_ms() + STOP_WAIT_MS, &got, &status);
+	if (rc == 0)    /* its stop, when it comes, is judged like any (restarted) */
+		return rg_error(err, "cannot stop thread %d: it did not stop within "
+				"%d ms", tid, STOP_WAIT_MS);
+	if (rc < 0)
 		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
 	if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
 	    !is_stop_signal(WSTOPSIG(status))) {
@@ -2176,20 +2255,283 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 			WIFSTOPPED(status) ? "receiving a signal" : "exiting");
 }
 
+/*
+ * Has tid a trap of its own queued that it has not reported yet (the int3
+ * of a breakpoint, a single-step)?  An interrupt or a group-stop is
+ * reported before a pending signal is dequeued, so a thread stopped so
+ * right after its int3 would die of that SIGTRAP once detached.  Signals
+ * the program sent (si_code <= 0) stay pending: they are the program's.
+ * A trap's SIGTRAP is never blocked (the kernel unblocks it): a blocked one
+ * would not be reported, and the thread would run on.
+ */
+static bool trap_pending(pid_t tid)
+{
+	struct __ptrace_peeksiginfo_args a = { .off = 0, .flags = 0, .nr = 8 };
+	uint64_t blocked = 0;   /* the kernel's sigset_t: 64 bits */
+	siginfo_t si[8];
+	long n;
+
+	if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(blocked), &blocked) < 0 ||
+	    (blocked & (1ULL << (SIGTRAP - 1))))
+		return false;
+	n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
+	for (long i = 0; i < n; i++)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code > 0)
+			return true;
+	return false;
+}
+
+/*
+ * tracer_detach_stopped: one wait status of a thread being stopped.  The
+ * thread is left in its stop (TCB_HELD), with a trap of ours undone (PC
+ * rewound to the breakpoint, or sent on from the stub) and a signal of the
+ * program's kept for the detach.  The one restart is of a thread whose
+ * trap is still pending: it reports it before it runs any code.  -1 when
+ * the program ended or called exec meanwhile (judged as usual: its events
+ * are queued).
+ */
+static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
+{
+	struct tcb *t = find_tcb(tr, tid);
+	struct user_regs_struct r;
+	unsigned long msg = 0;
+	struct fchild *f;
+	siginfo_t si;
+	uint64_t pc, addr;
+	int sig, event;
+
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		/* a thread's death (THREAD_EXIT), or the end of all (EXIT) */
+		if (handle_status(tr, tid, status, err) < 0)
+			return -1;
+		return tr->exit_queued ? rg_error(err, "it has ended") : 0;
+	}
+	if (!WIFSTOPPED(status))
+		return 0;
+	sig = WSTOPSIG(status);
+	event = status >> 16;
+	if (event == PTRACE_EVENT_EXEC) {
+		handle_status(tr, tid, status, NULL);
+		return rg_error(err, "it called exec");
+	}
+	if (!t) {
+		f = find_fork(tr, tid);
+		if (!f && !is_own_thread(tr, tid))
+			f = add_fork(tr, tid);
+		if (f) {
+			f->started = true;      /* its first stop */
+			return 0;
+		}
+		t = add_tcb(tr, tid);
+	}
+	t->flags = (t->flags | TCB_STARTED) & ~(TCB_REGS | TCB_REGS_DIRTY);
+	switch (event) {
+	case 0:
+		break;
+	case PTRACE_EVENT_CLONE:
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		/* as handle_new_child, without the restart: the child is
+		 * waited for too, and let go with the rest */
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0L, &msg) == 0) {
+			pid_t child = (pid_t)msg;
+			struct tcb *c;
+
+			if (event == PTRACE_EVENT_CLONE && !find_fork(tr, child) &&
+			    is_own_thread(tr, child)) {
+				if (!(c = find_tcb(tr, child)))
+					c = add_tcb(tr, child);
+				c->parent = tid;
+				c->flags |= TCB_PARENT_KNOWN;
+				if (t->flags & TCB_IN_STUB) {
+					c->flags |= TCB_IN_STUB;
+					c->stub_ret = t->stub_ret;
+				}
+			} else {
+				if (!(f = find_fork(tr, child)))
+					f = add_fork(tr, child);
+				f->parent = tid;
+				f->parent_known = true;
+				f->vfork = event == PTRACE_EVENT_VFORK;
+				f->stub_ret = (t->flags & TCB_IN_STUB) ? t->stub_ret : 0;
+			}
+		}
+		t->flags |= TCB_HELD;
+		return 0;
+	case PTRACE_EVENT_EXIT:
+		/* detached there, it dies */
+		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
+		if (tid == tr->pid)
+			report_leader_gone(tr, t);
+		return 0;
+	default:
+		/* an interrupt, a group-stop, a new thread's first stop */
+		if (trap_pending(tid)) {
+			t->flags &= ~TCB_HELD;
+			return restart(tid, PTRACE_CONT, 0, err);
+		}
+		t->flags |= TCB_HELD;
+		return 0;
+	}
+
+	/* A signal-delivery-stop. */
+	t->flags |= TCB_HELD;
+	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0)
+		return 0;       /* killed meanwhile, or a group-stop */
+	if (sig == SIGTRAP && si.si_code > 0 && get_regs(tid, &r) == 0) {
+		pc = arch_get_pc(&r);
+		addr = arch_bp_from_trap_pc(pc);
+		if ((t->flags & TCB_IN_STUB) && tr->stub &&
+		    pc == ARCH_STUB_TRAP_PC(tr->stub)) {
+			/* back from a displaced syscall (step_over) */
+			t->flags &= ~TCB_IN_STUB;
+			arch_set_pc(&r, t->stub_ret);
+		} else if (si.si_code == SI_KERNEL &&
+			   (find_bp(tr, addr) || recently_removed(tr, addr))) {
+			arch_set_pc(&r, addr);  /* a breakpoint: at its instruction */
+		} else if (si.si_code == SI_KERNEL || !stepping(t)) {
+			goto program;           /* the program's own trap */
+		}
+		/* else the single-step of tracer_resume_past */
+		if (set_regs(tid, &r) < 0 && errno != ESRCH)
+			return rg_error(err, "cannot set the registers of thread %d: %s",
+					tid, strerror(errno));
+		return 0;
+	}
+program:
+	oot_fault(tr, t, sig, &si);     /* a fault in a copy: at the breakpoint */
+	t->detach_sig = sig;
+	return 0;
+}
+
+/* A thread of the program that is not stopped yet (nor dying), or 0. */
+static pid_t detach_unsettled(const tracer *tr)
+{
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		const struct tcb *t = tr->tcbs[i];
+
+		if (!(t->flags & TCB_EXITING) &&
+		    (t->flags & (TCB_STARTED | TCB_HELD)) != (TCB_STARTED | TCB_HELD))
+			return t->tid;
+	}
+	for (size_t i = 0; i < tr->nforks; i++)
+		if (!tr->forks[i].started)
+			return tr->forks[i].pid;
+	return 0;
+}
+
+/* Where a stopped thread is, in the program's own code: the stub and the
+ * out-of-line copies are left behind. */
+static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
+{
+	if ((t->flags & TCB_IN_STUB) && tr->stub && pc >= tr->stub &&
+	    pc < ARCH_STUB_TRAP_PC(tr->stub)) {
+		/*
+		 * Before the displaced syscall: at the program's own (same
+		 * length).  After it, or inside it: behind it; if the call is
+		 * restarted the kernel moves the PC back over the syscall
+		 * instruction, which is then the program's.
+		 */
+		if (pc == tr->stub)
+			return t->stub_ret - (ARCH_STUB_LEN - ARCH_BP_LEN);
+		return t->stub_ret;
+	}
+	for (size_t i = 0; i < tr->nbps; i++) {
+		const struct bp *b = &tr->bps[i];
+
+		if (!b->oot)
+			continue;
+		if (pc == b->oot)
+			return b->addr;
+		if (pc == b->oot + b->insn.len)
+			return b->addr + b->insn.len;
+	}
+	return pc;
+}
+
+/*
+ * Every thread is stopped first, and only then are the breakpoints taken
+ * out: a thread that runs meanwhile may trap on one at any time, and its
+ * trap must not reach it detached.  Statuses are collected from every
+ * thread at once, with a deadline, never from one thread alone: the one
+ * that is already stopped (its status in tr->raw, or in the kernel's
+ * queue) would make that wait last for ever.
+ */
 int tracer_detach_stopped(tracer *tr, rg_err *err)
 {
+	long deadline = now_ms() + STOP_WAIT_MS;
 	struct user_regs_struct r;
 	size_t i;
 	int rc = 0;
 
 	if (tr->exit_queued)
-		return rg_error(err, "cannot leave the program stopped: it has ended");
+		return rg_error(err, "it has ended");
 	for (i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 
-		if (!(t->flags & (TCB_HELD | TCB_EXITING)) &&
-		    tracer_interrupt(tr, t->tid, err) < 0)
+		if ((t->flags & TCB_EXITING) || !(t->flags & TCB_STARTED) ||
+		    status_queued(tr, t->tid))
+			continue;       /* dying; its first stop, a status are on their way */
+		if (t->flags & TCB_HELD) {
+			/* held by tracer_interrupt right after its int3 */
+			if (!(t->flags & TCB_AT_BP) && trap_pending(t->tid)) {
+				t->flags &= ~TCB_HELD;
+				if (restart(t->tid, PTRACE_CONT, 0, err) < 0)
+					return -1;
+			}
+			continue;
+		}
+		if (ptrace(PTRACE_INTERRUPT, t->tid, 0L, 0L) < 0 && errno != ESRCH)
+			return rg_error(err, "cannot stop thread %d: %s", t->tid,
+					strerror(errno));
+	}
+	while (tr->raw_head < tr->nraw) {
+		struct wstat w = tr->raw[tr->raw_head++];
+
+		if (detach_judge(tr, w.tid, w.status, err) < 0)
+			return -1;
+	}
+	for (;;) {
+		pid_t waiting = detach_unsettled(tr), tid;
+		int status, got;
+
+		if (!waiting)
+			break;
+		got = wait_until(tr, -1, deadline, &tid, &status);
+		if (got == 0)
+			return rg_error(err, "thread %d did not stop within %d ms",
+					waiting, STOP_WAIT_MS);
+		if (got < 0)
+			return rg_error(err, "cannot wait for thread %d: %s", waiting,
+					strerror(errno));
+		if (detach_judge(tr, tid, status, err) < 0)
+			return -1;
+	}
+
+	/* Forked children: the breakpoints out of their copy, and let go. */
+	while (tr->nforks) {
+		struct fchild *f = &tr->forks[0];
+
+		if (!f->parent_known)
+			f->parent = tr->pid;
+		if (finish_fork(tr, f, err) < 0)
 			rc = -1;
+	}
+	for (i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+		uint64_t pc;
+
+		if (t->flags & TCB_EXITING)
+			continue;
+		/* held at a breakpoint: its PC at the breakpoint's instruction */
+		regs_sync(t);
+		if (get_regs(t->tid, &r) < 0)
+			continue;
+		pc = detach_pc(tr, t, arch_get_pc(&r));
+		if (pc != arch_get_pc(&r)) {
+			arch_set_pc(&r, pc);
+			set_regs(t->tid, &r);
+		}
 	}
 	for (i = 0; i < tr->nbps; i++)
 		if (mem_pwrite(tr->memfd, tr->bps[i].addr, &tr->bps[i].orig, 1) < 0)
@@ -2197,32 +2539,22 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 				      (unsigned long long)tr->bps[i].addr,
 				      strerror(errno));
 	tr->nbps = 0;
+	/* Pending until a thread runs: the first one detached stops them all. */
+	kill(tr->pid, SIGSTOP);
 	for (i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 
-		/* held at a breakpoint: its PC at the breakpoint's instruction */
-		regs_sync(t);
-		/*
-		 * A thread inside a displaced system call (step_over) would
-		 * come back to the stub's int3, untraced: send it back to the
-		 * program's own code.  If the call is restarted the kernel
-		 * moves the PC back over the syscall instruction, which is
-		 * then the program's own (ARCH_INSN_SYSCALL, same length).
-		 */
-		if ((t->flags & TCB_IN_STUB) && get_regs(t->tid, &r) == 0 &&
-		    arch_get_pc(&r) >= tr->stub &&
-		    arch_get_pc(&r) < ARCH_STUB_TRAP_PC(tr->stub)) {
-			arch_set_pc(&r, t->stub_ret);
-			set_regs(t->tid, &r);
-		}
-	}
-	/* Pending until a thread runs: the first one detached stops them all. */
-	kill(tr->pid, SIGSTOP);
-	for (i = 0; i < tr->ntcbs; i++)
-		if (ptrace(PTRACE_DETACH, tr->tcbs[i]->tid, 0L, 0L) < 0 &&
+		/* a signal its stop was delivering goes with the detach */
+		if (ptrace(PTRACE_DETACH, t->tid, 0L, (long)t->detach_sig) < 0 &&
 		    errno != ESRCH)
 			rc = rg_error(err, "cannot detach thread %d: %s",
-				      tr->tcbs[i]->tid, strerror(errno));
+				      t->tid, strerror(errno));
+		/* signals kept while it stepped past a line: pending again */
+		for (int k = 0; k < t->npending; k++)
+			syscall(SYS_tgkill, tr->pid, t->tid, t->pending[k].si_signo);
+		t->npending = 0;
+	}
+	tr->ev_head = tr->nev = 0;      /* no event follows */
 	tr->exit_queued = true;
 	tr->reaped = true;
 	return rc;

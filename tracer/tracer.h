@@ -34,7 +34,9 @@ typedef struct tracer tracer;
 enum tracer_ev_kind {
 	TRACER_EV_BREAKPOINT,  /* tid is stopped at breakpoint addr (RIP == addr); stays stopped until tracer_resume */
 	TRACER_EV_THREAD_NEW,  /* tid was created by parent; stays stopped (before its first instruction) until tracer_resume */
-	TRACER_EV_THREAD_EXIT, /* tid is gone (exited, or killed by the process's exit) */
+	TRACER_EV_THREAD_EXIT, /* tid is gone (exited, or killed by the process's exit); once per
+				  thread; the leader's when it passes its exit (pthread_exit in
+				  main: the kernel keeps it a zombie until the end), before EXIT */
 	TRACER_EV_SIGNAL,      /* informational: signo is being delivered to tid, unchanged */
 	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new leader */
 	TRACER_EV_FORK,        /* tid forked child (detached, breakpoints removed from its memory) */
@@ -165,15 +167,23 @@ void tracer_kill(tracer *tr);
  * so that its registers can be read and it can be unwound; a thread already
  * stopped is left as it is.  A thread blocked in a system call is taken out
  * of it (the call is restarted if the thread is resumed).  Meant for the end
- * of a run: a status that comes in the way is kept for tracer_next_event.
+ * of a run: a status that comes in the way is kept for tracer_next_event,
+ * and it fails rather than wait (a thread whose status is already kept, one
+ * that does not stop within a couple of seconds).
  */
 int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err);
 
 /*
  * Leaves the program stopped (SIGSTOP) and detached, with every breakpoint
  * taken out of its memory (threads held at a breakpoint are at its original
- * instruction), for a debugger to attach to.  No event follows; tracer_free
- * then neither kills nor waits for it.
+ * instruction), for a debugger to attach to.  Every thread is stopped first,
+ * with one bounded wait for them all: a thread that traps on a breakpoint
+ * meanwhile is put back at it (its trap never reaches it), one stopped in
+ * racegate's scratch code is put back in the program's, and a signal the
+ * program was receiving is delivered at the detach.  No event follows;
+ * tracer_free then neither kills nor waits for it.  On failure (a thread
+ * did not stop in time; the program ended or called exec meanwhile) the
+ * program is still traced: kill it, and its events follow as usual.
  */
 int tracer_detach_stopped(tracer *tr, rg_err *err);
 

@@ -67,5 +67,18 @@ racegate_e2e(quiet_period_usage 2 "--quiet-period takes a duration"
 
 # --keep-stopped: stopped, detached, no breakpoint left (it can go on).
 add_test(NAME e2e_keep_stopped COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/keep_stopped.sh
-  ${RG} ${E2E_DIR}/opener_exited.yaml ${E2E_DIR}/sleeper)
-set_tests_properties(e2e_keep_stopped PROPERTIES LABELS e2e TIMEOUT 60)
+  ${RG} ${E2E_DIR}/opener_exited.yaml 3 ${E2E_DIR}/sleeper 0 @DONE@)
+set_tests_properties(e2e_keep_stopped PROPERTIES LABELS e2e TIMEOUT 90)
+
+# --keep-stopped while a thread keeps trapping on a gate's breakpoint (the
+# run ends by its timeout): racegate returns, the spinner is stopped at the
+# gate's own instruction, and it spins on untrapped once continued.
+add_executable(e2e_spinner e2e/programs/spinner.c)
+target_compile_options(e2e_spinner PRIVATE -O0 -g)
+target_link_libraries(e2e_spinner PRIVATE Threads::Threads)
+set_target_properties(e2e_spinner PROPERTIES OUTPUT_NAME spinner
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/spin_stopped.yaml ${E2E_DIR}/spin_stopped.yaml COPYONLY)
+add_test(NAME e2e_keep_stopped_spinning COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/keep_stopped.sh
+  ${RG} ${E2E_DIR}/spin_stopped.yaml 3 ${E2E_DIR}/spinner @DONE@)
+set_tests_properties(e2e_keep_stopped_spinning PROPERTIES LABELS e2e TIMEOUT 90)
