@@ -295,6 +295,13 @@ static const struct bad {
 	{G "expect:\n  stdout: /(/\n", -1,
 	 "gates.yaml:4:11: error: bad regex in 'stdout': unmatched ( or \\("},
 	{G "expect:\n  stderr: //\n", -1, "gates.yaml:4:11: error: 'stderr' has an empty regex"},
+	/* stacked and nested repetitions: glibc's regcomp is exponential in them */
+	{G "expect:\n  stdout: /a++++++++++++++++++++/\n", -1,
+	 "gates.yaml:4:11: error: the regex in 'stdout' repeats repetitions too deeply (such as 'a++' or '((a+)+)+'); simplify it"},
+	{G "expect:\n  stderr: /((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+/\n", -1,
+	 "gates.yaml:4:11: error: the regex in 'stderr' repeats repetitions too deeply (such as 'a++' or '((a+)+)+'); simplify it"},
+	{G "expect:\n  stdout: /(a{1,255}){1,255}/\n", -1,
+	 "gates.yaml:4:11: error: the regex in 'stdout' repeats repetitions too deeply (such as 'a++' or '((a+)+)+'); simplify it"},
 	{G "expect:\n  deadlock: maybe\n", -1,
 	 "gates.yaml:4:13: error: 'deadlock' must be true or false, not 'maybe'"},
 	{G "expect:\n  exit: 1\n  signal: SEGV\n", -1,
