@@ -256,7 +256,6 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 	struct timeval wall;
 	double t0 = mono_ms();
 	char *stopped = NULL;
-	long started;
 	size_t i;
 	int status;
 
@@ -275,7 +274,7 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 	if (bo->tap)
 		report_tap_begin(stdout);
 	j = jobs_new(p, o, bo->jobs);
-	started = jobs_run(j, bo->repeat, on_done, &s);
+	jobs_run(j, bo->repeat, on_done, &s);   /* on_done counts what ran */
 	progress_clear(&s);
 
 	status = s.status;
@@ -285,7 +284,6 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 				    s.stop_no, bo->repeat,
 				    run_outcome_name(s.stop_outcome));
 	}
-	(void)started;
 	if (bo->repeat > 1) {
 		fprintf(stderr, "racegate: %ld runs:", s.ndone);
 		print_counts(stderr, s.counts);

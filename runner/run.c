@@ -456,7 +456,6 @@ static void disarm_if_dead(struct run_ctx *c, const plan_bp *bp, uint64_t addr)
 static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 {
 	const plan_bp *bp = plan_find(c->p, addr - c->bias);
-	bool own = false;
 
 	if (c->entry && addr == c->entry) {
 		rg_err err = RG_ERR_INIT;
@@ -467,19 +466,14 @@ static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 		if (!bp && !run_locs_busy(c->locs, c->entry))
 			tracer_remove_bp(c->tr, c->entry, &err);
 		c->entry = 0;
-		own = true;
 	}
-	if (is_ptc(c, addr)) {
+	if (is_ptc(c, addr))
 		on_pthread_create(c, tid);
-		own = true;
-	}
 	if (c->locs) {
 		rg_err err = RG_ERR_INIT;
-		int r = run_locs_on_breakpoint(c->locs, tid, addr, &bp, &err);
 
-		if (r < 0)
+		if (run_locs_on_breakpoint(c->locs, tid, addr, &bp, &err) < 0)
 			locs_failed(c, &err);
-		own = own || r > 0;
 	}
 	if (bp) {
 		struct thr *t = thr_find(c, tid);
@@ -496,9 +490,8 @@ static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 		disarm_if_dead(c, bp, addr);
 		if (held)
 			return;
-	} else if (!own) {
-		/* a breakpoint we no longer know: nothing to decide */
 	}
+	/* racegate's own breakpoints, and ones no longer known: go on */
 	resume(c, tid);
 	restart_released(c);
 }
