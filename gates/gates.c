@@ -703,11 +703,10 @@ static void hold_end(gate_engine *e, struct gate_thread *th)
  * past the line (gate_passed), not now.  Nothing is pushed when no gate of
  * the arrival has then_open, so gate_pass_depth() says whether to watch.
  */
-static void open_then(gate_engine *e, struct gate_thread *th, double t)
+static void open_then(gate_engine *e, struct gate_thread *th)
 {
 	size_t i, mark = th->npass;
 
-	(void)t;
 	for (i = 0; i < th->nar; i++) {
 		if (!e->gates[th->ar[i]].sp->then_open.n)
 			continue;
@@ -745,7 +744,7 @@ static void release(gate_engine *e, struct gate_thread *th,
 
 	hold_end(e, th);
 	emit(e, &n);
-	open_then(e, th, t);
+	open_then(e, th);
 }
 
 static bool bars_fired(const gate_engine *e, const struct gate_thread *th, size_t *first)
@@ -831,7 +830,7 @@ static bool pass_barriers(gate_engine *e, struct gate_thread *th, double t)
 	if (th->held)
 		release(e, th, GATE_NOTE_RELEASE, th->gate, t);
 	else
-		open_then(e, th, t);
+		open_then(e, th);
 	return false;
 }
 

@@ -21,12 +21,11 @@ static int width(const char *s)
 	return s ? (int)strlen(s) : 1;
 }
 
-void report_timeline(FILE *f, const run_result *res, bool color)
+void report_timeline(FILE *f, const run_result *res)
 {
 	int ww = 0, wt = 0, wg = 0, wtid = 0;
 	size_t i;
 
-	(void)color;
 	for (i = 0; i < res->ntl; i++) {
 		const tl_entry *e = &res->tl[i];
 		char tid[32];
@@ -71,7 +70,7 @@ void report_run(FILE *f, const spec *sp, const run_result *res, int run_no,
 	diag_print(f, res);
 	if (res->ntl) {
 		fprintf(f, "timeline:\n");
-		report_timeline(f, res, color);
+		report_timeline(f, res);
 	} else if (sp->ngates) {
 		fprintf(f, "timeline: no gate was reached\n");
 	}

@@ -182,6 +182,6 @@ int run_outcome_exit(enum run_outcome o);
 
 void report_run(FILE *f, const spec *sp, const run_result *res, int run_no,
 		int nruns, bool color);
-void report_timeline(FILE *f, const run_result *res, bool color);
+void report_timeline(FILE *f, const run_result *res);
 
 #endif
