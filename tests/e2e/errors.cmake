@@ -1,6 +1,6 @@
 # What users see when something is wrong: the message says where and what,
 # and racegate exits with the status DESIGN.md gives.
-foreach(s bad_key bad_start no_code unreached stuck timeout)
+foreach(s bad_key bad_start bad_regex no_code unreached stuck timeout)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 file(WRITE ${E2E_DIR}/tab.yaml "version: 1\n\tgates: []\n")
@@ -45,3 +45,6 @@ racegate_e2e(warning_start_routine_unknown 0
   -- ${RG} check ${E2E_DIR}/bad_start.yaml)
 racegate_e2e(error_tab_in_yaml 2 "tab.yaml:2:1: error: invalid YAML: a tab character. YAML indents with spaces only"
   -- ${RG} check ${E2E_DIR}/tab.yaml)
+racegate_e2e(error_regex_too_costly 2
+  "bad_regex.yaml:6:11: error: the regex in 'stdout' repeats repetitions too deeply"
+  -- ${RG} run ${E2E_DIR}/bad_regex.yaml)
