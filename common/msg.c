@@ -36,6 +36,75 @@ int rg_error_prefix(rg_err *e, const char *fmt, ...)
 	return -1;
 }
 
+/* Set once by the command line before anything runs; read-only afterwards. */
+static int verbose_level;
+
+void rg_set_verbose(int level)
+{
+	verbose_level = level;
+}
+
+int rg_verbose(void)
+{
+	return verbose_level;
+}
+
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	rg_buf_puts(&b, "racegate: ");
+	rg_buf_puts(&b, kind);
+	rg_buf_vprintf(&b, fmt, ap);
+	rg_buf_puts(&b, "\n");
+	fputs(b.s, stderr); /* one write: lines of parallel runs do not interleave */
+	rg_buf_release(&b);
+}
+
+void rg_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void rg_trace(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbose_level <= 0)
+		return;
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+}
+
+void rg_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+void rg_bug_at(const char *file, int line, const char *fmt, ...)
+{
+	rg_buf b = RG_BUF_INIT;
+	va_list ap;
+
+	rg_buf_printf(&b, "BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	rg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "racegate: %s\n", b.s);
+	rg_buf_release(&b);
+	abort();
+}
+
 static void *check_alloc(void *p)
 {
 	if (!p) {

@@ -25,6 +25,26 @@ int rg_error(rg_err *e, const char *fmt, ...) RG_PRINTF(2, 3);
 /* Prefixes e's message with the formatted text and ": "; returns -1. */
 int rg_error_prefix(rg_err *e, const char *fmt, ...) RG_PRINTF(2, 3);
 
+/*
+ * Messages to the user, for runner/ and for a library's broken invariant.
+ * Each prints one line "racegate: ..." on stderr.
+ *   rg_warn   "racegate: warning: ..."; the run goes on
+ *   rg_trace  only once rg_set_verbose(1) was called (--verbose)
+ *   rg_die    prints and exits with status 2 (setup cannot go on)
+ *   rg_bug    a broken invariant: "racegate: BUG: file:line: ..." and abort();
+ *             use it where code "cannot" reach, never for bad input
+ */
+void rg_set_verbose(int level);
+int rg_verbose(void);
+void rg_warn(const char *fmt, ...) RG_PRINTF(1, 2);
+void rg_trace(const char *fmt, ...) RG_PRINTF(1, 2);
+_Noreturn void rg_die(const char *fmt, ...) RG_PRINTF(1, 2);
+_Noreturn void rg_bug_at(const char *file, int line, const char *fmt, ...) RG_PRINTF(3, 4);
+#define rg_bug(...) rg_bug_at(__FILE__, __LINE__, __VA_ARGS__)
+/* rg_bug unless cond holds. */
+#define RG_ASSERT(cond) \
+	do { if (!(cond)) rg_bug("assertion failed: %s", #cond); } while (0)
+
 /* Allocation that reports and aborts on exhaustion, never returns NULL. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -219,6 +219,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			c->quiet = true;
 		} else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
 			c->verbose = true;
+			rg_set_verbose(1);
 		} else if (is_option(a, "--repeat")) {
 			char *end;
 
