@@ -1022,6 +1022,7 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 	struct bp *b = find_bp(tr, addr);
 	size_t i;
 	int rc = 0;
+	bool own_trap;
 
 	if (!b)
 		return 0;
@@ -1030,6 +1031,7 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 		b->user = false;
 		return 0;
 	}
+	own_trap = !memcmp(&b->orig, arch_bp_insn, ARCH_BP_LEN);
 	if (!tr->exit_queued && tracer_mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
 		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 			      (unsigned long long)addr, strerror(errno));
@@ -1039,7 +1041,13 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 	for (i = 0; i < tr->npages; i++)
 		if (tr->pages[i].slot_owner == addr)
 			tr->pages[i].slot_owner = 0;
-	/* A thread may have trapped on it already; see handle_sigtrap(). */
+	/*
+	 * A thread may have trapped on it already; see handle_sigtrap().
+	 * Not when the program's own int3 was under it: a trap there is the
+	 * program's from now on, and rewinding to it would trap for ever.
+	 */
+	if (own_trap)
+		return rc;
 	tr->removed[tr->removed_next] = addr;
 	tr->removed_next = (tr->removed_next + 1) % REMOVED_MAX;
 	if (tr->nremoved < REMOVED_MAX)
