@@ -172,6 +172,33 @@ static void note_signal(tracer *tr, const struct tcb *t, int sig)
 		tracer_queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = sig;
 }
 
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* A group-stop: the program stops (SIGSTOP, SIGTSTP...) until a SIGCONT. */
+static bool is_group_stop(int status)
+{
+	return WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
+	       is_stop_signal(WSTOPSIG(status));
+}
+
+/*
+ * A group-stop that came while racegate ran a thread synchronously (a
+ * step over a breakpoint, a system call of its own) was cut short by the
+ * next step: once that step is done, the thread is asked to stop again.
+ * PTRACE_INTERRUPT on a stopped thread takes effect at its next restart,
+ * before it runs any code; handle_status then puts it back into the stop
+ * (PTRACE_LISTEN) if the program is still stopped, or lets it go on if a
+ * SIGCONT came meanwhile.  So a thread released from a gate while the
+ * program is stopped stays stopped with it, as natively.
+ */
+static void rejoin_group_stop(pid_t tid)
+{
+	ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
+}
+
 static int wait_tid(pid_t tid, int *status)
 {
 	for (;;) {
@@ -197,6 +224,14 @@ int tracer_restart(pid_t tid, int op, int sig, rg_err *err)
 			   op == PTRACE_LISTEN ? "listen to" : "detach";
 
 	if (ptrace(op, tid, 0L, (long)sig) == 0 || errno == ESRCH)
+		return 0;
+	/*
+	 * LISTEN fails with EIO when the thread is no longer in the group-stop
+	 * it reported: only a SIGKILL (the program's exit_group, its end) takes
+	 * a thread out of a stop racegate has not restarted, and its next stop
+	 * or its death follows as for ESRCH.
+	 */
+	if (op == PTRACE_LISTEN && errno == EIO)
 		return 0;
 	return rg_error(err, "cannot %s thread %d: %s", what, tid, strerror(errno));
 }
@@ -512,6 +547,7 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	uint8_t code[ARCH_INJECT_LEN], old[ARCH_INJECT_LEN];
 	uint64_t start, trap_pc;
 	int status, rc = 0;
+	bool rejoin = false;
 
 	regs_sync(t);
 	if (get_regs(t->tid, &saved) < 0)
@@ -556,8 +592,11 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 			rc = 1;
 			goto out;
 		}
-		if (status >> 16)
-			continue;       /* a group-stop: finish first */
+		if (status >> 16) {
+			/* a group-stop: finish first */
+			rejoin |= is_group_stop(status);
+			continue;
+		}
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
 			continue;
 		if (WSTOPSIG(status) == SIGTRAP && si.si_code == SI_KERNEL &&
@@ -566,6 +605,8 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 		if (t->npending < PENDING_MAX)
 			t->pending[t->npending++] = si;
 	}
+	if (rejoin)
+		rejoin_group_stop(t->tid);
 	*ret = arch_syscall_result(&r);
 	if (at_exec)
 		arch_set_exec_return(&saved);
@@ -1223,6 +1264,7 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	struct scratch *sp = NULL;
 	siginfo_t si;
 	int status, rc;
+	bool rejoin = false;
 
 	if (!b->decoded) {
 		size_t n = read_code(tr, orig, code, sizeof(code));
@@ -1293,8 +1335,10 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 			queue_status(tr, t->tid, status);
 			return 0;
 		}
-		if (status >> 16)
+		if (status >> 16) {
+			rejoin |= is_group_stop(status);
 			continue;
+		}
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
 			return 0;
 		if (WSTOPSIG(status) == SIGTRAP && si.si_code > 0 &&
@@ -1312,6 +1356,8 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 			if (stepping(t))
 				range_pop(tr, t, orig, true);  /* it leaves the line by the fault */
 			note_signal(tr, t, WSTOPSIG(status));
+			if (rejoin)
+				rejoin_group_stop(t->tid);
 			for (int i = 0; i < t->npending; i++)
 				syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
 			t->npending = 0;
@@ -1320,6 +1366,8 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		if (t->npending < PENDING_MAX)
 			t->pending[t->npending++] = si;
 	}
+	if (rejoin)
+		rejoin_group_stop(t->tid);
 	if (get_regs(t->tid, &r) < 0)
 		return 0;
 	pc = arch_get_pc(&r);
@@ -1353,6 +1401,12 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 	if (!(t->flags & TCB_HELD))
 		return rg_error(err, "cannot resume thread %d: it is not stopped", tid);
 	t->flags &= ~TCB_HELD;
+	if (t->flags & TCB_GROUP_STOP) {
+		/* stopped by tracer_interrupt in the program's group-stop */
+		t->flags &= ~TCB_GROUP_STOP;
+		regs_sync(t);
+		return tracer_restart(tid, PTRACE_LISTEN, 0, err);
+	}
 	if (!(t->flags & TCB_STARTED)) {
 		/* Reported at its parent's clone event; not stopped yet. */
 		t->flags |= TCB_RESUME_ON_START;
@@ -1551,7 +1605,8 @@ int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n
 
 	if (!t || (t->flags & TCB_EXITING))
 		return 0;       /* dying: THREAD_EXIT follows */
-	if (!n || !(t->flags & TCB_HELD) || !(t->flags & TCB_STARTED))
+	if (!n || !(t->flags & TCB_HELD) || !(t->flags & TCB_STARTED) ||
+	    (t->flags & TCB_GROUP_STOP))
 		return tracer_resume(tr, tid, err) < 0 ? -1 : 1;
 	rg = xcalloc(1, sizeof(*rg));
 	rg->spans = xcalloc(n, sizeof(*spans));
@@ -1739,11 +1794,6 @@ static bool surely_our_trap(tracer *tr, struct tcb *t)
 		return false;
 	b = find_bp(tr, arch_bp_from_trap_pc(arch_get_pc(&r)));
 	return b && b->decoded && arch_trap_pc_inside(&b->insn);
-}
-
-static bool is_stop_signal(int sig)
-{
-	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
 /*
@@ -2107,9 +2157,12 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 				"%d ms", tid, STOP_WAIT_MS);
 	if (rc < 0)
 		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
-	if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
-	    !is_stop_signal(WSTOPSIG(status))) {
+	if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP) {
+		/* in a group-stop of the program's it is stopped just as well,
+		 * and goes back into it when resumed */
 		t->flags = (t->flags | TCB_HELD) & ~TCB_REGS;
+		if (is_stop_signal(WSTOPSIG(status)))
+			t->flags |= TCB_GROUP_STOP;
 		return 0;
 	}
 	/* A signal, a group-stop or its death came first: judge it later. */
