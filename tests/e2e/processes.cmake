@@ -1,14 +1,14 @@
 # The program's processes and its own signals (issue 11): children that
 # share its memory, its own int3, stopping itself, exec.  racegate never
 # changes what the program does other than by delaying its threads.
-foreach(prog spawner own_trap stopself execer)
+foreach(prog spawner own_trap stopself execer outlive)
   add_executable(e2e_${prog} e2e/programs/${prog}.c)
   target_compile_options(e2e_${prog} PRIVATE -O0 -g)
   target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
   set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
                         RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
 endforeach()
-foreach(s spawner own_trap own_trap_past stopself execer execer_true execer_thread)
+foreach(s spawner own_trap own_trap_past stopself execer execer_true execer_thread outlive)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 
@@ -23,6 +23,10 @@ racegate_e2e(children_share_memory 0
   "w +tid [0-9]+ +dup2 +w-dup +released after"
   "!exec +(passed|held)"
   -- ${RG} run ${E2E_DIR}/spawner.yaml)
+# A clone(CLONE_VM) child outlives the program and runs gated code later:
+# let go clean at the program's end, it finishes as natively.
+racegate_e2e(child_outlives_program 0 "PASSED: exit 0" "^child steps 7$"
+  -- sh -c "cd ${E2E_DIR} && rm -f outlive.out && ${RG} run outlive.yaml && sleep 2 && cat outlive.out")
 racegate_e2e(children_share_memory_10_of_10 0 "10 runs: 10 PASSED$"
   -- ${RG} run --repeat 10 ${E2E_DIR}/spawner.yaml)
 
