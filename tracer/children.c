@@ -16,7 +16,7 @@
  *    a gate and no event names it.  It is let go at its exec (its new
  *    memory has nothing of racegate's in it); its exit ends it.  If the
  *    program ends or calls exec first, tracer.c lets it go with the
- *    breakpoints taken out of the memory it keeps (detach_threads).
+ *    breakpoints taken out of the memory it keeps (detach_children).
  */
 #include "tracer_priv.h"
 

@@ -1402,7 +1402,7 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 		return rg_error(err, "cannot resume thread %d: it is not stopped", tid);
 	t->flags &= ~TCB_HELD;
 	if (t->flags & TCB_GROUP_STOP) {
-		/* stopped by tracer_interrupt in the program's group-stop */
+		/* held in the program's group-stop: back into it */
 		t->flags &= ~TCB_GROUP_STOP;
 		regs_sync(t);
 		return tracer_restart(tid, PTRACE_LISTEN, 0, err);
@@ -1888,9 +1888,13 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	if (!(t->flags & TCB_STARTED)) {
 		t->flags |= TCB_STARTED;
 		if (event == PTRACE_EVENT_STOP) {
+			/* born into the program's group-stop: it stays in it */
+			if (is_stop_signal(sig))
+				t->flags |= TCB_GROUP_STOP;
 			if (t->flags & TCB_RESUME_ON_START) {
-				t->flags &= ~(TCB_RESUME_ON_START | TCB_HELD);
-				return resume_pending(tr, t, err);
+				t->flags &= ~TCB_RESUME_ON_START;
+				t->flags |= TCB_HELD;
+				return tracer_resume(tr, t->tid, err);
 			}
 			/* Left stopped until its parent's clone event is seen
 			 * and the caller resumes it. */
@@ -2394,7 +2398,18 @@ static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
 	return pc;
 }
 
-/* Stops every thread the detach takes (see detach_threads). */
+/*
+ * Letting threads go with nothing of racegate's left in the memory they
+ * run takes three steps.  detach_stop_all stops every one first, and only
+ * then does detach_clean take the breakpoints out, for a thread that runs
+ * meanwhile may trap on one at any time, and its trap must not reach it
+ * detached.  detach_let_go then detaches the threads, left stopped till
+ * then.  Statuses are collected from every thread at once, with a
+ * deadline, never from one thread alone: the one that is already stopped
+ * (its status in tr->raw, or in the kernel's queue) would make that wait
+ * last for ever.  children: only the children (the program has ended, or
+ * has called exec and left them the old memory).
+ */
 static int detach_stop_all(tracer *tr, bool children, rg_err *err)
 {
 	long deadline = now_ms() + STOP_WAIT_MS;
@@ -2442,26 +2457,14 @@ static int detach_stop_all(tracer *tr, bool children, rg_err *err)
 	}
 }
 
-/*
- * Lets threads go with nothing of racegate's left in the memory they run:
- * every one is stopped first, and only then are the breakpoints taken out
- * (and forgotten), for a thread that runs meanwhile may trap on one at any
- * time, and its trap must not reach it detached.  Statuses are collected
- * from every thread at once, with a deadline, never from one thread alone:
- * the one that is already stopped (its status in tr->raw, or in the
- * kernel's queue) would make that wait last for ever.  Then every child
- * not let go yet is let go, and the threads taken are left stopped for
- * detach_let_go.  children: only the children (the program has ended, or
- * has called exec and left them the old memory).
- */
-static int detach_threads(tracer *tr, bool children, rg_err *err)
+/* Takes the breakpoints out of the memory of the threads detach_stop_all
+ * stopped, and forgets them; lets go every child not let go yet. */
+static int detach_clean(tracer *tr, bool children, rg_err *err)
 {
 	struct user_regs_struct r;
 	size_t i;
 	int rc = 0;
 
-	if (detach_stop_all(tr, children, err) < 0)
-		return -1;
 	for (i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 		uint64_t pc;
@@ -2497,7 +2500,7 @@ static int detach_threads(tracer *tr, bool children, rg_err *err)
 	return rc;
 }
 
-/* Detaches the threads detach_threads stopped, with the signals they were
+/* Detaches the threads detach_stop_all stopped, with the signals they were
  * receiving; children's control blocks are dropped. */
 static int detach_let_go(tracer *tr, bool children, rg_err *err)
 {
@@ -2540,11 +2543,14 @@ static bool has_children(const tracer *tr)
  */
 static void detach_children(tracer *tr)
 {
-	if (detach_threads(tr, true, NULL) == 0 && detach_let_go(tr, true, NULL) == 0)
+	if (detach_stop_all(tr, true, NULL) < 0) {
+		for (size_t i = 0; i < tr->ntcbs; i++)
+			if (tr->tcbs[i]->flags & TCB_CHILD)
+				kill(tr->tcbs[i]->tid, SIGKILL);
 		return;
-	for (size_t i = 0; i < tr->ntcbs; i++)
-		if (tr->tcbs[i]->flags & TCB_CHILD)
-			kill(tr->tcbs[i]->tid, SIGKILL);
+	}
+	detach_clean(tr, true, NULL);
+	detach_let_go(tr, true, NULL);
 }
 
 int tracer_detach_stopped(tracer *tr, rg_err *err)
@@ -2553,11 +2559,13 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 
 	if (tr->exit_queued)
 		return rg_error(err, "it has ended");
-	if (detach_threads(tr, false, err) < 0)
+	if (detach_stop_all(tr, false, err) < 0)
 		return -1;
+	rc = detach_clean(tr, false, err);
 	/* Pending until a thread runs: the first one detached stops them all. */
 	kill(tr->pid, SIGSTOP);
-	rc = detach_let_go(tr, false, err);
+	if (detach_let_go(tr, false, err) < 0)
+		rc = -1;
 	tr->ev_head = tr->nev = 0;      /* no event follows */
 	tr->exit_queued = true;
 	tr->reaped = true;

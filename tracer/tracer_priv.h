@@ -41,8 +41,8 @@
 #define TCB_GONE         0x800 /* its THREAD_EXIT was queued (the leader's comes at its exit stop) */
 #define TCB_CHILD        0x1000 /* not the program's: a child sharing its memory (children.c),
 				  stepped over breakpoints, never reported */
-#define TCB_GROUP_STOP   0x2000 /* held by tracer_interrupt inside a group-stop: it goes back
-				  into the stop (PTRACE_LISTEN), not on */
+#define TCB_GROUP_STOP   0x2000 /* held inside the program's group-stop (by tracer_interrupt, or
+				  born into it): resumed back into it (PTRACE_LISTEN), not on */
 
 struct tcb {
 	pid_t tid;
