@@ -449,7 +449,8 @@ static char proc_state(pid_t tid)
 	return p[2];
 }
 
-/* SIGSTOP/SIGCONT from outside: group-stop under PTRACE_LISTEN, no hit lost. */
+/* SIGSTOP/SIGCONT from outside: group-stop under PTRACE_LISTEN, no hit lost;
+ * tracer_interrupt and tracer_resume in the stop leave it stopped. */
 START_TEST(test_group_stop)
 {
 	rg_err err = RG_ERR_INIT;
@@ -471,6 +472,13 @@ START_TEST(test_group_stop)
 		if (rc == 0) {
 			/* Everyone stopped for the group-stop: nothing moves. */
 			ck_assert(stopped && !continued);
+			ck_assert_int_eq(proc_state(pid), 't');
+			/* A thread in the group-stop counts as stopped, and goes
+			 * back into the stop when resumed. */
+			ck_assert_msg(tracer_interrupt(r.tr, pid, &err) == 0, "%s", err.msg);
+			ck_assert(tracer_is_stopped(r.tr, pid));
+			ck_assert(tracer_resume(r.tr, pid, &err) == 0);
+			ck_assert_int_eq(tracer_next_event(r.tr, &ev, 200, &err), 0);
 			ck_assert_int_eq(proc_state(pid), 't');
 			quiet++;
 			kill(pid, SIGCONT);
