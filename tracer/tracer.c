@@ -324,7 +324,7 @@ static size_t read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len)
 }
 
 /* "Tgid:" of /proc/TID/status, or -1 when the thread is gone. */
-long tracer_proc_status(pid_t tid, const char *field)
+static long proc_status_field(pid_t tid, const char *field)
 {
 	char path[64], line[256];
 	size_t flen = strlen(field);
@@ -346,7 +346,7 @@ long tracer_proc_status(pid_t tid, const char *field)
 
 static bool is_own_thread(const tracer *tr, pid_t tid)
 {
-	long tgid = tracer_proc_status(tid, "Tgid");
+	long tgid = proc_status_field(tid, "Tgid");
 
 	return tgid < 0 || tgid == tr->pid;
 }
@@ -793,9 +793,9 @@ static int explain_eperm(pid_t pid, const char *prog, rg_err *err)
 {
 	rg_buf b = RG_BUF_INIT;
 	char scope[16], comm[64], path[64];
-	long tracer_pid = tracer_proc_status(pid, "TracerPid");
-	long self_tracer = tracer_proc_status(getpid(), "TracerPid");
-	long seccomp = tracer_proc_status(getpid(), "Seccomp");
+	long tracer_pid = proc_status_field(pid, "TracerPid");
+	long self_tracer = proc_status_field(getpid(), "TracerPid");
+	long seccomp = proc_status_field(getpid(), "Seccomp");
 
 	rg_buf_printf(&b, "cannot trace '%s': ptrace refused by the kernel (EPERM)", prog);
 	read_line_file("/proc/sys/kernel/yama/ptrace_scope", scope, sizeof(scope));

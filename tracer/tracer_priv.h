@@ -134,8 +134,6 @@ tracer_event *tracer_queue_event(tracer *tr, enum tracer_ev_kind kind, pid_t tid
  * that died meanwhile is not an error. */
 int tracer_restart(pid_t tid, int op, int sig, rg_err *err);
 int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len);
-/* A number field of /proc/TID/status ("Tgid"), or -1 when tid is gone. */
-long tracer_proc_status(pid_t tid, const char *field);
 
 /* ---- children.c ---- */
 
