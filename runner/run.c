@@ -496,6 +496,29 @@ static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 	restart_released(c);
 }
 
+static int find_bias(struct run_ctx *c, rg_err *err);
+
+/*
+ * The program called exec: the breakpoints went with the old image, and
+ * the new one gets none (its code is another program's, or this one's at
+ * a new place).  The run goes on, and the new image's exit and output are
+ * what is judged.  What pointed into the old image is forgotten; the load
+ * bias is found again for a diagnosis to name places in the new image
+ * when it is the same executable.
+ */
+static void on_exec(struct run_ctx *c)
+{
+	rg_err err = RG_ERR_INIT;
+	size_t i;
+
+	c->entry = 0;
+	c->nptc = 0;
+	for (i = 0; i < c->npend; i++)
+		free(c->pend[i].start);
+	c->npend = 0;
+	find_bias(c, &err);   /* another executable: nothing of it is looked up */
+}
+
 static void dispatch(struct run_ctx *c, const tracer_event *ev)
 {
 	double t = now_ms(c);
@@ -534,11 +557,7 @@ static void dispatch(struct run_ctx *c, const tracer_event *ev)
 		c->nlive = 0;
 		break;
 	case TRACER_EV_EXEC:
-		if (!c->failed) {
-			c->failed = true;
-			c->res->note = xstrdup("the program called exec: its gates "
-					       "are gone with the old image");
-		}
+		on_exec(c);
 		break;
 	case TRACER_EV_RANGE_DONE: {
 		struct thr *th = thr_find(c, ev->tid);

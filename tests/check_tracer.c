@@ -449,7 +449,8 @@ static char proc_state(pid_t tid)
 	return p[2];
 }
 
-/* SIGSTOP/SIGCONT from outside: group-stop under PTRACE_LISTEN, no hit lost. */
+/* SIGSTOP/SIGCONT from outside: group-stop under PTRACE_LISTEN, no hit lost;
+ * tracer_interrupt and tracer_resume in the stop leave it stopped. */
 START_TEST(test_group_stop)
 {
 	rg_err err = RG_ERR_INIT;
@@ -471,6 +472,13 @@ START_TEST(test_group_stop)
 		if (rc == 0) {
 			/* Everyone stopped for the group-stop: nothing moves. */
 			ck_assert(stopped && !continued);
+			ck_assert_int_eq(proc_state(pid), 't');
+			/* A thread in the group-stop counts as stopped, and goes
+			 * back into the stop when resumed. */
+			ck_assert_msg(tracer_interrupt(r.tr, pid, &err) == 0, "%s", err.msg);
+			ck_assert(tracer_is_stopped(r.tr, pid));
+			ck_assert(tracer_resume(r.tr, pid, &err) == 0);
+			ck_assert_int_eq(tracer_next_event(r.tr, &ev, 200, &err), 0);
 			ck_assert_int_eq(proc_state(pid), 't');
 			quiet++;
 			kill(pid, SIGCONT);
@@ -537,7 +545,9 @@ START_TEST(test_spawn_errors)
 }
 END_TEST
 
-/* (g) fork and vfork with a breakpoint armed. */
+/* (g) fork, vfork and posix_spawn with a breakpoint armed: the vfork child
+ * runs through it in the program's memory, is stepped over it, and is
+ * never reported (neither its hit nor its SIGTRAP). */
 START_TEST(test_fork)
 {
 	struct run r;
@@ -547,7 +557,38 @@ START_TEST(test_fork)
 	run_to_exit(&r, NULL);
 	ck_assert_msg(r.exit_ev.exit_code == 0, "a child died (exit %d)", r.exit_ev.exit_code);
 	ck_assert_int_eq(hits(&r, r.base + TRSYM_fork_forked_fn), 2);
-	ck_assert_int_eq(r.nfork, 2);
+	ck_assert_int_eq(r.nfork, 3);
+	ck_assert_int_eq(r.nsignal[SIGTRAP], 0);
+	ck_assert_int_eq(r.nexec, 0);
+	finish(&r);
+}
+END_TEST
+
+static bool remove_at_hit(struct run *r, const tracer_event *ev)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (ev->kind == TRACER_EV_BREAKPOINT && r->data)
+		ck_assert_msg(tracer_remove_bp(r->tr, ev->addr, &err) == 0, "%s", err.msg);
+	return true;
+}
+
+/* (h) A breakpoint on the program's own int3, taken out at its first hit
+ * (_i == 0) or left in (_i == 1): every trap is the program's too, and
+ * goes to its handler; none is rewound for ever. */
+START_TEST(test_own_trap)
+{
+	struct run r;
+	int keep = _i;
+
+	start(&r, FX("owntrap"), TRSYM_owntrap__start);
+	r.data = keep ? NULL : &r;
+	bp(&r, r.base + TRSYM_owntrap_bp_own);
+	run_to_exit(&r, remove_at_hit);
+	ck_assert_msg(r.exit_ev.exit_code == 0, "the handler ran %s 3 times (exit %d)",
+		      "not", r.exit_ev.exit_code);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_owntrap_bp_own), keep ? 3 : 1);
+	ck_assert_int_eq(r.nsignal[SIGTRAP], 3);
 	finish(&r);
 }
 END_TEST
@@ -730,6 +771,7 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_crash);
 	tcase_add_test(tc, test_spawn_errors);
 	tcase_add_test(tc, test_fork);
+	tcase_add_loop_test(tc, test_own_trap, 0, 2);
 	tcase_add_test(tc, test_shared_library);
 	tcase_add_test(tc, test_leader_exits_first);
 	tcase_add_test(tc, test_detach_while_trapping);

@@ -14,9 +14,7 @@
  * tracee near the code (displaced stepping, as gdb does), so a thread that
  * reaches the breakpoint while another one is being stepped over still traps.
  */
-#include "tracer.h"
-#include "tracer_int.h"
-#include "intmap.h"
+#include "tracer_priv.h"
 
 #include <ctype.h>
 #include <elf.h>
@@ -38,8 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/kcmp.h>
-
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
@@ -60,134 +56,37 @@
  * bytes each: the longest instruction and a jump back. */
 #define OOT_OFF 64
 #define OOT_SIZE 32
-/* How many removed breakpoints are remembered (see tracer_remove_bp). */
-#define REMOVED_MAX 64
-/* Signals kept for a thread while it is stepped (see step_over). */
-#define PENDING_MAX 8
 /* How long one poll() sleeps at most before waitpid is asked again. */
 #define POLL_SLICE_MS 100
-
-/*
- * One thread.  Flags follow strace's struct tcb: each says one thing about
- * where the thread is in its life or why it is stopped.
- */
-#define TCB_STARTED      0x01 /* its first stop (PTRACE_EVENT_STOP after clone) was seen */
-#define TCB_PARENT_KNOWN 0x02 /* the creating thread's PTRACE_EVENT_CLONE was seen */
-#define TCB_REPORTED     0x04 /* THREAD_NEW was reported (or it is the first thread) */
-#define TCB_HELD         0x08 /* in a ptrace-stop, waiting for tracer_resume */
-#define TCB_AT_BP        0x10 /* held at breakpoint bp_addr, RIP rewound to it (in regs) */
-#define TCB_IN_STUB      0x20 /* runs a displaced syscall in the stub; continues at stub_ret */
-#define TCB_EXITING      0x40 /* PTRACE_EVENT_EXIT seen: only its death can follow */
-#define TCB_REARRIVAL    0x80 /* a fault of the stepped instruction went to the program at
-				 rearrival_addr: a trap there next re-runs the same line */
-#define TCB_RESUME_ON_START 0x100 /* reported and resumed before its first stop came: restart it then */
-#define TCB_REGS         0x200 /* regs holds its registers at this stop (a breakpoint's, rewound) */
-#define TCB_REGS_DIRTY   0x400 /* regs differ from the thread's: the PC rewound to the breakpoint
-				 is not written yet (regs_sync before it runs or is read) */
-#define TCB_GONE         0x800 /* its THREAD_EXIT was queued (the leader's comes at its exit stop) */
-
-struct tcb {
-	pid_t tid;
-	unsigned flags;
-	pid_t parent;              /* creating thread, once TCB_PARENT_KNOWN */
-	uint64_t bp_addr;          /* TCB_AT_BP */
-	uint64_t stub_ret;         /* TCB_IN_STUB */
-	uint64_t rearrival_addr;   /* TCB_REARRIVAL */
-	int npending;              /* signals to deliver on the next restart */
-	int detach_sig;            /* tracer_detach_stopped: the signal its stop is delivering */
-	siginfo_t pending[PENDING_MAX];
-	struct user_regs_struct regs; /* TCB_REGS: saves step_over_oot a PTRACE_GETREGS */
-	struct range *range;       /* stepping past a line (tracer_resume_past), innermost first */
-};
-
-/* A forked child, attached automatically, until it is detached. */
-struct fchild {
-	pid_t pid;
-	pid_t parent;
-	bool started;              /* its first stop was seen */
-	bool parent_known;         /* the parent's fork/vfork/clone event was seen */
-	bool vfork;                /* shares memory with the parent */
-	uint64_t stub_ret;         /* the parent forked from the stub: continue here */
-};
-
-struct bp {
-	uint64_t addr;
-	uint8_t orig;              /* the byte under the int3 */
-	bool decoded;              /* insn is valid */
-	struct arch_insn insn;     /* the original instruction, for step_over */
-	uint64_t oot;              /* its copy + jump back for one-trap steps, or 0 (step_over_oot) */
-	bool user;                 /* inserted by tracer_insert_bp: traps are reported */
-	unsigned ntemp;            /* return breakpoints of ranges (tracer_resume_past) here */
-};
-
-struct scratch {
-	uint64_t base;             /* page: stub at 0, slot at SLOT_OFF */
-	uint64_t slot_owner;       /* the breakpoint whose instruction is in the slot, or 0 */
-	uint64_t oot_next;         /* offset of the next free out-of-line copy (OOT_OFF...) */
-};
-
-struct wstat {
-	pid_t tid;
-	int status;
-};
-
-struct tracer {
-	pid_t pid;
-	uint64_t entry;
-	int sigfd;
-	int memfd;                 /* /proc/PID/mem, reopened at each exec */
-	sigset_t oldmask;
-	arch *arch;
-	bool exit_queued;          /* the EXIT event was queued: nothing follows */
-	bool reaped;               /* the leader's last status was collected */
-
-	struct tcb **tcbs;
-	size_t ntcbs, tcbs_cap;
-	rg_intmap tcb_ix;          /* tid -> its index in tcbs (every status looks one up) */
-	struct fchild *forks;
-	size_t nforks, forks_cap;
-
-	struct bp *bps;            /* sorted by addr */
-	size_t nbps, bps_cap;
-	uint64_t removed[REMOVED_MAX];
-	size_t nremoved, removed_next;
-
-	struct scratch *pages;
-	size_t npages, pages_cap;
-	uint64_t stub;             /* the stub in the first scratch page */
-
-	bool quiet;                /* drained, and no SIGCHLD read since: see tracer_next_event */
-	struct wstat *raw;         /* statuses drained, not yet judged */
-	size_t raw_head, nraw, raw_cap;
-	tracer_event *evq;         /* events judged, not yet returned */
-	size_t ev_head, nev, ev_cap;
-};
 
 static void ranges_free(tracer *tr, struct tcb *t, bool put);
 static bool stepping(const struct tcb *t);
 static void range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report);
+static bool has_children(const tracer *tr);
+static void detach_children(tracer *tr);
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static struct tcb *find_tcb(const tracer *tr, pid_t tid)
+struct tcb *tracer_tcb_find(const tracer *tr, pid_t tid)
 {
 	const size_t *i = rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)tid);
 
 	return i ? tr->tcbs[*i] : NULL;
 }
 
-static struct tcb *add_tcb(tracer *tr, pid_t tid)
+struct tcb *tracer_tcb_add(tracer *tr, pid_t tid)
 {
 	struct tcb *t = xcalloc(1, sizeof(*t));
 
 	t->tid = tid;
+	t->tgid = tr->pid;
 	RG_GROW(tr->tcbs, tr->ntcbs + 1, tr->tcbs_cap);
 	*rg_intmap_ref(&tr->tcb_ix, (uint64_t)(uint32_t)tid, 0) = tr->ntcbs;
 	tr->tcbs[tr->ntcbs++] = t;
 	return t;
 }
 
-static void drop_tcb(tracer *tr, struct tcb *t)
+void tracer_tcb_drop(tracer *tr, struct tcb *t)
 {
 	size_t *ix = rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)t->tid);
 
@@ -201,30 +100,6 @@ static void drop_tcb(tracer *tr, struct tcb *t)
 			*rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)tr->tcbs[i]->tid) = i;
 	}
 	free(t);
-}
-
-static struct fchild *find_fork(tracer *tr, pid_t pid)
-{
-	for (size_t i = 0; i < tr->nforks; i++)
-		if (tr->forks[i].pid == pid)
-			return &tr->forks[i];
-	return NULL;
-}
-
-static struct fchild *add_fork(tracer *tr, pid_t pid)
-{
-	struct fchild *f;
-
-	RG_GROW(tr->forks, tr->nforks + 1, tr->forks_cap);
-	f = &tr->forks[tr->nforks++];
-	memset(f, 0, sizeof(*f));
-	f->pid = pid;
-	return f;
-}
-
-static void drop_fork(tracer *tr, struct fchild *f)
-{
-	*f = tr->forks[--tr->nforks];
 }
 
 /* Index of the first breakpoint at or above addr. */
@@ -275,7 +150,7 @@ static void queue_status(tracer *tr, pid_t tid, int status)
 	tr->nraw++;
 }
 
-static tracer_event *queue_event(tracer *tr, enum tracer_ev_kind kind, pid_t tid)
+tracer_event *tracer_queue_event(tracer *tr, enum tracer_ev_kind kind, pid_t tid)
 {
 	tracer_event *ev;
 
@@ -288,6 +163,40 @@ static tracer_event *queue_event(tracer *tr, enum tracer_ev_kind kind, pid_t tid
 	ev->tid = tid;
 	ev->exit_code = -1;
 	return ev;
+}
+
+/* SIGNAL is informational, and about the program's threads only. */
+static void note_signal(tracer *tr, const struct tcb *t, int sig)
+{
+	if (!(t->flags & TCB_CHILD))
+		tracer_queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = sig;
+}
+
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* A group-stop: the program stops (SIGSTOP, SIGTSTP...) until a SIGCONT. */
+static bool is_group_stop(int status)
+{
+	return WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
+	       is_stop_signal(WSTOPSIG(status));
+}
+
+/*
+ * A group-stop that came while racegate ran a thread synchronously (a
+ * step over a breakpoint, a system call of its own) was cut short by the
+ * next step: once that step is done, the thread is asked to stop again.
+ * PTRACE_INTERRUPT on a stopped thread takes effect at its next restart,
+ * before it runs any code; handle_status then puts it back into the stop
+ * (PTRACE_LISTEN) if the program is still stopped, or lets it go on if a
+ * SIGCONT came meanwhile.  So a thread released from a gate while the
+ * program is stopped stays stopped with it, as natively.
+ */
+static void rejoin_group_stop(pid_t tid)
+{
+	ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
 }
 
 static int wait_tid(pid_t tid, int *status)
@@ -308,13 +217,21 @@ static int wait_tid(pid_t tid, int *status)
  * (a SIGKILL wakes it from a ptrace-stop) and its death is on its way
  * through waitpid (strace's ptrace_restart).
  */
-static int restart(pid_t tid, int op, int sig, rg_err *err)
+int tracer_restart(pid_t tid, int op, int sig, rg_err *err)
 {
 	const char *what = op == PTRACE_CONT ? "resume" :
 			   op == PTRACE_SINGLESTEP ? "single-step" :
 			   op == PTRACE_LISTEN ? "listen to" : "detach";
 
 	if (ptrace(op, tid, 0L, (long)sig) == 0 || errno == ESRCH)
+		return 0;
+	/*
+	 * LISTEN fails with EIO when the thread is no longer in the group-stop
+	 * it reported: only a SIGKILL (the program's exit_group, its end) takes
+	 * a thread out of a stop racegate has not restarted, and its next stop
+	 * or its death follows as for ESRCH.
+	 */
+	if (op == PTRACE_LISTEN && errno == EIO)
 		return 0;
 	return rg_error(err, "cannot %s thread %d: %s", what, tid, strerror(errno));
 }
@@ -376,7 +293,7 @@ static int mem_pread(int fd, uint64_t addr, void *buf, size_t len)
 	return (int)done;
 }
 
-static int mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len)
+int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len)
 {
 	size_t done = 0;
 
@@ -630,6 +547,7 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	uint8_t code[ARCH_INJECT_LEN], old[ARCH_INJECT_LEN];
 	uint64_t start, trap_pc;
 	int status, rc = 0;
+	bool rejoin = false;
 
 	regs_sync(t);
 	if (get_regs(t->tid, &saved) < 0)
@@ -640,7 +558,7 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 		start = arch_get_pc(&saved);
 		arch_inject_code(code, nr);
 		if (mem_pread(tr->memfd, start, old, sizeof(old)) != sizeof(old) ||
-		    mem_pwrite(tr->memfd, start, code, sizeof(code)) < 0)
+		    tracer_mem_pwrite(tr->memfd, start, code, sizeof(code)) < 0)
 			return rg_error(err, "cannot write code at 0x%llx in process %d",
 					(unsigned long long)start, tr->pid);
 		trap_pc = start + ARCH_INJECT_LEN;
@@ -674,8 +592,11 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 			rc = 1;
 			goto out;
 		}
-		if (status >> 16)
-			continue;       /* a group-stop: finish first */
+		if (status >> 16) {
+			/* a group-stop: finish first */
+			rejoin |= is_group_stop(status);
+			continue;
+		}
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
 			continue;
 		if (WSTOPSIG(status) == SIGTRAP && si.si_code == SI_KERNEL &&
@@ -684,6 +605,8 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 		if (t->npending < PENDING_MAX)
 			t->pending[t->npending++] = si;
 	}
+	if (rejoin)
+		rejoin_group_stop(t->tid);
 	*ret = arch_syscall_result(&r);
 	if (at_exec)
 		arch_set_exec_return(&saved);
@@ -692,7 +615,7 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 			      t->tid, strerror(errno));
 out:
 	if (at_exec)
-		mem_pwrite(tr->memfd, start, old, sizeof(old));
+		tracer_mem_pwrite(tr->memfd, start, old, sizeof(old));
 	return rc;
 }
 
@@ -736,7 +659,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
 				tr->pid, res < 0 ? strerror((int)-res) :
 				"no free address near the code");
 	memcpy(init, arch_stub, ARCH_STUB_LEN);
-	if (mem_pwrite(tr->memfd, base, init, sizeof(init)) < 0)
+	if (tracer_mem_pwrite(tr->memfd, base, init, sizeof(init)) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",
 				(unsigned long long)base);
 	RG_GROW(tr->pages, tr->npages + 1, tr->pages_cap);
@@ -927,14 +850,24 @@ static void tracer_release(tracer *tr)
 	free(tr);
 }
 
-/* Kills a child that never became a tracee, and reaps it. */
+/* Kills a child of racegate's, and reaps it. */
 static void kill_and_reap(pid_t pid)
 {
 	int status;
 
 	kill(pid, SIGKILL);
-	while (waitpid(pid, &status, __WALL) < 0 && errno == EINTR)
-		;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, __WALL);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		/* a tracee may stop once more on its way out (PTRACE_EVENT_EXIT) */
+		if (r == pid && WIFSTOPPED(status)) {
+			ptrace(PTRACE_CONT, pid, 0L, 0L);
+			continue;
+		}
+		return;
+	}
 }
 
 int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
@@ -1023,7 +956,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 		if ((status >> 16) == PTRACE_EVENT_EXEC)
 			break;
 		/* Anything else before exec belongs to racegate's copy: let it go. */
-		restart(pid, PTRACE_CONT, (status >> 16) ? 0 : WSTOPSIG(status), NULL);
+		tracer_restart(pid, PTRACE_CONT, (status >> 16) ? 0 : WSTOPSIG(status), NULL);
 	}
 	close(ep[0]);
 	ep[0] = -1;
@@ -1031,7 +964,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 	if ((tr->memfd = open_mem(pid, err)) < 0)
 		goto fail_traced;
 	tr->entry = read_auxv_entry(pid);
-	leader = add_tcb(tr, pid);
+	leader = tracer_tcb_add(tr, pid);
 	leader->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
 	if (scratch_init(tr, leader, err) < 0)
 		goto fail_traced;
@@ -1071,7 +1004,7 @@ int tracer_fd(const tracer *tr)
 
 bool tracer_is_stopped(const tracer *tr, pid_t tid)
 {
-	const struct tcb *t = find_tcb(tr, tid);
+	const struct tcb *t = tracer_tcb_find(tr, tid);
 
 	return t && (t->flags & TCB_HELD);
 }
@@ -1109,7 +1042,7 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 				mapped ? "the address is not in executable code"
 				       : "nothing is mapped there");
 	if (mem_pread(tr->memfd, addr, &orig, 1) != 1 ||
-	    mem_pwrite(tr->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0)
+	    tracer_mem_pwrite(tr->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0)
 		return rg_error(err, "cannot write a breakpoint at 0x%llx: %s",
 				(unsigned long long)addr, strerror(errno));
 	i = bp_lower(tr, addr);
@@ -1130,6 +1063,7 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 	struct bp *b = find_bp(tr, addr);
 	size_t i;
 	int rc = 0;
+	bool own_trap;
 
 	if (!b)
 		return 0;
@@ -1138,7 +1072,8 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 		b->user = false;
 		return 0;
 	}
-	if (!tr->exit_queued && mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
+	own_trap = !memcmp(&b->orig, arch_bp_insn, ARCH_BP_LEN);
+	if (!tr->exit_queued && tracer_mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
 		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 			      (unsigned long long)addr, strerror(errno));
 	i = (size_t)(b - tr->bps);
@@ -1147,7 +1082,13 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 	for (i = 0; i < tr->npages; i++)
 		if (tr->pages[i].slot_owner == addr)
 			tr->pages[i].slot_owner = 0;
-	/* A thread may have trapped on it already; see handle_sigtrap(). */
+	/*
+	 * A thread may have trapped on it already; see handle_sigtrap().
+	 * Not when the program's own int3 was under it: a trap there is the
+	 * program's from now on, and rewinding to it would trap for ever.
+	 */
+	if (own_trap)
+		return rc;
 	tr->removed[tr->removed_next] = addr;
 	tr->removed_next = (tr->removed_next + 1) % REMOVED_MAX;
 	if (tr->nremoved < REMOVED_MAX)
@@ -1180,13 +1121,12 @@ static int resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 		sig = t->pending[0].si_signo;
 		ptrace(PTRACE_SETSIGINFO, t->tid, 0L, &t->pending[0]);
 		for (int i = 0; i < t->npending; i++)
-			queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo =
-				t->pending[i].si_signo;
+			note_signal(tr, t, t->pending[i].si_signo);
 		for (int i = 1; i < t->npending; i++)
-			syscall(SYS_tgkill, tr->pid, t->tid, t->pending[i].si_signo);
+			syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
 		t->npending = 0;
 	}
-	return restart(t->tid, PTRACE_CONT, sig, err);
+	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
 }
 
 static bool is_sync_fault(int sig, const siginfo_t *si)
@@ -1255,7 +1195,7 @@ static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	if (arch_relocate(&b->insn, b->addr, slot, code, &rerr) < 0)
 		return 1;
 	arch_jump(code + b->insn.len, slot + b->insn.len, b->addr + b->insn.len);
-	if (mem_pwrite(tr->memfd, slot, code, b->insn.len + ARCH_JMP_LEN) < 0)
+	if (tracer_mem_pwrite(tr->memfd, slot, code, b->insn.len + ARCH_JMP_LEN) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",
 				(unsigned long long)slot);
 	sp->oot_next += OOT_SIZE;
@@ -1292,7 +1232,7 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
-	return restart(t->tid, PTRACE_CONT, 0, err);
+	return tracer_restart(t->tid, PTRACE_CONT, 0, err);
 }
 
 /* A fault of an instruction run from its copy is the program's, at the
@@ -1324,6 +1264,7 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	struct scratch *sp = NULL;
 	siginfo_t si;
 	int status, rc;
+	bool rejoin = false;
 
 	if (!b->decoded) {
 		size_t n = read_code(tr, orig, code, sizeof(code));
@@ -1370,7 +1311,7 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	if (sp->slot_owner != orig) {
 		if (arch_relocate(&b->insn, orig, slot, code, err) < 0)
 			return -1;
-		if (mem_pwrite(tr->memfd, slot, code, b->insn.len) < 0)
+		if (tracer_mem_pwrite(tr->memfd, slot, code, b->insn.len) < 0)
 			return rg_error(err, "cannot write the scratch slot at 0x%llx",
 					(unsigned long long)slot);
 		sp->slot_owner = orig;
@@ -1394,8 +1335,10 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 			queue_status(tr, t->tid, status);
 			return 0;
 		}
-		if (status >> 16)
+		if (status >> 16) {
+			rejoin |= is_group_stop(status);
 			continue;
+		}
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
 			return 0;
 		if (WSTOPSIG(status) == SIGTRAP && si.si_code > 0 &&
@@ -1412,15 +1355,19 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 			t->rearrival_addr = orig;
 			if (stepping(t))
 				range_pop(tr, t, orig, true);  /* it leaves the line by the fault */
-			queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = WSTOPSIG(status);
+			note_signal(tr, t, WSTOPSIG(status));
+			if (rejoin)
+				rejoin_group_stop(t->tid);
 			for (int i = 0; i < t->npending; i++)
-				syscall(SYS_tgkill, tr->pid, t->tid, t->pending[i].si_signo);
+				syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
 			t->npending = 0;
-			return restart(t->tid, PTRACE_CONT, WSTOPSIG(status), err);
+			return tracer_restart(t->tid, PTRACE_CONT, WSTOPSIG(status), err);
 		}
 		if (t->npending < PENDING_MAX)
 			t->pending[t->npending++] = si;
 	}
+	if (rejoin)
+		rejoin_group_stop(t->tid);
 	if (get_regs(t->tid, &r) < 0)
 		return 0;
 	pc = arch_get_pc(&r);
@@ -1431,7 +1378,7 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 
 		if (mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
 		    ret == slot + b->insn.len &&
-		    mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
+		    tracer_mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
 			return rg_error(err, "cannot fix the return address of thread %d",
 					t->tid);
 	}
@@ -1444,7 +1391,7 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 
 int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 {
-	struct tcb *t = find_tcb(tr, tid);
+	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct bp *b;
 
 	/* Died meanwhile: its exit was judged, or is on its way (a SIGKILL
@@ -1454,6 +1401,12 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 	if (!(t->flags & TCB_HELD))
 		return rg_error(err, "cannot resume thread %d: it is not stopped", tid);
 	t->flags &= ~TCB_HELD;
+	if (t->flags & TCB_GROUP_STOP) {
+		/* held in the program's group-stop: back into it */
+		t->flags &= ~TCB_GROUP_STOP;
+		regs_sync(t);
+		return tracer_restart(tid, PTRACE_LISTEN, 0, err);
+	}
 	if (!(t->flags & TCB_STARTED)) {
 		/* Reported at its parent's clone event; not stopped yet. */
 		t->flags |= TCB_RESUME_ON_START;
@@ -1546,7 +1499,7 @@ static void range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report)
 	free(rg->spans);
 	free(rg);
 	if (report)
-		queue_event(tr, TRACER_EV_RANGE_DONE, t->tid)->addr = pc;
+		tracer_queue_event(tr, TRACER_EV_RANGE_DONE, t->tid)->addr = pc;
 }
 
 /* The thread is gone (or its image is): its ranges end unreported. */
@@ -1600,7 +1553,7 @@ static int range_next(tracer *tr, struct tcb *t, rg_err *err)
 	if (rg->waiting)
 		return resume_pending(tr, t, err);
 	t->flags &= ~TCB_REGS;
-	return restart(t->tid, PTRACE_SINGLESTEP, 0, err);
+	return tracer_restart(t->tid, PTRACE_SINGLESTEP, 0, err);
 }
 
 /*
@@ -1623,7 +1576,7 @@ static int range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
 	t->flags &= ~TCB_REARRIVAL;
 	t->flags |= TCB_HELD | TCB_AT_BP;
 	t->bp_addr = addr;
-	queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
+	tracer_queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
 	return 0;
 }
 
@@ -1639,7 +1592,7 @@ static int range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *
 	if (t->npending < PENDING_MAX)
 		t->pending[t->npending++] = *si;
 	if (!is_sync_fault(si->si_signo, si) && t->npending < PENDING_MAX)
-		return restart(t->tid, PTRACE_SINGLESTEP, 0, err);
+		return tracer_restart(t->tid, PTRACE_SINGLESTEP, 0, err);
 	range_pop(tr, t, get_regs(t->tid, &r) == 0 ? arch_get_pc(&r) : 0, true);
 	return resume_pending(tr, t, err);
 }
@@ -1647,12 +1600,13 @@ static int range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *
 int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n,
 		       rg_err *err)
 {
-	struct tcb *t = find_tcb(tr, tid);
+	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct range *rg;
 
 	if (!t || (t->flags & TCB_EXITING))
 		return 0;       /* dying: THREAD_EXIT follows */
-	if (!n || !(t->flags & TCB_HELD) || !(t->flags & TCB_STARTED))
+	if (!n || !(t->flags & TCB_HELD) || !(t->flags & TCB_STARTED) ||
+	    (t->flags & TCB_GROUP_STOP))
 		return tracer_resume(tr, tid, err) < 0 ? -1 : 1;
 	rg = xcalloc(1, sizeof(*rg));
 	rg->spans = xcalloc(n, sizeof(*spans));
@@ -1669,52 +1623,7 @@ int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n
 static void report_new_thread(tracer *tr, struct tcb *t)
 {
 	t->flags |= TCB_REPORTED | TCB_HELD;
-	queue_event(tr, TRACER_EV_THREAD_NEW, t->tid)->parent = t->parent;
-}
-
-/* Puts the program's bytes back in a forked child and lets it go. */
-static int finish_fork(tracer *tr, struct fchild *f, rg_err *err)
-{
-	pid_t child = f->pid, parent = f->parent;
-	long same_mm = syscall(SYS_kcmp, parent, child, KCMP_VM, 0L, 0L);
-	tracer_event *ev;
-
-	if (f->stub_ret) {
-		struct user_regs_struct r;
-
-		/* It was forked from the stub: its copy of the thread goes on
-		 * where the parent will. */
-		if (get_regs(child, &r) == 0) {
-			arch_set_pc(&r, f->stub_ret);
-			set_regs(child, &r);
-		}
-	}
-	/*
-	 * A vfork child (or clone(CLONE_VM)) shares the parent's memory:
-	 * taking the int3s out would take them out of the parent too.  So it
-	 * runs with the breakpoints in place; if it reaches one before it
-	 * calls exec or _exit, it dies of SIGTRAP (untraced).  vfork children
-	 * normally do nothing but exec, so this is a documented limitation.
-	 * kcmp tells; without it, the kind of event does.
-	 */
-	if (same_mm != 0 && (same_mm > 0 || !f->vfork)) {
-		char path[64];
-		int fd;
-
-		snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
-		if ((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
-			for (size_t i = 0; i < tr->nbps; i++)
-				mem_pwrite(fd, tr->bps[i].addr, &tr->bps[i].orig, 1);
-			close(fd);
-		}
-	}
-	drop_fork(tr, f);
-	if (ptrace(PTRACE_DETACH, child, 0L, 0L) < 0 && errno != ESRCH)
-		return rg_error(err, "cannot detach forked process %d: %s",
-				child, strerror(errno));
-	ev = queue_event(tr, TRACER_EV_FORK, parent);
-	ev->child = child;
-	return 0;
+	tracer_queue_event(tr, TRACER_EV_THREAD_NEW, t->tid)->parent = t->parent;
 }
 
 static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *err)
@@ -1723,11 +1632,11 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 	pid_t child;
 
 	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, 0L, &msg) < 0)
-		return restart(parent->tid, cont_op(parent), 0, err);
+		return tracer_restart(parent->tid, cont_op(parent), 0, err);
 	child = (pid_t)msg;
-	if (event == PTRACE_EVENT_CLONE && !find_fork(tr, child) &&
+	if (event == PTRACE_EVENT_CLONE && !tracer_fork_find(tr, child) &&
 	    is_own_thread(tr, child)) {
-		struct tcb *t = find_tcb(tr, child);
+		struct tcb *t = tracer_tcb_find(tr, child);
 
 		/*
 		 * The child's first stop and this event race: either may be
@@ -1737,7 +1646,7 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 		 * seen).  A resume that comes before that first stop waits for it.
 		 */
 		if (!t)
-			t = add_tcb(tr, child);
+			t = tracer_tcb_add(tr, child);
 		t->parent = parent->tid;
 		t->flags |= TCB_PARENT_KNOWN;
 		if (parent->flags & TCB_IN_STUB) {
@@ -1748,25 +1657,35 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 		if (!(t->flags & TCB_REPORTED))
 			report_new_thread(tr, t);
 	} else {
-		struct fchild *f = find_fork(tr, child);
+		struct fchild *f = tracer_fork_find(tr, child);
 
 		if (!f)
-			f = add_fork(tr, child);
+			f = tracer_fork_add(tr, child);
 		f->parent = parent->tid;
 		f->parent_known = true;
 		f->vfork = event == PTRACE_EVENT_VFORK;
 		f->stub_ret = (parent->flags & TCB_IN_STUB) ? parent->stub_ret : 0;
-		if (f->started && finish_fork(tr, f, err) < 0) {
-			restart(parent->tid, cont_op(parent), 0, NULL);
+		if (f->started && tracer_fork_finish(tr, f, true, err) < 0) {
+			tracer_restart(parent->tid, cont_op(parent), 0, NULL);
 			return -1;
 		}
 	}
-	return restart(parent->tid, cont_op(parent), 0, err);
+	return tracer_restart(parent->tid, cont_op(parent), 0, err);
 }
 
 static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 {
 	unsigned long former = 0;
+
+	if (t->flags & TCB_CHILD)
+		return tracer_child_exec(tr, t, err);
+	/*
+	 * Children still sharing the old memory keep it (a vfork child whose
+	 * parent thread exec killed): let them go with it clean, through the
+	 * old /proc/PID/mem, before the breakpoints are forgotten.
+	 */
+	if (has_children(tr))
+		detach_children(tr);
 
 	/*
 	 * A non-leader thread that calls exec takes over the leader's tid;
@@ -1776,12 +1695,12 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	 */
 	if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0L, &former) == 0 &&
 	    (pid_t)former != t->tid) {
-		struct tcb *old = find_tcb(tr, (pid_t)former);
+		struct tcb *old = tracer_tcb_find(tr, (pid_t)former);
 
 		if (old) {
 			if ((old->flags & (TCB_REPORTED | TCB_GONE)) == TCB_REPORTED)
-				queue_event(tr, TRACER_EV_THREAD_EXIT, old->tid);
-			drop_tcb(tr, old);
+				tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, old->tid);
+			tracer_tcb_drop(tr, old);
 		}
 	}
 	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED;
@@ -1798,7 +1717,7 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	tr->entry = read_auxv_entry(tr->pid);
 	if (scratch_init(tr, t, err) < 0)
 		return rg_error_prefix(err, "after exec");
-	queue_event(tr, TRACER_EV_EXEC, t->tid);
+	tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
 	return resume_pending(tr, t, err);
 }
 
@@ -1829,14 +1748,15 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		if (t->range && t->range->waiting && t->range->ret_addr == addr &&
 		    arch_get_sp(&r) >= t->range->ret_sp)
 			return range_returned(tr, t, addr, err);
-		if (!b->user)
-			return step_over(tr, t, b, err);  /* another range's return breakpoint */
+		/* another range's return breakpoint; a child never arrives */
+		if (!b->user || (t->flags & TCB_CHILD))
+			return step_over(tr, t, b, err);
 		/* A re-arrival after a fault in the step (TCB_REARRIVAL) is
 		 * reported like any other: see step_over. */
 		t->flags &= ~TCB_REARRIVAL;
 		t->flags |= TCB_HELD | TCB_AT_BP;
 		t->bp_addr = addr;
-		queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
+		tracer_queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
 		return 0;
 	}
 	if (recently_removed(tr, addr)) {
@@ -1844,14 +1764,14 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		t->flags &= ~TCB_REGS;
 		arch_set_pc(&r, addr);
 		set_regs(t->tid, &r);
-		return restart(t->tid, cont_op(t), 0, err);
+		return tracer_restart(t->tid, cont_op(t), 0, err);
 	}
 pass:
 	t->flags &= ~TCB_REGS;
 	if (stepping(t))
 		return range_signal(tr, t, si, err);
-	queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = SIGTRAP;
-	return restart(t->tid, PTRACE_CONT, SIGTRAP, err);
+	note_signal(tr, t, SIGTRAP);
+	return tracer_restart(t->tid, PTRACE_CONT, SIGTRAP, err);
 }
 
 /*
@@ -1876,11 +1796,6 @@ static bool surely_our_trap(tracer *tr, struct tcb *t)
 	return b && b->decoded && arch_trap_pc_inside(&b->insn);
 }
 
-static bool is_stop_signal(int sig)
-{
-	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
-}
-
 /*
  * The leader passed its exit (PTRACE_EVENT_EXIT): pthread_exit in main, or
  * the process's end.  Its own status comes only once every other thread has
@@ -1891,7 +1806,7 @@ static bool is_stop_signal(int sig)
 static void report_leader_gone(tracer *tr, struct tcb *t)
 {
 	if ((t->flags & (TCB_REPORTED | TCB_GONE)) == TCB_REPORTED)
-		queue_event(tr, TRACER_EV_THREAD_EXIT, t->tid);
+		tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, t->tid);
 	t->flags |= TCB_GONE;
 }
 
@@ -1901,24 +1816,22 @@ static void report_exit(tracer *tr, int status)
 
 	/* The leader's status comes only once every other thread was reaped;
 	 * threads still listed died without a status of their own. */
-	while (tr->ntcbs) {
-		struct tcb *t = tr->tcbs[0];
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
 
+		if (t->flags & TCB_CHILD)
+			continue;
 		if (t->tid != tr->pid && (t->flags & TCB_REPORTED))
-			queue_event(tr, TRACER_EV_THREAD_EXIT, t->tid);
-		drop_tcb(tr, t);
+			tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, t->tid);
+		tracer_tcb_drop(tr, t);
+		i--;
 	}
-	/* Forked children whose parent's event never came: let them go. */
-	while (tr->nforks) {
-		struct fchild *f = &tr->forks[0];
-
-		f->parent = tr->pid;
-		if (f->started)
-			finish_fork(tr, f, NULL);
-		else
-			drop_fork(tr, f);
-	}
-	ev = queue_event(tr, TRACER_EV_EXIT, tr->pid);
+	/* Children that outlive it (clone(CLONE_VM), a vfork child of a
+	 * thread killed by the end), and children whose parent's event never
+	 * came: let them go. */
+	if (has_children(tr))
+		detach_children(tr);
+	ev = tracer_queue_event(tr, TRACER_EV_EXIT, tr->pid);
 	if (WIFEXITED(status)) {
 		ev->exit_code = WEXITSTATUS(status);
 	} else {
@@ -1931,7 +1844,7 @@ static void report_exit(tracer *tr, int status)
 
 static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 {
-	struct tcb *t = find_tcb(tr, tid);
+	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct fchild *f;
 	int sig, event;
 
@@ -1947,10 +1860,10 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 			report_exit(tr, status);
 		} else if (t) {
 			if (t->flags & TCB_REPORTED)
-				queue_event(tr, TRACER_EV_THREAD_EXIT, tid);
-			drop_tcb(tr, t);
-		} else if ((f = find_fork(tr, tid))) {
-			drop_fork(tr, f);
+				tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, tid);
+			tracer_tcb_drop(tr, t);
+		} else if ((f = tracer_fork_find(tr, tid))) {
+			tracer_fork_drop(tr, f);
 		}
 		return 0;
 	}
@@ -1960,24 +1873,28 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	event = status >> 16;
 
 	if (!t) {
-		f = find_fork(tr, tid);
+		f = tracer_fork_find(tr, tid);
 		if (!f && !is_own_thread(tr, tid))
-			f = add_fork(tr, tid);
+			f = tracer_fork_add(tr, tid);
 		if (f) {
 			/* A forked child's first stop. */
 			f->started = true;
 			if (f->parent_known)
-				return finish_fork(tr, f, err);
+				return tracer_fork_finish(tr, f, true, err);
 			return 0;
 		}
-		t = add_tcb(tr, tid);
+		t = tracer_tcb_add(tr, tid);
 	}
 	if (!(t->flags & TCB_STARTED)) {
 		t->flags |= TCB_STARTED;
 		if (event == PTRACE_EVENT_STOP) {
+			/* born into the program's group-stop: it stays in it */
+			if (is_stop_signal(sig))
+				t->flags |= TCB_GROUP_STOP;
 			if (t->flags & TCB_RESUME_ON_START) {
-				t->flags &= ~(TCB_RESUME_ON_START | TCB_HELD);
-				return resume_pending(tr, t, err);
+				t->flags &= ~TCB_RESUME_ON_START;
+				t->flags |= TCB_HELD;
+				return tracer_resume(tr, t->tid, err);
 			}
 			/* Left stopped until its parent's clone event is seen
 			 * and the caller resumes it. */
@@ -2001,7 +1918,7 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
 		if (tid == tr->pid)
 			report_leader_gone(tr, t);
-		return restart(tid, PTRACE_CONT, 0, err);
+		return tracer_restart(tid, PTRACE_CONT, 0, err);
 	case PTRACE_EVENT_STOP:
 		/*
 		 * SEIZE reports group-stops as PTRACE_EVENT_STOP with the stop
@@ -2010,10 +1927,10 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		 * same event comes with SIGTRAP: just go on.
 		 */
 		if (is_stop_signal(sig))
-			return restart(tid, PTRACE_LISTEN, 0, err);
-		return restart(tid, cont_op(t), 0, err);
+			return tracer_restart(tid, PTRACE_LISTEN, 0, err);
+		return tracer_restart(tid, cont_op(t), 0, err);
 	default:
-		return restart(tid, cont_op(t), 0, err);
+		return tracer_restart(tid, cont_op(t), 0, err);
 	}
 
 	/* A signal-delivery-stop. */
@@ -2027,15 +1944,15 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		if (errno == ESRCH)
 			return 0;       /* killed meanwhile */
 		/* EINVAL: a group-stop without the event bit (not with SEIZE). */
-		return restart(tid, PTRACE_LISTEN, 0, err);
+		return tracer_restart(tid, PTRACE_LISTEN, 0, err);
 	}
 	if (sig == SIGTRAP)
 		return handle_sigtrap(tr, t, &si, err);
 	if (stepping(t))
 		return range_signal(tr, t, &si, err);
 	oot_fault(tr, t, sig, &si);
-	queue_event(tr, TRACER_EV_SIGNAL, tid)->signo = sig;
-	return restart(tid, PTRACE_CONT, sig, err);
+	note_signal(tr, t, sig);
+	return tracer_restart(tid, PTRACE_CONT, sig, err);
 }
 
 /*
@@ -2130,7 +2047,7 @@ int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
 
 int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err)
 {
-	struct tcb *t = find_tcb(tr, tid);
+	struct tcb *t = tracer_tcb_find(tr, tid);
 
 	if (!t || !(t->flags & TCB_HELD))
 		return rg_error(err, "cannot read the registers of thread %d: "
@@ -2164,7 +2081,7 @@ void tracer_kill(tracer *tr)
 
 int tracer_sync_regs(tracer *tr, pid_t tid)
 {
-	struct tcb *t = find_tcb(tr, tid);
+	struct tcb *t = tracer_tcb_find(tr, tid);
 
 	return t ? regs_sync(t) : 0;
 }
@@ -2221,7 +2138,7 @@ static int wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *s
 
 int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 {
-	struct tcb *t = find_tcb(tr, tid);
+	struct tcb *t = tracer_tcb_find(tr, tid);
 	pid_t got;
 	int status, rc;
 
@@ -2244,9 +2161,12 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 				"%d ms", tid, STOP_WAIT_MS);
 	if (rc < 0)
 		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
-	if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
-	    !is_stop_signal(WSTOPSIG(status))) {
+	if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP) {
+		/* in a group-stop of the program's it is stopped just as well,
+		 * and goes back into it when resumed */
 		t->flags = (t->flags | TCB_HELD) & ~TCB_REGS;
+		if (is_stop_signal(WSTOPSIG(status)))
+			t->flags |= TCB_GROUP_STOP;
 		return 0;
 	}
 	/* A signal, a group-stop or its death came first: judge it later. */
@@ -2292,7 +2212,7 @@ static bool trap_pending(pid_t tid)
  */
 static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 {
-	struct tcb *t = find_tcb(tr, tid);
+	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct user_regs_struct r;
 	unsigned long msg = 0;
 	struct fchild *f;
@@ -2311,18 +2231,20 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 	sig = WSTOPSIG(status);
 	event = status >> 16;
 	if (event == PTRACE_EVENT_EXEC) {
+		if (t && (t->flags & TCB_CHILD))
+			return tracer_child_exec(tr, t, err);
 		handle_status(tr, tid, status, NULL);
 		return rg_error(err, "it called exec");
 	}
 	if (!t) {
-		f = find_fork(tr, tid);
+		f = tracer_fork_find(tr, tid);
 		if (!f && !is_own_thread(tr, tid))
-			f = add_fork(tr, tid);
+			f = tracer_fork_add(tr, tid);
 		if (f) {
 			f->started = true;      /* its first stop */
 			return 0;
 		}
-		t = add_tcb(tr, tid);
+		t = tracer_tcb_add(tr, tid);
 	}
 	t->flags = (t->flags | TCB_STARTED) & ~(TCB_REGS | TCB_REGS_DIRTY);
 	switch (event) {
@@ -2337,10 +2259,10 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 			pid_t child = (pid_t)msg;
 			struct tcb *c;
 
-			if (event == PTRACE_EVENT_CLONE && !find_fork(tr, child) &&
+			if (event == PTRACE_EVENT_CLONE && !tracer_fork_find(tr, child) &&
 			    is_own_thread(tr, child)) {
-				if (!(c = find_tcb(tr, child)))
-					c = add_tcb(tr, child);
+				if (!(c = tracer_tcb_find(tr, child)))
+					c = tracer_tcb_add(tr, child);
 				c->parent = tid;
 				c->flags |= TCB_PARENT_KNOWN;
 				if (t->flags & TCB_IN_STUB) {
@@ -2348,8 +2270,8 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 					c->stub_ret = t->stub_ret;
 				}
 			} else {
-				if (!(f = find_fork(tr, child)))
-					f = add_fork(tr, child);
+				if (!(f = tracer_fork_find(tr, child)))
+					f = tracer_fork_add(tr, child);
 				f->parent = tid;
 				f->parent_known = true;
 				f->vfork = event == PTRACE_EVENT_VFORK;
@@ -2368,7 +2290,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 		/* an interrupt, a group-stop, a new thread's first stop */
 		if (trap_pending(tid)) {
 			t->flags &= ~TCB_HELD;
-			return restart(tid, PTRACE_CONT, 0, err);
+			return tracer_restart(tid, PTRACE_CONT, 0, err);
 		}
 		t->flags |= TCB_HELD;
 		return 0;
@@ -2404,13 +2326,40 @@ program:
 	return 0;
 }
 
-/* A thread of the program that is not stopped yet (nor dying), or 0. */
-static pid_t detach_unsettled(const tracer *tr)
+/*
+ * Which threads a detach takes: every one, or (children) only the
+ * processes sharing the program's memory and the children not let go yet.
+ */
+static bool detach_takes(const struct tcb *t, bool children)
+{
+	return !children || (t->flags & TCB_CHILD);
+}
+
+/* Is a status of tid one a detach of children judges? */
+static bool child_status(tracer *tr, pid_t tid)
+{
+	const struct tcb *t = tracer_tcb_find(tr, tid);
+
+	if (t)
+		return t->flags & TCB_CHILD;
+	return tracer_fork_find(tr, tid) || !is_own_thread(tr, tid);
+}
+
+static int detach_status(tracer *tr, pid_t tid, int status, bool children, rg_err *err)
+{
+	/* the program's own (the threads exec kills) are judged as always */
+	if (children && !child_status(tr, tid))
+		return handle_status(tr, tid, status, err);
+	return detach_judge(tr, tid, status, err);
+}
+
+/* A thread it takes that is not stopped yet (nor dying), or 0. */
+static pid_t detach_unsettled(const tracer *tr, bool children)
 {
 	for (size_t i = 0; i < tr->ntcbs; i++) {
 		const struct tcb *t = tr->tcbs[i];
 
-		if (!(t->flags & TCB_EXITING) &&
+		if (detach_takes(t, children) && !(t->flags & TCB_EXITING) &&
 		    (t->flags & (TCB_STARTED | TCB_HELD)) != (TCB_STARTED | TCB_HELD))
 			return t->tid;
 	}
@@ -2450,33 +2399,32 @@ static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
 }
 
 /*
- * Every thread is stopped first, and only then are the breakpoints taken
- * out: a thread that runs meanwhile may trap on one at any time, and its
- * trap must not reach it detached.  Statuses are collected from every
- * thread at once, with a deadline, never from one thread alone: the one
- * that is already stopped (its status in tr->raw, or in the kernel's
- * queue) would make that wait last for ever.
+ * Letting threads go with nothing of racegate's left in the memory they
+ * run takes three steps.  detach_stop_all stops every one first, and only
+ * then does detach_clean take the breakpoints out, for a thread that runs
+ * meanwhile may trap on one at any time, and its trap must not reach it
+ * detached.  detach_let_go then detaches the threads, left stopped till
+ * then.  Statuses are collected from every thread at once, with a
+ * deadline, never from one thread alone: the one that is already stopped
+ * (its status in tr->raw, or in the kernel's queue) would make that wait
+ * last for ever.  children: only the children (the program has ended, or
+ * has called exec and left them the old memory).
  */
-int tracer_detach_stopped(tracer *tr, rg_err *err)
+static int detach_stop_all(tracer *tr, bool children, rg_err *err)
 {
 	long deadline = now_ms() + STOP_WAIT_MS;
-	struct user_regs_struct r;
-	size_t i;
-	int rc = 0;
 
-	if (tr->exit_queued)
-		return rg_error(err, "it has ended");
-	for (i = 0; i < tr->ntcbs; i++) {
+	for (size_t i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 
-		if ((t->flags & TCB_EXITING) || !(t->flags & TCB_STARTED) ||
-		    status_queued(tr, t->tid))
+		if (!detach_takes(t, children) || (t->flags & TCB_EXITING) ||
+		    !(t->flags & TCB_STARTED) || status_queued(tr, t->tid))
 			continue;       /* dying; its first stop, a status are on their way */
 		if (t->flags & TCB_HELD) {
 			/* held by tracer_interrupt right after its int3 */
 			if (!(t->flags & TCB_AT_BP) && trap_pending(t->tid)) {
 				t->flags &= ~TCB_HELD;
-				if (restart(t->tid, PTRACE_CONT, 0, err) < 0)
+				if (tracer_restart(t->tid, PTRACE_CONT, 0, err) < 0)
 					return -1;
 			}
 			continue;
@@ -2488,15 +2436,15 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 	while (tr->raw_head < tr->nraw) {
 		struct wstat w = tr->raw[tr->raw_head++];
 
-		if (detach_judge(tr, w.tid, w.status, err) < 0)
+		if (detach_status(tr, w.tid, w.status, children, err) < 0)
 			return -1;
 	}
 	for (;;) {
-		pid_t waiting = detach_unsettled(tr), tid;
+		pid_t waiting = detach_unsettled(tr, children), tid;
 		int status, got;
 
 		if (!waiting)
-			break;
+			return 0;
 		got = wait_until(tr, -1, deadline, &tid, &status);
 		if (got == 0)
 			return rg_error(err, "thread %d did not stop within %d ms",
@@ -2504,24 +2452,24 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 		if (got < 0)
 			return rg_error(err, "cannot wait for thread %d: %s", waiting,
 					strerror(errno));
-		if (detach_judge(tr, tid, status, err) < 0)
+		if (detach_status(tr, tid, status, children, err) < 0)
 			return -1;
 	}
+}
 
-	/* Forked children: the breakpoints out of their copy, and let go. */
-	while (tr->nforks) {
-		struct fchild *f = &tr->forks[0];
+/* Takes the breakpoints out of the memory of the threads detach_stop_all
+ * stopped, and forgets them; lets go every child not let go yet. */
+static int detach_clean(tracer *tr, bool children, rg_err *err)
+{
+	struct user_regs_struct r;
+	size_t i;
+	int rc = 0;
 
-		if (!f->parent_known)
-			f->parent = tr->pid;
-		if (finish_fork(tr, f, err) < 0)
-			rc = -1;
-	}
 	for (i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 		uint64_t pc;
 
-		if (t->flags & TCB_EXITING)
+		if (!detach_takes(t, children) || (t->flags & TCB_EXITING))
 			continue;
 		/* held at a breakpoint: its PC at the breakpoint's instruction */
 		regs_sync(t);
@@ -2534,16 +2482,35 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 		}
 	}
 	for (i = 0; i < tr->nbps; i++)
-		if (mem_pwrite(tr->memfd, tr->bps[i].addr, &tr->bps[i].orig, 1) < 0)
+		if (tracer_mem_pwrite(tr->memfd, tr->bps[i].addr, &tr->bps[i].orig, 1) < 0)
 			rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 				      (unsigned long long)tr->bps[i].addr,
 				      strerror(errno));
+	/* Children not let go yet: the breakpoints out of a copy of their own
+	 * (the list is still there), and go; shared memory is clean already. */
+	while (tr->nforks) {
+		struct fchild *f = &tr->forks[0];
+
+		if (!f->parent_known)
+			f->parent = tr->pid;
+		if (tracer_fork_finish(tr, f, false, err) < 0)
+			rc = -1;
+	}
 	tr->nbps = 0;
-	/* Pending until a thread runs: the first one detached stops them all. */
-	kill(tr->pid, SIGSTOP);
-	for (i = 0; i < tr->ntcbs; i++) {
+	return rc;
+}
+
+/* Detaches the threads detach_stop_all stopped, with the signals they were
+ * receiving; children's control blocks are dropped. */
+static int detach_let_go(tracer *tr, bool children, rg_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 
+		if (!detach_takes(t, children))
+			continue;
 		/* a signal its stop was delivering goes with the detach */
 		if (ptrace(PTRACE_DETACH, t->tid, 0L, (long)t->detach_sig) < 0 &&
 		    errno != ESRCH)
@@ -2551,9 +2518,54 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 				      t->tid, strerror(errno));
 		/* signals kept while it stepped past a line: pending again */
 		for (int k = 0; k < t->npending; k++)
-			syscall(SYS_tgkill, tr->pid, t->tid, t->pending[k].si_signo);
+			syscall(SYS_tgkill, t->tgid, t->tid, t->pending[k].si_signo);
 		t->npending = 0;
+		if (t->flags & TCB_CHILD) {
+			tracer_tcb_drop(tr, t);
+			i--;
+		}
 	}
+	return rc;
+}
+
+static bool has_children(const tracer *tr)
+{
+	for (size_t i = 0; i < tr->ntcbs; i++)
+		if (tr->tcbs[i]->flags & TCB_CHILD)
+			return true;
+	return tr->nforks > 0;
+}
+
+/*
+ * The children sharing memory the program has left (its end, its exec):
+ * let go clean, or, if one does not stop in time, killed (racegate's
+ * breakpoints are still in that memory).
+ */
+static void detach_children(tracer *tr)
+{
+	if (detach_stop_all(tr, true, NULL) < 0) {
+		for (size_t i = 0; i < tr->ntcbs; i++)
+			if (tr->tcbs[i]->flags & TCB_CHILD)
+				kill(tr->tcbs[i]->tid, SIGKILL);
+		return;
+	}
+	detach_clean(tr, true, NULL);
+	detach_let_go(tr, true, NULL);
+}
+
+int tracer_detach_stopped(tracer *tr, rg_err *err)
+{
+	int rc;
+
+	if (tr->exit_queued)
+		return rg_error(err, "it has ended");
+	if (detach_stop_all(tr, false, err) < 0)
+		return -1;
+	rc = detach_clean(tr, false, err);
+	/* Pending until a thread runs: the first one detached stops them all. */
+	kill(tr->pid, SIGSTOP);
+	if (detach_let_go(tr, false, err) < 0)
+		rc = -1;
 	tr->ev_head = tr->nev = 0;      /* no event follows */
 	tr->exit_queued = true;
 	tr->reaped = true;
@@ -2587,6 +2599,9 @@ void tracer_free(tracer *tr)
 		kill(tr->pid, SIGKILL);
 		for (size_t i = 0; i < tr->nforks; i++)
 			kill(tr->forks[i].pid, SIGKILL);
+		for (size_t i = 0; i < tr->ntcbs; i++)
+			if (tr->tcbs[i]->flags & TCB_CHILD)
+				kill(tr->tcbs[i]->tid, SIGKILL);
 		for (;;) {
 			pid = waitpid(-1, &status, __WALL);
 			if (pid < 0) {
@@ -2602,14 +2617,13 @@ void tracer_free(tracer *tr)
 				break;
 		}
 	}
-	/* Forked children still attached (not yet detached) die with us:
-	 * PTRACE_O_EXITKILL; reap what is left without blocking. */
-	for (size_t i = 0; i < tr->nforks; i++) {
-		int status;
-
-		kill(tr->forks[i].pid, SIGKILL);
-		waitpid(tr->forks[i].pid, &status, __WALL);
-	}
+	/* Children still attached (not let go yet, or followed: racegate's
+	 * breakpoints are in their memory) die with the program. */
+	for (size_t i = 0; i < tr->nforks; i++)
+		kill_and_reap(tr->forks[i].pid);
 	tr->nforks = 0;
+	for (size_t i = 0; i < tr->ntcbs; i++)
+		if (tr->tcbs[i]->flags & TCB_CHILD)
+			kill_and_reap(tr->tcbs[i]->tid);
 	tracer_release(tr);
 }

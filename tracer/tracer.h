@@ -10,8 +10,29 @@
  *
  * Signals belong to the program: they are passed through unchanged, its
  * handlers run, and a SIGTRAP the program raises itself is not mistaken for a
- * breakpoint.  Forked children are detached with the breakpoints taken out of
- * their copy of memory.
+ * breakpoint.  A trap at an address where the tracer has no breakpoint (or
+ * no longer has one, when the program's own int3 was under it) is the
+ * program's: it is delivered, also on a gated line.
+ *
+ * Group-stops are the program's too: a SIGSTOP or SIGTSTP stops it until a
+ * SIGCONT (from anywhere: its own helper process, a shell's kill -CONT), as
+ * natively.  Its threads stay stopped meanwhile, also one that is resumed
+ * from a breakpoint or a new thread's first stop: it joins the stop before
+ * it runs any code.  No event says so.
+ *
+ * Child processes: one with memory of its own (fork) is detached with the
+ * breakpoints taken out of its copy.  One that shares the program's memory
+ * (vfork, posix_spawn, which system() and popen() use, clone(CLONE_VM)) is
+ * followed until it calls exec or exits: stepped over every breakpoint it
+ * reaches like a thread, with its signals passed through, but it never
+ * arrives anywhere and no event names it (BREAKPOINT, SIGNAL, THREAD_* are
+ * the program's threads' only).  If the program ends or calls exec first,
+ * such a child is let go with the breakpoints taken out of the memory it
+ * keeps (killed if it does not stop within a couple of seconds); tracer_free
+ * kills the ones still followed.
+ *
+ * exec: the program goes on in the new image, traced, with no breakpoint
+ * in it (EXEC; the caller may arm new ones).
  *
  * Holding a thread is simply not resuming it after its BREAKPOINT event.
  *
@@ -38,8 +59,10 @@ enum tracer_ev_kind {
 				  thread; the leader's when it passes its exit (pthread_exit in
 				  main: the kernel keeps it a zombie until the end), before EXIT */
 	TRACER_EV_SIGNAL,      /* informational: signo is being delivered to tid, unchanged */
-	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new leader */
-	TRACER_EV_FORK,        /* tid forked child (detached, breakpoints removed from its memory) */
+	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new
+				  leader (THREAD_EXIT for the others, before or after); it runs on */
+	TRACER_EV_FORK,        /* tid made child process: detached with the breakpoints out of its
+				  copy of memory, or followed while it shares the program's */
 	TRACER_EV_EXIT,        /* the whole process ended; always the last event */
 	TRACER_EV_RANGE_DONE,  /* tid has got past the code given to tracer_resume_past (addr: its PC now); it runs on */
 };
@@ -99,7 +122,8 @@ int tracer_fd(const tracer *tr);
  * Waits up to timeout_ms (-1: forever, 0: do not wait) for the next event.
  * Returns 1 and fills ev; 0 when none came in time; -1 on an internal error
  * (message in err).  Events that need no decision (clone of the parent side,
- * signal pass-through, group stops) are handled here and the thread resumed.
+ * signal pass-through, group stops, children's stops) are handled here and
+ * the thread resumed (or, in a group-stop, left in it).
  */
 int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err);
 
@@ -165,7 +189,8 @@ void tracer_kill(tracer *tr);
 /*
  * Stops a running thread (PTRACE_INTERRUPT) and leaves it stopped as if held,
  * so that its registers can be read and it can be unwound; a thread already
- * stopped is left as it is.  A thread blocked in a system call is taken out
+ * stopped is left as it is, and one in the program's group-stop counts as
+ * stopped (tracer_resume puts it back into the stop).  A thread blocked in a system call is taken out
  * of it (the call is restarted if the thread is resumed).  Meant for the end
  * of a run: a status that comes in the way is kept for tracer_next_event,
  * and it fails rather than wait (a thread whose status is already kept, one
@@ -180,7 +205,9 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err);
  * with one bounded wait for them all: a thread that traps on a breakpoint
  * meanwhile is put back at it (its trap never reaches it), one stopped in
  * racegate's scratch code is put back in the program's, and a signal the
- * program was receiving is delivered at the detach.  No event follows;
+ * program was receiving is delivered at the detach.  Children sharing its
+ * memory are detached too, not stopped (they are not the program; the
+ * breakpoints are out of their memory as well).  No event follows;
  * tracer_free then neither kills nor waits for it.  On failure (a thread
  * did not stop in time; the program ended or called exec meanwhile) the
  * program is still traced: kill it, and its events follow as usual.

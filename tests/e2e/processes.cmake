@@ -1,0 +1,65 @@
+# The program's processes and its own signals (issue 11): children that
+# share its memory, its own int3, stopping itself, exec.  racegate never
+# changes what the program does other than by delaying its threads.
+foreach(prog spawner own_trap stopself execer outlive)
+  add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
+  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+foreach(s spawner own_trap own_trap_past stopself execer execer_true execer_thread outlive)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+
+# vfork (its child calls a gated function), posix_spawn, system() and
+# popen() children run through breakpoints at execve, dup2 and the
+# program's own code: they neither die of SIGTRAP nor arrive at a gate,
+# and the worker is still held in dup2 until main is done with them.
+racegate_e2e(children_share_memory 0
+  "vfork 3, spawn 4, system 5, popen hello, pclose 0" "PASSED"
+  "w +tid [0-9]+ +dup2 +w-dup +held: waiting for all-done"
+  "main +tid [0-9]+ +spawner.c:24 +steps +opened all-done"
+  "w +tid [0-9]+ +dup2 +w-dup +released after"
+  "!exec +(passed|held)"
+  -- ${RG} run ${E2E_DIR}/spawner.yaml)
+# A clone(CLONE_VM) child outlives the program and runs gated code later:
+# let go clean at the program's end, it finishes as natively.
+racegate_e2e(child_outlives_program 0 "PASSED: exit 0" "^child steps 7$"
+  -- sh -c "cd ${E2E_DIR} && rm -f outlive.out && ${RG} run outlive.yaml && sleep 2 && cat outlive.out")
+racegate_e2e(children_share_memory_10_of_10 0 "10 runs: 10 PASSED$"
+  -- ${RG} run --repeat 10 ${E2E_DIR}/spawner.yaml)
+
+# The program's own int3 on a gated line (the breakpoint sits on it) and a
+# raw one elsewhere: its SIGTRAP handler runs for each, also after the
+# gate's breakpoint is taken out, and on a line watched until it is passed.
+racegate_e2e(own_int3_on_gated_line 0 "traps 4" "PASSED"
+  "trap-line +opened trapped-thrice" "after +passed"
+  -- ${RG} run ${E2E_DIR}/own_trap.yaml)
+racegate_e2e(own_int3_line_passed 0 "traps 4" "PASSED"
+  "trap-line +opened passed-trap" "after +passed"
+  -- ${RG} run ${E2E_DIR}/own_trap_past.yaml)
+
+# raise(SIGSTOP) / SIGTSTP, then a SIGCONT from a helper process: nothing
+# runs while the program is stopped, not even the worker its gate's
+# timeout lets go meanwhile, and the run ends normally.  With no SIGCONT
+# the program stays stopped, and the run ends at its timeout.
+racegate_e2e(stop_self_sigcont 0 "ticks while stopped: 0" "PASSED"
+  "w +tid [0-9]+ +stopself.c:28 +w-held +released by its timeout"
+  "main +tid [0-9]+ +stopself.c:55 +continued +opened continued"
+  -- ${RG} run ${E2E_DIR}/stopself.yaml)
+racegate_e2e(stop_self_sigtstp 0 "ticks while stopped: 0" "PASSED"
+  -- ${RG} run ${E2E_DIR}/stopself.yaml -- ${E2E_DIR}/stopself tstp)
+racegate_e2e(stop_self_no_sigcont 3 "TIMEOUT" "!ERROR"
+  -- ${RG} run --timeout 3s ${E2E_DIR}/stopself.yaml -- ${E2E_DIR}/stopself nocont)
+
+# exec: the new image runs without gates and is judged by its own exit
+# status and output; from a thread while main is held, too.
+racegate_e2e(exec_self 0 "second image, 3 steps" "REPRODUCED: exit 7"
+  "first +opened stepped" "second +passed" "!ERROR"
+  -- ${RG} run ${E2E_DIR}/execer.yaml)
+racegate_e2e(exec_other_program 0 "PASSED: exit 0" "!ERROR"
+  -- ${RG} run ${E2E_DIR}/execer_true.yaml)
+racegate_e2e(exec_from_thread 0 "second image, 3 steps" "REPRODUCED: exit 9"
+  "main +tid [0-9]+ +execer.c:21 +main-held +held: waiting for (x-here, )?never"
+  -- ${RG} run ${E2E_DIR}/execer_thread.yaml)
