@@ -29,6 +29,7 @@ static void loc_add(struct locvec *lv, uint64_t addr, const char *file, int line
 	lv->v[lv->n].file = file;
 	lv->v[lv->n].line = line;
 	lv->v[lv->n].function = function;
+	lv->v[lv->n].inlined = false;
 	lv->n++;
 }
 
@@ -235,6 +236,7 @@ int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out)
 	out->file = r ? dx->files[r->file].path : NULL;
 	out->line = r ? (int)r->line : 0;
 	out->function = function_at(dx, addr);
+	out->inlined = false;
 	return out->function ? 0 : -1;
 }
 
@@ -653,12 +655,13 @@ static bool clone_of(const char *sym, const char *fn)
 
 
 static void add_function_loc(dwarfx *dx, struct locvec *lv, uint64_t addr,
-			     const char *name)
+			     const char *name, bool inlined)
 {
 	const struct dwarfx_row *r = row_for(dx, addr);
 
 	loc_add(lv, addr, r ? dx->files[r->file].path : NULL,
 		r ? (int)r->line : 0, name);
+	lv->v[lv->n - 1].inlined = inlined;
 }
 
 
@@ -858,7 +861,8 @@ static int resolve_function(dwarfx *dx, const char *where, const char *name,
 		if (s && s->addr == fn->entry && is_fragment(s->name))
 			continue;
 		add_function_loc(dx, lv, exact || fn->inlined ? fn->entry :
-				 after_prologue(dx, fn), dwarfx_fn_display(fn));
+				 after_prologue(dx, fn), dwarfx_fn_display(fn),
+				 fn->inlined);
 	}
 	free(cand);
 	ndwarf = lv->n - first_dwarf;
@@ -888,9 +892,10 @@ static int resolve_function(dwarfx *dx, const char *where, const char *name,
 			continue;
 		if (!exact && f != DWARFX_NONE && !dx->fns[f].inlined &&
 		    dx->fns[f].entry == s->addr)
-			add_function_loc(dx, lv, after_prologue(dx, &dx->fns[f]), s->name);
+			add_function_loc(dx, lv, after_prologue(dx, &dx->fns[f]), s->name,
+					 false);
 		else
-			add_function_loc(dx, lv, s->addr, s->name);
+			add_function_loc(dx, lv, s->addr, s->name, false);
 	}
 	/*
 	 * An ifunc is what callers of the default version reach (memcpy):
@@ -1002,6 +1007,9 @@ static void instance_spans(const dwarfx *dx, uint32_t f, struct span **sp,
 	for (j = fn->range0; j < fn->range0 + fn->nranges; j++) {
 		ptrdiff_t i = row_floor(dx, dx->ranges[j].lo);
 
+		/* the floor is the last row at lo: optimised code has several */
+		while (i > 0 && dx->rows[i - 1].addr == dx->rows[i].addr)
+			i--;
 		for (i = i < 0 ? 0 : i; (size_t)i < dx->nrows &&
 		     dx->rows[i].addr < dx->ranges[j].hi; i++) {
 			const struct dwarfx_row *r = &dx->rows[i];

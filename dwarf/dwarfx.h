@@ -32,6 +32,7 @@ typedef struct dwarfx_loc {
 	const char *file;      /* source path as DWARF names it (comp dir joined), or NULL; owned by dx */
 	int line;              /* 0 when unknown */
 	const char *function;  /* function containing addr (the inlined callee for inlined code), or NULL; owned by dx */
+	bool inlined;          /* FUNCTION, *FUNCTION: an inlined copy's entry (no call, so no return address) */
 } dwarfx_loc;
 
 /*
