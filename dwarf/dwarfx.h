@@ -137,6 +137,9 @@ int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out);
 size_t dwarfx_symbol_addrs(dwarfx *dx, const char *name, uint64_t *addrs,
 			   size_t max);
 
+/* A C++ mangled name demangled with its parameters (malloc'd), or NULL. */
+char *dwarfx_demangle(const char *mangled);
+
 /* Name of the function symbol whose range holds addr, or NULL. */
 const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr);
 

@@ -886,6 +886,56 @@ START_TEST(test_cxx_names)
 }
 END_TEST
 
+/* C++ as people write it: templates by their bare name, std::string. */
+START_TEST(test_cxx_written)
+{
+	int box_put = marker_line(SRC("cxx.cpp"), "box-put");
+	int note_int = marker_line(SRC("cxx.cpp"), "note-int");
+	int note_str = marker_line(SRC("cxx.cpp"), "note-str");
+	dwarfx *dx = open_ok(FX_CXX);
+	dwarfx_loc *l;
+	size_t n;
+
+	/* every instantiation, each named in full */
+	l = resolve_ok(dx, "Box::put", &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(l[0].line, box_put);
+	ck_assert_int_eq(l[1].line, box_put);
+	ck_assert(!strcmp(l[0].function, "Box<int>::put") ||
+		  !strcmp(l[1].function, "Box<int>::put"));
+	ck_assert(strstr(l[0].function, "basic_string") ||
+		  strstr(l[1].function, "basic_string"));
+	free(l);
+	l = resolve_ok(dx, "Box::put(const int &)", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].function, "Box<int>::put");
+	free(l);
+	/* one instantiation, with std::string as written */
+	l = resolve_ok(dx, "Box<std::string>::put", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(l[0].line, box_put);
+	ck_assert_ptr_nonnull(strstr(l[0].function, "basic_string"));
+	free(l);
+	l = resolve_ok(dx, "Box<int>::put", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].function, "Box<int>::put");
+	free(l);
+	/* static overloads: told apart by their symbols' parameter types */
+	ck_assert_contains(resolve_err(dx, "note"), "'note' is overloaded: 2 functions");
+	l = resolve_ok(dx, "note(std::string)", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(l[0].line, note_str);
+	free(l);
+	l = resolve_ok(dx, "note(int)", &n);
+	ck_assert_int_eq(l[0].line, note_int);
+	free(l);
+	l = resolve_ok(dx, "note(std::string):/printf/", &n);
+	ck_assert_int_eq(l[0].line, note_str);
+	free(l);
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- racegate lines ---- */
 
 struct seen_lines {
@@ -1211,6 +1261,7 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_source_dir);
 	tcase_add_loop_test(tc, test_insn_offsets, 0, 2);
 	tcase_add_test(tc, test_cxx_names);
+	tcase_add_test(tc, test_cxx_written);
 	tcase_add_test(tc, test_lines);
 	tcase_add_loop_test(tc, test_header_lines, 0,
 			    sizeof(hdr_progs) / sizeof(hdr_progs[0]));
