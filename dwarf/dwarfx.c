@@ -227,6 +227,19 @@ static const char *function_at(const dwarfx *dx, uint64_t addr)
 	return s ? s->name : NULL;
 }
 
+const char *dwarfx_caller_at(dwarfx *dx, uint64_t addr)
+{
+	uint32_t f = dwarfx_fn_at(dx, addr);
+	const struct dwarfx_sym *s;
+
+	while (f != DWARFX_NONE && dx->fns[f].inlined)
+		f = dx->fns[f].parent;
+	if (f != DWARFX_NONE && dx->fns[f].name)
+		return dwarfx_fn_display(&dx->fns[f]);
+	s = sym_at(dx, addr);
+	return s ? s->name : NULL;
+}
+
 int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out)
 {
 	const struct dwarfx_row *r = row_for(dx, addr);

@@ -128,6 +128,14 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out);
 
 /*
+ * The function whose own code holds addr, as a call would name it: never
+ * an inlined copy (at a start routine's entry, the function started, not
+ * what the compiler inlined there).  DWARF's name, else the symbol's;
+ * NULL when addr is in no known function.
+ */
+const char *dwarfx_caller_at(dwarfx *dx, uint64_t addr);
+
+/*
  * Addresses of the ELF function symbol(s) called name, in .symtab and
  * .dynsym, ignoring @VERSION suffixes; several when versions differ.
  * Ifunc symbols are left out (their address is the resolver's).
@@ -136,6 +144,14 @@ int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out);
  */
 size_t dwarfx_symbol_addrs(dwarfx *dx, const char *name, uint64_t *addrs,
 			   size_t max);
+
+/*
+ * The size in bytes of the object a C++ member function's `this` points to,
+ * for the function that starts at addr (its class, from DWARF: the dynamic
+ * type of the object when the function is a virtual one called through the
+ * object's vtable).  0 when addr starts no member function DWARF describes.
+ */
+uint64_t dwarfx_this_size(dwarfx *dx, uint64_t addr);
 
 /* A C++ mangled name demangled with its parameters (malloc'd), or NULL. */
 char *dwarfx_demangle(const char *mangled);
@@ -150,6 +166,13 @@ const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr);
  */
 bool dwarfx_data_symbol_at(dwarfx *dx, uint64_t addr, char *name, size_t len,
 			   uint64_t *off);
+
+/*
+ * Calls fn with the name of each data symbol (.symtab) that starts with
+ * prefix, until fn returns non-zero; returns that, or 0.  Reads the file.
+ */
+typedef int (*dwarfx_name_fn)(const char *name, void *arg);
+int dwarfx_data_symbols(dwarfx *dx, const char *prefix, dwarfx_name_fn fn, void *arg);
 
 /* A piece of code: [lo, hi), link-time addresses. */
 typedef struct dwarfx_span {

@@ -20,10 +20,11 @@ const char *dwarfx_cxx_params(const char *name)
 	const char *p;
 	int depth = 0;
 
+	/* a lambda's "{lambda(int)#1}" is a name */
 	for (p = name; *p; p++) {
-		if (*p == '<')
+		if (*p == '<' || *p == '{')
 			depth++;
-		else if (*p == '>' && depth > 0)
+		else if ((*p == '>' || *p == '}') && depth > 0)
 			depth--;
 		else if (*p == '(' && !depth) {
 			if (p - name >= 8 && !strncmp(p - 8, "operator", 8) &&

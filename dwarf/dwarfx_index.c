@@ -852,6 +852,17 @@ static int walk_children(struct walk *w, Dwarf_Die parent, uint32_t parent_fn,
 		case DW_TAG_catch_block:
 			ret = walk_children(w, child, parent_fn, depth, nesting + 1);
 			break;
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			/*
+			 * A class local to a function (a lambda's closure) holds
+			 * its methods' code: functions of their own, not nested
+			 * in the enclosing one.  Other classes hold declarations.
+			 */
+			if (parent_fn != DWARFX_NONE)
+				ret = walk_children(w, child, DWARFX_NONE, 0, nesting + 1);
+			break;
 		default:
 			break;
 		}

@@ -1,0 +1,295 @@
+/*
+ * What a new thread runs, as {start:} selectors name it (starts.h).
+ *
+ * A pthread thread runs its start routine.  A std::thread (and a
+ * std::jthread, which holds one) runs libstdc++'s own routine,
+ * execute_native_thread_routine, whose argument is the thread's state: a
+ * std::thread::_State_impl<_Invoker<tuple<F, Args...>>> whose first word
+ * is its vtable pointer.  The vtable's symbol names F, the callable's type:
+ *
+ *   vtable for std::thread::_State_impl<std::thread::_Invoker<
+ *       std::tuple<void (*)(int), int> > >
+ *
+ * A lambda or a function object is its type: that is the name.  A pointer
+ * to a function or to a member function names no function: its value is
+ * read from the tuple.  libstdc++'s tuple puts its first element last (each
+ * _Tuple_impl derives from the rest of the tuple before its own head), so F
+ * ends the state object, whose size DWARF gives through the `this` of the
+ * state's _M_run (third slot of the vtable).  Every value read is checked
+ * (a function must start where the pointer points) before it names the
+ * thread; anything unexpected leaves the start unknown rather than wrong.
+ */
+#include "starts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STATE_VTABLE "_ZTVNSt6thread11_State_impl"
+#define VT_M_RUN 2             /* vtable slots: ~_State (complete, deleting), _M_run */
+
+struct starts_ctx {
+	plan *p;
+	tracer *tr;
+	uint64_t exe_bias;
+	tracer_map *maps;
+	size_t nmaps;
+};
+
+/* An object of the program: where its link-time addresses are now. */
+struct obj_at {
+	dwarfx *dx;
+	uint64_t bias;
+	const char *path;      /* NULL for the executable */
+};
+
+static bool locate(const struct starts_ctx *c, uint64_t a, struct obj_at *o)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nmaps; i++) {
+		const tracer_map *m = &c->maps[i];
+
+		if (!m->path || a < m->start || a >= m->end)
+			continue;
+		for (j = 0; j < c->nmaps; j++)
+			if (c->maps[j].path && c->maps[j].offset == 0 &&
+			    !strcmp(c->maps[j].path, m->path))
+				break;
+		if (j == c->nmaps)
+			return false;
+		if (c->maps[j].start - dwarfx_load_base(c->p->dx) == c->exe_bias) {
+			o->dx = c->p->dx;
+			o->path = NULL;
+		} else {
+			o->dx = plan_object(c->p, m->path);
+			o->path = m->path;
+		}
+		if (!o->dx)
+			return false;
+		o->bias = c->maps[j].start - dwarfx_load_base(o->dx);
+		return true;
+	}
+	return false;
+}
+
+/* The name of the function holding a, or NULL; entry: only if it starts at a. */
+static char *function_at(const struct starts_ctx *c, uint64_t a, bool entry)
+{
+	struct obj_at o;
+	const char *fn;
+
+	if (!locate(c, a, &o) || !(fn = dwarfx_caller_at(o.dx, a - o.bias)))
+		return NULL;
+	if (entry) {
+		const char *sym = dwarfx_symbol_at(o.dx, a - o.bias);
+		uint64_t addrs[8];
+		size_t n = sym ? dwarfx_symbol_addrs(o.dx, sym, addrs, 8) : 0, i;
+
+		for (i = 0; i < n && i < 8 && addrs[i] != a - o.bias; i++)
+			;
+		if (i == n || i == 8)
+			return NULL;
+	}
+	return xstrdup(fn);
+}
+
+static bool read_word(const struct starts_ctx *c, uint64_t a, uint64_t *v)
+{
+	rg_err err = RG_ERR_INIT;
+
+	return tracer_read_mem(c->tr, a, v, sizeof(*v), &err) == 0;
+}
+
+/*
+ * The template arguments of the first "std::tuple<" in s: *n of them
+ * (at most max), each malloc'd.
+ */
+static size_t tuple_args(const char *s, char **args, size_t max)
+{
+	const char *p = strstr(s, "std::tuple<"), *start;
+	size_t n = 0;
+	int depth = 0;
+
+	if (!p)
+		return 0;
+	for (start = p += strlen("std::tuple<"); *p && n < max; p++) {
+		if (*p == '<' || *p == '(' || *p == '{' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == '}' || *p == ']') && depth)
+			depth--;
+		else if (*p == '>' && depth)
+			depth--;
+		else if (!depth && (*p == ',' || *p == '>')) {
+			while (*start == ' ')
+				start++;
+			args[n++] = xstrndup(start, (size_t)(p - start));
+			if (*p == '>')
+				break;
+			start = p + 1;
+		}
+	}
+	return n;
+}
+
+/* The callable's type in a state's vtable symbol (malloc'd), or NULL. */
+static char *state_callable(const char *vtable_sym, char **arg1)
+{
+	char *dem = dwarfx_demangle(vtable_sym), *args[2] = {NULL, NULL};
+	size_t n = dem ? tuple_args(dem, args, 2) : 0;
+
+	free(dem);
+	if (arg1)
+		*arg1 = n > 1 ? args[1] : NULL;
+	else
+		free(args[1]);
+	return n ? args[0] : NULL;
+}
+
+static int callable_is(const char *sym, void *arg)
+{
+	const char *want = arg;
+	char *type = state_callable(sym, NULL);
+	size_t lt, lw = strlen(want);
+	int found = 0;
+
+	if (type) {
+		lt = strlen(type);
+		found = !strcmp(type, want) ||
+			(lt > lw + 2 && !strcmp(type + lt - lw, want) &&
+			 !strncmp(type + lt - lw - 2, "::", 2));
+	}
+	free(type);
+	return found;
+}
+
+bool starts_callable_type(dwarfx *dx, const char *start)
+{
+	return dwarfx_data_symbols(dx, STATE_VTABLE, callable_is, (void *)start) != 0;
+}
+
+/* The size of the state object, from its _M_run's `this`; 0 when unknown. */
+static uint64_t state_size(const struct starts_ctx *c, uint64_t vptr)
+{
+	uint64_t run;
+	struct obj_at o;
+	char *name;
+	size_t len;
+	bool ok;
+
+	if (!read_word(c, vptr + VT_M_RUN * 8, &run) || !(name = function_at(c, run, true)))
+		return 0;
+	len = strlen(name);
+	ok = len > 8 && !strcmp(name + len - 8, "::_M_run");
+	free(name);
+	if (!ok || !locate(c, run, &o))
+		return 0;
+	return dwarfx_this_size(o.dx, run - o.bias);
+}
+
+/* A pointer to a function stored at the end of the state (size bytes). */
+static char *function_pointer(const struct starts_ctx *c, uint64_t state, uint64_t size)
+{
+	uint64_t tail, fp;
+	char *name;
+
+	/* 8 more bytes when an over-aligned argument pads the end */
+	for (tail = 8; tail <= 16 && tail + 8 <= size; tail += 8)
+		if (read_word(c, state + size - tail, &fp) &&
+		    (name = function_at(c, fp, true)))
+			return name;
+	return NULL;
+}
+
+/*
+ * A pointer to a member function (Itanium ABI: {ptr, adj}; ptr odd for a
+ * virtual one: 1 + its offset in the vtable) stored at the end of the
+ * state; obj_is_ptr: the argument before it is the object's address.
+ */
+static char *member_pointer(const struct starts_ctx *c, uint64_t state, uint64_t size,
+			    bool obj_is_ptr)
+{
+	uint64_t tail, pm[2], obj, vt, fn;
+	rg_err err = RG_ERR_INIT;
+	char *name;
+
+	for (tail = 16; tail <= 32 && tail + 8 <= size; tail += 16) {
+		if (tracer_read_mem(c->tr, state + size - tail, pm, sizeof(pm), &err) < 0)
+			return NULL;
+		fn = pm[0];
+		if (pm[0] & 1) {
+			if (!obj_is_ptr || !read_word(c, state + size - tail - 8, &obj) ||
+			    !read_word(c, obj + pm[1], &vt) ||
+			    !read_word(c, vt + pm[0] - 1, &fn))
+				continue;
+		}
+		if ((name = function_at(c, fn, true)))
+			return name;
+	}
+	return NULL;
+}
+
+/* The callable of the std::thread whose state is at state, or NULL. */
+static char *std_thread_callable(const struct starts_ctx *c, uint64_t state)
+{
+	char sym[1024], *args[2] = {NULL, NULL}, *name = NULL;
+	uint64_t vptr, off, size;
+	struct obj_at o;
+
+	if (!read_word(c, state, &vptr) || !locate(c, vptr, &o) ||
+	    !dwarfx_data_symbol_at(o.dx, vptr - o.bias, sym, sizeof(sym), &off) ||
+	    strncmp(sym, STATE_VTABLE, strlen(STATE_VTABLE)))
+		return NULL;
+	if (!(args[0] = state_callable(sym, &args[1]))) {
+		rg_trace("std::thread state at 0x%llx: no callable in '%s'",
+			 (unsigned long long)state, sym);
+		return NULL;
+	}
+	if (!strstr(args[0], "(*)") && !strstr(args[0], "::*)")) {
+		name = args[0];      /* a lambda, a function object: its type */
+		args[0] = NULL;
+	} else if ((size = state_size(c, vptr))) {
+		name = strstr(args[0], "::*)") ?
+			member_pointer(c, state, size, args[1] && *args[1] &&
+				       (args[1][strlen(args[1]) - 1] == '*' ||
+					!strncmp(args[1], "std::reference_wrapper<", 23))) :
+			function_pointer(c, state, size);
+	}
+	if (!name)
+		rg_trace("std::thread state at 0x%llx: cannot tell which '%s' it runs",
+			 (unsigned long long)state, args[0]);
+	free(args[0]);
+	free(args[1]);
+	return name;
+}
+
+/* Does the thread start in the C++ library's routine, not the program's? */
+static bool cxx_routine(const struct starts_ctx *c, uint64_t routine, const char *name)
+{
+	struct obj_at o;
+	const char *base;
+
+	if (name)
+		return !strncmp(name, "execute_native_thread_routine", 29);
+	if (!locate(c, routine, &o) || !o.path)
+		return false;
+	base = strrchr(o.path, '/');
+	return !strncmp(base ? base + 1 : o.path, "libstdc++", 9);
+}
+
+char *starts_name(plan *p, tracer *tr, uint64_t exe_bias, uint64_t routine,
+		  uint64_t arg)
+{
+	struct starts_ctx c = {p, tr, exe_bias, NULL, 0};
+	rg_err err = RG_ERR_INIT;
+	char *name, *callable;
+
+	if (tracer_maps(tr, &c.maps, &c.nmaps, &err) < 0)
+		return NULL;
+	name = function_at(&c, routine, false);
+	if (cxx_routine(&c, routine, name) && (callable = std_thread_callable(&c, arg))) {
+		free(name);
+		name = callable;
+	}
+	tracer_maps_free(c.maps, c.nmaps);
+	return name;
+}
