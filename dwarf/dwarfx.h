@@ -146,12 +146,16 @@ size_t dwarfx_symbol_addrs(dwarfx *dx, const char *name, uint64_t *addrs,
 			   size_t max);
 
 /*
- * The size in bytes of the object a C++ member function's `this` points to,
- * for the function that starts at addr (its class, from DWARF: the dynamic
- * type of the object when the function is a virtual one called through the
- * object's vtable).  0 when addr starts no member function DWARF describes.
+ * Where a member lies in the object a C++ member function's `this` points
+ * to, for the function that starts at addr: path[0..n) names a data member
+ * (by its name) or a base class (by the start of its type's name, as DWARF
+ * writes it: "_Tuple_impl<0,") of the class, then of that member's type,
+ * and so on.  0 and *off (bytes from the object's start) when every step
+ * is found; -1 when one is not, or addr starts no member function DWARF
+ * describes.
  */
-uint64_t dwarfx_this_size(dwarfx *dx, uint64_t addr);
+int dwarfx_this_member(dwarfx *dx, uint64_t addr, const char *const *path,
+		       size_t n, uint64_t *off);
 
 /* A C++ mangled name demangled with its parameters (malloc'd), or NULL. */
 char *dwarfx_demangle(const char *mangled);

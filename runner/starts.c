@@ -12,12 +12,11 @@
  *
  * A lambda or a function object is its type: that is the name.  A pointer
  * to a function or to a member function names no function: its value is
- * read from the tuple.  libstdc++'s tuple puts its first element last (each
- * _Tuple_impl derives from the rest of the tuple before its own head), so F
- * ends the state object, whose size DWARF gives through the `this` of the
- * state's _M_run (third slot of the vtable).  Every value read is checked
- * (a function must start where the pointer points) before it names the
- * thread; anything unexpected leaves the start unknown rather than wrong.
+ * read from the tuple, where DWARF says the tuple's first element lies in
+ * the class of the state's _M_run's `this` (_M_run is the vtable's third
+ * slot).  Every value read is checked (a function must start where the
+ * pointer points) before it names the thread; anything unexpected leaves
+ * the start unknown rather than wrong.
  */
 #include "starts.h"
 
@@ -167,9 +166,19 @@ bool starts_callable_type(dwarfx *dx, const char *start)
 	return dwarfx_data_symbols(dx, STATE_VTABLE, callable_is, (void *)start) != 0;
 }
 
-/* The size of the state object, from its _M_run's `this`; 0 when unknown. */
-static uint64_t state_size(const struct starts_ctx *c, uint64_t vptr)
+/*
+ * Where element k (0: the callable, 1: its first argument) of the state's
+ * tuple lies in the state: _State_impl::_M_func (_Invoker) ::_M_t (tuple),
+ * whose base _Tuple_impl<0, ...> holds element 0 in its base
+ * _Head_base<0, ...> and the rest in its base _Tuple_impl<1, ...>.
+ */
+static bool element_at(const struct starts_ctx *c, uint64_t vptr, int k, uint64_t *off)
 {
+	static const char *const path0[] = {"_M_func", "_M_t", "_Tuple_impl<0,",
+					    "_Head_base<0,", "_M_head_impl"};
+	static const char *const path1[] = {"_M_func", "_M_t", "_Tuple_impl<0,",
+					    "_Tuple_impl<1,", "_Head_base<1,",
+					    "_M_head_impl"};
 	uint64_t run;
 	struct obj_at o;
 	char *name;
@@ -177,62 +186,51 @@ static uint64_t state_size(const struct starts_ctx *c, uint64_t vptr)
 	bool ok;
 
 	if (!read_word(c, vptr + VT_M_RUN * 8, &run) || !(name = function_at(c, run, true)))
-		return 0;
+		return false;
 	len = strlen(name);
 	ok = len > 8 && !strcmp(name + len - 8, "::_M_run");
 	free(name);
 	if (!ok || !locate(c, run, &o))
-		return 0;
-	return dwarfx_this_size(o.dx, run - o.bias);
+		return false;
+	return k ? dwarfx_this_member(o.dx, run - o.bias, path1, 6, off) == 0 :
+		dwarfx_this_member(o.dx, run - o.bias, path0, 5, off) == 0;
 }
 
-/* A pointer to a function stored at the end of the state (size bytes). */
-static char *function_pointer(const struct starts_ctx *c, uint64_t state, uint64_t size)
+/* The function a pointer stored at state + off points to. */
+static char *function_pointer(const struct starts_ctx *c, uint64_t state, uint64_t off)
 {
-	uint64_t tail, fp;
-	char *name;
+	uint64_t fp;
 
-	/* 8 more bytes when an over-aligned argument pads the end */
-	for (tail = 8; tail <= 16 && tail + 8 <= size; tail += 8)
-		if (read_word(c, state + size - tail, &fp) &&
-		    (name = function_at(c, fp, true)))
-			return name;
-	return NULL;
+	return read_word(c, state + off, &fp) ? function_at(c, fp, true) : NULL;
 }
 
 /*
- * A pointer to a member function (Itanium ABI: {ptr, adj}; ptr odd for a
- * virtual one: 1 + its offset in the vtable) stored at the end of the
- * state; obj_is_ptr: the argument before it is the object's address.
+ * The function a pointer to a member function stored at state + off
+ * stands for (Itanium ABI: {ptr, adj}; ptr odd for a virtual one: 1 + its
+ * offset in the vtable, looked up in the vtable of the object whose
+ * address is at state + obj_off when obj_off is not UINT64_MAX).
  */
-static char *member_pointer(const struct starts_ctx *c, uint64_t state, uint64_t size,
-			    bool obj_is_ptr)
+static char *member_pointer(const struct starts_ctx *c, uint64_t state, uint64_t off,
+			    uint64_t obj_off)
 {
-	uint64_t tail, pm[2], obj, vt, fn;
+	uint64_t pm[2], obj, vt, fn;
 	rg_err err = RG_ERR_INIT;
-	char *name;
 
-	for (tail = 16; tail <= 32 && tail + 8 <= size; tail += 16) {
-		if (tracer_read_mem(c->tr, state + size - tail, pm, sizeof(pm), &err) < 0)
-			return NULL;
-		fn = pm[0];
-		if (pm[0] & 1) {
-			if (!obj_is_ptr || !read_word(c, state + size - tail - 8, &obj) ||
-			    !read_word(c, obj + pm[1], &vt) ||
-			    !read_word(c, vt + pm[0] - 1, &fn))
-				continue;
-		}
-		if ((name = function_at(c, fn, true)))
-			return name;
-	}
-	return NULL;
+	if (tracer_read_mem(c->tr, state + off, pm, sizeof(pm), &err) < 0)
+		return NULL;
+	fn = pm[0];
+	if ((pm[0] & 1) &&
+	    (obj_off == UINT64_MAX || !read_word(c, state + obj_off, &obj) ||
+	     !read_word(c, obj + pm[1], &vt) || !read_word(c, vt + pm[0] - 1, &fn)))
+		return NULL;
+	return function_at(c, fn, true);
 }
 
 /* The callable of the std::thread whose state is at state, or NULL. */
 static char *std_thread_callable(const struct starts_ctx *c, uint64_t state)
 {
 	char sym[1024], *args[2] = {NULL, NULL}, *name = NULL;
-	uint64_t vptr, off, size;
+	uint64_t vptr, off;
 	struct obj_at o;
 
 	if (!read_word(c, state, &vptr) || !locate(c, vptr, &o) ||
@@ -247,12 +245,18 @@ static char *std_thread_callable(const struct starts_ctx *c, uint64_t state)
 	if (!strstr(args[0], "(*)") && !strstr(args[0], "::*)")) {
 		name = args[0];      /* a lambda, a function object: its type */
 		args[0] = NULL;
-	} else if ((size = state_size(c, vptr))) {
-		name = strstr(args[0], "::*)") ?
-			member_pointer(c, state, size, args[1] && *args[1] &&
-				       (args[1][strlen(args[1]) - 1] == '*' ||
-					!strncmp(args[1], "std::reference_wrapper<", 23))) :
-			function_pointer(c, state, size);
+	} else if (element_at(c, vptr, 0, &off)) {
+		bool by_ptr = args[1] && *args[1] &&
+			(args[1][strlen(args[1]) - 1] == '*' ||
+			 !strncmp(args[1], "std::reference_wrapper<", 23));
+		uint64_t obj_off;
+
+		if (!strstr(args[0], "::*)"))
+			name = function_pointer(c, state, off);
+		else if (by_ptr && element_at(c, vptr, 1, &obj_off))
+			name = member_pointer(c, state, off, obj_off);
+		else
+			name = member_pointer(c, state, off, UINT64_MAX);
 	}
 	if (!name)
 		rg_trace("std::thread state at 0x%llx: cannot tell which '%s' it runs",
