@@ -1391,9 +1391,10 @@ static void add_tails(dwarfx *dx, size_t *cap, const char *q, uint32_t f)
  */
 static void index_fn_keys(dwarfx *dx)
 {
-	const char *prev = NULL, *alias = NULL, *bare = NULL;
-	size_t cap = 0;
-	uint32_t f;
+	dwarfx_map done = {0};
+	const char **names = NULL;	/* alias, bare, alias, bare, ... */
+	size_t cap = 0, nnames = 0, names_cap = 0;
+	uint32_t f, k;
 
 	for (f = 0; f < dx->nfns; f++) {
 		const struct dwarfx_fn *fn = &dx->fns[f];
@@ -1404,21 +1405,26 @@ static void index_fn_keys(dwarfx *dx)
 		if (!q)
 			continue;
 		/* inlined copies repeat their function's name: work it out once */
-		if (q != prev) {
+		if (!dwarfx_map_get(&done, (uintptr_t)q, &k)) {
 			char *a = dwarfx_cxx_string_alias(q), *u = dwarfx_cxx_untemplate(q);
 
-			alias = a ? dwarfx_pool_intern(&dx->strs, a, strlen(a)) : NULL;
-			bare = u ? dwarfx_pool_intern(&dx->strs, u, strlen(u)) : NULL;
+			RG_GROW(names, nnames + 2, names_cap);
+			names[nnames] = a ? dwarfx_pool_intern(&dx->strs, a, strlen(a)) : NULL;
+			names[nnames + 1] = u ? dwarfx_pool_intern(&dx->strs, u, strlen(u)) : NULL;
 			free(a);
 			free(u);
-			prev = q;
+			k = (uint32_t)nnames;
+			nnames += 2;
+			dwarfx_map_put(&done, (uintptr_t)q, k);
 		}
 		add_tails(dx, &cap, q, f);
-		if (alias)
-			add_tails(dx, &cap, alias, f);
-		if (bare)
-			add_tails(dx, &cap, bare, f);
+		if (names[k])
+			add_tails(dx, &cap, names[k], f);
+		if (names[k + 1])
+			add_tails(dx, &cap, names[k + 1], f);
 	}
+	dwarfx_map_release(&done);
+	free(names);
 	if (dx->nfnkeys > 1)
 		qsort_r(dx->fnkeys, dx->nfnkeys, sizeof(*dx->fnkeys), fnkey_cmp, dx);
 }
