@@ -30,8 +30,9 @@ struct starts_ctx {
 	plan *p;
 	tracer *tr;
 	uint64_t exe_bias;
-	tracer_map *maps;
+	tracer_map *maps;      /* read when first needed */
 	size_t nmaps;
+	bool maps_read;
 };
 
 /* An object of the program: where its link-time addresses are now. */
@@ -41,10 +42,19 @@ struct obj_at {
 	const char *path;      /* NULL for the executable */
 };
 
-static bool locate(const struct starts_ctx *c, uint64_t a, struct obj_at *o)
+static bool locate(struct starts_ctx *c, uint64_t a, struct obj_at *o)
 {
 	size_t i, j;
 
+	if (!c->maps_read) {
+		rg_err err = RG_ERR_INIT;
+
+		c->maps_read = true;
+		if (tracer_maps(c->tr, &c->maps, &c->nmaps, &err) < 0) {
+			c->maps = NULL;
+			c->nmaps = 0;
+		}
+	}
 	for (i = 0; i < c->nmaps; i++) {
 		const tracer_map *m = &c->maps[i];
 
@@ -72,7 +82,7 @@ static bool locate(const struct starts_ctx *c, uint64_t a, struct obj_at *o)
 }
 
 /* The name of the function holding a, or NULL; entry: only if it starts at a. */
-static char *function_at(const struct starts_ctx *c, uint64_t a, bool entry)
+static char *function_at(struct starts_ctx *c, uint64_t a, bool entry)
 {
 	struct obj_at o;
 	const char *fn;
@@ -92,7 +102,7 @@ static char *function_at(const struct starts_ctx *c, uint64_t a, bool entry)
 	return xstrdup(fn);
 }
 
-static bool read_word(const struct starts_ctx *c, uint64_t a, uint64_t *v)
+static bool read_word(struct starts_ctx *c, uint64_t a, uint64_t *v)
 {
 	rg_err err = RG_ERR_INIT;
 
@@ -172,7 +182,7 @@ bool starts_callable_type(dwarfx *dx, const char *start)
  * whose base _Tuple_impl<0, ...> holds element 0 in its base
  * _Head_base<0, ...> and the rest in its base _Tuple_impl<1, ...>.
  */
-static bool element_at(const struct starts_ctx *c, uint64_t vptr, int k, uint64_t *off)
+static bool element_at(struct starts_ctx *c, uint64_t vptr, int k, uint64_t *off)
 {
 	static const char *const path0[] = {"_M_func", "_M_t", "_Tuple_impl<0,",
 					    "_Head_base<0,", "_M_head_impl"};
@@ -197,7 +207,7 @@ static bool element_at(const struct starts_ctx *c, uint64_t vptr, int k, uint64_
 }
 
 /* The function a pointer stored at state + off points to. */
-static char *function_pointer(const struct starts_ctx *c, uint64_t state, uint64_t off)
+static char *function_pointer(struct starts_ctx *c, uint64_t state, uint64_t off)
 {
 	uint64_t fp;
 
@@ -210,7 +220,7 @@ static char *function_pointer(const struct starts_ctx *c, uint64_t state, uint64
  * offset in the vtable, looked up in the vtable of the object whose
  * address is at state + obj_off when obj_off is not UINT64_MAX).
  */
-static char *member_pointer(const struct starts_ctx *c, uint64_t state, uint64_t off,
+static char *member_pointer(struct starts_ctx *c, uint64_t state, uint64_t off,
 			    uint64_t obj_off)
 {
 	uint64_t pm[2], obj, vt, fn;
@@ -227,7 +237,7 @@ static char *member_pointer(const struct starts_ctx *c, uint64_t state, uint64_t
 }
 
 /* The callable of the std::thread whose state is at state, or NULL. */
-static char *std_thread_callable(const struct starts_ctx *c, uint64_t state)
+static char *std_thread_callable(struct starts_ctx *c, uint64_t state)
 {
 	char sym[1024], *args[2] = {NULL, NULL}, *name = NULL;
 	uint64_t vptr, off;
@@ -267,7 +277,7 @@ static char *std_thread_callable(const struct starts_ctx *c, uint64_t state)
 }
 
 /* Does the thread start in the C++ library's routine, not the program's? */
-static bool cxx_routine(const struct starts_ctx *c, uint64_t routine, const char *name)
+static bool cxx_routine(struct starts_ctx *c, uint64_t routine, const char *name)
 {
 	struct obj_at o;
 	const char *base;
@@ -283,17 +293,19 @@ static bool cxx_routine(const struct starts_ctx *c, uint64_t routine, const char
 char *starts_name(plan *p, tracer *tr, uint64_t exe_bias, uint64_t routine,
 		  uint64_t arg)
 {
-	struct starts_ctx c = {p, tr, exe_bias, NULL, 0};
-	rg_err err = RG_ERR_INIT;
+	struct starts_ctx c = {p, tr, exe_bias, NULL, 0, false};
+	const char *own = dwarfx_caller_at(p->dx, routine - exe_bias);
 	char *name, *callable;
 
-	if (tracer_maps(tr, &c.maps, &c.nmaps, &err) < 0)
-		return NULL;
+	/* most threads start in the program's own code: no need for the maps */
+	if (own && strncmp(own, "execute_native_thread_routine", 29))
+		return xstrdup(own);
 	name = function_at(&c, routine, false);
 	if (cxx_routine(&c, routine, name) && (callable = std_thread_callable(&c, arg))) {
 		free(name);
 		name = callable;
 	}
-	tracer_maps_free(c.maps, c.nmaps);
+	if (c.maps_read)
+		tracer_maps_free(c.maps, c.nmaps);
 	return name;
 }
