@@ -5,7 +5,6 @@
  */
 #include "dwarfx_int.h"
 
-#include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <libdwarf.h>
@@ -29,6 +28,7 @@ static void loc_add(struct locvec *lv, uint64_t addr, const char *file, int line
 	lv->v[lv->n].file = file;
 	lv->v[lv->n].line = line;
 	lv->v[lv->n].function = function;
+	lv->v[lv->n].inlined = false;
 	lv->n++;
 }
 
@@ -227,6 +227,19 @@ static const char *function_at(const dwarfx *dx, uint64_t addr)
 	return s ? s->name : NULL;
 }
 
+const char *dwarfx_caller_at(dwarfx *dx, uint64_t addr)
+{
+	uint32_t f = dwarfx_fn_at(dx, addr);
+	const struct dwarfx_sym *s;
+
+	while (f != DWARFX_NONE && dx->fns[f].inlined)
+		f = dx->fns[f].parent;
+	if (f != DWARFX_NONE && dx->fns[f].name)
+		return dwarfx_fn_display(&dx->fns[f]);
+	s = sym_at(dx, addr);
+	return s ? s->name : NULL;
+}
+
 int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out)
 {
 	const struct dwarfx_row *r = row_for(dx, addr);
@@ -235,6 +248,7 @@ int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out)
 	out->file = r ? dx->files[r->file].path : NULL;
 	out->line = r ? (int)r->line : 0;
 	out->function = function_at(dx, addr);
+	out->inlined = false;
 	return out->function ? 0 : -1;
 }
 
@@ -653,12 +667,13 @@ static bool clone_of(const char *sym, const char *fn)
 
 
 static void add_function_loc(dwarfx *dx, struct locvec *lv, uint64_t addr,
-			     const char *name)
+			     const char *name, bool inlined)
 {
 	const struct dwarfx_row *r = row_for(dx, addr);
 
 	loc_add(lv, addr, r ? dx->files[r->file].path : NULL,
 		r ? (int)r->line : 0, name);
+	lv->v[lv->n - 1].inlined = inlined;
 }
 
 
@@ -707,65 +722,59 @@ static int unknown_function(dwarfx *dx, const char *where, const char *name,
 }
 
 /*
- * Where a C++ parameter list starts in name ("Queue::push(int)"), or NULL.
- * The parentheses of "operator()" are part of the name.
+ * Does the demangled signature sig end with what the user wrote (want)?
+ * Both as dwarfx_cxx_normal writes them; template arguments of the name
+ * count only when want gives some ("Q::put(int const&)" is every Q's).
  */
-static const char *param_list(const char *name)
-{
-	const char *p;
-	int depth = 0;
-
-	for (p = name; *p; p++) {
-		if (*p == '<')
-			depth++;
-		else if (*p == '>' && depth > 0)
-			depth--;
-		else if (*p == '(' && !depth) {
-			if (p - name >= 8 && !strncmp(p - 8, "operator", 8) &&
-			    p[1] == ')') {
-				p++;
-				continue;
-			}
-			return p;
-		}
-	}
-	return NULL;
-}
-
-/* Copies s without the blanks that do not separate two words. */
-static char *squeeze(const char *s)
-{
-	char *out = xmalloc(strlen(s) + 1), *o = out;
-
-	for (; *s; s++) {
-		if (*s == ' ' || *s == '\t') {
-			bool word_before = o > out && (isalnum((unsigned char)o[-1]) ||
-						       o[-1] == '_');
-			const char *n = s;
-
-			while (*n == ' ' || *n == '\t')
-				n++;
-			if (word_before && (isalnum((unsigned char)*n) || *n == '_'))
-				*o++ = ' ';
-			s = n - 1;
-			continue;
-		}
-		*o++ = *s;
-	}
-	*o = '\0';
-	return out;
-}
-
-/* Does the demangled signature sig end with what the user wrote (want)? */
 static bool sig_matches(const char *sig, const char *want)
 {
-	char *a = squeeze(sig), *b = squeeze(want);
+	const char *wp = dwarfx_cxx_params(want);
+	bool untemplate = !memchr(want, '<', wp ? (size_t)(wp - want) : strlen(want));
+	char *a = dwarfx_cxx_normal(sig, untemplate), *b = dwarfx_cxx_normal(want, false);
 	size_t la = strlen(a), lb = strlen(b);
 	bool ok = lb <= la && !strcmp(a + la - lb, b) &&
 		(la == lb || a[la - lb - 1] == ' ' || a[la - lb - 1] == ':');
 
 	free(a);
 	free(b);
+	return ok;
+}
+
+/*
+ * Are the instances in[0..n) every instantiation of one template (the
+ * user wrote key without template arguments): one name once the template
+ * arguments are gone, and one signature per instantiation (overloads of a
+ * template still need their parameter types)?
+ */
+static bool one_template(const dwarfx *dx, const char *key, const uint32_t *in,
+			 size_t n)
+{
+	char *base = NULL;
+	size_t i, j;
+	bool ok = !strchr(key, '<');
+
+	for (i = 0; i < n && ok; i++) {
+		const struct dwarfx_fn *fn = &dx->fns[in[i]];
+		char *u;
+
+		if (!fn->qname || !fn->sig) {
+			ok = false;
+			break;
+		}
+		u = dwarfx_cxx_untemplate(fn->qname);
+		if (!u)
+			u = xstrdup(fn->qname);
+		if (!base)
+			base = u;
+		else {
+			ok = !strcmp(base, u);
+			free(u);
+		}
+		for (j = 0; j < i && ok; j++)
+			ok = dx->fns[in[j]].qname != fn->qname ||
+				dx->fns[in[j]].sig == fn->sig;
+	}
+	free(base);
 	return ok;
 }
 
@@ -779,7 +788,7 @@ static bool sig_matches(const char *sig, const char *want)
 static int function_instances(dwarfx *dx, const char *where, const char *name,
 			      uint32_t **out, size_t *n, rg_err *err)
 {
-	const char *params = param_list(name);
+	const char *params = dwarfx_cxx_params(name);
 	char *key = params ? xstrndup(name, (size_t)(params - name)) : xstrdup(name);
 	const char **sigs = NULL;
 	size_t nsigs = 0, sigs_cap = 0, cap = 0, i, j;
@@ -808,7 +817,7 @@ static int function_instances(dwarfx *dx, const char *where, const char *name,
 			sigs[nsigs++] = fn->sig;
 		}
 	}
-	if (nsigs + plain > 1) {
+	if (nsigs + plain > 1 && !one_template(dx, key, *out, *n)) {
 		rg_buf b = RG_BUF_INIT;
 		bool same = true;
 
@@ -858,7 +867,8 @@ static int resolve_function(dwarfx *dx, const char *where, const char *name,
 		if (s && s->addr == fn->entry && is_fragment(s->name))
 			continue;
 		add_function_loc(dx, lv, exact || fn->inlined ? fn->entry :
-				 after_prologue(dx, fn), dwarfx_fn_display(fn));
+				 after_prologue(dx, fn), dwarfx_fn_display(fn),
+				 fn->inlined);
 	}
 	free(cand);
 	ndwarf = lv->n - first_dwarf;
@@ -888,9 +898,10 @@ static int resolve_function(dwarfx *dx, const char *where, const char *name,
 			continue;
 		if (!exact && f != DWARFX_NONE && !dx->fns[f].inlined &&
 		    dx->fns[f].entry == s->addr)
-			add_function_loc(dx, lv, after_prologue(dx, &dx->fns[f]), s->name);
+			add_function_loc(dx, lv, after_prologue(dx, &dx->fns[f]), s->name,
+					 false);
 		else
-			add_function_loc(dx, lv, s->addr, s->name);
+			add_function_loc(dx, lv, s->addr, s->name, false);
 	}
 	/*
 	 * An ifunc is what callers of the default version reach (memcpy):
@@ -1002,6 +1013,9 @@ static void instance_spans(const dwarfx *dx, uint32_t f, struct span **sp,
 	for (j = fn->range0; j < fn->range0 + fn->nranges; j++) {
 		ptrdiff_t i = row_floor(dx, dx->ranges[j].lo);
 
+		/* the floor is the last row at lo: optimised code has several */
+		while (i > 0 && dx->rows[i - 1].addr == dx->rows[i].addr)
+			i--;
 		for (i = i < 0 ? 0 : i; (size_t)i < dx->nrows &&
 		     dx->rows[i].addr < dx->ranges[j].hi; i++) {
 			const struct dwarfx_row *r = &dx->rows[i];
@@ -1078,7 +1092,7 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 	} else if (nids > 1) {
 		res = ambiguous_file(dx, where, scope, ids, nids, err);
 	} else if (!(strchr(scope, '.') || strchr(scope, '/')) ||
-		   param_list(scope)) {
+		   dwarfx_cxx_params(scope)) {
 		res = function_lines(dx, where, scope, &rx, &mv, err);
 	} else {
 		res = no_such_file(dx, where, scope, err);

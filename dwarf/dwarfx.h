@@ -32,6 +32,7 @@ typedef struct dwarfx_loc {
 	const char *file;      /* source path as DWARF names it (comp dir joined), or NULL; owned by dx */
 	int line;              /* 0 when unknown */
 	const char *function;  /* function containing addr (the inlined callee for inlined code), or NULL; owned by dx */
+	bool inlined;          /* FUNCTION, *FUNCTION: an inlined copy's entry (no call, so no return address) */
 } dwarfx_loc;
 
 /*
@@ -127,6 +128,14 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out);
 
 /*
+ * The function whose own code holds addr, as a call would name it: never
+ * an inlined copy (at a start routine's entry, the function started, not
+ * what the compiler inlined there).  DWARF's name, else the symbol's;
+ * NULL when addr is in no known function.
+ */
+const char *dwarfx_caller_at(dwarfx *dx, uint64_t addr);
+
+/*
  * Addresses of the ELF function symbol(s) called name, in .symtab and
  * .dynsym, ignoring @VERSION suffixes; several when versions differ.
  * Ifunc symbols are left out (their address is the resolver's).
@@ -135,6 +144,21 @@ int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out);
  */
 size_t dwarfx_symbol_addrs(dwarfx *dx, const char *name, uint64_t *addrs,
 			   size_t max);
+
+/*
+ * Where a member lies in the object a C++ member function's `this` points
+ * to, for the function that starts at addr: path[0..n) names a data member
+ * (by its name) or a base class (by the start of its type's name, as DWARF
+ * writes it: "_Tuple_impl<0,") of the class, then of that member's type,
+ * and so on.  0 and *off (bytes from the object's start) when every step
+ * is found; -1 when one is not, or addr starts no member function DWARF
+ * describes.
+ */
+int dwarfx_this_member(dwarfx *dx, uint64_t addr, const char *const *path,
+		       size_t n, uint64_t *off);
+
+/* A C++ mangled name demangled with its parameters (malloc'd), or NULL. */
+char *dwarfx_demangle(const char *mangled);
 
 /* Name of the function symbol whose range holds addr, or NULL. */
 const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr);
@@ -146,6 +170,13 @@ const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr);
  */
 bool dwarfx_data_symbol_at(dwarfx *dx, uint64_t addr, char *name, size_t len,
 			   uint64_t *off);
+
+/*
+ * Calls fn with the name of each data symbol (.symtab) that starts with
+ * prefix, until fn returns non-zero; returns that, or 0.  Reads the file.
+ */
+typedef int (*dwarfx_name_fn)(const char *name, void *arg);
+int dwarfx_data_symbols(dwarfx *dx, const char *prefix, dwarfx_name_fn fn, void *arg);
 
 /* A piece of code: [lo, hi), link-time addresses. */
 typedef struct dwarfx_span {

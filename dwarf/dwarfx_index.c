@@ -739,6 +739,31 @@ static int die_entry_view(struct walk *w, Dwarf_Die die, unsigned *view)
 	return 0;
 }
 
+/* The DIE's offset, and that of the DIE it copies (itself when none). */
+static int die_origin(struct walk *w, Dwarf_Die die, uint64_t *off, uint64_t *origin)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Error e = NULL;
+	Dwarf_Off o;
+	int res;
+
+	if (dwarf_dieoffset(die, &o, &e) != DW_DLV_OK)
+		return dw_fail(w, e, "entry offset");
+	*off = *origin = o;
+	res = dwarf_attr(die, DW_AT_abstract_origin, &attr, &e);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "attribute");
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	res = dwarf_global_formref(attr, &o, &e);
+	dwarf_dealloc_attribute(attr);
+	if (res == DW_DLV_ERROR)
+		return dw_fail(w, e, "reference to another entry");
+	if (res == DW_DLV_OK)
+		*origin = o;
+	return 0;
+}
+
 /* Records a subprogram or inlined subroutine; *code says whether it has any. */
 static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent,
 		  unsigned depth, bool *code)
@@ -748,7 +773,7 @@ static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent
 	size_t r0 = dx->nranges;
 	struct dwarfx_fn *fn;
 	const char *name, *linkage = NULL;
-	uint64_t entry;
+	uint64_t entry, off, origin;
 	unsigned view = 0;
 
 	*code = false;
@@ -756,6 +781,10 @@ static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent
 		return -1;
 	if (dx->nranges == r0)
 		return 0;
+	if (die_origin(w, die, &off, &origin) < 0) {
+		dx->nranges = r0;
+		return -1;
+	}
 	if (die_name(w, die, NAME_PLAIN, 0, &name) < 0 || die_entry(w, die, rb.first, &entry) < 0 ||
 	    (tag == DW_TAG_inlined_subroutine && die_entry_view(w, die, &view) < 0) ||
 	    (w->cxx && die_name(w, die, NAME_LINKAGE, 0, &linkage) < 0)) {
@@ -775,6 +804,9 @@ static int add_fn(struct walk *w, Dwarf_Die die, Dwarf_Half tag, uint32_t parent
 	fn->depth = depth;
 	fn->entry_view = view;
 	fn->inlined = tag == DW_TAG_inlined_subroutine;
+	fn->cxx = w->cxx;
+	fn->die = off;
+	fn->origin = origin;
 	return 0;
 }
 
@@ -819,6 +851,17 @@ static int walk_children(struct walk *w, Dwarf_Die parent, uint32_t parent_fn,
 		case DW_TAG_try_block:
 		case DW_TAG_catch_block:
 			ret = walk_children(w, child, parent_fn, depth, nesting + 1);
+			break;
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			/*
+			 * A class local to a function (a lambda's closure) holds
+			 * its methods' code: functions of their own, not nested
+			 * in the enclosing one.  Other classes hold declarations.
+			 */
+			if (parent_fn != DWARFX_NONE)
+				ret = walk_children(w, child, DWARFX_NONE, 0, nesting + 1);
 			break;
 		default:
 			break;
@@ -1221,6 +1264,54 @@ static int fnkey_cmp(const void *pa, const void *pb, void *arg)
 	return a->fn < b->fn ? -1 : a->fn > b->fn;
 }
 
+/* The mangled name of the ELF symbol that starts at addr, or NULL. */
+static const char *mangled_at(const dwarfx *dx, uint64_t addr)
+{
+	size_t lo = 0, hi = dx->nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dx->syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < dx->nsyms && dx->syms[lo].addr == addr; lo++)
+		/* not a clone: "_ZL1fi.constprop.0" demangles with a suffix */
+		if (!strncmp(dx->syms[lo].name, "_Z", 2) && !strchr(dx->syms[lo].name, '.'))
+			return dx->syms[lo].name;
+	return NULL;
+}
+
+/*
+ * gcc gives a C++ function with internal linkage (static, or in an
+ * anonymous namespace) no DW_AT_linkage_name: take its symbol's, which
+ * has its parameter types, so that its overloads can be told apart; its
+ * inlined copies share it through the DIE they are copies of.
+ */
+static void symbol_linkage(dwarfx *dx)
+{
+	dwarfx_map by_origin = {0};
+	uint32_t f, k;
+
+	for (f = 0; f < dx->nfns; f++) {
+		struct dwarfx_fn *fn = &dx->fns[f];
+
+		if (fn->linkage || !fn->cxx || fn->inlined ||
+		    !(fn->linkage = mangled_at(dx, fn->entry)))
+			continue;
+		dwarfx_map_put(&by_origin, fn->origin, f);
+	}
+	for (f = 0; f < dx->nfns && by_origin.count; f++) {
+		struct dwarfx_fn *fn = &dx->fns[f];
+
+		if (!fn->linkage && fn->cxx && dwarfx_map_get(&by_origin, fn->origin, &k))
+			fn->linkage = dx->fns[k].linkage;
+	}
+	dwarfx_map_release(&by_origin);
+}
+
 /*
  * Qualified names of C++ functions from their linkage names, demangled
  * once per distinct name (every inlined copy of a method repeats it).
@@ -1273,36 +1364,67 @@ static void add_key(dwarfx *dx, size_t *cap, const char *key, uint32_t f)
 	dx->nfnkeys++;
 }
 
+/* q and each tail of it at a "::" outside template arguments. */
+static void add_tails(dwarfx *dx, size_t *cap, const char *q, uint32_t f)
+{
+	const char *p;
+	int depth = 0;
+
+	add_key(dx, cap, q, f);
+	for (p = q; *p; p++) {
+		if (*p == '<' || *p == '(' || *p == '{')
+			depth++;
+		else if ((*p == '>' || *p == ')' || *p == '}') && depth > 0)
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':' && p[2])
+			add_key(dx, cap, dwarfx_pool_intern(&dx->strs, p + 2,
+							    strlen(p + 2)), f);
+	}
+}
+
 /*
  * Every name an instance answers to: DW_AT_name, and for C++ each tail of
  * the qualified name at a "::" outside template arguments, so that
- * "Queue::push" finds ns::Queue::push as gdb does.
+ * "Queue::push" finds ns::Queue::push as gdb does; the same with
+ * "std::string" for the demangler's basic_string<char, ...>, and without
+ * template arguments ("Q::put" is every instantiation of Q<T>::put).
  */
 static void index_fn_keys(dwarfx *dx)
 {
-	size_t cap = 0;
-	uint32_t f;
+	dwarfx_map done = {0};
+	const char **names = NULL;	/* alias, bare, alias, bare, ... */
+	size_t cap = 0, nnames = 0, names_cap = 0;
+	uint32_t f, k;
 
 	for (f = 0; f < dx->nfns; f++) {
 		const struct dwarfx_fn *fn = &dx->fns[f];
-		const char *q = fn->qname, *p;
-		int depth = 0;
+		const char *q = fn->qname;
 
 		if (fn->name)
 			add_key(dx, &cap, fn->name, f);
 		if (!q)
 			continue;
-		add_key(dx, &cap, q, f);
-		for (p = q; *p; p++) {
-			if (*p == '<' || *p == '(')
-				depth++;
-			else if ((*p == '>' || *p == ')') && depth > 0)
-				depth--;
-			else if (!depth && p[0] == ':' && p[1] == ':' && p[2])
-				add_key(dx, &cap, dwarfx_pool_intern(&dx->strs, p + 2,
-								     strlen(p + 2)), f);
+		/* inlined copies repeat their function's name: work it out once */
+		if (!dwarfx_map_get(&done, (uintptr_t)q, &k)) {
+			char *a = dwarfx_cxx_string_alias(q), *u = dwarfx_cxx_untemplate(q);
+
+			RG_GROW(names, nnames + 2, names_cap);
+			names[nnames] = a ? dwarfx_pool_intern(&dx->strs, a, strlen(a)) : NULL;
+			names[nnames + 1] = u ? dwarfx_pool_intern(&dx->strs, u, strlen(u)) : NULL;
+			free(a);
+			free(u);
+			k = (uint32_t)nnames;
+			nnames += 2;
+			dwarfx_map_put(&done, (uintptr_t)q, k);
 		}
+		add_tails(dx, &cap, q, f);
+		if (names[k])
+			add_tails(dx, &cap, names[k], f);
+		if (names[k + 1])
+			add_tails(dx, &cap, names[k + 1], f);
 	}
+	dwarfx_map_release(&done);
+	free(names);
 	if (dx->nfnkeys > 1)
 		qsort_r(dx->fnkeys, dx->nfnkeys, sizeof(*dx->fnkeys), fnkey_cmp, dx);
 }
@@ -1311,6 +1433,7 @@ void dwarfx_index_finish(dwarfx *dx)
 {
 	index_lines_by_file(dx);
 	index_segments(dx);
+	symbol_linkage(dx);
 	demangle_fns(dx);
 	index_fn_keys(dx);
 	dx->debug = dx->nrows > 0;

@@ -80,6 +80,9 @@ struct dwarfx_fn {
 	unsigned depth;          /* nesting: 0 for a CU-level subprogram */
 	unsigned entry_view;     /* DW_AT_GNU_entry_view: rows at entry before it are the caller's */
 	bool inlined;            /* DW_TAG_inlined_subroutine */
+	bool cxx;                /* from a C++ unit */
+	uint64_t die;            /* offset of its DIE in .debug_info */
+	uint64_t origin;         /* of the DIE it is a copy of (DW_AT_abstract_origin), else die */
 };
 
 struct dwarfx_range {
@@ -208,6 +211,25 @@ void dwarfx_source_release(struct dwarfx_source *src);
 
 /* dwarfx.c: the innermost function instance holding addr, or DWARFX_NONE. */
 uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr);
+
+/*
+ * dwarfx_cxx.c: C++ names as written against names as demangled.
+ *   params       where "f(int)"'s parameter list starts, or NULL ("operator()"
+ *                is a name)
+ *   squeeze      s without blanks that separate no two words (malloc'd)
+ *   string_alias q with std::string for the demangler's spellings of it,
+ *                or NULL when q has none
+ *   untemplate   q's name part without template arguments ("Q<int>::put"
+ *                -> "Q::put"), or NULL when it has none
+ *   normal       squeezed, std::string, "const T&" -> "T const&" in the
+ *                parameters, and untemplated when asked: two names compare
+ *                equal as a user and the demangler would mean them
+ */
+const char *dwarfx_cxx_params(const char *name);
+char *dwarfx_cxx_squeeze(const char *s);
+char *dwarfx_cxx_string_alias(const char *q);
+char *dwarfx_cxx_untemplate(const char *q);
+char *dwarfx_cxx_normal(const char *s, bool untemplate);
 
 /* dwarfx_insn.c: the n-th instruction in [lo, hi); how many there are. */
 int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,

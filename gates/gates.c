@@ -947,10 +947,28 @@ static bool str_match(const char *want, const char *have)
 	return !want || (have && !strcmp(want, have));
 }
 
+/*
+ * A start routine as locations name functions: in full, or by a tail of
+ * its qualified name ("Account::run" for bank::Account::run).
+ */
+static bool start_match(const char *want, const char *have)
+{
+	size_t lw, lh;
+
+	if (str_match(want, have))
+		return true;
+	if (!have)
+		return false;
+	lw = strlen(want);
+	lh = strlen(have);
+	return lh > lw + 2 && !strcmp(have + lh - lw, want) &&
+	       have[lh - lw - 1] == ':' && have[lh - lw - 2] == ':';
+}
+
 static bool base_match(const char *start, const char *name, long tid,
 		       const struct gate_thread *th)
 {
-	return str_match(start, th->start) && str_match(name, th->name)
+	return start_match(start, th->start) && str_match(name, th->name)
 	       && (!tid || tid == (long)th->tid);
 }
 
@@ -1103,10 +1121,22 @@ void gate_thread_started(gate_engine *e, pid_t tid, const char *start,
 		for (i = 0; i < e->nmain; i++)
 			bind_request(e, e->main_aliases[i], th);
 	if (start) {
-		char *k = xasprintf("s:%s", start);
+		const char *p = start;
+		int depth = 0;
 
-		route_join(e, k, th);
-		free(k);
+		/* {start:} may name it by a tail of its qualified name */
+		for (; *p; p++) {
+			if (*p == '<' || *p == '(' || *p == '{')
+				depth++;
+			else if ((*p == '>' || *p == ')' || *p == '}') && depth)
+				depth--;
+			if (p == start || (!depth && p[0] == ':' && p[1] == ':' && p[2])) {
+				char *k = xasprintf("s:%s", p == start ? p : p + 2);
+
+				route_join(e, k, th);
+				free(k);
+			}
+		}
 	}
 	snprintf(key, sizeof(key), "t:%ld", (long)tid);
 	route_join(e, key, th);

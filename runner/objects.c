@@ -530,6 +530,12 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 		r->msg = xstrdup(err.msg);
 		return r;
 	}
+	if (g->ret_where && returns_check(dx, g->ret_where, locs, n, &err) < 0) {
+		r->state = -1;
+		r->msg = xstrdup(err.msg);
+		free(locs);
+		return r;
+	}
 	r->state = 1;
 	set_locs(pl, g, locs, n, &r->locs, &r->nlocs);
 	free(locs);
@@ -662,7 +668,14 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d)
 		pending_static(p, k, NULL, false, d);
 		return true;
 	}
-	if (dwarfx_resolve(p->dx, g->what, &locs, &n, &err) == 0) {
+	if (dwarfx_resolve(p->dx, g->what, &locs, &n, &err) == 0 &&
+	    g->ret_where && returns_check(p->dx, g->ret_where, locs, n, &err) < 0) {
+		free(locs);
+		spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s", err.msg);
+		g->dead = true;
+		return true;
+	}
+	if (locs) {
 		g->in_exe = true;
 		set_locs(pl, g, locs, n, &g->exe_locs, &g->nexe_locs);
 		free(locs);

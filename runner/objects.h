@@ -116,4 +116,13 @@ bool returns_busy(const ret_table *t, uint64_t addr);
 /* "FN" when at is "FN:return" (malloc'd), else NULL. */
 char *returns_function(const char *at);
 
+/*
+ * Can the returns of the function resolved (as "*FN") to locs be seen?  An
+ * inlined copy is not called, so it has no return address to stop at, and
+ * where it ends is no one place: -1 with the reason in err when some copy
+ * is inlined (dx names the functions they are inlined into), else 0.
+ */
+int returns_check(dwarfx *dx, const char *where, const dwarfx_loc *locs,
+		  size_t n, rg_err *err);
+
 #endif

@@ -5,6 +5,7 @@
  */
 #include "runner.h"
 #include "objects.h"
+#include "starts.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,35 +23,62 @@ static bool is_executable_file(const char *path)
 }
 
 /*
- * {start: F} names the function a thread library calls to start a thread:
- * when the program has no function F, the selector can never match, and
- * the gates that use it are never reached.  Said now rather than as
- * NOT-ENFORCED after the run.  (Threads started through a wrapper, such as
- * std::thread, start in the wrapper's routine: {name:} or as: pick them.)
+ * {start: F} names the function a thread library calls to start a thread,
+ * or the callable a std::thread runs (a lambda or function object by its
+ * type, whose operator() the program has): when the program has no such
+ * thing, the selector can never match, and the gates that use it are never
+ * reached.  Said now rather than as NOT-ENFORCED after the run.
  */
+/* " (did you mean 'NAME'?)" from a resolve error, as a start name, or NULL. */
+static char *start_hint(const char *msg)
+{
+	static const char op[] = "::operator()";
+	const char *s = strstr(msg, "(did you mean '"), *e;
+	size_t len;
+
+	if (!s)
+		return NULL;
+	s += strlen("(did you mean '");
+	if (!(e = strchr(s, '\'')))
+		return NULL;
+	len = (size_t)(e - s);
+	/* a lambda's operator(): the selector names the lambda */
+	if (len > strlen(op) && !strncmp(e - strlen(op), op, strlen(op)))
+		len -= strlen(op);
+	return xasprintf(" (did you mean '%.*s'?)", (int)len, s);
+}
+
 static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
 {
+	static const char *const forms[] = {"*%s", "*%s::operator()"};
 	dwarfx_loc *locs = NULL;
-	size_t n = 0;
-	char *where;
+	size_t n = 0, i;
+	char *where, *hint = NULL;
 	rg_err err = RG_ERR_INIT;
 
 	if (sel->kind != SPEC_SEL_MATCH || !sel->start)
 		return;
-	if (dwarfx_symbol_addrs(p->dx, sel->start, NULL, 0))
+	if (dwarfx_symbol_addrs(p->dx, sel->start, NULL, 0) ||
+	    starts_callable_type(p->dx, sel->start))
 		return;
-	where = xasprintf("*%s", sel->start);
-	if (dwarfx_resolve(p->dx, where, &locs, &n, &err) == 0) {
-		free(locs);
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		where = xasprintf(forms[i], sel->start);
+		if (dwarfx_resolve(p->dx, where, &locs, &n, &err) == 0) {
+			free(locs);
+			free(where);
+			free(hint);
+			return;
+		}
 		free(where);
-		return;
+		if (!hint)
+			hint = start_hint(err.msg);
 	}
-	free(where);
 	spec_diags_add(d, SPEC_WARNING, sel->pos,
 		       "no function '%s' in '%s': {start: %s} matches no thread "
-		       "(a thread started through a wrapper such as std::thread "
-		       "starts in the wrapper's routine: use {name:} or as:)",
-		       sel->start, p->exe, sel->start);
+		       "(a std::thread's lambda is named as the demangler prints "
+		       "its type, e.g. 'main::{lambda()#1}')%s",
+		       sel->start, p->exe, sel->start, hint ? hint : "");
+	free(hint);
 }
 
 /* Does path start with "#!"? */

@@ -59,6 +59,44 @@ char *returns_function(const char *at)
 	return xstrndup(at, n - ns);
 }
 
+int returns_check(dwarfx *dx, const char *where, const dwarfx_loc *locs,
+		  size_t n, rg_err *err)
+{
+	rg_buf b = RG_BUF_INIT, c = RG_BUF_INIT;
+	size_t i, j, ninl = 0;
+	const char *fn;
+
+	for (i = 0; i < n; i++) {
+		const char *in;
+
+		if (!locs[i].inlined)
+			continue;
+		ninl++;
+		in = dwarfx_symbol_at(dx, locs[i].addr);
+		/* name each caller once */
+		for (j = 0; in && j < i; j++)
+			if (locs[j].inlined &&
+			    dwarfx_symbol_at(dx, locs[j].addr) == in)
+				break;
+		if (in && j == i)
+			rg_buf_printf(&b, "%s%s", b.len ? ", " : "", in);
+	}
+	if (!ninl)
+		return 0;
+	fn = locs[0].function ? locs[0].function : "the function";
+	if (ninl == n)
+		rg_buf_printf(&c, "'%s' is inlined", fn);
+	else
+		rg_buf_printf(&c, "'%s' is inlined in %zu of its %zu copies", fn, ninl, n);
+	rg_error(err, "cannot resolve '%s': %s%s%s%s, and an inlined copy has no "
+		 "return to stop at (gate a line after the call, or mark '%s' "
+		 "__attribute__((noinline)))", where, c.s, b.len ? " (into " : "",
+		 b.len ? b.s : "", b.len ? ")" : "", fn);
+	rg_buf_release(&c);
+	rg_buf_release(&b);
+	return -1;
+}
+
 ret_table *returns_new(tracer *tr, run_locs_busy_fn busy, void *busy_ctx)
 {
 	ret_table *t = xcalloc(1, sizeof(*t));

@@ -10,8 +10,9 @@
  *  - the program's entry point: when it is reached, the dynamic linker has
  *    mapped the libraries the program was linked with, so the thread
  *    library's pthread_create can be found;
- *  - pthread_create: its third argument is the new thread's start routine,
- *    which is how {start: worker} selectors know a thread.  The clone that
+ *  - pthread_create: its third argument is the new thread's start routine
+ *    (for std::thread, its fourth names the callable: starts.c), which is
+ *    how {start: worker} selectors know a thread.  The clone that
  *    follows in the same thread tells the new thread's id.
  */
 #include "runner.h"
@@ -30,6 +31,7 @@
 #include "intmap.h"
 #include "gates.h"
 #include "objects.h"
+#include "starts.h"
 #include "tracer.h"
 
 #define TL_MAX 20000    /* timeline entries kept per run; later ones are counted */
@@ -272,43 +274,6 @@ static const char *basename_of(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Name of the function at run-time address a: the executable, else a library. */
-static char *function_name_at(struct run_ctx *c, uint64_t a)
-{
-	tracer_map *maps = NULL;
-	size_t n = 0, i;
-	dwarfx_loc loc;
-	char *name = NULL;
-	rg_err err = RG_ERR_INIT;
-
-	if (dwarfx_symbolize(c->p->dx, a - c->bias, &loc) == 0 && loc.function)
-		return xstrdup(loc.function);
-	if (tracer_maps(c->tr, &maps, &n, &err) < 0)
-		return NULL;
-	for (i = 0; i < n && !name; i++) {
-		uint64_t base = 0;
-		dwarfx *dx;
-		size_t j;
-
-		if (!maps[i].path || a < maps[i].start || a >= maps[i].end)
-			continue;
-		dx = plan_object(c->p, maps[i].path);
-		if (!dx)
-			break;
-		/* the object's bias: its lowest mapping minus its lowest PT_LOAD */
-		for (j = 0; j < n; j++)
-			if (maps[j].path && !strcmp(maps[j].path, maps[i].path) &&
-			    maps[j].offset == 0) {
-				base = maps[j].start - dwarfx_load_base(dx);
-				break;
-			}
-		if (dwarfx_symbolize(dx, a - base, &loc) == 0 && loc.function)
-			name = xstrdup(loc.function);
-	}
-	tracer_maps_free(maps, n);
-	return name;
-}
-
 static void arm(struct run_ctx *c, uint64_t addr)
 {
 	rg_err err = RG_ERR_INIT;
@@ -396,8 +361,9 @@ static void on_pthread_create(struct run_ctx *c, pid_t tid)
 	} else {
 		free(ps->start);
 	}
-	/* pthread_create(thread, attr, start_routine, arg): rdx */
-	ps->start = function_name_at(c, regs.rdx);
+	/* pthread_create(thread, attr, start_routine, arg) */
+	ps->start = starts_name(c->p, c->tr, c->bias, tracer_call_arg(&regs, 2),
+				tracer_call_arg(&regs, 3));
 }
 
 static char *take_pending_start(struct run_ctx *c, pid_t creator)

@@ -658,6 +658,40 @@ START_TEST(test_optimised_away)
 }
 END_TEST
 
+/*
+ * A function-scoped anchor finds what the file-scoped one finds, in every
+ * copy, though optimised code puts the line's first row at the same
+ * address as the rows before it; inlined entries say they are inlined.
+ */
+START_TEST(test_optimised_function_anchor)
+{
+	static const char *const anchors[] = {"@inline-body", "@scale-body",
+					      "@first-call", "@second-call"};
+	static const char *const fns[] = {"add_twice", "scale", "first", "second"};
+	dwarfx *dx = open_ok(opt_progs[_i]);
+	dwarfx_loc *a, *b;
+	size_t na, nb, k, j;
+
+	for (k = 0; k < 4; k++) {
+		a = resolve_ok(dx, fmt("inline.c:/%s/", anchors[k]), &na);
+		b = resolve_ok(dx, fmt("%s:/%s/", fns[k], anchors[k]), &nb);
+		ck_assert_uint_eq(na, nb);
+		for (j = 0; j < na; j++)
+			ck_assert_uint_eq(a[j].addr, b[j].addr);
+		free(a);
+		free(b);
+	}
+	a = resolve_ok(dx, "*add_twice", &na);
+	ck_assert_uint_eq(na, 2);
+	ck_assert(a[0].inlined && a[1].inlined);
+	free(a);
+	a = resolve_ok(dx, "*first", &na);
+	ck_assert(!a[0].inlined);
+	free(a);
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- regex anchors ---- */
 
 START_TEST(test_anchor_file)
@@ -881,6 +915,66 @@ START_TEST(test_cxx_names)
 	/* file lines report the qualified name */
 	l = resolve_ok(dx, fmt("cxx.cpp:%d", push_str), &n);
 	ck_assert_str_eq(l[0].function, "store::Queue::push");
+	free(l);
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* C++ as people write it: templates by their bare name, std::string, lambdas. */
+START_TEST(test_cxx_written)
+{
+	int box_put = marker_line(SRC("cxx.cpp"), "box-put");
+	int note_int = marker_line(SRC("cxx.cpp"), "note-int");
+	int note_str = marker_line(SRC("cxx.cpp"), "note-str");
+	int lambda = marker_line(SRC("cxx.cpp"), "lambda-body");
+	dwarfx *dx = open_ok(FX_CXX);
+	dwarfx_loc *l;
+	size_t n;
+
+	/* every instantiation, each named in full */
+	l = resolve_ok(dx, "Box::put", &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(l[0].line, box_put);
+	ck_assert_int_eq(l[1].line, box_put);
+	ck_assert(!strcmp(l[0].function, "Box<int>::put") ||
+		  !strcmp(l[1].function, "Box<int>::put"));
+	ck_assert(strstr(l[0].function, "basic_string") ||
+		  strstr(l[1].function, "basic_string"));
+	free(l);
+	l = resolve_ok(dx, "Box::put(const int &)", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].function, "Box<int>::put");
+	free(l);
+	/* one instantiation, with std::string as written */
+	l = resolve_ok(dx, "Box<std::string>::put", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(l[0].line, box_put);
+	ck_assert_ptr_nonnull(strstr(l[0].function, "basic_string"));
+	free(l);
+	l = resolve_ok(dx, "Box<int>::put", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].function, "Box<int>::put");
+	free(l);
+	/* static overloads: told apart by their symbols' parameter types */
+	ck_assert_contains(resolve_err(dx, "note"), "'note' is overloaded: 2 functions");
+	l = resolve_ok(dx, "note(std::string)", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(l[0].line, note_str);
+	free(l);
+	l = resolve_ok(dx, "note(int)", &n);
+	ck_assert_int_eq(l[0].line, note_int);
+	free(l);
+	l = resolve_ok(dx, "note(std::string):/printf/", &n);
+	ck_assert_int_eq(l[0].line, note_str);
+	free(l);
+	/* a lambda's body: its closure's operator(), named as demangled */
+	l = resolve_ok(dx, "main::{lambda(int)#1}::operator()", &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(l[0].line, lambda);
+	ck_assert_str_eq(l[0].function, "main::{lambda(int)#1}::operator()");
+	free(l);
+	l = resolve_ok(dx, fmt("cxx.cpp:%d", lambda), &n);
+	ck_assert_str_eq(l[0].function, "main::{lambda(int)#1}::operator()");
 	free(l);
 	dwarfx_free(dx);
 }
@@ -1206,11 +1300,13 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_libc);
 	tcase_add_test(tc, test_versions);
 	tcase_add_loop_test(tc, test_optimised_away, 0, 2);
+	tcase_add_loop_test(tc, test_optimised_function_anchor, 0, 2);
 	tcase_add_test(tc, test_anchor_file);
 	tcase_add_test(tc, test_anchor_function);
 	tcase_add_test(tc, test_source_dir);
 	tcase_add_loop_test(tc, test_insn_offsets, 0, 2);
 	tcase_add_test(tc, test_cxx_names);
+	tcase_add_test(tc, test_cxx_written);
 	tcase_add_test(tc, test_lines);
 	tcase_add_loop_test(tc, test_header_lines, 0,
 			    sizeof(hdr_progs) / sizeof(hdr_progs[0]));

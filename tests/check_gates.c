@@ -274,6 +274,35 @@ START_TEST(wait_open_b_before_a)
 }
 END_TEST
 
+/* {start:} names a start routine in full or by a tail of its qualified name. */
+START_TEST(start_by_qualified_tail)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "teller", "Account::run", NULL, 1);
+	talias(S, "lambda", "{lambda()#1}", NULL, 1);
+	g = tgate(S, "bank.cpp:10");
+	tsel_alias(&g->thread, "teller");
+	tlist(&g->wait, "go", NULL);
+	g = tgate(S, "bank.cpp:20");
+	tsel_alias(&g->thread, "lambda");
+	tlist(&g->open, "go", NULL);
+	start_engine();
+
+	gate_thread_started(E, 100, NULL, true, 0);
+	gate_thread_started(E, 101, "bank::Account::run", false, 0);
+	gate_thread_started(E, 102, "Account::runner", false, 0);
+	gate_thread_started(E, 103, "bank::MyAccount::run", false, 0);
+	gate_thread_started(E, 104, "main::{lambda()#1}", false, 0);
+	ck_assert_str_eq(take(),
+		"bind 101 teller\n"
+		"open 101 @-1 started:teller\n"
+		"bind 104 lambda\n"
+		"open 104 @-1 started:lambda\n");
+}
+END_TEST
+
 /*
  * StringBuffer.append(sb2): t1 reads sb2's length, t2 empties sb2, t1 copies
  * the old length.  Two wait/open pairs pin both steps.
@@ -1278,6 +1307,7 @@ static Suite *gates_suite(void)
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, wait_open_b_before_a);
+	tcase_add_test(tc, start_by_qualified_tail);
 	tcase_add_test(tc, string_buffer_two_pairs);
 	tcase_add_test(tc, barrier_two_threads);
 	tcase_add_test(tc, long_task_opens_at_end);

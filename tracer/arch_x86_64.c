@@ -33,6 +33,20 @@ void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr)
 	code[7] = 0xcc;
 }
 
+/* System V AMD64: rdi, rsi, rdx, rcx, r8, r9. */
+uint64_t tracer_call_arg(const struct user_regs_struct *r, unsigned n)
+{
+	switch (n) {
+	case 0: return r->rdi;
+	case 1: return r->rsi;
+	case 2: return r->rdx;
+	case 3: return r->rcx;
+	case 4: return r->r8;
+	case 5: return r->r9;
+	default: return 0;
+	}
+}
+
 uint64_t arch_get_pc(const struct user_regs_struct *r)
 {
 	return r->rip;

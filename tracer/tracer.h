@@ -169,6 +169,14 @@ int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n
 int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err);
 int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err);
 
+/*
+ * The n-th (from 0) integer or pointer argument of a function, read from
+ * regs of a thread stopped at the function's first instruction (the
+ * architecture's calling convention; arch_x86_64.c).  0 past the ones
+ * passed in registers (n >= 6 on x86_64).
+ */
+uint64_t tracer_call_arg(const struct user_regs_struct *regs, unsigned n);
+
 /* Is tid currently stopped and waiting for tracer_resume? */
 bool tracer_is_stopped(const tracer *tr, pid_t tid);
 

@@ -1,0 +1,311 @@
+/*
+ * What a new thread runs, as {start:} selectors name it (starts.h).
+ *
+ * A pthread thread runs its start routine.  A std::thread (and a
+ * std::jthread, which holds one) runs libstdc++'s own routine,
+ * execute_native_thread_routine, whose argument is the thread's state: a
+ * std::thread::_State_impl<_Invoker<tuple<F, Args...>>> whose first word
+ * is its vtable pointer.  The vtable's symbol names F, the callable's type:
+ *
+ *   vtable for std::thread::_State_impl<std::thread::_Invoker<
+ *       std::tuple<void (*)(int), int> > >
+ *
+ * A lambda or a function object is its type: that is the name.  A pointer
+ * to a function or to a member function names no function: its value is
+ * read from the tuple, where DWARF says the tuple's first element lies in
+ * the class of the state's _M_run's `this` (_M_run is the vtable's third
+ * slot).  Every value read is checked (a function must start where the
+ * pointer points) before it names the thread; anything unexpected leaves
+ * the start unknown rather than wrong.
+ */
+#include "starts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STATE_VTABLE "_ZTVNSt6thread11_State_impl"
+#define VT_M_RUN 2             /* vtable slots: ~_State (complete, deleting), _M_run */
+
+struct starts_ctx {
+	plan *p;
+	tracer *tr;
+	uint64_t exe_bias;
+	tracer_map *maps;      /* read when first needed */
+	size_t nmaps;
+	bool maps_read;
+};
+
+/* An object of the program: where its link-time addresses are now. */
+struct obj_at {
+	dwarfx *dx;
+	uint64_t bias;
+	const char *path;      /* NULL for the executable */
+};
+
+static bool locate(struct starts_ctx *c, uint64_t a, struct obj_at *o)
+{
+	size_t i, j;
+
+	if (!c->maps_read) {
+		rg_err err = RG_ERR_INIT;
+
+		c->maps_read = true;
+		if (tracer_maps(c->tr, &c->maps, &c->nmaps, &err) < 0) {
+			c->maps = NULL;
+			c->nmaps = 0;
+		}
+	}
+	for (i = 0; i < c->nmaps; i++) {
+		const tracer_map *m = &c->maps[i];
+
+		if (!m->path || a < m->start || a >= m->end)
+			continue;
+		for (j = 0; j < c->nmaps; j++)
+			if (c->maps[j].path && c->maps[j].offset == 0 &&
+			    !strcmp(c->maps[j].path, m->path))
+				break;
+		if (j == c->nmaps)
+			return false;
+		if (c->maps[j].start - dwarfx_load_base(c->p->dx) == c->exe_bias) {
+			o->dx = c->p->dx;
+			o->path = NULL;
+		} else {
+			o->dx = plan_object(c->p, m->path);
+			o->path = m->path;
+		}
+		if (!o->dx)
+			return false;
+		o->bias = c->maps[j].start - dwarfx_load_base(o->dx);
+		return true;
+	}
+	return false;
+}
+
+/* The name of the function holding a, or NULL; entry: only if it starts at a. */
+static char *function_at(struct starts_ctx *c, uint64_t a, bool entry)
+{
+	struct obj_at o;
+	const char *fn;
+
+	if (!locate(c, a, &o) || !(fn = dwarfx_caller_at(o.dx, a - o.bias)))
+		return NULL;
+	if (entry) {
+		const char *sym = dwarfx_symbol_at(o.dx, a - o.bias);
+		uint64_t addrs[8];
+		size_t n = sym ? dwarfx_symbol_addrs(o.dx, sym, addrs, 8) : 0, i;
+
+		for (i = 0; i < n && i < 8 && addrs[i] != a - o.bias; i++)
+			;
+		if (i == n || i == 8)
+			return NULL;
+	}
+	return xstrdup(fn);
+}
+
+static bool read_word(struct starts_ctx *c, uint64_t a, uint64_t *v)
+{
+	rg_err err = RG_ERR_INIT;
+
+	return tracer_read_mem(c->tr, a, v, sizeof(*v), &err) == 0;
+}
+
+/*
+ * The template arguments of the first "std::tuple<" in s: *n of them
+ * (at most max), each malloc'd.
+ */
+static size_t tuple_args(const char *s, char **args, size_t max)
+{
+	const char *p = strstr(s, "std::tuple<"), *start;
+	size_t n = 0;
+	int depth = 0;
+
+	if (!p)
+		return 0;
+	for (start = p += strlen("std::tuple<"); *p && n < max; p++) {
+		if (*p == '<' || *p == '(' || *p == '{' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == '}' || *p == ']') && depth)
+			depth--;
+		else if (*p == '>' && depth)
+			depth--;
+		else if (!depth && (*p == ',' || *p == '>')) {
+			while (*start == ' ')
+				start++;
+			args[n++] = xstrndup(start, (size_t)(p - start));
+			if (*p == '>')
+				break;
+			start = p + 1;
+		}
+	}
+	return n;
+}
+
+/* The callable's type in a state's vtable symbol (malloc'd), or NULL. */
+static char *state_callable(const char *vtable_sym, char **arg1)
+{
+	char *dem = dwarfx_demangle(vtable_sym), *args[2] = {NULL, NULL};
+	size_t n = dem ? tuple_args(dem, args, 2) : 0;
+
+	free(dem);
+	if (arg1)
+		*arg1 = n > 1 ? args[1] : NULL;
+	else
+		free(args[1]);
+	return n ? args[0] : NULL;
+}
+
+static int callable_is(const char *sym, void *arg)
+{
+	const char *want = arg;
+	char *type = state_callable(sym, NULL);
+	size_t lt, lw = strlen(want);
+	int found = 0;
+
+	if (type) {
+		lt = strlen(type);
+		found = !strcmp(type, want) ||
+			(lt > lw + 2 && !strcmp(type + lt - lw, want) &&
+			 !strncmp(type + lt - lw - 2, "::", 2));
+	}
+	free(type);
+	return found;
+}
+
+bool starts_callable_type(dwarfx *dx, const char *start)
+{
+	return dwarfx_data_symbols(dx, STATE_VTABLE, callable_is, (void *)start) != 0;
+}
+
+/*
+ * Where element k (0: the callable, 1: its first argument) of the state's
+ * tuple lies in the state: _State_impl::_M_func (_Invoker) ::_M_t (tuple),
+ * whose base _Tuple_impl<0, ...> holds element 0 in its base
+ * _Head_base<0, ...> and the rest in its base _Tuple_impl<1, ...>.
+ */
+static bool element_at(struct starts_ctx *c, uint64_t vptr, int k, uint64_t *off)
+{
+	static const char *const path0[] = {"_M_func", "_M_t", "_Tuple_impl<0,",
+					    "_Head_base<0,", "_M_head_impl"};
+	static const char *const path1[] = {"_M_func", "_M_t", "_Tuple_impl<0,",
+					    "_Tuple_impl<1,", "_Head_base<1,",
+					    "_M_head_impl"};
+	uint64_t run;
+	struct obj_at o;
+	char *name;
+	size_t len;
+	bool ok;
+
+	if (!read_word(c, vptr + VT_M_RUN * 8, &run) || !(name = function_at(c, run, true)))
+		return false;
+	len = strlen(name);
+	ok = len > 8 && !strcmp(name + len - 8, "::_M_run");
+	free(name);
+	if (!ok || !locate(c, run, &o))
+		return false;
+	return k ? dwarfx_this_member(o.dx, run - o.bias, path1, 6, off) == 0 :
+		dwarfx_this_member(o.dx, run - o.bias, path0, 5, off) == 0;
+}
+
+/* The function a pointer stored at state + off points to. */
+static char *function_pointer(struct starts_ctx *c, uint64_t state, uint64_t off)
+{
+	uint64_t fp;
+
+	return read_word(c, state + off, &fp) ? function_at(c, fp, true) : NULL;
+}
+
+/*
+ * The function a pointer to a member function stored at state + off
+ * stands for (Itanium ABI: {ptr, adj}; ptr odd for a virtual one: 1 + its
+ * offset in the vtable, looked up in the vtable of the object whose
+ * address is at state + obj_off when obj_off is not UINT64_MAX).
+ */
+static char *member_pointer(struct starts_ctx *c, uint64_t state, uint64_t off,
+			    uint64_t obj_off)
+{
+	uint64_t pm[2], obj, vt, fn;
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_read_mem(c->tr, state + off, pm, sizeof(pm), &err) < 0)
+		return NULL;
+	fn = pm[0];
+	if ((pm[0] & 1) &&
+	    (obj_off == UINT64_MAX || !read_word(c, state + obj_off, &obj) ||
+	     !read_word(c, obj + pm[1], &vt) || !read_word(c, vt + pm[0] - 1, &fn)))
+		return NULL;
+	return function_at(c, fn, true);
+}
+
+/* The callable of the std::thread whose state is at state, or NULL. */
+static char *std_thread_callable(struct starts_ctx *c, uint64_t state)
+{
+	char sym[1024], *args[2] = {NULL, NULL}, *name = NULL;
+	uint64_t vptr, off;
+	struct obj_at o;
+
+	if (!read_word(c, state, &vptr) || !locate(c, vptr, &o) ||
+	    !dwarfx_data_symbol_at(o.dx, vptr - o.bias, sym, sizeof(sym), &off) ||
+	    strncmp(sym, STATE_VTABLE, strlen(STATE_VTABLE)))
+		return NULL;
+	if (!(args[0] = state_callable(sym, &args[1]))) {
+		rg_trace("std::thread state at 0x%llx: no callable in '%s'",
+			 (unsigned long long)state, sym);
+		return NULL;
+	}
+	if (!strstr(args[0], "(*)") && !strstr(args[0], "::*)")) {
+		name = args[0];      /* a lambda, a function object: its type */
+		args[0] = NULL;
+	} else if (element_at(c, vptr, 0, &off)) {
+		bool by_ptr = args[1] && *args[1] &&
+			(args[1][strlen(args[1]) - 1] == '*' ||
+			 !strncmp(args[1], "std::reference_wrapper<", 23));
+		uint64_t obj_off;
+
+		if (!strstr(args[0], "::*)"))
+			name = function_pointer(c, state, off);
+		else if (by_ptr && element_at(c, vptr, 1, &obj_off))
+			name = member_pointer(c, state, off, obj_off);
+		else
+			name = member_pointer(c, state, off, UINT64_MAX);
+	}
+	if (!name)
+		rg_trace("std::thread state at 0x%llx: cannot tell which '%s' it runs",
+			 (unsigned long long)state, args[0]);
+	free(args[0]);
+	free(args[1]);
+	return name;
+}
+
+/* Does the thread start in the C++ library's routine, not the program's? */
+static bool cxx_routine(struct starts_ctx *c, uint64_t routine, const char *name)
+{
+	struct obj_at o;
+	const char *base;
+
+	if (name)
+		return !strncmp(name, "execute_native_thread_routine", 29);
+	if (!locate(c, routine, &o) || !o.path)
+		return false;
+	base = strrchr(o.path, '/');
+	return !strncmp(base ? base + 1 : o.path, "libstdc++", 9);
+}
+
+char *starts_name(plan *p, tracer *tr, uint64_t exe_bias, uint64_t routine,
+		  uint64_t arg)
+{
+	struct starts_ctx c = {p, tr, exe_bias, NULL, 0, false};
+	const char *own = dwarfx_caller_at(p->dx, routine - exe_bias);
+	char *name, *callable;
+
+	/* most threads start in the program's own code: no need for the maps */
+	if (own && strncmp(own, "execute_native_thread_routine", 29))
+		return xstrdup(own);
+	name = function_at(&c, routine, false);
+	if (cxx_routine(&c, routine, name) && (callable = std_thread_callable(&c, arg))) {
+		free(name);
+		name = callable;
+	}
+	if (c.maps_read)
+		tracer_maps_free(c.maps, c.nmaps);
+	return name;
+}

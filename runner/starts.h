@@ -1,0 +1,36 @@
+/*
+ * runner/starts.c: the start routine of a new thread, as {start:}
+ * selectors name it.  Read at the thread library's pthread_create, before
+ * the thread exists.
+ */
+#ifndef RACEGATE_STARTS_H
+#define RACEGATE_STARTS_H
+
+#include "runner.h"
+#include "tracer.h"
+
+/*
+ * The name of what a thread created with pthread_create(..., routine, arg)
+ * runs (run-time addresses; exe_bias is the executable's load bias):
+ * routine's function name; for std::thread and std::jthread, whose routine
+ * is the C++ library's own, the callable it was given:
+ *   a function          its name ("worker", "ns::worker")
+ *   a member function   its qualified name ("Account::run"; a virtual one
+ *                       as the object's class overrides it)
+ *   a lambda or other   its type as the demangler prints it
+ *   function object     ("main::{lambda()#1}", "spawn(int)::{lambda()#2}",
+ *                       "Worker")
+ * NULL when unknown.  tr's thread is stopped in pthread_create.
+ */
+char *starts_name(plan *p, tracer *tr, uint64_t exe_bias, uint64_t routine,
+		  uint64_t arg);
+
+/*
+ * Does the program start a std::thread with a callable whose type is called
+ * start (in full or by a tail after "::"): a lambda or a function object,
+ * which has no function of that name, and whose operator() the compiler
+ * may have inlined?
+ */
+bool starts_callable_type(dwarfx *dx, const char *start);
+
+#endif

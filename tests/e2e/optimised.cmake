@@ -1,0 +1,26 @@
+# Locations in optimised code (issue 11): function-scoped regex anchors
+# where several line rows share an address, and FUNCTION:return on a
+# function that only exists inlined.
+add_executable(e2e_optlocs e2e/programs/optlocs.c)
+target_compile_options(e2e_optlocs PRIVATE -O1 -g)
+target_link_libraries(e2e_optlocs PRIVATE Threads::Threads)
+set_target_properties(e2e_optlocs PROPERTIES OUTPUT_NAME optlocs
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s optlocs optlocs_return)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+
+# FUNCTION:/RE/ finds what FILE:/RE/ finds: the first statement at -O1, and
+# the first statement of an inline-only function.
+racegate_e2e(function_anchor_optimised 0 "balance = 1, tally = 1" "REPRODUCED"
+  "optlocs.c:14 +deposit-read +held: at barrier"
+  "optlocs.c:20 +count-read +held: at barrier"
+  "!NOT-ENFORCED" -- ${RG} run ${E2E_DIR}/optlocs.yaml)
+racegate_e2e(function_anchor_optimised_check 0
+  "deposit-read +at deposit:/DEPOSIT: read/" "0x[0-9a-f]+ +optlocs.c:14 +in deposit"
+  "count-read +at count:/COUNT: read/" "0x[0-9a-f]+ +optlocs.c:20 +in count"
+  -- ${RG} check ${E2E_DIR}/optlocs.yaml)
+# An inlined copy has no return address: refused by check, with the reason.
+racegate_e2e(function_return_inline_only 2
+  "error: cannot resolve 'count:return': 'count' is inlined \\(into worker\\), and an inlined copy has no return to stop at"
+  "!cannot resolve 'deposit:return'" -- ${RG} check ${E2E_DIR}/optlocs_return.yaml)
