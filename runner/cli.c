@@ -3,6 +3,7 @@
  */
 #include "runner.h"
 #include "batch.h"
+#include "interrupt.h"
 #include "objects.h"
 
 #include <errno.h>
@@ -131,7 +132,9 @@ static const char help_text[] =
 "Outcomes: REPRODUCED, PASSED (the expectation was exit 0), NOT-REPRODUCED,\n"
 "FAILED, DEADLOCK (the program deadlocked by itself: REPRODUCED when the\n"
 "spec says expect: {deadlock: true}), SCHEDULE-DEADLOCK, ORDER-INFEASIBLE,\n"
-"NOT-ENFORCED, TIMEOUT, ERROR.\n"
+"NOT-ENFORCED, TIMEOUT, INTERRUPTED (racegate got SIGINT, SIGTERM or SIGHUP:\n"
+"the program was killed; no run starts after it, and the reports hold every\n"
+"run that ended; a second signal ends racegate at once), ERROR.\n"
 "\n"
 "Exit status:\n"
 "  0  every run met its expectation (or the order proved infeasible with\n"
@@ -139,7 +142,9 @@ static const char help_text[] =
 "  1  some run did not meet its expectation\n"
 "  2  usage, spec or setup error, or racegate could not trace the program\n"
 "  3  the schedule could not be enforced in some run (SCHEDULE-DEADLOCK,\n"
-"     an unexpected DEADLOCK, NOT-ENFORCED, TIMEOUT)\n";
+"     an unexpected DEADLOCK, NOT-ENFORCED, TIMEOUT)\n"
+"  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP):\n"
+"     racegate ends by that signal once it has cleaned up\n";
 
 struct cli {
 	const char *cmd;
@@ -446,6 +451,12 @@ static int cmd_run(const struct cli *c)
 	status = batch_run(&p, sp, &o, &bo);
 	plan_release(&p);
 	spec_free(sp);
+	if (status > RG_EXIT_SIGNAL) {
+		/* the shell sees 128+N, and a loop running racegate stops too */
+		fflush(stdout);
+		fflush(stderr);
+		interrupt_die(status - RG_EXIT_SIGNAL);
+	}
 	return status;
 }
 

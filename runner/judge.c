@@ -30,6 +30,7 @@ const char *run_outcome_name(enum run_outcome o)
 	case OUT_ORDER_INFEASIBLE: return "ORDER-INFEASIBLE";
 	case OUT_NOT_ENFORCED: return "NOT-ENFORCED";
 	case OUT_TIMEOUT: return "TIMEOUT";
+	case OUT_INTERRUPTED: return "INTERRUPTED";
 	case OUT_ERROR: return "ERROR";
 	}
 	return "?";
@@ -49,6 +50,7 @@ int run_outcome_exit(enum run_outcome o)
 	case OUT_SCHEDULE_DEADLOCK:
 	case OUT_NOT_ENFORCED:
 	case OUT_TIMEOUT:
+	case OUT_INTERRUPTED:   /* the session's status says by what (batch.c) */
 		return RG_EXIT_ENFORCE;
 	case OUT_ERROR:
 		return RG_EXIT_SETUP;
@@ -193,8 +195,8 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	bool met;
 	char *gaps;
 
-	if (r->outcome == OUT_ERROR)
-		return;
+	if (r->outcome == OUT_ERROR || r->outcome == OUT_INTERRUPTED)
+		return;   /* run.c said why */
 	if (timed_out) {
 		r->outcome = OUT_TIMEOUT;
 		/* run.c says what became of the program: killed, or left stopped */

@@ -1,0 +1,33 @@
+# racegate's own life: interrupted or killed while it holds a thread for
+# ever (interrupt.sh), report paths checked before the first run, and the
+# command line's short forms.
+add_executable(e2e_holder e2e/programs/holder.c)
+target_compile_options(e2e_holder PRIVATE -O0 -g)
+target_link_libraries(e2e_holder PRIVATE Threads::Threads)
+set_target_properties(e2e_holder PROPERTIES OUTPUT_NAME holder
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/holder.yaml ${E2E_DIR}/holder.yaml COPYONLY)
+set(INTERRUPT ${CMAKE_CURRENT_SOURCE_DIR}/e2e/interrupt.sh ${RG}
+    ${E2E_DIR}/holder.yaml ${E2E_DIR}/holder)
+
+# interrupt_<how>_<signal>_<session>: HOW SIGNAL FAST HELD [OPTIONS]
+function(racegate_interrupt name)
+  add_test(NAME e2e_interrupt_${name} COMMAND ${INTERRUPT} ${ARGN})
+  set_tests_properties(e2e_interrupt_${name} PROPERTIES LABELS e2e TIMEOUT 200)
+endfunction()
+# one run, held: each signal
+racegate_interrupt(single_int leader INT 0 1)
+racegate_interrupt(single_term leader TERM 0 1)
+racegate_interrupt(single_hup leader HUP 0 1)
+# --repeat in one process: run 1 ends, run 2 is held, run 3 never starts
+racegate_interrupt(repeat_term leader TERM 1 1 --repeat 3)
+# --jobs: one run ends, two are held in workers, the fourth never starts
+racegate_interrupt(jobs_int leader INT 1 2 --jobs 2 --repeat 4)
+racegate_interrupt(jobs_term leader TERM 1 2 --jobs 2 --repeat 4)
+racegate_interrupt(jobs_hup leader HUP 1 2 --jobs 2 --repeat 4)
+# ^C in a terminal: racegate, its workers and the programs all get SIGINT
+racegate_interrupt(jobs_group_int group INT 1 2 --jobs 2 --repeat 4)
+racegate_interrupt(single_group_int group INT 0 1)
+# SIGKILL: nothing to clean up with, yet nothing may stay
+racegate_interrupt(jobs_kill9 kill9 KILL 1 2 --jobs 2 --repeat 4)
+racegate_interrupt(single_kill9 kill9 KILL 0 1)
