@@ -8,8 +8,8 @@
 #   HOW=leader  to racegate alone (kill PID)
 #   HOW=group   to its process group, as ^C in a terminal does
 # and checks: exit status 128+N, an INTERRUPTED outcome with the timeline
-# so far, a report with the FAST finished runs and the HELD interrupted
-# ones, each program gone, and nothing left of the session (workers,
+# so far, reports (JSON, JUnit, trace events) with the FAST finished runs
+# and the HELD interrupted ones, each program gone, and nothing left of the session (workers,
 # programs, anything in a tracing stop).
 #   HOW=kill9   SIGKILL to racegate (SIGNAL is ignored): its workers and
 # their programs must be gone all the same, within a generous bound.
@@ -41,7 +41,8 @@ session_left() {
 # setsid: a session (and process group) of racegate's own, which also keeps
 # the signal sent to the group away from this script; env: a background job
 # of a script starts with SIGINT ignored, which racegate keeps as it found it
-setsid env --default-signal=INT,HUP,TERM "$rg" run --report "$dir/r.json" "$@" "$spec" -- "$prog" "$dir" "$fast" \
+setsid env --default-signal=INT,HUP,TERM "$rg" run --report "$dir/r.json" \
+	--junit "$dir/r.xml" --trace "$dir/t.json" "$@" "$spec" -- "$prog" "$dir" "$fast" \
 	>"$dir/out" 2>&1 &
 leader=$!
 sid=$leader
@@ -117,4 +118,11 @@ for x in r["runs"]:
         kinds = [e["kind"] for e in x["events"]]
         assert "hold" in kinds, "interrupted run's timeline: %s" % kinds
 EOF
+t=$(dirname "$0")
+xmllint --noout --schema "$t/../junit.xsd" "$dir/r.xml" || fail "JUnit report"
+n=$(grep -c '<error [^>]*type="INTERRUPTED"' "$dir/r.xml")
+[ "$n" -eq "$held" ] || fail "JUnit report: $n INTERRUPTED test cases, expected $held"
+[ "$(grep -c '<testcase ' "$dir/r.xml")" -eq $((fast + held)) ] || fail "JUnit test cases"
+python3 "$t/tools/check_trace.py" "$dir/t.json" --min-slices "$held" \
+	--slice-name '^hold$' || fail "trace events"
 echo "ok"
