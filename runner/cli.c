@@ -55,6 +55,8 @@ static const char help_text[] =
 "  --tap              TAP version 13 on stdout (the program's stdout is\n"
 "                     captured and shown in the YAML block)\n"
 "  --trace FILE.json  Chrome trace events for Perfetto / chrome://tracing\n"
+"                     (a report file that cannot be written is refused\n"
+"                     before the first run)\n"
 "  --timeout D        whole-run timeout, e.g. 10s, 500ms, 2m (default: the\n"
 "                     spec's timeout:, else 60s)\n"
 "  --on-deadlock fail|release\n"
@@ -418,7 +420,19 @@ static int cmd_run(const struct cli *c)
 	run_opts o;
 	batch_opts bo;
 	int status;
+	const char *outs[][2] = { { "--report", c->report }, { "--junit", c->junit },
+				  { "--trace", c->trace } };
+	size_t k;
 
+	/* before anything runs: the reports are what the session is for */
+	for (k = 0; k < sizeof(outs) / sizeof(outs[0]); k++) {
+		rg_err err = RG_ERR_INIT;
+
+		if (outs[k][1] && report_check_path(outs[k][1], &err) < 0) {
+			fprintf(stderr, "racegate: %s: %s\n", outs[k][0], err.msg);
+			return RG_EXIT_SETUP;
+		}
+	}
 	if (prepare(c, &sp, &p) < 0) {
 		plan_release(&p);
 		spec_free(sp);

@@ -31,3 +31,16 @@ racegate_interrupt(single_group_int group INT 0 1)
 # SIGKILL: nothing to clean up with, yet nothing may stay
 racegate_interrupt(jobs_kill9 kill9 KILL 1 2 --jobs 2 --repeat 4)
 racegate_interrupt(single_kill9 kill9 KILL 0 1)
+
+# A report that cannot be written is refused before the first run, not after
+# the last: no run happens (no outcome line), exit 2.
+racegate_e2e(report_path_refused_first 2
+  "^racegate: --report: cannot write '.*/no-such-dir/r.json': No such file or directory$"
+  "!PASSED" "!timeline" "!waited=" -- ${RG} run --repeat 2
+  --report ${E2E_DIR}/no-such-dir/r.json ${E2E_DIR}/sleeper.yaml)
+racegate_e2e(trace_path_refused_first 2
+  "^racegate: --trace: cannot write '.*/e2e': Is a directory$" "!PASSED"
+  -- ${RG} run --trace ${E2E_DIR} ${E2E_DIR}/sleeper.yaml)
+racegate_e2e(junit_path_refused_first 2
+  "^racegate: --junit: cannot write '.*/no-such-dir/r.xml'" "!PASSED"
+  -- ${RG} run --junit=${E2E_DIR}/no-such-dir/r.xml ${E2E_DIR}/sleeper.yaml)
