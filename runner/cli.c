@@ -45,7 +45,7 @@ static const char help_text[] =
 "                     unexpected outcome; racegate's stdin is shared by the\n"
 "                     runs, so only the first one reads what is piped in)\n"
 "  --jobs J, -j J     run up to J runs at once, each in a worker process\n"
-"                     (0 or auto: one per CPU)\n"
+"                     (0 or auto: one per CPU; also --jobs=J, -jJ)\n"
 "  --stop-on-first    stop at the first run that is not what was expected,\n"
 "                     or that reproduces the bug when the spec expects it\n"
 "  --expect-outcome A,B\n"
@@ -116,7 +116,8 @@ static const char help_text[] =
 "                     check refuse a gate that has one)\n"
 "  open: ev           open ev on arrival (\"I have got here\")\n"
 "  wait: [a, b]       hold until every listed event is open; built-in events:\n"
-"                     started:ALIAS, exited:ALIAS, sequence:N\n"
+"                     started:ALIAS, exited:ALIAS, sequence:N (exited:main\n"
+"                     needs no alias)\n"
 "  barrier: 2         hold until 2 threads are here (one-shot);\n"
 "                     barrier: {name: copy, count: 2} spans gates\n"
 "  then_open: ev      open ev once the released thread has finished the\n"
@@ -237,11 +238,14 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			if (errno || *end || c->repeat < 1 || c->repeat > 1000000)
 				return usage_error("--repeat takes a number from 1 to "
 						   "1000000, not '%s'", v);
-		} else if (is_option(a, "--jobs") || !strcmp(a, "-j")) {
+		} else if (is_option(a, "--jobs") || !strncmp(a, "-j", 2)) {
 			char *end;
 
+			/* -j 2 and -j2, as getopt reads a short option's value */
 			if (!strcmp(a, "-j"))
 				v = i + 1 < argc ? argv[++i] : NULL;
+			else if (a[1] == 'j')
+				v = a + 2;
 			else
 				v = option_value(argc, argv, &i, "--jobs");
 			if (!v)

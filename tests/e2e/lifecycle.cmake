@@ -44,3 +44,15 @@ racegate_e2e(trace_path_refused_first 2
 racegate_e2e(junit_path_refused_first 2
   "^racegate: --junit: cannot write '.*/no-such-dir/r.xml'" "!PASSED"
   -- ${RG} run --junit=${E2E_DIR}/no-such-dir/r.xml ${E2E_DIR}/sleeper.yaml)
+
+# -j2 is -j 2, --jobs=2 is --jobs 2 (the JSON report says how many ran at once).
+racegate_e2e(short_jobs_attached 0 "racegate: 2 runs: 2 PASSED" "\"jobs\":2"
+  -- ${RG} run -j2 --repeat 2 --report - ${E2E_DIR}/sleeper.yaml)
+racegate_e2e(long_jobs_equals 0 "racegate: 2 runs: 2 PASSED" "\"jobs\":2"
+  -- ${RG} run --jobs=2 --repeat 2 --report - ${E2E_DIR}/sleeper.yaml)
+
+# exited:main needs no alias: the worker is released once main has exited.
+configure_file(e2e/specs/main_exit_builtin.yaml ${E2E_DIR}/main_exit_builtin.yaml COPYONLY)
+racegate_e2e(exited_main_builtin 0 "worker ran" "PASSED" "opened exited:main"
+  "after-main +released after"
+  -- ${RG} run ${E2E_DIR}/main_exit_builtin.yaml)
