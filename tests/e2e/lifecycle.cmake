@@ -56,3 +56,30 @@ configure_file(e2e/specs/main_exit_builtin.yaml ${E2E_DIR}/main_exit_builtin.yam
 racegate_e2e(exited_main_builtin 0 "worker ran" "PASSED" "opened exited:main"
   "after-main +released after"
   -- ${RG} run ${E2E_DIR}/main_exit_builtin.yaml)
+
+# A source compiled in without -g is an error to fix with -g, not a location
+# pending until some library loads (which would make the gate never arm).
+# (options of a target of its own: a source's properties would reach every
+# target in this folder that compiles it, e2e_sleeper included)
+add_library(e2e_half_g_nog OBJECT e2e/programs/sleeper.c)
+target_compile_options(e2e_half_g_nog PRIVATE -O0 -g0)
+add_executable(e2e_half_g $<TARGET_OBJECTS:e2e_half_g_nog> e2e/programs/half_g.c)
+target_compile_options(e2e_half_g PRIVATE -O0 -g)
+target_link_libraries(e2e_half_g PRIVATE Threads::Threads)
+set_target_properties(e2e_half_g PROPERTIES OUTPUT_NAME half_g
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(half_g_no_debug_info 2
+  "sleeper.yaml:9:[0-9]+: error: cannot resolve 'sleeper.c:19': '.*half_g' has no debug information for 'sleeper.c' \\(rebuild it with -g\\)"
+  "!pending" -- ${RG} check ${E2E_DIR}/sleeper.yaml -- ${E2E_DIR}/half_g)
+
+# A key gate that never armed (its library never loaded) cannot have enforced
+# the order: NOT-ENFORCED, even though the expected output showed; unless it
+# is optional.
+foreach(s unarmed unarmed_optional)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+racegate_e2e(unarmed_key_gate_not_enforced 3 "warning: gate 'ghost': no library 'libghost.so'"
+  "NOT-ENFORCED: the order did not take hold: 'ghost' \\(ghost_function\\) was never armed.*. what was expected happened \\(exit 0\\), but not in the gated order"
+  "!REPRODUCED" -- ${RG} run ${E2E_DIR}/unarmed.yaml)
+racegate_e2e(unarmed_optional_gate_reproduced 0 "REPRODUCED: exit 0"
+  -- ${RG} run ${E2E_DIR}/unarmed_optional.yaml)
