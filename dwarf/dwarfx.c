@@ -86,6 +86,7 @@ void dwarfx_free(dwarfx *dx)
 	free(dx->source_dir);
 	free(dx->syms);
 	free(dx->sym_byname);
+	free(dx->srcsyms);
 	free(dx);
 }
 
@@ -323,11 +324,37 @@ static size_t typo_limit(const char *s)
 	return n > 2 ? n : 2;
 }
 
+/*
+ * Was file compiled into dx without -g?  Its symbol table names the source
+ * (STT_FILE, usually a base name), but no line table has a file of that
+ * name (a path in the wrong folder is a typo, not a build without -g).
+ */
+static bool compiled_without_debug(const dwarfx *dx, const char *file)
+{
+	const char *b = base_name(file);
+	size_t i;
+
+	/* a line table with that name: it has debug information, elsewhere */
+	for (i = 0; i < dx->nfiles; i++)
+		if (dx->files[i].count && !strcmp(base_name(dx->files[i].path), b))
+			return false;
+	for (i = 0; i < dx->nsrcsyms; i++)
+		if (!strcmp(dx->srcsyms[i], b) ||
+		    suffix_match(dx->srcsyms[i], file, strlen(file)))
+			return true;
+	return false;
+}
+
 static int no_such_file(dwarfx *dx, const char *where, const char *file,
 			rg_err *err)
 {
 	const char *want = base_name(file), *best = NULL;
 	size_t bestd = SIZE_MAX, i;
+
+	if (compiled_without_debug(dx, file))
+		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
+				"information for '%s' (rebuild it with -g)", where,
+				dx->path, file);
 
 	for (i = 0; i < dx->nfiles; i++) {
 		const char *b;
@@ -382,6 +409,15 @@ static size_t match_files(dwarfx *dx, const char *file, uint32_t **ids)
 		(*ids)[n++] = (uint32_t)i;
 	}
 	return n;
+}
+
+bool dwarfx_lacks_debug_for(dwarfx *dx, const char *file)
+{
+	uint32_t *ids;
+	size_t n = match_files(dx, file, &ids);
+
+	free(ids);
+	return n == 0 && compiled_without_debug(dx, file);
 }
 
 /* The one file with code that FILE names, or an error naming the candidates. */

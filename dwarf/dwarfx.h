@@ -98,6 +98,15 @@ void dwarfx_set_source_dir(dwarfx *dx, const char *dir);
 int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 		   rg_err *err);
 
+/*
+ * Is the source file (as in FILE:LINE) compiled into dx without debug
+ * information?  True when dx's symbol table names it (STT_FILE, which a
+ * build without -g keeps) but no line table does: a FILE:LINE there is an
+ * error to fix with -g, not a location in some other object.  False when
+ * stripped (nothing says where the file went).
+ */
+bool dwarfx_lacks_debug_for(dwarfx *dx, const char *file);
+
 /* One line where a breakpoint can go, for dwarfx_lines. */
 typedef struct dwarfx_line_info {
 	const char *file;      /* DWARF path; owned by dx */

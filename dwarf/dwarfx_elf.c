@@ -127,6 +127,14 @@ static int read_symtab(dwarfx *dx, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		if (!gelf_getsym(data, (int)i, &sym))
 			return corrupt(err, dx->path, "symbol table");
 		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FILE && (name = elf_strptr(elf, sh->sh_link, sym.st_name)) &&
+		    *name) {
+			/* kept even without -g: which sources were compiled in */
+			RG_GROW(dx->srcsyms, dx->nsrcsyms + 1, dx->srcsyms_cap);
+			dx->srcsyms[dx->nsrcsyms++] =
+				dwarfx_pool_intern(&dx->strs, name, strlen(name));
+			continue;
+		}
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
 		if (sym.st_shndx == SHN_UNDEF)

@@ -161,6 +161,8 @@ struct dwarfx {
 	struct dwarfx_sym *syms;
 	size_t nsyms;
 	uint32_t *sym_byname;
+	const char **srcsyms;    /* STT_FILE names (.symtab): the sources compiled in */
+	size_t nsrcsyms, srcsyms_cap;
 };
 
 /* dwarfx_elf.c: header, program headers and symbols; fills dx. */

@@ -390,6 +390,19 @@ static void gate_setup(gate_engine *e, struct gate *g, const spec_gate *sp)
 	}
 }
 
+/* Does a gate wait for started:main or exited:main? */
+static bool waits_for_main(const spec *sp)
+{
+	size_t i, j;
+
+	for (i = 0; i < sp->ngates; i++)
+		for (j = 0; j < sp->gates[i].wait.n; j++)
+			if (!strcmp(sp->gates[i].wait.v[j], "started:main") ||
+			    !strcmp(sp->gates[i].wait.v[j], "exited:main"))
+				return true;
+	return false;
+}
+
 gate_engine *gate_engine_new(const spec *sp, const gate_hooks *hooks)
 {
 	gate_engine *e = xcalloc(1, sizeof(*e));
@@ -419,6 +432,18 @@ gate_engine *gate_engine_new(const spec *sp, const gate_hooks *hooks)
 			RG_GROW(c->aliases, c->naliases + 1, c->capaliases);
 			c->aliases[c->naliases++] = ai;
 		}
+	}
+	/*
+	 * exited:main needs no alias: "main" (never a threads: alias) is the
+	 * initial thread's, bound when it starts, after any alias of the file
+	 * (which stays its label).  Only when a gate waits for it, so that
+	 * specs without it see no bind of their own.
+	 */
+	if (waits_for_main(sp) && !gate_strmap_get(&e->alias_ix, "main")) {
+		size_t ai = alias_intern(e, "main");
+
+		RG_GROW(e->main_aliases, e->nmain + 1, e->capmain);
+		e->main_aliases[e->nmain++] = ai;
 	}
 	e->ngates = sp->ngates;
 	e->gates = xcalloc(sp->ngates, sizeof(*e->gates));

@@ -8,8 +8,13 @@
  * run that shows it.  So `--repeat 1000 --stop-on-first` hunts for a
  * failure, and on a regression spec stops at the first unmet run.  The
  * NOT-REPRODUCED runs of a hunt are misses, not decisive.
+ *
+ * SIGINT, SIGTERM or SIGHUP end a session early too (interrupt.h): the run
+ * in progress is INTERRUPTED, the reports hold every run that ended, and
+ * the exit status is 128 + the signal's number.
  */
 #include "batch.h"
+#include "interrupt.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -23,7 +28,7 @@ struct session {
 	plan *p;
 	const spec *sp;
 	const batch_opts *bo;
-	size_t counts[OUT_ERROR + 1];
+	size_t counts[OUT_ERROR + 1];   /* OUT_ERROR is the last outcome */
 	long ndone;
 	int status;              /* worst exit status so far */
 	long stop_no;            /* the run that stopped the session, or 0 */
@@ -256,8 +261,9 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 	struct timeval wall;
 	double t0 = mono_ms();
 	char *stopped = NULL;
+	rg_err err = RG_ERR_INIT;
 	size_t i;
-	int status;
+	int status, sig;
 
 	memset(&s, 0, sizeof(s));
 	s.p = p;
@@ -273,12 +279,21 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 
 	if (bo->tap)
 		report_tap_begin(stdout);
+	if (interrupt_install(&err) < 0)
+		rg_warn("%s: SIGINT or SIGTERM will kill racegate at once", err.msg);
 	j = jobs_new(p, o, bo->jobs);
 	jobs_run(j, bo->repeat, on_done, &s);   /* on_done counts what ran */
 	progress_clear(&s);
 
 	status = s.status;
-	if (s.stop_no) {
+	sig = interrupt_signal();
+	if (sig && (s.counts[OUT_INTERRUPTED] || s.ndone < bo->repeat)) {
+		const char *name = spec_signal_name(sig);
+
+		status = RG_EXIT_SIGNAL + sig;
+		stopped = xasprintf("interrupted by %s after %ld of %ld runs",
+				    name ? name : strsignal(sig), s.ndone, bo->repeat);
+	} else if (s.stop_no) {
 		status = s.stop_status;
 		stopped = xasprintf("stopped at run %ld of %ld (--stop-on-first): %s",
 				    s.stop_no, bo->repeat,
@@ -306,8 +321,10 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 	rc.stopped = stopped;
 	rc.elapsed_ms = mono_ms() - t0;
 	rc.started_unix_ms = (long long)wall.tv_sec * 1000 + wall.tv_usec / 1000;
-	if (s.keep && write_reports(&rc) < 0)
+	if (s.keep && write_reports(&rc) < 0 && status < RG_EXIT_SIGNAL)
 		status = worse(status, RG_EXIT_SETUP);
+	/* until the reports are out: a second signal now ends racegate at once */
+	interrupt_uninstall();
 
 	for (i = 0; i < s.nrecs; i++)
 		run_result_release(&s.recs[i].r);

@@ -113,6 +113,13 @@ const char *tl_kind_name(int kind);
 /* Decodes one UTF-8 sequence at s (n bytes left); returns its length, or 0 when invalid. */
 size_t utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
 
+/*
+ * Can path be written (created, or opened without truncating it)?  Asked
+ * before the first run, so that a typo does not cost the whole session.
+ * Leaves no new file behind; 0, or -1 with err.
+ */
+int report_check_path(const char *path, rg_err *err);
+
 /* Writes b to path (or stdout for "-"); 0 or -1 with err. */
 int report_write_file(const char *path, const rg_buf *b, rg_err *err);
 

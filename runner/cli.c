@@ -3,6 +3,7 @@
  */
 #include "runner.h"
 #include "batch.h"
+#include "interrupt.h"
 #include "objects.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@ static const char help_text[] =
 "                     unexpected outcome; racegate's stdin is shared by the\n"
 "                     runs, so only the first one reads what is piped in)\n"
 "  --jobs J, -j J     run up to J runs at once, each in a worker process\n"
-"                     (0 or auto: one per CPU)\n"
+"                     (0 or auto: one per CPU; also --jobs=J, -jJ)\n"
 "  --stop-on-first    stop at the first run that is not what was expected,\n"
 "                     or that reproduces the bug when the spec expects it\n"
 "  --expect-outcome A,B\n"
@@ -54,6 +55,8 @@ static const char help_text[] =
 "  --tap              TAP version 13 on stdout (the program's stdout is\n"
 "                     captured and shown in the YAML block)\n"
 "  --trace FILE.json  Chrome trace events for Perfetto / chrome://tracing\n"
+"                     (a report file that cannot be written is refused\n"
+"                     before the first run)\n"
 "  --timeout D        whole-run timeout, e.g. 10s, 500ms, 2m (default: the\n"
 "                     spec's timeout:, else 60s)\n"
 "  --on-deadlock fail|release\n"
@@ -114,7 +117,8 @@ static const char help_text[] =
 "                     check refuse a gate that has one)\n"
 "  open: ev           open ev on arrival (\"I have got here\")\n"
 "  wait: [a, b]       hold until every listed event is open; built-in events:\n"
-"                     started:ALIAS, exited:ALIAS, sequence:N\n"
+"                     started:ALIAS, exited:ALIAS, sequence:N (exited:main\n"
+"                     needs no alias)\n"
 "  barrier: 2         hold until 2 threads are here (one-shot);\n"
 "                     barrier: {name: copy, count: 2} spans gates\n"
 "  then_open: ev      open ev once the released thread has finished the\n"
@@ -132,7 +136,9 @@ static const char help_text[] =
 "Outcomes: REPRODUCED, PASSED (the expectation was exit 0), NOT-REPRODUCED,\n"
 "FAILED, DEADLOCK (the program deadlocked by itself: REPRODUCED when the\n"
 "spec says expect: {deadlock: true}), SCHEDULE-DEADLOCK, ORDER-INFEASIBLE,\n"
-"NOT-ENFORCED, TIMEOUT, ERROR.\n"
+"NOT-ENFORCED, TIMEOUT, INTERRUPTED (racegate got SIGINT, SIGTERM or SIGHUP:\n"
+"the program was killed; no run starts after it, and the reports hold every\n"
+"run that ended; a second signal ends racegate at once), ERROR.\n"
 "\n"
 "Exit status:\n"
 "  0  every run met its expectation (or the order proved infeasible with\n"
@@ -140,7 +146,9 @@ static const char help_text[] =
 "  1  some run did not meet its expectation\n"
 "  2  usage, spec or setup error, or racegate could not trace the program\n"
 "  3  the schedule could not be enforced in some run (SCHEDULE-DEADLOCK,\n"
-"     an unexpected DEADLOCK, NOT-ENFORCED, TIMEOUT)\n";
+"     an unexpected DEADLOCK, NOT-ENFORCED, TIMEOUT)\n"
+"  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP):\n"
+"     racegate ends by that signal once it has cleaned up\n";
 
 struct cli {
 	const char *cmd;
@@ -231,11 +239,14 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			if (errno || *end || c->repeat < 1 || c->repeat > 1000000)
 				return usage_error("--repeat takes a number from 1 to "
 						   "1000000, not '%s'", v);
-		} else if (is_option(a, "--jobs") || !strcmp(a, "-j")) {
+		} else if (is_option(a, "--jobs") || !strncmp(a, "-j", 2)) {
 			char *end;
 
+			/* -j 2 and -j2, as getopt reads a short option's value */
 			if (!strcmp(a, "-j"))
 				v = i + 1 < argc ? argv[++i] : NULL;
+			else if (a[1] == 'j')
+				v = a + 2;
 			else
 				v = option_value(argc, argv, &i, "--jobs");
 			if (!v)
@@ -414,7 +425,19 @@ static int cmd_run(const struct cli *c)
 	run_opts o;
 	batch_opts bo;
 	int status;
+	const char *outs[][2] = { { "--report", c->report }, { "--junit", c->junit },
+				  { "--trace", c->trace } };
+	size_t k;
 
+	/* before anything runs: the reports are what the session is for */
+	for (k = 0; k < sizeof(outs) / sizeof(outs[0]); k++) {
+		rg_err err = RG_ERR_INIT;
+
+		if (outs[k][1] && report_check_path(outs[k][1], &err) < 0) {
+			fprintf(stderr, "racegate: %s: %s\n", outs[k][0], err.msg);
+			return RG_EXIT_SETUP;
+		}
+	}
 	if (prepare(c, &sp, &p) < 0) {
 		plan_release(&p);
 		spec_free(sp);
@@ -447,6 +470,12 @@ static int cmd_run(const struct cli *c)
 	status = batch_run(&p, sp, &o, &bo);
 	plan_release(&p);
 	spec_free(sp);
+	if (status > RG_EXIT_SIGNAL) {
+		/* the shell sees 128+N, and a loop running racegate stops too */
+		fflush(stdout);
+		fflush(stderr);
+		interrupt_die(status - RG_EXIT_SIGNAL);
+	}
 	return status;
 }
 

@@ -10,8 +10,16 @@
  * The result crosses the pipe as a flat record (run_result_encode): every
  * field a report reads.  Pointers into the plan (tl_entry.where) do not
  * cross; their text does, and the parent interns it for the session.
+ *
+ * No worker outlives the parent (interrupt.h): when racegate is
+ * interrupted, it starts no more runs, forwards the signal to each worker,
+ * whose run then ends as INTERRUPTED with its program killed, and waits
+ * for their results, killing any worker still there after WORKER_GRACE_MS.
+ * Killed outright, the parent takes its workers with it (PR_SET_PDEATHSIG),
+ * and they their programs (PTRACE_O_EXITKILL).
  */
 #include "batch.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -281,8 +289,11 @@ int run_result_decode(const char *s, size_t len, run_result *r,
 
 /* ---- workers ---- */
 
+#define WORKER_GRACE_MS 10000   /* after an interrupt, before SIGKILL */
+
 struct slot {
 	pid_t pid;             /* 0: free */
+	bool told;             /* the interrupting signal forwarded to it */
 	int fd;                /* read end of the result pipe */
 	long no;
 	double start_ms;
@@ -380,26 +391,40 @@ static int spawn(jobs *j, struct slot *s, long no)
 	pid_t pid;
 	int k;
 
+	pid_t leader = getpid();
+	sigset_t old;
+	int e;
+
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
 	fflush(stdout);
 	fflush(stderr);
+	interrupt_hold(&old);
 	pid = fork();
+	e = errno;
+	if (pid != 0)
+		interrupt_release(&old);
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		errno = e;
 		return -1;
 	}
 	if (pid == 0) {
 		run_result r;
 		rg_buf b = RG_BUF_INIT;
+		rg_err err = RG_ERR_INIT;
 
 		close(fds[0]);
 		for (k = 0; k < j->njobs; k++)
 			if (j->slots[k].pid > 0)
 				close(j->slots[k].fd);
 		signal(SIGPIPE, SIG_IGN);
-		run_once(j->p, j->o, &r);
+		if (interrupt_worker(leader, &err) < 0)
+			error_result(&r, j->p->sp->ngates, xstrdup(err.msg));
+		interrupt_release(&old);
+		if (!err.msg[0])
+			run_once(j->p, j->o, &r);
 		run_result_encode(&b, &r);
 		write_all(fds[1], b.s, b.len);
 		/* no exit handlers, no stdio flush: they are the parent's */
@@ -407,6 +432,7 @@ static int spawn(jobs *j, struct slot *s, long no)
 	}
 	close(fds[1]);
 	s->pid = pid;
+	s->told = false;
 	s->fd = fds[0];
 	s->no = no;
 	s->start_ms = since_start(j);
@@ -447,6 +473,8 @@ static long run_inline(jobs *j, long n, jobs_done_fn done, void *ctx)
 		run_result r;
 		double start = since_start(j);
 
+		if (interrupt_signal())
+			return i - 1;
 		fflush(stdout);
 		fflush(stderr);
 		run_once(j->p, j->o, &r);
@@ -456,18 +484,66 @@ static long run_inline(jobs *j, long n, jobs_done_fn done, void *ctx)
 	return n;
 }
 
+/*
+ * racegate was interrupted: tell each worker once (its run then ends as
+ * INTERRUPTED and it sends that back), and kill those that have not
+ * answered by the deadline.  Returns how long poll may sleep (ms).
+ */
+static int tell_workers(jobs *j, double *deadline)
+{
+	double now = since_start(j);
+	int k;
+
+	if (*deadline < 0)
+		*deadline = now + WORKER_GRACE_MS;
+	for (k = 0; k < j->njobs; k++) {
+		struct slot *s = &j->slots[k];
+
+		if (!s->pid)
+			continue;
+		if (!s->told) {
+			kill(s->pid, interrupt_signal());
+			s->told = true;
+		} else if (now >= *deadline) {
+			kill(s->pid, SIGKILL);   /* its pipe closes: collected below */
+		}
+	}
+	return now >= *deadline ? 100 : (int)(*deadline - now) + 1;
+}
+
+/* Reads what the worker in s sent; true when it is done (collected into *res). */
+static bool read_worker(jobs *j, struct slot *s, run_result *res)
+{
+	char buf[65536];
+	ssize_t r = read(s->fd, buf, sizeof(buf));
+
+	if (r > 0) {
+		rg_buf_add(&s->data, buf, (size_t)r);
+		return false;
+	}
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return false;
+	collect(j, s, res);
+	return true;
+}
+
 long jobs_run(jobs *j, long n, jobs_done_fn done, void *ctx)
 {
 	long next = 1;
 	int active = 0, k;
 	bool stop = false;
+	double deadline = -1;   /* for workers to answer an interrupt */
 
 	if (j->njobs == 1)
 		return run_inline(j, n, done, ctx);
 	while (active > 0 || (!stop && next <= n)) {
-		struct pollfd *pfd = xcalloc((size_t)j->njobs, sizeof(*pfd));
-		int map[64], npfd = 0;
+		struct pollfd *pfd = xcalloc((size_t)j->njobs + 1, sizeof(*pfd));
+		int map[65], npfd = 0, wait_ms = -1;
 
+		if (interrupt_signal()) {
+			stop = true;
+			wait_ms = tell_workers(j, &deadline);
+		}
 		for (k = 0; k < j->njobs && !stop && next <= n; k++) {
 			struct slot *s = &j->slots[k];
 
@@ -492,26 +568,24 @@ long jobs_run(jobs *j, long n, jobs_done_fn done, void *ctx)
 				pfd[npfd++] = (struct pollfd){ .fd = j->slots[k].fd,
 							       .events = POLLIN };
 			}
-		if (npfd && poll(pfd, (nfds_t)npfd, -1) < 0 && errno != EINTR) {
+		if (!interrupt_signal() && interrupt_fd() >= 0) {
+			map[npfd] = -1;
+			pfd[npfd++] = (struct pollfd){ .fd = interrupt_fd(),
+						       .events = POLLIN };
+		}
+		if (npfd && poll(pfd, (nfds_t)npfd, wait_ms) < 0 && errno != EINTR) {
 			free(pfd);
 			break;
 		}
 		for (k = 0; k < npfd; k++) {
-			struct slot *s = &j->slots[map[k]];
-			char buf[65536];
-			ssize_t r;
+			run_result res;
 
-			if (!pfd[k].revents)
+			if (!pfd[k].revents || map[k] < 0)
 				continue;
-			r = read(s->fd, buf, sizeof(buf));
-			if (r > 0) {
-				rg_buf_add(&s->data, buf, (size_t)r);
-			} else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
-				run_result res;
-
-				collect(j, s, &res);
+			if (read_worker(j, &j->slots[map[k]], &res)) {
 				active--;
-				if (done(ctx, s->no, s->start_ms, &res))
+				if (done(ctx, j->slots[map[k]].no,
+					 j->slots[map[k]].start_ms, &res))
 					stop = true;
 			}
 		}

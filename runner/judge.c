@@ -30,6 +30,7 @@ const char *run_outcome_name(enum run_outcome o)
 	case OUT_ORDER_INFEASIBLE: return "ORDER-INFEASIBLE";
 	case OUT_NOT_ENFORCED: return "NOT-ENFORCED";
 	case OUT_TIMEOUT: return "TIMEOUT";
+	case OUT_INTERRUPTED: return "INTERRUPTED";
 	case OUT_ERROR: return "ERROR";
 	}
 	return "?";
@@ -49,6 +50,7 @@ int run_outcome_exit(enum run_outcome o)
 	case OUT_SCHEDULE_DEADLOCK:
 	case OUT_NOT_ENFORCED:
 	case OUT_TIMEOUT:
+	case OUT_INTERRUPTED:   /* the session's status says by what (batch.c) */
 		return RG_EXIT_ENFORCE;
 	case OUT_ERROR:
 		return RG_EXIT_SETUP;
@@ -148,6 +150,21 @@ static bool expectation_met(const spec *sp, const run_result *r, rg_buf *why)
 	return ok;
 }
 
+/*
+ * Is a gate that counts (not optional) never armed: its location never got
+ * a breakpoint (a library that never loaded)?  Such a gate cannot have
+ * enforced anything, so the run is not REPRODUCED, whatever it showed.
+ */
+static bool key_gate_unarmed(const spec *sp, const run_result *r)
+{
+	size_t i;
+
+	for (i = 0; r->gate_unarmed && i < sp->ngates; i++)
+		if (!sp->gates[i].optional && !r->gate_reached[i] && r->gate_unarmed[i])
+			return true;
+	return false;
+}
+
 /* Gates that did not take hold, by name, or NULL when all did. */
 static char *unenforced_gates(const spec *sp, const run_result *r)
 {
@@ -193,8 +210,8 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	bool met;
 	char *gaps;
 
-	if (r->outcome == OUT_ERROR)
-		return;
+	if (r->outcome == OUT_ERROR || r->outcome == OUT_INTERRUPTED)
+		return;   /* run.c said why */
 	if (timed_out) {
 		r->outcome = OUT_TIMEOUT;
 		/* run.c says what became of the program: killed, or left stopped */
@@ -207,7 +224,14 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	}
 	if (r->outcome == OUT_DEADLOCK) {
 		/* run.c: every thread blocked for ever, none by a gate */
-		if (sp->expect.deadlock) {
+		if (sp->expect.deadlock && key_gate_unarmed(sp, r)) {
+			gaps = unenforced_gates(sp, r);
+			r->outcome = OUT_NOT_ENFORCED;
+			set_note(r, xasprintf("the order did not take hold: %s; the "
+					      "program deadlocked, as expected, but "
+					      "not in the gated order", gaps));
+			free(gaps);
+		} else if (sp->expect.deadlock) {
 			r->outcome = OUT_REPRODUCED;
 			set_note(r, xstrdup("the program deadlocked, as expected"));
 		} else {
@@ -219,7 +243,15 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 
 	met = expectation_met(sp, r, &why);
 	gaps = unenforced_gates(sp, r);
-	if (met && !success) {
+	if (met && !success && key_gate_unarmed(sp, r)) {
+		r->outcome = OUT_NOT_ENFORCED;
+		set_note(r, xasprintf("the order did not take hold: %s; what was "
+				      "expected happened (%s), but not in the gated "
+				      "order", gaps, why.s));
+		free(gaps);
+		rg_buf_release(&why);
+		return;
+	} else if (met && !success) {
 		r->outcome = OUT_REPRODUCED;
 		if (gaps)
 			set_note(r, xasprintf("reproduced although %s", gaps));

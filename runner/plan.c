@@ -156,6 +156,26 @@ static bool is_line_location(const char *at)
 	return true;
 }
 
+/*
+ * Does at name a source file (FILE:LINE, FILE:/RE/, FILE:LINE+N) that the
+ * executable was built from without -g?  Then its location cannot be in a
+ * library loaded later: the fix is -g, and the gate must not go pending.
+ */
+static bool file_lacks_debug(dwarfx *dx, const char *at)
+{
+	const char *colon = strchr(at, ':');
+	char *file;
+	bool r;
+
+	if (at[0] == '*' || !colon || colon == at ||
+	    !((colon[1] >= '0' && colon[1] <= '9') || colon[1] == '/'))
+		return false;
+	file = xstrndup(at, (size_t)(colon - at));
+	r = dwarfx_lacks_debug_for(dx, file);
+	free(file);
+	return r;
+}
+
 struct pair {
 	uint64_t addr;
 	size_t gate;
@@ -257,7 +277,8 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 			continue;
 		}
 		if (dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &rerr) < 0) {
-			if (!plan_locs_pending(p, i, rerr.msg, d))
+			if (file_lacks_debug(p->dx, g->at) ||
+			    !plan_locs_pending(p, i, rerr.msg, d))
 				spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
 			continue;
 		}

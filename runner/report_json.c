@@ -6,10 +6,12 @@
 #include "batch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gates.h"
 
@@ -114,6 +116,30 @@ const char *tl_kind_name(int kind)
 	case GATE_NOTE_BIND: return "bind";
 	}
 	return "other";
+}
+
+int report_check_path(const char *path, rg_err *err)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	/* a new file is taken out again; an old one is opened, not truncated */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == ENXIO)   /* a FIFO with no reader yet: one may come */
+		return 0;
+	return rg_error(err, "cannot write '%s': %s", path, strerror(errno));
 }
 
 int report_write_file(const char *path, const rg_buf *b, rg_err *err)

@@ -108,6 +108,42 @@ static const tl_entry *hold_of(const run_result *r, size_t ie)
 	return NULL;
 }
 
+/* Does a RELEASE/TIMEOUT after the HOLD at ih end it? */
+static bool hold_ended(const run_result *r, size_t ih)
+{
+	size_t i;
+
+	for (i = ih + 1; i < r->ntl; i++)
+		if (r->tl[i].tid == r->tl[ih].tid &&
+		    (r->tl[i].kind == GATE_NOTE_RELEASE ||
+		     r->tl[i].kind == GATE_NOTE_TIMEOUT))
+			return true;
+	return false;
+}
+
+/*
+ * A hold that lasted until the run ended (stuck, timed out, interrupted):
+ * its slice ends with the run, so that the trace shows who was held.
+ */
+static void put_open_hold(struct tw *w, const run_result *r, const tl_entry *e,
+			  long pid, double base)
+{
+	double ts = base + e->t_ms * 1e3, end = base + r->elapsed_ms * 1e3;
+
+	if (end < ts)
+		end = ts;
+	ev_begin(w, "X", e->gate ? e->gate : "held", "held", pid, e->tid, ts);
+	rg_buf_puts(w->b, ",\"dur\":");
+	put_ns(w->b, to_ns(end) - to_ns(ts));
+	rg_buf_puts(w->b, ",\"args\":{\"where\":");
+	json_str(w->b, e->where);
+	rg_buf_puts(w->b, ",\"held\":");
+	json_str(w->b, e->what);
+	rg_buf_puts(w->b, ",\"released\":");
+	json_str(w->b, "never: the run ended");
+	rg_buf_puts(w->b, "}}");
+}
+
 static bool gate_waits_for(const spec *sp, int g, const char *event)
 {
 	size_t i;
@@ -152,6 +188,8 @@ static void put_run(struct tw *w, const report_ctx *rc, const run_record *rec)
 
 		switch ((enum gate_note_kind)e->kind) {
 		case GATE_NOTE_HOLD:
+			if (!hold_ended(r, i))
+				put_open_hold(w, r, e, pid, base);
 			/* the arrival that opened an event and then waited: one arrival */
 			if (i > 0 && r->tl[i - 1].tid == e->tid &&
 			    r->tl[i - 1].gate_index == e->gate_index &&

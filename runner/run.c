@@ -30,6 +30,7 @@
 #include "diagnose.h"
 #include "intmap.h"
 #include "gates.h"
+#include "interrupt.h"
 #include "objects.h"
 #include "starts.h"
 #include "tracer.h"
@@ -93,6 +94,7 @@ struct run_ctx {
 	stall_watch *stall;    /* is every thread held or blocked for ever? */
 	bool names;            /* the spec selects threads by name: keep learning them */
 	run_locs *locs;        /* shared objects and FUNCTION:return (objects.h), or NULL */
+	int interrupted;       /* the signal that ended the run (interrupt.h), or 0 */
 };
 
 static double now_ms(const struct run_ctx *c)
@@ -685,13 +687,27 @@ static void check_stall(struct run_ctx *c, double t, double next_gate_deadline,
 	end_run(c);
 }
 
+/*
+ * racegate got SIGINT, SIGTERM or SIGHUP: say who was where (held threads
+ * are unwound, nothing else is stopped), and kill the program whatever
+ * --keep-stopped says: the user wants racegate gone, and nothing traced
+ * may outlive it.  The loop then reaps the program as after any kill.
+ */
+static void interrupt_run(struct run_ctx *c, int sig)
+{
+	c->interrupted = sig;
+	diagnose_now(c, false);
+	tracer_kill(c->tr);
+	c->killed = true;
+}
+
 static void event_loop(struct run_ctx *c)
 {
 	const double deadline = c->o->timeout_ms > 0 ? (double)c->o->timeout_ms : -1;
 	bool done = false;
 
 	while (!done) {
-		struct pollfd pfd[3];
+		struct pollfd pfd[4];
 		int npfd = 0, wait_ms = -1, r;
 		double t, next, check = -1;
 		tracer_event ev;
@@ -715,6 +731,8 @@ static void event_loop(struct run_ctx *c)
 		}
 		if (done)
 			break;
+		if (!c->killed && interrupt_signal())
+			interrupt_run(c, interrupt_signal());
 		if (c->failed && !c->killed) {
 			tracer_kill(c->tr);
 			c->killed = true;
@@ -764,6 +782,9 @@ static void event_loop(struct run_ctx *c)
 			pfd[npfd++] = (struct pollfd){ .fd = c->outfd, .events = POLLIN };
 		if (c->errfd >= 0)
 			pfd[npfd++] = (struct pollfd){ .fd = c->errfd, .events = POLLIN };
+		/* readable for good once a signal came: only until it is acted on */
+		if (!c->killed && interrupt_fd() >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = interrupt_fd(), .events = POLLIN };
 		if (poll(pfd, (nfds_t)npfd, wait_ms) < 0 && errno != EINTR)
 			break;
 		drain_fd(c, &c->outfd, &c->res->out, STDOUT_FILENO);
@@ -824,6 +845,18 @@ static int find_bias(struct run_ctx *c, rg_err *err)
 	if (ret < 0)
 		rg_error(err, "cannot find '%s' in the program's memory map", real);
 	return ret;
+}
+
+static void interrupted_note(run_result *res, int sig)
+{
+	const char *name = spec_signal_name(sig);
+	char *n = xasprintf("racegate got %s: the program was killed%s%s",
+			    name ? name : strsignal(sig),
+			    res->note ? "; " : "", res->note ? res->note : "");
+
+	res->outcome = OUT_INTERRUPTED;
+	free(res->note);
+	res->note = n;
 }
 
 void run_once(plan *p, const run_opts *o, run_result *res)
@@ -911,8 +944,14 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 		for (i = 0; i < p->sp->ngates; i++)
 			res->gate_unarmed[i] = run_locs_unarmed(c.locs, i);
 	}
+	/* ^C in a terminal reaches the program too, and may kill it first */
+	if (!c.interrupted && interrupt_signal() &&
+	    res->term_signal == interrupt_signal())
+		c.interrupted = interrupt_signal();
 	if (c.failed)
 		res->outcome = OUT_ERROR;
+	else if (c.interrupted)
+		interrupted_note(res, c.interrupted);
 	else if (c.deadlock)
 		res->outcome = OUT_DEADLOCK;
 	judge_run(p->sp, res, c.stuck, c.infeasible, c.timed_out);

@@ -31,6 +31,7 @@ enum {
 	RG_EXIT_UNMET = 1,     /* some run did not */
 	RG_EXIT_SETUP = 2,     /* usage, spec or setup error */
 	RG_EXIT_ENFORCE = 3,   /* the schedule could not be enforced in some run */
+	RG_EXIT_SIGNAL = 128,  /* + N: the session was interrupted by signal N */
 };
 
 enum run_outcome {
@@ -43,6 +44,7 @@ enum run_outcome {
 	OUT_ORDER_INFEASIBLE,  /* as above, released by on_deadlock: release; judged by expect */
 	OUT_NOT_ENFORCED,      /* a gate never reached, or released by its timeout */
 	OUT_TIMEOUT,           /* the whole-run timeout expired */
+	OUT_INTERRUPTED,       /* racegate got SIGINT/SIGTERM/SIGHUP: the program was killed */
 	OUT_ERROR,             /* racegate could not trace the run */
 };
 

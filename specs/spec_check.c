@@ -232,7 +232,9 @@ static void check_events(checker *c)
 		else if (has_prefix(ev, SPEC_EV_EXITED))
 			alias = ev + strlen(SPEC_EV_EXITED);
 		if (alias) {
-			if (!named_find(c->aliases, c->naliases, alias))
+			/* main: the initial thread, which needs no alias */
+			if (strcmp(alias, "main") &&
+			    !named_find(c->aliases, c->naliases, alias))
 				unknown_alias(c, waits[i].pos, alias, ev);
 			continue;
 		}

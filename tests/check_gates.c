@@ -915,6 +915,36 @@ START_TEST(started_exited_events)
 }
 END_TEST
 
+/* exited:main and started:main need no alias; an alias of main stays its label. */
+START_TEST(exited_main_builtin)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	talias(S, "boss", "main", NULL, 0);
+	g = tgate(S, "w.c:3");
+	tlist(&g->wait, "started:main", "exited:main", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "worker", false, 1);
+	ck_assert(arrive1(2, 0, 2));
+	ck_assert_str_eq(gate_hold_reason(E, 2, NULL), "waiting for exited:main");
+	gate_thread_exited(E, 1, 3);
+	ck_assert_str_eq(take(),
+		"bind 1 boss\n"
+		"open 1 @-1 started:boss\n"
+		"bind 1 main\n"
+		"open 1 @-1 started:main\n"
+		"arrive 2 @0\n"
+		"hold 2 @0 waiting for exited:main\n"
+		"open 1 @-1 exited:boss\n"
+		"open 1 @-1 exited:main\n"
+		"release 2 @0 1\n");
+	ck_assert_str_eq(gate_thread_label(E, 1), "boss");
+}
+END_TEST
+
 /* ---- barriers -------------------------------------------------------- */
 
 START_TEST(named_barrier_two_gates)
@@ -1332,6 +1362,7 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, start_nth);
 	tcase_add_test(tc, name_after_rename);
 	tcase_add_test(tc, started_exited_events);
+	tcase_add_test(tc, exited_main_builtin);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("barriers");

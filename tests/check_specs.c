@@ -214,6 +214,9 @@ static const struct bad {
 	 "gates.yaml:3:27: error: unknown thread alias 'wrtier' in 'started:wrtier' (did you mean 'writer'?)"},
 	{"version: 1\ngates: [{at: a.c:1, wait: 'exited:x'}]\n", -1,
 	 "gates.yaml:2:27: error: unknown thread alias 'x' in 'exited:x'"},
+	/* main needs no alias: the one message is about something else */
+	{"version: 1\ngates: [{at: a.c:1, wait: ['exited:main', 'started:main', 'exited:mian']}]\n", -1,
+	 "gates.yaml:2:59: error: unknown thread alias 'mian' in 'exited:mian'"},
 
 	/* events */
 	{"version: 1\ngates:\n  - {name: drain, at: a.c:1, wait: fill}\n  - {at: a.c:1, open: filler, as: f}\n  - {at: a.c:1, wait: filler}\n", -1,
