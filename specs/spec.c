@@ -7,7 +7,9 @@
  * The walk only descends where the schema says (top level -> gate -> list
  * of events), so its depth is fixed whatever the input; YAML aliases are
  * node references, and a work budget (SPEC_MAX_WORK) keeps a few bytes of
- * them from making the walk quadratic.
+ * them from making the walk quadratic.  libyaml's own costs (quadratic in
+ * the nesting depth, ~170 bytes a node) are bounded first: yaml_limits()
+ * stops at the first node past SPEC_MAX_DEPTH or SPEC_MAX_NODES.
  */
 #include <errno.h>
 #include <limits.h>
@@ -1170,6 +1172,55 @@ static void yaml_problem(walk *w, yaml_parser_t *p)
 		spec_err(w->ld, pos, "invalid YAML: %s", problem);
 }
 
+/*
+ * A first pass over the events: an error at the first node nested deeper
+ * than SPEC_MAX_DEPTH or past SPEC_MAX_NODES, so that neither the scanner
+ * nor the loader ever goes far past the limits.  Returns -1 with that error
+ * reported, else 0 (a YAML error is left for the loader to report, with
+ * whatever the walk finds before it).
+ */
+static int yaml_limits(walk *w)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	size_t depth = 0, nodes = 0;
+	int rc = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return 0;
+	yaml_parser_set_input_string(&p, (const unsigned char *)w->text, w->len);
+	while (yaml_parser_parse(&p, &ev)) {
+		yaml_event_type_t type = ev.type;
+		spec_pos pos = mark_pos(ev.start_mark);
+
+		yaml_event_delete(&ev);
+		if (type == YAML_STREAM_END_EVENT)
+			break;
+		if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+			depth--;
+			continue;
+		}
+		if (type != YAML_SCALAR_EVENT && type != YAML_ALIAS_EVENT &&
+		    type != YAML_SEQUENCE_START_EVENT && type != YAML_MAPPING_START_EVENT)
+			continue;
+		if (++nodes > SPEC_MAX_NODES) {
+			spec_err(w->ld, pos, "more than %d YAML nodes (the limit "
+				 "for a gates file)", SPEC_MAX_NODES);
+			rc = -1;
+			break;
+		}
+		if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) &&
+		    ++depth > SPEC_MAX_DEPTH) {
+			spec_err(w->ld, pos, "nesting deeper than %d levels (the "
+				 "limit for a gates file)", SPEC_MAX_DEPTH);
+			rc = -1;
+			break;
+		}
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
 /* ---- public ---- */
 
 static void gate_release(spec_gate *g)
@@ -1266,6 +1317,8 @@ int spec_load_string(const char *text, size_t len, const char *name,
 	w.text = text;
 	w.len = len;
 
+	if (yaml_limits(&w) < 0)
+		goto done;
 	if (!yaml_parser_initialize(&parser)) {
 		spec_err(&ld, (spec_pos){0, 0}, "out of memory reading YAML");
 		goto done;
