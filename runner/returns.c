@@ -4,13 +4,14 @@
  * A function may return from several places, and -O2 code may return by a
  * tail call, so racegate does not look for `ret` instructions.  It does what
  * gdb's `finish` does, for every call: an internal breakpoint at the exact
- * entry notes, per thread, the return address ([RSP] at entry) and the stack
- * pointer; a temporary breakpoint at the return address reports the arrival.
+ * entry notes, per thread, the return address and the stack pointer the
+ * caller will have back (tracer_entry_frame); a temporary breakpoint at the
+ * return address reports the arrival.
  *
  * The same return address is shared by every frame called from that place:
  * by other threads running the same code, and by recursion (f calling f
- * returns into f).  A frame is matched by its thread and by RSP after the
- * return, which is the entry RSP + 8 (the return address popped).  Any other
+ * returns into f).  A frame is matched by its thread and by the stack
+ * pointer after the return, which the entry told.  Any other
  * thread, or a deeper frame of the same thread, passes the temporary
  * breakpoint silently.  A temporary breakpoint is taken out when no frame
  * needs it any more.
