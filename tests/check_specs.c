@@ -820,6 +820,31 @@ START_TEST(test_many_nodes)
 }
 END_TEST
 
+/* libyaml compares each anchor with every earlier one: 100,000 took 30 s. */
+START_TEST(test_many_anchors)
+{
+	rg_buf b = RG_BUF_INIT;
+	spec *s;
+	char *m;
+	int i;
+
+	rg_buf_puts(&b, "version: 1\ngates:\n");
+	for (i = 0; i < 100; i++)
+		rg_buf_printf(&b, "  - {at: f%d, open: &e%d e%d, wait: *e%d}\n", i, i, i, i);
+	s = load_clean(b.s);
+	ck_assert_uint_eq(s->ngates, 100);
+	spec_free(s);
+	rg_buf_puts(&b, "  - {at: g, open: &x x, wait: *x}\n");
+	for (i = 0; i < 100000; i++)
+		rg_buf_printf(&b, "  - {at: h, open: &y%d y, wait: *y%d}\n", i, i);
+	m = first_error(b.s, b.len);
+	ck_assert_str_eq(m, "gates.yaml:103:19: error: "
+			 "more than 100 YAML anchors (the limit for a gates file)");
+	free(m);
+	rg_buf_release(&b);
+}
+END_TEST
+
 /* Aliases are references: a small file can name a million nodes. */
 START_TEST(test_alias_bomb)
 {
@@ -1125,6 +1150,7 @@ static Suite *specs_suite(void)
 	tcase_add_test(tc, test_hostile_input);
 	tcase_add_test(tc, test_deep_nesting);
 	tcase_add_test(tc, test_many_nodes);
+	tcase_add_test(tc, test_many_anchors);
 	tcase_add_test(tc, test_alias_bomb);
 	tcase_add_test(tc, test_too_many_problems);
 	tcase_add_test(tc, test_many_warnings);
