@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""racegate benchmarks (issue 6): hit cost, ungated threads, startup, scale.
+"""racegate benchmarks (issue 6): hit cost, ungated threads, startup, scale;
+FUNCTION:return against recursion depth (issue 11).
 
     cmake --build build --target bench          # builds everything, runs this
     bench/run.py --racegate build/racegate --dir build/bench --src bench [--quick]
@@ -29,10 +30,12 @@ ap.add_argument("--rounds", type=int, default=5)
 ap.add_argument("--hits", type=int, default=20000)
 ap.add_argument("--cpu", default="1", help="CPU for the pinned runs")
 ap.add_argument("--quick", action="store_true", help="fewer rounds and hits, no 1M-hit run")
-ap.add_argument("--only", default="", help="comma list: hits,threads,startup,scale")
+ap.add_argument("--only", default="", help="comma list: hits,threads,startup,scale,returns")
+ap.add_argument("--returns", type=int, default=80000,
+                help="returns per run of the returns benchmark (= the deepest recursion)")
 args = ap.parse_args()
 if args.quick:
-    args.rounds, args.hits = 3, 5000
+    args.rounds, args.hits, args.returns = 3, 5000, 20000
 
 RG = os.path.abspath(args.racegate)
 D = os.path.abspath(args.dir)
@@ -321,6 +324,77 @@ gates:
                "/".join(map(str, c)) if c else "?", "yes" if ok else "NO"))
     out()
 
+# ---------------------------------------------------------------------------
+def run_cpu(cmd, check):
+    """Runs cmd; returns (wall seconds, CPU seconds: user + system of cmd and
+    what it reaped, i.e. racegate and the program it traces)."""
+    with open(os.path.join(WORK, "out.txt"), "w+b") as o:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=o, stderr=subprocess.STDOUT, cwd=WORK)
+        _, status, ru = os.wait4(p.pid, 0)
+        t = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        o.seek(0)
+        text = o.read().decode(errors="replace")
+    if not re.search(check, text):
+        sys.exit("benchmark command failed (%r not in output): %s\n%s"
+                 % (check, " ".join(cmd), text[-3000:]))
+    return t, ru.ru_utime + ru.ru_stime
+
+
+def bench_returns():
+    """The same number of returns, N, at every depth D (N / D recursions D
+    deep): the cost per return at depth N against that at depth 1,000 is 1.0
+    when a call and a return cost O(1)."""
+    rc = os.path.join(D, "recurse")
+    end_line = marker_line(os.path.join(SRC, "recurse.c"), "END")
+    N = args.returns
+    depths = [d for d in (1000, 10000, 20000, 40000, 80000) if d < N] + [N]
+    specs = {}
+    for d in depths:
+        specs[d] = write("returns%d.yaml" % d, """version: 1
+name: %d returns, %d deep
+command: [%s]
+timeout: 900s
+gates:
+  # the N-th return opens 'all': one return lost and 'end' waits for ever
+  - {name: last, at: 'rec:return', hit: %d, open: all}
+  - {name: extra, at: 'rec:return', hit: %d, optional: true, open: extra}
+  - {name: end, at: 'recurse.c:%d', wait: all}
+""" % (N, d, rc, N, N + 1, end_line))
+    # the same gates, but nothing waits: a run with no recursion passes
+    base = write("returns0.yaml", """version: 1
+name: no returns
+command: [%s]
+gates:
+  - {name: last, at: 'rec:return', hit: %d, optional: true, open: all}
+""" % (rc, N))
+    res = {}
+    for r in range(args.rounds):
+        order = depths[r % len(depths):] + depths[:r % len(depths)]
+        for d in order:
+            # the start-up (loading, resolving, arming) cancels out: 0 recursions
+            w0, c0 = run_cpu([RG, "run", base, "--", rc, str(d), "0"],
+                             check=r"returns 0\b[\s\S]*PASSED")
+            w1, c1 = run_cpu([RG, "run", specs[d], "--", rc, str(d), str(N // d)],
+                             check=r"returns %d\b[\s\S]*PASSED" % N)
+            res.setdefault(d, []).append(((w1 - w0) / N, (c1 - c0) / N))
+        print("  returns: round %d done" % (r + 1), file=sys.stderr)
+    out("### 5. FUNCTION:return against recursion depth (%d returns per run, median of %d rounds)"
+        % (N, args.rounds))
+    out()
+    out("| depth × recursions | wall per return | CPU per return | CPU × depth %d |" % depths[0])
+    out("|---|---|---|---|")
+    ref = med([x[1] for x in res[depths[0]]])
+    for d in depths:
+        w, c = med([x[0] for x in res[d]]), med([x[1] for x in res[d]])
+        out("| %d × %d | %s | %s | %.2f× |" % (d, N // d, fmt_us(w), fmt_us(c), c / ref))
+    out()
+    out("- CPU is user + system time of racegate and the program it traces (both")
+    out("  run at every trap); a call and a return are two traps. O(1) per return:")
+    out("  the last column stays near 1.0 at every depth")
+    out()
+
 
 out("## racegate benchmarks")
 out()
@@ -329,7 +403,8 @@ out("`%s` on %s, %d CPUs; %s" % (" ".join(sys.argv[1:]) and "bench/run.py " + " 
     os.uname().release, os.cpu_count(), time.strftime("%Y-%m-%d %H:%M")))
 out()
 for name, fn in (("hits", bench_hits), ("threads", bench_threads),
-                 ("startup", bench_startup), ("scale", bench_scale)):
+                 ("startup", bench_startup), ("scale", bench_scale),
+                 ("returns", bench_returns)):
     if ONLY and name not in ONLY:
         continue
     print("== %s" % name, file=sys.stderr, flush=True)

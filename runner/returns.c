@@ -4,13 +4,14 @@
  * A function may return from several places, and -O2 code may return by a
  * tail call, so racegate does not look for `ret` instructions.  It does what
  * gdb's `finish` does, for every call: an internal breakpoint at the exact
- * entry notes, per thread, the return address ([RSP] at entry) and the stack
- * pointer; a temporary breakpoint at the return address reports the arrival.
+ * entry notes, per thread, the return address and the stack pointer the
+ * caller will have back (tracer_entry_frame); a temporary breakpoint at the
+ * return address reports the arrival.
  *
  * The same return address is shared by every frame called from that place:
  * by other threads running the same code, and by recursion (f calling f
- * returns into f).  A frame is matched by its thread and by RSP after the
- * return, which is the entry RSP + 8 (the return address popped).  Any other
+ * returns into f).  A frame is matched by its thread and by the stack
+ * pointer after the return, which the entry told.  Any other
  * thread, or a deeper frame of the same thread, passes the temporary
  * breakpoint silently.  A temporary breakpoint is taken out when no frame
  * needs it any more.
@@ -18,11 +19,19 @@
  * A frame whose function never returns normally (longjmp, an exception
  * unwinding through it, thread exit) is forgotten when the thread shows up
  * above it on the stack, or exits.
+ *
+ * Each call and each return costs O(1), however deep the recursion: a
+ * thread's frames are a stack ordered by stack pointer (a new entry first
+ * pops the frames it has left behind, so the innermost frame is always on
+ * top), threads and return addresses are found through hash maps, and each
+ * temporary breakpoint counts the frames that need it.
  */
 #include "objects.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "intmap.h"
 
 struct ret_entry {
 	uint64_t addr;         /* run-time entry of the function */
@@ -30,10 +39,16 @@ struct ret_entry {
 };
 
 struct ret_frame {
-	pid_t tid;
 	uint64_t ret;          /* return address */
-	uint64_t sp;           /* RSP at the entry: [sp] is ret */
+	uint64_t sp;           /* stack pointer once returned to ret */
 	size_t entry;          /* index in entries */
+};
+
+/* One thread's frames, outermost first: sp strictly decreasing. */
+struct ret_stack {
+	pid_t tid;
+	struct ret_frame *v;
+	size_t n, cap;
 };
 
 struct ret_table {
@@ -42,10 +57,12 @@ struct ret_table {
 	void *busy_ctx;
 	struct ret_entry **entries; /* stable pointers: threads point at their bp */
 	size_t nentries, capentries;
-	struct ret_frame *frames;   /* in the order they were entered */
-	size_t nframes, capframes;
-	uint64_t *temps;            /* return addresses with an int3 of ours */
-	size_t ntemps, captemps;
+	rg_intmap entry_of;         /* entry address -> index in entries */
+	struct ret_stack *stacks;   /* threads with frames, in no order */
+	size_t nstacks, capstacks;
+	rg_intmap stack_of;         /* tid -> index in stacks */
+	rg_intmap temps;            /* return address with an int3 of ours ->
+				       how many frames return there */
 };
 
 char *returns_function(const char *at)
@@ -100,10 +117,12 @@ int returns_check(dwarfx *dx, const char *where, const dwarfx_loc *locs,
 ret_table *returns_new(tracer *tr, run_locs_busy_fn busy, void *busy_ctx)
 {
 	ret_table *t = xcalloc(1, sizeof(*t));
+	rg_intmap empty = RG_INTMAP_INIT;
 
 	t->tr = tr;
 	t->busy = busy;
 	t->busy_ctx = busy_ctx;
+	t->entry_of = t->stack_of = t->temps = empty;
 	return t;
 }
 
@@ -118,37 +137,29 @@ void returns_free(ret_table *t)
 		free(t->entries[i]);
 	}
 	free(t->entries);
-	free(t->frames);
-	free(t->temps);
+	for (i = 0; i < t->nstacks; i++)
+		free(t->stacks[i].v);
+	free(t->stacks);
+	rg_intmap_release(&t->entry_of);
+	rg_intmap_release(&t->stack_of);
+	rg_intmap_release(&t->temps);
 	free(t);
 }
 
 static struct ret_entry *entry_at(const ret_table *t, uint64_t addr, size_t *idx)
 {
-	size_t i;
+	size_t *i = rg_intmap_get(&t->entry_of, addr);
 
-	for (i = 0; i < t->nentries; i++)
-		if (t->entries[i]->addr == addr) {
-			if (idx)
-				*idx = i;
-			return t->entries[i];
-		}
-	return NULL;
-}
-
-static ssize_t temp_index(const ret_table *t, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < t->ntemps; i++)
-		if (t->temps[i] == addr)
-			return (ssize_t)i;
-	return -1;
+	if (!i)
+		return NULL;
+	if (idx)
+		*idx = *i;
+	return t->entries[*i];
 }
 
 bool returns_busy(const ret_table *t, uint64_t addr)
 {
-	return t && (entry_at(t, addr, NULL) || temp_index(t, addr) >= 0);
+	return t && (entry_at(t, addr, NULL) || rg_intmap_get(&t->temps, addr));
 }
 
 int returns_add(ret_table *t, uint64_t entry, size_t gate, const char *where,
@@ -166,6 +177,7 @@ int returns_add(ret_table *t, uint64_t entry, size_t gate, const char *where,
 		e->bp.where = (char *)where;
 		e->bp.function = (char *)function;
 		RG_GROW(t->entries, t->nentries + 1, t->capentries);
+		*rg_intmap_ref(&t->entry_of, entry, 0) = t->nentries;
 		t->entries[t->nentries++] = e;
 	}
 	/* gates ascending, each once: the engine merges them in file order */
@@ -181,135 +193,146 @@ int returns_add(ret_table *t, uint64_t entry, size_t gate, const char *where,
 	return 0;
 }
 
-static bool frame_needs(const ret_table *t, uint64_t ret)
+/* One more frame returns to ret: its temporary breakpoint is put in first. */
+static int temp_ref(ret_table *t, uint64_t ret, rg_err *err)
 {
-	size_t i;
+	size_t *n = rg_intmap_get(&t->temps, ret);
 
-	for (i = 0; i < t->nframes; i++)
-		if (t->frames[i].ret == ret)
-			return true;
-	return false;
-}
-
-/* Takes out temporaries no frame needs, unless something else breaks there. */
-static void drop_unneeded_temps(ret_table *t)
-{
-	size_t i = 0;
-
-	while (i < t->ntemps) {
-		uint64_t a = t->temps[i];
-		rg_err err = RG_ERR_INIT;
-
-		if (frame_needs(t, a)) {
-			i++;
-			continue;
-		}
-		t->temps[i] = t->temps[--t->ntemps];
-		if (entry_at(t, a, NULL) || (t->busy && t->busy(t->busy_ctx, a)))
-			continue;
-		/* an error means the code is gone (dlclose): nothing to undo */
-		tracer_remove_bp(t->tr, a, &err);
+	if (n) {
+		++*n;
+		return 0;
 	}
+	if (tracer_insert_bp(t->tr, ret, err) < 0)
+		return -1;
+	*rg_intmap_ref(&t->temps, ret, 0) = 1;
+	return 0;
 }
 
-static void frame_remove(ret_table *t, size_t i)
+/* One frame fewer returns to ret: the last takes the temporary out, unless
+ * something else breaks there. */
+static void temp_unref(ret_table *t, uint64_t ret)
 {
-	memmove(&t->frames[i], &t->frames[i + 1],
-		(t->nframes - i - 1) * sizeof(*t->frames));
-	t->nframes--;
+	size_t *n = rg_intmap_get(&t->temps, ret);
+	rg_err err = RG_ERR_INIT;
+
+	if (!n)
+		rg_bug("return address 0x%llx has a frame but no breakpoint",
+		       (unsigned long long)ret);
+	if (--*n)
+		return;
+	rg_intmap_del(&t->temps, ret);
+	if (entry_at(t, ret, NULL) || (t->busy && t->busy(t->busy_ctx, ret)))
+		return;
+	/* an error means the code is gone (dlclose): nothing to undo */
+	tracer_remove_bp(t->tr, ret, &err);
+}
+
+static struct ret_stack *stack_find(ret_table *t, pid_t tid, bool create)
+{
+	size_t *i = rg_intmap_get(&t->stack_of, (uint64_t)tid);
+	struct ret_stack *s;
+
+	if (i)
+		return &t->stacks[*i];
+	if (!create)
+		return NULL;
+	RG_GROW(t->stacks, t->nstacks + 1, t->capstacks);
+	*rg_intmap_ref(&t->stack_of, (uint64_t)tid, 0) = t->nstacks;
+	s = &t->stacks[t->nstacks++];
+	memset(s, 0, sizeof(*s));
+	s->tid = tid;
+	return s;
+}
+
+static void frame_pop(ret_table *t, struct ret_stack *s)
+{
+	temp_unref(t, s->v[--s->n].ret);
 }
 
 void returns_thread_exited(ret_table *t, pid_t tid)
 {
-	size_t i = 0;
+	struct ret_stack *s;
+	size_t i;
 
-	if (!t)
+	if (!t || !(s = stack_find(t, tid, false)))
 		return;
-	while (i < t->nframes)
-		if (t->frames[i].tid == tid)
-			frame_remove(t, i);
-		else
-			i++;
-	drop_unneeded_temps(t);
-}
-
-/* tid is at a return address with RSP sp: its frame, if it returns through one. */
-static int match_return(ret_table *t, pid_t tid, uint64_t addr, uint64_t sp,
-			const plan_bp **arrive)
-{
-	size_t i = t->nframes;
-	bool found = false;
-
-	while (i-- > 0) {
-		struct ret_frame *f = &t->frames[i];
-
-		if (f->tid != tid)
-			continue;
-		if (f->sp + 8 == sp && f->ret == addr && !found) {
-			*arrive = &t->entries[f->entry]->bp;
-			frame_remove(t, i);
-			found = true;
-		} else if (f->sp + 8 < sp) {
-			/* the stack is above this frame: it was unwound, not returned from */
-			frame_remove(t, i);
-		}
+	while (s->n)
+		frame_pop(t, s);
+	free(s->v);
+	i = (size_t)(s - t->stacks);
+	rg_intmap_del(&t->stack_of, (uint64_t)tid);
+	if (i != --t->nstacks) {
+		t->stacks[i] = t->stacks[t->nstacks];
+		*rg_intmap_get(&t->stack_of, (uint64_t)t->stacks[i].tid) = i;
 	}
-	drop_unneeded_temps(t);
-	return 0;
 }
 
-static int note_entry(ret_table *t, pid_t tid, size_t entry, uint64_t sp,
-		      rg_err *err)
+/* tid is at a return address with stack pointer sp: its frame, if it
+ * returns through one. */
+static void match_return(ret_table *t, pid_t tid, uint64_t addr, uint64_t sp,
+			 const plan_bp **arrive)
 {
+	struct ret_stack *s = stack_find(t, tid, false);
 	struct ret_frame *f;
-	uint64_t ret;
-	size_t i = 0;
 
-	if (tracer_read_mem(t->tr, sp, &ret, sizeof(ret), err) < 0)
-		return rg_error_prefix(err, "cannot read the return address of "
-				       "thread %d", (int)tid);
-	/* a frame of this thread at or below sp is gone (longjmp, unwinding) */
-	while (i < t->nframes)
-		if (t->frames[i].tid == tid && t->frames[i].sp <= sp)
-			frame_remove(t, i);
-		else
-			i++;
-	if (temp_index(t, ret) < 0) {
-		if (tracer_insert_bp(t->tr, ret, err) < 0)
-			return rg_error_prefix(err, "'%s'", t->entries[entry]->bp.where);
-		RG_GROW(t->temps, t->ntemps + 1, t->captemps);
-		t->temps[t->ntemps++] = ret;
+	if (!s)
+		return;
+	/* frames below sp were unwound (longjmp, an exception), not returned from */
+	while (s->n && s->v[s->n - 1].sp < sp)
+		frame_pop(t, s);
+	if (!s->n)
+		return;
+	f = &s->v[s->n - 1];
+	/* a deeper frame of ours (recursion) has its sp below: it passes */
+	if (f->sp == sp && f->ret == addr) {
+		*arrive = &t->entries[f->entry]->bp;
+		frame_pop(t, s);
 	}
-	RG_GROW(t->frames, t->nframes + 1, t->capframes);
-	f = &t->frames[t->nframes++];
-	f->tid = tid;
+}
+
+static int note_entry(ret_table *t, pid_t tid, size_t entry, rg_err *err)
+{
+	struct ret_stack *s;
+	struct ret_frame *f;
+	uint64_t ret, sp;
+
+	if (tracer_entry_frame(t->tr, tid, &ret, &sp, err) < 0)
+		return -1;
+	if (temp_ref(t, ret, err) < 0)
+		return rg_error_prefix(err, "'%s'", t->entries[entry]->bp.where);
+	s = stack_find(t, tid, true);
+	/* a frame at or below this one's place is gone (longjmp, unwinding) */
+	while (s->n && s->v[s->n - 1].sp <= sp)
+		frame_pop(t, s);
+	RG_GROW(s->v, s->n + 1, s->cap);
+	f = &s->v[s->n++];
 	f->ret = ret;
 	f->sp = sp;
 	f->entry = entry;
-	drop_unneeded_temps(t);
 	return 0;
 }
 
 int returns_on_breakpoint(ret_table *t, pid_t tid, uint64_t addr,
 			  const plan_bp **arrive, rg_err *err)
 {
-	struct user_regs_struct regs;
 	size_t entry;
 	bool is_temp, is_entry;
+	uint64_t sp;
 
 	*arrive = NULL;
 	if (!t)
 		return 0;
-	is_temp = temp_index(t, addr) >= 0;
+	is_temp = rg_intmap_get(&t->temps, addr) != NULL;
 	is_entry = entry_at(t, addr, &entry) != NULL;
 	if (!is_temp && !is_entry)
 		return 0;
-	if (tracer_get_regs(t->tr, tid, &regs, err) < 0)
-		return -1;
 	/* a return first: the same place may also be an entry (a call in a tail position) */
-	if (is_temp && match_return(t, tid, addr, regs.rsp, arrive) < 0)
-		return -1;
-	if (is_entry && note_entry(t, tid, entry, regs.rsp, err) < 0)
+	if (is_temp) {
+		if (tracer_get_sp(t->tr, tid, &sp, err) < 0)
+			return -1;
+		match_return(t, tid, addr, sp, arrive);
+	}
+	if (is_entry && note_entry(t, tid, entry, err) < 0)
 		return -1;
 	return 1;
 }

@@ -7,7 +7,10 @@
  * The walk only descends where the schema says (top level -> gate -> list
  * of events), so its depth is fixed whatever the input; YAML aliases are
  * node references, and a work budget (SPEC_MAX_WORK) keeps a few bytes of
- * them from making the walk quadratic.
+ * them from making the walk quadratic.  libyaml's own costs (quadratic in
+ * the nesting depth, ~170 bytes a node) are bounded first: yaml_limits()
+ * stops at the first node past SPEC_MAX_DEPTH, SPEC_MAX_NODES or
+ * SPEC_MAX_ANCHORS.
  */
 #include <errno.h>
 #include <limits.h>
@@ -1170,6 +1173,66 @@ static void yaml_problem(walk *w, yaml_parser_t *p)
 		spec_err(w->ld, pos, "invalid YAML: %s", problem);
 }
 
+/* The anchor of a node event (&name), or NULL. */
+static const yaml_char_t *event_anchor(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return ev->data.scalar.anchor;
+	case YAML_SEQUENCE_START_EVENT:
+		return ev->data.sequence_start.anchor;
+	case YAML_MAPPING_START_EVENT:
+		return ev->data.mapping_start.anchor;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A first pass over the events: an error at the first node nested deeper
+ * than SPEC_MAX_DEPTH, past SPEC_MAX_NODES or past SPEC_MAX_ANCHORS, so that
+ * neither the scanner nor the loader ever goes far past the limits.  Returns
+ * -1 with that error reported, else 0 (a YAML error is left for the loader
+ * to report, with whatever the walk finds before it).
+ */
+static int yaml_limits(walk *w)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	size_t depth = 0, nodes = 0, anchors = 0;
+	int rc = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return 0;
+	yaml_parser_set_input_string(&p, (const unsigned char *)w->text, w->len);
+	while (rc == 0 && yaml_parser_parse(&p, &ev)) {
+		yaml_event_type_t type = ev.type;
+		spec_pos pos = mark_pos(ev.start_mark);
+		bool anchor = event_anchor(&ev) != NULL;
+
+		yaml_event_delete(&ev);
+		if (type == YAML_STREAM_END_EVENT)
+			break;
+		if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
+			depth--;
+		if (type != YAML_SCALAR_EVENT && type != YAML_ALIAS_EVENT &&
+		    type != YAML_SEQUENCE_START_EVENT && type != YAML_MAPPING_START_EVENT)
+			continue;
+		if (++nodes > SPEC_MAX_NODES)
+			rc = FAIL(w, pos, "more than %d YAML nodes (the limit for a "
+				  "gates file)", SPEC_MAX_NODES);
+		else if (anchor && ++anchors > SPEC_MAX_ANCHORS)
+			rc = FAIL(w, pos, "more than %d YAML anchors (the limit for "
+				  "a gates file)", SPEC_MAX_ANCHORS);
+		else if ((type == YAML_SEQUENCE_START_EVENT ||
+			  type == YAML_MAPPING_START_EVENT) && ++depth > SPEC_MAX_DEPTH)
+			rc = FAIL(w, pos, "nesting deeper than %d levels (the limit "
+				  "for a gates file)", SPEC_MAX_DEPTH);
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
 /* ---- public ---- */
 
 static void gate_release(spec_gate *g)
@@ -1266,6 +1329,8 @@ int spec_load_string(const char *text, size_t len, const char *name,
 	w.text = text;
 	w.len = len;
 
+	if (yaml_limits(&w) < 0)
+		goto done;
 	if (!yaml_parser_initialize(&parser)) {
 		spec_err(&ld, (spec_pos){0, 0}, "out of memory reading YAML");
 		goto done;

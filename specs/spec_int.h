@@ -19,6 +19,19 @@
  * After SPEC_MAX_DIAGS messages nobody reads on, so we stop there too.
  */
 #define SPEC_MAX_WORK   1000000
+/*
+ * libyaml's scanner costs O(nesting depth) per token (it rechecks a possible
+ * simple key per open flow collection), so 500 KB of '[' cost a minute; its
+ * document loader allocates ~170 bytes a node, and compares every anchor
+ * with every earlier one and every alias with the anchors (100,000 anchors:
+ * 30 s).  All three are checked by a pass over libyaml's events that stops
+ * at the first node past a limit, before any document is built.  A gates
+ * file needs 4 levels and a few anchors; 10,000 gates are ~70,000 nodes.
+ * docs/gates.md states the limits.
+ */
+#define SPEC_MAX_DEPTH   64
+#define SPEC_MAX_NODES   1000000
+#define SPEC_MAX_ANCHORS 100
 #define SPEC_MAX_DIAGS  100
 /* Warnings shown at most; the rest are counted, and never stop the load. */
 #define SPEC_MAX_WARNINGS 50

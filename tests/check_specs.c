@@ -732,21 +732,118 @@ START_TEST(test_hostile_input)
 }
 END_TEST
 
-START_TEST(test_deep_nesting)
+/* The first error of loading text (which must fail), formatted. */
+static char *first_error(const char *text, size_t len)
 {
-	rg_buf b = RG_BUF_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *s;
+	char *m;
+
+	ck_assert_int_eq(spec_load_string(text, len, "gates.yaml", NULL, &s, &d), -1);
+	ck_assert_uint_ge(d.nerrors, 1);
+	m = diag(&d, 0);
+	spec_diags_release(&d);
+	return m;
+}
+
+/*
+ * libyaml's scanner is quadratic in the nesting depth (50,000 '[' took 15 s)
+ * and its loader costs ~170 bytes a node: the limits stop both at the first
+ * node past them, with its position.
+ */
+START_TEST(test_deep_nesting)
+{
+	static const struct {
+		const char *head, *open, *close;
+		int levels;
+		const char *want;
+	} t[] = {
+		/* the top mapping is level 1: the 64th '[' is level 65 */
+		{"version: 1\ngates: ", "[", "]", 50000, "gates.yaml:2:71: error: "
+		 "nesting deeper than 64 levels (the limit for a gates file)"},
+		{"version: 1\ngates: ", "[", "", 500000, "gates.yaml:2:71: error: "
+		 "nesting deeper than 64 levels (the limit for a gates file)"},
+		{"version: 1\ngates: ", "{a: ", "}", 100000, "gates.yaml:2:260: error: "
+		 "nesting deeper than 64 levels (the limit for a gates file)"},
+		{"version: 1\ngates:\n  - ", "- ", "", 100000, "gates.yaml:3:129: error: "
+		 "nesting deeper than 64 levels (the limit for a gates file)"},
+		{"version: 1\ngates:\n  - ", "{at: [", "", 50000, "gates.yaml:3:191: error: "
+		 "nesting deeper than 64 levels (the limit for a gates file)"},
+		/* 64 levels are fine (the schema says no) */
+		{"version: 1\ngates: ", "[", "]", 63, "gates.yaml:2:9: error: "
+		 "a gate must be a mapping such as {at: file.c:12, wait: event}, not a list"},
+	};
+	size_t k;
 	int i;
 
-	rg_buf_puts(&b, "version: 1\ngates: ");
-	for (i = 0; i < 50000; i++)
-		rg_buf_puts(&b, "[");
-	for (i = 0; i < 50000; i++)
-		rg_buf_puts(&b, "]");
-	ck_assert_int_eq(spec_load_string(b.s, b.len, "gates.yaml", NULL, &s, &d), -1);
-	ck_assert_uint_ge(d.nerrors, 1);
-	spec_diags_release(&d);
+	for (k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		rg_buf b = RG_BUF_INIT;
+		char *m;
+
+		rg_buf_puts(&b, t[k].head);
+		for (i = 0; i < t[k].levels; i++)
+			rg_buf_puts(&b, t[k].open);
+		for (i = 0; i < t[k].levels; i++)
+			rg_buf_puts(&b, t[k].close);
+		m = first_error(b.s, b.len);
+		ck_assert_str_eq(m, t[k].want);
+		free(m);
+		rg_buf_release(&b);
+	}
+}
+END_TEST
+
+START_TEST(test_many_nodes)
+{
+	rg_buf b = RG_BUF_INIT;
+	spec *s;
+	char *m;
+	int i;
+
+	/* 10,000 gates (~70,000 nodes) load */
+	rg_buf_puts(&b, "version: 1\ngates:\n");
+	for (i = 0; i < 10000; i++)
+		rg_buf_printf(&b, "  - {at: f%d, as: a%d, optional: true}\n", i, i);
+	s = load_clean(b.s);
+	ck_assert_uint_eq(s->ngates, 10000);
+	spec_free(s);
+	rg_buf_release(&b);
+
+	/* the top mapping, version, 1, gates, the list: the 1,000,001st
+	 * node is the 999,996th item, at column 8 + 2 * 999,995 */
+	rg_buf_puts(&b, "version: 1\ngates: [");
+	for (i = 0; i < 1000000; i++)
+		rg_buf_puts(&b, "1,");
+	rg_buf_puts(&b, "1]\n");
+	m = first_error(b.s, b.len);
+	ck_assert_str_eq(m, "gates.yaml:2:1999999: error: "
+			 "more than 1000000 YAML nodes (the limit for a gates file)");
+	free(m);
+	rg_buf_release(&b);
+}
+END_TEST
+
+/* libyaml compares each anchor with every earlier one: 100,000 took 30 s. */
+START_TEST(test_many_anchors)
+{
+	rg_buf b = RG_BUF_INIT;
+	spec *s;
+	char *m;
+	int i;
+
+	rg_buf_puts(&b, "version: 1\ngates:\n");
+	for (i = 0; i < 100; i++)
+		rg_buf_printf(&b, "  - {at: f%d, open: &e%d e%d, wait: *e%d}\n", i, i, i, i);
+	s = load_clean(b.s);
+	ck_assert_uint_eq(s->ngates, 100);
+	spec_free(s);
+	rg_buf_puts(&b, "  - {at: g, open: &x x, wait: *x}\n");
+	for (i = 0; i < 100000; i++)
+		rg_buf_printf(&b, "  - {at: h, open: &y%d y, wait: *y%d}\n", i, i);
+	m = first_error(b.s, b.len);
+	ck_assert_str_eq(m, "gates.yaml:103:19: error: "
+			 "more than 100 YAML anchors (the limit for a gates file)");
+	free(m);
 	rg_buf_release(&b);
 }
 END_TEST
@@ -1055,6 +1152,8 @@ static Suite *specs_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_hostile_input);
 	tcase_add_test(tc, test_deep_nesting);
+	tcase_add_test(tc, test_many_nodes);
+	tcase_add_test(tc, test_many_anchors);
 	tcase_add_test(tc, test_alias_bomb);
 	tcase_add_test(tc, test_too_many_problems);
 	tcase_add_test(tc, test_many_warnings);

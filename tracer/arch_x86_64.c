@@ -62,6 +62,15 @@ uint64_t arch_get_sp(const struct user_regs_struct *r)
 	return r->rsp;
 }
 
+/* call pushed the return address; ret pops it. */
+void arch_entry_frame(const struct user_regs_struct *r, bool *in_mem,
+		      uint64_t *ret, uint64_t *sp_after)
+{
+	*in_mem = true;
+	*ret = r->rsp;
+	*sp_after = r->rsp + 8;
+}
+
 /* int3 is a trap, not a fault: RIP points past it. */
 uint64_t arch_bp_from_trap_pc(uint64_t pc)
 {

@@ -2058,6 +2058,36 @@ int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err
 	return 0;
 }
 
+int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err)
+{
+	struct user_regs_struct r;
+
+	if (tracer_get_regs(tr, tid, &r, err) < 0)
+		return -1;
+	*sp = arch_get_sp(&r);
+	return 0;
+}
+
+int tracer_entry_frame(tracer *tr, pid_t tid, uint64_t *ret, uint64_t *sp_after,
+		       rg_err *err)
+{
+	struct user_regs_struct r;
+	uint64_t where;
+	bool in_mem;
+
+	if (tracer_get_regs(tr, tid, &r, err) < 0)
+		return -1;
+	arch_entry_frame(&r, &in_mem, &where, sp_after);
+	if (!in_mem) {
+		*ret = where;
+		return 0;
+	}
+	if (tracer_read_mem(tr, where, ret, sizeof(*ret), err) < 0)
+		return rg_error_prefix(err, "cannot read the return address of "
+				       "thread %d", (int)tid);
+	return 0;
+}
+
 int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err)
 {
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };

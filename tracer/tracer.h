@@ -177,6 +177,19 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
  */
 uint64_t tracer_call_arg(const struct user_regs_struct *regs, unsigned n);
 
+/* The stack pointer of a stopped thread. */
+int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err);
+
+/*
+ * For a thread stopped at the exact entry of a function (no instruction of
+ * it run yet): the address it will return to, and the stack pointer it will
+ * have there once it has returned.  A thread at that address with that stack
+ * pointer is back from this very call, not from a deeper one (recursion) nor
+ * an outer one.
+ */
+int tracer_entry_frame(tracer *tr, pid_t tid, uint64_t *ret, uint64_t *sp_after,
+		       rg_err *err);
+
 /* Is tid currently stopped and waiting for tracer_resume? */
 bool tracer_is_stopped(const tracer *tr, pid_t tid);
 

@@ -44,6 +44,13 @@ void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr);
 uint64_t arch_get_pc(const struct user_regs_struct *r);
 void arch_set_pc(struct user_regs_struct *r, uint64_t pc);
 uint64_t arch_get_sp(const struct user_regs_struct *r);
+/*
+ * At the exact entry of a function: where its return address is (*in_mem:
+ * the address of the stack slot; else *ret is the return address, held in a
+ * register), and the stack pointer once it has returned.
+ */
+void arch_entry_frame(const struct user_regs_struct *r, bool *in_mem,
+		      uint64_t *ret, uint64_t *sp_after);
 /* The address of the breakpoint that trapped, from the PC after the trap. */
 uint64_t arch_bp_from_trap_pc(uint64_t pc);
 void arch_set_syscall_args(struct user_regs_struct *r, long nr,
