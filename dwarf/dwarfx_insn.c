@@ -145,6 +145,8 @@ static void cand_add(const dwarfx *dx, struct cand *c, size_t *n, uint64_t addr,
 		if (c[i].lo == lo) {
 			if (hi > c[i].hi)
 				c[i].hi = hi;
+			if (!c[i].name)
+				c[i].name = name;
 			return;
 		}
 	if (*n == MAX_CANDS) {
@@ -169,15 +171,102 @@ static int cand_cmp(const void *pa, const void *pb)
 	return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The function starts in .eh_frame_hdr's search table (found through
+ * PT_GNU_EH_FRAME, as the unwinder finds it): the unwind tables are
+ * written apart from the symbol table and DWARF, so they still tell where
+ * functions start when those are stripped or corrupt.  Only the layout
+ * every toolchain writes (version 1, a table of datarel sdata4 pairs) is
+ * read; anything else leaves the list empty.
+ */
+static void read_fdes(dwarfx *dx)
+{
+	static const size_t sizes[16] = {8, 0, 2, 4, 8, 0, 0, 0, 0, 0, 2, 4, 8};
+	const struct dwarfx_phdr *eh = &dx->ehhdr;
+	uint8_t *buf = NULL;
+	size_t size, pos, count, i, k;
+	ssize_t got = -1;
+	int fd;
+
+	dx->fde_read = true;
+	size = eh->filesz > MAX_CODE ? MAX_CODE : (size_t)eh->filesz;
+	if (size < 4)
+		return;
+	fd = open(dx->path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		buf = xmalloc(size);
+		got = pread(fd, buf, size, (off_t)eh->offset);
+		close(fd);
+	}
+	/* version 1; the count absolute (udata/sdata); the table datarel sdata4 */
+	if (got != (ssize_t)size || buf[0] != 1 || (buf[2] & 0x70) || buf[3] != 0x3b ||
+	    !sizes[buf[1] & 0xf] || !sizes[buf[2] & 0xf] || buf[1] == 0xff) {
+		free(buf);
+		return;
+	}
+	pos = 4 + sizes[buf[1] & 0xf];
+	if (pos + sizes[buf[2] & 0xf] > size) {
+		free(buf);
+		return;
+	}
+	for (count = 0, i = sizes[buf[2] & 0xf]; i-- > 0; )
+		count = count << 8 | buf[pos + i];
+	pos += sizes[buf[2] & 0xf];
+	if (count > (size - pos) / 8)
+		count = (size - pos) / 8;
+	dx->fde_starts = xcalloc(count ? count : 1, sizeof(uint64_t));
+	for (i = k = 0; i < count; i++) {
+		int32_t rel;
+
+		memcpy(&rel, buf + pos + 8 * i, 4);
+		dx->fde_starts[k++] = eh->vaddr + (uint64_t)(int64_t)rel;
+	}
+	dx->nfde = k;
+	if (k > 1)
+		qsort(dx->fde_starts, k, sizeof(uint64_t), u64_cmp);
+	free(buf);
+}
+
+/* The function .eh_frame_hdr says holds addr: up to the next one's start. */
+static void fde_cand(dwarfx *dx, struct cand *c, size_t *n, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!dx->fde_read)
+		read_fdes(dx);
+	hi = dx->nfde;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dx->fde_starts[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo)
+		cand_add(dx, c, n, addr, dx->fde_starts[lo - 1],
+			 lo < dx->nfde ? dx->fde_starts[lo] : UINT64_MAX, NULL);
+}
+
 /*
  * Every function that holds addr: the outermost DWARF subprogram's range,
- * and each ELF symbol whose [value, value + size) holds it (a symbol of
- * size 0 runs to the next symbol), lowest start first.
+ * each ELF symbol whose [value, value + size) holds it (a symbol of size 0
+ * runs to the next symbol), and the unwind tables' function; lowest start
+ * first.
  */
 static size_t candidates(dwarfx *dx, uint64_t addr, struct cand *c)
 {
 	uint32_t f = dwarfx_fn_at(dx, addr);
 	size_t n = 0, lo = 0, hi = dx->nsyms, j;
+
+	fde_cand(dx, c, &n, addr);
 
 	while (f != DWARFX_NONE && dx->fns[f].parent != DWARFX_NONE)
 		f = dx->fns[f].parent;
@@ -317,8 +406,9 @@ enum dwarfx_bound dwarfx_boundary(dwarfx *dx, uint64_t addr, dwarfx_insn_at *at)
 			 (unsigned long long)stopped->lo, (unsigned long long)stopped->end);
 	else
 		snprintf(at->why, sizeof(at->why), "cannot tell whether 0x%llx starts "
-			 "an instruction: no function of '%s' holds it (no symbol, "
-			 "no debug information)", (unsigned long long)addr, dx->path);
+			 "an instruction: no function of '%s' holds it (in its "
+			 "symbols, debug information or unwind tables)",
+			 (unsigned long long)addr, dx->path);
 	return DWARFX_UNCHECKED;
 }
 
@@ -366,4 +456,5 @@ void dwarfx_insn_release(dwarfx *dx)
 		free(dx->notes[i]);
 	free(dx->notes);
 	free(dx->noted);
+	free(dx->fde_starts);
 }

@@ -123,6 +123,7 @@ struct dwarfx {
 	uint64_t entry, load_base;
 	struct dwarfx_phdr *phdrs;
 	size_t nphdrs;
+	struct dwarfx_phdr ehhdr;  /* PT_GNU_EH_FRAME (.eh_frame_hdr), filesz 0 when none */
 
 	dwarfx_pool strs;
 
@@ -164,6 +165,9 @@ struct dwarfx {
 	struct dwarfx_code *code;   /* functions decoded so far */
 	size_t ncode, code_cap;
 	uint64_t sym_span;          /* 1 + the largest symbol size; 0 before first use */
+	uint64_t *fde_starts;       /* functions .eh_frame_hdr knows, sorted */
+	size_t nfde;
+	bool fde_read;
 	char **notes;               /* warnings not yet taken (dwarfx_take_warnings) */
 	size_t nnotes, notes_cap;
 	uint64_t *noted;            /* row addresses already warned about */

@@ -908,19 +908,32 @@ START_TEST(test_boundaries)
 }
 END_TEST
 
-/* Without symbols or DWARF nothing says where instructions start: refused. */
-START_TEST(test_boundary_unknown)
+/*
+ * Stripped of symbols and DWARF, the unwind tables (.eh_frame_hdr) still
+ * say where functions start; where nothing does, an address is refused.
+ */
+START_TEST(test_boundary_stripped)
 {
-	uint64_t m = nm_lookup(LISTING("dwarf_fx_nodebug", ".nm"), "main").addr;
-	dwarfx *dx = open_ok(FX_OUT_DIR "/dwarf_fx_nodebug.stripped");
+	const char *nm = LISTING("dwarf_fx_nodebug", ".nm");
+	const char *path = FX_OUT_DIR "/dwarf_fx_nodebug.stripped";
+	uint64_t m = nm_lookup(nm, "main").addr, init = nm_lookup(nm, "_init").addr;
+	dwarfx *dx = open_ok(path);
 	dwarfx_insn_at at;
 
-	ck_assert_int_eq(dwarfx_boundary(dx, m, &at), DWARFX_UNCHECKED);
-	ck_assert_str_eq(resolve_err(dx, fmt("*0x%llx", (unsigned long long)m)),
+	ck_assert_int_eq(dwarfx_symbol_addrs(dx, "main", NULL, 0), 0);
+	/* main: push rbp (1 byte), mov rbp, rsp (3 bytes), ... */
+	ck_assert_int_eq(dwarfx_boundary(dx, m + 1, &at), DWARFX_BOUNDARY);
+	ck_assert_int_eq(dwarfx_boundary(dx, m + 2, &at), DWARFX_INSIDE);
+	ck_assert_uint_eq(at.from, m);
+	ck_assert_uint_eq(at.insn, m + 1);
+	ck_assert_uint_eq(at.len, 3);
+	/* _init has no unwind information */
+	ck_assert_int_eq(dwarfx_boundary(dx, init + 4, &at), DWARFX_UNCHECKED);
+	ck_assert_str_eq(resolve_err(dx, fmt("*0x%llx", (unsigned long long)init + 4)),
 			 fmt("cannot resolve '*0x%llx': cannot tell whether 0x%llx "
-			     "starts an instruction: no function of '%s' holds it (no "
-			     "symbol, no debug information)", (unsigned long long)m,
-			     (unsigned long long)m, FX_OUT_DIR "/dwarf_fx_nodebug.stripped"));
+			     "starts an instruction: no function of '%s' holds it (in its "
+			     "symbols, debug information or unwind tables)",
+			     (unsigned long long)init + 4, (unsigned long long)init + 4, path));
 	dwarfx_free(dx);
 }
 END_TEST
@@ -1435,7 +1448,7 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_source_dir);
 	tcase_add_loop_test(tc, test_insn_offsets, 0, 2);
 	tcase_add_loop_test(tc, test_boundaries, 0, 2);
-	tcase_add_test(tc, test_boundary_unknown);
+	tcase_add_test(tc, test_boundary_stripped);
 	tcase_add_test(tc, test_rows_inside);
 	tcase_add_test(tc, test_libc_boundaries);
 	tcase_add_test(tc, test_cxx_names);
