@@ -1,7 +1,8 @@
 /*
  * The machine's instructions, for dwarf/: capstone in x86-64 mode.  The rest
- * of dwarf/ asks only "how long is the instruction here, and what is it"
- * (dwarfx_int.h), so a second architecture is one more file like this one.
+ * of dwarf/ asks only "how long is the instruction here, what is it, and
+ * where can execution go next" (dwarfx_int.h), so a second architecture is
+ * one more file like this one.
  */
 #include "dwarfx_int.h"
 
@@ -22,6 +23,8 @@ dwarfx_decoder *dwarfx_decoder_new(void)
 		free(d);
 		return NULL;
 	}
+	/* operands: where a jump goes */
+	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	d->insn = cs_malloc(d->cs);
 	return d;
 }
@@ -35,8 +38,29 @@ void dwarfx_decoder_free(dwarfx_decoder *d)
 	free(d);
 }
 
+/* Where execution goes after d->insn: *target for a direct jump. */
+static enum dwarfx_flow flow_of(dwarfx_decoder *d, uint64_t *target)
+{
+	const cs_insn *ci = d->insn;
+	const cs_x86 *x = &ci->detail->x86;
+	bool direct = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
+
+	if (cs_insn_group(d->cs, ci, CS_GRP_RET) || cs_insn_group(d->cs, ci, CS_GRP_IRET) ||
+	    ci->id == X86_INS_UD2 || ci->id == X86_INS_HLT)
+		return DWARFX_FLOW_STOP;
+	if (!cs_insn_group(d->cs, ci, CS_GRP_JUMP))
+		return DWARFX_FLOW_NEXT;   /* calls return, traps come back */
+	if (direct)
+		*target = (uint64_t)x->operands[0].imm;
+	if (ci->id == X86_INS_JMP || ci->id == X86_INS_LJMP)
+		return direct ? DWARFX_FLOW_JUMP : DWARFX_FLOW_STOP;
+	/* jcc, loop, jrcxz: always direct */
+	return direct ? DWARFX_FLOW_BRANCH : DWARFX_FLOW_NEXT;
+}
+
 size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
-		     uint64_t pc, char *text, size_t len)
+		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
+		     uint64_t *target)
 {
 	const uint8_t *p = code;
 	size_t n = size;
@@ -47,5 +71,7 @@ size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
 	if (text && len)
 		snprintf(text, len, "%s%s%s", d->insn->mnemonic,
 			 d->insn->op_str[0] ? " " : "", d->insn->op_str);
+	if (flow)
+		*flow = flow_of(d, target);
 	return d->insn->size;
 }

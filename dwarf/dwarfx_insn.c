@@ -27,11 +27,21 @@
 /* Functions that may hold one address (nested symbols, DWARF), at most. */
 #define MAX_CANDS 16
 
-/* One piece of code decoded from its start. */
+/*
+ * One piece of code decoded from its start, twice: following where
+ * execution can go (direct jumps and branches), which steps over data a
+ * jump skips, and byte after byte (linear sweep, as objdump), which also
+ * reaches code entered only indirectly (a switch's jump table).  Bitmaps
+ * have a bit per byte of [lo, lo + size).
+ */
 struct dwarfx_code {
 	uint64_t lo, hi;         /* the function (or its piece): [lo, hi) */
-	uint64_t end;            /* decoding stopped here (== hi: all of it) */
-	unsigned char *starts;   /* a bit per byte of [lo, end): an instruction starts */
+	uint8_t *bytes;          /* its bytes (cut at MAX_CODE) */
+	size_t size;
+	uint64_t end;            /* the linear sweep stopped here (lo + size: all of it) */
+	unsigned char *lstart;   /* the sweep's instructions start here */
+	unsigned char *rstart;   /* instructions execution can reach start here */
+	unsigned char *rcover;   /* ... and cover these bytes after their first */
 };
 
 /* A function that holds an address: where to decode from. */
@@ -117,7 +127,8 @@ int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 		return -1;
 	/* decoding stops at bytes that are no instruction */
 	while (off < (size_t)size &&
-	       (len = dwarfx_decode(d, buf + off, (size_t)size - off, lo + off, NULL, 0))) {
+	       (len = dwarfx_decode(d, buf + off, (size_t)size - off, lo + off,
+				    NULL, 0, NULL, NULL))) {
 		if (*count == n)
 			*addr = lo + off;
 		(*count)++;
@@ -309,6 +320,40 @@ static size_t candidates(dwarfx *dx, uint64_t addr, struct cand *c)
 }
 
 #define BIT_SET(b, i) ((b)[(i) / 8] & (1u << ((i) % 8)))
+#define BIT_PUT(b, i) ((b)[(i) / 8] |= (unsigned char)(1u << ((i) % 8)))
+
+/* Marks the instructions reachable from code->lo, along direct jumps. */
+static void follow(dwarfx_decoder *d, struct dwarfx_code *code)
+{
+	size_t *todo = xmalloc(sizeof(size_t)), ntodo = 1, cap = 1;
+
+	todo[0] = 0;
+	while (ntodo) {
+		size_t off = todo[--ntodo], len, k;
+
+		while (off < code->size && !BIT_SET(code->rstart, off)) {
+			enum dwarfx_flow flow = DWARFX_FLOW_NEXT;
+			uint64_t target = 0;
+
+			len = dwarfx_decode(d, code->bytes + off, code->size - off,
+					    code->lo + off, NULL, 0, &flow, &target);
+			if (!len)
+				break;
+			BIT_PUT(code->rstart, off);
+			for (k = 1; k < len && off + k < code->size; k++)
+				BIT_PUT(code->rcover, off + k);
+			if ((flow == DWARFX_FLOW_JUMP || flow == DWARFX_FLOW_BRANCH) &&
+			    target >= code->lo && target - code->lo < code->size) {
+				RG_GROW(todo, ntodo + 1, cap);
+				todo[ntodo++] = (size_t)(target - code->lo);
+			}
+			if (flow == DWARFX_FLOW_JUMP || flow == DWARFX_FLOW_STOP)
+				break;
+			off += len;
+		}
+	}
+	free(todo);
+}
 
 /* [c->lo, c->hi) decoded from its start, once; NULL when it cannot be read. */
 static const struct dwarfx_code *decoded(dwarfx *dx, const struct cand *c)
@@ -325,46 +370,76 @@ static const struct dwarfx_code *decoded(dwarfx *dx, const struct cand *c)
 	if (!(d = decoder(dx, NULL)))
 		return NULL;
 	size = read_code(dx, c->lo, c->hi, &buf, NULL);
-	if (size < 0)
+	if (size <= 0)
 		return NULL;
 	RG_GROW(dx->code, dx->ncode + 1, dx->code_cap);
 	code = &dx->code[dx->ncode++];
 	code->lo = c->lo;
 	code->hi = c->hi;
-	code->starts = xcalloc((size_t)size / 8 + 1, 1);
+	code->bytes = buf;
+	code->size = (size_t)size;
+	code->lstart = xcalloc((size_t)size / 8 + 1, 1);
+	code->rstart = xcalloc((size_t)size / 8 + 1, 1);
+	code->rcover = xcalloc((size_t)size / 8 + 1, 1);
 	while (off < (size_t)size &&
-	       (len = dwarfx_decode(d, buf + off, (size_t)size - off, c->lo + off, NULL, 0))) {
-		code->starts[off / 8] |= (unsigned char)(1u << (off % 8));
+	       (len = dwarfx_decode(d, buf + off, (size_t)size - off, c->lo + off,
+				    NULL, 0, NULL, NULL))) {
+		BIT_PUT(code->lstart, off);
 		off += len;
 	}
 	/* an instruction cut by the end of the bytes read is not decoded either */
 	code->end = c->lo + off;
-	free(buf);
+	follow(d, code);
 	return code;
 }
 
-/* at->why for addr inside the instruction of code that holds it. */
-static void explain_inside(dwarfx *dx, const struct dwarfx_code *code,
-			   uint64_t addr, dwarfx_insn_at *at)
+/*
+ * What code says of addr: BOUNDARY; INSIDE with *insn the start of the
+ * instruction holding it; UNCHECKED when neither decoding reached it.
+ * Reachable instructions first: the sweep is misled by data in the code.
+ */
+static enum dwarfx_bound code_says(dwarfx *dx, const struct dwarfx_code *code,
+				   uint64_t addr, uint64_t *insn)
 {
-	size_t off = (size_t)(addr - code->lo), len = 0;
-	char text[128] = "?";
-	uint8_t *buf = NULL;
-	uint64_t ins;
+	size_t off = (size_t)(addr - code->lo), p;
 
-	while (off > 0 && !BIT_SET(code->starts, off))
-		off--;
-	ins = code->lo + off;
-	if (read_code(dx, ins, code->end, &buf, NULL) > 0)
-		len = dwarfx_decode(dx->decoder, buf, (size_t)(code->end - ins), ins,
-				    text, sizeof(text));
-	free(buf);
-	at->insn = ins;
+	if (addr < code->lo || off >= code->size)
+		return DWARFX_UNCHECKED;
+	if (BIT_SET(code->rstart, off))
+		return DWARFX_BOUNDARY;
+	/* the nearest reachable start whose instruction covers off (paths may overlap) */
+	for (p = off; BIT_SET(code->rcover, off) && p-- > 0 && off - p < 16; )
+		if (BIT_SET(code->rstart, p) &&
+		    p + dwarfx_decode(dx->decoder, code->bytes + p, code->size - p,
+				      code->lo + p, NULL, 0, NULL, NULL) > off) {
+			*insn = code->lo + p;
+			return DWARFX_INSIDE;
+		}
+	if (addr >= code->end)
+		return DWARFX_UNCHECKED;
+	if (BIT_SET(code->lstart, off))
+		return DWARFX_BOUNDARY;
+	for (p = off; p > 0 && !BIT_SET(code->lstart, p); p--)
+		;
+	*insn = code->lo + p;
+	return DWARFX_INSIDE;
+}
+
+/* at's fields for addr inside the instruction of code at insn. */
+static void explain_inside(dwarfx *dx, const struct dwarfx_code *code,
+			   uint64_t addr, uint64_t insn, dwarfx_insn_at *at)
+{
+	size_t off = (size_t)(insn - code->lo), len;
+	char text[128] = "?";
+
+	len = dwarfx_decode(dx->decoder, code->bytes + off, code->size - off, insn,
+			    text, sizeof(text), NULL, NULL);
+	at->insn = insn;
 	at->len = (unsigned)len;
 	snprintf(at->why, sizeof(at->why), "0x%llx is inside '%s' at 0x%llx "
 		 "(%zu byte%s); boundaries: 0x%llx, 0x%llx", (unsigned long long)addr,
-		 text, (unsigned long long)ins, len, len == 1 ? "" : "s",
-		 (unsigned long long)ins, (unsigned long long)(ins + len));
+		 text, (unsigned long long)insn, len, len == 1 ? "" : "s",
+		 (unsigned long long)insn, (unsigned long long)(insn + len));
 }
 
 enum dwarfx_bound dwarfx_boundary(dwarfx *dx, uint64_t addr, dwarfx_insn_at *at)
@@ -372,6 +447,8 @@ enum dwarfx_bound dwarfx_boundary(dwarfx *dx, uint64_t addr, dwarfx_insn_at *at)
 	struct cand c[MAX_CANDS];
 	size_t n = candidates(dx, addr, c), i;
 	const struct dwarfx_code *stopped = NULL;
+	enum dwarfx_bound b;
+	uint64_t insn = 0;
 
 	memset(at, 0, sizeof(*at));
 	/*
@@ -388,14 +465,14 @@ enum dwarfx_bound dwarfx_boundary(dwarfx *dx, uint64_t addr, dwarfx_insn_at *at)
 			return DWARFX_BOUNDARY;
 		if (!(code = decoded(dx, &c[i])))
 			continue;
-		if (addr >= code->end) {
+		b = code_says(dx, code, addr, &insn);
+		if (b == DWARFX_UNCHECKED) {
 			stopped = code;
 			continue;
 		}
-		if (BIT_SET(code->starts, addr - code->lo))
-			return DWARFX_BOUNDARY;
-		explain_inside(dx, code, addr, at);
-		return DWARFX_INSIDE;
+		if (b == DWARFX_INSIDE)
+			explain_inside(dx, code, addr, insn, at);
+		return b;
 	}
 	at->from = 0;
 	at->function = NULL;
@@ -449,8 +526,12 @@ void dwarfx_insn_release(dwarfx *dx)
 	size_t i;
 
 	dwarfx_decoder_free(dx->decoder);
-	for (i = 0; i < dx->ncode; i++)
-		free(dx->code[i].starts);
+	for (i = 0; i < dx->ncode; i++) {
+		free(dx->code[i].bytes);
+		free(dx->code[i].lstart);
+		free(dx->code[i].rstart);
+		free(dx->code[i].rcover);
+	}
 	free(dx->code);
 	for (i = 0; i < dx->nnotes; i++)
 		free(dx->notes[i]);

@@ -239,12 +239,20 @@ void dwarfx_insn_release(dwarfx *dx);
  * dwarfx_arch_<machine>.c: the instruction decoder.  dwarfx_decode returns
  * the length of the instruction in code[0..size) at address pc, 0 when the
  * bytes are no instruction it knows; text (when not NULL) gets its
- * assembly ("mov dword ptr [...], 0").
+ * assembly ("mov dword ptr [...], 0"); flow (when not NULL) where
+ * execution goes after it, and *target a direct jump's destination.
  */
+enum dwarfx_flow {
+	DWARFX_FLOW_NEXT,      /* the next instruction (calls included) */
+	DWARFX_FLOW_JUMP,      /* *target only */
+	DWARFX_FLOW_BRANCH,    /* *target or the next instruction */
+	DWARFX_FLOW_STOP,      /* nowhere this function says: ret, indirect jump, ud2 */
+};
 typedef struct dwarfx_decoder dwarfx_decoder;
 dwarfx_decoder *dwarfx_decoder_new(void);
 void dwarfx_decoder_free(dwarfx_decoder *d);
 size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
-		     uint64_t pc, char *text, size_t len);
+		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
+		     uint64_t *target);
 
 #endif

@@ -43,3 +43,14 @@ racegate_e2e(bounds_lines_drop_row 0
   "ignoring the line table row of 'rowfix.s:15'" "^ *11 " "^ *23 " "^ *26 " "^ *31 "
   "!^ *15 "
   -- ${RG} lines rowfix.s -- ${BX}/rowfix)
+
+# Data jumped over in the middle of a function: the lines after it are
+# instruction boundaries (where execution goes), not refused.
+add_executable(e2e_data_in_code e2e/programs/data_in_code.c)
+target_compile_options(e2e_data_in_code PRIVATE -O0 -g)
+set_target_properties(e2e_data_in_code PROPERTIES OUTPUT_NAME data_in_code
+                      RUNTIME_OUTPUT_DIRECTORY ${BX})
+configure_file(e2e/specs/data_in_code.yaml ${BX}/data_in_code.yaml COPYONLY)
+racegate_e2e(bounds_data_in_code 0 "x = 2" "PASSED" "after-data +opened here"
+  "print +passed" "!warning: ignoring"
+  -- ${RG} run ${BX}/data_in_code.yaml)
