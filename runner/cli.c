@@ -86,6 +86,8 @@ static const char help_text[] =
 "  Class::method      C++ by qualified name; overloads with their parameter\n"
 "                     types: 'Queue::push(int)'\n"
 "  *0xADDR            an address in the executable, before load bias\n"
+"  Every breakpoint address must start an instruction: one inside an\n"
+"  instruction is refused, naming the boundaries around it.\n"
 "\n"
 "A gates file (see docs/gates.md):\n"
 "  version: 1\n"
