@@ -4,9 +4,10 @@
 Mutates the ELF and DWARF of small -g programs and of a shared object
 (tests/fuzz/elf/corpus, built by elf.cmake): the contents of .debug_line,
 .debug_info, .debug_abbrev, .debug_str, .debug_line_str, .debug_rnglists,
-.debug_aranges, .symtab, .strtab and .dynsym, symbol values (a few bytes
-off, to land inside instructions), and the section headers (.text's
-included).  Never the code, nor the program headers: the code that runs is
+.debug_aranges, .symtab, .strtab, .dynsym and .eh_frame_hdr, symbol values
+and unwind table function starts (a few bytes off, to land inside
+instructions), line table rows (moved a byte), and the section headers
+(.text's included).  Never the code, nor the program headers: the code that runs is
 the original's, so objdump's listing of the original says where its
 instructions start.
 
@@ -37,7 +38,7 @@ SANITIZER = re.compile(rb'AddressSanitizer|LeakSanitizer|UndefinedBehaviorSaniti
 LISTED = re.compile(r"^ {6}0x([0-9a-f]+)  (.*?)(?:  in '([^']+)' \(before load bias\))?$")
 CONTENTS = ['.debug_line', '.debug_info', '.debug_abbrev', '.debug_str',
             '.debug_line_str', '.debug_rnglists', '.debug_aranges', '.symtab',
-            '.strtab', '.dynsym']
+            '.strtab', '.dynsym', '.eh_frame_hdr']
 HEADERS = ['.text', '.symtab', '.strtab', '.debug_line', '.debug_info',
            '.debug_abbrev', '.debug_str', '.shstrtab']
 SHF_EXECINSTR = 0x4
@@ -123,6 +124,17 @@ def mutate(t, rng):
             struct.pack_into('<Q', data, at, (value + delta) & (2**64 - 1))
             recipe.append('symbol value at file offset 0x%x %+d' % (at, delta))
             continue
+        if '.eh_frame_hdr' in t.secs and rng.random() < 0.15:
+            # a function start in the unwind tables' search table moved
+            o, size = t.secs['.eh_frame_hdr'][:2]
+            if size >= 20:
+                at = o + 12 + 8 * rng.randrange((size - 12) // 8)
+                value, = struct.unpack_from('<i', data, at)
+                delta = rng.choice([-3, -2, -1, 1, 2, 3, 5])
+                struct.pack_into('<i', data, at, value + delta)
+                recipe.append('.eh_frame_hdr: function start at file offset 0x%x %+d'
+                              % (at, delta))
+                continue
         if '.debug_line' in t.secs and rng.random() < 0.3:
             # a special opcode (>= opcode_base, 13 for gcc) moved by
             # line_range (14 for gcc) moves its row, and those after it in
