@@ -446,7 +446,9 @@ enum dwarfx_bound dwarfx_boundary(dwarfx *dx, uint64_t addr, dwarfx_insn_at *at)
 {
 	struct cand c[MAX_CANDS];
 	size_t n = candidates(dx, addr, c), i;
-	const struct dwarfx_code *stopped = NULL;
+	/* decoded() may move dx->code: keep values, not a pointer into it */
+	uint64_t stopped_lo = 0, stopped_end = 0;
+	bool stopped = false;
 	enum dwarfx_bound b;
 	uint64_t insn = 0;
 
@@ -467,7 +469,9 @@ enum dwarfx_bound dwarfx_boundary(dwarfx *dx, uint64_t addr, dwarfx_insn_at *at)
 			continue;
 		b = code_says(dx, code, addr, &insn);
 		if (b == DWARFX_UNCHECKED) {
-			stopped = code;
+			stopped = true;
+			stopped_lo = code->lo;
+			stopped_end = code->end;
 			continue;
 		}
 		if (b == DWARFX_INSIDE)
@@ -480,7 +484,7 @@ enum dwarfx_bound dwarfx_boundary(dwarfx *dx, uint64_t addr, dwarfx_insn_at *at)
 		snprintf(at->why, sizeof(at->why), "cannot tell whether 0x%llx starts "
 			 "an instruction: the code of '%s' from 0x%llx decodes only "
 			 "up to 0x%llx", (unsigned long long)addr, dx->path,
-			 (unsigned long long)stopped->lo, (unsigned long long)stopped->end);
+			 (unsigned long long)stopped_lo, (unsigned long long)stopped_end);
 	else
 		snprintf(at->why, sizeof(at->why), "cannot tell whether 0x%llx starts "
 			 "an instruction: no function of '%s' holds it (in its "
