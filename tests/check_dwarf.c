@@ -967,8 +967,9 @@ static int note_lines(const dwarfx_line_info *li, void *arg)
 START_TEST(test_rows_inside)
 {
 	const char *nm = LISTING("dwarf_fx_rowfix", ".nm");
-	uint64_t m = nm_lookup(nm, "main").addr, in = nm_lookup(nm, "inside").addr;
+	uint64_t m = nm_lookup(nm, "main").addr, in = nm_lookup(nm, "inside").addr, u;
 	dwarfx *dx = open_ok(FX_ROWFIX);
+	dwarfx_insn_at at;
 	rg_err err = RG_ERR_INIT;
 	rg_buf b = RG_BUF_INIT;
 	char warn[1024];
@@ -1018,6 +1019,17 @@ START_TEST(test_rows_inside)
 	l = resolve_ok(dx, "*main+2", &n);
 	ck_assert_uint_eq(l[0].addr, m + 11);
 	free(l);
+	/* past bytes that decode as nothing, nothing can be told */
+	u = nm_lookup(nm, "unknown_insn").addr;
+	l = resolve_ok(dx, "*unknown_insn", &n);
+	ck_assert_uint_eq(l[0].addr, u);
+	free(l);
+	ck_assert_int_eq(dwarfx_boundary(dx, u + 1, &at), DWARFX_UNCHECKED);
+	ck_assert_str_eq(resolve_err(dx, fmt("*0x%llx", (unsigned long long)u + 2)),
+			 fmt("cannot resolve '*0x%llx': cannot tell whether 0x%llx starts "
+			     "an instruction: the code of '%s' from 0x%llx decodes only up "
+			     "to 0x%llx", (unsigned long long)u + 2, (unsigned long long)u + 2,
+			     FX_ROWFIX, (unsigned long long)u, (unsigned long long)u + 1));
 	dwarfx_free(dx);
 }
 END_TEST
