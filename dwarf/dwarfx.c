@@ -87,6 +87,7 @@ void dwarfx_free(dwarfx *dx)
 	free(dx->syms);
 	free(dx->sym_byname);
 	free(dx->srcsyms);
+	dwarfx_insn_release(dx);
 	free(dx);
 }
 
@@ -556,6 +557,9 @@ static size_t collect_line(dwarfx *dx, const struct dwarfx_file *f, size_t k,
 			;
 		if (i < nseen)
 			continue;
+		/* a row inside an instruction: the instance's next row, if any */
+		if (!dwarfx_row_usable(dx, r->addr, f->path, (int)line))
+			continue;
 		RG_GROW(seen, nseen + 1, seen_cap);
 		seen[nseen++] = fn;
 		name = fn != DWARFX_NONE && dx->fns[fn].name ?
@@ -571,9 +575,15 @@ static int file_line(dwarfx *dx, const char *where, const struct dwarfx_file *f,
 {
 	size_t k = line_lower_bound(dx, f, (uint32_t)line);
 
+	size_t had = lv->n;
+
 	if (k == f->first + f->count || dx->rows[dx->byline[k]].line != (uint32_t)line)
 		return no_code(dx, where, f, k, line, match, err);
 	collect_line(dx, f, k, lv);
+	if (lv->n == had)
+		return rg_error(err, "cannot resolve '%s': every line table row of "
+				"this line is off an instruction boundary (corrupt "
+				"debug information in '%s'?)", where, dx->path);
 	return 0;
 }
 
@@ -616,6 +626,8 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 		if (to > 0 && li.line > to)
 			break;
 		k = collect_line(dx, f, k, &lv);
+		if (!lv.n)
+			continue;   /* every row dropped: no place for a gate */
 		li.file = f->path;
 		li.function = lv.v[0].function;
 		li.instances = lv.n;
@@ -636,7 +648,7 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
  * function whose line differs from the entry's, as gdb's skip_prologue_using_sal
  * does.  No such row (one-line functions, most -O2 code): the entry.
  */
-static uint64_t after_prologue(const dwarfx *dx, const struct dwarfx_fn *fn)
+static uint64_t after_prologue(dwarfx *dx, const struct dwarfx_fn *fn)
 {
 	uint64_t hi = 0;
 	ptrdiff_t i;
@@ -658,7 +670,10 @@ static uint64_t after_prologue(const dwarfx *dx, const struct dwarfx_fn *fn)
 			break;
 		/* line 0 is compiler-made code that belongs to no line */
 		if (dx->rows[j].is_stmt && dx->rows[j].line &&
-		    dx->rows[j].line != line0)
+		    dx->rows[j].line != line0 &&
+		    dwarfx_row_usable(dx, dx->rows[j].addr,
+				      dx->files[dx->rows[j].file].path,
+				      (int)dx->rows[j].line))
 			return dx->rows[j].addr;
 	}
 	return fn->entry;
@@ -1332,6 +1347,24 @@ static int resolve_base(dwarfx *dx, const char *where, const char *base,
 	return resolve_function(dx, where, base, false, lv, err);
 }
 
+/*
+ * The last word on every location: an int3 off an instruction boundary
+ * corrupts the program, so whatever produced the address (a symbol, a
+ * DWARF entry, *0xADDR, +N from any of them) it must start an instruction.
+ * Line table rows that do not were skipped already (dwarfx_row_usable).
+ */
+static int check_boundaries(dwarfx *dx, const char *where, struct locvec *lv,
+			    rg_err *err)
+{
+	dwarfx_insn_at at;
+	size_t i;
+
+	for (i = 0; i < lv->n; i++)
+		if (dwarfx_boundary(dx, lv->v[i].addr, &at) != DWARFX_BOUNDARY)
+			return rg_error(err, "cannot resolve '%s': %s", where, at.why);
+	return 0;
+}
+
 int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 		   rg_err *err)
 {
@@ -1355,6 +1388,8 @@ int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 			       where, where);
 	if (!ret && plus)
 		ret = step_insns(dx, where, is_line, nth, &lv, err);
+	if (!ret)
+		ret = check_boundaries(dx, where, &lv, err);
 	free(base);
 	if (ret < 0) {
 		free(lv.v);

@@ -202,4 +202,40 @@ typedef struct dwarfx_span {
  */
 size_t dwarfx_line_range(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max);
 
+/* Is an address where an instruction starts?  (dwarfx_boundary) */
+enum dwarfx_bound {
+	DWARFX_BOUNDARY,       /* it starts an instruction */
+	DWARFX_INSIDE,         /* it is inside one: a breakpoint there corrupts it */
+	DWARFX_UNCHECKED,      /* no function holds it, or its code does not decode up to it */
+};
+
+typedef struct dwarfx_insn_at {
+	uint64_t from;         /* where decoding started (the function's start), or 0 */
+	const char *function;  /* that function's name, or NULL; owned by dx */
+	uint64_t insn;         /* INSIDE: the instruction holding the address */
+	unsigned len;          /* INSIDE: its length */
+	char why[384];         /* not BOUNDARY, in words: "0x119f is inside 'mov
+	                        * ...' at 0x119b (7 bytes); boundaries: 0x119b, 0x11a2" */
+} dwarfx_insn_at;
+
+/*
+ * Does link-time addr start an instruction?  The function holding it (its
+ * ELF symbol, or the DWARF subprogram's range; of several, the one that
+ * starts lowest, since a symbol placed inside another function's
+ * instruction starts nothing) is decoded from its start, once per object;
+ * a function start is a boundary.  UNCHECKED when no function holds addr,
+ * or the decoder stops (bytes it does not know) before reaching it.
+ * dwarfx_resolve refuses every location that is not a BOUNDARY, and skips
+ * line table rows that are not (see dwarfx_take_warnings).
+ */
+enum dwarfx_bound dwarfx_boundary(dwarfx *dx, uint64_t addr, dwarfx_insn_at *at);
+
+/*
+ * Warnings met while answering queries: a line table row that is not at an
+ * instruction boundary is left out of dwarfx_resolve's and dwarfx_lines's
+ * answers, and said once per row.  Hands over the warnings not yet taken
+ * (*out: malloc'd array of malloc'd strings, free both); returns how many.
+ */
+size_t dwarfx_take_warnings(dwarfx *dx, char ***out);
+
 #endif

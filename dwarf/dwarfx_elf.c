@@ -255,6 +255,11 @@ static int read_phdrs(dwarfx *dx, Elf *elf, const GElf_Ehdr *eh, uint64_t fsize,
 
 		if (!gelf_getphdr(elf, (int)i, &ph))
 			return corrupt(err, dx->path, "program headers");
+		if (ph.p_type == PT_GNU_EH_FRAME && fits(ph.p_offset, ph.p_filesz, fsize)) {
+			dx->ehhdr.vaddr = ph.p_vaddr;
+			dx->ehhdr.offset = ph.p_offset;
+			dx->ehhdr.filesz = ph.p_filesz;
+		}
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (!fits(ph.p_offset, ph.p_filesz, fsize))

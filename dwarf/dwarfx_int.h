@@ -126,6 +126,7 @@ struct dwarfx {
 	uint64_t entry, load_base;
 	struct dwarfx_phdr *phdrs;
 	size_t nphdrs;
+	struct dwarfx_phdr ehhdr;  /* PT_GNU_EH_FRAME (.eh_frame_hdr), filesz 0 when none */
 
 	dwarfx_pool strs;
 
@@ -163,6 +164,19 @@ struct dwarfx {
 	uint32_t *sym_byname;
 	const char **srcsyms;    /* STT_FILE names (.symtab): the sources compiled in */
 	size_t nsrcsyms, srcsyms_cap;
+
+	/* dwarfx_insn.c, filled as queries need them */
+	struct dwarfx_decoder *decoder; /* made on first use */
+	struct dwarfx_code *code;   /* functions decoded so far */
+	size_t ncode, code_cap;
+	uint64_t sym_span;          /* 1 + the largest symbol size; 0 before first use */
+	uint64_t *fde_starts;       /* functions .eh_frame_hdr knows, sorted */
+	size_t nfde;
+	bool fde_read;
+	char **notes;               /* warnings not yet taken (dwarfx_take_warnings) */
+	size_t nnotes, notes_cap;
+	uint64_t *noted;            /* row addresses already warned about */
+	size_t nnoted, noted_cap;
 };
 
 /* dwarfx_elf.c: header, program headers and symbols; fills dx. */
@@ -236,5 +250,33 @@ char *dwarfx_cxx_normal(const char *s, bool untemplate);
 /* dwarfx_insn.c: the n-th instruction in [lo, hi); how many there are. */
 int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 		    uint64_t *addr, size_t *count, rg_err *err);
+
+/*
+ * dwarfx_insn.c: may a line table row's address get a breakpoint?  True
+ * when it starts an instruction; false (and one warning for the row, kept
+ * for dwarfx_take_warnings) when it is inside one or cannot be checked.
+ */
+bool dwarfx_row_usable(dwarfx *dx, uint64_t addr, const char *file, int line);
+void dwarfx_insn_release(dwarfx *dx);
+
+/*
+ * dwarfx_arch_<machine>.c: the instruction decoder.  dwarfx_decode returns
+ * the length of the instruction in code[0..size) at address pc, 0 when the
+ * bytes are no instruction it knows; text (when not NULL) gets its
+ * assembly ("mov dword ptr [...], 0"); flow (when not NULL) where
+ * execution goes after it, and *target a direct jump's destination.
+ */
+enum dwarfx_flow {
+	DWARFX_FLOW_NEXT,      /* the next instruction (calls included) */
+	DWARFX_FLOW_JUMP,      /* *target only */
+	DWARFX_FLOW_BRANCH,    /* *target or the next instruction */
+	DWARFX_FLOW_STOP,      /* nowhere this function says: ret, indirect jump, ud2 */
+};
+typedef struct dwarfx_decoder dwarfx_decoder;
+dwarfx_decoder *dwarfx_decoder_new(void);
+void dwarfx_decoder_free(dwarfx_decoder *d);
+size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
+		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
+		     uint64_t *target);
 
 #endif

@@ -90,6 +90,8 @@ static const char help_text[] =
 "                     types: 'Queue::push(int)', 'log(std::string)'; a\n"
 "                     template by its bare name is every instantiation: Q::put\n"
 "  *0xADDR            an address in the executable, before load bias\n"
+"  Every breakpoint address must start an instruction: one inside an\n"
+"  instruction is refused, naming the boundaries around it.\n"
 "\n"
 "A gates file (see docs/gates.md):\n"
 "  version: 1\n"

@@ -89,7 +89,7 @@ int cmd_lines(int argc, char **argv)
 	rg_err err = RG_ERR_INIT;
 	dwarfx *dx = NULL;
 	char *file;
-	int i, from, to, status = RG_EXIT_OK;
+	int i, from, to, listed, status = RG_EXIT_OK;
 	size_t k;
 
 	for (i = 1; i < argc; i++) {
@@ -128,7 +128,9 @@ int cmd_lines(int argc, char **argv)
 		return RG_EXIT_SETUP;
 	}
 	dwarfx_set_source_dir(dx, source_dir);
-	if (dwarfx_lines(dx, file, from, to, keep_line, &rows, &err) < 0) {
+	listed = dwarfx_lines(dx, file, from, to, keep_line, &rows, &err);
+	plan_warn_dropped(dx, NULL, NULL);
+	if (listed < 0) {
 		fprintf(stderr, "racegate: %s\n", err.msg);
 		status = RG_EXIT_SETUP;
 	} else if (!rows.n) {

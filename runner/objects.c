@@ -510,6 +510,7 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 	dwarfx_loc *locs = NULL;
 	size_t n = 0, i;
 	rg_err err = RG_ERR_INIT;
+	bool failed;
 	dwarfx *dx;
 
 	for (i = 0; i < pl->nres; i++)
@@ -525,7 +526,9 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 		r->msg = xasprintf("cannot read '%s'", path);
 		return r;
 	}
-	if (dwarfx_resolve(dx, g->what, &locs, &n, &err) < 0) {
+	failed = dwarfx_resolve(dx, g->what, &locs, &n, &err) < 0;
+	plan_warn_dropped(dx, NULL, NULL);
+	if (failed) {
 		r->state = not_here(err.msg) ? 0 : -1;
 		r->msg = xstrdup(err.msg);
 		return r;
@@ -935,10 +938,12 @@ int run_locs_start(run_locs *l, rg_err *err)
 
 		if (!g->in_exe)
 			continue;
-		for (j = 0; j < g->nexe_locs; j++)
+		for (j = 0; j < g->nexe_locs; j++) {
+			plan_assert_boundary(l->p->dx, g->exe_locs[j].addr);
 			if (returns_add(l->rets, g->exe_locs[j].addr + l->exe_bias, g->gate,
 					g->ret_where, g->exe_locs[j].function, err) < 0)
 				return -1;
+		}
 		l->armed[g->gate] = true;
 	}
 	return l->watch ? watch_interpreter(l, err) : 0;
@@ -1059,7 +1064,11 @@ static int object_mapped(run_locs *l, size_t o, rg_err *err)
 			continue;
 		for (j = 0; j < r->nlocs; j++) {
 			uint64_t a = r->locs[j].addr + l->objs[o].bias;
-			int rc = g->ret_where ?
+			int rc;
+
+			plan_assert_boundary(plan_object(l->p, l->objs[o].path),
+					     r->locs[j].addr);
+			rc = g->ret_where ?
 				returns_add(l->rets, a, g->gate, g->ret_where,
 					    r->locs[j].function, err) :
 				add_bp(l, o, a, g->gate, &r->locs[j], err);

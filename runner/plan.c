@@ -64,6 +64,7 @@ static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		where = xasprintf(forms[i], sel->start);
 		if (dwarfx_resolve(p->dx, where, &locs, &n, &err) == 0) {
+			plan_warn_dropped(p->dx, d, &sel->pos);
 			free(locs);
 			free(where);
 			free(hint);
@@ -202,6 +203,8 @@ static char *describe_loc(const dwarfx_loc *l)
 	return xasprintf("0x%llx", (unsigned long long)l->addr);
 }
 
+static bool own_bp_ok(plan *p, uint64_t addr, const char *what);
+
 int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	       spec_diags *d, rg_err *err)
 {
@@ -253,6 +256,7 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		dwarfx_loc *locs = NULL;
 		size_t nlocs = 0, j;
 		rg_err rerr = RG_ERR_INIT;
+		int rg;
 
 		if (g->when) {
 			/* Silently ignoring a condition would hold the wrong arrivals. */
@@ -276,7 +280,9 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 			warned_nodebug = true;
 			continue;
 		}
-		if (dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &rerr) < 0) {
+		rg = dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &rerr);
+		plan_warn_dropped(p->dx, d, &g->at_pos);
+		if (rg < 0) {
 			if (file_lacks_debug(p->dx, g->at) ||
 			    !plan_locs_pending(p, i, rerr.msg, d))
 				spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
@@ -320,10 +326,54 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	n = dwarfx_symbol_addrs(p->dx, "pthread_create", NULL, 0);
 	if (n) {
 		p->pthread_create_addrs = xcalloc(n, sizeof(uint64_t));
-		p->npthread_create = dwarfx_symbol_addrs(p->dx, "pthread_create",
-							 p->pthread_create_addrs, n);
+		n = dwarfx_symbol_addrs(p->dx, "pthread_create", p->pthread_create_addrs, n);
+		for (i = 0; i < n; i++)
+			if (own_bp_ok(p, p->pthread_create_addrs[i], "pthread_create"))
+				p->pthread_create_addrs[p->npthread_create++] =
+					p->pthread_create_addrs[i];
 	}
 	return 0;
+}
+
+/*
+ * racegate's own breakpoint at a symbol of the executable: a symbol table
+ * that puts it inside an instruction is corrupt, and the breakpoint is
+ * left out (start routines are then not known) rather than corrupt the
+ * program.
+ */
+static bool own_bp_ok(plan *p, uint64_t addr, const char *what)
+{
+	dwarfx_insn_at at;
+
+	if (dwarfx_boundary(p->dx, addr, &at) == DWARFX_BOUNDARY)
+		return true;
+	rg_warn("not watching '%s' in '%s': %s", what, p->exe, at.why);
+	return false;
+}
+
+void plan_warn_dropped(dwarfx *dx, spec_diags *d, const spec_pos *pos)
+{
+	char **w;
+	size_t n = dwarfx_take_warnings(dx, &w), i;
+
+	for (i = 0; i < n; i++) {
+		if (d)
+			spec_diags_add(d, SPEC_WARNING, *pos, "%s", w[i]);
+		else
+			rg_warn("%s", w[i]);
+		free(w[i]);
+	}
+	free(w);
+}
+
+void plan_assert_boundary(dwarfx *dx, uint64_t link_addr)
+{
+	dwarfx_insn_at at;
+
+	if (dwarfx_boundary(dx, link_addr, &at) != DWARFX_BOUNDARY)
+		rg_bug("a breakpoint off an instruction boundary got past resolution: "
+		       "0x%llx in '%s': %s", (unsigned long long)link_addr,
+		       dwarfx_path(dx), at.why);
 }
 
 const plan_bp *plan_find(const plan *p, uint64_t link_addr)

@@ -912,8 +912,10 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 		c.failed = true;
 		res->note = xstrdup(err.msg);
 	}
-	for (i = 0; i < p->nbps && !c.failed; i++)
+	for (i = 0; i < p->nbps && !c.failed; i++) {
+		plan_assert_boundary(p->dx, p->bps[i].addr);
 		arm(&c, p->bps[i].addr + c.bias);
+	}
 	for (i = 0; i < p->npthread_create && !c.failed; i++)
 		add_ptc(&c, p->pthread_create_addrs[i] + c.bias);
 	c.entry = tracer_entry(c.tr);

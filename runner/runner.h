@@ -80,6 +80,20 @@ struct plan_obj {
 	dwarfx *dx;            /* NULL when it could not be read */
 };
 
+/*
+ * Says each line table row dwarfx left out since the last call (a row off
+ * an instruction boundary): as a warning of the spec at pos when d is not
+ * NULL, else on stderr.
+ */
+void plan_warn_dropped(dwarfx *dx, spec_diags *d, const spec_pos *pos);
+
+/*
+ * The last defence before an int3 goes in: link_addr (in dx) must start an
+ * instruction.  dwarfx_resolve refuses every other address, so one here is
+ * a bug (rg_bug), never a corrupted program.
+ */
+void plan_assert_boundary(dwarfx *dx, uint64_t link_addr);
+
 /* The object at path, opened on first use and kept; NULL if unreadable. */
 dwarfx *plan_object(plan *p, const char *path);
 

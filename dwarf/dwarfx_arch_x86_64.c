@@ -1,0 +1,77 @@
+/*
+ * The machine's instructions, for dwarf/: capstone in x86-64 mode.  The rest
+ * of dwarf/ asks only "how long is the instruction here, what is it, and
+ * where can execution go next" (dwarfx_int.h), so a second architecture is
+ * one more file like this one.
+ */
+#include "dwarfx_int.h"
+
+#include <capstone/capstone.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct dwarfx_decoder {
+	csh cs;
+	cs_insn *insn;
+};
+
+dwarfx_decoder *dwarfx_decoder_new(void)
+{
+	dwarfx_decoder *d = xcalloc(1, sizeof(*d));
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
+		free(d);
+		return NULL;
+	}
+	/* operands: where a jump goes */
+	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	d->insn = cs_malloc(d->cs);
+	return d;
+}
+
+void dwarfx_decoder_free(dwarfx_decoder *d)
+{
+	if (!d)
+		return;
+	cs_free(d->insn, 1);
+	cs_close(&d->cs);
+	free(d);
+}
+
+/* Where execution goes after d->insn: *target for a direct jump. */
+static enum dwarfx_flow flow_of(dwarfx_decoder *d, uint64_t *target)
+{
+	const cs_insn *ci = d->insn;
+	const cs_x86 *x = &ci->detail->x86;
+	bool direct = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
+
+	if (cs_insn_group(d->cs, ci, CS_GRP_RET) || cs_insn_group(d->cs, ci, CS_GRP_IRET) ||
+	    ci->id == X86_INS_UD2 || ci->id == X86_INS_HLT)
+		return DWARFX_FLOW_STOP;
+	if (!cs_insn_group(d->cs, ci, CS_GRP_JUMP))
+		return DWARFX_FLOW_NEXT;   /* calls return, traps come back */
+	if (direct)
+		*target = (uint64_t)x->operands[0].imm;
+	if (ci->id == X86_INS_JMP || ci->id == X86_INS_LJMP)
+		return direct ? DWARFX_FLOW_JUMP : DWARFX_FLOW_STOP;
+	/* jcc, loop, jrcxz: always direct */
+	return direct ? DWARFX_FLOW_BRANCH : DWARFX_FLOW_NEXT;
+}
+
+size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
+		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
+		     uint64_t *target)
+{
+	const uint8_t *p = code;
+	size_t n = size;
+	uint64_t at = pc;
+
+	if (!size || !cs_disasm_iter(d->cs, &p, &n, &at, d->insn))
+		return 0;
+	if (text && len)
+		snprintf(text, len, "%s%s%s", d->insn->mnemonic,
+			 d->insn->op_str[0] ? " " : "", d->insn->op_str);
+	if (flow)
+		*flow = flow_of(d, target);
+	return d->insn->size;
+}
