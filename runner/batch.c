@@ -166,17 +166,15 @@ static void report_one(struct session *s, long no, const run_result *r, bool ok)
 	if (bo->repeat > 1 && !bo->quiet)
 		show_output(r);
 	if (bo->quiet && bo->repeat > 1)
-		fprintf(stderr, "racegate: %s: run %ld: %s\n", name, no,
-			run_outcome_name(r->outcome));
+		rg_say("%s: run %ld: %s", name, no, run_outcome_name(r->outcome));
 	else if (bo->quiet)
-		fprintf(stderr, "racegate: %s: %s\n", name,
-			run_outcome_name(r->outcome));
+		rg_say("%s: %s", name, run_outcome_name(r->outcome));
 	else
 		report_run(stderr, s->sp, r, (int)no, (int)bo->repeat, bo->color);
 	if (bo->verbose)
-		fprintf(stderr, "racegate: %zu breakpoint hits at gates, "
-			"%zu arrivals, %zu breakpoints disarmed\n",
-			r->bp_hits, r->arrivals, r->bp_disarmed);
+		rg_trace("%zu breakpoint hits at gates, %zu arrivals, %zu "
+			 "breakpoints disarmed", r->bp_hits, r->arrivals,
+			 r->bp_disarmed);
 }
 
 static bool on_done(void *ctx, long no, double start_ms, run_result *r)
@@ -239,15 +237,15 @@ static int write_reports(const report_ctx *rc)
 	int ret = 0;
 
 	if (bo->report_path && report_json_write(rc, bo->report_path, &err) < 0) {
-		fprintf(stderr, "racegate: %s\n", err.msg);
+		rg_say("%s", err.msg);
 		ret = -1;
 	}
 	if (bo->junit_path && report_junit_write(rc, bo->junit_path, &err) < 0) {
-		fprintf(stderr, "racegate: %s\n", err.msg);
+		rg_say("%s", err.msg);
 		ret = -1;
 	}
 	if (bo->trace_path && report_trace_write(rc, bo->trace_path, &err) < 0) {
-		fprintf(stderr, "racegate: %s\n", err.msg);
+		rg_say("%s", err.msg);
 		ret = -1;
 	}
 	return ret;
@@ -305,7 +303,7 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 		fputc('\n', stderr);
 	}
 	if (stopped)
-		fprintf(stderr, "racegate: %s\n", stopped);
+		rg_say("%s", stopped);
 	if (bo->tap)
 		report_tap_end(stdout, s.ndone, stopped);
 

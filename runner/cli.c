@@ -1,8 +1,9 @@
 /*
- * racegate's command line: `run` and `check`.
+ * racegate's command line: `run`, `check` and `lines` (lines.c); cli.h.
  */
 #include "runner.h"
 #include "batch.h"
+#include "cli.h"
 #include "interrupt.h"
 #include "objects.h"
 
@@ -150,30 +151,17 @@ static const char help_text[] =
 "  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP):\n"
 "     racegate ends by that signal once it has cleaned up\n";
 
-struct cli {
-	const char *cmd;
-	const char *spec_path;
-	char **command;        /* after --, or NULL */
-	long repeat;
-	long jobs;
-	bool stop_on_first;
-	unsigned expect_mask;  /* --expect-outcome, 0: by exit status */
-	const char *report, *junit, *trace;
-	bool tap;
-	long timeout_ms;
-	int on_deadlock;       /* -1: the spec's */
-	long quiet_ms;         /* --quiet-period, 0: the default */
-	bool keep_stopped;
-	bool quiet, verbose;
-	int color;             /* -1 auto, 0 never, 1 always */
-	const char *source_dir; /* --source-dir, or NULL */
-};
-
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) RG_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
 {
-	fputs("racegate: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
+	rg_buf b = RG_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	rg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	rg_say("%s", b.s);
+	rg_buf_release(&b);
 	fputs(usage_text, stderr);
 	return RG_EXIT_SETUP;
 }
@@ -198,7 +186,7 @@ static bool is_option(const char *arg, const char *name)
 	return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
 }
 
-static int parse_args(struct cli *c, int argc, char **argv)
+int cli_parse(struct cli *c, int argc, char **argv)
 {
 	int i;
 
@@ -365,7 +353,7 @@ static int prepare(const struct cli *c, spec **sp, plan *p)
 	}
 	if (plan_build(p, *sp, c->command, &d, &err) < 0) {
 		if (d.nerrors == 0)
-			fprintf(stderr, "racegate: %s\n", err.msg);
+			rg_say("%s", err.msg);
 		ret = -1;
 	}
 	print_diags(&d);
@@ -434,7 +422,7 @@ static int cmd_run(const struct cli *c)
 		rg_err err = RG_ERR_INIT;
 
 		if (outs[k][1] && report_check_path(outs[k][1], &err) < 0) {
-			fprintf(stderr, "racegate: %s: %s\n", outs[k][0], err.msg);
+			rg_say("%s: %s", outs[k][0], err.msg);
 			return RG_EXIT_SETUP;
 		}
 	}
@@ -479,7 +467,7 @@ static int cmd_run(const struct cli *c)
 	return status;
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
 	struct cli c;
 	int r;
@@ -504,7 +492,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
 		return usage_error("unknown command '%s' (commands: run, check, lines)",
 				   argv[1]);
-	r = parse_args(&c, argc, argv);
+	r = cli_parse(&c, argc, argv);
 	if (r)
 		return r;
 	if (!strcmp(c.cmd, "check"))
