@@ -38,6 +38,7 @@ struct session {
 	run_record *recs;
 	size_t nrecs, caprecs;
 	bool progress_shown;
+	rg_buf warned;           /* "\n"-separated warnings said so far */
 };
 
 bool batch_outcome_ok(const batch_opts *bo, enum run_outcome o)
@@ -177,6 +178,30 @@ static void report_one(struct session *s, long no, const run_result *r, bool ok)
 			 r->bp_disarmed);
 }
 
+/*
+ * Says each of r's setup warnings the first time a run of the session has
+ * it: a program that always lacks something warns once, not once a run.
+ */
+static void say_warnings(struct session *s, const run_result *r)
+{
+	const char *line, *nl;
+
+	if (!s->warned.len)
+		rg_buf_puts(&s->warned, "\n");
+	for (line = r->warnings.s; line && *line; line = *nl ? nl + 1 : nl) {
+		size_t n = strcspn(line, "\n");
+		char *key = xasprintf("\n%.*s\n", (int)n, line);
+
+		nl = line + n;
+		if (n && !strstr(s->warned.s, key)) {
+			progress_clear(s);
+			rg_warn("%.*s", (int)n, line);
+			rg_buf_puts(&s->warned, key + 1);
+		}
+		free(key);
+	}
+}
+
 static bool on_done(void *ctx, long no, double start_ms, run_result *r)
 {
 	struct session *s = ctx;
@@ -188,6 +213,7 @@ static bool on_done(void *ctx, long no, double start_ms, run_result *r)
 	s->ndone++;
 	s->counts[r->outcome]++;
 	s->status = worse(s->status, st);
+	say_warnings(s, r);
 	report_one(s, no, r, ok);
 	rec.no = no;
 	rec.ok = ok;
@@ -327,6 +353,7 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 	for (i = 0; i < s.nrecs; i++)
 		run_result_release(&s.recs[i].r);
 	free(s.recs);
+	rg_buf_release(&s.warned);
 	free(stopped);
 	jobs_free(j);
 	return status;

@@ -25,7 +25,7 @@
 #include "msg.h"
 #include "spec.h"
 
-/* Exit status of racegate, as DESIGN.md says. */
+/* Exit status of racegate, as racegate(1) says under EXIT STATUS. */
 enum {
 	RG_EXIT_OK = 0,        /* every run met its expectation */
 	RG_EXIT_UNMET = 1,     /* some run did not */
@@ -152,6 +152,8 @@ typedef struct run_result {
 	size_t arrivals;       /* breakpoint arrivals at gate locations */
 	size_t bp_hits;        /* traps at gate locations, whether a gate matched or not */
 	size_t bp_disarmed;    /* gate breakpoints taken out: no gate there could act again */
+	rg_buf warnings;       /* setup steps that failed but let the run go on, one
+				* message a line: batch.c says each once a session */
 } run_result;
 
 /*

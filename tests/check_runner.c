@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "gates.h"
 #include "runner.h"
+#include "starts.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -883,6 +884,20 @@ static void fixture_release(struct fixture *f)
 	spec_free(f->sp);
 }
 
+/* The reports' strings outlive the run results: here they are the test's. */
+static const char *intern_same(void *ctx, const char *str)
+{
+	static const char *const known[] = {"c.c:12", "c.c:14", "w1-loaded",
+					    "w2-stored"};
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(known[i], str))
+			return known[i];
+	return "?";
+}
+
 static char *tmp_path(void)
 {
 	char *path = xstrdup("/tmp/check_runner_XXXXXX");
@@ -1128,6 +1143,85 @@ START_TEST(report_trace_events)
 }
 END_TEST
 
+START_TEST(thread_library_names)
+{
+	static const char *const yes[] = {"/lib/x86_64-linux-gnu/libc.so.6",
+		"/lib64/libc-2.17.so", "/lib/x86_64-linux-gnu/libpthread.so.0",
+		"/lib/ld-musl-x86_64.so.1", "/lib/libc.musl-x86_64.so.1",
+		"/usr/lib/x86_64-linux-musl/libc.so", "libc.so.6"};
+	static const char *const no[] = {"/lib/x86_64-linux-gnu/libcap.so.2",
+		"/usr/lib/libcrypto.so.3", "/lib64/ld-linux-x86-64.so.2",
+		"/home/u/libc-tools/prog", "/usr/lib/libmusl-helper.so"};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		ck_assert_msg(starts_thread_library(yes[i]), "%s", yes[i]);
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		ck_assert_msg(!starts_thread_library(no[i]), "%s", no[i]);
+}
+END_TEST
+
+START_TEST(no_thread_library_warning)
+{
+	spec *sp = load("version: 1\ncommand: [./p]\n"
+			"threads: {w: {start: worker}}\n"
+			"gates: [{at: \"a.c:1\", thread: w, as: x}]\n");
+	spec *plain = load("version: 1\ncommand: [./p]\ngates: [{at: \"a.c:1\", as: x}]\n");
+	plan p;
+	rg_buf w = RG_BUF_INIT;
+
+	memset(&p, 0, sizeof(p));
+	p.exe = "./p";
+	p.sp = plain;
+	starts_none_found(&p, NULL, &w);
+	ck_assert_uint_eq(w.len, 0);   /* no {start:}: nothing to say */
+	p.sp = sp;
+	starts_none_found(&p, NULL, &w);
+	starts_none_found(&p, "no such process", &w);
+	ck_assert_str_eq(w.s, "no pthread_create found in './p' or its libraries: "
+			 "{start: worker} selectors cannot match\n"
+			 "cannot look for pthread_create in './p' or its libraries "
+			 "(no such process): {start: worker} selectors cannot match\n");
+	rg_buf_release(&w);
+	spec_free(sp);
+	spec_free(plain);
+}
+END_TEST
+
+/* What a worker process sends back is what the parent reads. */
+START_TEST(result_round_trip)
+{
+	struct fixture f;
+	rg_buf b = RG_BUF_INIT;
+	run_result got;
+	const run_result *r;
+	size_t i;
+
+	fixture_init(&f);
+	r = &f.runs[0].r;
+	rg_buf_puts(&f.runs[0].r.warnings, "first\nsecond\n");
+	run_result_encode(&b, r);
+	ck_assert_int_eq(run_result_decode(b.s, b.len, &got, intern_same, NULL), 0);
+	ck_assert_int_eq(got.outcome, r->outcome);
+	ck_assert_int_eq(got.exit_code, 1);
+	ck_assert_str_eq(got.out.s, "counter = 1\n");
+	ck_assert_str_eq(got.note, "exit 1");
+	ck_assert_str_eq(got.warnings.s, "first\nsecond\n");
+	ck_assert_uint_eq(got.ntl, r->ntl);
+	for (i = 0; i < got.ntl; i++) {
+		ck_assert_str_eq(got.tl[i].what, r->tl[i].what);
+		ck_assert_str_eq(got.tl[i].gate, r->tl[i].gate);
+	}
+	ck_assert_uint_eq(got.ngates, 2);
+	/* a short record is refused, not half read */
+	run_result_release(&got);
+	ck_assert_int_eq(run_result_decode(b.s, b.len - 1, &got, intern_same, NULL), -1);
+	run_result_release(&got);
+	rg_buf_release(&b);
+	fixture_release(&f);
+}
+END_TEST
+
 /* ---- the command line --------------------------------------------------- */
 
 /* Parses argv (NULL-terminated); *msg gets what it printed on stderr. */
@@ -1306,6 +1400,8 @@ static Suite *runner_suite(void)
 	tcase_add_test(tc, plan_gates_to_breakpoints);
 	tcase_add_test(tc, plan_errors_at_gate_positions);
 	tcase_add_test(tc, plan_without_program);
+	tcase_add_test(tc, thread_library_names);
+	tcase_add_test(tc, no_thread_library_warning);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reports");
@@ -1313,6 +1409,7 @@ static Suite *runner_suite(void)
 	tcase_add_test(tc, report_junit_shape);
 	tcase_add_test(tc, report_tap_text);
 	tcase_add_test(tc, report_trace_events);
+	tcase_add_test(tc, result_round_trip);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");
