@@ -345,8 +345,11 @@ static void on_pthread_create(struct run_ctx *c, pid_t tid)
 	struct pending_start *ps = NULL;
 	size_t i;
 
-	if (tracer_get_regs(c->tr, tid, &regs, &err) < 0)
+	if (tracer_get_regs(c->tr, tid, &regs, &err) < 0) {
+		rg_trace("thread %d in pthread_create, its start unknown: %s",
+			 (int)tid, err.msg);
 		return;
+	}
 	for (i = 0; i < c->npend; i++)
 		if (c->pend[i].creator == tid)
 			ps = &c->pend[i];
