@@ -4,7 +4,8 @@
  * with the gate engine deciding, judges each run against `expect`, and
  * reports.
  *
- *   cli.c      command line, --help, exit status
+ *   main.c     the racegate executable; everything else is rg_runner
+ *   cli.c      command line, --help, exit status (cli.h)
  *   plan.c     spec + program -> breakpoint plan (addresses -> gates)
  *   run.c      one traced run: the event loop
  *   objects.c  gates in shared objects: pending until they map (objects.h)
