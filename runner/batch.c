@@ -111,15 +111,16 @@ static bool decisive(const batch_opts *bo, enum run_outcome o)
 	return !batch_outcome_ok(bo, o) && o != OUT_NOT_REPRODUCED;
 }
 
-static void print_counts(FILE *f, const size_t *counts)
+/* ", 3 REPRODUCED, 1 NOT-REPRODUCED" without its first comma: the tally. */
+static void add_counts(rg_buf *b, const size_t *counts)
 {
 	bool first = true;
 	int k;
 
 	for (k = 0; k <= OUT_ERROR; k++)
 		if (counts[k]) {
-			fprintf(f, "%s %zu %s", first ? "" : ",", counts[k],
-				run_outcome_name((enum run_outcome)k));
+			rg_buf_printf(b, "%s %zu %s", first ? "" : ",", counts[k],
+				      run_outcome_name((enum run_outcome)k));
 			first = false;
 		}
 }
@@ -134,10 +135,16 @@ static void progress_clear(struct session *s)
 
 static void progress_show(struct session *s)
 {
+	rg_buf line = RG_BUF_INIT;
+
 	if (!s->bo->progress)
 		return;
-	fprintf(stderr, "\r\033[Kracegate: %ld/%ld runs:", s->ndone, s->bo->repeat);
-	print_counts(stderr, s->counts);
+	/* a terminal line, rewritten in place: not a message */
+	rg_buf_printf(&line, "\r\033[Kracegate: %ld/%ld runs:", s->ndone,
+		      s->bo->repeat);
+	add_counts(&line, s->counts);
+	fputs(line.s, stderr);
+	rg_buf_release(&line);
 	fflush(stderr);
 	s->progress_shown = true;
 }
@@ -324,9 +331,11 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 				    run_outcome_name(s.stop_outcome));
 	}
 	if (bo->repeat > 1) {
-		fprintf(stderr, "racegate: %ld runs:", s.ndone);
-		print_counts(stderr, s.counts);
-		fputc('\n', stderr);
+		rg_buf tally = RG_BUF_INIT;
+
+		add_counts(&tally, s.counts);
+		rg_say("%ld runs:%s", s.ndone, tally.s ? tally.s : "");
+		rg_buf_release(&tally);
 	}
 	if (stopped)
 		rg_say("%s", stopped);
