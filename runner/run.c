@@ -495,6 +495,8 @@ static void dispatch(struct run_ctx *c, const tracer_event *ev)
 	case TRACER_EV_THREAD_NEW: {
 		char *start = take_pending_start(c, ev->parent);
 
+		if (!start)
+			starts_unnamed(c->p, &c->res->warnings);
 		thr_add(c, ev->tid, start);
 		c->nlive++;
 		gate_thread_started(c->eng, ev->tid, start, false, t);

@@ -355,3 +355,18 @@ void starts_none_found(const plan *p, const char *why, rg_buf *warnings)
 			      "libraries: {start: %s} selectors cannot match\n",
 			      p->exe, start);
 }
+
+void starts_unnamed(const plan *p, rg_buf *warnings)
+{
+	const char *start = first_start(p->sp);
+	char *line;
+
+	if (!start)
+		return;
+	line = xasprintf("a thread of '%s' started without pthread_create, or with "
+			 "a start routine racegate cannot name: {start: %s} "
+			 "selectors cannot match it\n", p->exe, start);
+	if (!warnings->s || !strstr(warnings->s, line))
+		rg_buf_puts(warnings, line);
+	free(line);
+}

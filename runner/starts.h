@@ -48,4 +48,12 @@ bool starts_thread_library(const char *path);
  */
 void starts_none_found(const plan *p, const char *why, rg_buf *warnings);
 
+/*
+ * A thread started whose start routine is unknown (it did not come from
+ * pthread_create: a raw clone; or starts_name could not name it): when a
+ * selector of p's spec names a start routine, adds a line saying so to
+ * warnings, once.
+ */
+void starts_unnamed(const plan *p, rg_buf *warnings);
+
 #endif

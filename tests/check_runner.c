@@ -1183,6 +1183,17 @@ START_TEST(no_thread_library_warning)
 			 "cannot look for pthread_create in './p' or its libraries "
 			 "(no such process): {start: worker} selectors cannot match\n");
 	rg_buf_release(&w);
+
+	/* threads of unknown start: said once a run, and only for {start:} */
+	starts_unnamed(&p, &w);
+	starts_unnamed(&p, &w);
+	ck_assert_str_eq(w.s, "a thread of './p' started without pthread_create, or "
+			 "with a start routine racegate cannot name: {start: worker} "
+			 "selectors cannot match it\n");
+	rg_buf_release(&w);
+	p.sp = plain;
+	starts_unnamed(&p, &w);
+	ck_assert_uint_eq(w.len, 0);
 	spec_free(sp);
 	spec_free(plain);
 }

@@ -20,3 +20,14 @@ set_tests_properties(e2e_no_thread_library_warns_once PROPERTIES LABELS e2e TIME
 # A program that uses threads has nothing to be warned about.
 racegate_e2e(thread_library_no_warning 0 "PASSED" "!warning: no pthread_create"
   -- ${RG} run ${E2E_DIR}/hits.yaml)
+
+# A thread made by clone(2) itself, in a program that has pthread_create.
+add_executable(e2e_rawclone e2e/programs/rawclone.c)
+target_compile_options(e2e_rawclone PRIVATE -O0 -g)
+set_target_properties(e2e_rawclone PROPERTIES OUTPUT_NAME rawclone
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/rawclone.yaml ${E2E_DIR}/rawclone.yaml COPYONLY)
+racegate_e2e(raw_clone_thread_warns 3 "counter = 1"
+  "^racegate: warning: a thread of '.*rawclone' started without pthread_create, or with a start routine racegate cannot name: \\{start: worker\\} selectors cannot match it$"
+  "NOT-ENFORCED"
+  -- ${RG} run ${E2E_DIR}/rawclone.yaml)
