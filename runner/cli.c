@@ -187,6 +187,41 @@ static bool is_option(const char *arg, const char *name)
 	return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
 }
 
+/* --jobs J, --jobs=J, -j J, -jJ at argv[*i]; 0, or -1 once said why. */
+static int parse_jobs(struct cli *c, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+	char *end;
+
+	/* -j 2 and -j2, as getopt reads a short option's value */
+	if (!strcmp(a, "-j"))
+		v = *i + 1 < argc ? argv[++*i] : NULL;
+	else if (a[1] == 'j')
+		v = a + 2;
+	else
+		v = option_value(argc, argv, i, "--jobs");
+	if (!v) {
+		usage_error("'%s' needs a number", a);
+		return -1;
+	}
+	errno = 0;
+	c->jobs = strtol(v, &end, 10);
+	if (!strcmp(v, "auto") || (!errno && !*end && c->jobs == 0)) {
+		c->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+		if (c->jobs < 1)
+			c->jobs = 1;
+		if (c->jobs > 64)
+			c->jobs = 64;
+		return 0;
+	}
+	if (errno || *end || c->jobs < 1 || c->jobs > 64) {
+		usage_error("--jobs takes a number from 1 to 64 (or 0 or auto: one "
+			    "per CPU), not '%s'", v);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv)
 {
 	int i;
@@ -229,29 +264,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 				return usage_error("--repeat takes a number from 1 to "
 						   "1000000, not '%s'", v);
 		} else if (is_option(a, "--jobs") || !strncmp(a, "-j", 2)) {
-			char *end;
-
-			/* -j 2 and -j2, as getopt reads a short option's value */
-			if (!strcmp(a, "-j"))
-				v = i + 1 < argc ? argv[++i] : NULL;
-			else if (a[1] == 'j')
-				v = a + 2;
-			else
-				v = option_value(argc, argv, &i, "--jobs");
-			if (!v)
-				return usage_error("'%s' needs a number", a);
-			errno = 0;
-			c->jobs = strtol(v, &end, 10);
-			if (!strcmp(v, "auto") || (!errno && !*end && c->jobs == 0)) {
-				c->jobs = sysconf(_SC_NPROCESSORS_ONLN);
-				if (c->jobs < 1)
-					c->jobs = 1;
-				if (c->jobs > 64)
-					c->jobs = 64;
-			} else if (errno || *end || c->jobs < 1 || c->jobs > 64) {
-				return usage_error("--jobs takes a number from 1 to 64 "
-						   "(or 0 or auto: one per CPU), not '%s'", v);
-			}
+			if (parse_jobs(c, argc, argv, &i) < 0)
+				return RG_EXIT_SETUP;
 		} else if (!strcmp(a, "--stop-on-first")) {
 			c->stop_on_first = true;
 		} else if (is_option(a, "--expect-outcome")) {

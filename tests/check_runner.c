@@ -1391,6 +1391,26 @@ START_TEST(cli_main_commands)
 	ck_assert_msg(strstr(msg, "racegate: unknown command 'launch' (commands: "
 			     "run, check, lines)\n" USAGE_LINE) == msg, "%s", msg);
 	free(msg);
+
+	/* lines has its own arguments (lines.c) */
+	{
+		char *l1[] = {"racegate", "lines", "a.c", NULL};
+		char *l2[] = {"racegate", "lines", "a.c:9-3", "--", "/bin/true", NULL};
+
+		cap_begin(&cap);
+		ck_assert_int_eq(cli_main(3, l1), RG_EXIT_SETUP);
+		msg = cap_end(&cap);
+		ck_assert_str_eq(msg, "racegate: lines needs a source file and, after "
+				 "'--', the program\nusage: racegate lines "
+				 "FILE[:FROM-TO] [--source-dir DIR] -- PROGRAM\n");
+		free(msg);
+		cap_begin(&cap);
+		ck_assert_int_eq(cli_main(5, l2), RG_EXIT_SETUP);
+		msg = cap_end(&cap);
+		ck_assert_str_eq(msg, "racegate: 'a.c:9-3': give lines as FILE:LINE or "
+				 "FILE:FROM-TO (FROM-TO ascending, from 1)\n");
+		free(msg);
+	}
 }
 END_TEST
 
