@@ -17,6 +17,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "gates.h"
+#include "json_read.h"
 #include "runner.h"
 #include "starts.h"
 
@@ -592,163 +593,7 @@ START_TEST(plan_without_program)
 }
 END_TEST
 
-/* ---- a small JSON reader, for the reports ------------------------------ */
-
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-typedef struct jv {
-	enum jtype t;
-	char *s;            /* J_STR */
-	double num;         /* J_NUM, J_BOOL */
-	struct jv *kids;    /* J_ARR, J_OBJ */
-	char **keys;        /* J_OBJ */
-	size_t n;
-} jv;
-
-static const char *jparse(const char *p, jv *v, int depth);
-
-static const char *jspace(const char *p)
-{
-	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
-		p++;
-	return p;
-}
-
-static const char *jstring(const char *p, char **out)
-{
-	rg_buf b = RG_BUF_INIT;
-
-	if (*p++ != '"')
-		return NULL;
-	while (*p != '"') {
-		unsigned char c = (unsigned char)*p;
-
-		if (c < 0x20) {
-			rg_buf_release(&b);
-			return NULL;    /* raw control characters are not JSON */
-		}
-		if (c != '\\') {
-			rg_buf_add(&b, p++, 1);
-			continue;
-		}
-		p++;
-		switch (*p) {
-		case '"': case '\\': case '/': rg_buf_add(&b, p, 1); break;
-		case 'n': rg_buf_puts(&b, "\n"); break;
-		case 't': rg_buf_puts(&b, "\t"); break;
-		case 'r': rg_buf_puts(&b, "\r"); break;
-		case 'b': rg_buf_puts(&b, "\b"); break;
-		case 'f': rg_buf_puts(&b, "\f"); break;
-		case 'u': {
-			unsigned cp;
-			char utf[4];
-
-			if (sscanf(p + 1, "%4x", &cp) != 1 || !isxdigit((unsigned char)p[4])) {
-				rg_buf_release(&b);
-				return NULL;
-			}
-			if (cp < 0x80) {
-				utf[0] = (char)cp;
-				rg_buf_add(&b, utf, 1);
-			} else if (cp < 0x800) {
-				utf[0] = (char)(0xc0 | cp >> 6);
-				utf[1] = (char)(0x80 | (cp & 0x3f));
-				rg_buf_add(&b, utf, 2);
-			} else {
-				utf[0] = (char)(0xe0 | cp >> 12);
-				utf[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-				utf[2] = (char)(0x80 | (cp & 0x3f));
-				rg_buf_add(&b, utf, 3);
-			}
-			p += 4;
-			break;
-		}
-		default:
-			rg_buf_release(&b);
-			return NULL;
-		}
-		p++;
-	}
-	*out = rg_buf_detach(&b);
-	return p + 1;
-}
-
-static const char *jlist(const char *p, jv *v, int depth, char close)
-{
-	p = jspace(p + 1);
-	if (*p == close)
-		return p + 1;
-	for (;;) {
-		jv kid;
-
-		if (v->t == J_OBJ) {
-			char *k;
-
-			if (!(p = jstring(p, &k)))
-				return NULL;
-			v->keys = xrealloc(v->keys, (v->n + 1) * sizeof(*v->keys));
-			v->keys[v->n] = k;
-			p = jspace(p);
-			if (*p++ != ':')
-				return NULL;
-		}
-		memset(&kid, 0, sizeof(kid));
-		if (!(p = jparse(p, &kid, depth + 1)))
-			return NULL;
-		v->kids = xrealloc(v->kids, (v->n + 1) * sizeof(*v->kids));
-		v->kids[v->n++] = kid;
-		p = jspace(p);
-		if (*p == close)
-			return p + 1;
-		if (*p++ != ',')
-			return NULL;
-		p = jspace(p);
-	}
-}
-
-static const char *jparse(const char *p, jv *v, int depth)
-{
-	char *end;
-
-	if (depth > 32)
-		return NULL;
-	p = jspace(p);
-	memset(v, 0, sizeof(*v));
-	if (*p == '{' || *p == '[') {
-		v->t = *p == '{' ? J_OBJ : J_ARR;
-		return jlist(p, v, depth, *p == '{' ? '}' : ']');
-	}
-	if (*p == '"') {
-		v->t = J_STR;
-		return jstring(p, &v->s);
-	}
-	if (!strncmp(p, "null", 4))
-		return p + 4;
-	if (!strncmp(p, "true", 4) || !strncmp(p, "false", 5)) {
-		v->t = J_BOOL;
-		v->num = *p == 't';
-		return p + (*p == 't' ? 4 : 5);
-	}
-	if (*p != '-' && !isdigit((unsigned char)*p))
-		return NULL;
-	v->t = J_NUM;
-	v->num = strtod(p, &end);
-	return end > p ? end : NULL;
-}
-
-static void jfree(jv *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++) {
-		jfree(&v->kids[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
-	free(v->kids);
-	free(v->keys);
-	free(v->s);
-}
+/* ---- JSON, for the reports ------------------------------------------- */
 
 /* The whole text is one JSON value. */
 static void jload(const char *text, jv *v)
@@ -907,6 +752,32 @@ static char *tmp_path(void)
 	close(fd);
 	return path;
 }
+
+/* The reader the report tests rest on refuses what is not JSON. */
+START_TEST(json_reader_refuses)
+{
+	static const char *const bad[] = {"{\"a\":1,}", "[1 2]", "\"\x01\"", "nan",
+		"{a: 1}", "[\"\\x\"]", "\"open", "{\"a\" 1}"};
+	static const char *const good[] = {"{\"a\":[1,-2.5e3,true,false,null]}",
+		"\"\\u00e9\\n\"", "[]"};
+	size_t i;
+	jv v;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(jparse(bad[i], &v, 0) == NULL, "took %s", bad[i]);
+		jfree(&v);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		const char *end = jparse(good[i], &v, 0);
+
+		ck_assert_msg(end && !*end, "refused %s", good[i]);
+		jfree(&v);
+	}
+	jparse(good[1], &v, 0);
+	ck_assert_str_eq(v.s, "\xc3\xa9\n");
+	jfree(&v);
+}
+END_TEST
 
 START_TEST(report_json_shape)
 {
@@ -1436,6 +1307,7 @@ static Suite *runner_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reports");
+	tcase_add_test(tc, json_reader_refuses);
 	tcase_add_test(tc, report_json_shape);
 	tcase_add_test(tc, report_junit_shape);
 	tcase_add_test(tc, report_tap_text);
