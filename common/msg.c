@@ -61,6 +61,15 @@ static void say(const char *kind, const char *fmt, va_list ap)
 	rg_buf_release(&b);
 }
 
+void rg_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+}
+
 void rg_warn(const char *fmt, ...)
 {
 	va_list ap;

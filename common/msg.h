@@ -28,6 +28,8 @@ int rg_error_prefix(rg_err *e, const char *fmt, ...) RG_PRINTF(2, 3);
 /*
  * Messages to the user, for runner/ and for a library's broken invariant.
  * Each prints one line "racegate: ..." on stderr.
+ *   rg_say    "racegate: ...": an error runner/ reports, then returns its
+ *             exit status (cleaning up on the way, unlike rg_die)
  *   rg_warn   "racegate: warning: ..."; the run goes on
  *   rg_trace  only once rg_set_verbose(1) was called (--verbose)
  *   rg_die    prints and exits with status 2 (setup cannot go on)
@@ -36,6 +38,7 @@ int rg_error_prefix(rg_err *e, const char *fmt, ...) RG_PRINTF(2, 3);
  */
 void rg_set_verbose(int level);
 int rg_verbose(void);
+void rg_say(const char *fmt, ...) RG_PRINTF(1, 2);
 void rg_warn(const char *fmt, ...) RG_PRINTF(1, 2);
 void rg_trace(const char *fmt, ...) RG_PRINTF(1, 2);
 _Noreturn void rg_die(const char *fmt, ...) RG_PRINTF(1, 2);

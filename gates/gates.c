@@ -1,6 +1,6 @@
 /*
- * The gate engine: gates.h is the contract, DESIGN.md "The gates file" the
- * semantics.
+ * The gate engine: gates.h is the contract, docs/gates.md ("How it works")
+ * the semantics, docs/design.md its place among the modules.
  *
  * Every thread has a control block.  A held thread keeps the gates of the
  * arrival that held it (their then_open is still to come), the events it

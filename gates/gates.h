@@ -8,7 +8,7 @@
  * releases of other threads, alias bindings.  The caller acts on RELEASE
  * notes by restarting that thread.
  *
- * Semantics are those of DESIGN.md "The gates file": on each arrival, the
+ * Semantics are those of docs/gates.md ("How it works"): on each arrival, the
  * matching gates at the location merge their actions: every open, then every
  * wait, every barrier, every then_open.  then_open means "I have got past":
  * the engine keeps it pending when the thread is released (or passes) and

@@ -38,6 +38,7 @@ struct session {
 	run_record *recs;
 	size_t nrecs, caprecs;
 	bool progress_shown;
+	rg_buf warned;           /* "\n"-separated warnings said so far */
 };
 
 bool batch_outcome_ok(const batch_opts *bo, enum run_outcome o)
@@ -110,15 +111,16 @@ static bool decisive(const batch_opts *bo, enum run_outcome o)
 	return !batch_outcome_ok(bo, o) && o != OUT_NOT_REPRODUCED;
 }
 
-static void print_counts(FILE *f, const size_t *counts)
+/* ", 3 REPRODUCED, 1 NOT-REPRODUCED" without its first comma: the tally. */
+static void add_counts(rg_buf *b, const size_t *counts)
 {
 	bool first = true;
 	int k;
 
 	for (k = 0; k <= OUT_ERROR; k++)
 		if (counts[k]) {
-			fprintf(f, "%s %zu %s", first ? "" : ",", counts[k],
-				run_outcome_name((enum run_outcome)k));
+			rg_buf_printf(b, "%s %zu %s", first ? "" : ",", counts[k],
+				      run_outcome_name((enum run_outcome)k));
 			first = false;
 		}
 }
@@ -133,10 +135,16 @@ static void progress_clear(struct session *s)
 
 static void progress_show(struct session *s)
 {
+	rg_buf line = RG_BUF_INIT;
+
 	if (!s->bo->progress)
 		return;
-	fprintf(stderr, "\r\033[Kracegate: %ld/%ld runs:", s->ndone, s->bo->repeat);
-	print_counts(stderr, s->counts);
+	/* a terminal line, rewritten in place: not a message */
+	rg_buf_printf(&line, "\r\033[Kracegate: %ld/%ld runs:", s->ndone,
+		      s->bo->repeat);
+	add_counts(&line, s->counts);
+	fputs(line.s, stderr);
+	rg_buf_release(&line);
 	fflush(stderr);
 	s->progress_shown = true;
 }
@@ -166,17 +174,39 @@ static void report_one(struct session *s, long no, const run_result *r, bool ok)
 	if (bo->repeat > 1 && !bo->quiet)
 		show_output(r);
 	if (bo->quiet && bo->repeat > 1)
-		fprintf(stderr, "racegate: %s: run %ld: %s\n", name, no,
-			run_outcome_name(r->outcome));
+		rg_say("%s: run %ld: %s", name, no, run_outcome_name(r->outcome));
 	else if (bo->quiet)
-		fprintf(stderr, "racegate: %s: %s\n", name,
-			run_outcome_name(r->outcome));
+		rg_say("%s: %s", name, run_outcome_name(r->outcome));
 	else
 		report_run(stderr, s->sp, r, (int)no, (int)bo->repeat, bo->color);
 	if (bo->verbose)
-		fprintf(stderr, "racegate: %zu breakpoint hits at gates, "
-			"%zu arrivals, %zu breakpoints disarmed\n",
-			r->bp_hits, r->arrivals, r->bp_disarmed);
+		rg_trace("%zu breakpoint hits at gates, %zu arrivals, %zu "
+			 "breakpoints disarmed", r->bp_hits, r->arrivals,
+			 r->bp_disarmed);
+}
+
+/*
+ * Says each of r's setup warnings the first time a run of the session has
+ * it: a program that always lacks something warns once, not once a run.
+ */
+static void say_warnings(struct session *s, const run_result *r)
+{
+	const char *line, *nl;
+
+	if (!s->warned.len)
+		rg_buf_puts(&s->warned, "\n");
+	for (line = r->warnings.s; line && *line; line = *nl ? nl + 1 : nl) {
+		size_t n = strcspn(line, "\n");
+		char *key = xasprintf("\n%.*s\n", (int)n, line);
+
+		nl = line + n;
+		if (n && !strstr(s->warned.s, key)) {
+			progress_clear(s);
+			rg_warn("%.*s", (int)n, line);
+			rg_buf_puts(&s->warned, key + 1);
+		}
+		free(key);
+	}
 }
 
 static bool on_done(void *ctx, long no, double start_ms, run_result *r)
@@ -190,6 +220,7 @@ static bool on_done(void *ctx, long no, double start_ms, run_result *r)
 	s->ndone++;
 	s->counts[r->outcome]++;
 	s->status = worse(s->status, st);
+	say_warnings(s, r);
 	report_one(s, no, r, ok);
 	rec.no = no;
 	rec.ok = ok;
@@ -239,15 +270,15 @@ static int write_reports(const report_ctx *rc)
 	int ret = 0;
 
 	if (bo->report_path && report_json_write(rc, bo->report_path, &err) < 0) {
-		fprintf(stderr, "racegate: %s\n", err.msg);
+		rg_say("%s", err.msg);
 		ret = -1;
 	}
 	if (bo->junit_path && report_junit_write(rc, bo->junit_path, &err) < 0) {
-		fprintf(stderr, "racegate: %s\n", err.msg);
+		rg_say("%s", err.msg);
 		ret = -1;
 	}
 	if (bo->trace_path && report_trace_write(rc, bo->trace_path, &err) < 0) {
-		fprintf(stderr, "racegate: %s\n", err.msg);
+		rg_say("%s", err.msg);
 		ret = -1;
 	}
 	return ret;
@@ -300,12 +331,14 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 				    run_outcome_name(s.stop_outcome));
 	}
 	if (bo->repeat > 1) {
-		fprintf(stderr, "racegate: %ld runs:", s.ndone);
-		print_counts(stderr, s.counts);
-		fputc('\n', stderr);
+		rg_buf tally = RG_BUF_INIT;
+
+		add_counts(&tally, s.counts);
+		rg_say("%ld runs:%s", s.ndone, tally.s ? tally.s : "");
+		rg_buf_release(&tally);
 	}
 	if (stopped)
-		fprintf(stderr, "racegate: %s\n", stopped);
+		rg_say("%s", stopped);
 	if (bo->tap)
 		report_tap_end(stdout, s.ndone, stopped);
 
@@ -329,6 +362,7 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 	for (i = 0; i < s.nrecs; i++)
 		run_result_release(&s.recs[i].r);
 	free(s.recs);
+	rg_buf_release(&s.warned);
 	free(stopped);
 	jobs_free(j);
 	return status;

@@ -1,8 +1,9 @@
 /*
- * racegate's command line: `run` and `check`.
+ * racegate's command line: `run`, `check` and `lines` (lines.c); cli.h.
  */
 #include "runner.h"
 #include "batch.h"
+#include "cli.h"
 #include "interrupt.h"
 #include "objects.h"
 
@@ -69,8 +70,9 @@ static const char help_text[] =
 "  --keep-stopped     at a verdict (deadlock, timeout) leave the program\n"
 "                     stopped and detached, with no breakpoint in it, and\n"
 "                     print the gdb -p PID command to look inside\n"
-"  --quiet            print only the outcome line(s)\n"
-"  --verbose          print every run's report and output\n"
+"  --quiet, -q        print only the outcome line(s)\n"
+"  --verbose, -v      print every run's report and output, and what\n"
+"                     racegate does (setup steps, breakpoint counts)\n"
 "  --color=auto|always|never\n"
 "                     colour the outcome (auto: on a terminal, unless NO_COLOR)\n"
 "\n"
@@ -152,30 +154,17 @@ static const char help_text[] =
 "  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP):\n"
 "     racegate ends by that signal once it has cleaned up\n";
 
-struct cli {
-	const char *cmd;
-	const char *spec_path;
-	char **command;        /* after --, or NULL */
-	long repeat;
-	long jobs;
-	bool stop_on_first;
-	unsigned expect_mask;  /* --expect-outcome, 0: by exit status */
-	const char *report, *junit, *trace;
-	bool tap;
-	long timeout_ms;
-	int on_deadlock;       /* -1: the spec's */
-	long quiet_ms;         /* --quiet-period, 0: the default */
-	bool keep_stopped;
-	bool quiet, verbose;
-	int color;             /* -1 auto, 0 never, 1 always */
-	const char *source_dir; /* --source-dir, or NULL */
-};
-
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) RG_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
 {
-	fputs("racegate: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
+	rg_buf b = RG_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	rg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	rg_say("%s", b.s);
+	rg_buf_release(&b);
 	fputs(usage_text, stderr);
 	return RG_EXIT_SETUP;
 }
@@ -200,7 +189,42 @@ static bool is_option(const char *arg, const char *name)
 	return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
 }
 
-static int parse_args(struct cli *c, int argc, char **argv)
+/* --jobs J, --jobs=J, -j J, -jJ at argv[*i]; 0, or -1 once said why. */
+static int parse_jobs(struct cli *c, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+	char *end;
+
+	/* -j 2 and -j2, as getopt reads a short option's value */
+	if (!strcmp(a, "-j"))
+		v = *i + 1 < argc ? argv[++*i] : NULL;
+	else if (a[1] == 'j')
+		v = a + 2;
+	else
+		v = option_value(argc, argv, i, "--jobs");
+	if (!v) {
+		usage_error("'%s' needs a number", a);
+		return -1;
+	}
+	errno = 0;
+	c->jobs = strtol(v, &end, 10);
+	if (!strcmp(v, "auto") || (!errno && !*end && c->jobs == 0)) {
+		c->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+		if (c->jobs < 1)
+			c->jobs = 1;
+		if (c->jobs > 64)
+			c->jobs = 64;
+		return 0;
+	}
+	if (errno || *end || c->jobs < 1 || c->jobs > 64) {
+		usage_error("--jobs takes a number from 1 to 64 (or 0 or auto: one "
+			    "per CPU), not '%s'", v);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_parse(struct cli *c, int argc, char **argv)
 {
 	int i;
 
@@ -242,29 +266,8 @@ static int parse_args(struct cli *c, int argc, char **argv)
 				return usage_error("--repeat takes a number from 1 to "
 						   "1000000, not '%s'", v);
 		} else if (is_option(a, "--jobs") || !strncmp(a, "-j", 2)) {
-			char *end;
-
-			/* -j 2 and -j2, as getopt reads a short option's value */
-			if (!strcmp(a, "-j"))
-				v = i + 1 < argc ? argv[++i] : NULL;
-			else if (a[1] == 'j')
-				v = a + 2;
-			else
-				v = option_value(argc, argv, &i, "--jobs");
-			if (!v)
-				return usage_error("'%s' needs a number", a);
-			errno = 0;
-			c->jobs = strtol(v, &end, 10);
-			if (!strcmp(v, "auto") || (!errno && !*end && c->jobs == 0)) {
-				c->jobs = sysconf(_SC_NPROCESSORS_ONLN);
-				if (c->jobs < 1)
-					c->jobs = 1;
-				if (c->jobs > 64)
-					c->jobs = 64;
-			} else if (errno || *end || c->jobs < 1 || c->jobs > 64) {
-				return usage_error("--jobs takes a number from 1 to 64 "
-						   "(or 0 or auto: one per CPU), not '%s'", v);
-			}
+			if (parse_jobs(c, argc, argv, &i) < 0)
+				return RG_EXIT_SETUP;
 		} else if (!strcmp(a, "--stop-on-first")) {
 			c->stop_on_first = true;
 		} else if (is_option(a, "--expect-outcome")) {
@@ -367,7 +370,7 @@ static int prepare(const struct cli *c, spec **sp, plan *p)
 	}
 	if (plan_build(p, *sp, c->command, &d, &err) < 0) {
 		if (d.nerrors == 0)
-			fprintf(stderr, "racegate: %s\n", err.msg);
+			rg_say("%s", err.msg);
 		ret = -1;
 	}
 	print_diags(&d);
@@ -436,7 +439,7 @@ static int cmd_run(const struct cli *c)
 		rg_err err = RG_ERR_INIT;
 
 		if (outs[k][1] && report_check_path(outs[k][1], &err) < 0) {
-			fprintf(stderr, "racegate: %s: %s\n", outs[k][0], err.msg);
+			rg_say("%s: %s", outs[k][0], err.msg);
 			return RG_EXIT_SETUP;
 		}
 	}
@@ -481,7 +484,7 @@ static int cmd_run(const struct cli *c)
 	return status;
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
 	struct cli c;
 	int r;
@@ -506,7 +509,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
 		return usage_error("unknown command '%s' (commands: run, check, lines)",
 				   argv[1]);
-	r = parse_args(&c, argc, argv);
+	r = cli_parse(&c, argc, argv);
 	if (r)
 		return r;
 	if (!strcmp(c.cmd, "check"))

@@ -114,6 +114,7 @@ void run_result_encode(rg_buf *b, const run_result *r)
 	put_u64(b, r->arrivals);
 	put_u64(b, r->bp_hits);
 	put_u64(b, r->bp_disarmed);
+	put_strn(b, r->warnings.s, r->warnings.len);
 	put_u64(b, RESULT_MAGIC);
 }
 
@@ -282,6 +283,7 @@ int run_result_decode(const char *s, size_t len, run_result *r,
 	r->arrivals = get_u64(&rd);
 	r->bp_hits = get_u64(&rd);
 	r->bp_disarmed = get_u64(&rd);
+	get_buf(&rd, &r->warnings);
 	if (get_u64(&rd) != RESULT_MAGIC || rd.off != rd.len)
 		rd.bad = true;
 	return rd.bad ? -1 : 0;

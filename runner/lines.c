@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char lines_usage[] =
+"usage: racegate lines FILE[:FROM-TO] [--source-dir DIR] -- PROGRAM\n";
+
 struct line_row {
 	int line;
 	size_t instances;
@@ -102,28 +105,26 @@ int cmd_lines(int argc, char **argv)
 		} else if (!strncmp(argv[i], "--source-dir=", 13)) {
 			source_dir = argv[i] + 13;
 		} else if (argv[i][0] == '-' || where) {
-			fprintf(stderr, "racegate: unexpected argument '%s'\n"
-				"usage: racegate lines FILE[:FROM-TO] [--source-dir DIR] "
-				"-- PROGRAM\n", argv[i]);
+			rg_say("unexpected argument '%s'", argv[i]);
+			fputs(lines_usage, stderr);
 			return RG_EXIT_SETUP;
 		} else {
 			where = argv[i];
 		}
 	}
 	if (!where || !program) {
-		fprintf(stderr, "racegate: lines needs a source file and, after '--', "
-			"the program\nusage: racegate lines FILE[:FROM-TO] "
-			"[--source-dir DIR] -- PROGRAM\n");
+		rg_say("lines needs a source file and, after '--', the program");
+		fputs(lines_usage, stderr);
 		return RG_EXIT_SETUP;
 	}
 	file = parse_range(where, &from, &to);
 	if (!file) {
-		fprintf(stderr, "racegate: '%s': give lines as FILE:LINE or "
-			"FILE:FROM-TO (FROM-TO ascending, from 1)\n", where);
+		rg_say("'%s': give lines as FILE:LINE or FILE:FROM-TO (FROM-TO "
+		       "ascending, from 1)", where);
 		return RG_EXIT_SETUP;
 	}
 	if (dwarfx_open(program, &dx, &err) < 0) {
-		fprintf(stderr, "racegate: %s\n", err.msg);
+		rg_say("%s", err.msg);
 		free(file);
 		return RG_EXIT_SETUP;
 	}
@@ -131,15 +132,14 @@ int cmd_lines(int argc, char **argv)
 	listed = dwarfx_lines(dx, file, from, to, keep_line, &rows, &err);
 	plan_warn_dropped(dx, NULL, NULL);
 	if (listed < 0) {
-		fprintf(stderr, "racegate: %s\n", err.msg);
+		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
 	} else if (!rows.n) {
 		if (to)
-			fprintf(stderr, "racegate: no line of '%s' from %d to %d has "
-				"code\n", file, from, to);
+			rg_say("no line of '%s' from %d to %d has code", file,
+			       from, to);
 		else
-			fprintf(stderr, "racegate: no line of '%s' from %d on has code\n",
-				file, from);
+			rg_say("no line of '%s' from %d on has code", file, from);
 		status = RG_EXIT_SETUP;
 	} else {
 		print_rows(&rows);

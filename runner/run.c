@@ -269,13 +269,6 @@ static void learn_names(struct run_ctx *c)
 			gate_thread_named(c->eng, c->thr[i].tid, comm, now_ms(c));
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 static void arm(struct run_ctx *c, uint64_t addr)
 {
 	rg_err err = RG_ERR_INIT;
@@ -310,19 +303,18 @@ static void at_entry(struct run_ctx *c)
 	size_t n = 0, i, j;
 	rg_err err = RG_ERR_INIT;
 
-	if (tracer_maps(c->tr, &maps, &n, &err) < 0)
+	if (tracer_maps(c->tr, &maps, &n, &err) < 0) {
+		starts_none_found(c->p, err.msg, &c->res->warnings);
 		return;
+	}
 	for (i = 0; i < n; i++) {
-		const char *b;
 		dwarfx *dx;
 		uint64_t addrs[4];
 		size_t na;
 
 		if (!maps[i].path || maps[i].offset != 0)
 			continue;
-		b = basename_of(maps[i].path);
-		if (strncmp(b, "libc.so", 7) && strncmp(b, "libc-", 5) &&
-		    strncmp(b, "libpthread", 10))
+		if (!starts_thread_library(maps[i].path))
 			continue;
 		dx = plan_object(c->p, maps[i].path);
 		if (!dx)
@@ -332,6 +324,8 @@ static void at_entry(struct run_ctx *c)
 			add_ptc(c, maps[i].start - dwarfx_load_base(dx) + addrs[j]);
 	}
 	tracer_maps_free(maps, n);
+	if (!c->nptc)
+		starts_none_found(c->p, NULL, &c->res->warnings);
 }
 
 static bool is_ptc(const struct run_ctx *c, uint64_t a)
@@ -351,8 +345,11 @@ static void on_pthread_create(struct run_ctx *c, pid_t tid)
 	struct pending_start *ps = NULL;
 	size_t i;
 
-	if (tracer_get_regs(c->tr, tid, &regs, &err) < 0)
+	if (tracer_get_regs(c->tr, tid, &regs, &err) < 0) {
+		rg_trace("thread %d in pthread_create, its start unknown: %s",
+			 (int)tid, err.msg);
 		return;
+	}
 	for (i = 0; i < c->npend; i++)
 		if (c->pend[i].creator == tid)
 			ps = &c->pend[i];
@@ -498,6 +495,8 @@ static void dispatch(struct run_ctx *c, const tracer_event *ev)
 	case TRACER_EV_THREAD_NEW: {
 		char *start = take_pending_start(c, ev->parent);
 
+		if (!start)
+			starts_unnamed(c->p, &c->res->warnings);
 		thr_add(c, ev->tid, start);
 		c->nlive++;
 		gate_thread_started(c->eng, ev->tid, start, false, t);
@@ -1023,6 +1022,7 @@ void run_result_release(run_result *res)
 	free(res->chain);
 	rg_buf_release(&res->out);
 	rg_buf_release(&res->err);
+	rg_buf_release(&res->warnings);
 	free(res->note);
 	free(res->gate_reached);
 	free(res->gate_timed_out);

@@ -4,7 +4,8 @@
  * with the gate engine deciding, judges each run against `expect`, and
  * reports.
  *
- *   cli.c      command line, --help, exit status
+ *   main.c     the racegate executable; everything else is rg_runner
+ *   cli.c      command line, --help, exit status (cli.h)
  *   plan.c     spec + program -> breakpoint plan (addresses -> gates)
  *   run.c      one traced run: the event loop
  *   objects.c  gates in shared objects: pending until they map (objects.h)
@@ -25,7 +26,7 @@
 #include "msg.h"
 #include "spec.h"
 
-/* Exit status of racegate, as DESIGN.md says. */
+/* Exit status of racegate, as racegate(1) says under EXIT STATUS. */
 enum {
 	RG_EXIT_OK = 0,        /* every run met its expectation */
 	RG_EXIT_UNMET = 1,     /* some run did not */
@@ -166,6 +167,8 @@ typedef struct run_result {
 	size_t arrivals;       /* breakpoint arrivals at gate locations */
 	size_t bp_hits;        /* traps at gate locations, whether a gate matched or not */
 	size_t bp_disarmed;    /* gate breakpoints taken out: no gate there could act again */
+	rg_buf warnings;       /* setup steps that failed but let the run go on, one
+				* message a line: batch.c says each once a session */
 } run_result;
 
 /*

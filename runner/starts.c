@@ -309,3 +309,64 @@ char *starts_name(plan *p, tracer *tr, uint64_t exe_bias, uint64_t routine,
 		tracer_maps_free(c.maps, c.nmaps);
 	return name;
 }
+
+bool starts_thread_library(const char *path)
+{
+	static const char *const names[] = {
+		"libc.so", "libc-", "libpthread",   /* glibc */
+		"libc.musl-", "ld-musl-",           /* musl */
+	};
+	const char *b = strrchr(path, '/');
+	size_t i;
+
+	b = b ? b + 1 : path;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(b, names[i], strlen(names[i])))
+			return true;
+	return false;
+}
+
+/* The routine the first {start:} selector of sp names, or NULL. */
+static const char *first_start(const spec *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->naliases; i++)
+		if (sp->aliases[i].sel.kind == SPEC_SEL_MATCH && sp->aliases[i].sel.start)
+			return sp->aliases[i].sel.start;
+	for (i = 0; i < sp->ngates; i++)
+		if (sp->gates[i].thread.kind == SPEC_SEL_MATCH && sp->gates[i].thread.start)
+			return sp->gates[i].thread.start;
+	return NULL;
+}
+
+void starts_none_found(const plan *p, const char *why, rg_buf *warnings)
+{
+	const char *start = first_start(p->sp);
+
+	if (!start)
+		return;   /* nothing needs it: a program may well have no threads */
+	if (why)
+		rg_buf_printf(warnings, "cannot look for pthread_create in '%s' or its "
+			      "libraries (%s): {start: %s} selectors cannot match\n",
+			      p->exe, why, start);
+	else
+		rg_buf_printf(warnings, "no pthread_create found in '%s' or its "
+			      "libraries: {start: %s} selectors cannot match\n",
+			      p->exe, start);
+}
+
+void starts_unnamed(const plan *p, rg_buf *warnings)
+{
+	const char *start = first_start(p->sp);
+	char *line;
+
+	if (!start)
+		return;
+	line = xasprintf("a thread of '%s' started without pthread_create, or with "
+			 "a start routine racegate cannot name: {start: %s} "
+			 "selectors cannot match it\n", p->exe, start);
+	if (!warnings->s || !strstr(warnings->s, line))
+		rg_buf_puts(warnings, line);
+	free(line);
+}

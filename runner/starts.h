@@ -33,4 +33,27 @@ char *starts_name(plan *p, tracer *tr, uint64_t exe_bias, uint64_t routine,
  */
 bool starts_callable_type(dwarfx *dx, const char *start);
 
+/*
+ * Is path (a mapped object) a thread library, where the program's
+ * pthread_create lives?  glibc's libc.so.6 (libc-2.NN.so) and libpthread,
+ * musl's libc.musl-ARCH.so.1 and ld-musl-ARCH.so.1 (one file, the C library
+ * and the dynamic linker at once).
+ */
+bool starts_thread_library(const char *path);
+
+/*
+ * No pthread_create was found (why: the reason, or NULL when the program's
+ * libraries simply have none): when a selector of p's spec names a start
+ * routine, which can then never bind, adds a line saying so to warnings.
+ */
+void starts_none_found(const plan *p, const char *why, rg_buf *warnings);
+
+/*
+ * A thread started whose start routine is unknown (it did not come from
+ * pthread_create: a raw clone; or starts_name could not name it): when a
+ * selector of p's spec names a start routine, adds a line saying so to
+ * warnings, once.
+ */
+void starts_unnamed(const plan *p, rg_buf *warnings);
+
 #endif

@@ -12,7 +12,10 @@
 #include "msg.h"
 #include "spec.h"
 
-/* The example file of DESIGN.md, verbatim. */
+/*
+ * A gates file with most keys, each annotated: the example of racegate's
+ * first design notes, kept verbatim (docs/gates.md opens with a shorter one).
+ */
 static const char design_example[] =
 	"version: 1\n"
 	"name: lost update in counter_add            # optional; used in reports\n"

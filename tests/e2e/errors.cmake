@@ -1,5 +1,5 @@
 # What users see when something is wrong: the message says where and what,
-# and racegate exits with the status DESIGN.md gives.
+# and racegate exits with the status racegate(1) gives under EXIT STATUS.
 foreach(s bad_key bad_start bad_regex no_code unreached stuck timeout)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()

@@ -1,0 +1,40 @@
+/*
+ * cli: racegate's command line.  main.c calls cli_main; the parsing is
+ * public so tests/check_runner.c can drive it without running anything.
+ */
+#ifndef RACEGATE_CLI_H
+#define RACEGATE_CLI_H
+
+#include <stdbool.h>
+
+/* What `racegate run|check` was asked, as parsed. */
+struct cli {
+	const char *cmd;       /* "run" or "check" */
+	const char *spec_path;
+	char **command;        /* after --, or NULL */
+	long repeat;
+	long jobs;
+	bool stop_on_first;
+	unsigned expect_mask;  /* --expect-outcome, 0: by exit status */
+	const char *report, *junit, *trace;
+	bool tap;
+	long timeout_ms;
+	int on_deadlock;       /* -1: the spec's */
+	long quiet_ms;         /* --quiet-period, 0: the default */
+	bool keep_stopped;
+	bool quiet, verbose;
+	int color;             /* -1 auto, 0 never, 1 always */
+	const char *source_dir; /* --source-dir, or NULL */
+};
+
+/*
+ * Parses argv[2..] of `racegate run|check` (argv[1] is the command) into c.
+ * Returns 0, or RG_EXIT_SETUP after printing "racegate: PROBLEM" and the
+ * usage on stderr.  --verbose also calls rg_set_verbose(1).
+ */
+int cli_parse(struct cli *c, int argc, char **argv);
+
+/* The whole program: returns racegate's exit status (or dies by a signal). */
+int cli_main(int argc, char **argv);
+
+#endif
