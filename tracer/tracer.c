@@ -2,7 +2,7 @@
  * tracer: one program under ptrace.  See tracer.h for the contract.
  *
  * Shape (after strace's strace.c): every wait status goes through
- * handle_status(), which updates the thread's control block and either
+ * tracer_handle_status(), which updates the thread's control block and either
  * restarts the thread at once (clone of the parent side, signals passed
  * through, group-stops, exit stops) or leaves it stopped and queues an event
  * for the caller (breakpoint, new thread).  tracer_next_event() first drains
@@ -39,31 +39,14 @@
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
-#ifndef PTRACE_EVENT_STOP
-#define PTRACE_EVENT_STOP 128
-#endif
-
-#define PAGE 4096ULL
-/* The slot a displaced instruction runs in, after the stub. */
-#define SLOT_OFF 16
 /* How far a slot may be from the code (and from a RIP-relative operand's
  * target): the reach of a signed 32-bit displacement, minus a margin. */
 #define REACH ((1ULL << 31) - 2 * PAGE)
 /* Lowest address mmap accepts by default (vm.mmap_min_addr). */
 #define LOWEST_MAP 0x10000ULL
 #define HIGHEST_MAP 0x7ffffffff000ULL
-/* Out-of-line copies (step_over_oot) fill the page from OOT_OFF, OOT_SIZE
- * bytes each: the longest instruction and a jump back. */
-#define OOT_OFF 64
-#define OOT_SIZE 32
 /* How long one poll() sleeps at most before waitpid is asked again. */
 #define POLL_SLICE_MS 100
-
-static void ranges_free(tracer *tr, struct tcb *t, bool put);
-static bool stepping(const struct tcb *t);
-static void range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report);
-static bool has_children(const tracer *tr);
-static void detach_children(tracer *tr);
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -90,7 +73,7 @@ void tracer_tcb_drop(tracer *tr, struct tcb *t)
 {
 	size_t *ix = rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)t->tid);
 
-	ranges_free(tr, t, true);
+	tracer_ranges_free(tr, t, true);
 	if (ix && tr->tcbs[*ix] == t) {
 		size_t i = *ix;
 
@@ -103,7 +86,7 @@ void tracer_tcb_drop(tracer *tr, struct tcb *t)
 }
 
 /* Index of the first breakpoint at or above addr. */
-static size_t bp_lower(const tracer *tr, uint64_t addr)
+size_t tracer_bp_lower(const tracer *tr, uint64_t addr)
 {
 	size_t lo = 0, hi = tr->nbps;
 
@@ -118,14 +101,14 @@ static size_t bp_lower(const tracer *tr, uint64_t addr)
 	return lo;
 }
 
-static struct bp *find_bp(const tracer *tr, uint64_t addr)
+struct bp *tracer_bp_find(const tracer *tr, uint64_t addr)
 {
-	size_t i = bp_lower(tr, addr);
+	size_t i = tracer_bp_lower(tr, addr);
 
 	return i < tr->nbps && tr->bps[i].addr == addr ? &tr->bps[i] : NULL;
 }
 
-static bool recently_removed(const tracer *tr, uint64_t addr)
+bool tracer_bp_recently_removed(const tracer *tr, uint64_t addr)
 {
 	for (size_t i = 0; i < tr->nremoved; i++)
 		if (tr->removed[i] == addr)
@@ -140,7 +123,7 @@ static void forget_removed(tracer *tr, uint64_t addr)
 			tr->removed[i] = 0;
 }
 
-static void queue_status(tracer *tr, pid_t tid, int status)
+void tracer_queue_status(tracer *tr, pid_t tid, int status)
 {
 	if (tr->raw_head == tr->nraw)
 		tr->raw_head = tr->nraw = 0;
@@ -166,22 +149,22 @@ tracer_event *tracer_queue_event(tracer *tr, enum tracer_ev_kind kind, pid_t tid
 }
 
 /* SIGNAL is informational, and about the program's threads only. */
-static void note_signal(tracer *tr, const struct tcb *t, int sig)
+void tracer_note_signal(tracer *tr, const struct tcb *t, int sig)
 {
 	if (!(t->flags & TCB_CHILD))
 		tracer_queue_event(tr, TRACER_EV_SIGNAL, t->tid)->signo = sig;
 }
 
-static bool is_stop_signal(int sig)
+bool tracer_is_stop_signal(int sig)
 {
 	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
 /* A group-stop: the program stops (SIGSTOP, SIGTSTP...) until a SIGCONT. */
-static bool is_group_stop(int status)
+bool tracer_is_group_stop(int status)
 {
 	return WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP &&
-	       is_stop_signal(WSTOPSIG(status));
+	       tracer_is_stop_signal(WSTOPSIG(status));
 }
 
 /*
@@ -189,17 +172,17 @@ static bool is_group_stop(int status)
  * step over a breakpoint, a system call of its own) was cut short by the
  * next step: once that step is done, the thread is asked to stop again.
  * PTRACE_INTERRUPT on a stopped thread takes effect at its next restart,
- * before it runs any code; handle_status then puts it back into the stop
+ * before it runs any code; tracer_handle_status then puts it back into the stop
  * (PTRACE_LISTEN) if the program is still stopped, or lets it go on if a
  * SIGCONT came meanwhile.  So a thread released from a gate while the
  * program is stopped stays stopped with it, as natively.
  */
-static void rejoin_group_stop(pid_t tid)
+void tracer_rejoin_group_stop(pid_t tid)
 {
 	ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
 }
 
-static int wait_tid(pid_t tid, int *status)
+int tracer_wait_tid(pid_t tid, int *status)
 {
 	for (;;) {
 		pid_t r = waitpid(tid, status, __WALL);
@@ -236,12 +219,12 @@ int tracer_restart(pid_t tid, int op, int sig, rg_err *err)
 	return rg_error(err, "cannot %s thread %d: %s", what, tid, strerror(errno));
 }
 
-static int get_regs(pid_t tid, struct user_regs_struct *r)
+int tracer_regs_fetch(pid_t tid, struct user_regs_struct *r)
 {
 	return ptrace(PTRACE_GETREGS, tid, 0L, r) < 0 ? -1 : 0;
 }
 
-static int set_regs(pid_t tid, const struct user_regs_struct *r)
+int tracer_regs_store(pid_t tid, const struct user_regs_struct *r)
 {
 	return ptrace(PTRACE_SETREGS, tid, 0L, r) < 0 ? -1 : 0;
 }
@@ -254,12 +237,12 @@ static int set_regs(pid_t tid, const struct user_regs_struct *r)
  * out-of-line copy anyway (step_over_oot), so one PTRACE_SETREGS per hit
  * does both.  Everything else that lets the thread run or lets someone read
  * its registers through ptrace (libunwind, a debugger after
- * tracer_detach_stopped, the stub, a single-step) calls regs_sync first.
+ * tracer_detach_stopped, the stub, a single-step) calls tracer_regs_sync first.
  */
-static int regs_read(struct tcb *t, struct user_regs_struct *r)
+int tracer_regs_read(struct tcb *t, struct user_regs_struct *r)
 {
 	if (!(t->flags & TCB_REGS)) {
-		if (get_regs(t->tid, &t->regs) < 0)
+		if (tracer_regs_fetch(t->tid, &t->regs) < 0)
 			return -1;
 		t->flags |= TCB_REGS;
 	}
@@ -268,15 +251,15 @@ static int regs_read(struct tcb *t, struct user_regs_struct *r)
 }
 
 /* Writes the cached registers if the thread's own differ (TCB_REGS_DIRTY). */
-static int regs_sync(struct tcb *t)
+int tracer_regs_sync(struct tcb *t)
 {
 	if (!(t->flags & TCB_REGS_DIRTY))
 		return 0;
 	t->flags &= ~TCB_REGS_DIRTY;
-	return set_regs(t->tid, &t->regs);
+	return tracer_regs_store(t->tid, &t->regs);
 }
 
-static int mem_pread(int fd, uint64_t addr, void *buf, size_t len)
+int tracer_mem_pread(int fd, uint64_t addr, void *buf, size_t len)
 {
 	size_t done = 0;
 
@@ -311,20 +294,20 @@ int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len)
 }
 
 /* The program's bytes: our int3s are shown as what they replaced. */
-static size_t read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len)
+size_t tracer_read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len)
 {
-	int n = mem_pread(tr->memfd, addr, buf, len);
+	int n = tracer_mem_pread(tr->memfd, addr, buf, len);
 
 	if (n <= 0)
 		return 0;
-	for (size_t i = bp_lower(tr, addr); i < tr->nbps &&
+	for (size_t i = tracer_bp_lower(tr, addr); i < tr->nbps &&
 	     tr->bps[i].addr < addr + (size_t)n; i++)
 		buf[tr->bps[i].addr - addr] = tr->bps[i].orig;
 	return (size_t)n;
 }
 
 /* "Tgid:" of /proc/TID/status, or -1 when the thread is gone. */
-static long proc_status_field(pid_t tid, const char *field)
+long tracer_proc_status_field(pid_t tid, const char *field)
 {
 	char path[64], line[256];
 	size_t flen = strlen(field);
@@ -344,14 +327,14 @@ static long proc_status_field(pid_t tid, const char *field)
 	return val;
 }
 
-static bool is_own_thread(const tracer *tr, pid_t tid)
+bool tracer_is_own_thread(const tracer *tr, pid_t tid)
 {
-	long tgid = proc_status_field(tid, "Tgid");
+	long tgid = tracer_proc_status_field(tid, "Tgid");
 
 	return tgid < 0 || tgid == tr->pid;
 }
 
-static int open_mem(pid_t pid, rg_err *err)
+int tracer_open_mem(pid_t pid, rg_err *err)
 {
 	char path[64];
 	int fd;
@@ -363,7 +346,7 @@ static int open_mem(pid_t pid, rg_err *err)
 	return fd;
 }
 
-static uint64_t read_auxv_entry(pid_t pid)
+uint64_t tracer_read_auxv_entry(pid_t pid)
 {
 	char path[64];
 	Elf64_auxv_t av;
@@ -385,7 +368,7 @@ static uint64_t read_auxv_entry(pid_t pid)
 
 /* ---- maps ------------------------------------------------------------- */
 
-static int read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err)
+int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err)
 {
 	char path[64], *line = NULL;
 	size_t linecap = 0, cap = 0;
@@ -432,7 +415,7 @@ void tracer_maps_free(tracer_map *maps, size_t n)
 
 int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err)
 {
-	return read_maps(tr->pid, out, n, err);
+	return tracer_read_maps(tr->pid, out, n, err);
 }
 
 /* ---- scratch pages ---------------------------------------------------- */
@@ -447,7 +430,7 @@ int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err)
  * mapped by making the stopped thread that needs one run the stub: that is
  * safe while other threads run, because none of them executes the stub.
  *
- * A page has one slot: steps are synchronous (step_over waits for the one
+ * A page has one slot: steps are synchronous (tracer_step_over waits for the one
  * thread it steps), so one thread at a time uses a slot.  The pages are
  * mapped r-x; the tracer writes them through /proc/PID/mem like breakpoints.
  */
@@ -549,15 +532,15 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	int status, rc = 0;
 	bool rejoin = false;
 
-	regs_sync(t);
-	if (get_regs(t->tid, &saved) < 0)
+	tracer_regs_sync(t);
+	if (tracer_regs_fetch(t->tid, &saved) < 0)
 		return rg_error(err, "cannot read the registers of thread %d: %s",
 				t->tid, strerror(errno));
 	r = saved;
 	if (at_exec) {
 		start = arch_get_pc(&saved);
 		arch_inject_code(code, nr);
-		if (mem_pread(tr->memfd, start, old, sizeof(old)) != sizeof(old) ||
+		if (tracer_mem_pread(tr->memfd, start, old, sizeof(old)) != sizeof(old) ||
 		    tracer_mem_pwrite(tr->memfd, start, code, sizeof(code)) < 0)
 			return rg_error(err, "cannot write code at 0x%llx in process %d",
 					(unsigned long long)start, tr->pid);
@@ -570,7 +553,7 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	}
 	arch_set_syscall_args(&r, nr, a0, a1, a2, a3, a4, a5);
 	arch_set_pc(&r, start);
-	if (set_regs(t->tid, &r) < 0) {
+	if (tracer_regs_store(t->tid, &r) < 0) {
 		rc = rg_error(err, "cannot set the registers of thread %d: %s",
 			      t->tid, strerror(errno));
 		goto out;
@@ -583,34 +566,34 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 				      t->tid, strerror(errno));
 			goto out;
 		}
-		if (wait_tid(t->tid, &status) < 0) {
+		if (tracer_wait_tid(t->tid, &status) < 0) {
 			rc = 1;
 			goto out;
 		}
 		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
-			queue_status(tr, t->tid, status);
+			tracer_queue_status(tr, t->tid, status);
 			rc = 1;
 			goto out;
 		}
 		if (status >> 16) {
 			/* a group-stop: finish first */
-			rejoin |= is_group_stop(status);
+			rejoin |= tracer_is_group_stop(status);
 			continue;
 		}
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
 			continue;
 		if (WSTOPSIG(status) == SIGTRAP && si.si_code == SI_KERNEL &&
-		    get_regs(t->tid, &r) == 0 && arch_get_pc(&r) == trap_pc)
+		    tracer_regs_fetch(t->tid, &r) == 0 && arch_get_pc(&r) == trap_pc)
 			break;
 		if (t->npending < PENDING_MAX)
 			t->pending[t->npending++] = si;
 	}
 	if (rejoin)
-		rejoin_group_stop(t->tid);
+		tracer_rejoin_group_stop(t->tid);
 	*ret = arch_syscall_result(&r);
 	if (at_exec)
 		arch_set_exec_return(&saved);
-	if (set_regs(t->tid, &saved) < 0)
+	if (tracer_regs_store(t->tid, &saved) < 0)
 		rc = rg_error(err, "cannot restore the registers of thread %d: %s",
 			      t->tid, strerror(errno));
 out:
@@ -673,7 +656,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
 }
 
 /* At the exec stop: the first scratch page, near the executable. */
-static int scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
+int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
 {
 	tracer_map *maps;
 	size_t n, ncand = 0;
@@ -682,7 +665,7 @@ static int scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
 
 	tr->npages = 0;
 	tr->stub = 0;
-	if (read_maps(tr->pid, &maps, &n, err) < 0)
+	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
 		return -1;
 	if (tr->entry) {
 		object_range(maps, n, tr->entry, &lo, &hi);
@@ -696,7 +679,7 @@ static int scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
 }
 
 /* A slot within reach of b, mapping a new page if none is.  1: t died. */
-static int scratch_for(tracer *tr, struct tcb *t, const struct bp *b,
+int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
 		       struct scratch **out, rg_err *err)
 {
 	tracer_map *maps;
@@ -710,7 +693,7 @@ static int scratch_for(tracer *tr, struct tcb *t, const struct bp *b,
 			return 0;
 		}
 	}
-	if (read_maps(tr->pid, &maps, &n, err) < 0)
+	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
 		return -1;
 	object_range(maps, n, b->addr, &lo, &hi);
 	ncand = find_holes(maps, n, lo, hi, b, b->addr, cand, 2);
@@ -793,9 +776,9 @@ static int explain_eperm(pid_t pid, const char *prog, rg_err *err)
 {
 	rg_buf b = RG_BUF_INIT;
 	char scope[16], comm[64], path[64];
-	long tracer_pid = proc_status_field(pid, "TracerPid");
-	long self_tracer = proc_status_field(getpid(), "TracerPid");
-	long seccomp = proc_status_field(getpid(), "Seccomp");
+	long tracer_pid = tracer_proc_status_field(pid, "TracerPid");
+	long self_tracer = tracer_proc_status_field(getpid(), "TracerPid");
+	long seccomp = tracer_proc_status_field(getpid(), "Seccomp");
 
 	rg_buf_printf(&b, "cannot trace '%s': ptrace refused by the kernel (EPERM)", prog);
 	read_line_file("/proc/sys/kernel/yama/ptrace_scope", scope, sizeof(scope));
@@ -828,7 +811,7 @@ static int explain_eperm(pid_t pid, const char *prog, rg_err *err)
 	return -1;
 }
 
-static void tracer_release(tracer *tr)
+void tracer_release(tracer *tr)
 {
 	if (tr->sigfd >= 0)
 		close(tr->sigfd);
@@ -836,7 +819,7 @@ static void tracer_release(tracer *tr)
 		close(tr->memfd);
 	pthread_sigmask(SIG_SETMASK, &tr->oldmask, NULL);
 	for (size_t i = 0; i < tr->ntcbs; i++) {
-		ranges_free(tr, tr->tcbs[i], false);
+		tracer_ranges_free(tr, tr->tcbs[i], false);
 		free(tr->tcbs[i]);
 	}
 	free(tr->tcbs);
@@ -851,7 +834,7 @@ static void tracer_release(tracer *tr)
 }
 
 /* Kills a child of racegate's, and reaps it. */
-static void kill_and_reap(pid_t pid)
+void tracer_kill_and_reap(pid_t pid)
 {
 	int status;
 
@@ -916,7 +899,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 	if (ptrace(PTRACE_SEIZE, pid, 0L, options) < 0) {
 		int e = errno;
 
-		kill_and_reap(pid);
+		tracer_kill_and_reap(pid);
 		if (e == EPERM)
 			explain_eperm(pid, prog, err);
 		else
@@ -925,7 +908,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 	}
 	if (write(go[1], "g", 1) != 1) {
 		rg_error(err, "cannot run '%s': %s", prog, strerror(errno));
-		kill_and_reap(pid);
+		tracer_kill_and_reap(pid);
 		goto fail_fds;
 	}
 	close(go[1]);
@@ -933,7 +916,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 
 	/* Until the exec stop: exec failure ends the child with a report. */
 	for (;;) {
-		if (wait_tid(pid, &status) < 0) {
+		if (tracer_wait_tid(pid, &status) < 0) {
 			rg_error(err, "cannot run '%s': %s", prog, strerror(errno));
 			goto fail_fds;
 		}
@@ -961,12 +944,12 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 	close(ep[0]);
 	ep[0] = -1;
 
-	if ((tr->memfd = open_mem(pid, err)) < 0)
+	if ((tr->memfd = tracer_open_mem(pid, err)) < 0)
 		goto fail_traced;
-	tr->entry = read_auxv_entry(pid);
+	tr->entry = tracer_read_auxv_entry(pid);
 	leader = tracer_tcb_add(tr, pid);
 	leader->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
-	if (scratch_init(tr, leader, err) < 0)
+	if (tracer_scratch_init(tr, leader, err) < 0)
 		goto fail_traced;
 	*out = tr;
 	return 0;
@@ -1019,14 +1002,14 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 	uint8_t orig;
 	struct bp *b;
 
-	if ((b = find_bp(tr, addr))) {
+	if ((b = tracer_bp_find(tr, addr))) {
 		b->user = true;
 		return 0;
 	}
 	if (tr->exit_queued)
 		return rg_error(err, "cannot put a breakpoint at 0x%llx: the program has ended",
 				(unsigned long long)addr);
-	if (read_maps(tr->pid, &maps, &n, err) < 0)
+	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (addr >= maps[i].start && addr < maps[i].end) {
@@ -1041,11 +1024,11 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 				(unsigned long long)addr,
 				mapped ? "the address is not in executable code"
 				       : "nothing is mapped there");
-	if (mem_pread(tr->memfd, addr, &orig, 1) != 1 ||
+	if (tracer_mem_pread(tr->memfd, addr, &orig, 1) != 1 ||
 	    tracer_mem_pwrite(tr->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0)
 		return rg_error(err, "cannot write a breakpoint at 0x%llx: %s",
 				(unsigned long long)addr, strerror(errno));
-	i = bp_lower(tr, addr);
+	i = tracer_bp_lower(tr, addr);
 	RG_GROW(tr->bps, tr->nbps + 1, tr->bps_cap);
 	memmove(&tr->bps[i + 1], &tr->bps[i], (tr->nbps - i) * sizeof(*tr->bps));
 	tr->nbps++;
@@ -1060,7 +1043,7 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 
 int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 {
-	struct bp *b = find_bp(tr, addr);
+	struct bp *b = tracer_bp_find(tr, addr);
 	size_t i;
 	int rc = 0;
 	bool own_trap;
@@ -1105,23 +1088,22 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
  * more are sent again with tgkill, losing their siginfo (two signals in one
  * single-step: rare).
  */
-static int range_next(tracer *tr, struct tcb *t, rg_err *err);
 
-static int resume_pending(tracer *tr, struct tcb *t, rg_err *err)
+int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 {
 	int sig = 0;
 
-	regs_sync(t);
+	tracer_regs_sync(t);
 	t->flags &= ~TCB_REGS;
 
 	/* past a line not yet: the next instruction of the line first */
-	if (stepping(t))
-		return range_next(tr, t, err);
+	if (tracer_stepping(t))
+		return tracer_range_next(tr, t, err);
 	if (t->npending) {
 		sig = t->pending[0].si_signo;
 		ptrace(PTRACE_SETSIGINFO, t->tid, 0L, &t->pending[0]);
 		for (int i = 0; i < t->npending; i++)
-			note_signal(tr, t, t->pending[i].si_signo);
+			tracer_note_signal(tr, t, t->pending[i].si_signo);
 		for (int i = 1; i < t->npending; i++)
 			syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
 		t->npending = 0;
@@ -1129,7 +1111,7 @@ static int resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
 }
 
-static bool is_sync_fault(int sig, const siginfo_t *si)
+bool tracer_is_sync_fault(int sig, const siginfo_t *si)
 {
 	if (si->si_code <= 0)          /* sent by kill, tgkill, sigqueue */
 		return false;
@@ -1177,7 +1159,7 @@ static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		uint64_t lo, hi, cand[2];
 		int rc;
 
-		if (read_maps(tr->pid, &maps, &n, err) < 0)
+		if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
 			return -1;
 		object_range(maps, n, b->addr, &lo, &hi);
 		ncand = find_holes(maps, n, lo, hi, b, b->addr, cand, 2);
@@ -1204,14 +1186,14 @@ static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 }
 
 /*
- * The fast path of step_over, one trap per hit: an instruction that always
+ * The fast path of tracer_step_over, one trap per hit: an instruction that always
  * goes on to the next one runs from a copy of its own followed by a jump
  * back behind the breakpoint, and the thread simply continues — no
  * single-step stop, no wait for it.  A copy is written at its breakpoint's
  * first step and never changes or moves (not even when the breakpoint is
  * removed), so any number of threads may be inside it at once.  A signal
  * that interrupts the copy returns into it; a fault in it is reported at the
- * breakpoint's address (oot_fault).  1: no copy could be made, single-step.
+ * breakpoint's address (tracer_oot_fault).  1: no copy could be made, single-step.
  */
 static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 {
@@ -1222,13 +1204,13 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		return rc;
 	/* read at the trap, and nothing ran since; the rewind is not written
 	 * yet (TCB_REGS_DIRTY): this one write does both */
-	if (regs_read(t, &r) < 0)
+	if (tracer_regs_read(t, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
 	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
 	arch_set_pc(&r, b->oot);
-	if (set_regs(t->tid, &r) < 0)
+	if (tracer_regs_store(t->tid, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
@@ -1237,18 +1219,18 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 
 /* A fault of an instruction run from its copy is the program's, at the
  * breakpoint's address; if its handler returns, the line is reached again. */
-static void oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
+void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
 {
 	struct user_regs_struct r;
 	uint64_t pc;
 
-	if (!is_sync_fault(sig, si) || get_regs(t->tid, &r) < 0)
+	if (!tracer_is_sync_fault(sig, si) || tracer_regs_fetch(t->tid, &r) < 0)
 		return;
 	pc = arch_get_pc(&r);
 	for (size_t i = 0; i < tr->nbps; i++)
 		if (tr->bps[i].oot && tr->bps[i].oot == pc) {
 			arch_set_pc(&r, tr->bps[i].addr);
-			if (set_regs(t->tid, &r) == 0) {
+			if (tracer_regs_store(t->tid, &r) == 0) {
 				t->flags |= TCB_REARRIVAL;
 				t->rearrival_addr = tr->bps[i].addr;
 			}
@@ -1256,7 +1238,7 @@ static void oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
 		}
 }
 
-static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
+int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 {
 	struct user_regs_struct r;
 	uint8_t code[ARCH_MAX_INSN];
@@ -1267,7 +1249,7 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	bool rejoin = false;
 
 	if (!b->decoded) {
-		size_t n = read_code(tr, orig, code, sizeof(code));
+		size_t n = tracer_read_code(tr, orig, code, sizeof(code));
 
 		if (!n || arch_decode(tr->arch, code, n, orig, &b->insn, err) < 0)
 			return rg_error_prefix(err, "cannot step over the breakpoint at 0x%llx",
@@ -1276,12 +1258,12 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	}
 	/* Signals kept for the thread are delivered at orig+len, and a thread
 	 * stepping past a line needs the trap after the instruction. */
-	if (!(b->insn.flags & ARCH_INSN_FLOWS) && !t->npending && !stepping(t) &&
+	if (!(b->insn.flags & ARCH_INSN_FLOWS) && !t->npending && !tracer_stepping(t) &&
 	    (rc = step_over_oot(tr, t, b, err)) <= 0)
 		return rc;
-	regs_sync(t);
+	tracer_regs_sync(t);
 	t->flags &= ~TCB_REGS;
-	if (get_regs(t->tid, &r) < 0)
+	if (tracer_regs_fetch(t->tid, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
@@ -1295,16 +1277,16 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 			return rg_error(err, "cannot step over the system call at 0x%llx: "
 					"no scratch page", (unsigned long long)orig);
 		arch_set_pc(&r, tr->stub);
-		if (set_regs(t->tid, &r) < 0)
+		if (tracer_regs_store(t->tid, &r) < 0)
 			return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
 							     "of thread %d: %s", t->tid,
 							     strerror(errno));
 		t->flags |= TCB_IN_STUB;
 		t->stub_ret = orig + b->insn.len;
-		return resume_pending(tr, t, err);
+		return tracer_resume_pending(tr, t, err);
 	}
 
-	rc = scratch_for(tr, t, b, &sp, err);
+	rc = tracer_scratch_slot(tr, t, b, &sp, err);
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	slot = sp->base + SLOT_OFF;
@@ -1316,11 +1298,11 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 					(unsigned long long)slot);
 		sp->slot_owner = orig;
 	}
-	/* scratch_for may have run the stub: the registers are read again. */
-	if (get_regs(t->tid, &r) < 0)
+	/* tracer_scratch_slot may have run the stub: the registers are read again. */
+	if (tracer_regs_fetch(t->tid, &r) < 0)
 		return 0;
 	arch_set_pc(&r, slot);
-	if (set_regs(t->tid, &r) < 0)
+	if (tracer_regs_store(t->tid, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
@@ -1329,14 +1311,14 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 			return errno == ESRCH ? 0 : rg_error(err, "cannot single-step "
 							     "thread %d: %s", t->tid,
 							     strerror(errno));
-		if (wait_tid(t->tid, &status) < 0)
+		if (tracer_wait_tid(t->tid, &status) < 0)
 			return 0;
 		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
-			queue_status(tr, t->tid, status);
+			tracer_queue_status(tr, t->tid, status);
 			return 0;
 		}
 		if (status >> 16) {
-			rejoin |= is_group_stop(status);
+			rejoin |= tracer_is_group_stop(status);
 			continue;
 		}
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
@@ -1344,20 +1326,20 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		if (WSTOPSIG(status) == SIGTRAP && si.si_code > 0 &&
 		    si.si_code != SI_KERNEL)
 			break;          /* the single-step trap */
-		if (get_regs(t->tid, &r) < 0)
+		if (tracer_regs_fetch(t->tid, &r) < 0)
 			return 0;
 		pc = arch_get_pc(&r);
-		if (is_sync_fault(WSTOPSIG(status), &si) &&
+		if (tracer_is_sync_fault(WSTOPSIG(status), &si) &&
 		    pc >= slot && pc <= slot + b->insn.len) {
 			arch_set_pc(&r, pc - slot + orig);
-			set_regs(t->tid, &r);
+			tracer_regs_store(t->tid, &r);
 			t->flags |= TCB_REARRIVAL;
 			t->rearrival_addr = orig;
-			if (stepping(t))
-				range_pop(tr, t, orig, true);  /* it leaves the line by the fault */
-			note_signal(tr, t, WSTOPSIG(status));
+			if (tracer_stepping(t))
+				tracer_range_pop(tr, t, orig, true);  /* it leaves the line by the fault */
+			tracer_note_signal(tr, t, WSTOPSIG(status));
 			if (rejoin)
-				rejoin_group_stop(t->tid);
+				tracer_rejoin_group_stop(t->tid);
 			for (int i = 0; i < t->npending; i++)
 				syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
 			t->npending = 0;
@@ -1367,8 +1349,8 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 			t->pending[t->npending++] = si;
 	}
 	if (rejoin)
-		rejoin_group_stop(t->tid);
-	if (get_regs(t->tid, &r) < 0)
+		tracer_rejoin_group_stop(t->tid);
+	if (tracer_regs_fetch(t->tid, &r) < 0)
 		return 0;
 	pc = arch_get_pc(&r);
 	arch_set_pc(&r, arch_fixup_pc(&b->insn, orig, slot, pc));
@@ -1376,17 +1358,17 @@ static int step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		/* The call pushed slot+len: the program must return to orig+len. */
 		uint64_t sp_addr = arch_get_sp(&r), ret, want = orig + b->insn.len;
 
-		if (mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
+		if (tracer_mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
 		    ret == slot + b->insn.len &&
 		    tracer_mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
 			return rg_error(err, "cannot fix the return address of thread %d",
 					t->tid);
 	}
-	if (set_regs(t->tid, &r) < 0)
+	if (tracer_regs_store(t->tid, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
-	return resume_pending(tr, t, err);
+	return tracer_resume_pending(tr, t, err);
 }
 
 int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
@@ -1404,7 +1386,7 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 	if (t->flags & TCB_GROUP_STOP) {
 		/* held in the program's group-stop: back into it */
 		t->flags &= ~TCB_GROUP_STOP;
-		regs_sync(t);
+		tracer_regs_sync(t);
 		return tracer_restart(tid, PTRACE_LISTEN, 0, err);
 	}
 	if (!(t->flags & TCB_STARTED)) {
@@ -1412,12 +1394,12 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 		t->flags |= TCB_RESUME_ON_START;
 		return 0;
 	}
-	if ((t->flags & TCB_AT_BP) && (b = find_bp(tr, t->bp_addr))) {
+	if ((t->flags & TCB_AT_BP) && (b = tracer_bp_find(tr, t->bp_addr))) {
 		t->flags &= ~TCB_AT_BP;
-		return step_over(tr, t, b, err);
+		return tracer_step_over(tr, t, b, err);
 	}
 	t->flags &= ~TCB_AT_BP;
-	return resume_pending(tr, t, err);
+	return tracer_resume_pending(tr, t, err);
 }
 
 /* ---- stepping past a line --------------------------------------------- */
@@ -1443,15 +1425,15 @@ struct range {
 };
 
 /* Runs one instruction at a time: signals are kept, restarts are steps. */
-static bool stepping(const struct tcb *t)
+bool tracer_stepping(const struct tcb *t)
 {
 	return t->range && !t->range->waiting && !(t->flags & TCB_IN_STUB);
 }
 
 /* How a thread that stopped for something else goes on. */
-static int cont_op(const struct tcb *t)
+int tracer_cont_op(const struct tcb *t)
 {
-	return stepping(t) ? PTRACE_SINGLESTEP : PTRACE_CONT;
+	return tracer_stepping(t) ? PTRACE_SINGLESTEP : PTRACE_CONT;
 }
 
 static bool in_spans(const struct range *rg, uint64_t pc)
@@ -1464,12 +1446,12 @@ static bool in_spans(const struct range *rg, uint64_t pc)
 
 static int temp_bp_get(tracer *tr, uint64_t addr, rg_err *err)
 {
-	struct bp *b = find_bp(tr, addr);
+	struct bp *b = tracer_bp_find(tr, addr);
 
 	if (!b) {
 		if (tracer_insert_bp(tr, addr, err) < 0)
 			return -1;
-		b = find_bp(tr, addr);
+		b = tracer_bp_find(tr, addr);
 		b->user = false;
 	}
 	b->ntemp++;
@@ -1478,7 +1460,7 @@ static int temp_bp_get(tracer *tr, uint64_t addr, rg_err *err)
 
 static void temp_bp_put(tracer *tr, uint64_t addr)
 {
-	struct bp *b = find_bp(tr, addr);
+	struct bp *b = tracer_bp_find(tr, addr);
 
 	if (!b || !b->ntemp)
 		return;
@@ -1487,7 +1469,7 @@ static void temp_bp_put(tracer *tr, uint64_t addr)
 }
 
 /* The innermost range is over; report says the thread got past it (at pc). */
-static void range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report)
+void tracer_range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report)
 {
 	struct range *rg = t->range;
 
@@ -1503,12 +1485,12 @@ static void range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report)
 }
 
 /* The thread is gone (or its image is): its ranges end unreported. */
-static void ranges_free(tracer *tr, struct tcb *t, bool put)
+void tracer_ranges_free(tracer *tr, struct tcb *t, bool put)
 {
 	while (t->range) {
 		if (!put)
 			t->range->waiting = false;
-		range_pop(tr, t, 0, false);
+		tracer_range_pop(tr, t, 0, false);
 	}
 }
 
@@ -1518,7 +1500,7 @@ static void ranges_free(tracer *tr, struct tcb *t, bool put)
  * instruction (out of line when a breakpoint is there; a call at full speed
  * to its return).
  */
-static int range_next(tracer *tr, struct tcb *t, rg_err *err)
+int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 {
 	struct range *rg = t->range;
 	struct user_regs_struct r;
@@ -1530,16 +1512,16 @@ static int range_next(tracer *tr, struct tcb *t, rg_err *err)
 	size_t n;
 
 	/* it runs from here on (a step, the stub, a plain restart) */
-	if (regs_sync(t) < 0 || regs_read(t, &r) < 0)
+	if (tracer_regs_sync(t) < 0 || tracer_regs_read(t, &r) < 0)
 		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
 						     "of thread %d: %s", t->tid,
 						     strerror(errno));
 	pc = arch_get_pc(&r);
-	n = read_code(tr, pc, code, sizeof(code));
+	n = tracer_read_code(tr, pc, code, sizeof(code));
 	if (!in_spans(rg, pc) || !n ||
 	    arch_decode(tr->arch, code, n, pc, &insn, &derr) < 0) {
-		range_pop(tr, t, pc, true);
-		return resume_pending(tr, t, err);
+		tracer_range_pop(tr, t, pc, true);
+		return tracer_resume_pending(tr, t, err);
 	}
 	if (insn.flags & ARCH_INSN_CALL) {
 		if (temp_bp_get(tr, pc + insn.len, err) < 0)
@@ -1548,10 +1530,10 @@ static int range_next(tracer *tr, struct tcb *t, rg_err *err)
 		rg->ret_addr = pc + insn.len;
 		rg->ret_sp = arch_get_sp(&r);
 	}
-	if ((b = find_bp(tr, pc)))
-		return step_over(tr, t, b, err);
+	if ((b = tracer_bp_find(tr, pc)))
+		return tracer_step_over(tr, t, b, err);
 	if (rg->waiting)
-		return resume_pending(tr, t, err);
+		return tracer_resume_pending(tr, t, err);
 	t->flags &= ~TCB_REGS;
 	return tracer_restart(t->tid, PTRACE_SINGLESTEP, 0, err);
 }
@@ -1561,18 +1543,18 @@ static int range_next(tracer *tr, struct tcb *t, rg_err *err)
  * rewound).  A gate's breakpoint at that address makes it an arrival too,
  * reported after the RANGE_DONE when the address is past the line.
  */
-static int range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
+int tracer_range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
 {
 	struct range *rg = t->range;
 	struct bp *b;
 
 	rg->waiting = false;
 	temp_bp_put(tr, addr);
-	b = find_bp(tr, addr);
+	b = tracer_bp_find(tr, addr);
 	if (!b || !b->user)
-		return range_next(tr, t, err);
+		return tracer_range_next(tr, t, err);
 	if (!in_spans(rg, addr))
-		range_pop(tr, t, addr, true);
+		tracer_range_pop(tr, t, addr, true);
 	t->flags &= ~TCB_REARRIVAL;
 	t->flags |= TCB_HELD | TCB_AT_BP;
 	t->bp_addr = addr;
@@ -1585,16 +1567,16 @@ static int range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
  * line, unless it is the line's own fault (delivered now: the instruction
  * would only fault again) or there is no room to keep it.
  */
-static int range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err)
+int tracer_range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err)
 {
 	struct user_regs_struct r;
 
 	if (t->npending < PENDING_MAX)
 		t->pending[t->npending++] = *si;
-	if (!is_sync_fault(si->si_signo, si) && t->npending < PENDING_MAX)
+	if (!tracer_is_sync_fault(si->si_signo, si) && t->npending < PENDING_MAX)
 		return tracer_restart(t->tid, PTRACE_SINGLESTEP, 0, err);
-	range_pop(tr, t, get_regs(t->tid, &r) == 0 ? arch_get_pc(&r) : 0, true);
-	return resume_pending(tr, t, err);
+	tracer_range_pop(tr, t, tracer_regs_fetch(t->tid, &r) == 0 ? arch_get_pc(&r) : 0, true);
+	return tracer_resume_pending(tr, t, err);
 }
 
 int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n,
@@ -1615,7 +1597,7 @@ int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n
 	rg->outer = t->range;
 	t->range = rg;
 	t->flags &= ~(TCB_HELD | TCB_AT_BP);
-	return range_next(tr, t, err);
+	return tracer_range_next(tr, t, err);
 }
 
 /* ---- judging wait statuses -------------------------------------------- */
@@ -1632,10 +1614,10 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 	pid_t child;
 
 	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, 0L, &msg) < 0)
-		return tracer_restart(parent->tid, cont_op(parent), 0, err);
+		return tracer_restart(parent->tid, tracer_cont_op(parent), 0, err);
 	child = (pid_t)msg;
 	if (event == PTRACE_EVENT_CLONE && !tracer_fork_find(tr, child) &&
-	    is_own_thread(tr, child)) {
+	    tracer_is_own_thread(tr, child)) {
 		struct tcb *t = tracer_tcb_find(tr, child);
 
 		/*
@@ -1666,11 +1648,11 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 		f->vfork = event == PTRACE_EVENT_VFORK;
 		f->stub_ret = (parent->flags & TCB_IN_STUB) ? parent->stub_ret : 0;
 		if (f->started && tracer_fork_finish(tr, f, true, err) < 0) {
-			tracer_restart(parent->tid, cont_op(parent), 0, NULL);
+			tracer_restart(parent->tid, tracer_cont_op(parent), 0, NULL);
 			return -1;
 		}
 	}
-	return tracer_restart(parent->tid, cont_op(parent), 0, err);
+	return tracer_restart(parent->tid, tracer_cont_op(parent), 0, err);
 }
 
 static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
@@ -1684,13 +1666,13 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	 * parent thread exec killed): let them go with it clean, through the
 	 * old /proc/PID/mem, before the breakpoints are forgotten.
 	 */
-	if (has_children(tr))
-		detach_children(tr);
+	if (tracer_has_children(tr))
+		tracer_detach_children(tr);
 
 	/*
 	 * A non-leader thread that calls exec takes over the leader's tid;
 	 * the old leader's death is reported only if the kernel stopped it at
-	 * PTRACE_EVENT_EXIT (report_leader_gone; kernels differ), and the
+	 * PTRACE_EVENT_EXIT (tracer_report_leader_gone; kernels differ), and the
 	 * other threads' deaths are (before or after this event).
 	 */
 	if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0L, &former) == 0 &&
@@ -1706,19 +1688,19 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED;
 	t->npending = 0;
 	tr->nbps = 0;
-	ranges_free(tr, t, false);      /* the line is gone with the old image */
+	tracer_ranges_free(tr, t, false);      /* the line is gone with the old image */
 	tr->nremoved = 0;
 	tr->removed_next = 0;
 	/* The old /proc/PID/mem still points at the old memory. */
 	if (tr->memfd >= 0)
 		close(tr->memfd);
-	if ((tr->memfd = open_mem(tr->pid, err)) < 0)
+	if ((tr->memfd = tracer_open_mem(tr->pid, err)) < 0)
 		return -1;
-	tr->entry = read_auxv_entry(tr->pid);
-	if (scratch_init(tr, t, err) < 0)
+	tr->entry = tracer_read_auxv_entry(tr->pid);
+	if (tracer_scratch_init(tr, t, err) < 0)
 		return rg_error_prefix(err, "after exec");
 	tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
-	return resume_pending(tr, t, err);
+	return tracer_resume_pending(tr, t, err);
 }
 
 static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err)
@@ -1727,50 +1709,50 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 	uint64_t pc, addr;
 	struct bp *b;
 
-	if (stepping(t) && si->si_code > 0 && si->si_code != SI_KERNEL)
-		return range_next(tr, t, err);  /* one more instruction of the line ran */
-	if (si->si_code != SI_KERNEL || regs_read(t, &r) < 0)
+	if (tracer_stepping(t) && si->si_code > 0 && si->si_code != SI_KERNEL)
+		return tracer_range_next(tr, t, err);  /* one more instruction of the line ran */
+	if (si->si_code != SI_KERNEL || tracer_regs_read(t, &r) < 0)
 		goto pass;              /* raise(SIGTRAP), kill, the program's own TF */
 	pc = arch_get_pc(&r);
 	addr = arch_bp_from_trap_pc(pc);
 	if ((t->flags & TCB_IN_STUB) && tr->stub && pc == ARCH_STUB_TRAP_PC(tr->stub)) {
-		/* Back from a displaced syscall (step_over). */
+		/* Back from a displaced syscall (tracer_step_over). */
 		t->flags &= ~(TCB_IN_STUB | TCB_REGS);
 		arch_set_pc(&r, t->stub_ret);
-		set_regs(t->tid, &r);
-		return resume_pending(tr, t, err);
+		tracer_regs_store(t->tid, &r);
+		return tracer_resume_pending(tr, t, err);
 	}
-	if ((b = find_bp(tr, addr))) {
-		/* rewound in the cache only: see regs_read */
+	if ((b = tracer_bp_find(tr, addr))) {
+		/* rewound in the cache only: see tracer_regs_read */
 		arch_set_pc(&t->regs, addr);
 		t->flags |= TCB_REGS_DIRTY;
 		r = t->regs;
 		if (t->range && t->range->waiting && t->range->ret_addr == addr &&
 		    arch_get_sp(&r) >= t->range->ret_sp)
-			return range_returned(tr, t, addr, err);
+			return tracer_range_returned(tr, t, addr, err);
 		/* another range's return breakpoint; a child never arrives */
 		if (!b->user || (t->flags & TCB_CHILD))
-			return step_over(tr, t, b, err);
+			return tracer_step_over(tr, t, b, err);
 		/* A re-arrival after a fault in the step (TCB_REARRIVAL) is
-		 * reported like any other: see step_over. */
+		 * reported like any other: see tracer_step_over. */
 		t->flags &= ~TCB_REARRIVAL;
 		t->flags |= TCB_HELD | TCB_AT_BP;
 		t->bp_addr = addr;
 		tracer_queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
 		return 0;
 	}
-	if (recently_removed(tr, addr)) {
+	if (tracer_bp_recently_removed(tr, addr)) {
 		/* It trapped before the int3 was taken out: run the real byte. */
 		t->flags &= ~TCB_REGS;
 		arch_set_pc(&r, addr);
-		set_regs(t->tid, &r);
-		return tracer_restart(t->tid, cont_op(t), 0, err);
+		tracer_regs_store(t->tid, &r);
+		return tracer_restart(t->tid, tracer_cont_op(t), 0, err);
 	}
 pass:
 	t->flags &= ~TCB_REGS;
-	if (stepping(t))
-		return range_signal(tr, t, si, err);
-	note_signal(tr, t, SIGTRAP);
+	if (tracer_stepping(t))
+		return tracer_range_signal(tr, t, si, err);
+	tracer_note_signal(tr, t, SIGTRAP);
 	return tracer_restart(t->tid, PTRACE_CONT, SIGTRAP, err);
 }
 
@@ -1790,9 +1772,9 @@ static bool surely_our_trap(tracer *tr, struct tcb *t)
 	struct user_regs_struct r;
 	const struct bp *b;
 
-	if (stepping(t) || (t->flags & TCB_IN_STUB) || regs_read(t, &r) < 0)
+	if (tracer_stepping(t) || (t->flags & TCB_IN_STUB) || tracer_regs_read(t, &r) < 0)
 		return false;
-	b = find_bp(tr, arch_bp_from_trap_pc(arch_get_pc(&r)));
+	b = tracer_bp_find(tr, arch_bp_from_trap_pc(arch_get_pc(&r)));
 	return b && b->decoded && arch_trap_pc_inside(&b->insn);
 }
 
@@ -1803,7 +1785,7 @@ static bool surely_our_trap(tracer *tr, struct tcb *t)
  * event: its THREAD_EXIT is reported now, once, so that the threads still
  * running see it gone.
  */
-static void report_leader_gone(tracer *tr, struct tcb *t)
+void tracer_report_leader_gone(tracer *tr, struct tcb *t)
 {
 	if ((t->flags & (TCB_REPORTED | TCB_GONE)) == TCB_REPORTED)
 		tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, t->tid);
@@ -1829,8 +1811,8 @@ static void report_exit(tracer *tr, int status)
 	/* Children that outlive it (clone(CLONE_VM), a vfork child of a
 	 * thread killed by the end), and children whose parent's event never
 	 * came: let them go. */
-	if (has_children(tr))
-		detach_children(tr);
+	if (tracer_has_children(tr))
+		tracer_detach_children(tr);
 	ev = tracer_queue_event(tr, TRACER_EV_EXIT, tr->pid);
 	if (WIFEXITED(status)) {
 		ev->exit_code = WEXITSTATUS(status);
@@ -1842,7 +1824,7 @@ static void report_exit(tracer *tr, int status)
 	tr->reaped = true;
 }
 
-static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
+int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct fchild *f;
@@ -1874,7 +1856,7 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 
 	if (!t) {
 		f = tracer_fork_find(tr, tid);
-		if (!f && !is_own_thread(tr, tid))
+		if (!f && !tracer_is_own_thread(tr, tid))
 			f = tracer_fork_add(tr, tid);
 		if (f) {
 			/* A forked child's first stop. */
@@ -1889,7 +1871,7 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		t->flags |= TCB_STARTED;
 		if (event == PTRACE_EVENT_STOP) {
 			/* born into the program's group-stop: it stays in it */
-			if (is_stop_signal(sig))
+			if (tracer_is_stop_signal(sig))
 				t->flags |= TCB_GROUP_STOP;
 			if (t->flags & TCB_RESUME_ON_START) {
 				t->flags &= ~TCB_RESUME_ON_START;
@@ -1917,7 +1899,7 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		/* Let it die; the leader may stay a zombie until the others die. */
 		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
 		if (tid == tr->pid)
-			report_leader_gone(tr, t);
+			tracer_report_leader_gone(tr, t);
 		return tracer_restart(tid, PTRACE_CONT, 0, err);
 	case PTRACE_EVENT_STOP:
 		/*
@@ -1926,11 +1908,11 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		 * tracer hold it.  After SIGCONT (or PTRACE_INTERRUPT) the
 		 * same event comes with SIGTRAP: just go on.
 		 */
-		if (is_stop_signal(sig))
+		if (tracer_is_stop_signal(sig))
 			return tracer_restart(tid, PTRACE_LISTEN, 0, err);
-		return tracer_restart(tid, cont_op(t), 0, err);
+		return tracer_restart(tid, tracer_cont_op(t), 0, err);
 	default:
-		return tracer_restart(tid, cont_op(t), 0, err);
+		return tracer_restart(tid, tracer_cont_op(t), 0, err);
 	}
 
 	/* A signal-delivery-stop. */
@@ -1948,10 +1930,10 @@ static int handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	}
 	if (sig == SIGTRAP)
 		return handle_sigtrap(tr, t, &si, err);
-	if (stepping(t))
-		return range_signal(tr, t, &si, err);
-	oot_fault(tr, t, sig, &si);
-	note_signal(tr, t, sig);
+	if (tracer_stepping(t))
+		return tracer_range_signal(tr, t, &si, err);
+	tracer_oot_fault(tr, t, sig, &si);
+	tracer_note_signal(tr, t, sig);
 	return tracer_restart(tid, PTRACE_CONT, sig, err);
 }
 
@@ -1976,12 +1958,12 @@ static void drain(tracer *tr)
 			continue;
 		if (pid <= 0)
 			break;
-		queue_status(tr, pid, status);
+		tracer_queue_status(tr, pid, status);
 	}
 	tr->quiet = true;
 }
 
-static long now_ms(void)
+long tracer_now_ms(void)
 {
 	struct timespec ts;
 
@@ -1991,7 +1973,7 @@ static long now_ms(void)
 
 int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
 {
-	long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	long deadline = timeout_ms > 0 ? tracer_now_ms() + timeout_ms : 0;
 
 	for (;;) {
 		struct pollfd pfd = { .fd = tr->sigfd, .events = POLLIN };
@@ -2017,7 +1999,7 @@ int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
 			while (tr->raw_head < tr->nraw && tr->ev_head == tr->nev) {
 				struct wstat w = tr->raw[tr->raw_head++];
 
-				if (handle_status(tr, w.tid, w.status, err) < 0)
+				if (tracer_handle_status(tr, w.tid, w.status, err) < 0)
 					return -1;
 			}
 			continue;
@@ -2032,7 +2014,7 @@ int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
 		 */
 		wait = POLL_SLICE_MS;
 		if (timeout_ms > 0) {
-			long left = deadline - now_ms();
+			long left = deadline - tracer_now_ms();
 
 			if (left <= 0)
 				return 0;
@@ -2052,7 +2034,7 @@ int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err
 	if (!t || !(t->flags & TCB_HELD))
 		return rg_error(err, "cannot read the registers of thread %d: "
 				"it is not stopped", tid);
-	if (regs_read(t, regs) < 0)
+	if (tracer_regs_read(t, regs) < 0)
 		return rg_error(err, "cannot read the registers of thread %d: %s",
 				tid, strerror(errno));
 	return 0;
@@ -2093,11 +2075,11 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(tr->pid, &local, 1, &remote, 1, 0);
 
-	if (n != (ssize_t)len && mem_pread(tr->memfd, addr, buf, len) != (int)len)
+	if (n != (ssize_t)len && tracer_mem_pread(tr->memfd, addr, buf, len) != (int)len)
 		return rg_error(err, "cannot read %zu bytes at 0x%llx in process %d",
 				len, (unsigned long long)addr, tr->pid);
 	/* Show the program's bytes, not our int3s. */
-	for (size_t i = bp_lower(tr, addr); i < tr->nbps &&
+	for (size_t i = tracer_bp_lower(tr, addr); i < tr->nbps &&
 	     tr->bps[i].addr < addr + len; i++)
 		((uint8_t *)buf)[tr->bps[i].addr - addr] = tr->bps[i].orig;
 	return 0;
@@ -2113,19 +2095,12 @@ int tracer_sync_regs(tracer *tr, pid_t tid)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
 
-	return t ? regs_sync(t) : 0;
+	return t ? tracer_regs_sync(t) : 0;
 }
-
-/*
- * How long tracer_interrupt and tracer_detach_stopped wait for threads to
- * stop: one in an uninterruptible wait (a vfork parent, a hung disk) may not
- * stop at all, and nothing at the end of a run may wait for ever.
- */
-#define STOP_WAIT_MS 2000
 
 /* Is a status of tid among those drained but not judged?  Then tid is in a
  * stop (or dead), and no other status comes from it until it is resumed. */
-static bool status_queued(const tracer *tr, pid_t tid)
+bool tracer_status_queued(const tracer *tr, pid_t tid)
 {
 	for (size_t i = tr->raw_head; i < tr->nraw; i++)
 		if (tr->raw[i].tid == tid)
@@ -2134,12 +2109,12 @@ static bool status_queued(const tracer *tr, pid_t tid)
 }
 
 /*
- * waitpid(which, __WALL) until deadline (now_ms): 1 with *tid and *status,
+ * waitpid(which, __WALL) until deadline (tracer_now_ms): 1 with *tid and *status,
  * 0 when nothing came in time, -1 when there is nothing to wait for.  It
  * sleeps on the signalfd, whose SIGCHLD may be for another thread: the next
  * tracer_next_event drains again (tr->quiet).
  */
-static int wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *status)
+int tracer_wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *status)
 {
 	struct signalfd_siginfo ssi[8];
 
@@ -2156,7 +2131,7 @@ static int wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *s
 			continue;
 		if (r < 0)
 			return -1;
-		left = deadline - now_ms();
+		left = deadline - tracer_now_ms();
 		if (left <= 0)
 			return 0;
 		poll(&pfd, 1, left < 10 ? (int)left : 10);
@@ -2180,12 +2155,12 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 		return rg_error(err, "cannot stop thread %d: it has not started", tid);
 	/* Stopped already, for a status not judged yet: an interrupt would
 	 * only be reported once it runs again. */
-	if (status_queued(tr, tid))
+	if (tracer_status_queued(tr, tid))
 		return rg_error(err, "cannot stop thread %d: it is stopped for "
 				"something else", tid);
 	if (ptrace(PTRACE_INTERRUPT, tid, 0L, 0L) < 0)
 		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
-	rc = wait_until(tr, tid, now_ms() + STOP_WAIT_MS, &got, &status);
+	rc = tracer_wait_until(tr, tid, tracer_now_ms() + STOP_WAIT_MS, &got, &status);
 	if (rc == 0)    /* its stop, when it comes, is judged like any (restarted) */
 		return rg_error(err, "cannot stop thread %d: it did not stop within "
 				"%d ms", tid, STOP_WAIT_MS);
@@ -2195,12 +2170,12 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 		/* in a group-stop of the program's it is stopped just as well,
 		 * and goes back into it when resumed */
 		t->flags = (t->flags | TCB_HELD) & ~TCB_REGS;
-		if (is_stop_signal(WSTOPSIG(status)))
+		if (tracer_is_stop_signal(WSTOPSIG(status)))
 			t->flags |= TCB_GROUP_STOP;
 		return 0;
 	}
 	/* A signal, a group-stop or its death came first: judge it later. */
-	queue_status(tr, tid, status);
+	tracer_queue_status(tr, tid, status);
 	return rg_error(err, "cannot stop thread %d: it is %s", tid,
 			WIFSTOPPED(status) ? "receiving a signal" : "exiting");
 }
@@ -2252,7 +2227,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		/* a thread's death (THREAD_EXIT), or the end of all (EXIT) */
-		if (handle_status(tr, tid, status, err) < 0)
+		if (tracer_handle_status(tr, tid, status, err) < 0)
 			return -1;
 		return tr->exit_queued ? rg_error(err, "it has ended") : 0;
 	}
@@ -2263,12 +2238,12 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 	if (event == PTRACE_EVENT_EXEC) {
 		if (t && (t->flags & TCB_CHILD))
 			return tracer_child_exec(tr, t, err);
-		handle_status(tr, tid, status, NULL);
+		tracer_handle_status(tr, tid, status, NULL);
 		return rg_error(err, "it called exec");
 	}
 	if (!t) {
 		f = tracer_fork_find(tr, tid);
-		if (!f && !is_own_thread(tr, tid))
+		if (!f && !tracer_is_own_thread(tr, tid))
 			f = tracer_fork_add(tr, tid);
 		if (f) {
 			f->started = true;      /* its first stop */
@@ -2290,7 +2265,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 			struct tcb *c;
 
 			if (event == PTRACE_EVENT_CLONE && !tracer_fork_find(tr, child) &&
-			    is_own_thread(tr, child)) {
+			    tracer_is_own_thread(tr, child)) {
 				if (!(c = tracer_tcb_find(tr, child)))
 					c = tracer_tcb_add(tr, child);
 				c->parent = tid;
@@ -2314,7 +2289,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 		/* detached there, it dies */
 		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
 		if (tid == tr->pid)
-			report_leader_gone(tr, t);
+			tracer_report_leader_gone(tr, t);
 		return 0;
 	default:
 		/* an interrupt, a group-stop, a new thread's first stop */
@@ -2330,28 +2305,28 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 	t->flags |= TCB_HELD;
 	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0)
 		return 0;       /* killed meanwhile, or a group-stop */
-	if (sig == SIGTRAP && si.si_code > 0 && get_regs(tid, &r) == 0) {
+	if (sig == SIGTRAP && si.si_code > 0 && tracer_regs_fetch(tid, &r) == 0) {
 		pc = arch_get_pc(&r);
 		addr = arch_bp_from_trap_pc(pc);
 		if ((t->flags & TCB_IN_STUB) && tr->stub &&
 		    pc == ARCH_STUB_TRAP_PC(tr->stub)) {
-			/* back from a displaced syscall (step_over) */
+			/* back from a displaced syscall (tracer_step_over) */
 			t->flags &= ~TCB_IN_STUB;
 			arch_set_pc(&r, t->stub_ret);
 		} else if (si.si_code == SI_KERNEL &&
-			   (find_bp(tr, addr) || recently_removed(tr, addr))) {
+			   (tracer_bp_find(tr, addr) || tracer_bp_recently_removed(tr, addr))) {
 			arch_set_pc(&r, addr);  /* a breakpoint: at its instruction */
-		} else if (si.si_code == SI_KERNEL || !stepping(t)) {
+		} else if (si.si_code == SI_KERNEL || !tracer_stepping(t)) {
 			goto program;           /* the program's own trap */
 		}
 		/* else the single-step of tracer_resume_past */
-		if (set_regs(tid, &r) < 0 && errno != ESRCH)
+		if (tracer_regs_store(tid, &r) < 0 && errno != ESRCH)
 			return rg_error(err, "cannot set the registers of thread %d: %s",
 					tid, strerror(errno));
 		return 0;
 	}
 program:
-	oot_fault(tr, t, sig, &si);     /* a fault in a copy: at the breakpoint */
+	tracer_oot_fault(tr, t, sig, &si);     /* a fault in a copy: at the breakpoint */
 	t->detach_sig = sig;
 	return 0;
 }
@@ -2372,14 +2347,14 @@ static bool child_status(tracer *tr, pid_t tid)
 
 	if (t)
 		return t->flags & TCB_CHILD;
-	return tracer_fork_find(tr, tid) || !is_own_thread(tr, tid);
+	return tracer_fork_find(tr, tid) || !tracer_is_own_thread(tr, tid);
 }
 
 static int detach_status(tracer *tr, pid_t tid, int status, bool children, rg_err *err)
 {
 	/* the program's own (the threads exec kills) are judged as always */
 	if (children && !child_status(tr, tid))
-		return handle_status(tr, tid, status, err);
+		return tracer_handle_status(tr, tid, status, err);
 	return detach_judge(tr, tid, status, err);
 }
 
@@ -2442,13 +2417,13 @@ static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
  */
 static int detach_stop_all(tracer *tr, bool children, rg_err *err)
 {
-	long deadline = now_ms() + STOP_WAIT_MS;
+	long deadline = tracer_now_ms() + STOP_WAIT_MS;
 
 	for (size_t i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 
 		if (!detach_takes(t, children) || (t->flags & TCB_EXITING) ||
-		    !(t->flags & TCB_STARTED) || status_queued(tr, t->tid))
+		    !(t->flags & TCB_STARTED) || tracer_status_queued(tr, t->tid))
 			continue;       /* dying; its first stop, a status are on their way */
 		if (t->flags & TCB_HELD) {
 			/* held by tracer_interrupt right after its int3 */
@@ -2475,7 +2450,7 @@ static int detach_stop_all(tracer *tr, bool children, rg_err *err)
 
 		if (!waiting)
 			return 0;
-		got = wait_until(tr, -1, deadline, &tid, &status);
+		got = tracer_wait_until(tr, -1, deadline, &tid, &status);
 		if (got == 0)
 			return rg_error(err, "thread %d did not stop within %d ms",
 					waiting, STOP_WAIT_MS);
@@ -2502,13 +2477,13 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 		if (!detach_takes(t, children) || (t->flags & TCB_EXITING))
 			continue;
 		/* held at a breakpoint: its PC at the breakpoint's instruction */
-		regs_sync(t);
-		if (get_regs(t->tid, &r) < 0)
+		tracer_regs_sync(t);
+		if (tracer_regs_fetch(t->tid, &r) < 0)
 			continue;
 		pc = detach_pc(tr, t, arch_get_pc(&r));
 		if (pc != arch_get_pc(&r)) {
 			arch_set_pc(&r, pc);
-			set_regs(t->tid, &r);
+			tracer_regs_store(t->tid, &r);
 		}
 	}
 	for (i = 0; i < tr->nbps; i++)
@@ -2558,7 +2533,7 @@ static int detach_let_go(tracer *tr, bool children, rg_err *err)
 	return rc;
 }
 
-static bool has_children(const tracer *tr)
+bool tracer_has_children(const tracer *tr)
 {
 	for (size_t i = 0; i < tr->ntcbs; i++)
 		if (tr->tcbs[i]->flags & TCB_CHILD)
@@ -2571,7 +2546,7 @@ static bool has_children(const tracer *tr)
  * let go clean, or, if one does not stop in time, killed (racegate's
  * breakpoints are still in that memory).
  */
-static void detach_children(tracer *tr)
+void tracer_detach_children(tracer *tr)
 {
 	if (detach_stop_all(tr, true, NULL) < 0) {
 		for (size_t i = 0; i < tr->ntcbs; i++)
@@ -2650,10 +2625,10 @@ void tracer_free(tracer *tr)
 	/* Children still attached (not let go yet, or followed: racegate's
 	 * breakpoints are in their memory) die with the program. */
 	for (size_t i = 0; i < tr->nforks; i++)
-		kill_and_reap(tr->forks[i].pid);
+		tracer_kill_and_reap(tr->forks[i].pid);
 	tr->nforks = 0;
 	for (size_t i = 0; i < tr->ntcbs; i++)
 		if (tr->tcbs[i]->flags & TCB_CHILD)
-			kill_and_reap(tr->tcbs[i]->tid);
+			tracer_kill_and_reap(tr->tcbs[i]->tid);
 	tracer_release(tr);
 }
