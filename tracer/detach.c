@@ -153,9 +153,10 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 			goto program;           /* the program's own trap */
 		}
 		/* else the single-step of tracer_resume_past */
-		if (tracer_regs_store(tid, &r) < 0 && errno != ESRCH)
-			return rg_error(err, "cannot set the registers of thread %d: %s",
-					tid, strerror(errno));
+		if (tracer_regs_store(tid, &r) < 0)
+			return tracer_gone_or_error(err, "cannot set the registers "
+						    "of thread %d: %s", tid,
+						    strerror(errno));
 		return 0;
 	}
 program:

@@ -123,9 +123,9 @@ int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 
 	/* it runs from here on (a step, the stub, a plain restart) */
 	if (tracer_regs_sync(t) < 0 || tracer_regs_read(t, &r) < 0)
-		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
-						     "of thread %d: %s", t->tid,
-						     strerror(errno));
+		return tracer_gone_or_error(err,
+					    "cannot read the registers of thread %d: %s",
+					    t->tid, strerror(errno));
 	pc = arch_get_pc(&r);
 	n = tracer_read_code(tr, pc, code, sizeof(code));
 	if (!in_spans(rg, pc) || !n ||

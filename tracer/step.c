@@ -225,15 +225,15 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	/* read at the trap, and nothing ran since; the rewind is not written
 	 * yet (TCB_REGS_DIRTY): this one write does both */
 	if (tracer_regs_read(t, &r) < 0)
-		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
-						     "of thread %d: %s", t->tid,
-						     strerror(errno));
+		return tracer_gone_or_error(err,
+					    "cannot read the registers of thread %d: %s",
+					    t->tid, strerror(errno));
 	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
 	arch_set_pc(&r, b->oot);
 	if (tracer_regs_store(t->tid, &r) < 0)
-		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
-						     "of thread %d: %s", t->tid,
-						     strerror(errno));
+		return tracer_gone_or_error(err,
+					    "cannot set the registers of thread %d: %s",
+					    t->tid, strerror(errno));
 	return tracer_restart(t->tid, PTRACE_CONT, 0, err);
 }
 
@@ -306,9 +306,9 @@ int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	tracer_regs_sync(t);
 	t->flags &= ~TCB_REGS;
 	if (tracer_regs_fetch(t->tid, &r) < 0)
-		return errno == ESRCH ? 0 : rg_error(err, "cannot read the registers "
-						     "of thread %d: %s", t->tid,
-						     strerror(errno));
+		return tracer_gone_or_error(err,
+					    "cannot read the registers of thread %d: %s",
+					    t->tid, strerror(errno));
 	if (b->insn.flags & ARCH_INSN_SYSCALL) {
 		/*
 		 * A system call may block for ever, so it is not stepped
@@ -320,9 +320,9 @@ int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 					"no scratch page", (unsigned long long)orig);
 		arch_set_pc(&r, tr->stub);
 		if (tracer_regs_store(t->tid, &r) < 0)
-			return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
-							     "of thread %d: %s", t->tid,
-							     strerror(errno));
+			return tracer_gone_or_error(err,
+						    "cannot set the registers of thread %d: %s",
+						    t->tid, strerror(errno));
 		t->flags |= TCB_IN_STUB;
 		t->stub_ret = orig + b->insn.len;
 		return tracer_resume_pending(tr, t, err);
@@ -345,14 +345,14 @@ int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		return 0;
 	arch_set_pc(&r, slot);
 	if (tracer_regs_store(t->tid, &r) < 0)
-		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
-						     "of thread %d: %s", t->tid,
-						     strerror(errno));
+		return tracer_gone_or_error(err,
+					    "cannot set the registers of thread %d: %s",
+					    t->tid, strerror(errno));
 	for (;;) {
 		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0L, 0L) < 0)
-			return errno == ESRCH ? 0 : rg_error(err, "cannot single-step "
-							     "thread %d: %s", t->tid,
-							     strerror(errno));
+			return tracer_gone_or_error(err,
+						    "cannot single-step thread %d: %s",
+						    t->tid, strerror(errno));
 		if (tracer_wait_tid(t->tid, &status) < 0)
 			return 0;
 		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
@@ -407,9 +407,9 @@ int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 					t->tid);
 	}
 	if (tracer_regs_store(t->tid, &r) < 0)
-		return errno == ESRCH ? 0 : rg_error(err, "cannot set the registers "
-						     "of thread %d: %s", t->tid,
-						     strerror(errno));
+		return tracer_gone_or_error(err,
+					    "cannot set the registers of thread %d: %s",
+					    t->tid, strerror(errno));
 	return tracer_resume_pending(tr, t, err);
 }
 

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,20 @@ int tracer_restart(pid_t tid, int op, int sig, rg_err *err)
 	if (op == PTRACE_LISTEN && errno == EIO)
 		return 0;
 	return rg_error(err, "cannot %s thread %d: %s", what, tid, strerror(errno));
+}
+
+int tracer_gone_or_error(rg_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errno == ESRCH)
+		return 0;
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
 }
 
 int tracer_regs_fetch(pid_t tid, struct user_regs_struct *r)
