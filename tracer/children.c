@@ -50,6 +50,23 @@ struct fchild *tracer_fork_add(tracer *tr, pid_t pid)
 	return f;
 }
 
+bool tracer_is_child(tracer *tr, pid_t tid)
+{
+	return tracer_fork_find(tr, tid) || !tracer_is_own_thread(tr, tid);
+}
+
+struct fchild *tracer_fork_first_stop(tracer *tr, pid_t tid)
+{
+	struct fchild *f;
+
+	if (!tracer_is_child(tr, tid))
+		return NULL;
+	if (!(f = tracer_fork_find(tr, tid)))
+		f = tracer_fork_add(tr, tid);
+	f->started = true;
+	return f;
+}
+
 void tracer_fork_drop(tracer *tr, struct fchild *f)
 {
 	*f = tr->forks[--tr->nforks];

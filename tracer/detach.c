@@ -52,8 +52,6 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct user_regs_struct r;
-	unsigned long msg = 0;
-	struct fchild *f;
 	siginfo_t si;
 	uint64_t pc, addr;
 	int sig, event;
@@ -75,13 +73,8 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 		return rg_error(err, "it called exec");
 	}
 	if (!t) {
-		f = tracer_fork_find(tr, tid);
-		if (!f && !tracer_is_own_thread(tr, tid))
-			f = tracer_fork_add(tr, tid);
-		if (f) {
-			f->started = true;      /* its first stop */
-			return 0;
-		}
+		if (tracer_fork_first_stop(tr, tid))
+			return 0;       /* let go with the rest */
 		t = tracer_tcb_add(tr, tid);
 	}
 	t->flags = (t->flags | TCB_STARTED) & ~(TCB_REGS | TCB_REGS_DIRTY);
@@ -91,31 +84,9 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 	case PTRACE_EVENT_CLONE:
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
-		/* as handle_new_child, without the restart: the child is
-		 * waited for too, and let go with the rest */
-		if (ptrace(PTRACE_GETEVENTMSG, tid, 0L, &msg) == 0) {
-			pid_t child = (pid_t)msg;
-			struct tcb *c;
-
-			if (event == PTRACE_EVENT_CLONE && !tracer_fork_find(tr, child) &&
-			    tracer_is_own_thread(tr, child)) {
-				if (!(c = tracer_tcb_find(tr, child)))
-					c = tracer_tcb_add(tr, child);
-				c->parent = tid;
-				c->flags |= TCB_PARENT_KNOWN;
-				if (t->flags & TCB_IN_STUB) {
-					c->flags |= TCB_IN_STUB;
-					c->stub_ret = t->stub_ret;
-				}
-			} else {
-				if (!(f = tracer_fork_find(tr, child)))
-					f = tracer_fork_add(tr, child);
-				f->parent = tid;
-				f->parent_known = true;
-				f->vfork = event == PTRACE_EVENT_VFORK;
-				f->stub_ret = (t->flags & TCB_IN_STUB) ? t->stub_ret : 0;
-			}
-		}
+		/* the parent stays stopped; the child is waited for too,
+		 * and let go with the rest */
+		tracer_new_child(tr, t, event, false, NULL);
 		t->flags |= TCB_HELD;
 		return 0;
 	case PTRACE_EVENT_EXIT:
@@ -179,9 +150,7 @@ static bool child_status(tracer *tr, pid_t tid)
 {
 	const struct tcb *t = tracer_tcb_find(tr, tid);
 
-	if (t)
-		return t->flags & TCB_CHILD;
-	return tracer_fork_find(tr, tid) || !tracer_is_own_thread(tr, tid);
+	return t ? t->flags & TCB_CHILD : tracer_is_child(tr, tid);
 }
 
 static int detach_status(tracer *tr, pid_t tid, int status, bool children, rg_err *err)

@@ -88,16 +88,16 @@ static void report_new_thread(tracer *tr, struct tcb *t)
 	tracer_queue_event(tr, TRACER_EV_THREAD_NEW, t->tid)->parent = t->parent;
 }
 
-static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *err)
+int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
+		     rg_err *err)
 {
 	unsigned long msg = 0;
 	pid_t child;
 
 	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, 0L, &msg) < 0)
-		return tracer_restart(parent->tid, tracer_cont_op(parent), 0, err);
+		goto out;
 	child = (pid_t)msg;
-	if (event == PTRACE_EVENT_CLONE && !tracer_fork_find(tr, child) &&
-	    tracer_is_own_thread(tr, child)) {
+	if (event == PTRACE_EVENT_CLONE && !tracer_is_child(tr, child)) {
 		struct tcb *t = tracer_tcb_find(tr, child);
 
 		/*
@@ -116,7 +116,7 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 			t->flags |= TCB_IN_STUB;
 			t->stub_ret = parent->stub_ret;
 		}
-		if (!(t->flags & TCB_REPORTED))
+		if (restart && !(t->flags & TCB_REPORTED))
 			report_new_thread(tr, t);
 	} else {
 		struct fchild *f = tracer_fork_find(tr, child);
@@ -127,11 +127,14 @@ static int handle_new_child(tracer *tr, struct tcb *parent, int event, rg_err *e
 		f->parent_known = true;
 		f->vfork = event == PTRACE_EVENT_VFORK;
 		f->stub_ret = (parent->flags & TCB_IN_STUB) ? parent->stub_ret : 0;
-		if (f->started && tracer_fork_finish(tr, f, true, err) < 0) {
+		if (restart && f->started && tracer_fork_finish(tr, f, true, err) < 0) {
 			tracer_restart(parent->tid, tracer_cont_op(parent), 0, NULL);
 			return -1;
 		}
 	}
+out:
+	if (!restart)
+		return 0;
 	return tracer_restart(parent->tid, tracer_cont_op(parent), 0, err);
 }
 
@@ -334,17 +337,9 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	event = status >> 16;
 
 	if (!t) {
-		f = tracer_fork_find(tr, tid);
-		if (!f && !tracer_is_own_thread(tr, tid))
-			f = tracer_fork_add(tr, tid);
-		if (f) {
-			/* A forked child's first stop. */
-			f->started = true;
-			if (f->parent_known)
-				return tracer_fork_finish(tr, f, true, err);
-			return 0;
-		}
-		t = tracer_tcb_add(tr, tid);
+		if ((f = tracer_fork_first_stop(tr, tid)))
+			return f->parent_known ? tracer_fork_finish(tr, f, true, err) : 0;
+		t = tracer_tcb_add(tr, tid);   /* a new thread's first stop */
 	}
 	if (!(t->flags & TCB_STARTED)) {
 		t->flags |= TCB_STARTED;
@@ -371,7 +366,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	case PTRACE_EVENT_CLONE:
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
-		return handle_new_child(tr, t, event, err);
+		return tracer_new_child(tr, t, event, true, err);
 	case PTRACE_EVENT_EXEC:
 		return handle_exec(tr, t, err);
 	case PTRACE_EVENT_EXIT:

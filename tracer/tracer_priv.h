@@ -271,6 +271,12 @@ void tracer_detach_children(tracer *tr);
 struct fchild *tracer_fork_find(tracer *tr, pid_t pid);
 struct fchild *tracer_fork_add(tracer *tr, pid_t pid);
 void tracer_fork_drop(tracer *tr, struct fchild *f);
+/* Is tid, which has no control block, a child process (one waiting in
+ * tr->forks, or a process of its own) rather than a thread of the program's? */
+bool tracer_is_child(tracer *tr, pid_t tid);
+/* tid stopped and has no control block: a child process's first stop (its
+ * record, marked started) or NULL, a new thread of the program's. */
+struct fchild *tracer_fork_first_stop(tracer *tr, pid_t tid);
 
 /*
  * Both the child's first stop and its parent's event were seen: a child
