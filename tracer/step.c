@@ -258,6 +258,172 @@ void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
 		}
 }
 
+/* Decodes b's instruction, once. */
+static int step_decode(tracer *tr, struct bp *b, rg_err *err)
+{
+	uint8_t code[ARCH_MAX_INSN];
+	size_t n;
+
+	if (b->decoded)
+		return 0;
+	n = tracer_read_code(tr, b->addr, code, sizeof(code));
+	if (!n || arch_decode(tr->arch, code, n, b->addr, &b->insn, err) < 0)
+		return rg_error_prefix(err, "cannot step over the breakpoint at 0x%llx",
+				       (unsigned long long)b->addr);
+	b->decoded = true;
+	return 0;
+}
+
+/*
+ * A system call may block for ever, so it is not stepped synchronously: the
+ * thread runs the stub's "syscall; int3" on its own, and handle_sigtrap()
+ * sends it on from the int3.
+ */
+static int step_in_stub(tracer *tr, struct tcb *t, const struct bp *b,
+			struct user_regs_struct *r, rg_err *err)
+{
+	if (!tr->stub)
+		return rg_error(err, "cannot step over the system call at 0x%llx: "
+				"no scratch page", (unsigned long long)b->addr);
+	arch_set_pc(r, tr->stub);
+	if (tracer_regs_store(t->tid, r) < 0)
+		return tracer_gone_or_error(err, "cannot set the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno));
+	t->flags |= TCB_IN_STUB;
+	t->stub_ret = b->addr + b->insn.len;
+	return tracer_resume_pending(tr, t, err);
+}
+
+/* b's instruction, relocated, in the slot of a page within reach; t's PC
+ * there.  1: t is gone or the slot could not be had without error. */
+static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
+		      uint64_t *slot, rg_err *err)
+{
+	struct user_regs_struct r;
+	uint8_t code[ARCH_MAX_INSN];
+	struct scratch *sp = NULL;
+	int rc;
+
+	rc = tracer_scratch_slot(tr, t, b, &sp, err);
+	if (rc)
+		return rc < 0 ? -1 : 1;
+	*slot = sp->base + SLOT_OFF;
+	if (sp->slot_owner != b->addr) {
+		if (arch_relocate(&b->insn, b->addr, *slot, code, err) < 0)
+			return -1;
+		if (tracer_mem_pwrite(tr->memfd, *slot, code, b->insn.len) < 0)
+			return rg_error(err, "cannot write the scratch slot at 0x%llx",
+					(unsigned long long)*slot);
+		sp->slot_owner = b->addr;
+	}
+	/* tracer_scratch_slot may have run the stub: the registers are read again. */
+	if (tracer_regs_fetch(t->tid, &r) < 0)
+		return 1;
+	arch_set_pc(&r, *slot);
+	if (tracer_regs_store(t->tid, &r) < 0)
+		return tracer_gone_or_error(err, "cannot set the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno)) < 0 ? -1 : 1;
+	return 0;
+}
+
+/* The instruction faulted in the slot: the fault is the program's, at the
+ * breakpoint's address (see tracer_step_over). */
+static int slot_fault(tracer *tr, struct tcb *t, uint64_t orig, uint64_t slot,
+		      struct user_regs_struct *r, int sig, bool rejoin, rg_err *err)
+{
+	arch_set_pc(r, arch_get_pc(r) - slot + orig);
+	tracer_regs_store(t->tid, r);
+	t->flags |= TCB_REARRIVAL;
+	t->rearrival_addr = orig;
+	if (tracer_stepping(t))
+		tracer_range_pop(tr, t, orig, true);  /* it leaves the line by the fault */
+	tracer_note_signal(tr, t, sig);
+	if (rejoin)
+		tracer_rejoin_group_stop(t->tid);
+	for (int i = 0; i < t->npending; i++)
+		syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
+	t->npending = 0;
+	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+}
+
+/*
+ * Single-steps t in the slot until its instruction has run, keeping the
+ * signals that come meanwhile.  1: it ran; otherwise what tracer_step_over
+ * returns (t died, or faulted and was sent on).
+ */
+static int slot_step(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slot,
+		     rg_err *err)
+{
+	struct user_regs_struct r;
+	bool rejoin = false;
+	siginfo_t si;
+	uint64_t pc;
+	int status;
+
+	for (;;) {
+		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0L, 0L) < 0)
+			return tracer_gone_or_error(err, "cannot single-step "
+						    "thread %d: %s", t->tid,
+						    strerror(errno));
+		if (tracer_wait_tid(t->tid, &status) < 0)
+			return 0;
+		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
+			tracer_queue_status(tr, t->tid, status);
+			return 0;
+		}
+		if (status >> 16) {
+			rejoin |= tracer_is_group_stop(status);
+			continue;
+		}
+		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
+			return 0;
+		if (WSTOPSIG(status) == SIGTRAP && si.si_code > 0 &&
+		    si.si_code != SI_KERNEL)
+			break;          /* the single-step trap */
+		if (tracer_regs_fetch(t->tid, &r) < 0)
+			return 0;
+		pc = arch_get_pc(&r);
+		if (tracer_is_sync_fault(WSTOPSIG(status), &si) &&
+		    pc >= slot && pc <= slot + b->insn.len)
+			return slot_fault(tr, t, b->addr, slot, &r, WSTOPSIG(status),
+					  rejoin, err);
+		if (t->npending < PENDING_MAX)
+			t->pending[t->npending++] = si;
+	}
+	if (rejoin)
+		tracer_rejoin_group_stop(t->tid);
+	return 1;
+}
+
+/* The instruction ran in the slot: t goes on where it would have natively. */
+static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slot,
+		      rg_err *err)
+{
+	struct user_regs_struct r;
+	uint64_t orig = b->addr;
+
+	if (tracer_regs_fetch(t->tid, &r) < 0)
+		return 0;
+	arch_set_pc(&r, arch_fixup_pc(&b->insn, orig, slot, arch_get_pc(&r)));
+	if (b->insn.flags & ARCH_INSN_CALL) {
+		/* The call pushed slot+len: the program must return to orig+len. */
+		uint64_t sp_addr = arch_get_sp(&r), ret, want = orig + b->insn.len;
+
+		if (tracer_mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
+		    ret == slot + b->insn.len &&
+		    tracer_mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
+			return rg_error(err, "cannot fix the return address of thread %d",
+					t->tid);
+	}
+	if (tracer_regs_store(t->tid, &r) < 0)
+		return tracer_gone_or_error(err, "cannot set the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno));
+	return tracer_resume_pending(tr, t, err);
+}
+
 /*
  * Runs the instruction under breakpoint b for thread t out of line, then
  * resumes t.  The int3 stays in place the whole time.
@@ -283,21 +449,11 @@ void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
 int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 {
 	struct user_regs_struct r;
-	uint8_t code[ARCH_MAX_INSN];
-	uint64_t orig = b->addr, slot, pc;
-	struct scratch *sp = NULL;
-	siginfo_t si;
-	int status, rc;
-	bool rejoin = false;
+	uint64_t slot = 0;
+	int rc;
 
-	if (!b->decoded) {
-		size_t n = tracer_read_code(tr, orig, code, sizeof(code));
-
-		if (!n || arch_decode(tr->arch, code, n, orig, &b->insn, err) < 0)
-			return rg_error_prefix(err, "cannot step over the breakpoint at 0x%llx",
-					       (unsigned long long)orig);
-		b->decoded = true;
-	}
+	if (step_decode(tr, b, err) < 0)
+		return -1;
 	/* Signals kept for the thread are delivered at orig+len, and a thread
 	 * stepping past a line needs the trap after the instruction. */
 	if (!(b->insn.flags & ARCH_INSN_FLOWS) && !t->npending && !tracer_stepping(t) &&
@@ -306,111 +462,16 @@ int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	tracer_regs_sync(t);
 	t->flags &= ~TCB_REGS;
 	if (tracer_regs_fetch(t->tid, &r) < 0)
-		return tracer_gone_or_error(err,
-					    "cannot read the registers of thread %d: %s",
-					    t->tid, strerror(errno));
-	if (b->insn.flags & ARCH_INSN_SYSCALL) {
-		/*
-		 * A system call may block for ever, so it is not stepped
-		 * synchronously: the thread runs the stub's "syscall; int3"
-		 * on its own, and handle_sigtrap() sends it on from the int3.
-		 */
-		if (!tr->stub)
-			return rg_error(err, "cannot step over the system call at 0x%llx: "
-					"no scratch page", (unsigned long long)orig);
-		arch_set_pc(&r, tr->stub);
-		if (tracer_regs_store(t->tid, &r) < 0)
-			return tracer_gone_or_error(err,
-						    "cannot set the registers of thread %d: %s",
-						    t->tid, strerror(errno));
-		t->flags |= TCB_IN_STUB;
-		t->stub_ret = orig + b->insn.len;
-		return tracer_resume_pending(tr, t, err);
-	}
-
-	rc = tracer_scratch_slot(tr, t, b, &sp, err);
-	if (rc)
+		return tracer_gone_or_error(err, "cannot read the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno));
+	if (b->insn.flags & ARCH_INSN_SYSCALL)
+		return step_in_stub(tr, t, b, &r, err);
+	if ((rc = slot_enter(tr, t, b, &slot, err)) != 0)
 		return rc < 0 ? -1 : 0;
-	slot = sp->base + SLOT_OFF;
-	if (sp->slot_owner != orig) {
-		if (arch_relocate(&b->insn, orig, slot, code, err) < 0)
-			return -1;
-		if (tracer_mem_pwrite(tr->memfd, slot, code, b->insn.len) < 0)
-			return rg_error(err, "cannot write the scratch slot at 0x%llx",
-					(unsigned long long)slot);
-		sp->slot_owner = orig;
-	}
-	/* tracer_scratch_slot may have run the stub: the registers are read again. */
-	if (tracer_regs_fetch(t->tid, &r) < 0)
-		return 0;
-	arch_set_pc(&r, slot);
-	if (tracer_regs_store(t->tid, &r) < 0)
-		return tracer_gone_or_error(err,
-					    "cannot set the registers of thread %d: %s",
-					    t->tid, strerror(errno));
-	for (;;) {
-		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0L, 0L) < 0)
-			return tracer_gone_or_error(err,
-						    "cannot single-step thread %d: %s",
-						    t->tid, strerror(errno));
-		if (tracer_wait_tid(t->tid, &status) < 0)
-			return 0;
-		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
-			tracer_queue_status(tr, t->tid, status);
-			return 0;
-		}
-		if (status >> 16) {
-			rejoin |= tracer_is_group_stop(status);
-			continue;
-		}
-		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
-			return 0;
-		if (WSTOPSIG(status) == SIGTRAP && si.si_code > 0 &&
-		    si.si_code != SI_KERNEL)
-			break;          /* the single-step trap */
-		if (tracer_regs_fetch(t->tid, &r) < 0)
-			return 0;
-		pc = arch_get_pc(&r);
-		if (tracer_is_sync_fault(WSTOPSIG(status), &si) &&
-		    pc >= slot && pc <= slot + b->insn.len) {
-			arch_set_pc(&r, pc - slot + orig);
-			tracer_regs_store(t->tid, &r);
-			t->flags |= TCB_REARRIVAL;
-			t->rearrival_addr = orig;
-			if (tracer_stepping(t))
-				tracer_range_pop(tr, t, orig, true);  /* it leaves the line by the fault */
-			tracer_note_signal(tr, t, WSTOPSIG(status));
-			if (rejoin)
-				tracer_rejoin_group_stop(t->tid);
-			for (int i = 0; i < t->npending; i++)
-				syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
-			t->npending = 0;
-			return tracer_restart(t->tid, PTRACE_CONT, WSTOPSIG(status), err);
-		}
-		if (t->npending < PENDING_MAX)
-			t->pending[t->npending++] = si;
-	}
-	if (rejoin)
-		tracer_rejoin_group_stop(t->tid);
-	if (tracer_regs_fetch(t->tid, &r) < 0)
-		return 0;
-	pc = arch_get_pc(&r);
-	arch_set_pc(&r, arch_fixup_pc(&b->insn, orig, slot, pc));
-	if (b->insn.flags & ARCH_INSN_CALL) {
-		/* The call pushed slot+len: the program must return to orig+len. */
-		uint64_t sp_addr = arch_get_sp(&r), ret, want = orig + b->insn.len;
-
-		if (tracer_mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
-		    ret == slot + b->insn.len &&
-		    tracer_mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
-			return rg_error(err, "cannot fix the return address of thread %d",
-					t->tid);
-	}
-	if (tracer_regs_store(t->tid, &r) < 0)
-		return tracer_gone_or_error(err,
-					    "cannot set the registers of thread %d: %s",
-					    t->tid, strerror(errno));
-	return tracer_resume_pending(tr, t, err);
+	if ((rc = slot_step(tr, t, b, slot, err)) != 1)
+		return rc;
+	return slot_leave(tr, t, b, slot, err);
 }
 
 int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
