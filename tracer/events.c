@@ -202,7 +202,10 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		/* Back from a displaced syscall (tracer_step_over). */
 		t->flags &= ~(TCB_IN_STUB | TCB_REGS);
 		arch_set_pc(&r, t->stub_ret);
-		tracer_regs_store(t->tid, &r);
+		if (tracer_regs_store(t->tid, &r) < 0)
+			return tracer_gone_or_error(err, "cannot set the registers "
+						    "of thread %d: %s", t->tid,
+						    strerror(errno));
 		return tracer_resume_pending(tr, t, err);
 	}
 	if ((b = tracer_bp_find(tr, addr))) {
@@ -227,7 +230,10 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		/* It trapped before the int3 was taken out: run the real byte. */
 		t->flags &= ~TCB_REGS;
 		arch_set_pc(&r, addr);
-		tracer_regs_store(t->tid, &r);
+		if (tracer_regs_store(t->tid, &r) < 0)
+			return tracer_gone_or_error(err, "cannot set the registers "
+						    "of thread %d: %s", t->tid,
+						    strerror(errno));
 		return tracer_restart(t->tid, tracer_cont_op(t), 0, err);
 	}
 pass:

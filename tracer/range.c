@@ -83,8 +83,7 @@ void tracer_range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report)
 {
 	struct range *rg = t->range;
 
-	if (!rg)
-		return;
+	RG_ASSERT(rg);          /* called for a thread stepping past a line */
 	if (rg->waiting)
 		temp_bp_put(tr, rg->ret_addr);
 	t->range = rg->outer;
@@ -121,6 +120,7 @@ int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 	struct bp *b;
 	size_t n;
 
+	RG_ASSERT(rg);          /* called for a thread stepping past a line */
 	/* it runs from here on (a step, the stub, a plain restart) */
 	if (tracer_regs_sync(t) < 0 || tracer_regs_read(t, &r) < 0)
 		return tracer_gone_or_error(err,

@@ -248,8 +248,11 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 		rc = rg_error(err, "cannot restore the registers of thread %d: %s",
 			      t->tid, strerror(errno));
 out:
-	if (at_exec)
-		tracer_mem_pwrite(tr->memfd, start, old, sizeof(old));
+	/* the program's own code back under the injected one */
+	if (at_exec && tracer_mem_pwrite(tr->memfd, start, old, sizeof(old)) < 0 &&
+	    rc == 0)
+		rc = rg_error(err, "cannot restore the code at 0x%llx in process %d",
+			      (unsigned long long)start, tr->pid);
 	return rc;
 }
 

@@ -153,7 +153,10 @@ int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 {
 	int sig = 0;
 
-	tracer_regs_sync(t);
+	/* the PC rewound to a breakpoint must be in the thread before it runs */
+	if (tracer_regs_sync(t) < 0 && errno != ESRCH)
+		return rg_error(err, "cannot set the registers of thread %d: %s",
+				t->tid, strerror(errno));
 	t->flags &= ~TCB_REGS;
 
 	/* past a line not yet: the next instruction of the line first */
@@ -161,7 +164,13 @@ int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 		return tracer_range_next(tr, t, err);
 	if (t->npending) {
 		sig = t->pending[0].si_signo;
-		ptrace(PTRACE_SETSIGINFO, t->tid, 0L, &t->pending[0]);
+		/* without it, the kernel would forge an SI_USER siginfo: a
+		 * fault's address, a timer's value would be lost */
+		if (ptrace(PTRACE_SETSIGINFO, t->tid, 0L, &t->pending[0]) < 0 &&
+		    errno != ESRCH)
+			return rg_error(err, "cannot deliver signal %d to thread %d "
+					"with its siginfo: %s", sig, t->tid,
+					strerror(errno));
 		for (int i = 0; i < t->npending; i++)
 			tracer_note_signal(tr, t, t->pending[i].si_signo);
 		for (int i = 1; i < t->npending; i++)

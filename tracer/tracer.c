@@ -38,8 +38,11 @@ struct tcb *tracer_tcb_find(const tracer *tr, pid_t tid)
 
 struct tcb *tracer_tcb_add(tracer *tr, pid_t tid)
 {
-	struct tcb *t = xcalloc(1, sizeof(*t));
+	struct tcb *t;
 
+	/* every caller looked first: a second block would orphan the first */
+	RG_ASSERT(!tracer_tcb_find(tr, tid));
+	t = xcalloc(1, sizeof(*t));
 	t->tid = tid;
 	t->tgid = tr->pid;
 	RG_GROW(tr->tcbs, tr->ntcbs + 1, tr->tcbs_cap);
@@ -52,15 +55,16 @@ void tracer_tcb_drop(tracer *tr, struct tcb *t)
 {
 	size_t *ix = rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)t->tid);
 
-	tracer_ranges_free(tr, t, true);
-	if (ix && tr->tcbs[*ix] == t) {
-		size_t i = *ix;
+	size_t i;
 
-		rg_intmap_del(&tr->tcb_ix, (uint64_t)(uint32_t)t->tid);
-		tr->tcbs[i] = tr->tcbs[--tr->ntcbs];
-		if (i < tr->ntcbs)
-			*rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)tr->tcbs[i]->tid) = i;
-	}
+	/* only blocks of tr->tcbs are dropped, each once */
+	RG_ASSERT(ix && tr->tcbs[*ix] == t);
+	tracer_ranges_free(tr, t, true);
+	i = *ix;
+	rg_intmap_del(&tr->tcb_ix, (uint64_t)(uint32_t)t->tid);
+	tr->tcbs[i] = tr->tcbs[--tr->ntcbs];
+	if (i < tr->ntcbs)
+		*rg_intmap_get(&tr->tcb_ix, (uint64_t)(uint32_t)tr->tcbs[i]->tid) = i;
 	free(t);
 }
 
