@@ -48,7 +48,9 @@
  *   children.c      child processes, from their parent's event until let go
  *   detach.c        letting go clean: tracer_detach_stopped, children left behind
  *   arch_x86_64.c   the architecture (tracer_int.h): int3, registers, decoding
- *   procstate.c     thread states from /proc; blocked for ever? (procstate.h)
+ *   procstate.c     thread states from /proc, and the facts blocked.c needs (procstate.h)
+ *   blocked.c       blocked for ever or may wake: the decision alone (blocked.h);
+ *                   procstate.c and blocked.c are a library of their own, rg_procstate
  *   unwind.c        backtraces of stopped threads (libunwind)
  *   tracer_priv.h   what the files share: struct tracer, struct tcb, helpers
  */
