@@ -119,6 +119,37 @@ static int explain_eperm(pid_t pid, const char *prog, rg_err *err)
 	return -1;
 }
 
+/*
+ * Until the child's exec stop.  If exec (or the set-up before it) fails,
+ * the child ends, and what failed comes through err_fd.
+ */
+static int wait_exec(pid_t pid, int err_fd, const tracer_opts *opts, rg_err *err)
+{
+	const char *prog = opts->argv[0];
+	struct child_err ce;
+	int status;
+
+	for (;;) {
+		if (tracer_wait_tid(pid, &status) < 0)
+			return rg_error(err, "cannot run '%s': %s", prog, strerror(errno));
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			break;
+		if ((status >> 16) == PTRACE_EVENT_EXEC)
+			return 0;
+		/* Anything else before exec belongs to racegate's copy: let it go. */
+		tracer_restart(pid, PTRACE_CONT, (status >> 16) ? 0 : WSTOPSIG(status), NULL);
+	}
+	if (read(err_fd, &ce, sizeof(ce)) != sizeof(ce))
+		return rg_error(err, "cannot run '%s': it ended before exec", prog);
+	if (ce.stage == 1)
+		return rg_error(err, "cannot run '%s': cannot change to directory "
+				"'%s': %s", prog, opts->cwd, strerror(ce.errnum));
+	if (ce.stage == 2)
+		return rg_error(err, "cannot run '%s': cannot set up its standard "
+				"streams: %s", prog, strerror(ce.errnum));
+	return rg_error(err, "cannot run '%s': %s", prog, strerror(ce.errnum));
+}
+
 int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 {
 	const long options = PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE |
@@ -126,11 +157,9 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 		PTRACE_O_TRACEVFORK | PTRACE_O_TRACESYSGOOD;
 	const char *prog = opts->argv && opts->argv[0] ? opts->argv[0] : "";
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
-	struct child_err ce;
 	sigset_t chld;
 	struct tcb *leader;
 	tracer *tr;
-	int status;
 	pid_t pid;
 
 	*out = NULL;
@@ -180,33 +209,8 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 	close(go[1]);
 	go[1] = -1;
 
-	/* Until the exec stop: exec failure ends the child with a report. */
-	for (;;) {
-		if (tracer_wait_tid(pid, &status) < 0) {
-			rg_error(err, "cannot run '%s': %s", prog, strerror(errno));
-			goto fail_fds;
-		}
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			if (read(ep[0], &ce, sizeof(ce)) != sizeof(ce))
-				rg_error(err, "cannot run '%s': it ended before exec", prog);
-			else if (ce.stage == 1)
-				rg_error(err, "cannot run '%s': cannot change to "
-					 "directory '%s': %s", prog, opts->cwd,
-					 strerror(ce.errnum));
-			else if (ce.stage == 2)
-				rg_error(err, "cannot run '%s': cannot set up its "
-					 "standard streams: %s", prog,
-					 strerror(ce.errnum));
-			else
-				rg_error(err, "cannot run '%s': %s", prog,
-					 strerror(ce.errnum));
-			goto fail_fds;
-		}
-		if ((status >> 16) == PTRACE_EVENT_EXEC)
-			break;
-		/* Anything else before exec belongs to racegate's copy: let it go. */
-		tracer_restart(pid, PTRACE_CONT, (status >> 16) ? 0 : WSTOPSIG(status), NULL);
-	}
+	if (wait_exec(pid, ep[0], opts, err) < 0)
+		goto fail_fds;
 	close(ep[0]);
 	ep[0] = -1;
 
