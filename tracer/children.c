@@ -15,7 +15,7 @@
  *    breakpoint it reaches exactly as a thread is, but it never arrives at
  *    a gate and no event names it.  It is let go at its exec (its new
  *    memory has nothing of racegate's in it); its exit ends it.  If the
- *    program ends or calls exec first, tracer.c lets it go with the
+ *    program ends or calls exec first, detach.c lets it go with the
  *    breakpoints taken out of the memory it keeps (detach_children).
  */
 #include "tracer_priv.h"

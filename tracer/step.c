@@ -129,7 +129,7 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 		if (tr->pages[i].slot_owner == addr)
 			tr->pages[i].slot_owner = 0;
 	/*
-	 * A thread may have trapped on it already; see handle_sigtrap().
+	 * A thread may have trapped on it already; see handle_sigtrap() (events.c).
 	 * Not when the program's own int3 was under it: a trap there is the
 	 * program's from now on, and rewinding to it would trap for ever.
 	 */
@@ -286,7 +286,7 @@ static int step_decode(tracer *tr, struct bp *b, rg_err *err)
 /*
  * A system call may block for ever, so it is not stepped synchronously: the
  * thread runs the stub's "syscall; int3" on its own, and handle_sigtrap()
- * sends it on from the int3.
+ * (events.c) sends it on from the int3.
  */
 static int step_in_stub(tracer *tr, struct tcb *t, const struct bp *b,
 			struct user_regs_struct *r, rg_err *err)

@@ -1,5 +1,5 @@
 /*
- * What the files of tracer/ share: the control blocks of tracer.c (after
+ * What the files of tracer/ share: the control blocks (after
  * strace's defs.h) and the few functions of each file another one calls.
  * Nothing outside tracer/ includes this.
  */
