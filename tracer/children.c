@@ -15,7 +15,7 @@
  *    breakpoint it reaches exactly as a thread is, but it never arrives at
  *    a gate and no event names it.  It is let go at its exec (its new
  *    memory has nothing of racegate's in it); its exit ends it.  If the
- *    program ends or calls exec first, tracer.c lets it go with the
+ *    program ends or calls exec first, detach.c lets it go with the
  *    breakpoints taken out of the memory it keeps (detach_children).
  */
 #include "tracer_priv.h"
@@ -47,6 +47,23 @@ struct fchild *tracer_fork_add(tracer *tr, pid_t pid)
 	f = &tr->forks[tr->nforks++];
 	memset(f, 0, sizeof(*f));
 	f->pid = pid;
+	return f;
+}
+
+bool tracer_is_child(tracer *tr, pid_t tid)
+{
+	return tracer_fork_find(tr, tid) || !tracer_is_own_thread(tr, tid);
+}
+
+struct fchild *tracer_fork_first_stop(tracer *tr, pid_t tid)
+{
+	struct fchild *f;
+
+	if (!tracer_is_child(tr, tid))
+		return NULL;
+	if (!(f = tracer_fork_find(tr, tid)))
+		f = tracer_fork_add(tr, tid);
+	f->started = true;
 	return f;
 }
 

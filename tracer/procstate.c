@@ -27,14 +27,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* futex operations (linux/futex.h), without the flags */
-#define FUTEX_CMD_MASK_ (~(128 | 256))
-#define FUTEX_WAIT_ 0
-#define FUTEX_LOCK_PI_ 6
-#define FUTEX_WAIT_BITSET_ 9
-#define FUTEX_WAIT_REQUEUE_PI_ 11
-#define FUTEX_LOCK_PI2_ 13
-
 static ssize_t read_small(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -122,15 +114,7 @@ void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st)
 
 uint64_t tracer_tstate_futex(const tracer_tstate *st)
 {
-	int cmd;
-
-	if (!st->in_syscall || st->nr != SYS_futex)
-		return 0;
-	cmd = (int)st->args[1] & FUTEX_CMD_MASK_;
-	if (cmd == FUTEX_WAIT_ || cmd == FUTEX_WAIT_BITSET_ || cmd == FUTEX_LOCK_PI_ ||
-	    cmd == FUTEX_LOCK_PI2_ || cmd == FUTEX_WAIT_REQUEUE_PI_)
-		return st->args[0];
-	return 0;
+	return st->in_syscall ? tracer_futex_wait_addr(st->nr, st->args) : 0;
 }
 
 /* ---- who else could wake a read ----------------------------------------
@@ -370,48 +354,69 @@ out:
 	return peer;
 }
 
-enum fd_use { FD_READ, FD_ACCEPT, FD_POLL };
-
-/* Can only the program itself make pid's fd ready?  (see above) */
-static bool fd_only_ours(pid_t pid, int fd, enum fd_use use)
+/* What pid's fd is, and (where the decision needs it for use) who else
+ * holds it: blocked.c decides from that. */
+static void fd_gather(pid_t pid, int fd, enum tracer_wait_use use,
+		      struct tracer_wait_fd *out)
 {
 	char path[64], link[64], peer[64];
 	struct stat sb;
 	ssize_t n;
 	unsigned long ino, p;
 
+	memset(out, 0, sizeof(*out));
+	out->fd = fd;
+	out->kind = TRACER_FD_OTHER;
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
 	if (stat(path, &sb) < 0 || (n = readlink(path, link, sizeof(link) - 1)) <= 0)
-		return false;
+		return;
 	link[n] = '\0';
 	if (S_ISFIFO(sb.st_mode)) {
 		if (strncmp(link, "pipe:[", 6))
-			return false;          /* a named FIFO: anyone may open it */
-		/*
-		 * The program must hold a write end itself (else the writer is
-		 * somewhere we do not look); a poll may wait to write, too:
-		 * then any other holder counts, reader or writer.
-		 */
-		return proc_holds(pid, link, true) == 1 &&
-		       !held_elsewhere(pid, link, use != FD_POLL);
+			return;                /* a named FIFO: anyone may open it */
+		out->kind = TRACER_FD_PIPE;
+		/* a poll may wait to write, too: then any other holder counts */
+		out->ours = proc_holds(pid, link, true) == 1;
+		out->outside = !out->ours ||
+			       held_elsewhere(pid, link, use != TRACER_USE_POLL);
+		return;
 	}
 	if (S_ISSOCK(sb.st_mode)) {
-		if (use == FD_ACCEPT || sscanf(link, "socket:[%lu]", &ino) != 1 ||
+		if (use == TRACER_USE_ACCEPT || sscanf(link, "socket:[%lu]", &ino) != 1 ||
 		    !(p = unix_peer(ino)))
-			return false;          /* listening, inet, unconnected */
+			return;                /* listening, inet, unconnected */
 		snprintf(peer, sizeof(peer), "socket:[%lu]", p);
 		/*
 		 * A socketpair (or a connection to itself): the program holds
 		 * the peer, and nobody else holds either end (a peer held by a
 		 * server outside, or an end racegate has, may wake it).
 		 */
-		return proc_holds(pid, peer, false) == 1 &&
-		       !held_elsewhere(pid, peer, false) &&
-		       !held_elsewhere(pid, link, false);
+		out->kind = TRACER_FD_UNIX;
+		out->ours = proc_holds(pid, peer, false) == 1;
+		out->outside = !out->ours || held_elsewhere(pid, peer, false) ||
+			       held_elsewhere(pid, link, false);
+		return;
 	}
-	if (use == FD_POLL && !strcmp(link, "anon_inode:[eventfd]"))
-		return !has_children(pid);
-	return false;      /* a terminal, a file, a device, a timerfd, ... */
+	if (!strcmp(link, "anon_inode:[eventfd]")) {
+		out->kind = TRACER_FD_EVENTFD;
+		out->outside = use != TRACER_USE_POLL || has_children(pid);
+	}
+}
+
+/* The files a wait is on, gathered until the first that may wake. */
+struct gathered {
+	pid_t pid;
+	enum tracer_wait_use use;
+	struct tracer_wait_fd *v;
+	size_t n, cap;
+	bool woke;                 /* the last one may wake: stop */
+};
+
+static void gather(struct gathered *g, int fd)
+{
+	RG_GROW(g->v, g->n + 1, g->cap);
+	fd_gather(g->pid, fd, g->use, &g->v[g->n]);
+	g->woke = tracer_wait_fd_may_wake(&g->v[g->n++], g->use);
 }
 
 /* Reads len bytes at addr of pid's memory. */
@@ -422,28 +427,28 @@ static bool peek(pid_t pid, uint64_t addr, void *buf, size_t len)
 	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)len;
 }
 
-/* poll/ppoll on fds[nfds]: every fd only the program can make ready? */
-static bool poll_only_ours(pid_t pid, uint64_t fds, uint64_t nfds)
+/* poll/ppoll on fds[nfds]: false when they cannot all be read */
+static bool gather_poll(struct gathered *g, uint64_t fds, uint64_t nfds)
 {
 	struct pollfd *v;
-	bool ours = true;
+	bool ok = true;
 
 	if (!nfds)
 		return true;               /* waits for a signal alone */
 	if (nfds > MAX_POLLFDS)
 		return false;
 	v = xcalloc(nfds, sizeof(*v));
-	if (!peek(pid, fds, v, nfds * sizeof(*v)))
-		ours = false;
-	for (uint64_t i = 0; i < nfds && ours; i++)
-		if (v[i].fd >= 0 && !fd_only_ours(pid, v[i].fd, FD_POLL))
-			ours = false;
+	if (!peek(g->pid, fds, v, nfds * sizeof(*v)))
+		ok = false;
+	for (uint64_t i = 0; i < nfds && ok && !g->woke; i++)
+		if (v[i].fd >= 0)
+			gather(g, v[i].fd);
 	free(v);
-	return ours;
+	return ok;
 }
 
 /* select/pselect6 on the three fd_sets at sets[], nfds */
-static bool select_only_ours(pid_t pid, uint64_t nfds, const uint64_t sets[3])
+static bool gather_select(struct gathered *g, uint64_t nfds, const uint64_t sets[3])
 {
 	uint64_t bits[3][FD_SETSIZE / 64];
 	size_t words = (nfds + 63) / 64;
@@ -452,91 +457,64 @@ static bool select_only_ours(pid_t pid, uint64_t nfds, const uint64_t sets[3])
 		return false;
 	memset(bits, 0, sizeof(bits));
 	for (int k = 0; k < 3; k++)
-		if (sets[k] && words && !peek(pid, sets[k], bits[k], words * 8))
+		if (sets[k] && words && !peek(g->pid, sets[k], bits[k], words * 8))
 			return false;
-	for (uint64_t fd = 0; fd < nfds; fd++)
+	for (uint64_t fd = 0; fd < nfds && !g->woke; fd++)
 		if (((bits[0][fd / 64] | bits[1][fd / 64] | bits[2][fd / 64]) >>
-		     (fd % 64)) & 1 && !fd_only_ours(pid, (int)fd, FD_POLL))
-			return false;
+		     (fd % 64)) & 1)
+			gather(g, (int)fd);
 	return true;
 }
 
-/* epoll_wait on epfd: every registered fd ("tfd:" in fdinfo) ours? */
-static bool epoll_only_ours(pid_t pid, int epfd)
+/* epoll_wait on epfd: every registered fd ("tfd:" in fdinfo) */
+static bool gather_epoll(struct gathered *g, int epfd)
 {
 	char path[64], *line = NULL;
 	size_t cap = 0;
 	FILE *f;
-	bool ours = true;
+	bool ok = true;
 	int fd, n = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, epfd);
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)g->pid, epfd);
 	if (!(f = fopen(path, "re")))
 		return false;
-	while (ours && getline(&line, &cap, f) > 0)
-		if (sscanf(line, "tfd: %d", &fd) == 1 &&
-		    (++n > MAX_POLLFDS || !fd_only_ours(pid, fd, FD_POLL)))
-			ours = false;
+	while (ok && !g->woke && getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "tfd: %d", &fd) != 1)
+			continue;
+		if (++n > MAX_POLLFDS)
+			ok = false;
+		else
+			gather(g, fd);
+	}
 	free(line);
 	fclose(f);
-	return ours;
+	return ok;
 }
 
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
 {
-	const uint64_t *a = st->args;
+	struct tracer_wait_call c = { st->state, st->in_syscall, st->nr,
+				      { 0 }, NULL, 0, true };
+	struct gathered g = { .pid = pid };
+	enum tracer_wait_src src = TRACER_SRC_NONE;
+	enum tracer_wait w;
 
-	if (st->state != 'S' && st->state != 'D')
-		return TRACER_WAIT_NONE;
-	if (!st->in_syscall)
-		return TRACER_WAIT_NONE;
-	switch (st->nr) {
-	case SYS_futex:
-		if (!tracer_tstate_futex(st))
-			return TRACER_WAIT_NONE;
-		return a[3] ? TRACER_WAIT_TIMED : TRACER_WAIT_FOREVER;
-#ifdef SYS_futex_waitv
-	case SYS_futex_waitv:
-		return a[3] ? TRACER_WAIT_TIMED : TRACER_WAIT_FOREVER;
-#endif
-	case SYS_nanosleep:
-	case SYS_clock_nanosleep:
-		return TRACER_WAIT_TIMED;
-	case SYS_poll:
-		if ((int)a[2] >= 0)
-			return TRACER_WAIT_TIMED;
-		return poll_only_ours(pid, a[0], a[1]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
-	case SYS_ppoll:
-		if (a[2])
-			return TRACER_WAIT_TIMED;
-		return poll_only_ours(pid, a[0], a[1]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
-	case SYS_select:
-	case SYS_pselect6:
-		if (a[4])
-			return TRACER_WAIT_TIMED;
-		return select_only_ours(pid, a[0], &a[1]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
-	case SYS_epoll_wait:
-	case SYS_epoll_pwait:
-		if ((int)a[3] >= 0)
-			return TRACER_WAIT_TIMED;
-		return epoll_only_ours(pid, (int)a[0]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
-#ifdef SYS_epoll_pwait2
-	case SYS_epoll_pwait2:
-		if (a[3])
-			return TRACER_WAIT_TIMED;
-		return epoll_only_ours(pid, (int)a[0]) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
-#endif
-	case SYS_read:
-	case SYS_readv:
-	case SYS_recvfrom:
-	case SYS_recvmsg:
-		return fd_only_ours(pid, (int)a[0], FD_READ) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
-	case SYS_accept:
-	case SYS_accept4:
-		return fd_only_ours(pid, (int)a[0], FD_ACCEPT) ? TRACER_WAIT_FOREVER : TRACER_WAIT_NONE;
-	default:
-		return TRACER_WAIT_NONE;
-	}
+	memcpy(c.args, st->args, sizeof(c.args));
+	if ((st->state == 'S' || st->state == 'D') && st->in_syscall)
+		src = tracer_wait_source(&c, &g.use);
+	if (src == TRACER_SRC_FD)
+		gather(&g, (int)c.args[0]);
+	else if (src == TRACER_SRC_POLL)
+		c.fds_complete = gather_poll(&g, c.args[0], c.args[1]);
+	else if (src == TRACER_SRC_SELECT)
+		c.fds_complete = gather_select(&g, c.args[0], &c.args[1]);
+	else if (src == TRACER_SRC_EPOLL)
+		c.fds_complete = gather_epoll(&g, (int)c.args[0]);
+	c.fds = g.v;
+	c.nfds = g.n;
+	w = tracer_wait_decide(&c).wait;
+	free(g.v);
+	return w;
 }
 
 const char *tracer_syscall_name(long nr, char *buf, size_t len)

@@ -3,14 +3,9 @@
  * /proc/PID/task/TID/{stat,syscall,schedstat,wchan} without stopping it,
  * and a backtrace of a stopped thread (libunwind's ptrace backend).
  *
- * "Blocked for ever" is decided from the system call, its arguments and
- * who else holds the files it waits on: a futex wait with no timeout; a
- * read/recv on a pipe whose write end no other process holds (racegate, the
- * program's descendants, its session), or on a socketpair only the program
- * holds; poll/epoll/select with no timeout on such files only.  accept, a
- * socket connected elsewhere, a named FIFO, a terminal may wake.  Sleeps and
- * timed waits are not: time alone wakes them.  Anything not known is "may
- * wake", so a deadlock verdict is never drawn from a guess.
+ * Whether a thread is blocked for ever is decided by blocked.c (blocked.h
+ * says how) from what tracer_tstate_wait gathers here: the files the
+ * thread waits on and who else holds them.
  */
 #ifndef RACEGATE_PROCSTATE_H
 #define RACEGATE_PROCSTATE_H
@@ -20,6 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "blocked.h"
 #include "tracer.h"
 
 typedef struct tracer_tstate {
@@ -32,19 +28,14 @@ typedef struct tracer_tstate {
 	unsigned long long runs; /* times scheduled in: changes whenever it runs */
 } tracer_tstate;
 
-enum tracer_wait {
-	TRACER_WAIT_NONE = 0,  /* running, or blocked in a way that may end by itself */
-	TRACER_WAIT_TIMED,     /* blocked with a timeout (sleep, timed wait) */
-	TRACER_WAIT_FOREVER,   /* blocked until another thread acts */
-};
-
 /* The live threads of process pid, from /proc/PID/task; caller frees *tids. */
 int tracer_tasks(pid_t pid, pid_t **tids, size_t *n);
 
 /* Reads tid's state; st->state is 0 when it is gone.  Never stops it. */
 void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st);
 
-/* How long st's wait lasts (see above); pid's fds are looked at for reads. */
+/* How long st's wait lasts (blocked.h); pid's fds are looked at for reads
+ * and polls. */
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st);
 
 /* "futex", "nanosleep", ...; "syscall N" for the rest (static buffer-free: buf). */

@@ -38,6 +38,21 @@
  *
  * One tracer per racegate process at a time: it reaps with waitpid(-1).
  * All calls must come from the thread that called tracer_spawn (ptrace rule).
+ *
+ *   tracer.c        control blocks, register cache, memory, accessors, tracer_free
+ *   spawn.c         starting the program under ptrace; why EPERM
+ *   events.c        wait statuses -> events: threads, signals, group-stops, exec
+ *   step.c          breakpoints; the displaced step over one (out-of-line copies)
+ *   scratch.c       scratch pages near the code, and the maps they are placed by
+ *   range.c         stepping past a line (tracer_resume_past)
+ *   children.c      child processes, from their parent's event until let go
+ *   detach.c        letting go clean: tracer_detach_stopped, children left behind
+ *   arch_x86_64.c   the architecture (tracer_int.h): int3, registers, decoding
+ *   procstate.c     thread states from /proc, and the facts blocked.c needs (procstate.h)
+ *   blocked.c       blocked for ever or may wake: the decision alone (blocked.h);
+ *                   procstate.c and blocked.c are a library of their own, rg_procstate
+ *   unwind.c        backtraces of stopped threads (libunwind)
+ *   tracer_priv.h   what the files share: struct tracer, struct tcb, helpers
  */
 #ifndef RACEGATE_TRACER_H
 #define RACEGATE_TRACER_H

@@ -1,5 +1,5 @@
 /*
- * What tracer.c needs from the architecture: the breakpoint instruction,
+ * What tracer/ needs from the architecture: the breakpoint instruction,
  * how a trap reports the PC, decoding and relocating one instruction for a
  * displaced step, and the system call convention for the code the tracer
  * injects.  One file per architecture (arch_x86_64.c), as strace does with
@@ -23,7 +23,7 @@ extern const uint8_t arch_bp_insn[];
 #define ARCH_BP_LEN 1
 
 /* A system call instruction followed by a breakpoint: the stub every scratch
- * page starts with (see tracer.c, "Scratch pages"). */
+ * page starts with (see scratch.c). */
 extern const uint8_t arch_stub[];
 #define ARCH_STUB_LEN 3
 /* Where the PC is after the stub's breakpoint trapped. */
@@ -91,7 +91,7 @@ int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 
 /* Does the PC after the breakpoint's trap at this instruction lie inside
  * the instruction (never on an instruction boundary)?  Then no other stop
- * than the breakpoint's can have that PC (see surely_our_trap in tracer.c). */
+ * than the breakpoint's can have that PC (see surely_our_trap in events.c). */
 bool arch_trap_pc_inside(const struct arch_insn *insn);
 
 /* Writes into out[0..insn->len) the instruction re-encoded to run at slot

@@ -1,5 +1,5 @@
 /*
- * What the files of tracer/ share: the control blocks of tracer.c (after
+ * What the files of tracer/ share: the control blocks (after
  * strace's defs.h) and the few functions of each file another one calls.
  * Nothing outside tracer/ includes this.
  */
@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/ptrace.h>
 #include <sys/types.h>
 #include <sys/user.h>
 
@@ -123,23 +124,159 @@ struct tracer {
 	size_t ev_head, nev, ev_cap;
 };
 
-/* ---- tracer.c ---- */
+/* The layout of a scratch page (scratch.c): the stub at 0, the slot a
+ * displaced instruction runs in at SLOT_OFF, then out-of-line copies
+ * (step_over_oot) from OOT_OFF, OOT_SIZE bytes each: the longest
+ * instruction and a jump back. */
+#define PAGE 4096ULL
+#define SLOT_OFF 16
+#define OOT_OFF 64
+#define OOT_SIZE 32
+
+/*
+ * How long tracer_interrupt and tracer_detach_stopped wait for threads to
+ * stop: one in an uninterruptible wait (a vfork parent, a hung disk) may not
+ * stop at all, and nothing at the end of a run may wait for ever.
+ */
+#define STOP_WAIT_MS 2000
+
+/* ---- tracer.c: control blocks, registers, memory, /proc ---- */
 
 struct tcb *tracer_tcb_find(const tracer *tr, pid_t tid);
 /* A new control block for tid, in the program's process (tgid). */
 struct tcb *tracer_tcb_add(tracer *tr, pid_t tid);
 void tracer_tcb_drop(tracer *tr, struct tcb *t);
-tracer_event *tracer_queue_event(tracer *tr, enum tracer_ev_kind kind, pid_t tid);
+/* Frees everything but the process (tracer_free kills it first). */
+void tracer_release(tracer *tr);
 /* Restarts tid (PTRACE_CONT, _SINGLESTEP, _LISTEN, _DETACH); a thread
  * that died meanwhile is not an error. */
 int tracer_restart(pid_t tid, int op, int sig, rg_err *err);
+/* waitpid for tid alone, through EINTR.  -1: nothing to wait for. */
+int tracer_wait_tid(pid_t tid, int *status);
+/* Kills a child of racegate's, and reaps it. */
+void tracer_kill_and_reap(pid_t pid);
+/*
+ * After a ptrace call on a thread failed: ESRCH means the thread died while
+ * stopped (a SIGKILL wakes it) and its death is on its way through waitpid,
+ * which is not an error: 0.  Anything else: the message, -1.
+ */
+int tracer_gone_or_error(rg_err *err, const char *fmt, ...) RG_PRINTF(2, 3);
+
+/* PTRACE_GETREGS / _SETREGS, bypassing the cache; -1 with errno. */
+int tracer_regs_fetch(pid_t tid, struct user_regs_struct *r);
+int tracer_regs_store(pid_t tid, const struct user_regs_struct *r);
+/* The registers of t at this stop, cached (TCB_REGS); see tracer.c. */
+int tracer_regs_read(struct tcb *t, struct user_regs_struct *r);
+/* Writes the cached registers if the thread's own differ (TCB_REGS_DIRTY). */
+int tracer_regs_sync(struct tcb *t);
+
+/* Bytes of /proc/PID/mem: how many were read; -1/0 on nothing. */
+int tracer_mem_pread(int fd, uint64_t addr, void *buf, size_t len);
 int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len);
+/* The program's bytes at addr, with our int3s shown as what they replaced. */
+size_t tracer_read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len);
+int tracer_open_mem(pid_t pid, rg_err *err);
+uint64_t tracer_read_auxv_entry(pid_t pid);
+/* A numeric field of /proc/TID/status ("Tgid"), or -1 when the thread is gone. */
+long tracer_proc_status_field(pid_t tid, const char *field);
+/* Is tid a thread of the program's process (or gone already)? */
+bool tracer_is_own_thread(const tracer *tr, pid_t tid);
+long tracer_now_ms(void);
+
+/* ---- events.c: wait statuses, events, threads ---- */
+
+void tracer_queue_status(tracer *tr, pid_t tid, int status);
+tracer_event *tracer_queue_event(tracer *tr, enum tracer_ev_kind kind, pid_t tid);
+/* SIGNAL is informational, and about the program's threads only. */
+void tracer_note_signal(tracer *tr, const struct tcb *t, int sig);
+bool tracer_is_stop_signal(int sig);
+/* A group-stop: the program stops (SIGSTOP, SIGTSTP...) until a SIGCONT. */
+bool tracer_is_group_stop(int status);
+/* Asks a thread that left a group-stop early to stop again (see events.c). */
+void tracer_rejoin_group_stop(pid_t tid);
+/* Judges one wait status (see events.c). */
+int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err);
+/*
+ * The parent's PTRACE_EVENT_CLONE, _FORK or _VFORK: the new thread or child
+ * process is recorded.  restart: the normal run, which reports a new thread
+ * (THREAD_NEW), lets a child go once its first stop was seen too, and
+ * restarts the parent; without it (a detach), the parent stays stopped and
+ * the child is only recorded, to be let go with the rest.
+ */
+int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
+		     rg_err *err);
+/* The leader passed its exit: its THREAD_EXIT, once. */
+void tracer_report_leader_gone(tracer *tr, struct tcb *t);
+/* Is a status of tid among those drained but not judged? */
+bool tracer_status_queued(const tracer *tr, pid_t tid);
+/* waitpid(which) until deadline (tracer_now_ms): 1 with *tid and *status,
+ * 0 when nothing came in time, -1 when there is nothing to wait for. */
+int tracer_wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *status);
+
+/* ---- scratch.c: maps and scratch pages ---- */
+
+int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err);
+/* At the exec stop: the first scratch page, near the executable. */
+int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err);
+/* A page whose slot is within reach of b, mapping one if none is.  1: t died. */
+int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
+			struct scratch **out, rg_err *err);
+/* A page with room for b's out-of-line copy within reach, mapping one if
+ * none has.  1: t died, or no page can be had near b. */
+int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
+		       struct scratch **out, rg_err *err);
+
+/* ---- step.c: breakpoints and displaced steps ---- */
+
+/* Index of the first breakpoint at or above addr. */
+size_t tracer_bp_lower(const tracer *tr, uint64_t addr);
+struct bp *tracer_bp_find(const tracer *tr, uint64_t addr);
+/* Was a breakpoint at addr taken out lately (a trap there may be ours)? */
+bool tracer_bp_recently_removed(const tracer *tr, uint64_t addr);
+/* Runs b's instruction for t out of line, then resumes t. */
+int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err);
+/* Restarts t with PTRACE_CONT and the signals kept for it. */
+int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err);
+/* A fault the instruction itself caused (not one sent by kill)? */
+bool tracer_is_sync_fault(int sig, const siginfo_t *si);
+/* A fault in an out-of-line copy: the PC back at its breakpoint. */
+void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si);
+
+/* ---- range.c: stepping past a line (tracer_resume_past) ---- */
+
+/* Runs one instruction at a time: signals are kept, restarts are steps. */
+bool tracer_stepping(const struct tcb *t);
+/* How a thread that stopped for something else goes on. */
+int tracer_cont_op(const struct tcb *t);
+/* Does t wait for the return of a call to addr, and is it back in the
+ * caller's frame (sp)?  Then tracer_range_returned takes the trap. */
+bool tracer_range_waits_at(const struct tcb *t, uint64_t addr, uint64_t sp);
+/* The innermost range is over; report says the thread got past it (at pc). */
+void tracer_range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report);
+/* The thread is gone (or its image is): its ranges end unreported. */
+void tracer_ranges_free(tracer *tr, struct tcb *t, bool put);
+int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err);
+int tracer_range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err);
+int tracer_range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err);
+
+/* ---- detach.c: letting threads and children go ---- */
+
+/* Are there children (followed, or not let go yet)? */
+bool tracer_has_children(const tracer *tr);
+/* Lets go the children sharing memory the program has left (see detach.c). */
+void tracer_detach_children(tracer *tr);
 
 /* ---- children.c ---- */
 
 struct fchild *tracer_fork_find(tracer *tr, pid_t pid);
 struct fchild *tracer_fork_add(tracer *tr, pid_t pid);
 void tracer_fork_drop(tracer *tr, struct fchild *f);
+/* Is tid, which has no control block, a child process (one waiting in
+ * tr->forks, or a process of its own) rather than a thread of the program's? */
+bool tracer_is_child(tracer *tr, pid_t tid);
+/* tid stopped and has no control block: a child process's first stop (its
+ * record, marked started) or NULL, a new thread of the program's. */
+struct fchild *tracer_fork_first_stop(tracer *tr, pid_t tid);
 
 /*
  * Both the child's first stop and its parent's event were seen: a child

@@ -1,0 +1,297 @@
+/*
+ * Check suite for the "blocked for ever" decision (tracer/blocked.c), fed
+ * with made-up waits: the system call, its arguments and the files it waits
+ * on, as procstate.c would gather them from /proc.  At the end, the
+ * gatherer itself on real threads blocked in read.
+ */
+#include <check.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blocked.h"
+#include "procstate.h"
+
+#define FUTEX_WAIT_PRIVATE_ (0 | 128)
+#define FUTEX_WAKE_PRIVATE_ (1 | 128)
+
+static struct tracer_wait_call call(long nr, uint64_t a0, uint64_t a1, uint64_t a2,
+				    uint64_t a3, uint64_t a4)
+{
+	struct tracer_wait_call c = { 'S', true, nr, { a0, a1, a2, a3, a4, 0 },
+				      NULL, 0, true };
+
+	return c;
+}
+
+static enum tracer_wait decide(struct tracer_wait_call c,
+			       const struct tracer_wait_fd *fds, size_t n)
+{
+	struct tracer_wait_verdict v;
+
+	c.fds = fds;
+	c.nfds = n;
+	v = tracer_wait_decide(&c);
+	ck_assert_ptr_nonnull(v.reason);
+	ck_assert(v.reason[0] != '\0');
+	return v.wait;
+}
+
+/* A pipe the program writes itself, and nobody else. */
+static const struct tracer_wait_fd own_pipe = { 3, TRACER_FD_PIPE, true, false };
+/* A socketpair only the program holds. */
+static const struct tracer_wait_fd own_pair = { 4, TRACER_FD_UNIX, true, false };
+/* A terminal. */
+static const struct tracer_wait_fd tty = { 0, TRACER_FD_OTHER, false, false };
+
+START_TEST(futex_wait)
+{
+	ck_assert_int_eq(decide(call(SYS_futex, 0x1000, FUTEX_WAIT_PRIVATE_, 1, 0, 0),
+				NULL, 0), TRACER_WAIT_FOREVER);
+	ck_assert_int_eq(decide(call(SYS_futex, 0x1000, FUTEX_WAIT_PRIVATE_, 1,
+				     0x7ffd0000, 0), NULL, 0), TRACER_WAIT_TIMED);
+	/* a wake never blocks */
+	ck_assert_int_eq(decide(call(SYS_futex, 0x1000, FUTEX_WAKE_PRIVATE_, 1, 0, 0),
+				NULL, 0), TRACER_WAIT_NONE);
+	ck_assert_uint_eq(tracer_futex_wait_addr(SYS_futex, (uint64_t[6]){ 0x1000,
+			  FUTEX_WAIT_PRIVATE_ }), 0x1000);
+	ck_assert_uint_eq(tracer_futex_wait_addr(SYS_read, (uint64_t[6]){ 0x1000 }), 0);
+}
+END_TEST
+
+START_TEST(not_waiting)
+{
+	struct tracer_wait_call c = call(SYS_futex, 0x1000, FUTEX_WAIT_PRIVATE_, 1, 0, 0);
+
+	c.state = 'R';
+	ck_assert_int_eq(decide(c, NULL, 0), TRACER_WAIT_NONE);
+	c.state = 'S';
+	c.in_syscall = false;
+	ck_assert_int_eq(decide(c, NULL, 0), TRACER_WAIT_NONE);
+	c.in_syscall = true;
+	c.state = 'D';
+	ck_assert_int_eq(decide(c, NULL, 0), TRACER_WAIT_FOREVER);
+}
+END_TEST
+
+START_TEST(sleeps)
+{
+	ck_assert_int_eq(decide(call(SYS_nanosleep, 0x1000, 0, 0, 0, 0), NULL, 0),
+			 TRACER_WAIT_TIMED);
+	ck_assert_int_eq(decide(call(SYS_clock_nanosleep, 1, 0, 0x1000, 0, 0), NULL, 0),
+			 TRACER_WAIT_TIMED);
+}
+END_TEST
+
+START_TEST(read_pipe)
+{
+	struct tracer_wait_fd fd = own_pipe;
+	enum tracer_wait_use use;
+	struct tracer_wait_call c = call(SYS_read, 3, 0x1000, 16, 0, 0);
+
+	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_FD);
+	ck_assert_int_eq(use, TRACER_USE_READ);
+	ck_assert_int_eq(decide(c, &fd, 1), TRACER_WAIT_FOREVER);
+	/* another process holds a write end: it may write */
+	fd.outside = true;
+	ck_assert_int_eq(decide(c, &fd, 1), TRACER_WAIT_NONE);
+	/* the program holds no write end: the writer is elsewhere */
+	fd.outside = false;
+	fd.ours = false;
+	ck_assert_int_eq(decide(c, &fd, 1), TRACER_WAIT_NONE);
+	/* recv on a socketpair only the program holds */
+	ck_assert_int_eq(decide(call(SYS_recvfrom, 4, 0x1000, 16, 0, 0), &own_pair, 1),
+			 TRACER_WAIT_FOREVER);
+	/* a terminal may be typed on */
+	ck_assert_int_eq(decide(call(SYS_read, 0, 0x1000, 16, 0, 0), &tty, 1),
+			 TRACER_WAIT_NONE);
+}
+END_TEST
+
+START_TEST(accept_wakes)
+{
+	enum tracer_wait_use use;
+	struct tracer_wait_call c = call(SYS_accept4, 4, 0, 0, 0, 0);
+
+	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_FD);
+	ck_assert_int_eq(use, TRACER_USE_ACCEPT);
+	/* even on a socket only the program holds: a client may connect */
+	ck_assert_int_eq(decide(c, &own_pair, 1), TRACER_WAIT_NONE);
+}
+END_TEST
+
+START_TEST(poll_fds)
+{
+	struct tracer_wait_fd fds[3] = { own_pipe, own_pair, tty };
+	struct tracer_wait_fd efd = { 5, TRACER_FD_EVENTFD, false, false };
+	enum tracer_wait_use use;
+	struct tracer_wait_call c = call(SYS_poll, 0x1000, 2, (uint64_t)-1, 0, 0);
+
+	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_POLL);
+	ck_assert_int_eq(use, TRACER_USE_POLL);
+	ck_assert_int_eq(decide(c, fds, 2), TRACER_WAIT_FOREVER);
+	/* one file someone else may make ready is enough */
+	ck_assert_int_eq(decide(c, fds, 3), TRACER_WAIT_NONE);
+	/* files that could not all be read: may wake */
+	c.fds_complete = false;
+	ck_assert_int_eq(decide(c, fds, 2), TRACER_WAIT_NONE);
+	c.fds_complete = true;
+	/* no file at all: waits for a signal alone */
+	ck_assert_int_eq(decide(c, NULL, 0), TRACER_WAIT_FOREVER);
+	/* with a timeout, time wakes it, whatever the files */
+	c.args[2] = 100;
+	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_NONE);
+	ck_assert_int_eq(decide(c, fds, 2), TRACER_WAIT_TIMED);
+	/* ppoll's timeout is a pointer */
+	ck_assert_int_eq(decide(call(SYS_ppoll, 0x1000, 1, 0, 0, 0), fds, 1),
+			 TRACER_WAIT_FOREVER);
+	ck_assert_int_eq(decide(call(SYS_ppoll, 0x1000, 1, 0x2000, 0, 0), fds, 1),
+			 TRACER_WAIT_TIMED);
+	/* an eventfd only counts while the program has no child to write it */
+	ck_assert_int_eq(decide(call(SYS_poll, 0x1000, 1, (uint64_t)-1, 0, 0), &efd, 1),
+			 TRACER_WAIT_FOREVER);
+	efd.outside = true;
+	ck_assert_int_eq(decide(call(SYS_poll, 0x1000, 1, (uint64_t)-1, 0, 0), &efd, 1),
+			 TRACER_WAIT_NONE);
+	/* a read on an eventfd is not judged */
+	efd.outside = false;
+	ck_assert_int_eq(decide(call(SYS_read, 5, 0x1000, 8, 0, 0), &efd, 1),
+			 TRACER_WAIT_NONE);
+}
+END_TEST
+
+START_TEST(select_epoll)
+{
+	enum tracer_wait_use use;
+	struct tracer_wait_call c = call(SYS_select, 5, 0x1000, 0, 0, 0);
+
+	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_SELECT);
+	ck_assert_int_eq(decide(c, &own_pipe, 1), TRACER_WAIT_FOREVER);
+	c.args[4] = 0x2000;
+	ck_assert_int_eq(decide(c, &own_pipe, 1), TRACER_WAIT_TIMED);
+	c = call(SYS_epoll_wait, 7, 0x1000, 8, (uint64_t)-1, 0);
+	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_EPOLL);
+	ck_assert_int_eq(decide(c, &own_pipe, 1), TRACER_WAIT_FOREVER);
+	ck_assert_int_eq(decide(c, &tty, 1), TRACER_WAIT_NONE);
+	c.args[3] = 50;
+	ck_assert_int_eq(decide(c, &own_pipe, 1), TRACER_WAIT_TIMED);
+}
+END_TEST
+
+START_TEST(unknown_syscall)
+{
+	ck_assert_int_eq(decide(call(SYS_write, 1, 0x1000, 4, 0, 0), NULL, 0),
+			 TRACER_WAIT_NONE);
+	ck_assert_int_eq(decide(call(SYS_wait4, -1, 0, 0, 0, 0), NULL, 0),
+			 TRACER_WAIT_NONE);
+	ck_assert_int_eq(decide(call(100000, 0, 0, 0, 0, 0), NULL, 0),
+			 TRACER_WAIT_NONE);
+}
+END_TEST
+
+/* ---- the gatherer on a real thread ---------------------------------- */
+
+static int pipefd[2];
+
+static void *reader(void *arg)
+{
+	char c;
+
+	(void)arg;
+	return read(pipefd[0], &c, 1) == 1 ? NULL : arg;
+}
+
+/* The state of the thread of pid other than its leader once it blocks in
+ * read (or not, after ~5 s). */
+static void wait_for_reader(pid_t pid, tracer_tstate *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (int tries = 0; tries < 500; tries++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		pid_t *tids;
+		size_t n;
+
+		nanosleep(&ts, NULL);
+		ck_assert_int_eq(tracer_tasks(pid, &tids, &n), 0);
+		for (size_t i = 0; i < n; i++)
+			if (tids[i] != pid)
+				tracer_tstate_read(pid, tids[i], st);
+		free(tids);
+		if (st->state == 'S' && st->in_syscall && st->nr == SYS_read)
+			return;
+	}
+	ck_abort_msg("the reader never blocked");
+}
+
+/*
+ * A child process whose thread reads a pipe only the child holds: blocked
+ * for ever.  The same wait in this process is not: here the pipe is also
+ * held by the process looking (racegate's place), which may write it.
+ */
+START_TEST(gather_pipe)
+{
+	tracer_tstate st;
+	pthread_t th;
+	pid_t child;
+
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		if (pipe(pipefd) < 0 || pthread_create(&th, NULL, reader, NULL))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	wait_for_reader(child, &st);
+	ck_assert_int_eq(tracer_tstate_wait(child, &st), TRACER_WAIT_FOREVER);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+
+	ck_assert_int_eq(pipe(pipefd), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, reader, NULL), 0);
+	wait_for_reader(getpid(), &st);
+	ck_assert_int_eq(st.args[0], pipefd[0]);
+	ck_assert_int_eq(tracer_tstate_wait(getpid(), &st), TRACER_WAIT_NONE);
+	ck_assert_int_eq(write(pipefd[1], "x", 1), 1);
+	pthread_join(th, NULL);
+	close(pipefd[0]);
+	close(pipefd[1]);
+}
+END_TEST
+
+static Suite *procstate_suite(void)
+{
+	Suite *s = suite_create("procstate");
+	TCase *tc = tcase_create("blocked");
+
+	tcase_add_test(tc, futex_wait);
+	tcase_add_test(tc, not_waiting);
+	tcase_add_test(tc, sleeps);
+	tcase_add_test(tc, read_pipe);
+	tcase_add_test(tc, accept_wakes);
+	tcase_add_test(tc, poll_fds);
+	tcase_add_test(tc, select_epoll);
+	tcase_add_test(tc, unknown_syscall);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("gather");
+	tcase_add_test(tc, gather_pipe);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(procstate_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

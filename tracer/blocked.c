@@ -1,0 +1,157 @@
+/*
+ * blocked: the "blocked for ever" decision.  See blocked.h.
+ */
+#include "blocked.h"
+
+#include <sys/syscall.h>
+
+/* futex operations (linux/futex.h), without the flags */
+#define FUTEX_CMD_MASK_ (~(128 | 256))
+#define FUTEX_WAIT_ 0
+#define FUTEX_LOCK_PI_ 6
+#define FUTEX_WAIT_BITSET_ 9
+#define FUTEX_WAIT_REQUEUE_PI_ 11
+#define FUTEX_LOCK_PI2_ 13
+
+static struct tracer_wait_verdict verdict(enum tracer_wait w, const char *why)
+{
+	struct tracer_wait_verdict v = { w, why };
+
+	return v;
+}
+
+uint64_t tracer_futex_wait_addr(long nr, const uint64_t args[6])
+{
+	int cmd;
+
+	if (nr != SYS_futex)
+		return 0;
+	cmd = (int)args[1] & FUTEX_CMD_MASK_;
+	if (cmd == FUTEX_WAIT_ || cmd == FUTEX_WAIT_BITSET_ || cmd == FUTEX_LOCK_PI_ ||
+	    cmd == FUTEX_LOCK_PI2_ || cmd == FUTEX_WAIT_REQUEUE_PI_)
+		return args[0];
+	return 0;
+}
+
+/*
+ * Which argument holds the timeout, and whether "none" is a null pointer
+ * (ppoll, select, epoll_pwait2, futex) or a negative int (poll, epoll_wait).
+ */
+static bool has_timeout(const struct tracer_wait_call *c, int arg, bool negative_none)
+{
+	if (negative_none)
+		return (int)c->args[arg] >= 0;
+	return c->args[arg] != 0;
+}
+
+enum tracer_wait_src tracer_wait_source(const struct tracer_wait_call *c,
+					enum tracer_wait_use *use)
+{
+	*use = TRACER_USE_POLL;
+	switch (c->nr) {
+	case SYS_poll:
+		return has_timeout(c, 2, true) ? TRACER_SRC_NONE : TRACER_SRC_POLL;
+	case SYS_ppoll:
+		return has_timeout(c, 2, false) ? TRACER_SRC_NONE : TRACER_SRC_POLL;
+	case SYS_select:
+	case SYS_pselect6:
+		return has_timeout(c, 4, false) ? TRACER_SRC_NONE : TRACER_SRC_SELECT;
+	case SYS_epoll_wait:
+	case SYS_epoll_pwait:
+		return has_timeout(c, 3, true) ? TRACER_SRC_NONE : TRACER_SRC_EPOLL;
+#ifdef SYS_epoll_pwait2
+	case SYS_epoll_pwait2:
+		return has_timeout(c, 3, false) ? TRACER_SRC_NONE : TRACER_SRC_EPOLL;
+#endif
+	case SYS_read:
+	case SYS_readv:
+	case SYS_recvfrom:
+	case SYS_recvmsg:
+		*use = TRACER_USE_READ;
+		return TRACER_SRC_FD;
+	case SYS_accept:
+	case SYS_accept4:
+		*use = TRACER_USE_ACCEPT;
+		return TRACER_SRC_FD;
+	default:
+		return TRACER_SRC_NONE;
+	}
+}
+
+bool tracer_wait_fd_may_wake(const struct tracer_wait_fd *fd, enum tracer_wait_use use)
+{
+	switch (fd->kind) {
+	case TRACER_FD_PIPE:
+		/* the program must hold a write end itself (else the writer
+		 * is somewhere not looked at), and nobody else one */
+		return !fd->ours || fd->outside;
+	case TRACER_FD_UNIX:
+		/* a client may always connect to a socket accept waits on */
+		return use == TRACER_USE_ACCEPT || !fd->ours || fd->outside;
+	case TRACER_FD_EVENTFD:
+		/* only a poll is judged: a child could write it */
+		return use != TRACER_USE_POLL || fd->outside;
+	default:
+		return true;
+	}
+}
+
+/* Waits with no file to look at: decided from the call alone. */
+static struct tracer_wait_verdict decide_call(const struct tracer_wait_call *c)
+{
+	switch (c->nr) {
+	case SYS_futex:
+		if (!tracer_futex_wait_addr(c->nr, c->args))
+			return verdict(TRACER_WAIT_NONE, "futex call that does not wait");
+		if (has_timeout(c, 3, false))
+			return verdict(TRACER_WAIT_TIMED, "futex wait with a timeout");
+		return verdict(TRACER_WAIT_FOREVER, "futex wait with no timeout");
+#ifdef SYS_futex_waitv
+	case SYS_futex_waitv:
+		if (has_timeout(c, 3, false))
+			return verdict(TRACER_WAIT_TIMED, "futex_waitv with a timeout");
+		return verdict(TRACER_WAIT_FOREVER, "futex_waitv with no timeout");
+#endif
+	case SYS_nanosleep:
+	case SYS_clock_nanosleep:
+		return verdict(TRACER_WAIT_TIMED, "sleeping");
+	case SYS_poll:
+	case SYS_ppoll:
+	case SYS_select:
+	case SYS_pselect6:
+	case SYS_epoll_wait:
+	case SYS_epoll_pwait:
+#ifdef SYS_epoll_pwait2
+	case SYS_epoll_pwait2:
+#endif
+		return verdict(TRACER_WAIT_TIMED, "waiting for files with a timeout");
+	default:
+		return verdict(TRACER_WAIT_NONE, "a system call that may return by itself");
+	}
+}
+
+struct tracer_wait_verdict tracer_wait_decide(const struct tracer_wait_call *c)
+{
+	enum tracer_wait_use use;
+	enum tracer_wait_src src;
+
+	if (c->state != 'S' && c->state != 'D')
+		return verdict(TRACER_WAIT_NONE, "not waiting");
+	if (!c->in_syscall)
+		return verdict(TRACER_WAIT_NONE, "not in a system call");
+	src = tracer_wait_source(c, &use);
+	if (src == TRACER_SRC_NONE)
+		return decide_call(c);
+	for (size_t i = 0; i < c->nfds; i++)
+		if (tracer_wait_fd_may_wake(&c->fds[i], use))
+			return verdict(TRACER_WAIT_NONE, use == TRACER_USE_ACCEPT ?
+				       "accept: a client may connect" :
+				       "waiting on a file another process may make ready");
+	if (!c->fds_complete)
+		return verdict(TRACER_WAIT_NONE, "waiting on files that could not all be seen");
+	if (src == TRACER_SRC_FD)
+		return verdict(TRACER_WAIT_FOREVER, "reading a pipe or socket only the "
+			       "program itself could write");
+	return verdict(TRACER_WAIT_FOREVER, "waiting with no timeout on files only "
+		       "the program itself could make ready");
+}

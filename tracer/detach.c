@@ -1,0 +1,381 @@
+/*
+ * Letting threads and children go with nothing of racegate's left in the
+ * memory they run: tracer_detach_stopped (--keep-stopped leaves the program
+ * stopped for a debugger), and the children sharing memory the program has
+ * left at its end or its exec (tracer_detach_children).  See tracer.h.
+ */
+#include "tracer_priv.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * Has tid a trap of its own queued that it has not reported yet (the int3
+ * of a breakpoint, a single-step)?  An interrupt or a group-stop is
+ * reported before a pending signal is dequeued, so a thread stopped so
+ * right after its int3 would die of that SIGTRAP once detached.  Signals
+ * the program sent (si_code <= 0) stay pending: they are the program's.
+ * A trap's SIGTRAP is never blocked (the kernel unblocks it): a blocked one
+ * would not be reported, and the thread would run on.
+ */
+static bool trap_pending(pid_t tid)
+{
+	struct __ptrace_peeksiginfo_args a = { .off = 0, .flags = 0, .nr = 8 };
+	uint64_t blocked = 0;   /* the kernel's sigset_t: 64 bits */
+	siginfo_t si[8];
+	long n;
+
+	if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(blocked), &blocked) < 0 ||
+	    (blocked & (1ULL << (SIGTRAP - 1))))
+		return false;
+	n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
+	for (long i = 0; i < n; i++)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code > 0)
+			return true;
+	return false;
+}
+
+/*
+ * tracer_detach_stopped: one wait status of a thread being stopped.  The
+ * thread is left in its stop (TCB_HELD), with a trap of ours undone (PC
+ * rewound to the breakpoint, or sent on from the stub) and a signal of the
+ * program's kept for the detach.  The one restart is of a thread whose
+ * trap is still pending: it reports it before it runs any code.  -1 when
+ * the program ended or called exec meanwhile (judged as usual: its events
+ * are queued).
+ */
+static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
+{
+	struct tcb *t = tracer_tcb_find(tr, tid);
+	struct user_regs_struct r;
+	siginfo_t si;
+	uint64_t pc, addr;
+	int sig, event;
+
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		/* a thread's death (THREAD_EXIT), or the end of all (EXIT) */
+		if (tracer_handle_status(tr, tid, status, err) < 0)
+			return -1;
+		return tr->exit_queued ? rg_error(err, "it has ended") : 0;
+	}
+	if (!WIFSTOPPED(status))
+		return 0;
+	sig = WSTOPSIG(status);
+	event = status >> 16;
+	if (event == PTRACE_EVENT_EXEC) {
+		if (t && (t->flags & TCB_CHILD))
+			return tracer_child_exec(tr, t, err);
+		tracer_handle_status(tr, tid, status, NULL);
+		return rg_error(err, "it called exec");
+	}
+	if (!t) {
+		if (tracer_fork_first_stop(tr, tid))
+			return 0;       /* let go with the rest */
+		t = tracer_tcb_add(tr, tid);
+	}
+	t->flags = (t->flags | TCB_STARTED) & ~(TCB_REGS | TCB_REGS_DIRTY);
+	switch (event) {
+	case 0:
+		break;
+	case PTRACE_EVENT_CLONE:
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		/* the parent stays stopped; the child is waited for too,
+		 * and let go with the rest */
+		tracer_new_child(tr, t, event, false, NULL);
+		t->flags |= TCB_HELD;
+		return 0;
+	case PTRACE_EVENT_EXIT:
+		/* detached there, it dies */
+		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
+		if (tid == tr->pid)
+			tracer_report_leader_gone(tr, t);
+		return 0;
+	default:
+		/* an interrupt, a group-stop, a new thread's first stop */
+		if (trap_pending(tid)) {
+			t->flags &= ~TCB_HELD;
+			return tracer_restart(tid, PTRACE_CONT, 0, err);
+		}
+		t->flags |= TCB_HELD;
+		return 0;
+	}
+
+	/* A signal-delivery-stop. */
+	t->flags |= TCB_HELD;
+	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0)
+		return 0;       /* killed meanwhile, or a group-stop */
+	if (sig == SIGTRAP && si.si_code > 0 && tracer_regs_fetch(tid, &r) == 0) {
+		pc = arch_get_pc(&r);
+		addr = arch_bp_from_trap_pc(pc);
+		if ((t->flags & TCB_IN_STUB) && tr->stub &&
+		    pc == ARCH_STUB_TRAP_PC(tr->stub)) {
+			/* back from a displaced syscall (tracer_step_over) */
+			t->flags &= ~TCB_IN_STUB;
+			arch_set_pc(&r, t->stub_ret);
+		} else if (si.si_code == SI_KERNEL &&
+			   (tracer_bp_find(tr, addr) || tracer_bp_recently_removed(tr, addr))) {
+			arch_set_pc(&r, addr);  /* a breakpoint: at its instruction */
+		} else if (si.si_code == SI_KERNEL || !tracer_stepping(t)) {
+			goto program;           /* the program's own trap */
+		}
+		/* else the single-step of tracer_resume_past */
+		if (tracer_regs_store(tid, &r) < 0)
+			return tracer_gone_or_error(err, "cannot set the registers "
+						    "of thread %d: %s", tid,
+						    strerror(errno));
+		return 0;
+	}
+program:
+	tracer_oot_fault(tr, t, sig, &si);     /* a fault in a copy: at the breakpoint */
+	t->detach_sig = sig;
+	return 0;
+}
+
+/*
+ * Which threads a detach takes: every one, or (children) only the
+ * processes sharing the program's memory and the children not let go yet.
+ */
+static bool detach_takes(const struct tcb *t, bool children)
+{
+	return !children || (t->flags & TCB_CHILD);
+}
+
+/* Is a status of tid one a detach of children judges? */
+static bool child_status(tracer *tr, pid_t tid)
+{
+	const struct tcb *t = tracer_tcb_find(tr, tid);
+
+	return t ? t->flags & TCB_CHILD : tracer_is_child(tr, tid);
+}
+
+static int detach_status(tracer *tr, pid_t tid, int status, bool children, rg_err *err)
+{
+	/* the program's own (the threads exec kills) are judged as always */
+	if (children && !child_status(tr, tid))
+		return tracer_handle_status(tr, tid, status, err);
+	return detach_judge(tr, tid, status, err);
+}
+
+/* A thread it takes that is not stopped yet (nor dying), or 0. */
+static pid_t detach_unsettled(const tracer *tr, bool children)
+{
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		const struct tcb *t = tr->tcbs[i];
+
+		if (detach_takes(t, children) && !(t->flags & TCB_EXITING) &&
+		    (t->flags & (TCB_STARTED | TCB_HELD)) != (TCB_STARTED | TCB_HELD))
+			return t->tid;
+	}
+	for (size_t i = 0; i < tr->nforks; i++)
+		if (!tr->forks[i].started)
+			return tr->forks[i].pid;
+	return 0;
+}
+
+/* Where a stopped thread is, in the program's own code: the stub and the
+ * out-of-line copies are left behind. */
+static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
+{
+	if ((t->flags & TCB_IN_STUB) && tr->stub && pc >= tr->stub &&
+	    pc < ARCH_STUB_TRAP_PC(tr->stub)) {
+		/*
+		 * Before the displaced syscall: at the program's own (same
+		 * length).  After it, or inside it: behind it; if the call is
+		 * restarted the kernel moves the PC back over the syscall
+		 * instruction, which is then the program's.
+		 */
+		if (pc == tr->stub)
+			return t->stub_ret - (ARCH_STUB_LEN - ARCH_BP_LEN);
+		return t->stub_ret;
+	}
+	for (size_t i = 0; i < tr->nbps; i++) {
+		const struct bp *b = &tr->bps[i];
+
+		if (!b->oot)
+			continue;
+		if (pc == b->oot)
+			return b->addr;
+		if (pc == b->oot + b->insn.len)
+			return b->addr + b->insn.len;
+	}
+	return pc;
+}
+
+/*
+ * Letting threads go with nothing of racegate's left in the memory they
+ * run takes three steps.  detach_stop_all stops every one first, and only
+ * then does detach_clean take the breakpoints out, for a thread that runs
+ * meanwhile may trap on one at any time, and its trap must not reach it
+ * detached.  detach_let_go then detaches the threads, left stopped till
+ * then.  Statuses are collected from every thread at once, with a
+ * deadline, never from one thread alone: the one that is already stopped
+ * (its status in tr->raw, or in the kernel's queue) would make that wait
+ * last for ever.  children: only the children (the program has ended, or
+ * has called exec and left them the old memory).
+ */
+static int detach_stop_all(tracer *tr, bool children, rg_err *err)
+{
+	long deadline = tracer_now_ms() + STOP_WAIT_MS;
+
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+
+		if (!detach_takes(t, children) || (t->flags & TCB_EXITING) ||
+		    !(t->flags & TCB_STARTED) || tracer_status_queued(tr, t->tid))
+			continue;       /* dying; its first stop, a status are on their way */
+		if (t->flags & TCB_HELD) {
+			/* held by tracer_interrupt right after its int3 */
+			if (!(t->flags & TCB_AT_BP) && trap_pending(t->tid)) {
+				t->flags &= ~TCB_HELD;
+				if (tracer_restart(t->tid, PTRACE_CONT, 0, err) < 0)
+					return -1;
+			}
+			continue;
+		}
+		if (ptrace(PTRACE_INTERRUPT, t->tid, 0L, 0L) < 0 && errno != ESRCH)
+			return rg_error(err, "cannot stop thread %d: %s", t->tid,
+					strerror(errno));
+	}
+	while (tr->raw_head < tr->nraw) {
+		struct wstat w = tr->raw[tr->raw_head++];
+
+		if (detach_status(tr, w.tid, w.status, children, err) < 0)
+			return -1;
+	}
+	for (;;) {
+		pid_t waiting = detach_unsettled(tr, children), tid;
+		int status, got;
+
+		if (!waiting)
+			return 0;
+		got = tracer_wait_until(tr, -1, deadline, &tid, &status);
+		if (got == 0)
+			return rg_error(err, "thread %d did not stop within %d ms",
+					waiting, STOP_WAIT_MS);
+		if (got < 0)
+			return rg_error(err, "cannot wait for thread %d: %s", waiting,
+					strerror(errno));
+		if (detach_status(tr, tid, status, children, err) < 0)
+			return -1;
+	}
+}
+
+/* Takes the breakpoints out of the memory of the threads detach_stop_all
+ * stopped, and forgets them; lets go every child not let go yet. */
+static int detach_clean(tracer *tr, bool children, rg_err *err)
+{
+	struct user_regs_struct r;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+		uint64_t pc;
+
+		if (!detach_takes(t, children) || (t->flags & TCB_EXITING))
+			continue;
+		/* held at a breakpoint: its PC at the breakpoint's instruction */
+		tracer_regs_sync(t);
+		if (tracer_regs_fetch(t->tid, &r) < 0)
+			continue;
+		pc = detach_pc(tr, t, arch_get_pc(&r));
+		if (pc != arch_get_pc(&r)) {
+			arch_set_pc(&r, pc);
+			tracer_regs_store(t->tid, &r);
+		}
+	}
+	for (i = 0; i < tr->nbps; i++)
+		if (tracer_mem_pwrite(tr->memfd, tr->bps[i].addr, &tr->bps[i].orig, 1) < 0)
+			rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
+				      (unsigned long long)tr->bps[i].addr,
+				      strerror(errno));
+	/* Children not let go yet: the breakpoints out of a copy of their own
+	 * (the list is still there), and go; shared memory is clean already. */
+	while (tr->nforks) {
+		struct fchild *f = &tr->forks[0];
+
+		if (!f->parent_known)
+			f->parent = tr->pid;
+		if (tracer_fork_finish(tr, f, false, err) < 0)
+			rc = -1;
+	}
+	tr->nbps = 0;
+	return rc;
+}
+
+/* Detaches the threads detach_stop_all stopped, with the signals they were
+ * receiving; children's control blocks are dropped. */
+static int detach_let_go(tracer *tr, bool children, rg_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+
+		if (!detach_takes(t, children))
+			continue;
+		/* a signal its stop was delivering goes with the detach */
+		if (ptrace(PTRACE_DETACH, t->tid, 0L, (long)t->detach_sig) < 0 &&
+		    errno != ESRCH)
+			rc = rg_error(err, "cannot detach thread %d: %s",
+				      t->tid, strerror(errno));
+		/* signals kept while it stepped past a line: pending again */
+		for (int k = 0; k < t->npending; k++)
+			syscall(SYS_tgkill, t->tgid, t->tid, t->pending[k].si_signo);
+		t->npending = 0;
+		if (t->flags & TCB_CHILD) {
+			tracer_tcb_drop(tr, t);
+			i--;
+		}
+	}
+	return rc;
+}
+
+bool tracer_has_children(const tracer *tr)
+{
+	for (size_t i = 0; i < tr->ntcbs; i++)
+		if (tr->tcbs[i]->flags & TCB_CHILD)
+			return true;
+	return tr->nforks > 0;
+}
+
+/*
+ * The children sharing memory the program has left (its end, its exec):
+ * let go clean, or, if one does not stop in time, killed (racegate's
+ * breakpoints are still in that memory).
+ */
+void tracer_detach_children(tracer *tr)
+{
+	if (detach_stop_all(tr, true, NULL) < 0) {
+		for (size_t i = 0; i < tr->ntcbs; i++)
+			if (tr->tcbs[i]->flags & TCB_CHILD)
+				kill(tr->tcbs[i]->tid, SIGKILL);
+		return;
+	}
+	detach_clean(tr, true, NULL);
+	detach_let_go(tr, true, NULL);
+}
+
+int tracer_detach_stopped(tracer *tr, rg_err *err)
+{
+	int rc;
+
+	if (tr->exit_queued)
+		return rg_error(err, "it has ended");
+	if (detach_stop_all(tr, false, err) < 0)
+		return -1;
+	rc = detach_clean(tr, false, err);
+	/* Pending until a thread runs: the first one detached stops them all. */
+	kill(tr->pid, SIGSTOP);
+	if (detach_let_go(tr, false, err) < 0)
+		rc = -1;
+	tr->ev_head = tr->nev = 0;      /* no event follows */
+	tr->exit_queued = true;
+	tr->reaped = true;
+	return rc;
+}

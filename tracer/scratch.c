@@ -1,0 +1,396 @@
+/*
+ * Scratch pages, and the maps they are placed by.  See tracer.h for the
+ * contract, tracer_priv.h for the page layout.
+ *
+ * A displaced instruction needs a place within 2 GiB of its own address (a
+ * RIP-relative operand must still reach its target) that no thread of the
+ * program ever executes.  The first page is mapped at the exec stop, when
+ * the process is single-threaded, by writing a few instructions over the
+ * current one, running them, and putting the bytes back.  It starts with a
+ * "syscall; int3" stub, so later pages (near shared libraries) are mapped by
+ * making the stopped thread that needs one run the stub: that is safe while
+ * other threads run, because none of them executes the stub.
+ *
+ * A page has one slot: steps are synchronous (tracer_step_over waits for the
+ * one thread it steps), so one thread at a time uses a slot.  The pages are
+ * mapped r-x; the tracer writes them through /proc/PID/mem like breakpoints.
+ */
+#include "tracer_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+/* How far a slot may be from the code (and from a RIP-relative operand's
+ * target): the reach of a signed 32-bit displacement, minus a margin. */
+#define REACH ((1ULL << 31) - 2 * PAGE)
+/* Lowest address mmap accepts by default (vm.mmap_min_addr). */
+#define LOWEST_MAP 0x10000ULL
+#define HIGHEST_MAP 0x7ffffffff000ULL
+
+int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err)
+{
+	char path[64], *line = NULL;
+	size_t linecap = 0, cap = 0;
+	tracer_map *maps = NULL;
+	FILE *f;
+
+	*out = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return rg_error(err, "cannot read '%s': %s", path, strerror(errno));
+	while (getline(&line, &linecap, f) > 0) {
+		unsigned long long start, end, off;
+		char perms[8];
+		int pos = 0;
+		tracer_map *m;
+		char *p;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n",
+			   &start, &end, perms, &off, &pos) < 4 || !pos)
+			continue;
+		RG_GROW(maps, *n + 1, cap);
+		m = &maps[(*n)++];
+		m->start = start;
+		m->end = end;
+		m->offset = off;
+		m->exec = perms[2] == 'x';
+		p = line + pos;
+		p[strcspn(p, "\n")] = '\0';
+		m->path = *p ? xstrdup(p) : NULL;
+	}
+	free(line);
+	fclose(f);
+	*out = maps;
+	return 0;
+}
+
+void tracer_maps_free(tracer_map *maps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(maps[i].path);
+	free(maps);
+}
+
+int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err)
+{
+	return tracer_read_maps(tr->pid, out, n, err);
+}
+
+static bool within_reach(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) <= REACH;
+}
+
+static bool slot_fits(uint64_t slot, const struct bp *b)
+{
+	if (!within_reach(slot, b->addr))
+		return false;
+	if (b->decoded && (b->insn.flags & ARCH_INSN_RIPREL) &&
+	    !within_reach(slot, b->insn.riprel_target))
+		return false;
+	return true;
+}
+
+/* The extent of the object (every mapping of the same file) around addr. */
+static void object_range(const tracer_map *m, size_t n, uint64_t addr,
+			 uint64_t *lo, uint64_t *hi)
+{
+	const tracer_map *hit = NULL;
+
+	*lo = *hi = addr;
+	for (size_t i = 0; i < n; i++)
+		if (addr >= m[i].start && addr < m[i].end)
+			hit = &m[i];
+	if (!hit)
+		return;
+	*lo = hit->start;
+	*hi = hit->end;
+	if (!hit->path || hit->path[0] == '[')
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (!m[i].path || strcmp(m[i].path, hit->path))
+			continue;
+		if (m[i].start < *lo)
+			*lo = m[i].start;
+		if (m[i].end > *hi)
+			*hi = m[i].end;
+	}
+}
+
+/*
+ * Free pages near [lo, hi), best first: the closest page below the object
+ * comes first (above an executable lies the brk heap, which must stay free
+ * to grow), then the closest above.  Never right below the stack, which
+ * grows down into it.  ok() filters out pages out of reach.
+ */
+static size_t find_holes(const tracer_map *m, size_t n, uint64_t lo, uint64_t hi,
+			 const struct bp *b, uint64_t near, uint64_t *cand, size_t max)
+{
+	uint64_t below = 0, above = 0, prev_end = LOWEST_MAP;
+	size_t k = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		uint64_t gs = prev_end, ge = i < n ? m[i].start : HIGHEST_MAP;
+		bool stack_above = i < n && m[i].path && !strcmp(m[i].path, "[stack]");
+
+		if (i < n && m[i].end > prev_end)
+			prev_end = m[i].end;
+		if (ge <= gs || ge - gs < PAGE)
+			continue;
+		if (ge <= lo && !stack_above) {
+			uint64_t c = ge - PAGE;
+			bool fit = b ? slot_fits(c + SLOT_OFF, b) : within_reach(c, near);
+
+			if (fit && within_reach(c, hi))
+				below = c;      /* later gaps are closer */
+		} else if (gs >= hi && !above) {
+			bool fit = b ? slot_fits(gs + SLOT_OFF, b) : within_reach(gs, near);
+
+			if (fit && within_reach(gs, lo))
+				above = gs;
+		}
+	}
+	if (below && k < max)
+		cand[k++] = below;
+	if (above && k < max)
+		cand[k++] = above;
+	return k;
+}
+
+/*
+ * Runs one system call in thread t: at the exec stop by writing code over
+ * the current instruction, otherwise through the stub.  Signals that come
+ * for the thread meanwhile are kept for its next restart.  Returns 0 and the
+ * result in *ret, 1 if the thread died (its status is queued), -1 on error.
+ */
+static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
+		       uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		       uint64_t a4, uint64_t a5, int64_t *ret, rg_err *err)
+{
+	struct user_regs_struct saved, r;
+	uint8_t code[ARCH_INJECT_LEN], old[ARCH_INJECT_LEN];
+	uint64_t start, trap_pc;
+	int status, rc = 0;
+	bool rejoin = false;
+
+	tracer_regs_sync(t);
+	if (tracer_regs_fetch(t->tid, &saved) < 0)
+		return rg_error(err, "cannot read the registers of thread %d: %s",
+				t->tid, strerror(errno));
+	r = saved;
+	if (at_exec) {
+		start = arch_get_pc(&saved);
+		arch_inject_code(code, nr);
+		if (tracer_mem_pread(tr->memfd, start, old, sizeof(old)) != sizeof(old) ||
+		    tracer_mem_pwrite(tr->memfd, start, code, sizeof(code)) < 0)
+			return rg_error(err, "cannot write code at 0x%llx in process %d",
+					(unsigned long long)start, tr->pid);
+		trap_pc = start + ARCH_INJECT_LEN;
+	} else {
+		if (!tr->stub)
+			return rg_error(err, "no scratch page to run a system call from");
+		start = tr->stub;
+		trap_pc = ARCH_STUB_TRAP_PC(start);
+	}
+	arch_set_syscall_args(&r, nr, a0, a1, a2, a3, a4, a5);
+	arch_set_pc(&r, start);
+	if (tracer_regs_store(t->tid, &r) < 0) {
+		rc = rg_error(err, "cannot set the registers of thread %d: %s",
+			      t->tid, strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		siginfo_t si;
+
+		if (ptrace(PTRACE_CONT, t->tid, 0L, 0L) < 0 && errno != ESRCH) {
+			rc = rg_error(err, "cannot resume thread %d: %s",
+				      t->tid, strerror(errno));
+			goto out;
+		}
+		if (tracer_wait_tid(t->tid, &status) < 0) {
+			rc = 1;
+			goto out;
+		}
+		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
+			tracer_queue_status(tr, t->tid, status);
+			rc = 1;
+			goto out;
+		}
+		if (status >> 16) {
+			/* a group-stop: finish first */
+			rejoin |= tracer_is_group_stop(status);
+			continue;
+		}
+		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
+			continue;
+		if (WSTOPSIG(status) == SIGTRAP && si.si_code == SI_KERNEL &&
+		    tracer_regs_fetch(t->tid, &r) == 0 && arch_get_pc(&r) == trap_pc)
+			break;
+		if (t->npending < PENDING_MAX)
+			t->pending[t->npending++] = si;
+	}
+	if (rejoin)
+		tracer_rejoin_group_stop(t->tid);
+	*ret = arch_syscall_result(&r);
+	if (at_exec)
+		arch_set_exec_return(&saved);
+	if (tracer_regs_store(t->tid, &saved) < 0)
+		rc = rg_error(err, "cannot restore the registers of thread %d: %s",
+			      t->tid, strerror(errno));
+out:
+	/* the program's own code back under the injected one */
+	if (at_exec && tracer_mem_pwrite(tr->memfd, start, old, sizeof(old)) < 0 &&
+	    rc == 0)
+		rc = rg_error(err, "cannot restore the code at 0x%llx in process %d",
+			      (unsigned long long)start, tr->pid);
+	return rc;
+}
+
+static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
+			    const uint64_t *cand, size_t ncand,
+			    const struct bp *b, uint64_t near, rg_err *err)
+{
+	uint8_t init[SLOT_OFF] = { 0 };
+	int64_t res = -ENOMEM;
+	uint64_t base = 0;
+	struct scratch *sp;
+
+	/*
+	 * MAP_FIXED_NOREPLACE fails with EEXIST if another thread mapped
+	 * something there since /proc/PID/maps was read; kernels before 4.17
+	 * take it as a mere hint, hence the check of the address returned.
+	 */
+	for (size_t i = 0; i <= ncand; i++) {
+		bool last = i == ncand;
+		int rc;
+
+		if (last && !at_exec)
+			break;
+		rc = run_syscall(tr, t, at_exec, SYS_mmap, last ? 0 : cand[i], PAGE,
+				 PROT_READ | PROT_EXEC,
+				 MAP_PRIVATE | MAP_ANONYMOUS |
+				 (last ? 0 : MAP_FIXED_NOREPLACE),
+				 (uint64_t)-1, 0, &res, err);
+		if (rc)
+			return rc;
+		if (res < 0 && res > -4096)
+			continue;
+		if (last || (b ? slot_fits((uint64_t)res + SLOT_OFF, b) :
+			     within_reach((uint64_t)res, near))) {
+			base = (uint64_t)res;
+			break;
+		}
+	}
+	if (!base)
+		return rg_error(err, "cannot map a scratch page in process %d: %s",
+				tr->pid, res < 0 ? strerror((int)-res) :
+				"no free address near the code");
+	memcpy(init, arch_stub, ARCH_STUB_LEN);
+	if (tracer_mem_pwrite(tr->memfd, base, init, sizeof(init)) < 0)
+		return rg_error(err, "cannot write the scratch page at 0x%llx",
+				(unsigned long long)base);
+	RG_GROW(tr->pages, tr->npages + 1, tr->pages_cap);
+	sp = &tr->pages[tr->npages++];
+	sp->base = base;
+	sp->slot_owner = 0;
+	sp->oot_next = OOT_OFF;
+	if (!tr->stub)
+		tr->stub = base;
+	return 0;
+}
+
+/* At the exec stop: the first scratch page, near the executable. */
+int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
+{
+	tracer_map *maps;
+	size_t n, ncand = 0;
+	uint64_t lo, hi, cand[2];
+	int rc;
+
+	tr->npages = 0;
+	tr->stub = 0;
+	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
+		return -1;
+	if (tr->entry) {
+		object_range(maps, n, tr->entry, &lo, &hi);
+		ncand = find_holes(maps, n, lo, hi, NULL, tr->entry, cand, 2);
+	}
+	tracer_maps_free(maps, n);
+	rc = map_scratch_page(tr, leader, true, cand, ncand, NULL, tr->entry, err);
+	if (rc > 0)
+		return rg_error(err, "process %d died while it was being set up", tr->pid);
+	return rc;
+}
+
+/* Where a page puts what b needs: its slot, or (oot) its next out-of-line
+ * copy; 0 when the page has no room left for one. */
+static uint64_t page_spot(const struct scratch *sp, bool oot)
+{
+	if (!oot)
+		return sp->base + SLOT_OFF;
+	return sp->oot_next + OOT_SIZE <= PAGE ? sp->base + sp->oot_next : 0;
+}
+
+/*
+ * A page with b's spot (page_spot) within reach of it, mapping a new one
+ * near b when none has.  0 and *out; 1: t died; 2: no free page near b, or
+ * the new one is out of reach; -1: error.
+ */
+static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
+			struct scratch **out, rg_err *err)
+{
+	tracer_map *maps;
+	size_t n, ncand;
+	uint64_t lo, hi, cand[2], spot;
+	int rc;
+
+	for (size_t i = 0; i < tr->npages; i++) {
+		spot = page_spot(&tr->pages[i], oot);
+		if (spot && slot_fits(spot, b)) {
+			*out = &tr->pages[i];
+			return 0;
+		}
+	}
+	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
+		return -1;
+	object_range(maps, n, b->addr, &lo, &hi);
+	ncand = find_holes(maps, n, lo, hi, b, b->addr, cand, 2);
+	tracer_maps_free(maps, n);
+	if (!ncand)
+		return 2;
+	rc = map_scratch_page(tr, t, false, cand, ncand, b, b->addr, err);
+	if (rc)
+		return rc;
+	*out = &tr->pages[tr->npages - 1];
+	return slot_fits(page_spot(*out, oot), b) ? 0 : 2;
+}
+
+int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
+			struct scratch **out, rg_err *err)
+{
+	int rc = scratch_near(tr, t, b, false, out, err);
+
+	if (rc == 2)
+		return rg_error(err, "cannot step over the breakpoint at 0x%llx: "
+				"no free page within 2 GiB of it",
+				(unsigned long long)b->addr);
+	return rc;
+}
+
+int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
+		       struct scratch **out, rg_err *err)
+{
+	int rc = scratch_near(tr, t, b, true, out, err);
+
+	return rc > 0 ? 1 : rc;
+}

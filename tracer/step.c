@@ -1,0 +1,515 @@
+/*
+ * Breakpoints, and running the instruction under one for a thread that goes
+ * on (displaced stepping).  See tracer.h for the contract.
+ *
+ * Breakpoints are never taken out to step over them: the original
+ * instruction runs out of line, so a thread that reaches the breakpoint
+ * while another one is being stepped over still traps.  Most instructions
+ * run from a copy of their own followed by a jump back (step_over_oot: one
+ * trap per hit); the others are single-stepped in the slot of a scratch page
+ * (scratch.c), and a system call runs in the page's stub.
+ */
+#include "tracer_priv.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Index of the first breakpoint at or above addr. */
+size_t tracer_bp_lower(const tracer *tr, uint64_t addr)
+{
+	size_t lo = 0, hi = tr->nbps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tr->bps[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct bp *tracer_bp_find(const tracer *tr, uint64_t addr)
+{
+	size_t i = tracer_bp_lower(tr, addr);
+
+	return i < tr->nbps && tr->bps[i].addr == addr ? &tr->bps[i] : NULL;
+}
+
+bool tracer_bp_recently_removed(const tracer *tr, uint64_t addr)
+{
+	for (size_t i = 0; i < tr->nremoved; i++)
+		if (tr->removed[i] == addr)
+			return true;
+	return false;
+}
+
+static void forget_removed(tracer *tr, uint64_t addr)
+{
+	for (size_t i = 0; i < tr->nremoved; i++)
+		if (tr->removed[i] == addr)
+			tr->removed[i] = 0;
+}
+
+int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
+{
+	tracer_map *maps;
+	size_t n, i;
+	bool exec = false, mapped = false;
+	uint8_t orig;
+	struct bp *b;
+
+	if ((b = tracer_bp_find(tr, addr))) {
+		b->user = true;
+		return 0;
+	}
+	if (tr->exit_queued)
+		return rg_error(err, "cannot put a breakpoint at 0x%llx: the program has ended",
+				(unsigned long long)addr);
+	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (addr >= maps[i].start && addr < maps[i].end) {
+			mapped = true;
+			exec = maps[i].exec;
+			break;
+		}
+	}
+	tracer_maps_free(maps, n);
+	if (!exec)
+		return rg_error(err, "cannot put a breakpoint at 0x%llx: %s",
+				(unsigned long long)addr,
+				mapped ? "the address is not in executable code"
+				       : "nothing is mapped there");
+	if (tracer_mem_pread(tr->memfd, addr, &orig, 1) != 1 ||
+	    tracer_mem_pwrite(tr->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0)
+		return rg_error(err, "cannot write a breakpoint at 0x%llx: %s",
+				(unsigned long long)addr, strerror(errno));
+	i = tracer_bp_lower(tr, addr);
+	RG_GROW(tr->bps, tr->nbps + 1, tr->bps_cap);
+	memmove(&tr->bps[i + 1], &tr->bps[i], (tr->nbps - i) * sizeof(*tr->bps));
+	tr->nbps++;
+	b = &tr->bps[i];
+	memset(b, 0, sizeof(*b));
+	b->addr = addr;
+	b->orig = orig;
+	b->user = true;
+	forget_removed(tr, addr);
+	return 0;
+}
+
+int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
+{
+	struct bp *b = tracer_bp_find(tr, addr);
+	size_t i;
+	int rc = 0;
+	bool own_trap;
+
+	if (!b)
+		return 0;
+	if (b->ntemp) {
+		/* a range's return breakpoint too: its int3 stays, unreported */
+		b->user = false;
+		return 0;
+	}
+	own_trap = !memcmp(&b->orig, arch_bp_insn, ARCH_BP_LEN);
+	if (!tr->exit_queued && tracer_mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
+		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
+			      (unsigned long long)addr, strerror(errno));
+	i = (size_t)(b - tr->bps);
+	memmove(&tr->bps[i], &tr->bps[i + 1], (tr->nbps - i - 1) * sizeof(*tr->bps));
+	tr->nbps--;
+	for (i = 0; i < tr->npages; i++)
+		if (tr->pages[i].slot_owner == addr)
+			tr->pages[i].slot_owner = 0;
+	/*
+	 * A thread may have trapped on it already; see handle_sigtrap() (events.c).
+	 * Not when the program's own int3 was under it: a trap there is the
+	 * program's from now on, and rewinding to it would trap for ever.
+	 */
+	if (own_trap)
+		return rc;
+	tr->removed[tr->removed_next] = addr;
+	tr->removed_next = (tr->removed_next + 1) % REMOVED_MAX;
+	if (tr->nremoved < REMOVED_MAX)
+		tr->nremoved++;
+	return rc;
+}
+
+/*
+ * Restarts t with PTRACE_CONT and the signals kept for it.  The first goes
+ * with its own siginfo (PTRACE_SETSIGINFO: injecting a signal whose number
+ * differs from the stop's makes the kernel forge an SI_USER siginfo); any
+ * more are sent again with tgkill, losing their siginfo (two signals in one
+ * single-step: rare).
+ */
+int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err)
+{
+	int sig = 0;
+
+	/* the PC rewound to a breakpoint must be in the thread before it runs */
+	if (tracer_regs_sync(t) < 0 && errno != ESRCH)
+		return rg_error(err, "cannot set the registers of thread %d: %s",
+				t->tid, strerror(errno));
+	t->flags &= ~TCB_REGS;
+
+	/* past a line not yet: the next instruction of the line first */
+	if (tracer_stepping(t))
+		return tracer_range_next(tr, t, err);
+	if (t->npending) {
+		sig = t->pending[0].si_signo;
+		/* without it, the kernel would forge an SI_USER siginfo: a
+		 * fault's address, a timer's value would be lost */
+		if (ptrace(PTRACE_SETSIGINFO, t->tid, 0L, &t->pending[0]) < 0 &&
+		    errno != ESRCH)
+			return rg_error(err, "cannot deliver signal %d to thread %d "
+					"with its siginfo: %s", sig, t->tid,
+					strerror(errno));
+		for (int i = 0; i < t->npending; i++)
+			tracer_note_signal(tr, t, t->pending[i].si_signo);
+		for (int i = 1; i < t->npending; i++)
+			syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
+		t->npending = 0;
+	}
+	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+}
+
+bool tracer_is_sync_fault(int sig, const siginfo_t *si)
+{
+	if (si->si_code <= 0)          /* sent by kill, tgkill, sigqueue */
+		return false;
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+	       sig == SIGILL || (sig == SIGTRAP && si->si_code == SI_KERNEL);
+}
+
+/* b's out-of-line copy, in a scratch page within reach.  1: none can be made. */
+static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
+{
+	uint8_t code[OOT_SIZE];
+	struct scratch *sp = NULL;
+	uint64_t slot;
+	rg_err rerr = RG_ERR_INIT;
+	int rc;
+
+	/* a copy is written once and never moves: threads may be inside it */
+	RG_ASSERT(!b->oot);
+	if ((rc = tracer_scratch_oot(tr, t, b, &sp, err)) != 0)
+		return rc;
+	RG_ASSERT(sp->oot_next + OOT_SIZE <= PAGE);
+	slot = sp->base + sp->oot_next;
+	if (arch_relocate(&b->insn, b->addr, slot, code, &rerr) < 0)
+		return 1;
+	arch_jump(code + b->insn.len, slot + b->insn.len, b->addr + b->insn.len);
+	if (tracer_mem_pwrite(tr->memfd, slot, code, b->insn.len + ARCH_JMP_LEN) < 0)
+		return rg_error(err, "cannot write the scratch page at 0x%llx",
+				(unsigned long long)slot);
+	sp->oot_next += OOT_SIZE;
+	b->oot = slot;
+	return 0;
+}
+
+/*
+ * The fast path of tracer_step_over, one trap per hit: an instruction that always
+ * goes on to the next one runs from a copy of its own followed by a jump
+ * back behind the breakpoint, and the thread simply continues — no
+ * single-step stop, no wait for it.  A copy is written at its breakpoint's
+ * first step and never changes or moves (not even when the breakpoint is
+ * removed), so any number of threads may be inside it at once.  A signal
+ * that interrupts the copy returns into it; a fault in it is reported at the
+ * breakpoint's address (tracer_oot_fault).  1: no copy could be made, single-step.
+ */
+static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
+{
+	struct user_regs_struct r;
+	int rc;
+
+	if (!b->oot && (rc = oot_make(tr, t, b, err)) != 0)
+		return rc;
+	/* read at the trap, and nothing ran since; the rewind is not written
+	 * yet (TCB_REGS_DIRTY): this one write does both */
+	if (tracer_regs_read(t, &r) < 0)
+		return tracer_gone_or_error(err,
+					    "cannot read the registers of thread %d: %s",
+					    t->tid, strerror(errno));
+	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
+	arch_set_pc(&r, b->oot);
+	if (tracer_regs_store(t->tid, &r) < 0)
+		return tracer_gone_or_error(err,
+					    "cannot set the registers of thread %d: %s",
+					    t->tid, strerror(errno));
+	return tracer_restart(t->tid, PTRACE_CONT, 0, err);
+}
+
+/* A fault of an instruction run from its copy is the program's, at the
+ * breakpoint's address; if its handler returns, the line is reached again. */
+void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
+{
+	struct user_regs_struct r;
+	uint64_t pc;
+
+	if (!tracer_is_sync_fault(sig, si) || tracer_regs_fetch(t->tid, &r) < 0)
+		return;
+	pc = arch_get_pc(&r);
+	for (size_t i = 0; i < tr->nbps; i++)
+		if (tr->bps[i].oot && tr->bps[i].oot == pc) {
+			arch_set_pc(&r, tr->bps[i].addr);
+			if (tracer_regs_store(t->tid, &r) == 0) {
+				t->flags |= TCB_REARRIVAL;
+				t->rearrival_addr = tr->bps[i].addr;
+			}
+			return;
+		}
+}
+
+/* Decodes b's instruction, once. */
+static int step_decode(tracer *tr, struct bp *b, rg_err *err)
+{
+	uint8_t code[ARCH_MAX_INSN];
+	size_t n;
+
+	if (b->decoded)
+		return 0;
+	n = tracer_read_code(tr, b->addr, code, sizeof(code));
+	if (!n || arch_decode(tr->arch, code, n, b->addr, &b->insn, err) < 0)
+		return rg_error_prefix(err, "cannot step over the breakpoint at 0x%llx",
+				       (unsigned long long)b->addr);
+	b->decoded = true;
+	return 0;
+}
+
+/*
+ * A system call may block for ever, so it is not stepped synchronously: the
+ * thread runs the stub's "syscall; int3" on its own, and handle_sigtrap()
+ * (events.c) sends it on from the int3.
+ */
+static int step_in_stub(tracer *tr, struct tcb *t, const struct bp *b,
+			struct user_regs_struct *r, rg_err *err)
+{
+	if (!tr->stub)
+		return rg_error(err, "cannot step over the system call at 0x%llx: "
+				"no scratch page", (unsigned long long)b->addr);
+	arch_set_pc(r, tr->stub);
+	if (tracer_regs_store(t->tid, r) < 0)
+		return tracer_gone_or_error(err, "cannot set the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno));
+	t->flags |= TCB_IN_STUB;
+	t->stub_ret = b->addr + b->insn.len;
+	return tracer_resume_pending(tr, t, err);
+}
+
+/* b's instruction, relocated, in the slot of a page within reach; t's PC
+ * there.  1: t is gone or the slot could not be had without error. */
+static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
+		      uint64_t *slot, rg_err *err)
+{
+	struct user_regs_struct r;
+	uint8_t code[ARCH_MAX_INSN];
+	struct scratch *sp = NULL;
+	int rc;
+
+	rc = tracer_scratch_slot(tr, t, b, &sp, err);
+	if (rc)
+		return rc < 0 ? -1 : 1;
+	*slot = sp->base + SLOT_OFF;
+	if (sp->slot_owner != b->addr) {
+		if (arch_relocate(&b->insn, b->addr, *slot, code, err) < 0)
+			return -1;
+		if (tracer_mem_pwrite(tr->memfd, *slot, code, b->insn.len) < 0)
+			return rg_error(err, "cannot write the scratch slot at 0x%llx",
+					(unsigned long long)*slot);
+		sp->slot_owner = b->addr;
+	}
+	/* tracer_scratch_slot may have run the stub: the registers are read again. */
+	if (tracer_regs_fetch(t->tid, &r) < 0)
+		return 1;
+	arch_set_pc(&r, *slot);
+	if (tracer_regs_store(t->tid, &r) < 0)
+		return tracer_gone_or_error(err, "cannot set the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno)) < 0 ? -1 : 1;
+	return 0;
+}
+
+/* The instruction faulted in the slot: the fault is the program's, at the
+ * breakpoint's address (see tracer_step_over). */
+static int slot_fault(tracer *tr, struct tcb *t, uint64_t orig, uint64_t slot,
+		      struct user_regs_struct *r, int sig, bool rejoin, rg_err *err)
+{
+	arch_set_pc(r, arch_get_pc(r) - slot + orig);
+	tracer_regs_store(t->tid, r);
+	t->flags |= TCB_REARRIVAL;
+	t->rearrival_addr = orig;
+	if (tracer_stepping(t))
+		tracer_range_pop(tr, t, orig, true);  /* it leaves the line by the fault */
+	tracer_note_signal(tr, t, sig);
+	if (rejoin)
+		tracer_rejoin_group_stop(t->tid);
+	for (int i = 0; i < t->npending; i++)
+		syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
+	t->npending = 0;
+	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+}
+
+/*
+ * Single-steps t in the slot until its instruction has run, keeping the
+ * signals that come meanwhile.  1: it ran; otherwise what tracer_step_over
+ * returns (t died, or faulted and was sent on).
+ */
+static int slot_step(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slot,
+		     rg_err *err)
+{
+	struct user_regs_struct r;
+	bool rejoin = false;
+	siginfo_t si;
+	uint64_t pc;
+	int status;
+
+	for (;;) {
+		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0L, 0L) < 0)
+			return tracer_gone_or_error(err, "cannot single-step "
+						    "thread %d: %s", t->tid,
+						    strerror(errno));
+		if (tracer_wait_tid(t->tid, &status) < 0)
+			return 0;
+		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
+			tracer_queue_status(tr, t->tid, status);
+			return 0;
+		}
+		if (status >> 16) {
+			rejoin |= tracer_is_group_stop(status);
+			continue;
+		}
+		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
+			return 0;
+		if (WSTOPSIG(status) == SIGTRAP && si.si_code > 0 &&
+		    si.si_code != SI_KERNEL)
+			break;          /* the single-step trap */
+		if (tracer_regs_fetch(t->tid, &r) < 0)
+			return 0;
+		pc = arch_get_pc(&r);
+		if (tracer_is_sync_fault(WSTOPSIG(status), &si) &&
+		    pc >= slot && pc <= slot + b->insn.len)
+			return slot_fault(tr, t, b->addr, slot, &r, WSTOPSIG(status),
+					  rejoin, err);
+		if (t->npending < PENDING_MAX)
+			t->pending[t->npending++] = si;
+	}
+	if (rejoin)
+		tracer_rejoin_group_stop(t->tid);
+	return 1;
+}
+
+/* The instruction ran in the slot: t goes on where it would have natively. */
+static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slot,
+		      rg_err *err)
+{
+	struct user_regs_struct r;
+	uint64_t orig = b->addr;
+
+	if (tracer_regs_fetch(t->tid, &r) < 0)
+		return 0;
+	arch_set_pc(&r, arch_fixup_pc(&b->insn, orig, slot, arch_get_pc(&r)));
+	if (b->insn.flags & ARCH_INSN_CALL) {
+		/* The call pushed slot+len: the program must return to orig+len. */
+		uint64_t sp_addr = arch_get_sp(&r), ret, want = orig + b->insn.len;
+
+		if (tracer_mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
+		    ret == slot + b->insn.len &&
+		    tracer_mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
+			return rg_error(err, "cannot fix the return address of thread %d",
+					t->tid);
+	}
+	if (tracer_regs_store(t->tid, &r) < 0)
+		return tracer_gone_or_error(err, "cannot set the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno));
+	return tracer_resume_pending(tr, t, err);
+}
+
+/*
+ * Runs the instruction under breakpoint b for thread t out of line, then
+ * resumes t.  The int3 stays in place the whole time.
+ *
+ * Race windows:
+ *  - a signal for t arrives while it is stepped (it is dequeued before the
+ *    instruction runs, RIP still at the slot): it is kept, the step is
+ *    retried, and the signal is delivered with the PTRACE_CONT that follows,
+ *    at orig+len where the program's handler sees a real address;
+ *  - the instruction faults (RIP still inside the slot, si_code > 0): the
+ *    fault is the program's, RIP is mapped back to the breakpoint's address
+ *    and the signal delivered there, so a crash or a handler sees its own
+ *    address.  If the handler returns, the instruction runs again and traps
+ *    on the int3 again: that arrival is reported again as a BREAKPOINT (the
+ *    thread does reach the line again), and TCB_REARRIVAL marks it;
+ *  - the process exits meanwhile (exit_group, exec by another thread): the
+ *    status is queued for tracer_next_event;
+ *  - a group-stop interrupts the step: the step is simply issued again, so
+ *    this one thread finishes its instruction before it stops.
+ * Other threads keep running and their statuses stay in the kernel: only
+ * t's are waited for here.
+ */
+int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
+{
+	struct user_regs_struct r;
+	uint64_t slot = 0;
+	int rc;
+
+	if (step_decode(tr, b, err) < 0)
+		return -1;
+	/* Signals kept for the thread are delivered at orig+len, and a thread
+	 * stepping past a line needs the trap after the instruction. */
+	if (!(b->insn.flags & ARCH_INSN_FLOWS) && !t->npending && !tracer_stepping(t) &&
+	    (rc = step_over_oot(tr, t, b, err)) <= 0)
+		return rc;
+	tracer_regs_sync(t);
+	t->flags &= ~TCB_REGS;
+	if (tracer_regs_fetch(t->tid, &r) < 0)
+		return tracer_gone_or_error(err, "cannot read the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno));
+	if (b->insn.flags & ARCH_INSN_SYSCALL)
+		return step_in_stub(tr, t, b, &r, err);
+	if ((rc = slot_enter(tr, t, b, &slot, err)) != 0)
+		return rc < 0 ? -1 : 0;
+	if ((rc = slot_step(tr, t, b, slot, err)) != 1)
+		return rc;
+	return slot_leave(tr, t, b, slot, err);
+}
+
+int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
+{
+	struct tcb *t = tracer_tcb_find(tr, tid);
+	struct bp *b;
+
+	/* Died meanwhile: its exit was judged, or is on its way (a SIGKILL
+	 * wakes a held thread, which then stops at PTRACE_EVENT_EXIT). */
+	if (!t || (t->flags & TCB_EXITING))
+		return 0;
+	if (!(t->flags & TCB_HELD))
+		return rg_error(err, "cannot resume thread %d: it is not stopped", tid);
+	t->flags &= ~TCB_HELD;
+	if (t->flags & TCB_GROUP_STOP) {
+		/* held in the program's group-stop: back into it */
+		t->flags &= ~TCB_GROUP_STOP;
+		tracer_regs_sync(t);
+		return tracer_restart(tid, PTRACE_LISTEN, 0, err);
+	}
+	if (!(t->flags & TCB_STARTED)) {
+		/* Reported at its parent's clone event; not stopped yet. */
+		t->flags |= TCB_RESUME_ON_START;
+		return 0;
+	}
+	if ((t->flags & TCB_AT_BP) && (b = tracer_bp_find(tr, t->bp_addr))) {
+		t->flags &= ~TCB_AT_BP;
+		return tracer_step_over(tr, t, b, err);
+	}
+	t->flags &= ~TCB_AT_BP;
+	return tracer_resume_pending(tr, t, err);
+}
