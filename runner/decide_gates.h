@@ -1,0 +1,30 @@
+/*
+ * decide_gates: the gate engine (gates/) as the session's decider
+ * (session.h).  It maps a gate location to its gates, records what the
+ * engine decided as the run's timeline, answers the stall watch with the
+ * on_deadlock policy, and fills the per-gate results judge.c reads.
+ */
+#ifndef RACEGATE_DECIDE_GATES_H
+#define RACEGATE_DECIDE_GATES_H
+
+#include "session.h"
+
+typedef struct gates_decider gates_decider;
+
+extern const decider_ops gates_decider_ops;
+
+/* A decider for s's plan; o->on_deadlock says what a stuck schedule does. */
+gates_decider *gates_decider_new(session *s, const run_opts *o);
+void gates_decider_free(gates_decider *g);
+
+/* How the schedule ended, for judge_run. */
+typedef struct gates_verdict {
+	bool stuck;            /* held threads could not proceed: SCHEDULE-DEADLOCK */
+	bool infeasible;       /* ... and were released (on_deadlock: release) */
+	bool deadlock;         /* stuck with no thread held: the program's own */
+} gates_verdict;
+
+/* After the run: fills res->gate_reached and gate_timed_out; *v as above. */
+void gates_decider_finish(gates_decider *g, run_result *res, gates_verdict *v);
+
+#endif
