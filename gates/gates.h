@@ -45,7 +45,10 @@ typedef struct gate_note {
 	int gate;               /* index into spec->gates, or -1 */
 	const char *event;      /* OPEN: the event's name */
 	const char *alias;      /* BIND: the alias */
-	const char *text;       /* HOLD: "waiting for a, b" / "at barrier 'x' (1 of 2)" */
+	const char *text;       /* HOLD: "waiting for a, b" / "at barrier 'x' (1 of 2)";
+				 * ARRIVE: why the gate cannot hold, when it waits or
+				 * has a barrier: "a already open since +2.030 ms",
+				 * "barrier 'x' already fired at +1.500 ms"; else NULL */
 	double held_ms;         /* RELEASE, TIMEOUT */
 } gate_note;
 

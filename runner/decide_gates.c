@@ -14,8 +14,19 @@
 
 #include "diagnose.h"
 #include "gates.h"
+#include "intmap.h"
 
 #define TL_MAX 20000    /* timeline entries kept per run; later ones are counted */
+
+/* A thread that got past a gate: was main's exit before its own? */
+struct released {
+	pid_t tid;
+	double t_ms;           /* its latest arrival or release */
+	int gate;              /* at which gate */
+	bool held;             /* it was held there, and released at t_ms */
+	bool exited;           /* it is gone */
+	bool outlived_main;    /* it was still alive when main exited */
+};
 
 struct gates_decider {
 	session *s;
@@ -31,7 +42,53 @@ struct gates_decider {
 	pid_t arrive_tid;
 	int arrive_gate;
 	bool arrive_plain;     /* it still says only that the thread passed */
+
+	pid_t main_tid;        /* the initial thread, 0 before it starts */
+	bool main_gone;
+	struct released *rel;  /* every thread a gate released, once each */
+	size_t nrel, caprel;
+	rg_intmap rel_ix;      /* tid -> index in rel */
 };
+
+/*
+ * tid got past gate at t_ms: it passed, or was released (held); the latest
+ * counts.  (An arrival that holds is past the gate only at its release.)
+ */
+static void note_released(gates_decider *g, pid_t tid, int gate, bool held,
+			  double t_ms)
+{
+	size_t *i = rg_intmap_get(&g->rel_ix, (uint64_t)(uint32_t)tid);
+	struct released *r;
+
+	if (i && !g->rel[*i].exited) {
+		r = &g->rel[*i];
+	} else {
+		RG_GROW(g->rel, g->nrel + 1, g->caprel);
+		*rg_intmap_ref(&g->rel_ix, (uint64_t)(uint32_t)tid, 0) = g->nrel;
+		r = &g->rel[g->nrel++];
+		memset(r, 0, sizeof(*r));
+		r->tid = tid;
+	}
+	r->t_ms = t_ms;
+	r->gate = gate;
+	r->held = held;
+}
+
+/* tid is gone; when it is main, every released thread still running outlived it. */
+static void note_exited(gates_decider *g, pid_t tid)
+{
+	size_t *ix = rg_intmap_get(&g->rel_ix, (uint64_t)(uint32_t)tid);
+	size_t i;
+
+	if (ix)
+		g->rel[*ix].exited = true;
+	if (tid != g->main_tid || g->main_gone)
+		return;
+	g->main_gone = true;
+	for (i = 0; i < g->nrel; i++)
+		if (!g->rel[i].exited && !gate_is_held(g->eng, g->rel[i].tid))
+			g->rel[i].outlived_main = true;
+}
 
 static void tl_add(gates_decider *g, const gate_note *n, const char *where,
 		   const char *gate, char *what)
@@ -86,7 +143,9 @@ static void on_note(void *ctx, const gate_note *n)
 		g->arrive_gate = n->gate;
 		g->arrive_plain = true;
 		g->res->arrivals++;
-		tl_add(g, n, where, gate, xstrdup("passed"));
+		note_released(g, n->tid, n->gate, false, n->t_ms);
+		tl_add(g, n, where, gate, n->text ? xasprintf("passed (%s)", n->text) :
+		       xstrdup("passed"));
 		return;
 	case GATE_NOTE_OPEN:
 		if (n->gate < 0 && !waited_for(g->p->sp, n->event))
@@ -104,6 +163,7 @@ static void on_note(void *ctx, const gate_note *n)
 				 n->kind == GATE_NOTE_RELEASE ? "released" :
 				 "released by its timeout", n->held_ms);
 		session_release(g->s, n->tid);
+		note_released(g, n->tid, n->gate, true, n->t_ms);
 		break;
 	case GATE_NOTE_BIND:
 		if (n->gate < 0)
@@ -147,6 +207,8 @@ void gates_decider_free(gates_decider *g)
 	if (!g)
 		return;
 	gate_engine_free(g->eng);
+	rg_intmap_release(&g->rel_ix);
+	free(g->rel);
 	free(g);
 }
 
@@ -163,6 +225,50 @@ void gates_decider_finish(gates_decider *g, run_result *res, gates_verdict *v)
 	*v = g->v;
 }
 
+/*
+ * The classic spec mistake: main returns (the program ends) while a thread
+ * that got past a gate is still on its way to its next gate, which is then
+ * never reached.  What racegate knows is said as it is: the thread passed
+ * the gate or was released from it, was not held when main exited, and had
+ * not exited itself.
+ */
+void gates_decider_explain(gates_decider *g, run_result *res)
+{
+	rg_buf b = RG_BUF_INIT;
+	size_t i, k = 0, n = 0, last = 0;
+	char *note;
+
+	if (!res->exited || (res->outcome != OUT_NOT_ENFORCED &&
+			     res->outcome != OUT_NOT_REPRODUCED &&
+			     res->outcome != OUT_FAILED))
+		return;
+	for (i = 0; i < g->nrel; i++)
+		if (g->rel[i].outlived_main) {
+			n++;
+			last = i;
+		}
+	if (!n)
+		return;
+	rg_buf_puts(&b, "main exited while ");
+	for (i = 0; i < g->nrel; i++) {
+		const struct released *r = &g->rel[i];
+
+		if (!r->outlived_main)
+			continue;
+		if (k++)
+			rg_buf_puts(&b, i == last ? " and " : ", ");
+		rg_buf_printf(&b, "'%s' (%s gate '%s' at +%.3f ms)",
+			      gate_thread_label(g->eng, r->tid),
+			      r->held ? "released from" : "past",
+			      g->p->sp->gates[r->gate].name, r->t_ms);
+	}
+	rg_buf_printf(&b, " %s still running", n > 1 ? "were" : "was");
+	note = res->note ? xasprintf("%s; %s", res->note, b.s) : rg_buf_detach(&b);
+	rg_buf_release(&b);
+	free(res->note);
+	res->note = note;
+}
+
 /* ---- the decider's callbacks (session.h) ---- */
 
 static bool dg_wants_names(void *d)
@@ -177,6 +283,8 @@ static void dg_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 {
 	gates_decider *g = d;
 
+	if (is_main && !g->main_tid)
+		g->main_tid = tid;
 	gate_thread_started(g->eng, tid, start, is_main, t_ms);
 }
 
@@ -191,6 +299,7 @@ static void dg_thread_exited(void *d, pid_t tid, double t_ms)
 {
 	gates_decider *g = d;
 
+	note_exited(g, tid);
 	gate_thread_exited(g->eng, tid, t_ms);
 }
 

@@ -27,4 +27,13 @@ typedef struct gates_verdict {
 /* After the run: fills res->gate_reached and gate_timed_out; *v as above. */
 void gates_decider_finish(gates_decider *g, run_result *res, gates_verdict *v);
 
+/*
+ * After judge_run: when the program ended by itself and the run did not
+ * meet its expectation (or the order did not take hold), adds to the note
+ * the threads that had got past a gate and were still running when main
+ * exited ("main exited while 'w2' (released from gate 'w2-write' at
+ * +1.203 ms) was still running").
+ */
+void gates_decider_explain(gates_decider *g, run_result *res);
+
 #endif

@@ -53,6 +53,7 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 	else if (v.deadlock)
 		res->outcome = OUT_DEADLOCK;
 	judge_run(p->sp, res, v.stuck, v.infeasible, end.timed_out);
+	gates_decider_explain(g, res);
 	if (v.stuck && !res->note)
 		res->note = xstrdup("every live thread is held at a gate or blocked "
 				    "for ever: the gated order cannot happen");

@@ -97,7 +97,7 @@ double session_now(const session *s)
 
 static struct thr *thr_find(const session *s, pid_t tid)
 {
-	size_t *i = rg_intmap_get((rg_intmap *)&s->thr_ix, (uint64_t)(uint32_t)tid);
+	size_t *i = rg_intmap_get(&s->thr_ix, (uint64_t)(uint32_t)tid);
 
 	return i ? &s->thr[*i] : NULL;
 }
