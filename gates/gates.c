@@ -1440,6 +1440,13 @@ const char *gate_thread_label(const gate_engine *e, pid_t tid)
 	return th->alias != NONE ? e->aliases[th->alias].name : th->label;
 }
 
+bool gate_selects(const gate_engine *e, size_t i, pid_t tid)
+{
+	const struct gate_thread *th = thread_find(e, tid);
+
+	return i < e->ngates && th && sel_match(e, &e->gates[i], th);
+}
+
 bool gate_event_open(const gate_engine *e, const char *event)
 {
 	const size_t *v = gate_strmap_get(&e->event_ix, event);

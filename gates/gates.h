@@ -134,6 +134,12 @@ bool gate_live(const gate_engine *e, size_t i);
  */
 const char *gate_thread_label(const gate_engine *e, pid_t tid);
 
+/*
+ * Does gate i's thread filter select tid, as the engine knows the thread
+ * now (an exited thread too)?  hit: and once: are not looked at.
+ */
+bool gate_selects(const gate_engine *e, size_t i, pid_t tid);
+
 /* Is event open? */
 bool gate_event_open(const gate_engine *e, const char *event);
 

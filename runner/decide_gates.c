@@ -25,7 +25,9 @@ struct released {
 	int gate;              /* at which gate */
 	bool held;             /* it was held there, and released at t_ms */
 	bool exited;           /* it is gone */
-	bool outlived_main;    /* it was still alive when main exited */
+	bool outlived_main;    /* running when main exited, and no arrival since */
+	size_t *ahead;         /* then: gates not yet reached that select it */
+	size_t nahead;
 };
 
 struct gates_decider {
@@ -72,6 +74,22 @@ static void note_released(gates_decider *g, pid_t tid, int gate, bool held,
 	r->t_ms = t_ms;
 	r->gate = gate;
 	r->held = held;
+	/* it got somewhere after main's exit: that exit did not cut it short */
+	r->outlived_main = false;
+}
+
+/* The gates not yet reached that could be r's next (main has just exited). */
+static void note_ahead(gates_decider *g, struct released *r)
+{
+	const spec *sp = g->p->sp;
+	size_t i;
+
+	for (i = 0; i < sp->ngates; i++)
+		if (!sp->gates[i].optional && !gate_reached(g->eng, i) &&
+		    gate_selects(g->eng, i, r->tid)) {
+			r->ahead = xrealloc(r->ahead, (r->nahead + 1) * sizeof(*r->ahead));
+			r->ahead[r->nahead++] = i;
+		}
 }
 
 /* tid is gone; when it is main, every released thread still running outlived it. */
@@ -86,8 +104,10 @@ static void note_exited(gates_decider *g, pid_t tid)
 		return;
 	g->main_gone = true;
 	for (i = 0; i < g->nrel; i++)
-		if (!g->rel[i].exited && !gate_is_held(g->eng, g->rel[i].tid))
+		if (!g->rel[i].exited && !gate_is_held(g->eng, g->rel[i].tid)) {
 			g->rel[i].outlived_main = true;
+			note_ahead(g, &g->rel[i]);
+		}
 }
 
 static void tl_add(gates_decider *g, const gate_note *n, const char *where,
@@ -208,6 +228,8 @@ void gates_decider_free(gates_decider *g)
 		return;
 	gate_engine_free(g->eng);
 	rg_intmap_release(&g->rel_ix);
+	for (size_t i = 0; i < g->nrel; i++)
+		free(g->rel[i].ahead);
 	free(g->rel);
 	free(g);
 }
@@ -226,44 +248,60 @@ void gates_decider_finish(gates_decider *g, run_result *res, gates_verdict *v)
 }
 
 /*
+ * The gates still unreached at the end that could have been r's next, as
+ * "'a' or 'b'" (empty when none): what main's exit may have cut short.
+ */
+static void ahead_words(const gates_decider *g, const struct released *r,
+			const run_result *res, rg_buf *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nahead; i++)
+		if (!res->gate_reached[r->ahead[i]])
+			rg_buf_printf(b, "%s'%s'", n++ ? " or " : "",
+				      g->p->sp->gates[r->ahead[i]].name);
+}
+
+/*
  * The classic spec mistake: main returns (the program ends) while a thread
  * that got past a gate is still on its way to its next gate, which is then
  * never reached.  What racegate knows is said as it is: the thread passed
- * the gate or was released from it, was not held when main exited, and had
- * not exited itself.
+ * the gate or was released from it, was neither held nor gone when main
+ * exited, arrived nowhere after, and a gate that selects it was never
+ * reached.
  */
 void gates_decider_explain(gates_decider *g, run_result *res)
 {
-	rg_buf b = RG_BUF_INIT;
-	size_t i, k = 0, n = 0, last = 0;
+	rg_buf b = RG_BUF_INIT, ahead = RG_BUF_INIT;
+	size_t i, n = 0;
 	char *note;
 
-	if (!res->exited || (res->outcome != OUT_NOT_ENFORCED &&
-			     res->outcome != OUT_NOT_REPRODUCED &&
-			     res->outcome != OUT_FAILED))
+	if (!res->exited || !res->gate_reached ||
+	    (res->outcome != OUT_NOT_ENFORCED && res->outcome != OUT_NOT_REPRODUCED &&
+	     res->outcome != OUT_FAILED))
 		return;
-	for (i = 0; i < g->nrel; i++)
-		if (g->rel[i].outlived_main) {
-			n++;
-			last = i;
-		}
-	if (!n)
-		return;
-	rg_buf_puts(&b, "main exited while ");
 	for (i = 0; i < g->nrel; i++) {
 		const struct released *r = &g->rel[i];
 
 		if (!r->outlived_main)
 			continue;
-		if (k++)
-			rg_buf_puts(&b, i == last ? " and " : ", ");
-		rg_buf_printf(&b, "'%s' (%s gate '%s' at +%.3f ms)",
+		ahead.len = 0;
+		ahead_words(g, r, res, &ahead);
+		if (!ahead.len)
+			continue;
+		rg_buf_printf(&b, "%s'%s' (%s gate '%s' at +%.3f ms, not yet at %s)",
+			      n++ ? " and " : "main exited while ",
 			      gate_thread_label(g->eng, r->tid),
 			      r->held ? "released from" : "past",
-			      g->p->sp->gates[r->gate].name, r->t_ms);
+			      g->p->sp->gates[r->gate].name, r->t_ms, ahead.s);
+	}
+	rg_buf_release(&ahead);
+	if (!n) {
+		rg_buf_release(&b);
+		return;
 	}
 	rg_buf_printf(&b, " %s still running", n > 1 ? "were" : "was");
-	note = res->note ? xasprintf("%s; %s", res->note, b.s) : rg_buf_detach(&b);
+	note = res->note ? xasprintf("%s; %s", res->note, b.s) : xstrdup(b.s);
 	rg_buf_release(&b);
 	free(res->note);
 	res->note = note;

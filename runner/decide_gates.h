@@ -31,8 +31,9 @@ void gates_decider_finish(gates_decider *g, run_result *res, gates_verdict *v);
  * After judge_run: when the program ended by itself and the run did not
  * meet its expectation (or the order did not take hold), adds to the note
  * the threads that had got past a gate and were still running when main
- * exited ("main exited while 'w2' (released from gate 'w2-write' at
- * +1.203 ms) was still running").
+ * exited, short of a gate that selects them and was never reached ("main
+ * exited while 'w2' (released from gate 'w2-write' at +1.203 ms, not yet
+ * at 'w2-done') was still running").
  */
 void gates_decider_explain(gates_decider *g, run_result *res);
 

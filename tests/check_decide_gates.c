@@ -62,12 +62,13 @@ bool run_spec_uses_names(const spec *sp) { (void)sp; return false; }
 static struct session S;
 static spec *SP;
 static gates_decider *G;
-static plan_bp BP[4];
-static size_t GATE_IX[4];
+static plan_bp BP[5];
+static size_t GATE_IX[5];
 
 /*
  * Gates: 0 "w-write" (W waits for ready, then_open wrote), 1 "ready"
- * (main opens ready), 2 "w-done" (W waits for ready).  One site per gate.
+ * (main opens ready), 2 "w-done" and 3 "w-end" (W waits), 4 "o-end"
+ * (another thread waits).  One site per gate.
  */
 static const char YAML[] =
 	"version: 1\n"
@@ -76,7 +77,9 @@ static const char YAML[] =
 	"gates:\n"
 	"  - {name: w-write, at: u.c:1, thread: W, wait: ready, then_open: wrote}\n"
 	"  - {name: ready, at: u.c:2, thread: main, open: ready}\n"
-	"  - {name: w-done, at: u.c:3, thread: W, wait: [ready, wrote]}\n";
+	"  - {name: w-done, at: u.c:3, thread: W, wait: [ready, wrote]}\n"
+	"  - {name: w-end, at: u.c:4, thread: W, wait: ready}\n"
+	"  - {name: o-end, at: u.c:5, thread: {start: other}, wait: ready}\n";
 
 static void setup(void)
 {
@@ -90,7 +93,7 @@ static void setup(void)
 	spec_diags_release(&d);
 	S.p.sp = SP;
 	S.res.ngates = SP->ngates;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 5; i++) {
 		GATE_IX[i] = i;
 		BP[i].gates = &GATE_IX[i];
 		BP[i].ngates = 1;
@@ -211,6 +214,7 @@ END_TEST
 START_TEST(main_exited_first)
 {
 	const decider_ops *ops = &gates_decider_ops;
+	gates_verdict v;
 
 	ops->thread_started(G, 1, NULL, true, 0);
 	ops->thread_started(G, 2, "writer", false, 0);
@@ -220,6 +224,7 @@ START_TEST(main_exited_first)
 	ops->thread_exited(G, 1, 3);
 	ops->thread_exited(G, 2, 4);
 	ops->thread_exited(G, 3, 4);
+	gates_decider_finish(G, &S.res, &v);
 	S.res.exited = true;
 	S.res.outcome = OUT_PASSED;
 	S.res.note = xstrdup("exit 0");
@@ -228,7 +233,8 @@ START_TEST(main_exited_first)
 	S.res.outcome = OUT_NOT_ENFORCED;
 	gates_decider_explain(G, &S.res);
 	ck_assert_str_eq(S.res.note, "exit 0; main exited while 'W' (released from "
-			 "gate 'w-write' at +2.250 ms) was still running");
+			 "gate 'w-write' at +2.250 ms, not yet at 'w-done' or 'w-end') was "
+			 "still running");
 }
 END_TEST
 
@@ -236,6 +242,7 @@ END_TEST
 START_TEST(main_exited_last)
 {
 	const decider_ops *ops = &gates_decider_ops;
+	gates_verdict v;
 
 	ops->thread_started(G, 1, NULL, true, 0);
 	ops->thread_started(G, 2, "writer", false, 0);
@@ -243,8 +250,36 @@ START_TEST(main_exited_last)
 	ck_assert_int_eq(arrive(1, 1, 2), DECIDE_PASS);
 	ops->thread_exited(G, 2, 3);
 	ops->thread_exited(G, 1, 4);
+	gates_decider_finish(G, &S.res, &v);
 	S.res.exited = true;
 	S.res.outcome = OUT_NOT_ENFORCED;
+	gates_decider_explain(G, &S.res);
+	ck_assert_ptr_null(S.res.note);
+}
+END_TEST
+
+/*
+ * main exits (pthread_exit) while W runs, but W arrives at a gate after:
+ * main's exit did not cut it short, although 'w-end' is never reached.
+ */
+START_TEST(main_exited_not_cut_short)
+{
+	const decider_ops *ops = &gates_decider_ops;
+	gates_verdict v;
+
+	ops->thread_started(G, 1, NULL, true, 0);
+	ops->thread_started(G, 2, "writer", false, 0);
+	ops->thread_started(G, 3, "other", false, 0);
+	ck_assert_int_eq(arrive(2, 0, 1), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(1, 1, 2), DECIDE_PASS);
+	ops->passed(G, 2, false, 2.5);
+	ops->thread_exited(G, 1, 3);
+	ck_assert_int_eq(arrive(2, 2, 4), DECIDE_PASS);
+	ops->thread_exited(G, 2, 5);
+	ops->thread_exited(G, 3, 5);
+	gates_decider_finish(G, &S.res, &v);
+	S.res.exited = true;
+	S.res.outcome = OUT_NOT_REPRODUCED;
 	gates_decider_explain(G, &S.res);
 	ck_assert_ptr_null(S.res.note);
 }
@@ -261,6 +296,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, stuck_release);
 	tcase_add_test(tc, main_exited_first);
 	tcase_add_test(tc, main_exited_last);
+	tcase_add_test(tc, main_exited_not_cut_short);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1244,9 +1244,15 @@ END_TEST
 /* Labels: alias, main, START#K, thread#K. */
 START_TEST(labels)
 {
-	S = tspec_new(1);
+	spec_gate *g;
+
+	S = tspec_new(2);
 	talias(S, "boss", "main", "main", 0);
 	talias(S, "w2", "worker", NULL, 2);
+	g = tgate(S, "l.c:1");
+	tsel_alias(&g->thread, "w2");
+	g = tgate(S, "l.c:2");
+	tsel_alias(&g->thread, "!w2");
 	start_engine();
 
 	gate_thread_started(E, 10, "main", true, 0);
@@ -1266,7 +1272,12 @@ START_TEST(labels)
 		"open 10 @-1 started:boss\n"
 		"bind 13 w2\n"
 		"open 13 @-1 started:w2\n");
+	/* which gates select whom: an exited thread too */
+	ck_assert(gate_selects(E, 0, 13) && !gate_selects(E, 0, 11));
+	ck_assert(!gate_selects(E, 1, 13) && gate_selects(E, 1, 11));
+	ck_assert(!gate_selects(E, 2, 11) && !gate_selects(E, 0, 99));
 	gate_thread_exited(E, 13, 1);
+	ck_assert(gate_selects(E, 0, 13));
 	ck_assert_str_eq(gate_thread_label(E, 13), "w2");
 	ck_assert(gate_event_open(E, "exited:w2"));
 	ck_assert(!gate_event_open(E, "exited:boss"));

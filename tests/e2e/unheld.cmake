@@ -15,7 +15,7 @@ racegate_e2e(unheld_wait_already_open 1 "NOT-REPRODUCED"
   "R +tid [0-9]+ +unheld.c:29 +read +passed \\(b_inc already open since \\+[0-9]+\\.[0-9]{3} ms\\)$"
   -- ${RG} run ${E2E_DIR}/unheld_late.yaml)
 racegate_e2e(unheld_main_exited_first 3
-  "NOT-ENFORCED: the order did not take hold: 'w-done' \\(unheld.c:38\\) was never reached. main exited while 'W' \\((released from|past) gate 'w-write' at \\+[0-9]+\\.[0-9]{3} ms\\) was still running \\("
+  "NOT-ENFORCED: the order did not take hold: 'w-done' \\(unheld.c:38\\) was never reached. main exited while 'W' \\((released from|past) gate 'w-write' at \\+[0-9]+\\.[0-9]{3} ms, not yet at 'w-done'\\) was still running \\("
   "W +tid [0-9]+ +unheld.c:36 +w-write +(opened w-waiting|held: waiting for main-ready)"
   "!warning"
   -- ${RG} run ${E2E_DIR}/unheld_nojoin.yaml)
