@@ -74,8 +74,15 @@ static void note_released(gates_decider *g, pid_t tid, int gate, bool held,
 	r->t_ms = t_ms;
 	r->gate = gate;
 	r->held = held;
-	/* it got somewhere after main's exit: that exit did not cut it short */
-	r->outlived_main = false;
+}
+
+/* tid got somewhere after main's exit: that exit did not cut it short. */
+static void ran_on(gates_decider *g, pid_t tid)
+{
+	size_t *i = rg_intmap_get(&g->rel_ix, (uint64_t)(uint32_t)tid);
+
+	if (i && g->main_gone)
+		g->rel[*i].outlived_main = false;
 }
 
 /* The gates not yet reached that could be r's next (main has just exited). */
@@ -345,6 +352,7 @@ static enum decision dg_arrive(void *d, pid_t tid, const plan_bp *at, double t_m
 {
 	gates_decider *g = d;
 
+	ran_on(g, tid);
 	return gate_arrive(g->eng, tid, at->gates, at->ngates, t_ms) ?
 	       DECIDE_HOLD : DECIDE_PASS;
 }
@@ -374,6 +382,7 @@ static void dg_passed(void *d, pid_t tid, bool at_once, double t_ms)
 	/* a line got past later is a line of its own, at its own time */
 	if (!at_once)
 		g->arrive_idx = (size_t)-1;
+	ran_on(g, tid);
 	gate_passed(g->eng, tid, t_ms);
 }
 
