@@ -333,13 +333,6 @@ static char *take_pending_start(session *s, pid_t creator)
 	return NULL;
 }
 
-/*
- * A hot loop should pay for a gate only while the gate matters: once no gate
- * at bp can act on a future arrival (gate_live: once and done, waits whose
- * events are all open, ...), its int3 is taken out.  A thread that trapped
- * on it meanwhile is rewound silently by the tracer.  racegate's own
- * breakpoints (entry, pthread_create) at the same address stay.
- */
 /* Is addr one of the breakpoints this file arms, which objects.c must leave in? */
 static bool own_busy(void *ctx, uint64_t addr)
 {
@@ -354,6 +347,14 @@ static void locs_failed(session *s, const rg_err *err)
 	fail(s, xstrdup(err->msg));
 }
 
+/*
+ * A hot loop should pay for a gate only while the gate matters: once the
+ * decider says nothing at bp can act on a future arrival (site_live; for
+ * the gates: once and done, waits whose events are all open, ...), its
+ * int3 is taken out.  A thread that trapped on it meanwhile is rewound
+ * silently by the tracer.  racegate's own breakpoints (entry,
+ * pthread_create) at the same address stay.
+ */
 static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
 {
 	rg_err err = RG_ERR_INIT;
