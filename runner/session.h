@@ -24,7 +24,15 @@
  * at any time while it runs, but must not stop, resume or kill threads
  * through the tracer itself.  The session owns the run_result's exit
  * status, output, counters and note on failure; the decider owns the
- * timeline and the diagnosis; run.c judges.
+ * timeline and the diagnosis; run.c judges.  The plan_bp a decider is
+ * shown belongs to the plan (or to objects.c's run side) and lives as long
+ * as the session.  The whole-run timeout, an interrupt and a stuck verdict
+ * all end the run the same way: diagnose(), then the program is killed
+ * (or left stopped with --keep-stopped), and the loop reaps it, reporting
+ * every thread's exit as usual.
+ *
+ * Today the session starts the program itself (session_run spawns it);
+ * attach mode is to be another way to start one, with the same loop.
  */
 #ifndef RACEGATE_SESSION_H
 #define RACEGATE_SESSION_H
