@@ -28,8 +28,8 @@
  * shown belongs to the plan (or to objects.c's run side) and lives as long
  * as the session.  The whole-run timeout, an interrupt and a stuck verdict
  * all end the run the same way: diagnose(), then the program is killed
- * (or left stopped with --keep-stopped), and the loop reaps it, reporting
- * every thread's exit as usual.
+ * (and reaped by the loop, which goes on reporting its threads' exits)
+ * or left stopped and detached with --keep-stopped (the loop ends there).
  *
  * Today the session starts the program itself (session_run spawns it);
  * attach mode is to be another way to start one, with the same loop.
