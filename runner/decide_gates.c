@@ -47,7 +47,7 @@ struct gates_decider {
 
 	pid_t main_tid;        /* the initial thread, 0 before it starts */
 	bool main_gone;
-	struct released *rel;  /* every thread a gate released, once each */
+	struct released *rel;  /* every thread that got past a gate, once each */
 	size_t nrel, caprel;
 	rg_intmap rel_ix;      /* tid -> index in rel */
 };
