@@ -49,6 +49,7 @@ struct ref {
 struct event {
 	char *name;
 	bool open;               /* a latch: never closes again */
+	double opened_at;        /* when it opened (ms) */
 	struct ref *waiters;     /* threads held with this event among their waits */
 	size_t nwaiters, capwaiters;
 	unsigned long stamp;     /* last arrival that listed it: dedups waits */
@@ -59,6 +60,7 @@ struct barrier {
 	int count;
 	int arrived;             /* counted and still there (exits and timeouts leave) */
 	bool fired;              /* one-shot: once fired, arrivals pass */
+	double fired_at;         /* when it fired (ms) */
 	struct ref *counted;
 	size_t ncounted, capcounted;
 };
@@ -594,6 +596,7 @@ static void event_open(gate_engine *e, size_t ev, pid_t tid, int gate, double t)
 	if (v->open)
 		return;
 	v->open = true;
+	v->opened_at = t;
 	n.event = v->name;
 	emit(e, &n);
 	for (i = 0; i < v->nwaiters; i++) {
@@ -639,6 +642,37 @@ static void format_reason(const gate_engine *e, const struct gate_thread *th, rg
 		}
 	}
 	rg_buf_puts(b, "held");
+}
+
+/*
+ * Why an arrival at g will not be held by g, when g had something to hold
+ * it with: its waits were all open already, its barrier had fired.  For
+ * the timeline of a run that did not reproduce ("passed (b already open
+ * since +2.030 ms)").  NULL when g holds, or never could.
+ */
+static const char *pass_reason(gate_engine *e, const struct gate *g)
+{
+	rg_buf *b = e->notebuf;
+	size_t i;
+
+	buf_clear(b);
+	for (i = 0; i < g->sp->wait.n; i++) {
+		const struct event *ev = &e->events[g->wait[i]];
+
+		if (!ev->open)
+			return NULL;
+		rg_buf_printf(b, "%s%s%s since +%.3f ms", i ? ", " : "", ev->name,
+			      i ? "" : " already open", ev->opened_at);
+	}
+	if (g->barrier != NONE) {
+		const struct barrier *br = &e->barriers[g->barrier];
+
+		if (!br->fired)
+			return NULL;
+		rg_buf_printf(b, "%sbarrier '%s' already fired at +%.3f ms",
+			      b->len ? "; " : "", br->name, br->fired_at);
+	}
+	return b->len ? b->s : NULL;
 }
 
 static void hold_note(gate_engine *e, struct gate_thread *th, double t)
@@ -801,6 +835,7 @@ static void barrier_fire(gate_engine *e, struct barrier *b, struct gate_thread *
 	size_t i;
 
 	b->fired = true;
+	b->fired_at = t;
 	for (i = 0; i < b->ncounted; i++) {
 		struct ref r = b->counted[i];
 
@@ -1257,6 +1292,7 @@ bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
 		if (g->sp->once)
 			g->done = true;
 		note.gate = (int)gi;
+		note.text = pass_reason(e, g);
 		emit(e, &note);
 		/* bound now, so later gates at this location already see the alias */
 		if (g->as != NONE)
@@ -1402,6 +1438,13 @@ const char *gate_thread_label(const gate_engine *e, pid_t tid)
 	if (!th)
 		return "unknown";
 	return th->alias != NONE ? e->aliases[th->alias].name : th->label;
+}
+
+bool gate_selects(const gate_engine *e, size_t i, pid_t tid)
+{
+	const struct gate_thread *th = thread_find(e, tid);
+
+	return i < e->ngates && th && sel_match(e, &e->gates[i], th);
 }
 
 bool gate_event_open(const gate_engine *e, const char *event)

@@ -45,7 +45,10 @@ typedef struct gate_note {
 	int gate;               /* index into spec->gates, or -1 */
 	const char *event;      /* OPEN: the event's name */
 	const char *alias;      /* BIND: the alias */
-	const char *text;       /* HOLD: "waiting for a, b" / "at barrier 'x' (1 of 2)" */
+	const char *text;       /* HOLD: "waiting for a, b" / "at barrier 'x' (1 of 2)";
+				 * ARRIVE: why the gate cannot hold, when it waits or
+				 * has a barrier: "a already open since +2.030 ms",
+				 * "barrier 'x' already fired at +1.500 ms"; else NULL */
 	double held_ms;         /* RELEASE, TIMEOUT */
 } gate_note;
 
@@ -130,6 +133,12 @@ bool gate_live(const gate_engine *e, size_t i);
  * thread whose start routine is START), or "thread#K".
  */
 const char *gate_thread_label(const gate_engine *e, pid_t tid);
+
+/*
+ * Does gate i's thread filter select tid, as the engine knows the thread
+ * now (an exited thread too)?  hit: and once: are not looked at.
+ */
+bool gate_selects(const gate_engine *e, size_t i, pid_t tid);
 
 /* Is event open? */
 bool gate_event_open(const gate_engine *e, const char *event);

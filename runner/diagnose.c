@@ -67,7 +67,7 @@ void stall_touch(stall_watch *w)
 	w->touched = true;
 }
 
-enum stall_verdict stall_check(stall_watch *w, const gate_engine *eng,
+enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
 			       double t_ms, double *next_ms)
 {
 	double step = w->quiet_ms / 4 < 5 ? 5 : w->quiet_ms / 4;
@@ -101,7 +101,7 @@ enum stall_verdict stall_check(stall_watch *w, const gate_engine *eng,
 		struct snap s = { .tid = tids[i] };
 		tracer_tstate st;
 
-		if (gate_is_held(eng, tids[i])) {
+		if (held(ctx, tids[i])) {
 			s.kind = 'H';
 		} else {
 			tracer_tstate_read(w->pid, tids[i], &st);

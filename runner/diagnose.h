@@ -35,11 +35,15 @@ void stall_free(stall_watch *w);
  */
 void stall_touch(stall_watch *w);
 
+/* Is tid held (by the decider: session.h)? */
+typedef bool (*stall_held_fn)(void *ctx, pid_t tid);
+
 /*
- * Looks at every live thread at time t_ms (ms since the run's start).
- * *next_ms is when to look again (never -1 while the program lives).
+ * Looks at every live thread at time t_ms (ms since the run's start); a
+ * thread held(ctx, tid) counts as stuck.  *next_ms is when to look again
+ * (never -1 while the program lives).
  */
-enum stall_verdict stall_check(stall_watch *w, const gate_engine *eng,
+enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
 			       double t_ms, double *next_ms);
 
 typedef struct diag_input {

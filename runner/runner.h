@@ -7,7 +7,9 @@
  *   main.c     the racegate executable; everything else is rg_runner
  *   cli.c      command line, --help, exit status (cli.h)
  *   plan.c     spec + program -> breakpoint plan (addresses -> gates)
- *   run.c      one traced run: the event loop
+ *   run.c      one run: a session with the gate engine deciding, judged
+ *   session.c  one traced program and its event loop, for every driver (session.h)
+ *   decide_gates.c  the gate engine as the session's decider (decide_gates.h)
  *   objects.c  gates in shared objects: pending until they map (objects.h)
  *   returns.c  FUNCTION:return: per-thread, per-frame return breakpoints
  *   judge.c    outcome of a run from its result and the spec's expectations

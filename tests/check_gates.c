@@ -154,7 +154,8 @@ static void rec_note(void *ctx, const gate_note *n)
 
 	switch (n->kind) {
 	case GATE_NOTE_ARRIVE:
-		rg_buf_printf(&r->log, "arrive %d @%d\n", (int)n->tid, n->gate);
+		rg_buf_printf(&r->log, "arrive %d @%d%s%s\n", (int)n->tid, n->gate,
+			      n->text ? " " : "", n->text ? n->text : "");
 		break;
 	case GATE_NOTE_OPEN:
 		rg_buf_printf(&r->log, "open %d @%d %s\n", (int)n->tid, n->gate, n->event);
@@ -411,6 +412,47 @@ START_TEST(long_task_opens_at_end)
 }
 END_TEST
 
+/*
+ * An arrival that a wait cannot hold says why: every event it waits for
+ * opened before, and when (the timeline of a run that did not reproduce).
+ * One still closed: it holds, and the arrival says nothing more; a gate
+ * with nothing to hold with says nothing either.
+ */
+START_TEST(pass_says_why)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	g = tgate(S, "p.c:1");
+	tlist(&g->open, "a", NULL);
+	g = tgate(S, "p.c:2");
+	tlist(&g->open, "b", NULL);
+	g = tgate(S, "p.c:3");
+	tlist(&g->wait, "a", "b", NULL);
+	g = tgate(S, "p.c:4");
+	tlist(&g->wait, "a", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, NULL, false, 0);
+	ck_assert(!arrive1(1, 0, 1.5));
+	ck_assert(arrive1(2, 2, 2));
+	ck_assert(!arrive1(1, 1, 3.25));
+	ck_assert(!arrive1(1, 2, 4));
+	ck_assert(!arrive1(2, 3, 5));
+	ck_assert_str_eq(take(),
+		"arrive 1 @0\n"
+		"open 1 @0 a\n"
+		"arrive 2 @2\n"
+		"hold 2 @2 waiting for b\n"
+		"arrive 1 @1\n"
+		"open 1 @1 b\n"
+		"release 2 @2 1.25\n"
+		"arrive 1 @2 a already open since +1.500 ms, b since +3.250 ms\n"
+		"arrive 2 @3 a already open since +1.500 ms\n");
+}
+END_TEST
+
 /* ---- actions --------------------------------------------------------- */
 
 /* open a + wait b on one thread, open b + wait a on the other: they meet. */
@@ -440,7 +482,7 @@ START_TEST(rendezvous)
 		"arrive 5 @0\n"
 		"open 5 @0 a\n"
 		"hold 5 @0 waiting for b\n"
-		"arrive 6 @1\n"
+		"arrive 6 @1 a already open since +1.000 ms\n"
 		"open 6 @1 b\n"
 		"release 5 @0 1\n");
 }
@@ -996,7 +1038,7 @@ START_TEST(barrier_one_shot)
 		"hold 1 @0 at barrier 'b.c:1' (1 of 2)\n"
 		"arrive 2 @0\n"
 		"release 1 @0 1\n"
-		"arrive 3 @0\n");
+		"arrive 3 @0 barrier 'b.c:1' already fired at +2.000 ms\n");
 	ck_assert(arrive1(1, 1, 4));
 	ck_assert(arrive1(2, 1, 5));
 	ck_assert_str_eq(gate_hold_reason(E, 1, NULL), "at barrier 'b.c:2' (2 of 3)");
@@ -1202,9 +1244,15 @@ END_TEST
 /* Labels: alias, main, START#K, thread#K. */
 START_TEST(labels)
 {
-	S = tspec_new(1);
+	spec_gate *g;
+
+	S = tspec_new(2);
 	talias(S, "boss", "main", "main", 0);
 	talias(S, "w2", "worker", NULL, 2);
+	g = tgate(S, "l.c:1");
+	tsel_alias(&g->thread, "w2");
+	g = tgate(S, "l.c:2");
+	tsel_alias(&g->thread, "!w2");
 	start_engine();
 
 	gate_thread_started(E, 10, "main", true, 0);
@@ -1224,7 +1272,12 @@ START_TEST(labels)
 		"open 10 @-1 started:boss\n"
 		"bind 13 w2\n"
 		"open 13 @-1 started:w2\n");
+	/* which gates select whom: an exited thread too */
+	ck_assert(gate_selects(E, 0, 13) && !gate_selects(E, 0, 11));
+	ck_assert(!gate_selects(E, 1, 13) && gate_selects(E, 1, 11));
+	ck_assert(!gate_selects(E, 2, 11) && !gate_selects(E, 0, 99));
 	gate_thread_exited(E, 13, 1);
+	ck_assert(gate_selects(E, 0, 13));
 	ck_assert_str_eq(gate_thread_label(E, 13), "w2");
 	ck_assert(gate_event_open(E, "exited:w2"));
 	ck_assert(!gate_event_open(E, "exited:boss"));
@@ -1346,6 +1399,7 @@ static Suite *gates_suite(void)
 	tc = tcase_create("actions");
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, rendezvous);
+	tcase_add_test(tc, pass_says_why);
 	tcase_add_test(tc, chain);
 	tcase_add_test(tc, cascade_long);
 	tcase_add_test(tc, wait_then_barrier);

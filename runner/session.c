@@ -1,0 +1,895 @@
+/*
+ * One traced program and its event loop (session.h says the contract).
+ *
+ * The loop has two halves, as strace's: the tracer turns wait statuses into
+ * events; a decider (session.h) decides.  This file only connects them: it
+ * maps a breakpoint address to the gate location there, tells the decider
+ * who arrived, and restarts the threads the decider releases.
+ *
+ * Besides the gates, two breakpoints of racegate's own are armed:
+ *  - the program's entry point: when it is reached, the dynamic linker has
+ *    mapped the libraries the program was linked with, so the thread
+ *    library's pthread_create can be found;
+ *  - pthread_create: its third argument is the new thread's start routine
+ *    (for std::thread, its fourth names the callable: starts.c), which is
+ *    how {start: worker} selectors know a thread.  The clone that
+ *    follows in the same thread tells the new thread's id.
+ */
+#include "session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diagnose.h"
+#include "intmap.h"
+#include "interrupt.h"
+#include "objects.h"
+#include "starts.h"
+
+#define NAME_POLL_MS 20 /* thread names are read again this often while threads are held */
+
+struct thr {
+	pid_t tid;
+	const plan_bp *at;     /* where it last arrived at a gate location */
+	char *start;           /* start routine, or NULL */
+	size_t npast;          /* lines the tracer watches it get past (then_open pending) */
+};
+
+struct pending_start {
+	pid_t creator;         /* thread inside pthread_create */
+	char *start;           /* its start routine */
+};
+
+/* Bookkeeping of one bounded output capture (see capture()). */
+struct capped {
+	size_t dropped;        /* bytes of output not kept */
+	size_t mark;           /* length of the marker after the head, 0 if none */
+};
+
+struct session {
+	plan *p;
+	const run_opts *o;
+	run_result *res;
+	tracer *tr;
+	const decider_ops *ops;
+	void *d;               /* the decider's own pointer */
+	struct timespec t0;
+	uint64_t bias;         /* load bias of the executable */
+
+	uint64_t entry;        /* run-time entry point (own breakpoint), 0 when done */
+	uint64_t *ptc;         /* run-time pthread_create addresses */
+	size_t nptc;
+
+	struct pending_start *pend;
+	size_t npend, cappend;
+	struct thr *thr;
+	size_t nthr, capthr;
+	rg_intmap thr_ix;      /* tid -> index in thr of the latest thread with it */
+	size_t nlive;
+
+	pid_t *release;        /* threads the decider released, to restart */
+	size_t nrelease, caprelease;
+
+	int outfd, errfd;      /* read ends of the capture pipes, or -1 */
+	bool killed;
+	struct capped out_cap, err_cap; /* see capture() */
+	session_end end;
+	stall_watch *stall;    /* is every thread held or blocked for ever? */
+	bool names;            /* the decider selects threads by name: keep learning them */
+	run_locs *locs;        /* shared objects and FUNCTION:return (objects.h), or NULL */
+};
+
+double session_now(const session *s)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - s->t0.tv_sec) * 1e3 +
+	       (double)(t.tv_nsec - s->t0.tv_nsec) / 1e6;
+}
+
+static struct thr *thr_find(const session *s, pid_t tid)
+{
+	size_t *i = rg_intmap_get(&s->thr_ix, (uint64_t)(uint32_t)tid);
+
+	return i ? &s->thr[*i] : NULL;
+}
+
+static struct thr *thr_add(session *s, pid_t tid, char *start)
+{
+	struct thr *t;
+
+	RG_GROW(s->thr, s->nthr + 1, s->capthr);
+	*rg_intmap_ref(&s->thr_ix, (uint64_t)(uint32_t)tid, 0) = s->nthr;
+	t = &s->thr[s->nthr++];
+	t->tid = tid;
+	t->at = NULL;
+	t->start = start;
+	t->npast = 0;
+	return t;
+}
+
+/* The first failure ends the run as ERROR; its message is the note. */
+static void fail(session *s, char *note)
+{
+	if (s->end.failed) {
+		free(note);
+		return;
+	}
+	s->end.failed = true;
+	s->res->note = note;
+}
+
+void session_release(session *s, pid_t tid)
+{
+	RG_GROW(s->release, s->nrelease + 1, s->caprelease);
+	s->release[s->nrelease++] = tid;
+}
+
+const plan_bp *session_thread_at(const session *s, pid_t tid)
+{
+	const struct thr *t = thr_find(s, tid);
+
+	return t ? t->at : NULL;
+}
+
+size_t session_threads(const session *s, pid_t **tids, const plan_bp ***at)
+{
+	size_t i;
+
+	*tids = xcalloc(s->nthr + 1, sizeof(**tids));
+	*at = xcalloc(s->nthr + 1, sizeof(**at));
+	for (i = 0; i < s->nthr; i++) {
+		(*tids)[i] = s->thr[i].tid;
+		(*at)[i] = s->thr[i].at;
+	}
+	return s->nthr;
+}
+
+bool session_ending(const session *s)
+{
+	return s->killed;
+}
+
+plan *session_plan(const session *s)
+{
+	return s->p;
+}
+
+tracer *session_tracer(const session *s)
+{
+	return s->tr;
+}
+
+uint64_t session_bias(const session *s)
+{
+	return s->bias;
+}
+
+run_result *session_result(const session *s)
+{
+	return s->res;
+}
+
+/*
+ * Restarts tid.  When the arrival it was just released from (or passed)
+ * left lines to get past (the decider's pass_depth), the tracer watches it
+ * get past the gated line first (TRACER_EV_RANGE_DONE, then passed); with
+ * no line to watch, passed comes now.  Threads that releases are queued.
+ */
+static void resume(session *s, pid_t tid)
+{
+	struct thr *t = thr_find(s, tid);
+	rg_err err = RG_ERR_INIT;
+	int rc;
+
+	if (!t || s->ops->pass_depth(s->d, tid) <= t->npast)
+		rc = tracer_resume(s->tr, tid, &err);
+	else if ((rc = run_resume_past(s->p, s->tr, s->bias, tid, t->at, &err)) == 0)
+		t->npast++;
+	else if (rc > 0)
+		s->ops->passed(s->d, tid, true, session_now(s));
+	if (rc < 0)
+		fail(s, xasprintf("cannot restart thread %d: %s", (int)tid, err.msg));
+}
+
+/* Restarts every thread the decider released since the last call. */
+static void restart_released(session *s)
+{
+	size_t i;
+
+	/* resume() may release more: they are appended, and restarted here too */
+	for (i = 0; i < s->nrelease; i++)
+		resume(s, s->release[i]);
+	s->nrelease = 0;
+}
+
+/* The names of the program's threads now: {name: NAME} selectors bind on them. */
+static void learn_names(session *s)
+{
+	char comm[64];
+	size_t i;
+
+	for (i = 0; i < s->nthr; i++)
+		if (run_thread_comm(tracer_pid(s->tr), s->thr[i].tid, comm,
+				    sizeof(comm)) == 0)
+			s->ops->thread_named(s->d, s->thr[i].tid, comm, session_now(s));
+}
+
+static void arm(session *s, uint64_t addr)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_insert_bp(s->tr, addr, &err) < 0)
+		fail(s, xasprintf("cannot set a breakpoint at 0x%llx: %s",
+				  (unsigned long long)addr, err.msg));
+}
+
+static void add_ptc(session *s, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < s->nptc; i++)
+		if (s->ptc[i] == a)
+			return;
+	s->ptc = xrealloc(s->ptc, (s->nptc + 1) * sizeof(*s->ptc));
+	s->ptc[s->nptc++] = a;
+	arm(s, a);
+}
+/*
+ * At the program's entry point the libraries it was linked with are
+ * mapped: find the thread library's pthread_create in each of them.
+ * (Libraries opened later with dlopen are not looked at here.)
+ */
+static void at_entry(session *s)
+{
+	tracer_map *maps = NULL;
+	size_t n = 0, i, j;
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_maps(s->tr, &maps, &n, &err) < 0) {
+		starts_none_found(s->p, err.msg, &s->res->warnings);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		dwarfx *dx;
+		uint64_t addrs[4];
+		size_t na;
+
+		if (!maps[i].path || maps[i].offset != 0)
+			continue;
+		if (!starts_thread_library(maps[i].path))
+			continue;
+		dx = plan_object(s->p, maps[i].path);
+		if (!dx)
+			continue;
+		na = dwarfx_symbol_addrs(dx, "pthread_create", addrs, 4);
+		for (j = 0; j < na && j < 4; j++)
+			add_ptc(s, maps[i].start - dwarfx_load_base(dx) + addrs[j]);
+	}
+	tracer_maps_free(maps, n);
+	if (!s->nptc)
+		starts_none_found(s->p, NULL, &s->res->warnings);
+}
+
+static bool is_ptc(const session *s, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < s->nptc; i++)
+		if (s->ptc[i] == a)
+			return true;
+	return false;
+}
+
+static void on_pthread_create(session *s, pid_t tid)
+{
+	struct user_regs_struct regs;
+	rg_err err = RG_ERR_INIT;
+	struct pending_start *ps = NULL;
+	size_t i;
+
+	if (tracer_get_regs(s->tr, tid, &regs, &err) < 0) {
+		rg_trace("thread %d in pthread_create, its start unknown: %s",
+			 (int)tid, err.msg);
+		return;
+	}
+	for (i = 0; i < s->npend; i++)
+		if (s->pend[i].creator == tid)
+			ps = &s->pend[i];
+	if (!ps) {
+		RG_GROW(s->pend, s->npend + 1, s->cappend);
+		ps = &s->pend[s->npend++];
+		ps->creator = tid;
+	} else {
+		free(ps->start);
+	}
+	/* pthread_create(thread, attr, start_routine, arg) */
+	ps->start = starts_name(s->p, s->tr, s->bias, tracer_call_arg(&regs, 2),
+				tracer_call_arg(&regs, 3));
+}
+
+static char *take_pending_start(session *s, pid_t creator)
+{
+	size_t i;
+
+	for (i = 0; i < s->npend; i++)
+		if (s->pend[i].creator == creator) {
+			char *start = s->pend[i].start;
+
+			s->pend[i] = s->pend[--s->npend];
+			return start;
+		}
+	return NULL;
+}
+
+/* Is addr one of the breakpoints this file arms, which objects.c must leave in? */
+static bool own_busy(void *ctx, uint64_t addr)
+{
+	session *s = ctx;
+
+	return plan_find(s->p, addr - s->bias) || (s->entry && addr == s->entry) ||
+	       is_ptc(s, addr);
+}
+
+static void locs_failed(session *s, const rg_err *err)
+{
+	fail(s, xstrdup(err->msg));
+}
+
+/*
+ * A hot loop should pay for a gate only while the gate matters: once the
+ * decider says nothing at bp can act on a future arrival (site_live; for
+ * the gates: once and done, waits whose events are all open, ...), its
+ * int3 is taken out.  A thread that trapped on it meanwhile is rewound
+ * silently by the tracer.  racegate's own breakpoints (entry,
+ * pthread_create) at the same address stay.
+ */
+static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (s->ops->site_live(s->d, bp))
+		return;
+	if ((s->entry && addr == s->entry) || is_ptc(s, addr) ||
+	    run_locs_busy(s->locs, addr))
+		return;
+	if (tracer_remove_bp(s->tr, addr, &err) == 0)
+		s->res->bp_disarmed++;
+}
+
+static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
+{
+	const plan_bp *bp = plan_find(s->p, addr - s->bias);
+
+	if (s->entry && addr == s->entry) {
+		rg_err err = RG_ERR_INIT;
+
+		at_entry(s);
+		if (run_locs_at_entry(s->locs, &err) < 0)
+			locs_failed(s, &err);
+		if (!bp && !run_locs_busy(s->locs, s->entry))
+			tracer_remove_bp(s->tr, s->entry, &err);
+		s->entry = 0;
+	}
+	if (is_ptc(s, addr))
+		on_pthread_create(s, tid);
+	if (s->locs) {
+		rg_err err = RG_ERR_INIT;
+
+		if (run_locs_on_breakpoint(s->locs, tid, addr, &bp, &err) < 0)
+			locs_failed(s, &err);
+	}
+	if (bp) {
+		struct thr *t = thr_find(s, tid);
+		enum decision dn;
+
+		if (!t)
+			t = thr_add(s, tid, NULL);
+		t->at = bp;
+		s->res->bp_hits++;
+		if (s->names)
+			learn_names(s);
+		dn = s->ops->arrive(s->d, tid, bp, session_now(s));
+		restart_released(s);
+		disarm_if_dead(s, bp, addr);
+		if (dn == DECIDE_HOLD)
+			return;
+	}
+	/* racegate's own breakpoints, and ones no longer known: go on */
+	resume(s, tid);
+	restart_released(s);
+}
+
+static int find_bias(session *s, rg_err *err);
+
+/*
+ * The program called exec: the breakpoints went with the old image, and
+ * the new one gets none (its code is another program's, or this one's at
+ * a new place).  The run goes on, and the new image's exit and output are
+ * what is judged.  What pointed into the old image is forgotten; the load
+ * bias is found again for a diagnosis to name places in the new image
+ * when it is the same executable.
+ */
+static void on_exec(session *s)
+{
+	rg_err err = RG_ERR_INIT;
+	size_t i;
+
+	s->entry = 0;
+	s->nptc = 0;
+	for (i = 0; i < s->npend; i++)
+		free(s->pend[i].start);
+	s->npend = 0;
+	find_bias(s, &err);   /* another executable: nothing of it is looked up */
+}
+
+static void dispatch(session *s, const tracer_event *ev)
+{
+	double t = session_now(s);
+
+	switch (ev->kind) {
+	case TRACER_EV_BREAKPOINT:
+		on_breakpoint(s, ev->tid, ev->addr);
+		break;
+	case TRACER_EV_THREAD_NEW: {
+		char *start = take_pending_start(s, ev->parent);
+
+		if (!start)
+			starts_unnamed(s->p, &s->res->warnings);
+		thr_add(s, ev->tid, start);
+		s->nlive++;
+		s->ops->thread_started(s->d, ev->tid, start, false, t);
+		restart_released(s);
+		resume(s, ev->tid);
+		break;
+	}
+	case TRACER_EV_THREAD_EXIT: {
+		struct thr *th = thr_find(s, ev->tid);
+
+		if (th)
+			th->npast = 0;   /* the decider opens what it had not got past */
+		if (s->nlive)
+			s->nlive--;
+		run_locs_thread_exited(s->locs, ev->tid);
+		s->ops->thread_exited(s->d, ev->tid, t);
+		restart_released(s);
+		break;
+	}
+	case TRACER_EV_EXIT:
+		s->res->exited = !s->killed;
+		s->res->exit_code = ev->exit_code;
+		s->res->term_signal = ev->term_signal;
+		s->res->core_dumped = ev->core_dumped;
+		s->nlive = 0;
+		break;
+	case TRACER_EV_EXEC:
+		on_exec(s);
+		break;
+	case TRACER_EV_RANGE_DONE: {
+		struct thr *th = thr_find(s, ev->tid);
+
+		/* the thread has got past its gated line: its then_open opens */
+		if (th && th->npast)
+			th->npast--;
+		s->ops->passed(s->d, ev->tid, false, t);
+		restart_released(s);
+		break;
+	}
+	case TRACER_EV_SIGNAL:
+	case TRACER_EV_FORK:
+		break;
+	}
+}
+
+/*
+ * Captured output is bounded: a chatty program run a thousand times must
+ * not take racegate's memory with it.  Past OUT_KEEP bytes, the first
+ * OUT_HEAD and the latest bytes are kept with a marker between them (what
+ * expect: looks for is usually at the start or the end).  Trimming only
+ * when twice the bound is reached keeps it cheap.
+ */
+#define OUT_KEEP (8u << 20)
+#define OUT_HEAD (1u << 20)
+
+static void capture(rg_buf *b, const char *s, size_t n, struct capped *k)
+{
+	rg_buf_add(b, s, n);
+	if (b->len > 2 * OUT_KEEP) {
+		size_t tail = OUT_KEEP - OUT_HEAD;
+		size_t cut = b->len - OUT_HEAD - tail;
+		char mark[96];
+		int m;
+
+		k->dropped += cut - k->mark;   /* the old marker was not output */
+		m = snprintf(mark, sizeof(mark), "\n[racegate: %zu bytes of output "
+			     "not kept]\n", k->dropped);
+		k->mark = (size_t)m;
+		memmove(b->s + OUT_HEAD + m, b->s + b->len - tail, tail);
+		memcpy(b->s + OUT_HEAD, mark, (size_t)m);
+		b->len = OUT_HEAD + (size_t)m + tail;
+		b->s[b->len] = '\0';
+	}
+}
+
+static void drain_fd(session *s, int *fd, rg_buf *b, int to)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while (*fd >= 0) {
+		n = read(*fd, buf, sizeof(buf));
+		if (n > 0) {
+			capture(b, buf, (size_t)n, b == &s->res->out ?
+				&s->out_cap : &s->err_cap);
+			if (s->o->passthrough) {
+				ssize_t off = 0;
+
+				while (off < n) {
+					ssize_t w = write(to, buf + off, (size_t)(n - off));
+					if (w <= 0)
+						break;
+					off += w;
+				}
+			}
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		close(*fd);   /* EOF or error */
+		*fd = -1;
+	}
+}
+
+static int make_pipe(int fds[2])
+{
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/* A verdict ends the run: say why, then kill the program or leave it stopped. */
+static void end_run(session *s)
+{
+	rg_err err = RG_ERR_INIT;
+
+	s->ops->diagnose(s->d, true);
+	if (s->o->keep_stopped) {
+		pid_t pid = tracer_pid(s->tr);
+
+		if (tracer_detach_stopped(s->tr, &err) == 0) {
+			s->end.kept = true;
+			s->killed = true;
+			s->end.kept_pid = pid;
+			return;
+		}
+		s->res->note = xasprintf("cannot leave the program stopped: %s", err.msg);
+	}
+	tracer_kill(s->tr);
+	s->killed = true;
+}
+
+static bool held_by_decider(void *ctx, pid_t tid)
+{
+	session *s = ctx;
+
+	return s->ops->is_held(s->d, tid);
+}
+
+/*
+ * Every live thread is held by the decider or blocked for ever, and
+ * nothing changed for the quiet period (diagnose.c).  Only a deadline of
+ * the decider could still change that, so none may be pending
+ * (next_deadline < 0).
+ */
+static void check_stall(session *s, double t, double next_deadline,
+			double *next_check)
+{
+	if (next_deadline >= 0) {
+		stall_touch(s->stall);
+		return;
+	}
+	if (stall_check(s->stall, held_by_decider, s, t, next_check) != STALL_STUCK)
+		return;
+	stall_touch(s->stall);
+	if (s->ops->stuck(s->d, t)) {
+		restart_released(s);
+		return;
+	}
+	end_run(s);
+}
+
+/*
+ * racegate got SIGINT, SIGTERM or SIGHUP: say who was where (held threads
+ * are unwound, nothing else is stopped), and kill the program whatever
+ * --keep-stopped says: the user wants racegate gone, and nothing traced
+ * may outlive it.  The loop then reaps the program as after any kill.
+ */
+static void interrupt_run(session *s, int sig)
+{
+	s->end.interrupted = sig;
+	s->ops->diagnose(s->d, false);
+	tracer_kill(s->tr);
+	s->killed = true;
+}
+
+/* Takes every queued tracer event; true when the program is gone. */
+static bool take_events(session *s)
+{
+	tracer_event ev;
+	rg_err err = RG_ERR_INIT;
+	int r;
+
+	while ((r = tracer_next_event(s->tr, &ev, 0, &err)) == 1) {
+		stall_touch(s->stall);
+		dispatch(s, &ev);
+		if (ev.kind == TRACER_EV_EXIT)
+			return true;
+	}
+	if (r < 0) {
+		fail(s, xstrdup(err.msg));
+		tracer_kill(s->tr);
+		s->killed = true;
+	}
+	return false;
+}
+
+/* How long poll may sleep: until the nearest deadline (-1: none). */
+static int wait_for(const session *s, double t, double next, double check,
+		    double deadline)
+{
+	int wait_ms = -1;
+
+	if (next >= 0)
+		wait_ms = (int)(next - t) + 1;
+	if (!s->killed && check >= 0 && (wait_ms < 0 || (int)(check - t) + 1 < wait_ms))
+		wait_ms = (int)(check - t) + 1;
+	if (!s->killed && deadline >= 0) {
+		int d = (int)(deadline - t) + 1;
+		if (wait_ms < 0 || d < wait_ms)
+			wait_ms = d;
+	}
+	if (s->killed && (wait_ms < 0 || wait_ms > 100))
+		wait_ms = 100;
+	if (s->names && !s->killed && s->ops->nheld(s->d) &&
+	    (wait_ms < 0 || wait_ms > NAME_POLL_MS))
+		wait_ms = NAME_POLL_MS;
+	return wait_ms;
+}
+
+static void event_loop(session *s)
+{
+	const double deadline = s->o->timeout_ms > 0 ? (double)s->o->timeout_ms : -1;
+
+	for (;;) {
+		struct pollfd pfd[4];
+		int npfd = 0;
+		double t, next, check = -1;
+
+		if (take_events(s))
+			break;
+		if (!s->killed && interrupt_signal())
+			interrupt_run(s, interrupt_signal());
+		if (s->end.failed && !s->killed) {
+			tracer_kill(s->tr);
+			s->killed = true;
+		}
+
+		t = session_now(s);
+		/* a name set while threads are held may be what they wait for */
+		if (s->names && !s->killed && s->ops->nheld(s->d))
+			learn_names(s);
+		next = s->ops->tick(s->d, t);
+		restart_released(s);
+		if (!s->killed)
+			check_stall(s, t, next, &check);
+		if (!s->killed && deadline >= 0 && t >= deadline) {
+			s->end.timed_out = true;
+			end_run(s);
+		}
+		if (s->end.kept)
+			break;
+
+		pfd[npfd++] = (struct pollfd){ .fd = tracer_fd(s->tr), .events = POLLIN };
+		if (s->outfd >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = s->outfd, .events = POLLIN };
+		if (s->errfd >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = s->errfd, .events = POLLIN };
+		/* readable for good once a signal came: only until it is acted on */
+		if (!s->killed && interrupt_fd() >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = interrupt_fd(), .events = POLLIN };
+		if (poll(pfd, (nfds_t)npfd, wait_for(s, t, next, check, deadline)) < 0 &&
+		    errno != EINTR)
+			break;
+		drain_fd(s, &s->outfd, &s->res->out, STDOUT_FILENO);
+		drain_fd(s, &s->errfd, &s->res->err, STDERR_FILENO);
+	}
+}
+
+/* After the exit, take what is left in the pipes (bounded: a detached
+ * child of the program may keep them open). */
+static void finish_output(session *s)
+{
+	int rounds;
+
+	for (rounds = 0; rounds < 20 && (s->outfd >= 0 || s->errfd >= 0); rounds++) {
+		struct pollfd pfd[2];
+		int npfd = 0;
+
+		drain_fd(s, &s->outfd, &s->res->out, STDOUT_FILENO);
+		drain_fd(s, &s->errfd, &s->res->err, STDERR_FILENO);
+		if (s->outfd >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = s->outfd, .events = POLLIN };
+		if (s->errfd >= 0)
+			pfd[npfd++] = (struct pollfd){ .fd = s->errfd, .events = POLLIN };
+		if (npfd && poll(pfd, (nfds_t)npfd, 10) <= 0)
+			break;
+	}
+	if (s->outfd >= 0)
+		close(s->outfd);
+	if (s->errfd >= 0)
+		close(s->errfd);
+	s->outfd = s->errfd = -1;
+}
+
+/* Load bias of the executable: where its first mapping is, minus where it was linked. */
+static int find_bias(session *s, rg_err *err)
+{
+	tracer_map *maps = NULL;
+	size_t n = 0, i;
+	char real[PATH_MAX];
+	int ret = -1;
+
+	if (!dwarfx_is_pie(s->p->dx)) {
+		s->bias = 0;
+		return 0;
+	}
+	if (!realpath(s->p->exe, real))
+		return rg_error(err, "cannot resolve the path of '%s': %s",
+				s->p->exe, strerror(errno));
+	if (tracer_maps(s->tr, &maps, &n, err) < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (maps[i].path && maps[i].offset == 0 && !strcmp(maps[i].path, real)) {
+			s->bias = maps[i].start - dwarfx_load_base(s->p->dx);
+			ret = 0;
+			break;
+		}
+	tracer_maps_free(maps, n);
+	if (ret < 0)
+		rg_error(err, "cannot find '%s' in the program's memory map", real);
+	return ret;
+}
+
+session *session_new(plan *p, const run_opts *o, run_result *res)
+{
+	session *s = xcalloc(1, sizeof(*s));
+
+	s->p = p;
+	s->o = o;
+	s->res = res;
+	s->outfd = s->errfd = -1;
+	return s;
+}
+
+/* Starts the program with its output piped when it is captured. */
+static int spawn(session *s)
+{
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	tracer_opts to;
+	rg_err err = RG_ERR_INIT;
+	int rc = -1;
+
+	if (s->o->capture && (make_pipe(outp) < 0 || make_pipe(errp) < 0)) {
+		s->res->note = xasprintf("cannot make a pipe: %s", strerror(errno));
+		goto out;
+	}
+	memset(&to, 0, sizeof(to));
+	to.argv = (const char *const *)s->p->argv;
+	to.stdin_fd = -1;
+	to.stdout_fd = outp[1];
+	to.stderr_fd = errp[1];
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	if (tracer_spawn(&to, &s->tr, &err) < 0) {
+		s->res->note = xstrdup(err.msg);
+		goto out;
+	}
+	s->outfd = outp[0];
+	s->errfd = errp[0];
+	outp[0] = errp[0] = -1;
+	rc = 0;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	return rc;
+}
+
+/* Arms the plan's breakpoints and racegate's own, at the exec stop. */
+static void arm_all(session *s)
+{
+	rg_err err = RG_ERR_INIT;
+	size_t i;
+
+	if (find_bias(s, &err) < 0)
+		fail(s, xstrdup(err.msg));
+	for (i = 0; i < s->p->nbps && !s->end.failed; i++) {
+		plan_assert_boundary(s->p->dx, s->p->bps[i].addr);
+		arm(s, s->p->bps[i].addr + s->bias);
+	}
+	for (i = 0; i < s->p->npthread_create && !s->end.failed; i++)
+		add_ptc(s, s->p->pthread_create_addrs[i] + s->bias);
+	s->entry = tracer_entry(s->tr);
+	if (s->entry && !s->end.failed)
+		arm(s, s->entry);
+	s->locs = run_locs_new(s->p, s->tr, s->bias, own_busy, s);
+	if (!s->end.failed && run_locs_start(s->locs, &err) < 0)
+		locs_failed(s, &err);
+}
+
+void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
+{
+	size_t i;
+
+	s->ops = ops;
+	s->d = d;
+	if (spawn(s) == 0) {
+		s->end.started = true;
+		s->names = ops->wants_names(d);
+		s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
+		arm_all(s);
+
+		thr_add(s, tracer_pid(s->tr), NULL);
+		s->nlive = 1;
+		ops->thread_started(d, tracer_pid(s->tr), NULL, true, session_now(s));
+		restart_released(s);
+		if (!s->end.failed)
+			resume(s, tracer_pid(s->tr));
+		event_loop(s);
+		finish_output(s);
+		s->res->elapsed_ms = session_now(s);
+		if (s->locs) {
+			s->res->gate_unarmed = xcalloc(s->p->sp->ngates, sizeof(char *));
+			for (i = 0; i < s->p->sp->ngates; i++)
+				s->res->gate_unarmed[i] = run_locs_unarmed(s->locs, i);
+		}
+	}
+	*end = s->end;
+}
+
+void session_free(session *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	run_locs_free(s->locs);
+	stall_free(s->stall);
+	if (s->tr)
+		tracer_free(s->tr);
+	if (s->outfd >= 0)
+		close(s->outfd);
+	if (s->errfd >= 0)
+		close(s->errfd);
+	for (i = 0; i < s->nthr; i++)
+		free(s->thr[i].start);
+	for (i = 0; i < s->npend; i++)
+		free(s->pend[i].start);
+	free(s->thr);
+	rg_intmap_release(&s->thr_ix);
+	free(s->pend);
+	free(s->ptc);
+	free(s->release);
+	free(s);
+}
