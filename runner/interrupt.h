@@ -4,7 +4,7 @@
  * racegate must not die with a program under ptrace and a thread held, nor
  * without saying what happened.  While a session runs (batch.c), these
  * signals are caught: the run in progress ends as INTERRUPTED with its
- * timeline so far and its program killed (run.c), no run starts after it,
+ * timeline so far and its program killed (session.c), no run starts after it,
  * workers are told and waited for (jobs.c), the reports are written with
  * every run that ended, and racegate then ends by the signal it got, so
  * that the shell sees 128+N and a script or loop running racegate stops too.

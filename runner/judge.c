@@ -212,10 +212,10 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	char *gaps;
 
 	if (r->outcome == OUT_ERROR || r->outcome == OUT_INTERRUPTED)
-		return;   /* run.c said why */
+		return;   /* the session said why */
 	if (timed_out) {
 		r->outcome = OUT_TIMEOUT;
-		/* run.c says what became of the program: killed, or left stopped */
+		/* the session says what became of the program: killed, or left stopped */
 		set_note(r, xasprintf("the run did not end within its timeout"));
 		return;
 	}
@@ -224,7 +224,7 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 		return;
 	}
 	if (r->outcome == OUT_DEADLOCK) {
-		/* run.c: every thread blocked for ever, none by a gate */
+		/* the session: every thread blocked for ever, none by a gate */
 		if (sp->expect.deadlock && key_gate_unarmed(sp, r)) {
 			gaps = unenforced_gates(sp, r);
 			r->outcome = OUT_NOT_ENFORCED;
