@@ -399,8 +399,8 @@ static int cmd_check(const struct cli *c)
 			for (k = 0; k < bp->ngates; k++)
 				if (bp->gates[k] == i)
 					printf("      0x%llx  %s%s%s\n",
-					       (unsigned long long)bp->addr, bp->where,
-					       bp->function ? "  in " : "",
+					       (unsigned long long)bp->site.link_addr,
+					       bp->where, bp->function ? "  in " : "",
 					       bp->function ? bp->function : "");
 		}
 		plan_locs_describe(&p, i, stdout);

@@ -737,8 +737,8 @@ void plan_locs_describe(const plan *p, size_t i, FILE *f)
 			if (r->k != k || r->state != 1)
 				continue;
 			for (m = 0; m < r->nlocs; m++)
-				fprintf(f, "      0x%llx  %s%s%s  in '%s' (before load bias)\n",
-					(unsigned long long)r->locs[m].addr,
+				fprintf(f, "      %s+0x%llx  %s%s%s  in '%s'\n",
+					base_of(r->path), (unsigned long long)r->locs[m].addr,
 					r->locs[m].where,
 					r->locs[m].function && strcmp(r->locs[m].function,
 								      r->locs[m].where) ? "  in " : "",
@@ -785,13 +785,15 @@ void plan_locs_free(plan *p)
 
 struct rl_obj {
 	const char *path;      /* canonical, interned in plan_locs */
-	uint64_t bias;         /* l_addr */
+	size_t pobj;           /* index in plan.objs: its sites' obj */
+	uint64_t bias;         /* l_addr: tells a remap from the same mapping */
 	bool live;             /* still in the link map */
 	bool seen;             /* in the current scan */
 };
 
 struct rl_bp {
-	plan_bp bp;            /* run-time addr; where/function live in the plan */
+	plan_bp bp;            /* where/function live in the plan */
+	uint64_t at;           /* run-time address of bp.site, this run */
 	size_t obj;
 };
 
@@ -804,7 +806,7 @@ struct run_locs {
 	plan *p;
 	struct plan_locs *pl;
 	tracer *tr;
-	uint64_t exe_bias;
+	run_bias *bt;          /* the run's, updated here as objects map */
 	run_locs_busy_fn busy; /* run.c's own breakpoints */
 	void *busy_ctx;
 	ret_table *rets;
@@ -829,12 +831,12 @@ static bool busy_for_returns(void *ctx, uint64_t addr)
 	if (addr == l->brk || (l->busy && l->busy(l->busy_ctx, addr)))
 		return true;
 	for (i = 0; i < l->nbps; i++)
-		if (l->bps[i]->bp.addr == addr)
+		if (l->bps[i]->at == addr)
 			return true;
 	return false;
 }
 
-run_locs *run_locs_new(plan *p, tracer *tr, uint64_t exe_bias,
+run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
 		       run_locs_busy_fn busy, void *busy_ctx)
 {
 	run_locs *l;
@@ -846,10 +848,10 @@ run_locs *run_locs_new(plan *p, tracer *tr, uint64_t exe_bias,
 	l->p = p;
 	l->pl = p->locs;
 	l->tr = tr;
-	l->exe_bias = exe_bias;
+	l->bt = bt;
 	l->busy = busy;
 	l->busy_ctx = busy_ctx;
-	l->rets = returns_new(tr, busy_for_returns, l);
+	l->rets = returns_new(tr, bt, busy_for_returns, l);
 	l->armed = xcalloc(p->sp->ngates ? p->sp->ngates : 1, sizeof(bool));
 	l->why = xcalloc(p->sp->ngates ? p->sp->ngates : 1, sizeof(char *));
 	for (k = 0; k < l->pl->ng; k++)
@@ -939,8 +941,10 @@ int run_locs_start(run_locs *l, rg_err *err)
 		if (!g->in_exe)
 			continue;
 		for (j = 0; j < g->nexe_locs; j++) {
-			plan_assert_boundary(l->p->dx, g->exe_locs[j].addr);
-			if (returns_add(l->rets, g->exe_locs[j].addr + l->exe_bias, g->gate,
+			rg_site s = {PLAN_EXE, g->exe_locs[j].addr};
+
+			plan_assert_boundary(l->p->dx, s.link_addr);
+			if (returns_add(l->rets, s, g->gate,
 					g->ret_where, g->exe_locs[j].function, err) < 0)
 				return -1;
 		}
@@ -958,12 +962,13 @@ static int read_u64(run_locs *l, uint64_t addr, uint64_t *v, rg_err *err)
 static uint64_t find_r_debug(run_locs *l)
 {
 	const struct elf_dyn *e = exe_dyn(l->p);
+	rg_site dyn = {PLAN_EXE, e->dyn_vaddr};
 	uint64_t a;
 	size_t i;
 
 	if (!e->dyn_vaddr)
 		return 0;
-	a = e->dyn_vaddr + l->exe_bias;
+	a = run_bias_addr(l->bt, dyn);
 	for (i = 0; i < 1024; i++, a += sizeof(Elf64_Dyn)) {
 		Elf64_Dyn d;
 		rg_err err = RG_ERR_INIT;
@@ -1012,14 +1017,15 @@ static struct rl_bp *bp_at(const run_locs *l, uint64_t addr)
 	size_t i;
 
 	for (i = 0; i < l->nbps; i++)
-		if (l->bps[i]->bp.addr == addr)
+		if (l->bps[i]->at == addr)
 			return l->bps[i];
 	return NULL;
 }
 
-static int add_bp(run_locs *l, size_t obj, uint64_t addr, size_t gate,
+static int add_bp(run_locs *l, size_t obj, rg_site site, size_t gate,
 		  const struct pl_loc *loc, rg_err *err)
 {
+	uint64_t addr = run_bias_addr(l->bt, site);
 	struct rl_bp *b = bp_at(l, addr);
 	size_t k;
 
@@ -1028,7 +1034,8 @@ static int add_bp(run_locs *l, size_t obj, uint64_t addr, size_t gate,
 			return rg_error_prefix(err, "'%s' in '%s'", loc->where,
 					       l->objs[obj].path);
 		b = xcalloc(1, sizeof(*b));
-		b->bp.addr = addr;
+		b->bp.site = site;
+		b->at = addr;
 		b->bp.where = (char *)loc->where;
 		b->bp.function = (char *)loc->function;
 		b->obj = obj;
@@ -1063,15 +1070,14 @@ static int object_mapped(run_locs *l, size_t o, rg_err *err)
 		if (r->state <= 0)
 			continue;
 		for (j = 0; j < r->nlocs; j++) {
-			uint64_t a = r->locs[j].addr + l->objs[o].bias;
+			rg_site s = {l->objs[o].pobj, r->locs[j].addr};
 			int rc;
 
-			plan_assert_boundary(plan_object(l->p, l->objs[o].path),
-					     r->locs[j].addr);
+			plan_assert_boundary(plan_site_dx(l->p, s), s.link_addr);
 			rc = g->ret_where ?
-				returns_add(l->rets, a, g->gate, g->ret_where,
+				returns_add(l->rets, s, g->gate, g->ret_where,
 					    r->locs[j].function, err) :
-				add_bp(l, o, a, g->gate, &r->locs[j], err);
+				add_bp(l, o, s, g->gate, &r->locs[j], err);
 
 			if (rc < 0)
 				return -1;
@@ -1087,6 +1093,13 @@ static void object_unmapped(run_locs *l, size_t o)
 	size_t i = 0;
 
 	l->objs[o].live = false;
+	/* the bias table forgets it, unless it mapped again (a newer entry) */
+	for (i = 0; i < l->nobjs; i++)
+		if (l->objs[i].live && l->objs[i].pobj == l->objs[o].pobj)
+			break;
+	if (i == l->nobjs)
+		run_bias_unmap(l->bt, l->objs[o].pobj);
+	i = 0;
 	while (i < l->nbps) {
 		struct rl_bp *b = l->bps[i];
 		rg_err err = RG_ERR_INIT;
@@ -1095,7 +1108,7 @@ static void object_unmapped(run_locs *l, size_t o)
 			i++;
 			continue;
 		}
-		tracer_remove_bp(l->tr, b->bp.addr, &err);
+		tracer_remove_bp(l->tr, b->at, &err);
 		free(b->bp.gates);
 		free(b);
 		l->bps[i] = l->bps[--l->nbps];
@@ -1147,6 +1160,8 @@ static int scan(run_locs *l, rg_err *err)
 		RG_GROW(l->objs, l->nobjs + 1, l->capobjs);
 		l->objs[l->nobjs].path = ipath;
 		l->objs[l->nobjs].bias = f[0];
+		l->objs[l->nobjs].pobj = plan_object_index(l->p, ipath);
+		run_bias_map(l->bt, l->objs[l->nobjs].pobj, f[0]);
 		l->objs[l->nobjs].live = true;
 		l->objs[l->nobjs].seen = true;
 		l->nobjs++;

@@ -60,7 +60,8 @@ typedef bool (*run_locs_busy_fn)(void *ctx, uint64_t addr);
  * Per-run state; NULL when the plan needs none (no pending or return
  * gates), and every run_locs_* function accepts NULL.
  */
-run_locs *run_locs_new(plan *p, tracer *tr, uint64_t exe_bias,
+/* bt: the run's bias table, kept up to date here as objects map and unmap. */
+run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
 		       run_locs_busy_fn busy, void *busy_ctx);
 void run_locs_free(run_locs *l);
 
@@ -95,11 +96,15 @@ char *run_locs_unarmed(const run_locs *l, size_t i);
 
 typedef struct ret_table ret_table;
 
-ret_table *returns_new(tracer *tr, run_locs_busy_fn busy, void *busy_ctx);
+ret_table *returns_new(tracer *tr, const run_bias *bt, run_locs_busy_fn busy,
+		       void *busy_ctx);
 void returns_free(ret_table *t);
 
-/* Arms the entry of a function whose returns are gate's arrivals; where is "FN:return". */
-int returns_add(ret_table *t, uint64_t entry, size_t gate, const char *where,
+/*
+ * Arms the entry (a site in a mapped object) of a function whose returns
+ * are gate's arrivals; where is "FN:return".
+ */
+int returns_add(ret_table *t, rg_site entry, size_t gate, const char *where,
 		const char *function, rg_err *err);
 
 /*

@@ -312,7 +312,8 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		p->bps = xrealloc(p->bps, (p->nbps + 1) * sizeof(*p->bps));
 		bp = &p->bps[p->nbps++];
 		memset(bp, 0, sizeof(*bp));
-		bp->addr = pairs[i].addr;
+		bp->site.obj = PLAN_EXE;
+		bp->site.link_addr = pairs[i].addr;
 		bp->where = describe_loc(&pairs[i].loc);
 		bp->function = pairs[i].loc.function ? xstrdup(pairs[i].loc.function) : NULL;
 		bp->gates = xcalloc(n - i, sizeof(*bp->gates));
@@ -383,9 +384,9 @@ const plan_bp *plan_find(const plan *p, uint64_t link_addr)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (p->bps[mid].addr == link_addr)
+		if (p->bps[mid].site.link_addr == link_addr)
 			return &p->bps[mid];
-		if (p->bps[mid].addr < link_addr)
+		if (p->bps[mid].site.link_addr < link_addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -421,7 +422,7 @@ void plan_release(plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-dwarfx *plan_object(plan *p, const char *path)
+size_t plan_object_index(plan *p, const char *path)
 {
 	size_t i;
 	rg_err err = RG_ERR_INIT;
@@ -429,12 +430,18 @@ dwarfx *plan_object(plan *p, const char *path)
 
 	for (i = 0; i < p->nobjs; i++)
 		if (!strcmp(p->objs[i].path, path))
-			return p->objs[i].dx;
+			return i;
 	if (dwarfx_open(path, &dx, &err) < 0)
 		dx = NULL;
 	p->objs = xrealloc(p->objs, (p->nobjs + 1) * sizeof(*p->objs));
 	p->objs[p->nobjs].path = xstrdup(path);
 	p->objs[p->nobjs].dx = dx;
-	p->nobjs++;
-	return dx;
+	return p->nobjs++;
+}
+
+dwarfx *plan_object(plan *p, const char *path)
+{
+	size_t i = plan_object_index(p, path);   /* may move p->objs */
+
+	return p->objs[i].dx;
 }

@@ -63,7 +63,7 @@ struct run_ctx {
 	tracer *tr;
 	gate_engine *eng;
 	struct timespec t0;
-	uint64_t bias;         /* load bias of the executable */
+	run_bias bt;           /* this run's object -> load bias table */
 
 	uint64_t entry;        /* run-time entry point (own breakpoint), 0 when done */
 	uint64_t *ptc;         /* run-time pthread_create addresses */
@@ -235,7 +235,7 @@ static void resume(struct run_ctx *c, pid_t tid)
 
 	if (!t || gate_pass_depth(c->eng, tid) <= t->npast)
 		rc = tracer_resume(c->tr, tid, &err);
-	else if ((rc = run_resume_past(c->p, c->tr, c->bias, tid, t->at, &err)) == 0)
+	else if ((rc = run_resume_past(c->p, c->tr, &c->bt, tid, t->at, &err)) == 0)
 		t->npast++;
 	else if (rc > 0)
 		gate_passed(c->eng, tid, now_ms(c));
@@ -364,7 +364,7 @@ static void on_pthread_create(struct run_ctx *c, pid_t tid)
 		free(ps->start);
 	}
 	/* pthread_create(thread, attr, start_routine, arg) */
-	ps->start = starts_name(c->p, c->tr, c->bias, tracer_call_arg(&regs, 2),
+	ps->start = starts_name(c->p, c->tr, c->bt.exe, tracer_call_arg(&regs, 2),
 				tracer_call_arg(&regs, 3));
 }
 
@@ -394,7 +394,7 @@ static bool own_busy(void *ctx, uint64_t addr)
 {
 	struct run_ctx *c = ctx;
 
-	return plan_find(c->p, addr - c->bias) || (c->entry && addr == c->entry) ||
+	return plan_find(c->p, run_bias_exe_site(&c->bt, addr).link_addr) || (c->entry && addr == c->entry) ||
 	       is_ptc(c, addr);
 }
 
@@ -423,7 +423,7 @@ static void disarm_if_dead(struct run_ctx *c, const plan_bp *bp, uint64_t addr)
 
 static void on_breakpoint(struct run_ctx *c, pid_t tid, uint64_t addr)
 {
-	const plan_bp *bp = plan_find(c->p, addr - c->bias);
+	const plan_bp *bp = plan_find(c->p, run_bias_exe_site(&c->bt, addr).link_addr);
 
 	if (c->entry && addr == c->entry) {
 		rg_err err = RG_ERR_INIT;
@@ -627,7 +627,7 @@ static void diagnose_now(struct run_ctx *c, bool unwind)
 	in.p = c->p;
 	in.tr = c->tr;
 	in.eng = c->eng;
-	in.bias = c->bias;
+	in.bias = c->bt.exe;
 	in.tids = tids;
 	in.at = at;
 	in.ntids = c->nthr;
@@ -827,7 +827,7 @@ static int find_bias(struct run_ctx *c, rg_err *err)
 	int ret = -1;
 
 	if (!dwarfx_is_pie(c->p->dx)) {
-		c->bias = 0;
+		c->bt.exe = 0;
 		return 0;
 	}
 	if (!realpath(c->p->exe, real))
@@ -837,7 +837,7 @@ static int find_bias(struct run_ctx *c, rg_err *err)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (maps[i].path && maps[i].offset == 0 && !strcmp(maps[i].path, real)) {
-			c->bias = maps[i].start - dwarfx_load_base(c->p->dx);
+			c->bt.exe = maps[i].start - dwarfx_load_base(c->p->dx);
 			ret = 0;
 			break;
 		}
@@ -913,15 +913,16 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 		res->note = xstrdup(err.msg);
 	}
 	for (i = 0; i < p->nbps && !c.failed; i++) {
-		plan_assert_boundary(p->dx, p->bps[i].addr);
-		arm(&c, p->bps[i].addr + c.bias);
+		plan_assert_boundary(p->dx, p->bps[i].site.link_addr);
+		arm(&c, run_bias_addr(&c.bt, p->bps[i].site));
 	}
 	for (i = 0; i < p->npthread_create && !c.failed; i++)
-		add_ptc(&c, p->pthread_create_addrs[i] + c.bias);
+		add_ptc(&c, run_bias_addr(&c.bt, (rg_site){PLAN_EXE,
+							   p->pthread_create_addrs[i]}));
 	c.entry = tracer_entry(c.tr);
 	if (c.entry && !c.failed)
 		arm(&c, c.entry);
-	c.locs = run_locs_new(p, c.tr, c.bias, own_busy, &c);
+	c.locs = run_locs_new(p, c.tr, &c.bt, own_busy, &c);
 	if (!c.failed && run_locs_start(c.locs, &err) < 0)
 		locs_failed(&c, &err);
 
@@ -973,6 +974,7 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 	}
 out:
 	run_locs_free(c.locs);
+	run_bias_release(&c.bt);
 	stall_free(c.stall);
 	if (c.tr)
 		tracer_free(c.tr);
