@@ -346,6 +346,19 @@ static bool compiled_without_debug(const dwarfx *dx, const char *file)
 	return false;
 }
 
+/* The look-up in progress found no such name here: DWARFX_NO_ENTRY. */
+static void no_entry(dwarfx *dx)
+{
+	if (dx->res)
+		dx->res->status = DWARFX_NO_ENTRY;
+}
+
+/* The hint of the dwarfx_resolve in progress, or NULL (dwarfx_lines). */
+static dwarfx_hint *cur_hint(dwarfx *dx)
+{
+	return dx->res ? dx->res->hint : NULL;
+}
+
 static int no_such_file(dwarfx *dx, const char *where, const char *file,
 			rg_err *err)
 {
@@ -371,9 +384,15 @@ static int no_such_file(dwarfx *dx, const char *where, const char *file,
 			best = d ? b : dx->files[i].path;
 		}
 	}
-	if (best && bestd <= typo_limit(want))
+	no_entry(dx);
+	if (best && bestd <= typo_limit(want)) {
+		if (cur_hint(dx)) {
+			cur_hint(dx)->suggest = best;
+			cur_hint(dx)->suggest_is_file = true;
+		}
 		return rg_error(err, "cannot resolve '%s': no source file '%s' in "
 				"'%s' (did you mean '%s'?)", where, file, dx->path, best);
+	}
 	return rg_error(err, "cannot resolve '%s': no source file '%s' in '%s'",
 			where, file, dx->path);
 }
@@ -429,10 +448,11 @@ static int find_file(dwarfx *dx, const char *where, const char *file,
 	size_t n = match_files(dx, file, &ids);
 	int ret = 0;
 
-	if (!dx->debug)
+	if (!dx->debug) {
+		no_entry(dx);
 		ret = rg_error(err, "cannot resolve '%s': '%s' has no debug "
 			       "information (rebuild it with -g)", where, dx->path);
-	else if (n == 1)
+	} else if (n == 1)
 		*out = &dx->files[ids[0]];
 	else
 		ret = n ? ambiguous_file(dx, where, file, ids, n, err) :
@@ -506,6 +526,10 @@ static int no_code(dwarfx *dx, const char *where, const struct dwarfx_file *f,
 	bool optimised = false;
 
 	memset(&src, 0, sizeof(src));
+	if (cur_hint(dx)) {
+		cur_hint(dx)->before = (int)before;
+		cur_hint(dx)->after = (int)after;
+	}
 	if (f->opt && before && after) {
 		if (!text && dwarfx_source_read(dx, f->path, &src, NULL) == 0 &&
 		    line <= (long)src.nlines)
@@ -592,9 +616,11 @@ static int resolve_line(dwarfx *dx, const char *where, const char *file,
 {
 	const struct dwarfx_file *f;
 
-	if (!dx->debug)
+	if (!dx->debug) {
+		no_entry(dx);
 		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
 				"information (rebuild it with -g)", where, dx->path);
+	}
 	if (line <= 0 || line > INT32_MAX)
 		return rg_error(err, "cannot resolve '%s': line numbers start at 1 "
 				"and end at %d", where, INT32_MAX);
@@ -765,9 +791,15 @@ static int unknown_function(dwarfx *dx, const char *where, const char *name,
 			best = cand;
 		}
 	}
-	if (best && bestd <= typo_limit(name))
+	no_entry(dx);
+	if (best && bestd <= typo_limit(name)) {
+		if (cur_hint(dx)) {
+			cur_hint(dx)->suggest = best;
+			cur_hint(dx)->suggest_is_file = false;
+		}
 		return rg_error(err, "cannot resolve '%s': no function '%s' in '%s' "
 				"(did you mean '%s'?)", where, name, dx->path, best);
+	}
 	return rg_error(err, "cannot resolve '%s': no function '%s' in '%s'",
 			where, name, dx->path);
 }
@@ -1366,9 +1398,11 @@ static int check_boundaries(dwarfx *dx, const char *where, struct locvec *lv,
 }
 
 int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
-		   rg_err *err)
+		   dwarfx_hint *hint, rg_err *err)
 {
 	struct locvec lv = {NULL, 0, 0};
+	dwarfx_hint own = DWARFX_HINT_INIT;
+	struct dwarfx_result res = {DWARFX_ERROR, hint ? hint : &own};
 	const char *plus;
 	char *base;
 	size_t i, k, nth = 0;
@@ -1377,11 +1411,14 @@ int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
+	*res.hint = own;
 	if (!where || !*where)
 		return rg_error(err, "cannot resolve an empty location");
 	plus = insn_plus(where, &nth);
 	base = plus ? xstrndup(where, (size_t)(plus - where)) : xstrdup(where);
+	dx->res = &res;
 	ret = resolve_base(dx, where, base, &is_line, &lv, err);
+	dx->res = NULL;
 	if (!ret && plus && !is_line && base[0] != '*')
 		ret = rg_error(err, "cannot resolve '%s': an instruction offset "
 			       "goes after '*FUNCTION' or 'FILE:LINE' (write '*%s')",
@@ -1393,7 +1430,7 @@ int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 	free(base);
 	if (ret < 0) {
 		free(lv.v);
-		return -1;
+		return res.status;
 	}
 	if (lv.n > 1)
 		qsort(lv.v, lv.n, sizeof(*lv.v), loc_cmp);

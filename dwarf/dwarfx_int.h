@@ -158,6 +158,11 @@ struct dwarfx {
 	size_t nfnkeys;
 
 	char *source_dir;        /* dwarfx_set_source_dir, or NULL */
+	/*
+	 * The dwarfx_resolve in progress: where its look-ups leave what they
+	 * found out besides the message (status, hint); NULL between calls.
+	 */
+	struct dwarfx_result *res;
 
 	struct dwarfx_sym *syms;
 	size_t nsyms;
@@ -278,5 +283,11 @@ void dwarfx_decoder_free(dwarfx_decoder *d);
 size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
 		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
 		     uint64_t *target);
+
+/* What a failed look-up found out, for dwarfx_resolve's caller. */
+struct dwarfx_result {
+	int status;              /* DWARFX_ERROR or DWARFX_NO_ENTRY once failed */
+	dwarfx_hint *hint;       /* never NULL while a resolve runs */
+};
 
 #endif

@@ -22,8 +22,9 @@
  * `racegate check` runs nothing, so it looks in the libraries the
  * executable is linked with by reading them as ld.so would find them
  * (DT_NEEDED, DT_RPATH/DT_RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache, the
- * default directories): a location found in none of them draws a warning
- * (a typo, or a library opened later with dlopen).
+ * default directories): a location found in none of them is an error (a
+ * typo); a gate for a library the program opens later with dlopen names it
+ * with `in:`, and stays pending.
  */
 #include "objects.h"
 
@@ -76,6 +77,7 @@ struct pl_res {
 	struct pl_loc *locs;
 	size_t nlocs;
 	char *msg;             /* why not (state <= 0) */
+	const char *suggest;   /* state 0: a near name the object has, or NULL */
 };
 
 struct plan_locs {
@@ -130,13 +132,6 @@ static bool in_matches(const char *in, const char *path)
 	    (np == ni || path[np - ni - 1] == '/' || in[0] == '/'))
 		return true;
 	return !strchr(in, '/') && !strncmp(b, in, ni) && b[ni] == '.';
-}
-
-/* The location is not in this object at all (rather than wrong in it). */
-static bool not_here(const char *msg)
-{
-	return strstr(msg, ": no function '") || strstr(msg, ": no source file '") ||
-	       strstr(msg, "has no debug information");
 }
 
 /* ---- reading ELF dynamic information (plain <elf.h>, no DWARF) ---- */
@@ -510,7 +505,8 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 	dwarfx_loc *locs = NULL;
 	size_t n = 0, i;
 	rg_err err = RG_ERR_INIT;
-	bool failed;
+	dwarfx_hint hint = DWARFX_HINT_INIT;
+	int rc;
 	dwarfx *dx;
 
 	for (i = 0; i < pl->nres; i++)
@@ -526,11 +522,12 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 		r->msg = xasprintf("cannot read '%s'", path);
 		return r;
 	}
-	failed = dwarfx_resolve(dx, g->what, &locs, &n, &err) < 0;
+	rc = dwarfx_resolve(dx, g->what, &locs, &n, &hint, &err);
 	plan_warn_dropped(dx, NULL, NULL);
-	if (failed) {
-		r->state = not_here(err.msg) ? 0 : -1;
+	if (rc < 0) {
+		r->state = rc == DWARFX_NO_ENTRY ? 0 : -1;
 		r->msg = xstrdup(err.msg);
+		r->suggest = hint.suggest;   /* owned by dx, which the plan keeps */
 		return r;
 	}
 	if (g->ret_where && returns_check(dx, g->ret_where, locs, n, &err) < 0) {
@@ -570,31 +567,48 @@ static size_t add_gate(plan *p, size_t i, const char *fn)
 	return pl->ng++;
 }
 
-/* The name in "(did you mean 'NAME'?)", or NULL. */
-static char *suggestion(const char *msg)
+/*
+ * Gate k is found in no object: an error, with the nearest name any object
+ * has (hint, in) and, unless in: says which library, how to name one the
+ * program opens later.
+ */
+static void not_found(plan *p, size_t k, const char *hint, const char *hint_in,
+		      spec_diags *d)
 {
-	const char *s = msg ? strstr(msg, "(did you mean '") : NULL;
-	const char *e;
+	struct pl_gate *g = &locs_of(p)->g[k];
+	const spec_gate *sg = &p->sp->gates[g->gate];
+	rg_buf b = RG_BUF_INIT;
 
-	if (!s)
-		return NULL;
-	s += strlen("(did you mean '");
-	e = strchr(s, '\'');
-	return e ? xstrndup(s, (size_t)(e - s)) : NULL;
+	rg_buf_printf(&b, "cannot resolve '%s': it is not in '%s'%s", sg->at,
+		      g->in ? g->in : base_of(p->exe),
+		      g->in ? "" : " nor in the libraries it is linked with");
+	if (hint)
+		rg_buf_printf(&b, " (did you mean '%s'%s%s%s?)", hint,
+			      hint_in ? " in '" : "", hint_in ? hint_in : "",
+			      hint_in ? "'" : "");
+	if (!g->in)
+		rg_buf_puts(&b, "; a gate in a library the program opens later "
+			    "(dlopen) says which with 'in: LIBRARY'");
+	spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s", b.s);
+	rg_buf_release(&b);
+	g->dead = true;
 }
 
 /*
- * Gate k is not in the executable (exe_msg says why; NULL when the
- * executable was not looked at): look in the libraries it is linked with.
- * quiet: add nothing to d when no library has it (return false instead).
+ * Gate k is not in the executable (exe_hint: what its look-up found out;
+ * NULL when the executable was not looked at): look in the libraries it is
+ * linked with.  Found in one: pending, armed when it maps.  `in:` naming a
+ * library the executable is not linked with: pending until the program
+ * opens it (dlopen), with a warning.  Found nowhere: an error, unless
+ * quiet, which adds nothing to d and returns false.
  */
-static bool pending_static(plan *p, size_t k, const char *exe_msg, bool quiet,
-			   spec_diags *d)
+static bool pending_static(plan *p, size_t k, const dwarfx_hint *exe_hint,
+			   bool quiet, spec_diags *d)
 {
 	struct plan_locs *pl = locs_of(p);
 	struct pl_gate *g = &pl->g[k];
 	const spec_gate *sg = &p->sp->gates[g->gate];
-	char *hint = suggestion(exe_msg), *hint_in = NULL;
+	const char *hint = exe_hint ? exe_hint->suggest : NULL, *hint_in = NULL;
 	size_t j, nmatch = 0;
 	bool found = false;
 
@@ -610,43 +624,28 @@ static bool pending_static(plan *p, size_t k, const char *exe_msg, bool quiet,
 			spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s (in '%s')",
 				       r->msg, pl->libs[j]);
 			g->dead = true;
-			free(hint);
-			free(hint_in);
 			return true;
 		}
 		if (r->state > 0)
 			found = true;
-		if (!hint && r->state == 0 && (hint = suggestion(r->msg)))
-			hint_in = xstrdup(pl->libs[j]);
+		if (!hint && r->state == 0 && r->suggest) {
+			hint = r->suggest;
+			hint_in = pl->libs[j];
+		}
 	}
-	if (!found && quiet) {
-		free(hint);
-		free(hint_in);
+	if (!found && quiet)
 		return false;
+	if (found || (g->in && !nmatch)) {
+		g->pending = true;
+		if (!found)
+			spec_diags_add(d, SPEC_WARNING, sg->at_pos,
+				       "gate '%s': no library '%s' among those '%s' is "
+				       "linked with: the gate stays pending until that "
+				       "library is loaded (dlopen)", sg->name, g->in,
+				       base_of(p->exe));
+		return true;
 	}
-	g->pending = true;
-	if (!found) {
-		rg_buf b = RG_BUF_INIT;
-
-		if (g->in && !nmatch)
-			rg_buf_printf(&b, "gate '%s': no library '%s' among those '%s' is "
-				      "linked with", sg->name, g->in, base_of(p->exe));
-		else
-			rg_buf_printf(&b, "'%s' is not in '%s'%s", sg->at,
-				      g->in ? g->in : base_of(p->exe),
-				      g->in ? "" : " nor in the libraries it is linked with");
-		rg_buf_printf(&b, ": the gate stays pending until %s is loaded "
-			      "(dlopen)", g->in ? "that library" :
-			      "a library that has it");
-		if (hint)
-			rg_buf_printf(&b, " (did you mean '%s'%s%s%s?)", hint,
-				      hint_in ? " in '" : "", hint_in ? hint_in : "",
-				      hint_in ? "'" : "");
-		spec_diags_add(d, SPEC_WARNING, sg->at_pos, "%s", b.s);
-		rg_buf_release(&b);
-	}
-	free(hint);
-	free(hint_in);
+	not_found(p, k, hint, hint_in, d);
 	return true;
 }
 
@@ -660,6 +659,8 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d)
 	dwarfx_loc *locs = NULL;
 	size_t n = 0, k;
 	rg_err err = RG_ERR_INIT;
+	dwarfx_hint hint = DWARFX_HINT_INIT;
+	int rc;
 
 	if (!fn && exe_ok)
 		return false;
@@ -671,7 +672,8 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d)
 		pending_static(p, k, NULL, false, d);
 		return true;
 	}
-	if (dwarfx_resolve(p->dx, g->what, &locs, &n, &err) == 0 &&
+	rc = dwarfx_resolve(p->dx, g->what, &locs, &n, &hint, &err);
+	if (rc == DWARFX_OK &&
 	    g->ret_where && returns_check(p->dx, g->ret_where, locs, n, &err) < 0) {
 		free(locs);
 		spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s", err.msg);
@@ -684,24 +686,25 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d)
 		free(locs);
 		return true;
 	}
-	if (!not_here(err.msg)) {
+	if (rc != DWARFX_NO_ENTRY) {
 		spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s", err.msg);
 		g->dead = true;
 		return true;
 	}
-	pending_static(p, k, err.msg, false, d);
+	pending_static(p, k, &hint, false, d);
 	return true;
 }
 
-bool plan_locs_pending(plan *p, size_t i, const char *exe_msg, spec_diags *d)
+bool plan_locs_pending(plan *p, size_t i, int exe_status,
+		       const dwarfx_hint *exe_hint, spec_diags *d)
 {
 	struct plan_locs *pl;
 	size_t k;
 
-	if (exe_msg && !not_here(exe_msg))
+	if (exe_status != DWARFX_NO_ENTRY)
 		return false;
 	k = add_gate(p, i, NULL);
-	if (pending_static(p, k, exe_msg, !exe_msg, d))
+	if (pending_static(p, k, exe_hint, !exe_hint, d))
 		return true;
 	/* not found anywhere, and the executable's own message says it better */
 	pl = locs_of(p);

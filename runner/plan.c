@@ -29,23 +29,19 @@ static bool is_executable_file(const char *path)
  * thing, the selector can never match, and the gates that use it are never
  * reached.  Said now rather than as NOT-ENFORCED after the run.
  */
-/* " (did you mean 'NAME'?)" from a resolve error, as a start name, or NULL. */
-static char *start_hint(const char *msg)
+/* " (did you mean 'NAME'?)" from a resolve's hint, as a start name, or NULL. */
+static char *start_hint(const dwarfx_hint *h)
 {
 	static const char op[] = "::operator()";
-	const char *s = strstr(msg, "(did you mean '"), *e;
 	size_t len;
 
-	if (!s)
+	if (!h->suggest || h->suggest_is_file)
 		return NULL;
-	s += strlen("(did you mean '");
-	if (!(e = strchr(s, '\'')))
-		return NULL;
-	len = (size_t)(e - s);
+	len = strlen(h->suggest);
 	/* a lambda's operator(): the selector names the lambda */
-	if (len > strlen(op) && !strncmp(e - strlen(op), op, strlen(op)))
+	if (len > strlen(op) && !strcmp(h->suggest + len - strlen(op), op))
 		len -= strlen(op);
-	return xasprintf(" (did you mean '%.*s'?)", (int)len, s);
+	return xasprintf(" (did you mean '%.*s'?)", (int)len, h->suggest);
 }
 
 static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
@@ -55,6 +51,7 @@ static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
 	size_t n = 0, i;
 	char *where, *hint = NULL;
 	rg_err err = RG_ERR_INIT;
+	dwarfx_hint h = DWARFX_HINT_INIT;
 
 	if (sel->kind != SPEC_SEL_MATCH || !sel->start)
 		return;
@@ -63,7 +60,7 @@ static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
 		return;
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		where = xasprintf(forms[i], sel->start);
-		if (dwarfx_resolve(p->dx, where, &locs, &n, &err) == 0) {
+		if (dwarfx_resolve(p->dx, where, &locs, &n, &h, &err) == DWARFX_OK) {
 			plan_warn_dropped(p->dx, d, &sel->pos);
 			free(locs);
 			free(where);
@@ -72,7 +69,7 @@ static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
 		}
 		free(where);
 		if (!hint)
-			hint = start_hint(err.msg);
+			hint = start_hint(&h);
 	}
 	spec_diags_add(d, SPEC_WARNING, sel->pos,
 		       "no function '%s' in '%s': {start: %s} matches no thread "
@@ -256,6 +253,7 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		dwarfx_loc *locs = NULL;
 		size_t nlocs = 0, j;
 		rg_err rerr = RG_ERR_INIT;
+		dwarfx_hint hint = DWARFX_HINT_INIT;
 		int rg;
 
 		if (g->when) {
@@ -270,7 +268,7 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		if (plan_locs_take(p, i, d))
 			continue;
 		if (is_line_location(g->at) && !dwarfx_has_debug_info(p->dx)) {
-			if (plan_locs_pending(p, i, NULL, d))
+			if (plan_locs_pending(p, i, DWARFX_NO_ENTRY, NULL, d))
 				continue;
 			if (!warned_nodebug)
 				spec_diags_add(d, SPEC_ERROR, g->at_pos,
@@ -280,11 +278,11 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 			warned_nodebug = true;
 			continue;
 		}
-		rg = dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &rerr);
+		rg = dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &hint, &rerr);
 		plan_warn_dropped(p->dx, d, &g->at_pos);
 		if (rg < 0) {
 			if (file_lacks_debug(p->dx, g->at) ||
-			    !plan_locs_pending(p, i, rerr.msg, d))
+			    !plan_locs_pending(p, i, rg, &hint, d))
 				spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
 			continue;
 		}

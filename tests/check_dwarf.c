@@ -142,7 +142,7 @@ static dwarfx_loc *resolve_ok(dwarfx *dx, const char *where, size_t *n)
 	rg_err err = RG_ERR_INIT;
 	dwarfx_loc *locs = NULL;
 
-	ck_assert_msg(dwarfx_resolve(dx, where, &locs, n, &err) == 0,
+	ck_assert_msg(dwarfx_resolve(dx, where, &locs, n, NULL, &err) == 0,
 		      "resolve %s: %s", where, err.msg);
 	ck_assert_uint_ge(*n, 1);
 	for (size_t i = 1; i < *n; i++)
@@ -158,7 +158,7 @@ static const char *resolve_err(dwarfx *dx, const char *where)
 	size_t n = 99;
 
 	memset(&err, 0, sizeof(err));
-	ck_assert_msg(dwarfx_resolve(dx, where, &locs, &n, &err) < 0,
+	ck_assert_msg(dwarfx_resolve(dx, where, &locs, &n, NULL, &err) < 0,
 		      "%s resolved", where);
 	ck_assert_ptr_null(locs);
 	ck_assert_uint_eq(n, 0);
@@ -329,6 +329,62 @@ START_TEST(test_unknown_file)
 			 fmt("cannot resolve 'nosuch.c:3': no source file 'nosuch.c' "
 			     "in '%s'", FX_PIE));
 	ck_assert_contains(resolve_err(dx, "mian.c:3"), "(did you mean 'main.c'?)");
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* Resolves where, which must fail with status; the hint it left. */
+static dwarfx_hint resolve_status(dwarfx *dx, const char *where, int status)
+{
+	dwarfx_hint h = {"junk", true, 7, 7, "junk", 7};
+	rg_err err = RG_ERR_INIT;
+	dwarfx_loc *locs = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(dwarfx_resolve(dx, where, &locs, &n, &h, &err), status);
+	ck_assert_ptr_null(locs);
+	ck_assert_msg(err.msg[0], "%s: empty message", where);
+	return h;
+}
+
+/*
+ * Callers decide on the status and the hint, never on the message: a name
+ * not here is NO_ENTRY (another object may have it), anything wrong with a
+ * name that is here is ERROR, and the hint carries "did you mean" and the
+ * nearest lines as values.
+ */
+START_TEST(test_result_kinds)
+{
+	int line = marker_line(SRC("main.c"), "worker-nocode");
+	int before = marker_line(SRC("main.c"), "worker-first");
+	int after = marker_line(SRC("main.c"), "worker-sink");
+	dwarfx *dx = open_ok(FX_PIE);
+	dwarfx_hint h = DWARFX_HINT_INIT;
+	dwarfx_loc *locs = NULL;
+	rg_err err = RG_ERR_INIT;
+	size_t n;
+
+	h = resolve_status(dx, "nosuch.c:3", DWARFX_NO_ENTRY);
+	ck_assert_ptr_null(h.suggest);
+	ck_assert_int_eq(h.before, 0);
+	h = resolve_status(dx, "mian.c:3", DWARFX_NO_ENTRY);
+	ck_assert_str_eq(h.suggest, "main.c");
+	ck_assert(h.suggest_is_file);
+	h = resolve_status(dx, "wroker", DWARFX_NO_ENTRY);
+	ck_assert_str_eq(h.suggest, "worker");
+	ck_assert(!h.suggest_is_file);
+	h = resolve_status(dx, "*wroker+2", DWARFX_NO_ENTRY);
+	ck_assert_str_eq(h.suggest, "worker");
+	h = resolve_status(dx, fmt("main.c:%d", line), DWARFX_ERROR);
+	ck_assert_ptr_null(h.suggest);
+	ck_assert_ptr_null(h.credit_file);
+	ck_assert_int_eq(h.before, before);
+	ck_assert_int_eq(h.after, after);
+	resolve_status(dx, "main.c:0", DWARFX_ERROR);
+	resolve_status(dx, "*0xzz", DWARFX_ERROR);
+	resolve_status(dx, "", DWARFX_ERROR);
+	ck_assert_int_eq(dwarfx_resolve(dx, "worker", &locs, &n, &h, &err), DWARFX_OK);
+	free(locs);
 	dwarfx_free(dx);
 }
 END_TEST
@@ -1517,7 +1573,7 @@ START_TEST(test_corrupt_dwarf)
 		dwarfx_loc *l = NULL;
 		size_t n;
 
-		if (dwarfx_resolve(dx, "worker", &l, &n, &err) == 0)
+		if (dwarfx_resolve(dx, "worker", &l, &n, NULL, &err) == 0)
 			free(l);
 		dwarfx_free(dx);
 	} else {
@@ -1540,6 +1596,7 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_ambiguous_file);
 	tcase_add_loop_test(tc, test_no_code, 0, 2);
 	tcase_add_test(tc, test_unknown_file);
+	tcase_add_test(tc, test_result_kinds);
 	tcase_add_loop_test(tc, test_function_prologue, 0, 2);
 	tcase_add_loop_test(tc, test_addr, 0, 2);
 	tcase_add_loop_test(tc, test_symbolize_roundtrip, 0, 2);
