@@ -7,6 +7,7 @@
  * a new compiler or an edited fixture does not break the test.
  */
 #include "dwarfx.h"
+#include "dwarfx_dyn.h"
 
 #include <check.h>
 #include <ctype.h>
@@ -14,6 +15,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -603,6 +605,133 @@ static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
 	}
 	return 0;
 }
+
+/* dir/name, a copy of the file at from. */
+static void copy_file(const char *from, const char *dir, const char *name)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out;
+	ssize_t n;
+
+	ck_assert_int_ge(in, 0);
+	out = open(fmt("%s/%s", dir, name), O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ck_assert_int_ge(out, 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ck_assert_int_eq(write(out, buf, (size_t)n), n);
+	close(in);
+	close(out);
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+/* The program's own dynamic section, and its libraries as ld.so finds them. */
+START_TEST(test_dyn_read)
+{
+	dwarfx_dyn d = DWARFX_DYN_INIT;
+	dwarfx_ldpath *lp = dwarfx_ldpath_new(NULL, NULL);
+	rg_err err = RG_ERR_INIT;
+	char **libs;
+	size_t n, i;
+	bool libc = false;
+
+	ck_assert_int_eq(dwarfx_dyn_read(FX_PIE, &d, &err), 0);
+	ck_assert_ptr_nonnull(d.interp);
+	ck_assert(ends_with(d.interp, "ld-linux-x86-64.so.2"));
+	ck_assert_uint_ne(d.dyn_vaddr, 0);
+	for (i = 0; i < d.nneeded; i++)
+		libc |= !strcmp(d.needed[i], "libc.so.6");
+	ck_assert(libc);
+	dwarfx_dyn_release(&d);
+	n = dwarfx_needed_closure(lp, FX_PIE, 512, &libs);
+	ck_assert_uint_ge(n, 1);
+	for (i = 0, libc = false; i < n; i++) {
+		ck_assert_msg(libs[i][0] == '/', "%s: not absolute", libs[i]);
+		libc |= strstr(libs[i], "/libc.so") != NULL;
+		free(libs[i]);
+	}
+	free(libs);
+	ck_assert(libc);
+	/* not ELF: an error, and nothing in it */
+	ck_assert_int_lt(dwarfx_dyn_read(SRC("main.c"), &d, &err), 0);
+	ck_assert_uint_eq(d.nneeded, 0);
+	dwarfx_dyn_release(&d);
+	dwarfx_ldpath_free(lp);
+}
+END_TEST
+
+/*
+ * ld.so's order: DT_RPATH (only without DT_RUNPATH), LD_LIBRARY_PATH,
+ * DT_RUNPATH, ld.so.cache, the defaults; $ORIGIN is the needing object's
+ * directory; a file that is not x86-64 ELF is passed over.
+ */
+START_TEST(test_dyn_search)
+{
+	char tmpl[] = "/tmp/rg_dyn_XXXXXX", top[PATH_MAX], *dir, *got;
+	const char *subs[] = {"rp", "llp", "run", "bad"};
+	dwarfx_dyn d = DWARFX_DYN_INIT;
+	dwarfx_ldpath *lp;
+	unsigned char cache[256] = "glibc-ld.so.cache1.1";
+	uint32_t one = 1, key = 80, value = 100;
+	int32_t flags = 0x0303;
+	size_t i;
+
+	ck_assert_ptr_nonnull(dir = mkdtemp(tmpl));
+	ck_assert_ptr_nonnull(realpath(dir, top));
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(mkdir(fmt("%s/%s", top, subs[i]), 0755), 0);
+		if (i < 3)
+			copy_file(FX_PIE, fmt("%s/%s", top, subs[i]), "libx.so.1");
+	}
+	write_file(fmt("%s/bad/libx.so.1", top), "not elf", 7);
+	d.rpath = "$ORIGIN/rp";
+	lp = dwarfx_ldpath_new(fmt("%s/llp", top), NULL);
+	got = dwarfx_ldpath_find(lp, "libx.so.1", &d, fmt("%s/prog", top));
+	ck_assert_str_eq(got, fmt("%s/rp/libx.so.1", top));
+	free(got);
+	d.runpath = "${ORIGIN}/bad:$ORIGIN/run";   /* RPATH no longer counts */
+	got = dwarfx_ldpath_find(lp, "libx.so.1", &d, fmt("%s/prog", top));
+	ck_assert_str_eq(got, fmt("%s/llp/libx.so.1", top));
+	free(got);
+	dwarfx_ldpath_free(lp);
+	/* the cache: one entry, "libcached.so.1" -> run/libx.so.1 */
+	memcpy(cache + 20, &one, 4);
+	memcpy(cache + 48, &flags, 4);
+	memcpy(cache + 52, &key, 4);
+	memcpy(cache + 56, &value, 4);
+	strcpy((char *)cache + key, "libcached.so.1");
+	ck_assert_uint_lt(strlen(top) + 16, sizeof(cache) - value);
+	memcpy(cache + value, fmt("%s/run/libx.so.1", top), strlen(top) + 16);
+	write_file(fmt("%s/cache", top), cache, sizeof(cache));
+	lp = dwarfx_ldpath_new(NULL, fmt("%s/cache", top));
+	got = dwarfx_ldpath_find(lp, "libx.so.1", &d, fmt("%s/prog", top));
+	ck_assert_str_eq(got, fmt("%s/run/libx.so.1", top));
+	free(got);
+	d.runpath = NULL;
+	d.rpath = NULL;
+	got = dwarfx_ldpath_find(lp, "libcached.so.1", &d, fmt("%s/prog", top));
+	ck_assert_str_eq(got, fmt("%s/run/libx.so.1", top));
+	free(got);
+	ck_assert_ptr_null(dwarfx_ldpath_find(lp, "libnosuch-rg.so.9", &d, "prog"));
+	got = dwarfx_ldpath_find(lp, fmt("%s/rp/libx.so.1", top), &d, "prog");
+	ck_assert_str_eq(got, fmt("%s/rp/libx.so.1", top));
+	free(got);
+	ck_assert_ptr_null(dwarfx_ldpath_find(lp, fmt("%s/bad/libx.so.1", top), &d, "prog"));
+	dwarfx_ldpath_free(lp);
+	for (i = 0; i < 4; i++) {
+		unlink(fmt("%s/%s/libx.so.1", top, subs[i]));
+		rmdir(fmt("%s/%s", top, subs[i]));
+	}
+	unlink(fmt("%s/cache", top));
+	rmdir(top);
+}
+END_TEST
 
 START_TEST(test_libc)
 {
@@ -1604,6 +1733,8 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_nodebug);
 	tcase_add_test(tc, test_libc);
+	tcase_add_test(tc, test_dyn_read);
+	tcase_add_test(tc, test_dyn_search);
 	tcase_add_test(tc, test_versions);
 	tcase_add_loop_test(tc, test_optimised_away, 0, 2);
 	tcase_add_loop_test(tc, test_optimised_function_anchor, 0, 2);
