@@ -326,6 +326,24 @@ static size_t typo_limit(const char *s)
 }
 
 /*
+ * The file FILE names that the debug information has without a row of its
+ * own (a compile unit's file whose # line markers credit its code to
+ * others), or NULL.
+ */
+static const char *rowless_file(const dwarfx *dx, const char *file)
+{
+	size_t i;
+
+	while (file[0] == '.' && file[1] == '/')
+		file += 2;
+	for (i = 0; i < dx->nfiles; i++)
+		if (!dx->files[i].count &&
+		    suffix_match(dx->files[i].path, file, strlen(file)))
+			return dx->files[i].path;
+	return NULL;
+}
+
+/*
  * Was file compiled into dx without -g?  Its symbol table names the source
  * (STT_FILE, usually a base name), but no line table has a file of that
  * name (a path in the wrong folder is a typo, not a build without -g).
@@ -339,6 +357,9 @@ static bool compiled_without_debug(const dwarfx *dx, const char *file)
 	for (i = 0; i < dx->nfiles; i++)
 		if (dx->files[i].count && !strcmp(base_name(dx->files[i].path), b))
 			return false;
+	/* compiled with -g, its rows credited to the files its markers name */
+	if (rowless_file(dx, file))
+		return false;
 	for (i = 0; i < dx->nsrcsyms; i++)
 		if (!strcmp(dx->srcsyms[i], b) ||
 		    suffix_match(dx->srcsyms[i], file, strlen(file)))
@@ -440,12 +461,43 @@ bool dwarfx_lacks_debug_for(dwarfx *dx, const char *file)
 	return n == 0 && compiled_without_debug(dx, file);
 }
 
+/*
+ * FILE (path in dx) has no rows: says so, with line (0: none given)
+ * mapped through its line markers to the file the line table credits.
+ */
+static int no_rows(dwarfx *dx, const char *file, const char *path, long line,
+		   rg_err *err)
+{
+	const char *credit;
+	long at;
+
+	/* a line no marker maps (or none given): where the file's code went */
+	if (!line || !dwarfx_marker_map(dx, path, line, &credit, &at)) {
+		if (!dwarfx_marker_map(dx, path, 0, &credit, &at))
+			return rg_error(err, "'%s' has no code: the line table credits "
+					"none to it", file);
+		line = 0;
+	}
+	if (cur_hint(dx)) {
+		cur_hint(dx)->credit_file = credit;
+		cur_hint(dx)->credit_line = (int)at;
+	}
+	if (!line)
+		return rg_error(err, "'%s' has no code: the line table credits its "
+				"code to '%s' (try '%s')", file, base_name(credit),
+				base_name(credit));
+	return rg_error(err, "%s:%ld has no code: the line table credits this "
+			"code to '%s' (try '%s:%ld')", file, line, base_name(credit),
+			base_name(credit), at);
+}
+
 /* The one file with code that FILE names, or an error naming the candidates. */
-static int find_file(dwarfx *dx, const char *where, const char *file,
+static int find_file(dwarfx *dx, const char *where, const char *file, long line,
 		     const struct dwarfx_file **out, rg_err *err)
 {
 	uint32_t *ids;
 	size_t n = match_files(dx, file, &ids);
+	const char *rowless;
 	int ret = 0;
 
 	if (!dx->debug) {
@@ -454,9 +506,12 @@ static int find_file(dwarfx *dx, const char *where, const char *file,
 			       "information (rebuild it with -g)", where, dx->path);
 	} else if (n == 1)
 		*out = &dx->files[ids[0]];
+	else if (n)
+		ret = ambiguous_file(dx, where, file, ids, n, err);
+	else if ((rowless = rowless_file(dx, file)))
+		ret = no_rows(dx, file, rowless, line, err);
 	else
-		ret = n ? ambiguous_file(dx, where, file, ids, n, err) :
-			no_such_file(dx, where, file, err);
+		ret = no_such_file(dx, where, file, err);
 	free(ids);
 	return ret;
 }
@@ -624,7 +679,7 @@ static int resolve_line(dwarfx *dx, const char *where, const char *file,
 	if (line <= 0 || line > INT32_MAX)
 		return rg_error(err, "cannot resolve '%s': line numbers start at 1 "
 				"and end at %d", where, INT32_MAX);
-	if (find_file(dx, where, file, &f, err) < 0)
+	if (find_file(dx, where, file, line, &f, err) < 0)
 		return -1;
 	return file_line(dx, where, f, line, NULL, lv, err);
 }
@@ -637,7 +692,7 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 	size_t k, end;
 	int ret = 0;
 
-	if (find_file(dx, file, file, &f, err) < 0)
+	if (find_file(dx, file, file, from > 0 ? from : 0, &f, err) < 0)
 		return -1;
 	if (dwarfx_source_read(dx, f->path, &src, NULL) < 0)
 		memset(&src, 0, sizeof(src));
@@ -1151,14 +1206,17 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 {
 	struct matchvec mv = {NULL, 0, 0};
 	const struct dwarfx_file *f;
+	const char *rowless;
 	uint32_t *ids;
 	size_t nids, i;
 	regex_t rx;
 	int res;
 
-	if (!dx->debug)
+	if (!dx->debug) {
+		no_entry(dx);
 		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
 				"information (rebuild it with -g)", where, dx->path);
+	}
 	res = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
 	if (res) {
 		char msg[256];
@@ -1177,6 +1235,8 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 	} else if (!(strchr(scope, '.') || strchr(scope, '/')) ||
 		   dwarfx_cxx_params(scope)) {
 		res = function_lines(dx, where, scope, &rx, &mv, err);
+	} else if ((rowless = rowless_file(dx, scope))) {
+		res = no_rows(dx, scope, rowless, 0, err);
 	} else {
 		res = no_such_file(dx, where, scope, err);
 	}

@@ -230,6 +230,16 @@ int dwarfx_source_read(dwarfx *dx, const char *path, struct dwarfx_source *src,
 		       rg_err *err);
 void dwarfx_source_release(struct dwarfx_source *src);
 
+/*
+ * dwarfx_markers.c: line of the source at path, through the preprocessor
+ * line markers (`# N "file"`) before it: *credit (interned in dx) and
+ * *credit_line.  False when no marker precedes it, the line is a marker,
+ * or the source cannot be read.  Line 0: the file the last marker names
+ * (after its #includes, a preprocessed file's own source), line 0.
+ */
+bool dwarfx_marker_map(dwarfx *dx, const char *path, long line,
+		       const char **credit, long *credit_line);
+
 /* dwarfx.c: the innermost function instance holding addr, or DWARFX_NONE. */
 uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr);
 
