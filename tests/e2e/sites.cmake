@@ -25,3 +25,14 @@ racegate_e2e(sequence_in_library 0 "saw 1" "PASSED"
 racegate_e2e(library_site_check 0 "write +at pastlib.c:10"
   "libpastlib.so\\+0x[0-9a-f]+ +pastlib.c:10 +in past_write"
   -- ${RG} check ${E2E_DIR}/past_in_lib.yaml)
+
+# The same library closed and opened again at another address.
+add_executable(e2e_reopen e2e/programs/reopen.c)
+target_compile_options(e2e_reopen PRIVATE -O0 -g)
+target_link_libraries(e2e_reopen PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+set_target_properties(e2e_reopen PROPERTIES OUTPUT_NAME reopen
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/reopen.yaml ${E2E_DIR}/reopen.yaml COPYONLY)
+racegate_e2e(then_open_in_reopened_library 0 "first at" "second at" "saw 1" "PASSED"
+  "pastlib.c:10 +write +opened written"
+  -- ${RG} run ${E2E_DIR}/reopen.yaml -- ${E2E_DIR}/reopen ${E2E_DIR}/libpastlib.so)
