@@ -689,11 +689,16 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 {
 	const struct dwarfx_file *f;
 	struct dwarfx_source src;
+	dwarfx_hint hint = DWARFX_HINT_INIT;
+	struct dwarfx_result res = {DWARFX_ERROR, &hint};
 	size_t k, end;
 	int ret = 0;
 
-	if (find_file(dx, file, file, from > 0 ? from : 0, &f, err) < 0)
-		return -1;
+	dx->res = &res;
+	ret = find_file(dx, file, file, from > 0 ? from : 0, &f, err);
+	dx->res = NULL;
+	if (ret < 0)
+		return res.status;
 	if (dwarfx_source_read(dx, f->path, &src, NULL) < 0)
 		memset(&src, 0, sizeof(src));
 	if (from < 1)

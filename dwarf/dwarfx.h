@@ -152,9 +152,10 @@ typedef int (*dwarfx_line_fn)(const dwarfx_line_info *li, void *arg);
 /*
  * Calls fn for every line of FILE (matched as in FILE:LINE) from..to
  * (to <= 0: to the end) that has code, in line order.  Stops when fn
- * returns non-zero and returns that.  -1 with err set when FILE names no
- * file, or several, or dx has no debug info; an unreadable source only
- * leaves text NULL.
+ * returns non-zero and returns that.  With err set: DWARFX_NO_ENTRY when
+ * FILE is not in dx (or dx has no debug info: another object may have it),
+ * DWARFX_ERROR when it names several files or one without rows of its
+ * own; an unreadable source only leaves text NULL.
  */
 int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 		 dwarfx_line_fn fn, void *arg, rg_err *err);

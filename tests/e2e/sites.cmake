@@ -36,3 +36,8 @@ configure_file(e2e/specs/reopen.yaml ${E2E_DIR}/reopen.yaml COPYONLY)
 racegate_e2e(then_open_in_reopened_library 0 "first at" "second at" "saw 1" "PASSED"
   "pastlib.c:10 +write +opened written"
   -- ${RG} run ${E2E_DIR}/reopen.yaml -- ${E2E_DIR}/reopen ${E2E_DIR}/libpastlib.so)
+
+# lines finds a library's source where check and run do: in the libraries
+# the program is linked with.
+racegate_e2e(lines_in_library 0 "pastlib.c$" "^ +10 +past_write +1 +.*past_shared = 1"
+  -- ${RG} lines pastlib.c:10 -- ${E2E_DIR}/pastprog)
