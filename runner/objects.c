@@ -601,14 +601,18 @@ static int watch_interpreter(run_locs *l, rg_err *err)
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
+		rg_site s = {0, 0};
 		dwarfx *dx;
-		uint64_t a;
 
 		if (!maps[i].path || maps[i].offset || strcmp(maps[i].path, interp))
 			continue;
-		dx = plan_object(l->p, maps[i].path);
-		if (dx && dwarfx_symbol_addrs(dx, "_dl_debug_state", &a, 1) >= 1)
-			ret = arm_rendezvous(l, maps[i].start - dwarfx_load_base(dx) + a, err);
+		s.obj = plan_object_index(l->p, maps[i].path);
+		dx = plan_site_dx(l->p, s);
+		/* the link map will say the same once ld.so has made it */
+		if (dx)
+			run_bias_map(l->bt, s.obj, maps[i].start - dwarfx_load_base(dx));
+		if (dx && dwarfx_symbol_addrs(dx, "_dl_debug_state", &s.link_addr, 1) >= 1)
+			ret = arm_rendezvous(l, run_bias_addr(l->bt, s), err);
 		break;
 	}
 	tracer_maps_free(maps, n);
