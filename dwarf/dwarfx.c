@@ -461,36 +461,6 @@ bool dwarfx_lacks_debug_for(dwarfx *dx, const char *file)
 	return n == 0 && compiled_without_debug(dx, file);
 }
 
-/*
- * FILE (path in dx) has no rows: says so, with line (0: none given)
- * mapped through its line markers to the file the line table credits.
- */
-static int no_rows(dwarfx *dx, const char *file, const char *path, long line,
-		   rg_err *err)
-{
-	const char *credit;
-	long at;
-
-	/* a line no marker maps (or none given): where the file's code went */
-	if (!line || !dwarfx_marker_map(dx, path, line, &credit, &at)) {
-		if (!dwarfx_marker_map(dx, path, 0, &credit, &at))
-			return rg_error(err, "'%s' has no code: the line table credits "
-					"none to it", file);
-		line = 0;
-	}
-	if (cur_hint(dx)) {
-		cur_hint(dx)->credit_file = credit;
-		cur_hint(dx)->credit_line = (int)at;
-	}
-	if (!line)
-		return rg_error(err, "'%s' has no code: the line table credits its "
-				"code to '%s' (try '%s')", file, base_name(credit),
-				base_name(credit));
-	return rg_error(err, "%s:%ld has no code: the line table credits this "
-			"code to '%s' (try '%s:%ld')", file, line, base_name(credit),
-			base_name(credit), at);
-}
-
 /* The one file with code that FILE names, or an error naming the candidates. */
 static int find_file(dwarfx *dx, const char *where, const char *file, long line,
 		     const struct dwarfx_file **out, rg_err *err)
@@ -509,7 +479,7 @@ static int find_file(dwarfx *dx, const char *where, const char *file, long line,
 	else if (n)
 		ret = ambiguous_file(dx, where, file, ids, n, err);
 	else if ((rowless = rowless_file(dx, file)))
-		ret = no_rows(dx, file, rowless, line, err);
+		ret = dwarfx_no_rows(dx, file, rowless, line, cur_hint(dx), err);
 	else
 		ret = no_such_file(dx, where, file, err);
 	free(ids);
@@ -1241,7 +1211,7 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 		   dwarfx_cxx_params(scope)) {
 		res = function_lines(dx, where, scope, &rx, &mv, err);
 	} else if ((rowless = rowless_file(dx, scope))) {
-		res = no_rows(dx, scope, rowless, 0, err);
+		res = dwarfx_no_rows(dx, scope, rowless, 0, cur_hint(dx), err);
 	} else {
 		res = no_such_file(dx, where, scope, err);
 	}

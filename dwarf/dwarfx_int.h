@@ -239,6 +239,13 @@ void dwarfx_source_release(struct dwarfx_source *src);
  */
 bool dwarfx_marker_map(dwarfx *dx, const char *path, long line,
 		       const char **credit, long *credit_line);
+/*
+ * FILE (at path in dx) has no line rows of its own: the error saying so,
+ * with line (0: none given) mapped through its markers to the file the
+ * line table credits (into hint too, when not NULL).  Returns -1.
+ */
+int dwarfx_no_rows(dwarfx *dx, const char *file, const char *path, long line,
+		   dwarfx_hint *hint, rg_err *err);
 
 /* dwarfx.c: the innermost function instance holding addr, or DWARFX_NONE. */
 uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr);

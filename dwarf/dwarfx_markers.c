@@ -101,3 +101,36 @@ bool dwarfx_marker_map(dwarfx *dx, const char *path, long line,
 	dwarfx_source_release(&src);
 	return ok;
 }
+
+static const char *base_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+int dwarfx_no_rows(dwarfx *dx, const char *file, const char *path, long line,
+		   dwarfx_hint *hint, rg_err *err)
+{
+	const char *credit;
+	long at;
+
+	/* a line no marker maps (or none given): where the file's code went */
+	if (!line || !dwarfx_marker_map(dx, path, line, &credit, &at)) {
+		if (!dwarfx_marker_map(dx, path, 0, &credit, &at))
+			return rg_error(err, "'%s' has no code: the line table credits "
+					"none to it", file);
+		line = 0;
+	}
+	if (hint) {
+		hint->credit_file = credit;
+		hint->credit_line = (int)at;
+	}
+	if (!line)
+		return rg_error(err, "'%s' has no code: the line table credits its "
+				"code to '%s' (try '%s')", file, base_of(credit),
+				base_of(credit));
+	return rg_error(err, "%s:%ld has no code: the line table credits this "
+			"code to '%s' (try '%s:%ld')", file, line, base_of(credit),
+			base_of(credit), at);
+}
