@@ -394,7 +394,8 @@ static bool own_busy(void *ctx, uint64_t addr)
 {
 	struct run_ctx *c = ctx;
 
-	return plan_find(c->p, run_bias_exe_site(&c->bt, addr).link_addr) || (c->entry && addr == c->entry) ||
+	return plan_find(c->p, run_bias_exe_site(&c->bt, addr).link_addr) ||
+	       (c->entry && addr == c->entry) ||
 	       is_ptc(c, addr);
 }
 
