@@ -319,7 +319,8 @@ static bool pending_static(plan *p, size_t k, const dwarfx_hint *exe_hint,
 	}
 	if (!found && quiet)
 		return false;
-	if (found || (g->in && !nmatch)) {
+	/* in: naming the executable, which does not have it: nothing to wait for */
+	if (found || (g->in && !nmatch && !in_matches(g->in, p->exe))) {
 		g->pending = true;
 		if (!found)
 			spec_diags_add(d, SPEC_WARNING, sg->at_pos,

@@ -8,6 +8,7 @@
  *   plan.c     spec + program -> breakpoint plan (addresses -> gates)
  *   run.c      one traced run: the event loop
  *   objects.c  gates in shared objects: pending until they map (objects.h)
+ *   sites.c    a gate's site (object, link-time address), each run's bias table
  *   returns.c  FUNCTION:return: per-thread, per-frame return breakpoints
  *   judge.c    outcome of a run from its result and the spec's expectations
  *   report.c   timeline and summaries
