@@ -77,6 +77,71 @@ static void add_entry(dwarfx_dyn *d, const GElf_Dyn *e, const char *s)
 	}
 }
 
+/* File offset of link-time address v, through the PT_LOAD holding it. */
+static bool vaddr_offset(Elf *elf, uint64_t v, uint64_t *off)
+{
+	size_t n = 0, i;
+
+	if (elf_getphdrnum(elf, &n) < 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    v >= ph.p_vaddr && v - ph.p_vaddr < ph.p_filesz) {
+			*off = v - ph.p_vaddr + ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * No section headers (sstrip, or a corrupt table): what ld.so reads, the
+ * PT_DYNAMIC segment, with DT_STRTAB found through the PT_LOAD holding it.
+ */
+static void read_dynamic_segment(Elf *elf, dwarfx_dyn *d)
+{
+	size_t n = 0, i, fsize = 0, ndyn;
+	const char *raw = elf_rawfile(elf, &fsize);
+	const Elf64_Dyn *dyn = NULL;
+	uint64_t strtab = 0, strsz = 0, off;
+
+	if (!raw || elf_getphdrnum(elf, &n) < 0)
+		return;
+	for (i = 0; i < n && !dyn; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_DYNAMIC &&
+		    ph.p_offset <= fsize && ph.p_filesz <= fsize - ph.p_offset &&
+		    ph.p_offset % 8 == 0) {
+			dyn = (const Elf64_Dyn *)(const void *)(raw + ph.p_offset);
+			ndyn = ph.p_filesz / sizeof(*dyn);
+		}
+	}
+	if (!dyn)
+		return;
+	for (i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+		if (dyn[i].d_tag == DT_STRTAB)
+			strtab = dyn[i].d_un.d_ptr;
+		else if (dyn[i].d_tag == DT_STRSZ)
+			strsz = dyn[i].d_un.d_val;
+	}
+	if (!strtab || !vaddr_offset(elf, strtab, &off) || off > fsize ||
+	    strsz > fsize - off)
+		return;
+	for (i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+		GElf_Dyn e;
+
+		e.d_tag = dyn[i].d_tag;
+		e.d_un.d_val = dyn[i].d_un.d_val;
+		if ((e.d_tag == DT_NEEDED || e.d_tag == DT_RPATH ||
+		     e.d_tag == DT_RUNPATH) && e.d_un.d_val < strsz &&
+		    memchr(raw + off + e.d_un.d_val, '\0', strsz - e.d_un.d_val))
+			add_entry(d, &e, raw + off + e.d_un.d_val);
+	}
+}
+
 /* DT_NEEDED, DT_RPATH, DT_RUNPATH, from the SHT_DYNAMIC section. */
 static void read_dynamic(Elf *elf, dwarfx_dyn *d)
 {
@@ -105,6 +170,7 @@ static void read_dynamic(Elf *elf, dwarfx_dyn *d)
 		}
 		return;
 	}
+	read_dynamic_segment(elf, d);
 }
 
 int dwarfx_dyn_read(const char *path, dwarfx_dyn *out, rg_err *err)

@@ -606,6 +606,9 @@ static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+static void copy_file(const char *from, const char *dir, const char *name);
+static void write_file(const char *path, const void *data, size_t len);
+
 /* dir/name, a copy of the file at from. */
 static void copy_file(const char *from, const char *dir, const char *name)
 {
@@ -658,6 +661,31 @@ START_TEST(test_dyn_read)
 	}
 	free(libs);
 	ck_assert(libc);
+	/* no section headers (sstrip): the PT_DYNAMIC segment, as ld.so reads it */
+	{
+		char tmpl[] = "/tmp/rg_dyn_XXXXXX", *dir = mkdtemp(tmpl);
+		Elf64_Ehdr eh;
+		int fd;
+
+		ck_assert_ptr_nonnull(dir);
+		copy_file(FX_PIE, dir, "noshdr");
+		fd = open(fmt("%s/noshdr", dir), O_RDWR);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(pread(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+		eh.e_shoff = 0;
+		eh.e_shnum = 0;
+		eh.e_shstrndx = 0;
+		ck_assert_int_eq(pwrite(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+		close(fd);
+		ck_assert_int_eq(dwarfx_dyn_read(fmt("%s/noshdr", dir), &d, &err), 0);
+		for (i = 0, libc = false; i < d.nneeded; i++)
+			libc |= !strcmp(d.needed[i], "libc.so.6");
+		ck_assert(libc);
+		ck_assert_ptr_nonnull(d.interp);
+		dwarfx_dyn_release(&d);
+		unlink(fmt("%s/noshdr", dir));
+		rmdir(dir);
+	}
 	/* not ELF: an error, and nothing in it */
 	ck_assert_int_lt(dwarfx_dyn_read(SRC("main.c"), &d, &err), 0);
 	ck_assert_uint_eq(d.nneeded, 0);
