@@ -326,6 +326,24 @@ static size_t typo_limit(const char *s)
 }
 
 /*
+ * The file FILE names that the debug information has without a row of its
+ * own (a compile unit's file whose # line markers credit its code to
+ * others), or NULL.
+ */
+static const char *rowless_file(const dwarfx *dx, const char *file)
+{
+	size_t i;
+
+	while (file[0] == '.' && file[1] == '/')
+		file += 2;
+	for (i = 0; i < dx->nfiles; i++)
+		if (!dx->files[i].count &&
+		    suffix_match(dx->files[i].path, file, strlen(file)))
+			return dx->files[i].path;
+	return NULL;
+}
+
+/*
  * Was file compiled into dx without -g?  Its symbol table names the source
  * (STT_FILE, usually a base name), but no line table has a file of that
  * name (a path in the wrong folder is a typo, not a build without -g).
@@ -339,11 +357,27 @@ static bool compiled_without_debug(const dwarfx *dx, const char *file)
 	for (i = 0; i < dx->nfiles; i++)
 		if (dx->files[i].count && !strcmp(base_name(dx->files[i].path), b))
 			return false;
+	/* compiled with -g, its rows credited to the files its markers name */
+	if (rowless_file(dx, file))
+		return false;
 	for (i = 0; i < dx->nsrcsyms; i++)
 		if (!strcmp(dx->srcsyms[i], b) ||
 		    suffix_match(dx->srcsyms[i], file, strlen(file)))
 			return true;
 	return false;
+}
+
+/* The look-up in progress found no such name here: DWARFX_NO_ENTRY. */
+static void no_entry(dwarfx *dx)
+{
+	if (dx->res)
+		dx->res->status = DWARFX_NO_ENTRY;
+}
+
+/* The hint of the dwarfx_resolve in progress, or NULL (dwarfx_lines). */
+static dwarfx_hint *cur_hint(dwarfx *dx)
+{
+	return dx->res ? dx->res->hint : NULL;
 }
 
 static int no_such_file(dwarfx *dx, const char *where, const char *file,
@@ -371,9 +405,15 @@ static int no_such_file(dwarfx *dx, const char *where, const char *file,
 			best = d ? b : dx->files[i].path;
 		}
 	}
-	if (best && bestd <= typo_limit(want))
+	no_entry(dx);
+	if (best && bestd <= typo_limit(want)) {
+		if (cur_hint(dx)) {
+			cur_hint(dx)->suggest = best;
+			cur_hint(dx)->suggest_is_file = true;
+		}
 		return rg_error(err, "cannot resolve '%s': no source file '%s' in "
 				"'%s' (did you mean '%s'?)", where, file, dx->path, best);
+	}
 	return rg_error(err, "cannot resolve '%s': no source file '%s' in '%s'",
 			where, file, dx->path);
 }
@@ -422,21 +462,26 @@ bool dwarfx_lacks_debug_for(dwarfx *dx, const char *file)
 }
 
 /* The one file with code that FILE names, or an error naming the candidates. */
-static int find_file(dwarfx *dx, const char *where, const char *file,
+static int find_file(dwarfx *dx, const char *where, const char *file, long line,
 		     const struct dwarfx_file **out, rg_err *err)
 {
 	uint32_t *ids;
 	size_t n = match_files(dx, file, &ids);
+	const char *rowless;
 	int ret = 0;
 
-	if (!dx->debug)
+	if (!dx->debug) {
+		no_entry(dx);
 		ret = rg_error(err, "cannot resolve '%s': '%s' has no debug "
 			       "information (rebuild it with -g)", where, dx->path);
-	else if (n == 1)
+	} else if (n == 1)
 		*out = &dx->files[ids[0]];
+	else if (n)
+		ret = ambiguous_file(dx, where, file, ids, n, err);
+	else if ((rowless = rowless_file(dx, file)))
+		ret = dwarfx_no_rows(dx, file, rowless, line, cur_hint(dx), err);
 	else
-		ret = n ? ambiguous_file(dx, where, file, ids, n, err) :
-			no_such_file(dx, where, file, err);
+		ret = no_such_file(dx, where, file, err);
 	free(ids);
 	return ret;
 }
@@ -506,6 +551,10 @@ static int no_code(dwarfx *dx, const char *where, const struct dwarfx_file *f,
 	bool optimised = false;
 
 	memset(&src, 0, sizeof(src));
+	if (cur_hint(dx)) {
+		cur_hint(dx)->before = (int)before;
+		cur_hint(dx)->after = (int)after;
+	}
 	if (f->opt && before && after) {
 		if (!text && dwarfx_source_read(dx, f->path, &src, NULL) == 0 &&
 		    line <= (long)src.nlines)
@@ -592,13 +641,15 @@ static int resolve_line(dwarfx *dx, const char *where, const char *file,
 {
 	const struct dwarfx_file *f;
 
-	if (!dx->debug)
+	if (!dx->debug) {
+		no_entry(dx);
 		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
 				"information (rebuild it with -g)", where, dx->path);
+	}
 	if (line <= 0 || line > INT32_MAX)
 		return rg_error(err, "cannot resolve '%s': line numbers start at 1 "
 				"and end at %d", where, INT32_MAX);
-	if (find_file(dx, where, file, &f, err) < 0)
+	if (find_file(dx, where, file, line, &f, err) < 0)
 		return -1;
 	return file_line(dx, where, f, line, NULL, lv, err);
 }
@@ -608,11 +659,16 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 {
 	const struct dwarfx_file *f;
 	struct dwarfx_source src;
+	dwarfx_hint hint = DWARFX_HINT_INIT;
+	struct dwarfx_result res = {DWARFX_ERROR, &hint};
 	size_t k, end;
 	int ret = 0;
 
-	if (find_file(dx, file, file, &f, err) < 0)
-		return -1;
+	dx->res = &res;
+	ret = find_file(dx, file, file, from > 0 ? from : 0, &f, err);
+	dx->res = NULL;
+	if (ret < 0)
+		return res.status;
 	if (dwarfx_source_read(dx, f->path, &src, NULL) < 0)
 		memset(&src, 0, sizeof(src));
 	if (from < 1)
@@ -765,9 +821,15 @@ static int unknown_function(dwarfx *dx, const char *where, const char *name,
 			best = cand;
 		}
 	}
-	if (best && bestd <= typo_limit(name))
+	no_entry(dx);
+	if (best && bestd <= typo_limit(name)) {
+		if (cur_hint(dx)) {
+			cur_hint(dx)->suggest = best;
+			cur_hint(dx)->suggest_is_file = false;
+		}
 		return rg_error(err, "cannot resolve '%s': no function '%s' in '%s' "
 				"(did you mean '%s'?)", where, name, dx->path, best);
+	}
 	return rg_error(err, "cannot resolve '%s': no function '%s' in '%s'",
 			where, name, dx->path);
 }
@@ -1119,14 +1181,17 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 {
 	struct matchvec mv = {NULL, 0, 0};
 	const struct dwarfx_file *f;
+	const char *rowless;
 	uint32_t *ids;
 	size_t nids, i;
 	regex_t rx;
 	int res;
 
-	if (!dx->debug)
+	if (!dx->debug) {
+		no_entry(dx);
 		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
 				"information (rebuild it with -g)", where, dx->path);
+	}
 	res = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
 	if (res) {
 		char msg[256];
@@ -1145,6 +1210,8 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 	} else if (!(strchr(scope, '.') || strchr(scope, '/')) ||
 		   dwarfx_cxx_params(scope)) {
 		res = function_lines(dx, where, scope, &rx, &mv, err);
+	} else if ((rowless = rowless_file(dx, scope))) {
+		res = dwarfx_no_rows(dx, scope, rowless, 0, cur_hint(dx), err);
 	} else {
 		res = no_such_file(dx, where, scope, err);
 	}
@@ -1366,9 +1433,11 @@ static int check_boundaries(dwarfx *dx, const char *where, struct locvec *lv,
 }
 
 int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
-		   rg_err *err)
+		   dwarfx_hint *hint, rg_err *err)
 {
 	struct locvec lv = {NULL, 0, 0};
+	dwarfx_hint own = DWARFX_HINT_INIT;
+	struct dwarfx_result res = {DWARFX_ERROR, hint ? hint : &own};
 	const char *plus;
 	char *base;
 	size_t i, k, nth = 0;
@@ -1377,11 +1446,14 @@ int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
+	*res.hint = own;
 	if (!where || !*where)
 		return rg_error(err, "cannot resolve an empty location");
 	plus = insn_plus(where, &nth);
 	base = plus ? xstrndup(where, (size_t)(plus - where)) : xstrdup(where);
+	dx->res = &res;
 	ret = resolve_base(dx, where, base, &is_line, &lv, err);
+	dx->res = NULL;
 	if (!ret && plus && !is_line && base[0] != '*')
 		ret = rg_error(err, "cannot resolve '%s': an instruction offset "
 			       "goes after '*FUNCTION' or 'FILE:LINE' (write '*%s')",
@@ -1393,7 +1465,7 @@ int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 	free(base);
 	if (ret < 0) {
 		free(lv.v);
-		return -1;
+		return res.status;
 	}
 	if (lv.n > 1)
 		qsort(lv.v, lv.n, sizeof(*lv.v), loc_cmp);

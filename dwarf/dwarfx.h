@@ -58,6 +58,32 @@ uint64_t dwarfx_load_base(const dwarfx *dx);   /* lowest PT_LOAD p_vaddr, page-a
 void dwarfx_set_source_dir(dwarfx *dx, const char *dir);
 
 /*
+ * Results of a look-up, in libdwarf's three-way style: found, not in this
+ * object at all (a name it does not have: another object may), or wrong
+ * (bad syntax, no code on the line, an ambiguous name, ...).  Both failures
+ * are negative, so "< 0" still reads "did not resolve".
+ */
+enum {
+	DWARFX_OK = 0,
+	DWARFX_ERROR = -1,
+	DWARFX_NO_ENTRY = -2,
+};
+
+/*
+ * What a failed dwarfx_resolve found out, besides its message, for callers
+ * that word their own (a pending gate, a {start:} selector): never parse
+ * the message.  Strings are owned by dx.
+ */
+typedef struct dwarfx_hint {
+	const char *suggest;   /* a name dx has close to the one asked for, or NULL */
+	bool suggest_is_file;  /* suggest is a source file (else a function) */
+	int before, after;     /* no code on the line: nearest lines with code, or 0 */
+	const char *credit_file; /* FILE has no line rows, its code is credited to this file... */
+	int credit_line;       /* ...at this line (through its # line markers), or 0 */
+} dwarfx_hint;
+#define DWARFX_HINT_INIT {NULL, false, 0, 0, NULL, 0}
+
+/*
  * Resolves a location:
  *   FILE:LINE   FILE matches a suffix of a DWARF file path at a '/' boundary;
  *               one address per function instance (inlined copies included)
@@ -92,11 +118,15 @@ void dwarfx_set_source_dir(dwarfx *dx, const char *dir);
  * functions resolve without debug info; then only *FUNCTION semantics for
  * the "after prologue" form are approximated by the entry address).  An
  * ifunc (memcpy in libc) is an error: its symbol is the resolver.
- * On success *out is a malloc'd array of *n >= 1 entries sorted by address,
- * without duplicates; free with free().
+ * On success (DWARFX_OK) *out is a malloc'd array of *n >= 1 entries
+ * sorted by address, without duplicates; free with free().
+ * DWARFX_NO_ENTRY: the function or source file is not in dx at all, or dx
+ * has no debug information and the location needs it; a location in some
+ * other object, maybe.  DWARFX_ERROR: anything else.  Both set err, and
+ * hint when not NULL.
  */
 int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
-		   rg_err *err);
+		   dwarfx_hint *hint, rg_err *err);
 
 /*
  * Is the source file (as in FILE:LINE) compiled into dx without debug
@@ -122,9 +152,10 @@ typedef int (*dwarfx_line_fn)(const dwarfx_line_info *li, void *arg);
 /*
  * Calls fn for every line of FILE (matched as in FILE:LINE) from..to
  * (to <= 0: to the end) that has code, in line order.  Stops when fn
- * returns non-zero and returns that.  -1 with err set when FILE names no
- * file, or several, or dx has no debug info; an unreadable source only
- * leaves text NULL.
+ * returns non-zero and returns that.  With err set: DWARFX_NO_ENTRY when
+ * FILE is not in dx (or dx has no debug info: another object may have it),
+ * DWARFX_ERROR when it names several files or one without rows of its
+ * own; an unreadable source only leaves text NULL.
  */
 int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 		 dwarfx_line_fn fn, void *arg, rg_err *err);

@@ -904,7 +904,7 @@ static int index_cu(struct walk *w, Dwarf_Die cu)
 	Dwarf_Half tag;
 	Dwarf_Unsigned lang;
 	Dwarf_Error e = NULL;
-	char *dir = NULL, *producer = NULL;
+	char *dir = NULL, *producer = NULL, *name = NULL;
 	int res;
 
 	res = dwarf_tag(cu, &tag, &e);
@@ -921,6 +921,16 @@ static int index_cu(struct walk *w, Dwarf_Die cu)
 	if (res == DW_DLV_ERROR)
 		return -1;
 	w->opt = res == DW_DLV_OK ? producer_opt(w, producer) : NULL;
+	/*
+	 * The unit's own source file, known even when no row names it: a
+	 * preprocessed file whose # line markers credit every row to the
+	 * files they name (dwarfx_rowless_file).
+	 */
+	res = attr_string(w, cu, DW_AT_name, &name);
+	if (res == DW_DLV_ERROR)
+		return -1;
+	if (res == DW_DLV_OK && tag == DW_TAG_compile_unit && *name)
+		file_id(w, name);
 	res = dwarf_srclang(cu, &lang, &e);
 	if (res == DW_DLV_ERROR)
 		return dw_fail(w, e, "unit language");

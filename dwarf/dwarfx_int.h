@@ -158,6 +158,11 @@ struct dwarfx {
 	size_t nfnkeys;
 
 	char *source_dir;        /* dwarfx_set_source_dir, or NULL */
+	/*
+	 * The dwarfx_resolve in progress: where its look-ups leave what they
+	 * found out besides the message (status, hint); NULL between calls.
+	 */
+	struct dwarfx_result *res;
 
 	struct dwarfx_sym *syms;
 	size_t nsyms;
@@ -225,6 +230,23 @@ int dwarfx_source_read(dwarfx *dx, const char *path, struct dwarfx_source *src,
 		       rg_err *err);
 void dwarfx_source_release(struct dwarfx_source *src);
 
+/*
+ * dwarfx_markers.c: line of the source at path, through the preprocessor
+ * line markers (`# N "file"`) before it: *credit (interned in dx) and
+ * *credit_line.  False when no marker precedes it, the line is a marker,
+ * or the source cannot be read.  Line 0: the file the last marker names
+ * (after its #includes, a preprocessed file's own source), line 0.
+ */
+bool dwarfx_marker_map(dwarfx *dx, const char *path, long line,
+		       const char **credit, long *credit_line);
+/*
+ * FILE (at path in dx) has no line rows of its own: the error saying so,
+ * with line (0: none given) mapped through its markers to the file the
+ * line table credits (into hint too, when not NULL).  Returns -1.
+ */
+int dwarfx_no_rows(dwarfx *dx, const char *file, const char *path, long line,
+		   dwarfx_hint *hint, rg_err *err);
+
 /* dwarfx.c: the innermost function instance holding addr, or DWARFX_NONE. */
 uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr);
 
@@ -278,5 +300,11 @@ void dwarfx_decoder_free(dwarfx_decoder *d);
 size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
 		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
 		     uint64_t *target);
+
+/* What a failed look-up found out, for dwarfx_resolve's caller. */
+struct dwarfx_result {
+	int status;              /* DWARFX_ERROR or DWARFX_NO_ENTRY once failed */
+	dwarfx_hint *hint;       /* never NULL while a resolve runs */
+};
 
 #endif

@@ -114,6 +114,8 @@ static const char help_text[] =
 "Gate keys:\n"
 "  name: w1-loaded    unique; default: the at: text\n"
 "  at: counter.c:12   where (required; Locations above)\n"
+"  in: libplugin.so   the object at: is in; pending until it maps (a library\n"
+"                     opened later with dlopen must say so)\n"
 "  thread: w1         main | any | ALIAS | \"!ALIAS\" (any but ALIAS's) | an\n"
 "                     inline selector {start: worker, nth: 1}\n"
 "  hit: 3             only this thread's 3rd arrival here\n"
@@ -402,8 +404,8 @@ static int cmd_check(const struct cli *c)
 			for (k = 0; k < bp->ngates; k++)
 				if (bp->gates[k] == i)
 					printf("      0x%llx  %s%s%s\n",
-					       (unsigned long long)bp->addr, bp->where,
-					       bp->function ? "  in " : "",
+					       (unsigned long long)bp->site.link_addr,
+					       bp->where, bp->function ? "  in " : "",
 					       bp->function ? bp->function : "");
 		}
 		plan_locs_describe(&p, i, stdout);

@@ -6,6 +6,8 @@
  */
 #include "runner.h"
 
+#include "dwarfx_dyn.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,12 +87,51 @@ static char *parse_range(const char *arg, int *from, int *to)
 	return xstrndup(arg, (size_t)(c - arg));
 }
 
+/*
+ * FILE is not in the program: the libraries it is linked with, in the
+ * order ld.so loads them, as check and run look (objects.c); the first that
+ * has FILE lists it.  Returns as dwarfx_lines; *lib is that library (the
+ * caller frees it: rows point into it), or NULL.
+ */
+static int lines_in_libs(const char *program, const char *file, int from, int to,
+			 const char *source_dir, struct line_rows *rows,
+			 dwarfx **lib, rg_err *err)
+{
+	dwarfx_ldpath *lp = dwarfx_ldpath_new(getenv("LD_LIBRARY_PATH"), NULL);
+	char **libs;
+	size_t n = dwarfx_needed_closure(lp, program, 512, &libs), i;
+	int listed = DWARFX_NO_ENTRY;
+
+	*lib = NULL;
+	for (i = 0; i < n; i++) {
+		rg_err lerr = RG_ERR_INIT;
+		dwarfx *dx;
+
+		if (listed == DWARFX_NO_ENTRY && dwarfx_open(libs[i], &dx, &lerr) == 0) {
+			dwarfx_set_source_dir(dx, source_dir);
+			listed = dwarfx_lines(dx, file, from, to, keep_line, rows, &lerr);
+			plan_warn_dropped(dx, NULL, NULL);
+			if (listed == DWARFX_NO_ENTRY) {
+				dwarfx_free(dx);
+			} else {
+				*lib = dx;
+				if (listed < 0)
+					*err = lerr;
+			}
+		}
+		free(libs[i]);
+	}
+	free(libs);
+	dwarfx_ldpath_free(lp);
+	return listed;
+}
+
 int cmd_lines(int argc, char **argv)
 {
 	const char *where = NULL, *program = NULL, *source_dir = NULL;
 	struct line_rows rows = {NULL, 0, 0, NULL};
 	rg_err err = RG_ERR_INIT;
-	dwarfx *dx = NULL;
+	dwarfx *dx = NULL, *lib = NULL;
 	char *file;
 	int i, from, to, listed, status = RG_EXIT_OK;
 	size_t k;
@@ -131,6 +172,9 @@ int cmd_lines(int argc, char **argv)
 	dwarfx_set_source_dir(dx, source_dir);
 	listed = dwarfx_lines(dx, file, from, to, keep_line, &rows, &err);
 	plan_warn_dropped(dx, NULL, NULL);
+	if (listed == DWARFX_NO_ENTRY)   /* a library's source, as check finds it */
+		listed = lines_in_libs(program, file, from, to, source_dir, &rows,
+				       &lib, &err);
 	if (listed < 0) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
@@ -151,5 +195,7 @@ int cmd_lines(int argc, char **argv)
 	free(rows.v);
 	free(file);
 	dwarfx_free(dx);
+	if (lib)
+		dwarfx_free(lib);
 	return status;
 }

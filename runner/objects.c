@@ -22,32 +22,22 @@
  * `racegate check` runs nothing, so it looks in the libraries the
  * executable is linked with by reading them as ld.so would find them
  * (DT_NEEDED, DT_RPATH/DT_RUNPATH, LD_LIBRARY_PATH, /etc/ld.so.cache, the
- * default directories): a location found in none of them draws a warning
- * (a typo, or a library opened later with dlopen).
+ * default directories: dwarf/dwarfx_dyn.h; the link map itself is read by
+ * tracer/linkmap.h): a location found in none of them is an error (a
+ * typo); a gate for a library the program opens later with dlopen names it
+ * with `in:`, and stays pending.
  */
 #include "objects.h"
 
-#include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "dwarfx_dyn.h"
+#include "linkmap.h"
 
 #define MAX_LIBS 512       /* objects in the static DT_NEEDED closure */
 #define MAX_LINKMAP 4096   /* link_map entries walked per scan */
-
-/* What one ELF file says about its dynamic linking. */
-struct elf_dyn {
-	bool ok;
-	uint64_t dyn_vaddr;    /* PT_DYNAMIC, link-time; 0 when static */
-	char *interp;          /* PT_INTERP, or NULL */
-	char **needed;         /* DT_NEEDED names */
-	size_t nneeded;
-	char *rpath, *runpath; /* or NULL */
-};
 
 struct pl_loc {
 	uint64_t addr;         /* link-time, in its object */
@@ -76,6 +66,7 @@ struct pl_res {
 	struct pl_loc *locs;
 	size_t nlocs;
 	char *msg;             /* why not (state <= 0) */
+	const char *suggest;   /* state 0: a near name the object has, or NULL */
 };
 
 struct plan_locs {
@@ -85,14 +76,11 @@ struct plan_locs {
 	size_t nres, capres;
 	char **strs;           /* interned strings: the timeline points at them */
 	size_t nstrs, capstrs;
-	struct elf_dyn exe;    /* the executable, read on first need */
+	dwarfx_dyn exe;        /* the executable, read on first need */
 	bool exe_read;
 	char **libs;           /* static DT_NEEDED closure, canonical paths */
 	size_t nlibs;
 	bool libs_known;
-	char *ldcache;         /* /etc/ld.so.cache, or NULL */
-	size_t ldcache_len;
-	bool ldcache_read;
 };
 
 /* ---- small helpers ---- */
@@ -132,286 +120,6 @@ static bool in_matches(const char *in, const char *path)
 	return !strchr(in, '/') && !strncmp(b, in, ni) && b[ni] == '.';
 }
 
-/* The location is not in this object at all (rather than wrong in it). */
-static bool not_here(const char *msg)
-{
-	return strstr(msg, ": no function '") || strstr(msg, ": no source file '") ||
-	       strstr(msg, "has no debug information");
-}
-
-/* ---- reading ELF dynamic information (plain <elf.h>, no DWARF) ---- */
-
-static bool pread_all(int fd, void *buf, size_t n, uint64_t off)
-{
-	return pread(fd, buf, n, (off_t)off) == (ssize_t)n;
-}
-
-static void elf_dyn_release(struct elf_dyn *e)
-{
-	size_t i;
-
-	for (i = 0; i < e->nneeded; i++)
-		free(e->needed[i]);
-	free(e->needed);
-	free(e->interp);
-	free(e->rpath);
-	free(e->runpath);
-	memset(e, 0, sizeof(*e));
-}
-
-static bool elf_header(int fd, Elf64_Ehdr *eh)
-{
-	return pread_all(fd, eh, sizeof(*eh), 0) &&
-	       !memcmp(eh->e_ident, ELFMAG, SELFMAG) &&
-	       eh->e_ident[EI_CLASS] == ELFCLASS64 && eh->e_machine == EM_X86_64 &&
-	       eh->e_phentsize == sizeof(Elf64_Phdr) && eh->e_phnum < 4096;
-}
-
-/* File offset of link-time address v, through the PT_LOAD holding it. */
-static bool vaddr_offset(const Elf64_Phdr *ph, size_t n, uint64_t v, uint64_t *off)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (ph[i].p_type == PT_LOAD && v >= ph[i].p_vaddr &&
-		    v < ph[i].p_vaddr + ph[i].p_filesz) {
-			*off = v - ph[i].p_vaddr + ph[i].p_offset;
-			return true;
-		}
-	return false;
-}
-
-static char *str_at(const char *tab, size_t len, uint64_t off)
-{
-	if (off >= len)
-		return NULL;
-	return xstrndup(tab + off, len - off);
-}
-
-static void elf_dyn_read(const char *path, struct elf_dyn *e)
-{
-	Elf64_Ehdr eh;
-	Elf64_Phdr *ph = NULL;
-	Elf64_Dyn *dyn = NULL;
-	char *strtab = NULL;
-	uint64_t strvaddr = 0, strsz = 0, off;
-	size_t i, ndyn = 0, dynoff = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	memset(e, 0, sizeof(*e));
-	if (fd < 0)
-		return;
-	if (!elf_header(fd, &eh))
-		goto out;
-	ph = xcalloc(eh.e_phnum ? eh.e_phnum : 1, sizeof(*ph));
-	if (!pread_all(fd, ph, eh.e_phnum * sizeof(*ph), eh.e_phoff))
-		goto out;
-	for (i = 0; i < eh.e_phnum; i++) {
-		if (ph[i].p_type == PT_INTERP && ph[i].p_filesz < PATH_MAX && !e->interp) {
-			char buf[PATH_MAX];
-
-			if (pread_all(fd, buf, ph[i].p_filesz, ph[i].p_offset)) {
-				buf[ph[i].p_filesz ? ph[i].p_filesz - 1 : 0] = '\0';
-				e->interp = xstrdup(buf);
-			}
-		}
-		if (ph[i].p_type == PT_DYNAMIC && !dyn &&
-		    ph[i].p_filesz < (1u << 20)) {
-			ndyn = ph[i].p_filesz / sizeof(Elf64_Dyn);
-			dyn = xcalloc(ndyn ? ndyn : 1, sizeof(*dyn));
-			e->dyn_vaddr = ph[i].p_vaddr;
-			dynoff = ph[i].p_offset;
-			if (!pread_all(fd, dyn, ndyn * sizeof(*dyn), dynoff))
-				ndyn = 0;
-		}
-	}
-	for (i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
-		if (dyn[i].d_tag == DT_STRTAB)
-			strvaddr = dyn[i].d_un.d_ptr;
-		else if (dyn[i].d_tag == DT_STRSZ)
-			strsz = dyn[i].d_un.d_val;
-	}
-	if (strvaddr && strsz && strsz < (64u << 20) &&
-	    vaddr_offset(ph, eh.e_phnum, strvaddr, &off)) {
-		strtab = xmalloc(strsz + 1);
-		if (!pread_all(fd, strtab, strsz, off))
-			strsz = 0;
-		strtab[strsz] = '\0';
-		for (i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
-			char *s;
-
-			if (dyn[i].d_tag != DT_NEEDED && dyn[i].d_tag != DT_RPATH &&
-			    dyn[i].d_tag != DT_RUNPATH)
-				continue;
-			if (!(s = str_at(strtab, strsz, dyn[i].d_un.d_val)))
-				continue;
-			if (dyn[i].d_tag == DT_NEEDED) {
-				e->needed = xrealloc(e->needed, (e->nneeded + 1) * sizeof(char *));
-				e->needed[e->nneeded++] = s;
-			} else if (dyn[i].d_tag == DT_RPATH && !e->rpath) {
-				e->rpath = s;
-			} else if (dyn[i].d_tag == DT_RUNPATH && !e->runpath) {
-				e->runpath = s;
-			} else {
-				free(s);
-			}
-		}
-	}
-	e->ok = true;
-out:
-	free(strtab);
-	free(dyn);
-	free(ph);
-	close(fd);
-}
-
-static bool is_elf64_file(const char *path)
-{
-	Elf64_Ehdr eh;
-	struct stat st;
-	bool ok;
-	int fd;
-
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	ok = elf_header(fd, &eh);
-	close(fd);
-	return ok;
-}
-
-/* ---- finding libraries as ld.so does ---- */
-
-static char *canonical(const char *path)
-{
-	char real[PATH_MAX];
-
-	return realpath(path, real) ? xstrdup(real) : NULL;
-}
-
-/* Looks for name in each directory of a ':'-separated list ($ORIGIN expanded). */
-static char *search_dirs(const char *list, const char *origin, const char *name)
-{
-	const char *p, *end;
-
-	if (!list)
-		return NULL;
-	for (p = list; *p; p = *end ? end + 1 : end) {
-		rg_buf dir = RG_BUF_INIT;
-		char *cand = NULL;
-
-		end = p + strcspn(p, ":");
-		rg_buf_add(&dir, p, (size_t)(end - p));
-		if (dir.s && (!strncmp(dir.s, "$ORIGIN", 7) || !strncmp(dir.s, "${ORIGIN}", 9))) {
-			const char *rest = dir.s + (dir.s[1] == '{' ? 9 : 7);
-
-			cand = xasprintf("%s%s/%s", origin, rest, name);
-		} else if (dir.len) {
-			cand = xasprintf("%s/%s", dir.s, name);
-		}
-		rg_buf_release(&dir);
-		if (cand && is_elf64_file(cand)) {
-			char *c = canonical(cand);
-
-			free(cand);
-			if (c)
-				return c;
-			continue;
-		}
-		free(cand);
-	}
-	return NULL;
-}
-
-/*
- * /etc/ld.so.cache, the format glibc writes since 2.32 (and before it,
- * after the old one): "glibc-ld.so.cache1.1", nlibs, strings size, ...,
- * then nlibs entries of {int32 flags; uint32 key, value; uint32; uint64}
- * whose key and value are offsets from the start of the file.
- */
-static char *ldcache_lookup(struct plan_locs *pl, const char *name)
-{
-	static const char magic[] = "glibc-ld.so.cache1.1";
-	const size_t hdr = 48, ent = 24;
-	uint32_t nlibs, i;
-	const char *c;
-
-	if (!pl->ldcache_read) {
-		int fd = open("/etc/ld.so.cache", O_RDONLY | O_CLOEXEC);
-		struct stat st;
-
-		pl->ldcache_read = true;
-		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 &&
-		    st.st_size < (64 << 20)) {
-			pl->ldcache = xmalloc((size_t)st.st_size + 1);
-			pl->ldcache_len = (size_t)st.st_size;
-			if (!pread_all(fd, pl->ldcache, pl->ldcache_len, 0)) {
-				free(pl->ldcache);
-				pl->ldcache = NULL;
-			} else {
-				pl->ldcache[pl->ldcache_len] = '\0';
-			}
-		}
-		if (fd >= 0)
-			close(fd);
-	}
-	c = pl->ldcache;
-	if (!c || pl->ldcache_len < hdr || memcmp(c, magic, sizeof(magic) - 1))
-		return NULL;
-	memcpy(&nlibs, c + 20, sizeof(nlibs));
-	if (nlibs > (pl->ldcache_len - hdr) / ent)
-		return NULL;
-	for (i = 0; i < nlibs; i++) {
-		int32_t flags;
-		uint32_t key, value;
-		const char *e = c + hdr + (size_t)i * ent;
-
-		memcpy(&flags, e, 4);
-		memcpy(&key, e + 4, 4);
-		memcpy(&value, e + 8, 4);
-		/* FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 */
-		if ((flags & 0xff) != 0x03 || (flags & 0xff00) != 0x0300)
-			continue;
-		if (key >= pl->ldcache_len || value >= pl->ldcache_len ||
-		    strcmp(c + key, name))
-			continue;
-		if (is_elf64_file(c + value))
-			return canonical(c + value);
-	}
-	return NULL;
-}
-
-static char *find_library(struct plan_locs *pl, const char *name,
-			  const struct elf_dyn *from, const char *from_path)
-{
-	static const char defaults[] = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
-				       "/lib64:/usr/lib64:/lib:/usr/lib";
-	char *origin = xstrdup(from_path), *slash, *r = NULL;
-
-	if (strchr(name, '/')) {
-		free(origin);
-		return is_elf64_file(name) ? canonical(name) : NULL;
-	}
-	slash = strrchr(origin, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		strcpy(origin, ".");
-	if (!from->runpath)
-		r = search_dirs(from->rpath, origin, name);
-	if (!r)
-		r = search_dirs(getenv("LD_LIBRARY_PATH"), origin, name);
-	if (!r)
-		r = search_dirs(from->runpath, origin, name);
-	if (!r)
-		r = ldcache_lookup(pl, name);
-	if (!r)
-		r = search_dirs(defaults, origin, name);
-	free(origin);
-	return r;
-}
-
 static struct plan_locs *locs_of(plan *p)
 {
 	if (!p->locs)
@@ -419,14 +127,14 @@ static struct plan_locs *locs_of(plan *p)
 	return p->locs;
 }
 
-static const struct elf_dyn *exe_dyn(plan *p)
+static const dwarfx_dyn *exe_dyn(plan *p)
 {
 	struct plan_locs *pl = locs_of(p);
+	rg_err err = RG_ERR_INIT;
 
-	if (!pl->exe_read) {
-		elf_dyn_read(p->exe, &pl->exe);
-		pl->exe_read = true;
-	}
+	if (!pl->exe_read && dwarfx_dyn_read(p->exe, &pl->exe, &err) < 0)
+		rg_trace("no dynamic linking information: %s", err.msg);
+	pl->exe_read = true;
 	return &pl->exe;
 }
 
@@ -434,43 +142,14 @@ static const struct elf_dyn *exe_dyn(plan *p)
 static void find_libs(plan *p)
 {
 	struct plan_locs *pl = locs_of(p);
-	char *self;
-	size_t i, j;
+	dwarfx_ldpath *lp;
 
 	if (pl->libs_known)
 		return;
 	pl->libs_known = true;
-	self = canonical(p->exe);
-	/* breadth first, as ld.so loads them: libs[i] is read when reached */
-	for (i = 0; i <= pl->nlibs && pl->nlibs < MAX_LIBS; i++) {
-		struct elf_dyn own, *e;
-		const char *from = i ? pl->libs[i - 1] : p->exe;
-
-		if (i) {
-			elf_dyn_read(from, &own);
-			e = &own;
-		} else {
-			e = (struct elf_dyn *)exe_dyn(p);
-		}
-		for (j = 0; j < e->nneeded && pl->nlibs < MAX_LIBS; j++) {
-			char *path = find_library(pl, e->needed[j], e, from);
-			size_t k;
-
-			if (!path)
-				continue;
-			for (k = 0; k < pl->nlibs && strcmp(pl->libs[k], path); k++)
-				;
-			if (k < pl->nlibs || (self && !strcmp(self, path))) {
-				free(path);
-				continue;
-			}
-			pl->libs = xrealloc(pl->libs, (pl->nlibs + 1) * sizeof(char *));
-			pl->libs[pl->nlibs++] = path;
-		}
-		if (i)
-			elf_dyn_release(&own);
-	}
-	free(self);
+	lp = dwarfx_ldpath_new(getenv("LD_LIBRARY_PATH"), NULL);
+	pl->nlibs = dwarfx_needed_closure(lp, p->exe, MAX_LIBS, &pl->libs);
+	dwarfx_ldpath_free(lp);
 }
 
 /* ---- resolving one gate in one object (cached for the session) ---- */
@@ -510,7 +189,8 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 	dwarfx_loc *locs = NULL;
 	size_t n = 0, i;
 	rg_err err = RG_ERR_INIT;
-	bool failed;
+	dwarfx_hint hint = DWARFX_HINT_INIT;
+	int rc;
 	dwarfx *dx;
 
 	for (i = 0; i < pl->nres; i++)
@@ -526,11 +206,12 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 		r->msg = xasprintf("cannot read '%s'", path);
 		return r;
 	}
-	failed = dwarfx_resolve(dx, g->what, &locs, &n, &err) < 0;
+	rc = dwarfx_resolve(dx, g->what, &locs, &n, &hint, &err);
 	plan_warn_dropped(dx, NULL, NULL);
-	if (failed) {
-		r->state = not_here(err.msg) ? 0 : -1;
+	if (rc < 0) {
+		r->state = rc == DWARFX_NO_ENTRY ? 0 : -1;
 		r->msg = xstrdup(err.msg);
+		r->suggest = hint.suggest;   /* owned by dx, which the plan keeps */
 		return r;
 	}
 	if (g->ret_where && returns_check(dx, g->ret_where, locs, n, &err) < 0) {
@@ -570,31 +251,48 @@ static size_t add_gate(plan *p, size_t i, const char *fn)
 	return pl->ng++;
 }
 
-/* The name in "(did you mean 'NAME'?)", or NULL. */
-static char *suggestion(const char *msg)
+/*
+ * Gate k is found in no object: an error, with the nearest name any object
+ * has (hint, in) and, unless in: says which library, how to name one the
+ * program opens later.
+ */
+static void not_found(plan *p, size_t k, const char *hint, const char *hint_in,
+		      spec_diags *d)
 {
-	const char *s = msg ? strstr(msg, "(did you mean '") : NULL;
-	const char *e;
+	struct pl_gate *g = &locs_of(p)->g[k];
+	const spec_gate *sg = &p->sp->gates[g->gate];
+	rg_buf b = RG_BUF_INIT;
 
-	if (!s)
-		return NULL;
-	s += strlen("(did you mean '");
-	e = strchr(s, '\'');
-	return e ? xstrndup(s, (size_t)(e - s)) : NULL;
+	rg_buf_printf(&b, "cannot resolve '%s': it is not in '%s'%s", sg->at,
+		      g->in ? g->in : base_of(p->exe),
+		      g->in ? "" : " nor in the libraries it is linked with");
+	if (hint)
+		rg_buf_printf(&b, " (did you mean '%s'%s%s%s?)", hint,
+			      hint_in ? " in '" : "", hint_in ? hint_in : "",
+			      hint_in ? "'" : "");
+	if (!g->in)
+		rg_buf_puts(&b, "; a gate in a library the program opens later "
+			    "(dlopen) says which with 'in: LIBRARY'");
+	spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s", b.s);
+	rg_buf_release(&b);
+	g->dead = true;
 }
 
 /*
- * Gate k is not in the executable (exe_msg says why; NULL when the
- * executable was not looked at): look in the libraries it is linked with.
- * quiet: add nothing to d when no library has it (return false instead).
+ * Gate k is not in the executable (exe_hint: what its look-up found out;
+ * NULL when the executable was not looked at): look in the libraries it is
+ * linked with.  Found in one: pending, armed when it maps.  `in:` naming a
+ * library the executable is not linked with: pending until the program
+ * opens it (dlopen), with a warning.  Found nowhere: an error, unless
+ * quiet, which adds nothing to d and returns false.
  */
-static bool pending_static(plan *p, size_t k, const char *exe_msg, bool quiet,
-			   spec_diags *d)
+static bool pending_static(plan *p, size_t k, const dwarfx_hint *exe_hint,
+			   bool quiet, spec_diags *d)
 {
 	struct plan_locs *pl = locs_of(p);
 	struct pl_gate *g = &pl->g[k];
 	const spec_gate *sg = &p->sp->gates[g->gate];
-	char *hint = suggestion(exe_msg), *hint_in = NULL;
+	const char *hint = exe_hint ? exe_hint->suggest : NULL, *hint_in = NULL;
 	size_t j, nmatch = 0;
 	bool found = false;
 
@@ -610,43 +308,29 @@ static bool pending_static(plan *p, size_t k, const char *exe_msg, bool quiet,
 			spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s (in '%s')",
 				       r->msg, pl->libs[j]);
 			g->dead = true;
-			free(hint);
-			free(hint_in);
 			return true;
 		}
 		if (r->state > 0)
 			found = true;
-		if (!hint && r->state == 0 && (hint = suggestion(r->msg)))
-			hint_in = xstrdup(pl->libs[j]);
+		if (!hint && r->state == 0 && r->suggest) {
+			hint = r->suggest;
+			hint_in = pl->libs[j];
+		}
 	}
-	if (!found && quiet) {
-		free(hint);
-		free(hint_in);
+	if (!found && quiet)
 		return false;
+	/* in: naming the executable, which does not have it: nothing to wait for */
+	if (found || (g->in && !nmatch && !in_matches(g->in, p->exe))) {
+		g->pending = true;
+		if (!found)
+			spec_diags_add(d, SPEC_WARNING, sg->at_pos,
+				       "gate '%s': no library '%s' among those '%s' is "
+				       "linked with: the gate stays pending until that "
+				       "library is loaded (dlopen)", sg->name, g->in,
+				       base_of(p->exe));
+		return true;
 	}
-	g->pending = true;
-	if (!found) {
-		rg_buf b = RG_BUF_INIT;
-
-		if (g->in && !nmatch)
-			rg_buf_printf(&b, "gate '%s': no library '%s' among those '%s' is "
-				      "linked with", sg->name, g->in, base_of(p->exe));
-		else
-			rg_buf_printf(&b, "'%s' is not in '%s'%s", sg->at,
-				      g->in ? g->in : base_of(p->exe),
-				      g->in ? "" : " nor in the libraries it is linked with");
-		rg_buf_printf(&b, ": the gate stays pending until %s is loaded "
-			      "(dlopen)", g->in ? "that library" :
-			      "a library that has it");
-		if (hint)
-			rg_buf_printf(&b, " (did you mean '%s'%s%s%s?)", hint,
-				      hint_in ? " in '" : "", hint_in ? hint_in : "",
-				      hint_in ? "'" : "");
-		spec_diags_add(d, SPEC_WARNING, sg->at_pos, "%s", b.s);
-		rg_buf_release(&b);
-	}
-	free(hint);
-	free(hint_in);
+	not_found(p, k, hint, hint_in, d);
 	return true;
 }
 
@@ -660,6 +344,8 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d)
 	dwarfx_loc *locs = NULL;
 	size_t n = 0, k;
 	rg_err err = RG_ERR_INIT;
+	dwarfx_hint hint = DWARFX_HINT_INIT;
+	int rc;
 
 	if (!fn && exe_ok)
 		return false;
@@ -671,7 +357,8 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d)
 		pending_static(p, k, NULL, false, d);
 		return true;
 	}
-	if (dwarfx_resolve(p->dx, g->what, &locs, &n, &err) == 0 &&
+	rc = dwarfx_resolve(p->dx, g->what, &locs, &n, &hint, &err);
+	if (rc == DWARFX_OK &&
 	    g->ret_where && returns_check(p->dx, g->ret_where, locs, n, &err) < 0) {
 		free(locs);
 		spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s", err.msg);
@@ -684,24 +371,25 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d)
 		free(locs);
 		return true;
 	}
-	if (!not_here(err.msg)) {
+	if (rc != DWARFX_NO_ENTRY) {
 		spec_diags_add(d, SPEC_ERROR, sg->at_pos, "%s", err.msg);
 		g->dead = true;
 		return true;
 	}
-	pending_static(p, k, err.msg, false, d);
+	pending_static(p, k, &hint, false, d);
 	return true;
 }
 
-bool plan_locs_pending(plan *p, size_t i, const char *exe_msg, spec_diags *d)
+bool plan_locs_pending(plan *p, size_t i, int exe_status,
+		       const dwarfx_hint *exe_hint, spec_diags *d)
 {
 	struct plan_locs *pl;
 	size_t k;
 
-	if (exe_msg && !not_here(exe_msg))
+	if (exe_status != DWARFX_NO_ENTRY)
 		return false;
 	k = add_gate(p, i, NULL);
-	if (pending_static(p, k, exe_msg, !exe_msg, d))
+	if (pending_static(p, k, exe_hint, !exe_hint, d))
 		return true;
 	/* not found anywhere, and the executable's own message says it better */
 	pl = locs_of(p);
@@ -737,8 +425,8 @@ void plan_locs_describe(const plan *p, size_t i, FILE *f)
 			if (r->k != k || r->state != 1)
 				continue;
 			for (m = 0; m < r->nlocs; m++)
-				fprintf(f, "      0x%llx  %s%s%s  in '%s' (before load bias)\n",
-					(unsigned long long)r->locs[m].addr,
+				fprintf(f, "      %s+0x%llx  %s%s%s  in '%s'\n",
+					base_of(r->path), (unsigned long long)r->locs[m].addr,
 					r->locs[m].where,
 					r->locs[m].function && strcmp(r->locs[m].function,
 								      r->locs[m].where) ? "  in " : "",
@@ -772,11 +460,10 @@ void plan_locs_free(plan *p)
 	for (i = 0; i < pl->nstrs; i++)
 		free(pl->strs[i]);
 	free(pl->strs);
-	elf_dyn_release(&pl->exe);
+	dwarfx_dyn_release(&pl->exe);
 	for (i = 0; i < pl->nlibs; i++)
 		free(pl->libs[i]);
 	free(pl->libs);
-	free(pl->ldcache);
 	free(pl);
 	p->locs = NULL;
 }
@@ -785,13 +472,15 @@ void plan_locs_free(plan *p)
 
 struct rl_obj {
 	const char *path;      /* canonical, interned in plan_locs */
-	uint64_t bias;         /* l_addr */
+	size_t pobj;           /* index in plan.objs: its sites' obj */
+	uint64_t bias;         /* l_addr: tells a remap from the same mapping */
 	bool live;             /* still in the link map */
 	bool seen;             /* in the current scan */
 };
 
 struct rl_bp {
-	plan_bp bp;            /* run-time addr; where/function live in the plan */
+	plan_bp bp;            /* where/function live in the plan */
+	uint64_t at;           /* run-time address of bp.site, this run */
 	size_t obj;
 };
 
@@ -804,7 +493,7 @@ struct run_locs {
 	plan *p;
 	struct plan_locs *pl;
 	tracer *tr;
-	uint64_t exe_bias;
+	run_bias *bt;          /* the run's, updated here as objects map */
 	run_locs_busy_fn busy; /* run.c's own breakpoints */
 	void *busy_ctx;
 	ret_table *rets;
@@ -829,12 +518,12 @@ static bool busy_for_returns(void *ctx, uint64_t addr)
 	if (addr == l->brk || (l->busy && l->busy(l->busy_ctx, addr)))
 		return true;
 	for (i = 0; i < l->nbps; i++)
-		if (l->bps[i]->bp.addr == addr)
+		if (l->bps[i]->at == addr)
 			return true;
 	return false;
 }
 
-run_locs *run_locs_new(plan *p, tracer *tr, uint64_t exe_bias,
+run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
 		       run_locs_busy_fn busy, void *busy_ctx)
 {
 	run_locs *l;
@@ -846,10 +535,10 @@ run_locs *run_locs_new(plan *p, tracer *tr, uint64_t exe_bias,
 	l->p = p;
 	l->pl = p->locs;
 	l->tr = tr;
-	l->exe_bias = exe_bias;
+	l->bt = bt;
 	l->busy = busy;
 	l->busy_ctx = busy_ctx;
-	l->rets = returns_new(tr, busy_for_returns, l);
+	l->rets = returns_new(tr, bt, busy_for_returns, l);
 	l->armed = xcalloc(p->sp->ngates ? p->sp->ngates : 1, sizeof(bool));
 	l->why = xcalloc(p->sp->ngates ? p->sp->ngates : 1, sizeof(char *));
 	for (k = 0; k < l->pl->ng; k++)
@@ -899,27 +588,32 @@ static int arm_rendezvous(run_locs *l, uint64_t addr, rg_err *err)
  */
 static int watch_interpreter(run_locs *l, rg_err *err)
 {
-	const struct elf_dyn *e = exe_dyn(l->p);
+	const dwarfx_dyn *e = exe_dyn(l->p);
 	tracer_map *maps = NULL;
 	size_t n = 0, i;
-	char *interp;
+	char real[PATH_MAX], *interp;
 	int ret = 0;
 
-	if (!e->interp || !(interp = canonical(e->interp)))
+	if (!e->interp || !realpath(e->interp, real))
 		return 0;
+	interp = xstrdup(real);
 	if (tracer_maps(l->tr, &maps, &n, err) < 0) {
 		free(interp);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
+		rg_site s = {0, 0};
 		dwarfx *dx;
-		uint64_t a;
 
 		if (!maps[i].path || maps[i].offset || strcmp(maps[i].path, interp))
 			continue;
-		dx = plan_object(l->p, maps[i].path);
-		if (dx && dwarfx_symbol_addrs(dx, "_dl_debug_state", &a, 1) >= 1)
-			ret = arm_rendezvous(l, maps[i].start - dwarfx_load_base(dx) + a, err);
+		s.obj = plan_object_index(l->p, maps[i].path);
+		dx = plan_site_dx(l->p, s);
+		/* the link map will say the same once ld.so has made it */
+		if (dx)
+			run_bias_map(l->bt, s.obj, maps[i].start - dwarfx_load_base(dx));
+		if (dx && dwarfx_symbol_addrs(dx, "_dl_debug_state", &s.link_addr, 1) >= 1)
+			ret = arm_rendezvous(l, run_bias_addr(l->bt, s), err);
 		break;
 	}
 	tracer_maps_free(maps, n);
@@ -939,8 +633,10 @@ int run_locs_start(run_locs *l, rg_err *err)
 		if (!g->in_exe)
 			continue;
 		for (j = 0; j < g->nexe_locs; j++) {
-			plan_assert_boundary(l->p->dx, g->exe_locs[j].addr);
-			if (returns_add(l->rets, g->exe_locs[j].addr + l->exe_bias, g->gate,
+			rg_site s = {PLAN_EXE, g->exe_locs[j].addr};
+
+			plan_assert_boundary(l->p->dx, s.link_addr);
+			if (returns_add(l->rets, s, g->gate,
 					g->ret_where, g->exe_locs[j].function, err) < 0)
 				return -1;
 		}
@@ -949,62 +645,12 @@ int run_locs_start(run_locs *l, rg_err *err)
 	return l->watch ? watch_interpreter(l, err) : 0;
 }
 
-static int read_u64(run_locs *l, uint64_t addr, uint64_t *v, rg_err *err)
-{
-	return tracer_read_mem(l->tr, addr, v, sizeof(*v), err);
-}
-
 /* r_debug, from DT_DEBUG in the executable's dynamic section in memory. */
 static uint64_t find_r_debug(run_locs *l)
 {
-	const struct elf_dyn *e = exe_dyn(l->p);
-	uint64_t a;
-	size_t i;
+	rg_site dyn = {PLAN_EXE, exe_dyn(l->p)->dyn_vaddr};
 
-	if (!e->dyn_vaddr)
-		return 0;
-	a = e->dyn_vaddr + l->exe_bias;
-	for (i = 0; i < 1024; i++, a += sizeof(Elf64_Dyn)) {
-		Elf64_Dyn d;
-		rg_err err = RG_ERR_INIT;
-
-		if (tracer_read_mem(l->tr, a, &d, sizeof(d), &err) < 0 ||
-		    d.d_tag == DT_NULL)
-			return 0;
-		if (d.d_tag == DT_DEBUG)
-			return d.d_un.d_ptr;
-	}
-	return 0;
-}
-
-/* A string in the program's memory; NULL when unreadable. */
-static char *read_str(run_locs *l, uint64_t addr)
-{
-	rg_buf b = RG_BUF_INIT;
-	rg_err err = RG_ERR_INIT;
-	char chunk[64];
-
-	while (b.len < PATH_MAX) {
-		size_t n;
-
-		if (tracer_read_mem(l->tr, addr, chunk, sizeof(chunk), &err) == 0) {
-			n = strnlen(chunk, sizeof(chunk));
-			rg_buf_add(&b, chunk, n);
-			if (n < sizeof(chunk))
-				return rg_buf_detach(&b);
-			addr += n;
-			continue;
-		}
-		/* near the end of a mapping: a byte at a time */
-		if (tracer_read_mem(l->tr, addr, chunk, 1, &err) < 0)
-			break;
-		if (!chunk[0])
-			return rg_buf_detach(&b);
-		rg_buf_add(&b, chunk, 1);
-		addr++;
-	}
-	rg_buf_release(&b);
-	return NULL;
+	return dyn.link_addr ? linkmap_r_debug(l->tr, run_bias_addr(l->bt, dyn)) : 0;
 }
 
 static struct rl_bp *bp_at(const run_locs *l, uint64_t addr)
@@ -1012,14 +658,15 @@ static struct rl_bp *bp_at(const run_locs *l, uint64_t addr)
 	size_t i;
 
 	for (i = 0; i < l->nbps; i++)
-		if (l->bps[i]->bp.addr == addr)
+		if (l->bps[i]->at == addr)
 			return l->bps[i];
 	return NULL;
 }
 
-static int add_bp(run_locs *l, size_t obj, uint64_t addr, size_t gate,
+static int add_bp(run_locs *l, size_t obj, rg_site site, size_t gate,
 		  const struct pl_loc *loc, rg_err *err)
 {
+	uint64_t addr = run_bias_addr(l->bt, site);
 	struct rl_bp *b = bp_at(l, addr);
 	size_t k;
 
@@ -1028,7 +675,8 @@ static int add_bp(run_locs *l, size_t obj, uint64_t addr, size_t gate,
 			return rg_error_prefix(err, "'%s' in '%s'", loc->where,
 					       l->objs[obj].path);
 		b = xcalloc(1, sizeof(*b));
-		b->bp.addr = addr;
+		b->bp.site = site;
+		b->at = addr;
 		b->bp.where = (char *)loc->where;
 		b->bp.function = (char *)loc->function;
 		b->obj = obj;
@@ -1063,15 +711,14 @@ static int object_mapped(run_locs *l, size_t o, rg_err *err)
 		if (r->state <= 0)
 			continue;
 		for (j = 0; j < r->nlocs; j++) {
-			uint64_t a = r->locs[j].addr + l->objs[o].bias;
+			rg_site s = {l->objs[o].pobj, r->locs[j].addr};
 			int rc;
 
-			plan_assert_boundary(plan_object(l->p, l->objs[o].path),
-					     r->locs[j].addr);
+			plan_assert_boundary(plan_site_dx(l->p, s), s.link_addr);
 			rc = g->ret_where ?
-				returns_add(l->rets, a, g->gate, g->ret_where,
+				returns_add(l->rets, s, g->gate, g->ret_where,
 					    r->locs[j].function, err) :
-				add_bp(l, o, a, g->gate, &r->locs[j], err);
+				add_bp(l, o, s, g->gate, &r->locs[j], err);
 
 			if (rc < 0)
 				return -1;
@@ -1087,6 +734,13 @@ static void object_unmapped(run_locs *l, size_t o)
 	size_t i = 0;
 
 	l->objs[o].live = false;
+	/* the bias table forgets it, unless it mapped again (a newer entry) */
+	for (i = 0; i < l->nobjs; i++)
+		if (l->objs[i].live && l->objs[i].pobj == l->objs[o].pobj)
+			break;
+	if (i == l->nobjs)
+		run_bias_unmap(l->bt, l->objs[o].pobj);
+	i = 0;
 	while (i < l->nbps) {
 		struct rl_bp *b = l->bps[i];
 		rg_err err = RG_ERR_INIT;
@@ -1095,64 +749,55 @@ static void object_unmapped(run_locs *l, size_t o)
 			i++;
 			continue;
 		}
-		tracer_remove_bp(l->tr, b->bp.addr, &err);
+		tracer_remove_bp(l->tr, b->at, &err);
 		free(b->bp.gates);
 		free(b);
 		l->bps[i] = l->bps[--l->nbps];
 	}
 }
 
+/* Index of the live object at path with bias, or l->nobjs. */
+static size_t live_object(const run_locs *l, const char *ipath, uint64_t bias)
+{
+	size_t o;
+
+	for (o = 0; o < l->nobjs; o++)
+		if (l->objs[o].live && l->objs[o].path == ipath && l->objs[o].bias == bias)
+			break;
+	return o;
+}
+
 /* Walks the link map (consistent now): new objects, and objects gone. */
 static int scan(run_locs *l, rg_err *err)
 {
-	uint64_t lm;
-	size_t n, o;
-	char cwd[64];
+	linkmap_obj *m;
+	size_t n, i, o;
 
-	if (read_u64(l, l->r_debug + 8, &lm, err) < 0)
-		return rg_error_prefix(err, "cannot read the dynamic linker's r_debug");
+	if (linkmap_read(l->tr, l->r_debug, MAX_LINKMAP, &m, &n, err) < 0)
+		return -1;
 	for (o = 0; o < l->nobjs; o++)
 		l->objs[o].seen = false;
-	snprintf(cwd, sizeof(cwd), "/proc/%d/cwd/", (int)tracer_pid(l->tr));
-	for (n = 0; lm && n < MAX_LINKMAP; n++) {
-		uint64_t f[4];   /* l_addr, l_name, l_ld, l_next */
-		char *name, *path = NULL;
-		const char *ipath;
+	for (i = 0; i < n; i++) {
+		const char *ipath = intern(l->pl, m[i].path);
+		struct rl_obj *ob;
 
-		if (tracer_read_mem(l->tr, lm, f, sizeof(f), err) < 0)
-			return rg_error_prefix(err, "cannot read the dynamic linker's link map");
-		lm = f[3];
-		name = read_str(l, f[1]);
-		/* the executable has no name; "linux-vdso.so.1" is no file */
-		if (name && *name) {
-			char *full = name[0] == '/' ? xstrdup(name) :
-				     xasprintf("%s%s", cwd, name);
-
-			path = canonical(full);
-			free(full);
-		}
-		free(name);
-		if (!path)
-			continue;
-		ipath = intern(l->pl, path);
-		free(path);
-		for (o = 0; o < l->nobjs; o++)
-			if (l->objs[o].live && l->objs[o].path == ipath &&
-			    l->objs[o].bias == f[0])
-				break;
-		if (o < l->nobjs) {
+		if ((o = live_object(l, ipath, m[i].bias)) < l->nobjs) {
 			l->objs[o].seen = true;
 			continue;
 		}
 		RG_GROW(l->objs, l->nobjs + 1, l->capobjs);
-		l->objs[l->nobjs].path = ipath;
-		l->objs[l->nobjs].bias = f[0];
-		l->objs[l->nobjs].live = true;
-		l->objs[l->nobjs].seen = true;
-		l->nobjs++;
-		if (object_mapped(l, l->nobjs - 1, err) < 0)
+		ob = &l->objs[l->nobjs++];
+		ob->path = ipath;
+		ob->bias = m[i].bias;
+		ob->live = ob->seen = true;
+		ob->pobj = plan_object_index(l->p, ipath);
+		run_bias_map(l->bt, ob->pobj, ob->bias);
+		if (object_mapped(l, l->nobjs - 1, err) < 0) {
+			linkmap_free(m, n);
 			return -1;
+		}
 	}
+	linkmap_free(m, n);
 	for (o = 0; o < l->nobjs; o++)
 		if (l->objs[o].live && !l->objs[o].seen)
 			object_unmapped(l, o);
@@ -1162,13 +807,13 @@ static int scan(run_locs *l, rg_err *err)
 /* ld.so called r_brk: look at the link map when it is consistent. */
 static int rendezvous(run_locs *l, rg_err *err)
 {
-	int32_t state;
+	bool consistent;
 
 	if (!l->r_debug && !(l->r_debug = find_r_debug(l)))
 		return 0;   /* not set up yet */
-	if (tracer_read_mem(l->tr, l->r_debug + 24, &state, sizeof(state), err) < 0)
-		return rg_error_prefix(err, "cannot read the dynamic linker's r_debug");
-	return state == 0 /* RT_CONSISTENT */ ? scan(l, err) : 0;
+	if (linkmap_consistent(l->tr, l->r_debug, &consistent, err) < 0)
+		return -1;
+	return consistent ? scan(l, err) : 0;
 }
 
 int run_locs_at_entry(run_locs *l, rg_err *err)
@@ -1180,8 +825,8 @@ int run_locs_at_entry(run_locs *l, rg_err *err)
 	if (!l->r_debug && !(l->r_debug = find_r_debug(l)))
 		return 0;   /* a static program: nothing will ever map */
 	if (!l->brk) {
-		if (read_u64(l, l->r_debug + 16, &brk, err) < 0)
-			return rg_error_prefix(err, "cannot read the dynamic linker's r_debug");
+		if (linkmap_brk(l->tr, l->r_debug, &brk, err) < 0)
+			return -1;
 		if (brk && arm_rendezvous(l, brk, err) < 0)
 			return -1;
 	}

@@ -34,15 +34,18 @@
 bool plan_locs_take(plan *p, size_t i, spec_diags *d);
 
 /*
- * Gate i did not resolve in the executable, with message exe_msg (NULL:
- * the executable has no debug information for a FILE:LINE location).
- * When the location is simply not in the executable, the gate becomes
- * pending: resolved in the libraries it is linked with now (an error there
- * is added to d), and in every object that maps during a run.  A location
- * found in no library the executable is linked with draws a warning.
- * Returns false when exe_msg is a real error (plan.c reports it).
+ * Gate i did not resolve in the executable: exe_status and exe_hint are
+ * what dwarfx_resolve said (exe_hint NULL: the executable has no debug
+ * information for a FILE:LINE location and was not asked).  When the
+ * location is simply not in the executable (DWARFX_NO_ENTRY), it is looked
+ * for in the libraries the executable is linked with: found, the gate is
+ * pending (armed in every object that has it as it maps during a run); an
+ * error there, or found nowhere, is an error added to d (with the nearest
+ * name any object has).  Returns false when exe_status is a real error, or
+ * when exe_hint is NULL and no library has it (plan.c reports it).
  */
-bool plan_locs_pending(plan *p, size_t i, const char *exe_msg, spec_diags *d);
+bool plan_locs_pending(plan *p, size_t i, int exe_status,
+		       const dwarfx_hint *exe_hint, spec_diags *d);
 
 /* For `racegate check`: prints where gate i is armed outside p->bps. */
 void plan_locs_describe(const plan *p, size_t i, FILE *f);
@@ -60,7 +63,8 @@ typedef bool (*run_locs_busy_fn)(void *ctx, uint64_t addr);
  * Per-run state; NULL when the plan needs none (no pending or return
  * gates), and every run_locs_* function accepts NULL.
  */
-run_locs *run_locs_new(plan *p, tracer *tr, uint64_t exe_bias,
+/* bt: the run's bias table, kept up to date here as objects map and unmap. */
+run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
 		       run_locs_busy_fn busy, void *busy_ctx);
 void run_locs_free(run_locs *l);
 
@@ -95,11 +99,15 @@ char *run_locs_unarmed(const run_locs *l, size_t i);
 
 typedef struct ret_table ret_table;
 
-ret_table *returns_new(tracer *tr, run_locs_busy_fn busy, void *busy_ctx);
+ret_table *returns_new(tracer *tr, const run_bias *bt, run_locs_busy_fn busy,
+		       void *busy_ctx);
 void returns_free(ret_table *t);
 
-/* Arms the entry of a function whose returns are gate's arrivals; where is "FN:return". */
-int returns_add(ret_table *t, uint64_t entry, size_t gate, const char *where,
+/*
+ * Arms the entry (a site in a mapped object) of a function whose returns
+ * are gate's arrivals; where is "FN:return".
+ */
+int returns_add(ret_table *t, rg_site entry, size_t gate, const char *where,
 		const char *function, rg_err *err);
 
 /*

@@ -22,20 +22,24 @@
 /* A line split into more pieces than this is watched over the first ones. */
 #define PAST_MAX_SPANS 64
 
-int run_resume_past(plan *p, tracer *tr, uint64_t bias, pid_t tid,
+int run_resume_past(plan *p, tracer *tr, const run_bias *bt, pid_t tid,
 		    const plan_bp *at, rg_err *err)
 {
 	dwarfx_span ds[PAST_MAX_SPANS];
 	tracer_span ts[PAST_MAX_SPANS];
+	dwarfx *dx = at ? plan_site_dx(p, at->site) : NULL;
 	size_t n = 0, i;
 
-	if (at && p->dx)
-		n = dwarfx_line_range(p->dx, at->addr, ds, PAST_MAX_SPANS);
+	/* the line is looked up in the object the gate is in, not the executable */
+	if (dx && run_bias_mapped(bt, at->site))
+		n = dwarfx_line_range(dx, at->site.link_addr, ds, PAST_MAX_SPANS);
 	if (n > PAST_MAX_SPANS)
 		n = PAST_MAX_SPANS;
 	for (i = 0; i < n; i++) {
-		ts[i].lo = ds[i].lo + bias;
-		ts[i].hi = ds[i].hi + bias;
+		rg_site lo = {at->site.obj, ds[i].lo}, hi = {at->site.obj, ds[i].hi};
+
+		ts[i].lo = run_bias_addr(bt, lo);
+		ts[i].hi = run_bias_addr(bt, hi);
 	}
 	return tracer_resume_past(tr, tid, ts, n, err);
 }

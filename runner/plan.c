@@ -29,23 +29,19 @@ static bool is_executable_file(const char *path)
  * thing, the selector can never match, and the gates that use it are never
  * reached.  Said now rather than as NOT-ENFORCED after the run.
  */
-/* " (did you mean 'NAME'?)" from a resolve error, as a start name, or NULL. */
-static char *start_hint(const char *msg)
+/* " (did you mean 'NAME'?)" from a resolve's hint, as a start name, or NULL. */
+static char *start_hint(const dwarfx_hint *h)
 {
 	static const char op[] = "::operator()";
-	const char *s = strstr(msg, "(did you mean '"), *e;
 	size_t len;
 
-	if (!s)
+	if (!h->suggest || h->suggest_is_file)
 		return NULL;
-	s += strlen("(did you mean '");
-	if (!(e = strchr(s, '\'')))
-		return NULL;
-	len = (size_t)(e - s);
+	len = strlen(h->suggest);
 	/* a lambda's operator(): the selector names the lambda */
-	if (len > strlen(op) && !strncmp(e - strlen(op), op, strlen(op)))
+	if (len > strlen(op) && !strcmp(h->suggest + len - strlen(op), op))
 		len -= strlen(op);
-	return xasprintf(" (did you mean '%.*s'?)", (int)len, s);
+	return xasprintf(" (did you mean '%.*s'?)", (int)len, h->suggest);
 }
 
 static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
@@ -55,6 +51,7 @@ static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
 	size_t n = 0, i;
 	char *where, *hint = NULL;
 	rg_err err = RG_ERR_INIT;
+	dwarfx_hint h = DWARFX_HINT_INIT;
 
 	if (sel->kind != SPEC_SEL_MATCH || !sel->start)
 		return;
@@ -63,7 +60,7 @@ static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
 		return;
 	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		where = xasprintf(forms[i], sel->start);
-		if (dwarfx_resolve(p->dx, where, &locs, &n, &err) == 0) {
+		if (dwarfx_resolve(p->dx, where, &locs, &n, &h, &err) == DWARFX_OK) {
 			plan_warn_dropped(p->dx, d, &sel->pos);
 			free(locs);
 			free(where);
@@ -72,7 +69,7 @@ static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
 		}
 		free(where);
 		if (!hint)
-			hint = start_hint(err.msg);
+			hint = start_hint(&h);
 	}
 	spec_diags_add(d, SPEC_WARNING, sel->pos,
 		       "no function '%s' in '%s': {start: %s} matches no thread "
@@ -256,6 +253,7 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		dwarfx_loc *locs = NULL;
 		size_t nlocs = 0, j;
 		rg_err rerr = RG_ERR_INIT;
+		dwarfx_hint hint = DWARFX_HINT_INIT;
 		int rg;
 
 		if (g->when) {
@@ -270,7 +268,7 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		if (plan_locs_take(p, i, d))
 			continue;
 		if (is_line_location(g->at) && !dwarfx_has_debug_info(p->dx)) {
-			if (plan_locs_pending(p, i, NULL, d))
+			if (plan_locs_pending(p, i, DWARFX_NO_ENTRY, NULL, d))
 				continue;
 			if (!warned_nodebug)
 				spec_diags_add(d, SPEC_ERROR, g->at_pos,
@@ -280,11 +278,11 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 			warned_nodebug = true;
 			continue;
 		}
-		rg = dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &rerr);
+		rg = dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &hint, &rerr);
 		plan_warn_dropped(p->dx, d, &g->at_pos);
 		if (rg < 0) {
 			if (file_lacks_debug(p->dx, g->at) ||
-			    !plan_locs_pending(p, i, rerr.msg, d))
+			    !plan_locs_pending(p, i, rg, &hint, d))
 				spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
 			continue;
 		}
@@ -312,7 +310,8 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		p->bps = xrealloc(p->bps, (p->nbps + 1) * sizeof(*p->bps));
 		bp = &p->bps[p->nbps++];
 		memset(bp, 0, sizeof(*bp));
-		bp->addr = pairs[i].addr;
+		bp->site.obj = PLAN_EXE;
+		bp->site.link_addr = pairs[i].addr;
 		bp->where = describe_loc(&pairs[i].loc);
 		bp->function = pairs[i].loc.function ? xstrdup(pairs[i].loc.function) : NULL;
 		bp->gates = xcalloc(n - i, sizeof(*bp->gates));
@@ -383,9 +382,9 @@ const plan_bp *plan_find(const plan *p, uint64_t link_addr)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (p->bps[mid].addr == link_addr)
+		if (p->bps[mid].site.link_addr == link_addr)
 			return &p->bps[mid];
-		if (p->bps[mid].addr < link_addr)
+		if (p->bps[mid].site.link_addr < link_addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -421,7 +420,7 @@ void plan_release(plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-dwarfx *plan_object(plan *p, const char *path)
+size_t plan_object_index(plan *p, const char *path)
 {
 	size_t i;
 	rg_err err = RG_ERR_INIT;
@@ -429,12 +428,18 @@ dwarfx *plan_object(plan *p, const char *path)
 
 	for (i = 0; i < p->nobjs; i++)
 		if (!strcmp(p->objs[i].path, path))
-			return p->objs[i].dx;
+			return i;
 	if (dwarfx_open(path, &dx, &err) < 0)
 		dx = NULL;
 	p->objs = xrealloc(p->objs, (p->nobjs + 1) * sizeof(*p->objs));
 	p->objs[p->nobjs].path = xstrdup(path);
 	p->objs[p->nobjs].dx = dx;
-	p->nobjs++;
-	return dx;
+	return p->nobjs++;
+}
+
+dwarfx *plan_object(plan *p, const char *path)
+{
+	size_t i = plan_object_index(p, path);   /* may move p->objs */
+
+	return p->objs[i].dx;
 }

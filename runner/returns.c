@@ -53,6 +53,7 @@ struct ret_stack {
 
 struct ret_table {
 	tracer *tr;
+	const run_bias *bt;    /* the run's: sites -> run-time entries */
 	run_locs_busy_fn busy; /* the run's other breakpoints */
 	void *busy_ctx;
 	struct ret_entry **entries; /* stable pointers: threads point at their bp */
@@ -114,12 +115,14 @@ int returns_check(dwarfx *dx, const char *where, const dwarfx_loc *locs,
 	return -1;
 }
 
-ret_table *returns_new(tracer *tr, run_locs_busy_fn busy, void *busy_ctx)
+ret_table *returns_new(tracer *tr, const run_bias *bt, run_locs_busy_fn busy,
+		       void *busy_ctx)
 {
 	ret_table *t = xcalloc(1, sizeof(*t));
 	rg_intmap empty = RG_INTMAP_INIT;
 
 	t->tr = tr;
+	t->bt = bt;
 	t->busy = busy;
 	t->busy_ctx = busy_ctx;
 	t->entry_of = t->stack_of = t->temps = empty;
@@ -162,9 +165,10 @@ bool returns_busy(const ret_table *t, uint64_t addr)
 	return t && (entry_at(t, addr, NULL) || rg_intmap_get(&t->temps, addr));
 }
 
-int returns_add(ret_table *t, uint64_t entry, size_t gate, const char *where,
+int returns_add(ret_table *t, rg_site site, size_t gate, const char *where,
 		const char *function, rg_err *err)
 {
+	uint64_t entry = run_bias_addr(t->bt, site);
 	struct ret_entry *e = entry_at(t, entry, NULL);
 	size_t k;
 
@@ -173,7 +177,7 @@ int returns_add(ret_table *t, uint64_t entry, size_t gate, const char *where,
 			return -1;
 		e = xcalloc(1, sizeof(*e));
 		e->addr = entry;
-		e->bp.addr = entry;
+		e->bp.site = site;
 		e->bp.where = (char *)where;
 		e->bp.function = (char *)function;
 		RG_GROW(t->entries, t->nentries + 1, t->capentries);

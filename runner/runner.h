@@ -11,6 +11,7 @@
  *   session.c  one traced program and its event loop, for every driver (session.h)
  *   decide_gates.c  the gate engine as the session's decider (decide_gates.h)
  *   objects.c  gates in shared objects: pending until they map (objects.h)
+ *   sites.c    a gate's site (object, link-time address), each run's bias table
  *   returns.c  FUNCTION:return: per-thread, per-frame return breakpoints
  *   judge.c    outcome of a run from its result and the spec's expectations
  *   report.c   timeline and summaries
@@ -53,9 +54,23 @@ enum run_outcome {
 
 const char *run_outcome_name(enum run_outcome o);
 
-/* One gate location in the program: a run-time address once biased. */
+/* The executable, as the object of a site (rg_site.obj). */
+#define PLAN_EXE ((size_t)-1)
+
+/*
+ * A place in the program's code: an object and a link-time address in it,
+ * as that object's ELF file and debug information have it.  Objects map at
+ * another place every run; only the run's bias table (run_bias) turns a
+ * site into a run-time address, and nothing else converts.
+ */
+typedef struct rg_site {
+	size_t obj;            /* PLAN_EXE, or an index into plan.objs */
+	uint64_t link_addr;    /* link-time address in that object */
+} rg_site;
+
+/* One gate location in the program. */
 typedef struct plan_bp {
-	uint64_t addr;         /* link-time address in the executable */
+	rg_site site;          /* where it is (plan.bps: always the executable) */
 	size_t *gates;         /* indices into spec->gates, ascending */
 	size_t ngates;
 	char *where;           /* "file.c:12" for reports */
@@ -67,7 +82,7 @@ typedef struct plan {
 	char *exe;             /* program path as run (argv[0] resolved) */
 	char **argv;           /* NULL-terminated */
 	dwarfx *dx;            /* the executable */
-	plan_bp *bps;          /* sorted by addr */
+	plan_bp *bps;          /* the executable's own, sorted by site.link_addr */
 	size_t nbps;
 	uint64_t *pthread_create_addrs; /* link-time, when the executable has its own (static) */
 	size_t npthread_create;
@@ -77,11 +92,45 @@ typedef struct plan {
 	const char *source_dir; /* --source-dir (regex anchors): set before plan_build, kept */
 } plan;
 
-/* A shared object of the program, by path (symbols for start routines). */
+/*
+ * A shared object of the program, by path (symbols for start routines,
+ * gates in it).  plan.objs only grows during a session, so an index into
+ * it names one object for as long as the plan lives.
+ */
 struct plan_obj {
-	char *path;
+	char *path;            /* canonical */
 	dwarfx *dx;            /* NULL when it could not be read */
 };
+
+/*
+ * One run's object -> load bias table (bias = where the object is mapped
+ * minus where it was linked): the executable's, found at the exec stop, and
+ * each shared object's while it is mapped (objects.c follows the dynamic
+ * linker).  The one place where a site becomes a run-time address.
+ */
+typedef struct run_bias {
+	uint64_t exe;          /* the executable's load bias */
+	uint64_t *obj;         /* per plan.objs index */
+	bool *mapped;          /* per plan.objs index: obj[i] is valid */
+	size_t n;
+} run_bias;
+#define RUN_BIAS_INIT {0, NULL, NULL, 0}
+
+/* Object obj (an index into plan.objs) is mapped at bias, or no longer (unmap). */
+void run_bias_map(run_bias *b, size_t obj, uint64_t bias);
+void run_bias_unmap(run_bias *b, size_t obj);
+/* Is the object of s mapped in this run? */
+bool run_bias_mapped(const run_bias *b, rg_site s);
+/* The run-time address of s; its object must be mapped (rg_bug if not). */
+uint64_t run_bias_addr(const run_bias *b, rg_site s);
+/* The executable's site at run-time address addr (which may lie outside it). */
+rg_site run_bias_exe_site(const run_bias *b, uint64_t addr);
+void run_bias_release(run_bias *b);
+
+/* The object of s (its dwarfx), or NULL when it could not be read. */
+dwarfx *plan_site_dx(const plan *p, rg_site s);
+/* "libfoo.so+0x1139" (the executable: "0x1139"), malloc'd: reports and check. */
+char *plan_site_str(const plan *p, rg_site s);
 
 /*
  * Says each line table row dwarfx left out since the last call (a row off
@@ -99,6 +148,8 @@ void plan_assert_boundary(dwarfx *dx, uint64_t link_addr);
 
 /* The object at path, opened on first use and kept; NULL if unreadable. */
 dwarfx *plan_object(plan *p, const char *path);
+/* The index in p->objs of the object at path (opened on first use as above). */
+size_t plan_object_index(plan *p, const char *path);
 
 /*
  * Builds the plan: finds the program (cmd_override or the spec's command,
@@ -175,12 +226,13 @@ typedef struct run_result {
 
 /*
  * past.c.  Restarts tid, held or stopped at the gate location at, so that
- * the tracer watches it get past that source line (tracer_resume_past):
+ * the tracer watches it get past that source line (tracer_resume_past),
+ * looked up in the debug information of the object at->site is in:
  * returns 0 when a TRACER_EV_RANGE_DONE (or its exit) will say so, 1 when
  * the line's code is unknown and the thread was merely resumed, -1 on error.
  */
 struct tracer;
-int run_resume_past(plan *p, struct tracer *tr, uint64_t bias, pid_t tid,
+int run_resume_past(plan *p, struct tracer *tr, const run_bias *bt, pid_t tid,
 		    const plan_bp *at, rg_err *err);
 /* Does any selector of sp name a thread ({name: NAME})? */
 bool run_spec_uses_names(const spec *sp);

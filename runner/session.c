@@ -61,7 +61,7 @@ struct session {
 	const decider_ops *ops;
 	void *d;               /* the decider's own pointer */
 	struct timespec t0;
-	uint64_t bias;         /* load bias of the executable */
+	run_bias bt;           /* this run's object -> load bias table */
 
 	uint64_t entry;        /* run-time entry point (own breakpoint), 0 when done */
 	uint64_t *ptc;         /* run-time pthread_create addresses */
@@ -170,7 +170,7 @@ tracer *session_tracer(const session *s)
 
 uint64_t session_bias(const session *s)
 {
-	return s->bias;
+	return s->bt.exe;
 }
 
 run_result *session_result(const session *s)
@@ -192,7 +192,7 @@ static void resume(session *s, pid_t tid)
 
 	if (!t || s->ops->pass_depth(s->d, tid) <= t->npast)
 		rc = tracer_resume(s->tr, tid, &err);
-	else if ((rc = run_resume_past(s->p, s->tr, s->bias, tid, t->at, &err)) == 0)
+	else if ((rc = run_resume_past(s->p, s->tr, &s->bt, tid, t->at, &err)) == 0)
 		t->npast++;
 	else if (rc > 0)
 		s->ops->passed(s->d, tid, true, session_now(s));
@@ -312,7 +312,7 @@ static void on_pthread_create(session *s, pid_t tid)
 		free(ps->start);
 	}
 	/* pthread_create(thread, attr, start_routine, arg) */
-	ps->start = starts_name(s->p, s->tr, s->bias, tracer_call_arg(&regs, 2),
+	ps->start = starts_name(s->p, s->tr, s->bt.exe, tracer_call_arg(&regs, 2),
 				tracer_call_arg(&regs, 3));
 }
 
@@ -335,7 +335,8 @@ static bool own_busy(void *ctx, uint64_t addr)
 {
 	session *s = ctx;
 
-	return plan_find(s->p, addr - s->bias) || (s->entry && addr == s->entry) ||
+	return plan_find(s->p, run_bias_exe_site(&s->bt, addr).link_addr) ||
+	       (s->entry && addr == s->entry) ||
 	       is_ptc(s, addr);
 }
 
@@ -367,7 +368,7 @@ static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
 
 static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 {
-	const plan_bp *bp = plan_find(s->p, addr - s->bias);
+	const plan_bp *bp = plan_find(s->p, run_bias_exe_site(&s->bt, addr).link_addr);
 
 	if (s->entry && addr == s->entry) {
 		rg_err err = RG_ERR_INIT;
@@ -749,7 +750,7 @@ static int find_bias(session *s, rg_err *err)
 	int ret = -1;
 
 	if (!dwarfx_is_pie(s->p->dx)) {
-		s->bias = 0;
+		s->bt.exe = 0;
 		return 0;
 	}
 	if (!realpath(s->p->exe, real))
@@ -759,7 +760,7 @@ static int find_bias(session *s, rg_err *err)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (maps[i].path && maps[i].offset == 0 && !strcmp(maps[i].path, real)) {
-			s->bias = maps[i].start - dwarfx_load_base(s->p->dx);
+			s->bt.exe = maps[i].start - dwarfx_load_base(s->p->dx);
 			ret = 0;
 			break;
 		}
@@ -825,15 +826,16 @@ static void arm_all(session *s)
 	if (find_bias(s, &err) < 0)
 		fail(s, xstrdup(err.msg));
 	for (i = 0; i < s->p->nbps && !s->end.failed; i++) {
-		plan_assert_boundary(s->p->dx, s->p->bps[i].addr);
-		arm(s, s->p->bps[i].addr + s->bias);
+		plan_assert_boundary(s->p->dx, s->p->bps[i].site.link_addr);
+		arm(s, run_bias_addr(&s->bt, s->p->bps[i].site));
 	}
 	for (i = 0; i < s->p->npthread_create && !s->end.failed; i++)
-		add_ptc(s, s->p->pthread_create_addrs[i] + s->bias);
+		add_ptc(s, run_bias_addr(&s->bt, (rg_site){PLAN_EXE,
+							  s->p->pthread_create_addrs[i]}));
 	s->entry = tracer_entry(s->tr);
 	if (s->entry && !s->end.failed)
 		arm(s, s->entry);
-	s->locs = run_locs_new(s->p, s->tr, s->bias, own_busy, s);
+	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s);
 	if (!s->end.failed && run_locs_start(s->locs, &err) < 0)
 		locs_failed(s, &err);
 }
@@ -875,6 +877,7 @@ void session_free(session *s)
 	if (!s)
 		return;
 	run_locs_free(s->locs);
+	run_bias_release(&s->bt);
 	stall_free(s->stall);
 	if (s->tr)
 		tracer_free(s->tr);

@@ -7,6 +7,7 @@
  * a new compiler or an edited fixture does not break the test.
  */
 #include "dwarfx.h"
+#include "dwarfx_dyn.h"
 
 #include <check.h>
 #include <ctype.h>
@@ -14,6 +15,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -142,7 +144,7 @@ static dwarfx_loc *resolve_ok(dwarfx *dx, const char *where, size_t *n)
 	rg_err err = RG_ERR_INIT;
 	dwarfx_loc *locs = NULL;
 
-	ck_assert_msg(dwarfx_resolve(dx, where, &locs, n, &err) == 0,
+	ck_assert_msg(dwarfx_resolve(dx, where, &locs, n, NULL, &err) == 0,
 		      "resolve %s: %s", where, err.msg);
 	ck_assert_uint_ge(*n, 1);
 	for (size_t i = 1; i < *n; i++)
@@ -158,7 +160,7 @@ static const char *resolve_err(dwarfx *dx, const char *where)
 	size_t n = 99;
 
 	memset(&err, 0, sizeof(err));
-	ck_assert_msg(dwarfx_resolve(dx, where, &locs, &n, &err) < 0,
+	ck_assert_msg(dwarfx_resolve(dx, where, &locs, &n, NULL, &err) < 0,
 		      "%s resolved", where);
 	ck_assert_ptr_null(locs);
 	ck_assert_uint_eq(n, 0);
@@ -329,6 +331,62 @@ START_TEST(test_unknown_file)
 			 fmt("cannot resolve 'nosuch.c:3': no source file 'nosuch.c' "
 			     "in '%s'", FX_PIE));
 	ck_assert_contains(resolve_err(dx, "mian.c:3"), "(did you mean 'main.c'?)");
+	dwarfx_free(dx);
+}
+END_TEST
+
+/* Resolves where, which must fail with status; the hint it left. */
+static dwarfx_hint resolve_status(dwarfx *dx, const char *where, int status)
+{
+	dwarfx_hint h = {"junk", true, 7, 7, "junk", 7};
+	rg_err err = RG_ERR_INIT;
+	dwarfx_loc *locs = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(dwarfx_resolve(dx, where, &locs, &n, &h, &err), status);
+	ck_assert_ptr_null(locs);
+	ck_assert_msg(err.msg[0], "%s: empty message", where);
+	return h;
+}
+
+/*
+ * Callers decide on the status and the hint, never on the message: a name
+ * not here is NO_ENTRY (another object may have it), anything wrong with a
+ * name that is here is ERROR, and the hint carries "did you mean" and the
+ * nearest lines as values.
+ */
+START_TEST(test_result_kinds)
+{
+	int line = marker_line(SRC("main.c"), "worker-nocode");
+	int before = marker_line(SRC("main.c"), "worker-first");
+	int after = marker_line(SRC("main.c"), "worker-sink");
+	dwarfx *dx = open_ok(FX_PIE);
+	dwarfx_hint h = DWARFX_HINT_INIT;
+	dwarfx_loc *locs = NULL;
+	rg_err err = RG_ERR_INIT;
+	size_t n;
+
+	h = resolve_status(dx, "nosuch.c:3", DWARFX_NO_ENTRY);
+	ck_assert_ptr_null(h.suggest);
+	ck_assert_int_eq(h.before, 0);
+	h = resolve_status(dx, "mian.c:3", DWARFX_NO_ENTRY);
+	ck_assert_str_eq(h.suggest, "main.c");
+	ck_assert(h.suggest_is_file);
+	h = resolve_status(dx, "wroker", DWARFX_NO_ENTRY);
+	ck_assert_str_eq(h.suggest, "worker");
+	ck_assert(!h.suggest_is_file);
+	h = resolve_status(dx, "*wroker+2", DWARFX_NO_ENTRY);
+	ck_assert_str_eq(h.suggest, "worker");
+	h = resolve_status(dx, fmt("main.c:%d", line), DWARFX_ERROR);
+	ck_assert_ptr_null(h.suggest);
+	ck_assert_ptr_null(h.credit_file);
+	ck_assert_int_eq(h.before, before);
+	ck_assert_int_eq(h.after, after);
+	resolve_status(dx, "main.c:0", DWARFX_ERROR);
+	resolve_status(dx, "*0xzz", DWARFX_ERROR);
+	resolve_status(dx, "", DWARFX_ERROR);
+	ck_assert_int_eq(dwarfx_resolve(dx, "worker", &locs, &n, &h, &err), DWARFX_OK);
+	free(locs);
 	dwarfx_free(dx);
 }
 END_TEST
@@ -547,6 +605,161 @@ static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
 	}
 	return 0;
 }
+
+static void copy_file(const char *from, const char *dir, const char *name);
+static void write_file(const char *path, const void *data, size_t len);
+
+/* dir/name, a copy of the file at from. */
+static void copy_file(const char *from, const char *dir, const char *name)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out;
+	ssize_t n;
+
+	ck_assert_int_ge(in, 0);
+	out = open(fmt("%s/%s", dir, name), O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ck_assert_int_ge(out, 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ck_assert_int_eq(write(out, buf, (size_t)n), n);
+	close(in);
+	close(out);
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+/* The program's own dynamic section, and its libraries as ld.so finds them. */
+START_TEST(test_dyn_read)
+{
+	dwarfx_dyn d = DWARFX_DYN_INIT;
+	dwarfx_ldpath *lp = dwarfx_ldpath_new(NULL, NULL);
+	rg_err err = RG_ERR_INIT;
+	char **libs;
+	size_t n, i;
+	bool libc = false;
+
+	ck_assert_int_eq(dwarfx_dyn_read(FX_PIE, &d, &err), 0);
+	ck_assert_ptr_nonnull(d.interp);
+	ck_assert(ends_with(d.interp, "ld-linux-x86-64.so.2"));
+	ck_assert_uint_ne(d.dyn_vaddr, 0);
+	for (i = 0; i < d.nneeded; i++)
+		libc |= !strcmp(d.needed[i], "libc.so.6");
+	ck_assert(libc);
+	dwarfx_dyn_release(&d);
+	n = dwarfx_needed_closure(lp, FX_PIE, 512, &libs);
+	ck_assert_uint_ge(n, 1);
+	for (i = 0, libc = false; i < n; i++) {
+		ck_assert_msg(libs[i][0] == '/', "%s: not absolute", libs[i]);
+		libc |= strstr(libs[i], "/libc.so") != NULL;
+		free(libs[i]);
+	}
+	free(libs);
+	ck_assert(libc);
+	/* no section headers (sstrip): the PT_DYNAMIC segment, as ld.so reads it */
+	{
+		char tmpl[] = "/tmp/rg_dyn_XXXXXX", *dir = mkdtemp(tmpl);
+		Elf64_Ehdr eh;
+		int fd;
+
+		ck_assert_ptr_nonnull(dir);
+		copy_file(FX_PIE, dir, "noshdr");
+		fd = open(fmt("%s/noshdr", dir), O_RDWR);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(pread(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+		eh.e_shoff = 0;
+		eh.e_shnum = 0;
+		eh.e_shstrndx = 0;
+		ck_assert_int_eq(pwrite(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+		close(fd);
+		ck_assert_int_eq(dwarfx_dyn_read(fmt("%s/noshdr", dir), &d, &err), 0);
+		for (i = 0, libc = false; i < d.nneeded; i++)
+			libc |= !strcmp(d.needed[i], "libc.so.6");
+		ck_assert(libc);
+		ck_assert_ptr_nonnull(d.interp);
+		dwarfx_dyn_release(&d);
+		unlink(fmt("%s/noshdr", dir));
+		rmdir(dir);
+	}
+	/* not ELF: an error, and nothing in it */
+	ck_assert_int_lt(dwarfx_dyn_read(SRC("main.c"), &d, &err), 0);
+	ck_assert_uint_eq(d.nneeded, 0);
+	dwarfx_dyn_release(&d);
+	dwarfx_ldpath_free(lp);
+}
+END_TEST
+
+/*
+ * ld.so's order: DT_RPATH (only without DT_RUNPATH), LD_LIBRARY_PATH,
+ * DT_RUNPATH, ld.so.cache, the defaults; $ORIGIN is the needing object's
+ * directory; a file that is not x86-64 ELF is passed over.
+ */
+START_TEST(test_dyn_search)
+{
+	char tmpl[] = "/tmp/rg_dyn_XXXXXX", top[PATH_MAX], *dir, *got;
+	const char *subs[] = {"rp", "llp", "run", "bad"};
+	dwarfx_dyn d = DWARFX_DYN_INIT;
+	dwarfx_ldpath *lp;
+	unsigned char cache[256] = "glibc-ld.so.cache1.1";
+	uint32_t one = 1, key = 80, value = 100;
+	int32_t flags = 0x0303;
+	size_t i;
+
+	ck_assert_ptr_nonnull(dir = mkdtemp(tmpl));
+	ck_assert_ptr_nonnull(realpath(dir, top));
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(mkdir(fmt("%s/%s", top, subs[i]), 0755), 0);
+		if (i < 3)
+			copy_file(FX_PIE, fmt("%s/%s", top, subs[i]), "libx.so.1");
+	}
+	write_file(fmt("%s/bad/libx.so.1", top), "not elf", 7);
+	d.rpath = "$ORIGIN/rp";
+	lp = dwarfx_ldpath_new(fmt("%s/llp", top), NULL);
+	got = dwarfx_ldpath_find(lp, "libx.so.1", &d, fmt("%s/prog", top));
+	ck_assert_str_eq(got, fmt("%s/rp/libx.so.1", top));
+	free(got);
+	d.runpath = "${ORIGIN}/bad:$ORIGIN/run";   /* RPATH no longer counts */
+	got = dwarfx_ldpath_find(lp, "libx.so.1", &d, fmt("%s/prog", top));
+	ck_assert_str_eq(got, fmt("%s/llp/libx.so.1", top));
+	free(got);
+	dwarfx_ldpath_free(lp);
+	/* the cache: one entry, "libcached.so.1" -> run/libx.so.1 */
+	memcpy(cache + 20, &one, 4);
+	memcpy(cache + 48, &flags, 4);
+	memcpy(cache + 52, &key, 4);
+	memcpy(cache + 56, &value, 4);
+	strcpy((char *)cache + key, "libcached.so.1");
+	ck_assert_uint_lt(strlen(top) + 16, sizeof(cache) - value);
+	memcpy(cache + value, fmt("%s/run/libx.so.1", top), strlen(top) + 16);
+	write_file(fmt("%s/cache", top), cache, sizeof(cache));
+	lp = dwarfx_ldpath_new(NULL, fmt("%s/cache", top));
+	got = dwarfx_ldpath_find(lp, "libx.so.1", &d, fmt("%s/prog", top));
+	ck_assert_str_eq(got, fmt("%s/run/libx.so.1", top));
+	free(got);
+	d.runpath = NULL;
+	d.rpath = NULL;
+	got = dwarfx_ldpath_find(lp, "libcached.so.1", &d, fmt("%s/prog", top));
+	ck_assert_str_eq(got, fmt("%s/run/libx.so.1", top));
+	free(got);
+	ck_assert_ptr_null(dwarfx_ldpath_find(lp, "libnosuch-rg.so.9", &d, "prog"));
+	got = dwarfx_ldpath_find(lp, fmt("%s/rp/libx.so.1", top), &d, "prog");
+	ck_assert_str_eq(got, fmt("%s/rp/libx.so.1", top));
+	free(got);
+	ck_assert_ptr_null(dwarfx_ldpath_find(lp, fmt("%s/bad/libx.so.1", top), &d, "prog"));
+	dwarfx_ldpath_free(lp);
+	for (i = 0; i < 4; i++) {
+		unlink(fmt("%s/%s/libx.so.1", top, subs[i]));
+		rmdir(fmt("%s/%s", top, subs[i]));
+	}
+	unlink(fmt("%s/cache", top));
+	rmdir(top);
+}
+END_TEST
 
 START_TEST(test_libc)
 {
@@ -1517,7 +1730,7 @@ START_TEST(test_corrupt_dwarf)
 		dwarfx_loc *l = NULL;
 		size_t n;
 
-		if (dwarfx_resolve(dx, "worker", &l, &n, &err) == 0)
+		if (dwarfx_resolve(dx, "worker", &l, &n, NULL, &err) == 0)
 			free(l);
 		dwarfx_free(dx);
 	} else {
@@ -1540,6 +1753,7 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_ambiguous_file);
 	tcase_add_loop_test(tc, test_no_code, 0, 2);
 	tcase_add_test(tc, test_unknown_file);
+	tcase_add_test(tc, test_result_kinds);
 	tcase_add_loop_test(tc, test_function_prologue, 0, 2);
 	tcase_add_loop_test(tc, test_addr, 0, 2);
 	tcase_add_loop_test(tc, test_symbolize_roundtrip, 0, 2);
@@ -1547,6 +1761,8 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_nodebug);
 	tcase_add_test(tc, test_libc);
+	tcase_add_test(tc, test_dyn_read);
+	tcase_add_test(tc, test_dyn_search);
 	tcase_add_test(tc, test_versions);
 	tcase_add_loop_test(tc, test_optimised_away, 0, 2);
 	tcase_add_loop_test(tc, test_optimised_function_anchor, 0, 2);

@@ -424,7 +424,7 @@ static size_t resolve(dwarfx *dx, const char *at, uint64_t *addrs, size_t max)
 	size_t n = 0, i;
 	rg_err err = RG_ERR_INIT;
 
-	ck_assert_msg(dwarfx_resolve(dx, at, &locs, &n, &err) == 0, "%s", err.msg);
+	ck_assert_msg(dwarfx_resolve(dx, at, &locs, &n, NULL, &err) == DWARFX_OK, "%s", err.msg);
 	for (i = 0; i < n && i < max; i++)
 		addrs[i] = locs[i].addr;
 	free(locs);
@@ -465,7 +465,7 @@ START_TEST(plan_gates_to_breakpoints)
 	ck_assert_uint_eq(resolve(p.dx, "*worker", a_entry, 4), 1);
 	ck_assert_uint_eq(p.nbps, 3);
 	for (i = 1; i < p.nbps; i++)
-		ck_assert(p.bps[i - 1].addr < p.bps[i].addr);
+		ck_assert(p.bps[i - 1].site.link_addr < p.bps[i].site.link_addr);
 
 	/* a and d share a line: one breakpoint, gates in file order */
 	bp = plan_find(&p, a_load[0]);

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "linkmap.h"
 #include "tracer.h"
 #include "tracer_fx_syms.h"
 
@@ -683,6 +684,76 @@ START_TEST(test_shared_library)
 }
 END_TEST
 
+struct lm_seen {
+	bool read;
+	bool libc;             /* libc listed, at the bias its mapping says */
+	size_t n;
+};
+
+/* At lib_mark (main running): the dynamic linker's list, read through linkmap.h. */
+static bool read_linkmap(struct run *r, const tracer_event *ev)
+{
+	struct lm_seen *s = r->data;
+	char exe[PATH_MAX], theirs[PATH_MAX];
+	rg_err err = RG_ERR_INIT;
+	linkmap_obj *v, *one;
+	tracer_map *maps;
+	uint64_t rd, brk = 0;
+	size_t n, nmaps, k;
+	bool consistent = false;
+
+	if (ev->kind != TRACER_EV_BREAKPOINT || ev->addr != r->base + TRSYM_lib_mark)
+		return true;
+	rd = linkmap_r_debug(r->tr, r->base + TRSYM_lib__DYNAMIC);
+	ck_assert_msg(rd, "no DT_DEBUG in the fixture's dynamic section");
+	ck_assert_int_eq(linkmap_consistent(r->tr, rd, &consistent, &err), 0);
+	ck_assert(consistent);
+	ck_assert_int_eq(linkmap_brk(r->tr, rd, &brk, &err), 0);
+	ck_assert_uint_ne(brk, 0);
+	ck_assert_msg(linkmap_read(r->tr, rd, 4096, &v, &n, &err) == 0, "%s", err.msg);
+	ck_assert_ptr_nonnull(realpath(FX("lib"), exe));
+	ck_assert(tracer_maps(r->tr, &maps, &nmaps, &err) == 0);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(v[i].path[0] == '/', "%s: not absolute", v[i].path);
+		ck_assert_str_ne(v[i].path, exe);       /* the executable has no name */
+		if (!strstr(v[i].path, "/libc.so"))
+			continue;
+		/* libc links at 0: its first mapping starts at its bias */
+		for (k = 0; k < nmaps; k++)
+			if (maps[k].path && maps[k].offset == 0 &&
+			    realpath(maps[k].path, theirs) && !strcmp(theirs, v[i].path))
+				s->libc = maps[k].start == v[i].bias;
+	}
+	tracer_maps_free(maps, nmaps);
+	/* at most max entries walked */
+	ck_assert_int_eq(linkmap_read(r->tr, rd, 1, &one, &k, &err), 0);
+	ck_assert_uint_le(k, 1);
+	linkmap_free(one, k);
+	s->n = n;
+	s->read = true;
+	linkmap_free(v, n);
+	return true;
+}
+
+/* (linkmap) The loaded objects and their biases, as a debugger reads them. */
+START_TEST(test_linkmap)
+{
+	struct lm_seen s = { false, false, 0 };
+	struct run r;
+
+	start(&r, FX("lib"), TRSYM_lib__start);
+	/* before ld.so has run, DT_DEBUG is still 0 */
+	ck_assert_uint_eq(linkmap_r_debug(r.tr, r.base + TRSYM_lib__DYNAMIC), 0);
+	r.data = &s;
+	bp(&r, r.base + TRSYM_lib_mark);
+	run_to_exit(&r, read_linkmap);
+	ck_assert(s.read);
+	ck_assert_uint_ge(s.n, 2);     /* libc and ld.so at least */
+	ck_assert(s.libc);
+	finish(&r);
+}
+END_TEST
+
 /*
  * tracer_detach_stopped while a thread keeps trapping on a breakpoint and
  * another one is held there: it returns, leaving every thread stopped with
@@ -773,6 +844,7 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_fork);
 	tcase_add_loop_test(tc, test_own_trap, 0, 2);
 	tcase_add_test(tc, test_shared_library);
+	tcase_add_test(tc, test_linkmap);
 	tcase_add_test(tc, test_leader_exits_first);
 	tcase_add_test(tc, test_detach_while_trapping);
 	suite_add_tcase(s, tc);

@@ -18,7 +18,7 @@ foreach(t e2e_plugin e2e_plugin_host e2e_lockorder e2e_returns)
                           RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
   endif()
 endforeach()
-foreach(s lockorder lockorder_typo lockorder_in plugin returns)
+foreach(s lockorder lockorder_typo lockorder_in plugin plugin_no_in returns)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 set(LEDGER ${EXAMPLES}/ledger)
@@ -50,23 +50,30 @@ racegate_e2e(libc_symbol_check 0 "w1-lock-1 +at pthread_mutex_lock"
   -- ${RG} check ${E2E_DIR}/lockorder.yaml)
 racegate_e2e(libc_symbol_in 0 "log: 2" "PASSED" "w2-first +opened w2-here"
   -- ${RG} run ${E2E_DIR}/lockorder_in.yaml)
-# A typo: a warning from check (with the right name), NOT-ENFORCED from run.
-racegate_e2e(library_symbol_typo_check 0
-  "lockorder_typo.yaml:7:[0-9]+: warning: 'pthread_mutex_lok' is not in 'lockorder' nor in the libraries it is linked with: .*pending.*did you mean 'pthread_mutex_lock' in '.*libc.so.6'"
-  "lockorder_typo.yaml:9:[0-9]+: warning: gate 'wrong-lib': no library 'libcc.so' among those 'lockorder' is linked with"
-  "typo +at pthread_mutex_lok" "pending: armed when an object that has it is loaded"
+# A typo: an error from check and from run (exit 2, the program never
+# starts), with the right name; in: naming a library the program is not
+# linked with is pending (a dlopen later), with a warning.
+racegate_e2e(library_symbol_typo_check 2
+  "lockorder_typo.yaml:7:[0-9]+: error: cannot resolve 'pthread_mutex_lok': it is not in 'lockorder' nor in the libraries it is linked with \\(did you mean 'pthread_mutex_lock' in '.*libc.so.6'\\?\\). a gate in a library the program opens later \\(dlopen\\) says which with 'in: LIBRARY'"
+  "lockorder_typo.yaml:9:[0-9]+: warning: gate 'wrong-lib': no library 'libcc.so' among those 'lockorder' is linked with: the gate stays pending"
   -- ${RG} check ${E2E_DIR}/lockorder_typo.yaml)
-racegate_e2e(library_symbol_typo_run 3 "warning: 'pthread_mutex_lok'"
-  "NOT-ENFORCED.*'typo' \\(pthread_mutex_lok\\) was never armed: its location never appeared in any loaded object"
-  -- ${RG} run ${E2E_DIR}/lockorder_typo.yaml)
+racegate_e2e(library_symbol_typo_run 2 "error: cannot resolve 'pthread_mutex_lok'"
+  "!log:" "!NOT-ENFORCED" -- ${RG} run ${E2E_DIR}/lockorder_typo.yaml)
 
 # A module opened with dlopen after the program started: its gates are
 # armed when ld.so reports it (the rendezvous), before any thread calls it.
-racegate_e2e(dlopen_plugin 0 "warning: 'plugin.c:7' is not in 'plugin_host'"
+racegate_e2e(dlopen_plugin 0
+  "warning: gate 'w1-write': no library 'libe2e_plugin.so' among those 'plugin_host' is linked with: the gate stays pending until that library is loaded"
   "count = 1" "REPRODUCED"
   "plugin.c:7 +w[12]-write +held: waiting for w[12]-read"
   "plugin.c:7 +w[12]-write +released after"
   -- ${RG} run ${E2E_DIR}/plugin.yaml)
+# Without in:, the same location is an error before the program starts.
+racegate_e2e(dlopen_plugin_no_in_check 2
+  "plugin_no_in.yaml:9:[0-9]+: error: cannot resolve 'plugin.c:7': it is not in 'plugin_host' nor in the libraries it is linked with. .*'in: LIBRARY'"
+  "!plugin_no_in.yaml:10.*error" -- ${RG} check ${E2E_DIR}/plugin_no_in.yaml)
+racegate_e2e(dlopen_plugin_no_in_run 2 "error: cannot resolve 'plugin.c:7'"
+  "!count =" "!REPRODUCED" -- ${RG} run ${E2E_DIR}/plugin_no_in.yaml)
 # FUNCTION (a symbol) in the module, too.
 racegate_e2e(dlopen_plugin_function 0 "REPRODUCED"
   "w1 .*plugin.c:6 +entered +opened w1-entered"
