@@ -147,38 +147,20 @@ struct dctx {
 	const diag_input *in;
 	tracer_map *maps;
 	size_t nmaps;
-	char exe[PATH_MAX];        /* the executable's real path, as in maps */
 };
 
 /*
- * The object mapped at run-time address a and its bias.  Anonymous memory
- * (the end of .bss, the heap) counts as the executable's: its .bss is
- * where a program's own globals are.
+ * The object mapped at run-time address a, and a's link-time address in it
+ * (run_site_at; memory no file backs counts as the executable's).
  */
-static dwarfx *object_at(struct dctx *d, uint64_t a, uint64_t *bias)
+static dwarfx *object_at(struct dctx *d, uint64_t a, uint64_t *link)
 {
-	size_t i, j;
+	rg_site site;
 
-	*bias = d->in->bias;
-	for (i = 0; i < d->nmaps; i++) {
-		const tracer_map *m = &d->maps[i];
-		dwarfx *dx;
-
-		if (!m->path || a < m->start || a >= m->end)
-			continue;
-		if (!strcmp(m->path, d->exe))
-			break;
-		if (!(dx = plan_object(d->in->p, m->path)))
-			return NULL;
-		for (j = 0; j < d->nmaps; j++)
-			if (d->maps[j].path && !strcmp(d->maps[j].path, m->path) &&
-			    d->maps[j].offset == 0) {
-				*bias = d->maps[j].start - dwarfx_load_base(dx);
-				return dx;
-			}
+	if (!run_site_at(d->in->p, d->maps, d->nmaps, d->in->bias, true, a, &site))
 		return NULL;
-	}
-	return d->in->p->dx;
+	*link = site.link_addr;
+	return plan_site_dx(d->in->p, site);
 }
 
 static const char *base_name(const char *path)
@@ -195,13 +177,13 @@ static const char *base_name(const char *path)
 static char *describe_pc(struct dctx *d, uint64_t pc, bool is_return,
 			 bool *in_exe, dwarfx_loc *out)
 {
-	uint64_t bias = 0, look = is_return ? pc - 1 : pc;
-	dwarfx *dx = object_at(d, pc, &bias);
+	uint64_t link = 0;
+	dwarfx *dx = object_at(d, pc, &link);
 	dwarfx_loc loc;
 
 	*in_exe = false;
 	memset(&loc, 0, sizeof(loc));
-	if (!dx || dwarfx_symbolize(dx, look - bias, &loc) < 0) {
+	if (!dx || dwarfx_symbolize(dx, is_return ? link - 1 : link, &loc) < 0) {
 		for (size_t i = 0; i < d->nmaps; i++)
 			if (d->maps[i].path && pc >= d->maps[i].start && pc < d->maps[i].end)
 				return xasprintf("?? (%s)", base_name(d->maps[i].path));
@@ -221,11 +203,11 @@ static char *describe_pc(struct dctx *d, uint64_t pc, bool is_return,
 /* "'lock'" or "'bank'+8" or "at 0x...": the variable at run-time address a. */
 static char *object_name(struct dctx *d, uint64_t a, bool whole)
 {
-	uint64_t bias = 0, off = 0;
-	dwarfx *dx = object_at(d, a, &bias);
+	uint64_t link = 0, off = 0;
+	dwarfx *dx = object_at(d, a, &link);
 	char name[128];
 
-	if (dx && dwarfx_data_symbol_at(dx, a - bias, name, sizeof(name), &off)) {
+	if (dx && dwarfx_data_symbol_at(dx, link, name, sizeof(name), &off)) {
 		if (off && !whole)
 			return xasprintf("'%s'+%llu", name, (unsigned long long)off);
 		return xasprintf("'%s'", name);
@@ -595,8 +577,6 @@ void diagnose(const diag_input *in, run_result *res)
 	rg_err err = RG_ERR_INIT;
 
 	clear_diag(res);
-	if (!realpath(in->p->exe, d.exe))
-		snprintf(d.exe, sizeof(d.exe), "%s", in->p->exe);
 	if (tracer_tasks(tracer_pid(in->tr), &live, &nlive) < 0)
 		nlive = 0;
 	tracer_maps(in->tr, &d.maps, &d.nmaps, &err);

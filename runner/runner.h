@@ -127,6 +127,20 @@ uint64_t run_bias_addr(const run_bias *b, rg_site s);
 rg_site run_bias_exe_site(const run_bias *b, uint64_t addr);
 void run_bias_release(run_bias *b);
 
+/*
+ * The reverse of run_bias_addr, for addresses the program hands over (a
+ * start routine, a vtable pointer, a backtrace's PC) rather than sites
+ * racegate armed: the object mapped at run-time address a (opened through
+ * plan_object) and a's link-time address in it.  maps are the program's
+ * mappings now (tracer_maps); exe_bias tells the executable from the
+ * libraries.  With anon_is_exe, an address no file backs counts as the
+ * executable's (the end of its .bss, where a program's globals are).  False
+ * when nothing readable is mapped there.
+ */
+struct tracer_map;
+bool run_site_at(plan *p, const struct tracer_map *maps, size_t n, uint64_t exe_bias,
+		 bool anon_is_exe, uint64_t a, rg_site *out);
+
 /* The object of s (its dwarfx), or NULL when it could not be read. */
 dwarfx *plan_site_dx(const plan *p, rg_site s);
 /* "libfoo.so+0x1139" (the executable: "0x1139"), malloc'd: reports and check. */

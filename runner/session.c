@@ -312,7 +312,7 @@ static void on_pthread_create(session *s, pid_t tid)
 		free(ps->start);
 	}
 	/* pthread_create(thread, attr, start_routine, arg) */
-	ps->start = starts_name(s->p, s->tr, s->bt.exe, tracer_call_arg(&regs, 2),
+	ps->start = starts_name(s->p, s->tr, &s->bt, tracer_call_arg(&regs, 2),
 				tracer_call_arg(&regs, 3));
 }
 

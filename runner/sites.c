@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracer.h"
+
 static void grow(run_bias *b, size_t obj)
 {
 	size_t n = b->n, i;
@@ -86,4 +88,41 @@ char *plan_site_str(const plan *p, rg_site s)
 	base = strrchr(path, '/');
 	return xasprintf("%s+0x%llx", base ? base + 1 : path,
 			 (unsigned long long)s.link_addr);
+}
+
+/* The mapping of path at file offset 0: where the object's first page is. */
+static const tracer_map *first_mapping(const tracer_map *maps, size_t n, const char *path)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (maps[j].path && maps[j].offset == 0 && !strcmp(maps[j].path, path))
+			return &maps[j];
+	return NULL;
+}
+
+bool run_site_at(plan *p, const tracer_map *maps, size_t n, uint64_t exe_bias,
+		 bool anon_is_exe, uint64_t a, rg_site *out)
+{
+	const tracer_map *first = NULL;
+	size_t i, o;
+
+	for (i = 0; i < n; i++)
+		if (maps[i].path && a >= maps[i].start && a < maps[i].end)
+			break;
+	if (i == n && !anon_is_exe)
+		return false;
+	if (i < n && !(first = first_mapping(maps, n, maps[i].path)))
+		return false;
+	if (i == n || first->start - dwarfx_load_base(p->dx) == exe_bias) {
+		out->obj = PLAN_EXE;
+		out->link_addr = a - exe_bias;
+		return true;
+	}
+	o = plan_object_index(p, maps[i].path);
+	if (!p->objs[o].dx)
+		return false;
+	out->obj = o;
+	out->link_addr = a - (first->start - dwarfx_load_base(p->objs[o].dx));
+	return true;
 }

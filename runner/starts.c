@@ -29,22 +29,23 @@
 struct starts_ctx {
 	plan *p;
 	tracer *tr;
-	uint64_t exe_bias;
+	const run_bias *bt;
 	tracer_map *maps;      /* read when first needed */
 	size_t nmaps;
 	bool maps_read;
 };
 
 /* An object of the program: where its link-time addresses are now. */
+/* An object of the program and the link-time address asked about in it. */
 struct obj_at {
 	dwarfx *dx;
-	uint64_t bias;
+	uint64_t at;           /* the run-time address, as a link-time one of dx */
 	const char *path;      /* NULL for the executable */
 };
 
 static bool locate(struct starts_ctx *c, uint64_t a, struct obj_at *o)
 {
-	size_t i, j;
+	rg_site site;
 
 	if (!c->maps_read) {
 		rg_err err = RG_ERR_INIT;
@@ -55,30 +56,12 @@ static bool locate(struct starts_ctx *c, uint64_t a, struct obj_at *o)
 			c->nmaps = 0;
 		}
 	}
-	for (i = 0; i < c->nmaps; i++) {
-		const tracer_map *m = &c->maps[i];
-
-		if (!m->path || a < m->start || a >= m->end)
-			continue;
-		for (j = 0; j < c->nmaps; j++)
-			if (c->maps[j].path && c->maps[j].offset == 0 &&
-			    !strcmp(c->maps[j].path, m->path))
-				break;
-		if (j == c->nmaps)
-			return false;
-		if (c->maps[j].start - dwarfx_load_base(c->p->dx) == c->exe_bias) {
-			o->dx = c->p->dx;
-			o->path = NULL;
-		} else {
-			o->dx = plan_object(c->p, m->path);
-			o->path = m->path;
-		}
-		if (!o->dx)
-			return false;
-		o->bias = c->maps[j].start - dwarfx_load_base(o->dx);
-		return true;
-	}
-	return false;
+	if (!run_site_at(c->p, c->maps, c->nmaps, c->bt->exe, false, a, &site))
+		return false;
+	o->dx = plan_site_dx(c->p, site);
+	o->at = site.link_addr;
+	o->path = site.obj == PLAN_EXE ? NULL : c->p->objs[site.obj].path;
+	return o->dx != NULL;
 }
 
 /* The name of the function holding a, or NULL; entry: only if it starts at a. */
@@ -87,14 +70,14 @@ static char *function_at(struct starts_ctx *c, uint64_t a, bool entry)
 	struct obj_at o;
 	const char *fn;
 
-	if (!locate(c, a, &o) || !(fn = dwarfx_caller_at(o.dx, a - o.bias)))
+	if (!locate(c, a, &o) || !(fn = dwarfx_caller_at(o.dx, o.at)))
 		return NULL;
 	if (entry) {
-		const char *sym = dwarfx_symbol_at(o.dx, a - o.bias);
+		const char *sym = dwarfx_symbol_at(o.dx, o.at);
 		uint64_t addrs[8];
 		size_t n = sym ? dwarfx_symbol_addrs(o.dx, sym, addrs, 8) : 0, i;
 
-		for (i = 0; i < n && i < 8 && addrs[i] != a - o.bias; i++)
+		for (i = 0; i < n && i < 8 && addrs[i] != o.at; i++)
 			;
 		if (i == n || i == 8)
 			return NULL;
@@ -202,8 +185,8 @@ static bool element_at(struct starts_ctx *c, uint64_t vptr, int k, uint64_t *off
 	free(name);
 	if (!ok || !locate(c, run, &o))
 		return false;
-	return k ? dwarfx_this_member(o.dx, run - o.bias, path1, 6, off) == 0 :
-		dwarfx_this_member(o.dx, run - o.bias, path0, 5, off) == 0;
+	return k ? dwarfx_this_member(o.dx, o.at, path1, 6, off) == 0 :
+		dwarfx_this_member(o.dx, o.at, path0, 5, off) == 0;
 }
 
 /* The function a pointer stored at state + off points to. */
@@ -244,7 +227,7 @@ static char *std_thread_callable(struct starts_ctx *c, uint64_t state)
 	struct obj_at o;
 
 	if (!read_word(c, state, &vptr) || !locate(c, vptr, &o) ||
-	    !dwarfx_data_symbol_at(o.dx, vptr - o.bias, sym, sizeof(sym), &off) ||
+	    !dwarfx_data_symbol_at(o.dx, o.at, sym, sizeof(sym), &off) ||
 	    strncmp(sym, STATE_VTABLE, strlen(STATE_VTABLE)))
 		return NULL;
 	if (!(args[0] = state_callable(sym, &args[1]))) {
@@ -290,11 +273,11 @@ static bool cxx_routine(struct starts_ctx *c, uint64_t routine, const char *name
 	return !strncmp(base ? base + 1 : o.path, "libstdc++", 9);
 }
 
-char *starts_name(plan *p, tracer *tr, uint64_t exe_bias, uint64_t routine,
+char *starts_name(plan *p, tracer *tr, const run_bias *bt, uint64_t routine,
 		  uint64_t arg)
 {
-	struct starts_ctx c = {p, tr, exe_bias, NULL, 0, false};
-	const char *own = dwarfx_caller_at(p->dx, routine - exe_bias);
+	struct starts_ctx c = {p, tr, bt, NULL, 0, false};
+	const char *own = dwarfx_caller_at(p->dx, run_bias_exe_site(bt, routine).link_addr);
 	char *name, *callable;
 
 	/* most threads start in the program's own code: no need for the maps */

@@ -11,7 +11,7 @@
 
 /*
  * The name of what a thread created with pthread_create(..., routine, arg)
- * runs (run-time addresses; exe_bias is the executable's load bias):
+ * runs (run-time addresses; bt is the run's bias table):
  * routine's function name; for std::thread and std::jthread, whose routine
  * is the C++ library's own, the callable it was given:
  *   a function          its name ("worker", "ns::worker")
@@ -22,7 +22,7 @@
  *                       "Worker")
  * NULL when unknown.  tr's thread is stopped in pthread_create.
  */
-char *starts_name(plan *p, tracer *tr, uint64_t exe_bias, uint64_t routine,
+char *starts_name(plan *p, tracer *tr, const run_bias *bt, uint64_t routine,
 		  uint64_t arg);
 
 /*
