@@ -202,18 +202,11 @@ static char *describe_loc(const dwarfx_loc *l)
 
 static bool own_bp_ok(plan *p, uint64_t addr, const char *what);
 
-int plan_build(plan *p, const spec *sp, char *const *cmd_override,
-	       spec_diags *d, rg_err *err)
+/* The program to run: cmd[0] found and opened, argv kept. */
+static int open_program(plan *p, char *const *cmd, const spec *sp, rg_err *err)
 {
-	char *const *cmd = cmd_override && cmd_override[0] ? cmd_override : sp->command;
-	struct pair *pairs = NULL;
-	size_t npairs = 0, cap = 0, i, n;
-	bool warned_nodebug = false;
-	const char *source_dir = p->source_dir;
+	size_t i, n;
 
-	memset(p, 0, sizeof(*p));
-	p->sp = sp;
-	p->source_dir = source_dir;
 	if (!cmd || !cmd[0])
 		return rg_error(err, "no program to run: give 'command:' in '%s' or "
 				"'-- PROGRAM ARGS' on the command line", sp->path);
@@ -243,62 +236,72 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		return -1;
 	}
 	dwarfx_set_source_dir(p->dx, p->source_dir);
-	for (i = 0; i < sp->naliases; i++)
-		check_start(p, &sp->aliases[i].sel, d);
-	for (i = 0; i < sp->ngates; i++)
-		check_start(p, &sp->gates[i].thread, d);
+	return 0;
+}
 
-	for (i = 0; i < sp->ngates; i++) {
-		const spec_gate *g = &sp->gates[i];
-		dwarfx_loc *locs = NULL;
-		size_t nlocs = 0, j;
-		rg_err rerr = RG_ERR_INIT;
-		dwarfx_hint hint = DWARFX_HINT_INIT;
-		int rg;
+struct pairs {
+	struct pair *v;
+	size_t n, cap;
+};
 
-		if (g->when) {
-			/* Silently ignoring a condition would hold the wrong arrivals. */
-			spec_diags_add(d, SPEC_ERROR, g->when_pos,
-				       "gate '%s': 'when' conditions are not evaluated by "
-				       "this version of racegate; use 'hit' or 'thread' "
-				       "to pick the arrival", g->name);
-			continue;
-		}
-		/* FUNCTION:return, in:, shared objects: objects.c */
-		if (plan_locs_take(p, i, d))
-			continue;
-		if (is_line_location(g->at) && !dwarfx_has_debug_info(p->dx)) {
-			if (plan_locs_pending(p, i, DWARFX_NO_ENTRY, NULL, d))
-				continue;
-			if (!warned_nodebug)
-				spec_diags_add(d, SPEC_ERROR, g->at_pos,
-					       "cannot resolve '%s': '%s' has no debug "
-					       "information (rebuild it with -g)",
-					       g->at, p->exe);
-			warned_nodebug = true;
-			continue;
-		}
-		rg = dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &hint, &rerr);
-		plan_warn_dropped(p->dx, d, &g->at_pos);
-		if (rg < 0) {
-			if (file_lacks_debug(p->dx, g->at) ||
-			    !plan_locs_pending(p, i, rg, &hint, d))
-				spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
-			continue;
-		}
-		for (j = 0; j < nlocs; j++) {
-			RG_GROW(pairs, npairs + 1, cap);
-			pairs[npairs].addr = locs[j].addr;
-			pairs[npairs].gate = i;
-			pairs[npairs].loc = locs[j];
-			npairs++;
-		}
-		free(locs);
+/*
+ * Gate i in the executable: its addresses added to pairs; or taken by
+ * objects.c (FUNCTION:return, in:, a library's), or an error in d.
+ */
+static void resolve_gate(plan *p, size_t i, bool *warned_nodebug,
+			 struct pairs *pr, spec_diags *d)
+{
+	const spec_gate *g = &p->sp->gates[i];
+	dwarfx_loc *locs = NULL;
+	size_t nlocs = 0, j;
+	rg_err rerr = RG_ERR_INIT;
+	dwarfx_hint hint = DWARFX_HINT_INIT;
+	int rg;
+
+	if (g->when) {
+		/* Silently ignoring a condition would hold the wrong arrivals. */
+		spec_diags_add(d, SPEC_ERROR, g->when_pos,
+			       "gate '%s': 'when' conditions are not evaluated by "
+			       "this version of racegate; use 'hit' or 'thread' "
+			       "to pick the arrival", g->name);
+		return;
 	}
-	if (d->nerrors) {
-		free(pairs);
-		return -1;
+	/* FUNCTION:return, in:, shared objects: objects.c */
+	if (plan_locs_take(p, i, d))
+		return;
+	if (is_line_location(g->at) && !dwarfx_has_debug_info(p->dx)) {
+		if (plan_locs_pending(p, i, DWARFX_NO_ENTRY, NULL, d))
+			return;
+		if (!*warned_nodebug)
+			spec_diags_add(d, SPEC_ERROR, g->at_pos,
+				       "cannot resolve '%s': '%s' has no debug "
+				       "information (rebuild it with -g)",
+				       g->at, p->exe);
+		*warned_nodebug = true;
+		return;
 	}
+	rg = dwarfx_resolve(p->dx, g->at, &locs, &nlocs, &hint, &rerr);
+	plan_warn_dropped(p->dx, d, &g->at_pos);
+	if (rg < 0) {
+		if (file_lacks_debug(p->dx, g->at) ||
+		    !plan_locs_pending(p, i, rg, &hint, d))
+			spec_diags_add(d, SPEC_ERROR, g->at_pos, "%s", rerr.msg);
+		return;
+	}
+	for (j = 0; j < nlocs; j++) {
+		RG_GROW(pr->v, pr->n + 1, pr->cap);
+		pr->v[pr->n].addr = locs[j].addr;
+		pr->v[pr->n].gate = i;
+		pr->v[pr->n].loc = locs[j];
+		pr->n++;
+	}
+	free(locs);
+}
+
+/* One plan_bp per address, with the gates there in file order. */
+static void make_bps(plan *p, struct pair *pairs, size_t npairs)
+{
+	size_t i, n;
 
 	if (npairs)   /* every gate may be elsewhere: qsort(NULL) is undefined */
 		qsort(pairs, npairs, sizeof(*pairs), cmp_pair);
@@ -319,18 +322,50 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 			if (!bp->ngates || bp->gates[bp->ngates - 1] != pairs[k].gate)
 				bp->gates[bp->ngates++] = pairs[k].gate;
 	}
-	free(pairs);
+}
 
-	/* A static executable carries its own thread library. */
-	n = dwarfx_symbol_addrs(p->dx, "pthread_create", NULL, 0);
-	if (n) {
-		p->pthread_create_addrs = xcalloc(n, sizeof(uint64_t));
-		n = dwarfx_symbol_addrs(p->dx, "pthread_create", p->pthread_create_addrs, n);
-		for (i = 0; i < n; i++)
-			if (own_bp_ok(p, p->pthread_create_addrs[i], "pthread_create"))
-				p->pthread_create_addrs[p->npthread_create++] =
-					p->pthread_create_addrs[i];
+/* A static executable carries its own thread library. */
+static void own_pthread_create(plan *p)
+{
+	size_t i, n = dwarfx_symbol_addrs(p->dx, "pthread_create", NULL, 0);
+
+	if (!n)
+		return;
+	p->pthread_create_addrs = xcalloc(n, sizeof(uint64_t));
+	n = dwarfx_symbol_addrs(p->dx, "pthread_create", p->pthread_create_addrs, n);
+	for (i = 0; i < n; i++)
+		if (own_bp_ok(p, p->pthread_create_addrs[i], "pthread_create"))
+			p->pthread_create_addrs[p->npthread_create++] =
+				p->pthread_create_addrs[i];
+}
+
+int plan_build(plan *p, const spec *sp, char *const *cmd_override,
+	       spec_diags *d, rg_err *err)
+{
+	char *const *cmd = cmd_override && cmd_override[0] ? cmd_override : sp->command;
+	struct pairs pr = {NULL, 0, 0};
+	bool warned_nodebug = false;
+	const char *source_dir = p->source_dir;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->sp = sp;
+	p->source_dir = source_dir;
+	if (open_program(p, cmd, sp, err) < 0)
+		return -1;
+	for (i = 0; i < sp->naliases; i++)
+		check_start(p, &sp->aliases[i].sel, d);
+	for (i = 0; i < sp->ngates; i++)
+		check_start(p, &sp->gates[i].thread, d);
+	for (i = 0; i < sp->ngates; i++)
+		resolve_gate(p, i, &warned_nodebug, &pr, d);
+	if (d->nerrors) {
+		free(pr.v);
+		return -1;
 	}
+	make_bps(p, pr.v, pr.n);
+	free(pr.v);
+	own_pthread_create(p);
 	return 0;
 }
 
