@@ -298,151 +298,168 @@ static bool read_files(const dwarfx *dx, struct cursor *c, struct header *h,
 	return true;
 }
 
+/*
+ * The unit header at off, up to its file tables: fills h, leaves c at the
+ * tables and prog over the line number program.  False when the unit is
+ * one this reader does not take (libdwarf reads it instead).
+ */
+static bool read_header(const dwarfx *dx, uint64_t off, struct header *h,
+			struct cursor *c, struct cursor *prog)
+{
+	uint64_t len, hlen;
+
+	if (!dx->sec_line.p || off >= dx->sec_line.n)
+		return false;
+	c->p = dx->sec_line.p + off;
+	c->end = dx->sec_line.p + dx->sec_line.n;
+	c->bad = false;
+	len = get_u(c, 4);
+	h->offset_size = 4;
+	if (len == 0xffffffff) {
+		len = get_u(c, 8);
+		h->offset_size = 8;
+	} else if (len >= 0xfffffff0) {
+		return false;
+	}
+	if (c->bad || len > (uint64_t)(c->end - c->p))
+		return false;
+	c->end = c->p + len;
+	h->version = (unsigned)get_u(c, 2);
+	if (h->version < 2 || h->version > 5)
+		return false;
+	h->addr_size = 8;
+	if (h->version >= 5) {
+		h->addr_size = (unsigned)get_u(c, 1);
+		if (get_u(c, 1) != 0)	/* segment selector size */
+			return false;
+	}
+	hlen = get_u(c, h->offset_size);
+	if (c->bad || hlen > (uint64_t)(c->end - c->p))
+		return false;
+	prog->p = c->p + hlen;
+	prog->end = c->end;
+	prog->bad = false;
+	h->min_inst = (unsigned)get_u(c, 1);
+	if (h->version >= 4 && get_u(c, 1) != 1)
+		return false;	/* VLIW: several operations per instruction */
+	h->default_stmt = get_u(c, 1) != 0;
+	h->line_base = (int8_t)get_u(c, 1);
+	h->line_range = (unsigned)get_u(c, 1);
+	h->opcode_base = (unsigned)get_u(c, 1);
+	if (c->bad || !h->line_range || !h->opcode_base || h->addr_size != 8 ||
+	    (size_t)(c->end - c->p) < h->opcode_base - 1)
+		return false;
+	h->std_lengths = c->p;
+	c->p += h->opcode_base - 1;
+	return true;
+}
+
+/* The unit's file names, as read_files kept them. */
+struct files {
+	rg_buf paths;
+	size_t *starts;
+	size_t n;
+};
+
+static const char *file_path(const struct files *f, uint64_t file)
+{
+	return file < f->n && f->starts[file] != SIZE_MAX ? f->paths.s + f->starts[file] : NULL;
+}
+
+/* The state machine of the line number program: every row to cb. */
+static int run_program(const struct header *h, struct cursor *prog,
+		       const struct files *f, dwarfx_row_cb cb, void *arg)
+{
+	uint64_t addr = 0, file = 1, line = 1;
+	bool stmt = h->default_stmt;
+	int ret = 0;
+
+	while (prog->p < prog->end && !prog->bad && !ret) {
+		unsigned op = *prog->p++;
+
+		if (op >= h->opcode_base) {
+			unsigned adj = op - h->opcode_base;
+
+			addr += (uint64_t)(adj / h->line_range) * h->min_inst;
+			line += (uint64_t)(int64_t)(h->line_base + (int)(adj % h->line_range));
+		} else if (op == 0) {
+			uint64_t elen = get_uleb(prog);
+			const unsigned char *next;
+			unsigned sub;
+
+			if (prog->bad || !elen || elen > (uint64_t)(prog->end - prog->p))
+				return -1;
+			next = prog->p + elen;
+			sub = *prog->p++;
+			if (sub == DW_LNE_end_sequence) {
+				ret = cb(arg, addr, file, file_path(f, file), line, stmt, true);
+				addr = 0;
+				file = line = 1;
+				stmt = h->default_stmt;
+			} else if (sub == DW_LNE_set_address) {
+				if (elen != 9)
+					return -1;
+				addr = get_u(prog, 8);
+			} else if (sub == DW_LNE_define_file) {
+				return -1;	/* rare: libdwarf knows it */
+			}
+			prog->p = next;
+			continue;
+		} else {
+			switch (op) {
+			case DW_LNS_copy:
+				break;
+			case DW_LNS_advance_pc:
+				addr += get_uleb(prog) * h->min_inst;
+				continue;
+			case DW_LNS_advance_line:
+				line += (uint64_t)get_sleb(prog);
+				continue;
+			case DW_LNS_set_file:
+				file = get_uleb(prog);
+				continue;
+			case DW_LNS_negate_stmt:
+				stmt = !stmt;
+				continue;
+			case DW_LNS_const_add_pc:
+				addr += (uint64_t)((255 - h->opcode_base) / h->line_range) *
+					h->min_inst;
+				continue;
+			case DW_LNS_fixed_advance_pc:
+				addr += get_u(prog, 2);
+				continue;
+			default: {
+				/* set_column, basic_block, prologue_end, ...: operands only */
+				unsigned k, nargs = h->std_lengths[op - 1];
+
+				for (k = 0; k < nargs; k++)
+					get_uleb(prog);
+				continue;
+			}
+			}
+		}
+		/* a row: special opcodes and DW_LNS_copy */
+		ret = cb(arg, addr, file, file_path(f, file), line, stmt, false);
+	}
+	if (prog->bad && !ret)
+		ret = -1;
+	return ret;
+}
+
 int dwarfx_line_program(const dwarfx *dx, uint64_t off, dwarfx_row_cb cb, void *arg)
 {
 	struct cursor c, prog;
 	struct header h;
-	uint64_t len, hlen;
-	rg_buf paths = RG_BUF_INIT;
-	size_t *starts = NULL, nfiles = 0;
+	struct files f = {RG_BUF_INIT, NULL, 0};
 	int ret = 1;
 
 	memset(&h, 0, sizeof(h));
-	if (!dx->sec_line.p || off >= dx->sec_line.n)
+	if (!read_header(dx, off, &h, &c, &prog))
 		return 1;
-	c.p = dx->sec_line.p + off;
-	c.end = dx->sec_line.p + dx->sec_line.n;
-	c.bad = false;
-	len = get_u(&c, 4);
-	h.offset_size = 4;
-	if (len == 0xffffffff) {
-		len = get_u(&c, 8);
-		h.offset_size = 8;
-	} else if (len >= 0xfffffff0) {
-		return 1;
-	}
-	if (c.bad || len > (uint64_t)(c.end - c.p))
-		return 1;
-	c.end = c.p + len;
-	h.version = (unsigned)get_u(&c, 2);
-	if (h.version < 2 || h.version > 5)
-		return 1;
-	h.addr_size = 8;
-	if (h.version >= 5) {
-		h.addr_size = (unsigned)get_u(&c, 1);
-		if (get_u(&c, 1) != 0)	/* segment selector size */
-			return 1;
-	}
-	hlen = get_u(&c, h.offset_size);
-	if (c.bad || hlen > (uint64_t)(c.end - c.p))
-		return 1;
-	prog.p = c.p + hlen;
-	prog.end = c.end;
-	prog.bad = false;
-	h.min_inst = (unsigned)get_u(&c, 1);
-	if (h.version >= 4 && get_u(&c, 1) != 1)
-		return 1;	/* VLIW: several operations per instruction */
-	h.default_stmt = get_u(&c, 1) != 0;
-	h.line_base = (int8_t)get_u(&c, 1);
-	h.line_range = (unsigned)get_u(&c, 1);
-	h.opcode_base = (unsigned)get_u(&c, 1);
-	if (c.bad || !h.line_range || !h.opcode_base || h.addr_size != 8 ||
-	    (size_t)(c.end - c.p) < h.opcode_base - 1)
-		return 1;
-	h.std_lengths = c.p;
-	c.p += h.opcode_base - 1;
-	if (!read_files(dx, &c, &h, &paths, &starts, &nfiles) || c.bad ||
-	    c.p > prog.p)
-		goto out;
-
-	ret = 0;
-	{
-		uint64_t addr = 0, file = 1, line = 1;
-		bool stmt = h.default_stmt;
-
-		while (prog.p < prog.end && !prog.bad && !ret) {
-			unsigned op = *prog.p++;
-			const char *path;
-
-			if (op >= h.opcode_base) {
-				unsigned adj = op - h.opcode_base;
-
-				addr += (uint64_t)(adj / h.line_range) * h.min_inst;
-				line += (uint64_t)(int64_t)(h.line_base + (int)(adj % h.line_range));
-			} else if (op == 0) {
-				uint64_t elen = get_uleb(&prog);
-				const unsigned char *next;
-				unsigned sub;
-
-				if (prog.bad || !elen || elen > (uint64_t)(prog.end - prog.p)) {
-					ret = -1;
-					break;
-				}
-				next = prog.p + elen;
-				sub = *prog.p++;
-				if (sub == DW_LNE_end_sequence) {
-					path = file < nfiles && starts[file] != SIZE_MAX ?
-						paths.s + starts[file] : NULL;
-					ret = cb(arg, addr, file, path, line, stmt, true);
-					addr = 0;
-					file = line = 1;
-					stmt = h.default_stmt;
-				} else if (sub == DW_LNE_set_address) {
-					if (elen != 9) {
-						ret = -1;
-						break;
-					}
-					addr = get_u(&prog, 8);
-				} else if (sub == DW_LNE_define_file) {
-					ret = -1;	/* rare: libdwarf knows it */
-					break;
-				}
-				prog.p = next;
-				continue;
-			} else {
-				switch (op) {
-				case DW_LNS_copy:
-					break;
-				case DW_LNS_advance_pc:
-					addr += get_uleb(&prog) * h.min_inst;
-					continue;
-				case DW_LNS_advance_line:
-					line += (uint64_t)get_sleb(&prog);
-					continue;
-				case DW_LNS_set_file:
-					file = get_uleb(&prog);
-					continue;
-				case DW_LNS_negate_stmt:
-					stmt = !stmt;
-					continue;
-				case DW_LNS_const_add_pc:
-					addr += (uint64_t)((255 - h.opcode_base) / h.line_range) *
-						h.min_inst;
-					continue;
-				case DW_LNS_fixed_advance_pc:
-					addr += get_u(&prog, 2);
-					continue;
-				default: {
-					/* set_column, basic_block, prologue_end, ...: operands only */
-					unsigned k, nargs = h.std_lengths[op - 1];
-
-					for (k = 0; k < nargs; k++)
-						get_uleb(&prog);
-					continue;
-				}
-				}
-			}
-			/* a row: special opcodes and DW_LNS_copy */
-			path = file < nfiles && starts[file] != SIZE_MAX ?
-				paths.s + starts[file] : NULL;
-			ret = cb(arg, addr, file, path, line, stmt, false);
-		}
-		if (prog.bad && !ret)
-			ret = -1;
-	}
-out:
+	if (read_files(dx, &c, &h, &f.paths, &f.starts, &f.n) && !c.bad && c.p <= prog.p)
+		ret = run_program(&h, &prog, &f, cb, arg);
 	free(h.dirs);
-	free(starts);
-	rg_buf_release(&paths);
+	free(f.starts);
+	rg_buf_release(&f.paths);
 	return ret;
 }
