@@ -494,7 +494,7 @@ struct run_locs {
 	struct plan_locs *pl;
 	tracer *tr;
 	run_bias *bt;          /* the run's, updated here as objects map */
-	run_locs_busy_fn busy; /* run.c's own breakpoints */
+	run_locs_busy_fn busy; /* the session's own breakpoints */
 	void *busy_ctx;
 	ret_table *rets;
 	bool watch;            /* some gate is pending: follow the rendezvous */

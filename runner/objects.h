@@ -56,7 +56,7 @@ void plan_locs_free(plan *p);
 
 typedef struct run_locs run_locs;
 
-/* Is addr (run-time) a breakpoint run.c needs for itself (gates, entry, pthread_create)? */
+/* Is addr (run-time) a breakpoint the session needs for itself (gates, entry, pthread_create)? */
 typedef bool (*run_locs_busy_fn)(void *ctx, uint64_t addr);
 
 /*

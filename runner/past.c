@@ -1,5 +1,5 @@
 /*
- * Two things the event loop (run.c) asks of the program for the gates
+ * Two things the session's event loop (session.c) asks of the program for the gates
  * language, kept out of the loop itself:
  *
  *  - "I have got past": a gate's then_open opens when the released thread
@@ -7,7 +7,7 @@
  *    "then_open: when is a line passed").  Here the line's code is looked
  *    up and the tracer told to watch the thread leave it.
  *  - thread names: {name: NAME} selectors need a thread's comm, which the
- *    program may set at any time (pthread_setname_np), so run.c asks again
+ *    program may set at any time (pthread_setname_np), so the session asks again
  *    at arrivals and while threads are held.
  */
 #include "runner.h"

@@ -11,10 +11,16 @@
  *   session.c  one traced program and its event loop, for every driver (session.h)
  *   decide_gates.c  the gate engine as the session's decider (decide_gates.h)
  *   objects.c  gates in shared objects: pending until they map (objects.h)
- *   sites.c    a gate's site (object, link-time address), each run's bias table
+ *   sites.c    a gate's site (object, link-time address), each run's bias
+ *              table, and the reverse: the object at a run-time address
  *   returns.c  FUNCTION:return: per-thread, per-frame return breakpoints
+ *   past.c     then_open: watching a thread get past its line; thread names
+ *   starts.c   what a new thread runs, for {start:} (std::thread too)
+ *   diagnose.c stuck runs: the stall watch and the per-thread diagnosis
  *   judge.c    outcome of a run from its result and the spec's expectations
- *   report.c   timeline and summaries
+ *   batch.c    --repeat, tallies; jobs.c: --jobs workers; interrupt.c: signals
+ *   report.c   timeline and summaries; report_*.c: JSON, JUnit, TAP, trace
+ *   lines.c    racegate lines
  */
 #ifndef RACEGATE_RUNNER_H
 #define RACEGATE_RUNNER_H
