@@ -23,7 +23,7 @@ racegate_e2e(cxx_thread_starts 0 ${cxx_order} "^int 2$" "^string x$" "PASSED"
   "lambda .* put +opened put" "main .* log-string +passed" ${cxx_not}
   -- ${RG} run ${E2E_DIR}/cxxthreads.yaml)
 racegate_e2e(cxx_thread_starts_O2 0 ${cxx_order} "PASSED"
-  "fn +tid [0-9]+ +cxxthreads.cpp:[0-9]+ +touch +held: waiting for exited:member"
+  "fn +tid [0-9]+ +cxxthreads.cpp:[0-9]+ +touch +(held: waiting for |passed \\()exited:member"
   ${cxx_not} -- ${RG} run ${E2E_DIR}/cxxthreads.yaml -- ${E2E_DIR}/cxxthreads-O2)
 racegate_e2e(cxx_thread_starts_10_of_10 0 "10 runs: 10 PASSED$"
   -- ${RG} run --repeat 10 ${E2E_DIR}/cxxthreads.yaml)
