@@ -215,6 +215,13 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		r = t->regs;
 		if (tracer_range_waits_at(t, addr, arch_get_sp(&r)))
 			return tracer_range_returned(tr, t, addr, err);
+		if ((t->flags & TCB_SIG_RETURN) && addr == t->sigret_addr &&
+		    arch_get_sp(&r) == t->sigret_sp) {
+			/* back from the handler of a signal that came before
+			 * the step: not a second arrival (see slot_signal) */
+			t->flags &= ~TCB_SIG_RETURN;
+			return tracer_step_over(tr, t, b, err);
+		}
 		/* another range's return breakpoint; a child never arrives */
 		if (!b->user || (t->flags & TCB_CHILD))
 			return tracer_step_over(tr, t, b, err);

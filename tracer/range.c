@@ -25,6 +25,7 @@ struct range {
 	tracer_span *spans;
 	size_t nspans;
 	bool waiting;              /* for a call's return at ret_addr, SP back to ret_sp */
+	bool after_signal;         /* ...or for a signal handler's return there */
 	uint64_t ret_addr, ret_sp;
 };
 
@@ -161,8 +162,11 @@ int tracer_range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
 	rg->waiting = false;
 	temp_bp_put(tr, addr);
 	b = tracer_bp_find(tr, addr);
-	if (!b || !b->user)
+	/* back from a handler: the thread was here already, the line goes on */
+	if (!b || !b->user || rg->after_signal) {
+		rg->after_signal = false;
 		return tracer_range_next(tr, t, err);
+	}
 	if (!in_spans(rg, addr))
 		tracer_range_pop(tr, t, addr, true);
 	t->flags &= ~TCB_REARRIVAL;
@@ -173,19 +177,46 @@ int tracer_range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
 }
 
 /*
- * A signal stopped a thread that is stepping: kept for when it is past the
- * line, unless it is the line's own fault (delivered now: the instruction
- * would only fault again) or there is no room to keep it.
+ * A signal the program gets, stopping t before the instruction at pc of the
+ * line it steps past: delivered now, from its own signal-delivery-stop (so
+ * with its own siginfo, and a queue of them is not cut short), and the
+ * thread runs the handler at full speed; the range waits for the handler's
+ * return to pc with the stack pointer it has now, then steps on.  0, or -1.
+ */
+int tracer_range_wait_signal(tracer *tr, struct tcb *t, uint64_t pc, uint64_t sp,
+			     int sig, rg_err *err)
+{
+	struct range *rg = t->range;
+
+	RG_ASSERT(rg && !rg->waiting);  /* a thread stepping past a line */
+	if (temp_bp_get(tr, pc, err) < 0)
+		return -1;
+	rg->waiting = true;
+	rg->after_signal = true;
+	rg->ret_addr = pc;
+	rg->ret_sp = sp;
+	tracer_note_signal(tr, t, sig);
+	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+}
+
+/*
+ * A signal stopped a thread that is stepping: the line's own fault is
+ * delivered now and ends the range (the instruction would only fault
+ * again); any other signal is delivered now too, and the range waits for
+ * its handler (tracer_range_wait_signal).
  */
 int tracer_range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err)
 {
 	struct user_regs_struct r;
 
+	if (tracer_regs_fetch(t->tid, &r) < 0)
+		return 0;               /* gone: its exit follows */
+	if (!tracer_is_sync_fault(si->si_signo, si))
+		return tracer_range_wait_signal(tr, t, arch_get_pc(&r), arch_get_sp(&r),
+						si->si_signo, err);
 	if (t->npending < PENDING_MAX)
 		t->pending[t->npending++] = *si;
-	if (!tracer_is_sync_fault(si->si_signo, si) && t->npending < PENDING_MAX)
-		return tracer_restart(t->tid, PTRACE_SINGLESTEP, 0, err);
-	tracer_range_pop(tr, t, tracer_regs_fetch(t->tid, &r) == 0 ? arch_get_pc(&r) : 0, true);
+	tracer_range_pop(tr, t, arch_get_pc(&r), true);
 	return tracer_resume_pending(tr, t, err);
 }
 

@@ -358,6 +358,35 @@ static int slot_fault(tracer *tr, struct tcb *t, uint64_t orig, uint64_t slot,
 }
 
 /*
+ * A signal for t came before its instruction ran in the slot: it is the
+ * program's, delivered now from its own signal-delivery-stop (its own
+ * siginfo; a queue of them is not cut down to what could be kept) with the
+ * PC back at the breakpoint, as without racegate.  The handler returns to
+ * the int3: that trap is no arrival (the thread was already there), the
+ * step is simply done again (TCB_SIG_RETURN, or the range's wait).
+ */
+static int slot_signal(tracer *tr, struct tcb *t, uint64_t orig,
+		       struct user_regs_struct *r, int sig, bool rejoin, rg_err *err)
+{
+	uint64_t sp = arch_get_sp(r);
+
+	arch_set_pc(r, orig);
+	if (tracer_regs_store(t->tid, r) < 0)
+		return tracer_gone_or_error(err, "cannot set the registers "
+					    "of thread %d: %s", t->tid,
+					    strerror(errno));
+	if (rejoin)
+		tracer_rejoin_group_stop(t->tid);
+	if (tracer_stepping(t))
+		return tracer_range_wait_signal(tr, t, orig, sp, sig, err);
+	t->flags |= TCB_SIG_RETURN;
+	t->sigret_addr = orig;
+	t->sigret_sp = sp;
+	tracer_note_signal(tr, t, sig);
+	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+}
+
+/*
  * Single-steps t in the slot until its instruction has run, keeping the
  * signals that come meanwhile.  1: it ran; otherwise what tracer_step_over
  * returns (t died, or faulted and was sent on).
@@ -398,6 +427,9 @@ static int slot_step(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slo
 		    pc >= slot && pc <= slot + b->insn.len)
 			return slot_fault(tr, t, b->addr, slot, &r, WSTOPSIG(status),
 					  rejoin, err);
+		if (pc == slot)
+			return slot_signal(tr, t, b->addr, &r, WSTOPSIG(status),
+					   rejoin, err);
 		if (t->npending < PENDING_MAX)
 			t->pending[t->npending++] = si;
 	}
@@ -439,9 +471,10 @@ static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t sl
  *
  * Race windows:
  *  - a signal for t arrives while it is stepped (it is dequeued before the
- *    instruction runs, RIP still at the slot): it is kept, the step is
- *    retried, and the signal is delivered with the PTRACE_CONT that follows,
- *    at orig+len where the program's handler sees a real address;
+ *    instruction runs, RIP still at the slot): the PC goes back to the
+ *    breakpoint and the signal is delivered there from its own stop, with
+ *    its siginfo (slot_signal); the handler's return traps on the int3,
+ *    which is no arrival, and the step is done again;
  *  - the instruction faults (RIP still inside the slot, si_code > 0): the
  *    fault is the program's, RIP is mapped back to the breakpoint's address
  *    and the signal delivered there, so a crash or a handler sees its own

@@ -168,9 +168,11 @@ typedef struct tracer_span {
  *
  * Ranges nest: a thread stepping past a line that calls a function in which
  * it is stopped (a BREAKPOINT event) and resumed with tracer_resume_past
- * again reports the inner RANGE_DONE first.  While a thread is stepped,
- * signals for it are kept and delivered once it is past (a synchronous
- * fault ends the range at once, and is delivered).  A thread that dies
+ * again reports the inner RANGE_DONE first.  A signal for a thread being
+ * stepped is delivered at once, with its own siginfo, where the thread is
+ * in the program's code; the handler runs at full speed and the stepping
+ * goes on when it returns (a synchronous fault of the line ends the range
+ * at once, and is delivered).  A thread that dies
  * first reports no RANGE_DONE, only its THREAD_EXIT.
  *
  * Returns 0 (RANGE_DONE or THREAD_EXIT follows), 1 when the thread was

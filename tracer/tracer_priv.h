@@ -42,6 +42,9 @@
 #define TCB_GONE         0x800 /* its THREAD_EXIT was queued (the leader's comes at its exit stop) */
 #define TCB_CHILD        0x1000 /* not the program's: a child sharing its memory (children.c),
 				  stepped over breakpoints, never reported */
+#define TCB_SIG_RETURN   0x4000 /* a signal came before its stepped instruction ran: delivered
+				  at the breakpoint, whose trap at sigret_sp (the handler's
+				  return) is then no arrival (step_over) */
 #define TCB_GROUP_STOP   0x2000 /* held inside the program's group-stop (by tracer_interrupt, or
 				  born into it): resumed back into it (PTRACE_LISTEN), not on */
 
@@ -53,6 +56,7 @@ struct tcb {
 	uint64_t bp_addr;          /* TCB_AT_BP */
 	uint64_t stub_ret;         /* TCB_IN_STUB */
 	uint64_t rearrival_addr;   /* TCB_REARRIVAL */
+	uint64_t sigret_addr, sigret_sp; /* TCB_SIG_RETURN */
 	int npending;              /* signals to deliver on the next restart */
 	int detach_sig;            /* tracer_detach_stopped: the signal its stop is delivering */
 	siginfo_t pending[PENDING_MAX];
@@ -258,6 +262,8 @@ void tracer_ranges_free(tracer *tr, struct tcb *t, bool put);
 int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err);
 int tracer_range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err);
 int tracer_range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err);
+int tracer_range_wait_signal(tracer *tr, struct tcb *t, uint64_t pc, uint64_t sp,
+			     int sig, rg_err *err);
 
 /* ---- detach.c: letting threads and children go ---- */
 

@@ -1,14 +1,15 @@
 # The program's processes and its own signals (issue 11): children that
 # share its memory, its own int3, stopping itself, exec.  racegate never
 # changes what the program does other than by delaying its threads.
-foreach(prog spawner own_trap stopself execer outlive)
+foreach(prog spawner own_trap stopself execer outlive sigqueue_held)
   add_executable(e2e_${prog} e2e/programs/${prog}.c)
   target_compile_options(e2e_${prog} PRIVATE -O0 -g)
   target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
   set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
                         RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
 endforeach()
-foreach(s spawner own_trap own_trap_past stopself execer execer_true execer_thread outlive)
+foreach(s spawner own_trap own_trap_past stopself execer execer_true execer_thread outlive
+        sigqueue_held sigqueue_call)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 
@@ -63,3 +64,17 @@ racegate_e2e(exec_other_program 0 "PASSED: exit 0" "!ERROR"
 racegate_e2e(exec_from_thread 0 "second image, 3 steps" "REPRODUCED: exit 9"
   "main +tid [0-9]+ +execer.c:21 +main-held +held: waiting for never"
   -- ${RG} run ${E2E_DIR}/execer_thread.yaml)
+
+# Real-time signals queued for a held thread (200, each with its own value)
+# all reach the handler, with their values, when the thread is stepped past
+# its line (then_open) or over a call out of line: each is delivered from
+# its own stop at the breakpoint's address, and the handler's return to the
+# int3 is not a second arrival.
+racegate_e2e(signals_queued_while_held 0 "signals 200 sum 19900 x 1" "PASSED"
+  "v +tid [0-9]+ +sigqueue_held.c:[0-9]+ +hold +opened past"
+  "v +tid [0-9]+ +sigqueue_held.c:[0-9]+ +after +(passed|held)"
+  -- ${RG} run ${E2E_DIR}/sigqueue_held.yaml)
+racegate_e2e(signals_queued_while_held_call 0 "signals 200 sum 19900 x 1" "PASSED"
+  "v +tid [0-9]+ +sigqueue_held.c:[0-9]+ +hold +released after"
+  "!hold +passed"
+  -- ${RG} run ${E2E_DIR}/sigqueue_call.yaml)
