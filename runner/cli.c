@@ -7,7 +7,9 @@
 #include "interrupt.h"
 #include "objects.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -456,6 +458,9 @@ static int cmd_run(const struct cli *c)
 	o.capture = judge_needs_output(sp) || c->repeat > 1;
 	o.passthrough = c->repeat == 1;
 	o.verbose = c->verbose;
+	o.closed_std = c->closed_std;
+	o.inherit = c->inherit;
+	o.ninherit = c->ninherit;
 	o.on_deadlock = c->on_deadlock >= 0 ? c->on_deadlock : (int)sp->on_deadlock;
 	o.quiet_ms = c->quiet_ms;
 	o.keep_stopped = c->keep_stopped;
@@ -486,10 +491,70 @@ static int cmd_run(const struct cli *c)
 	return status;
 }
 
+/*
+ * The fds from 3 up that racegate was started with: the program gets these
+ * and no file racegate opens itself (tracer_opts.inherit).
+ */
+static void note_inherited(struct cli *c)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	c->inherit = NULL;
+	c->ninherit = 0;
+	if (!d)
+		return;         /* no /proc: everything not O_CLOEXEC goes on */
+	while ((e = readdir(d))) {
+		int fd = atoi(e->d_name);
+
+		if (fd < 3 || fd == dirfd(d) || e->d_name[0] == '.')
+			continue;
+		if (fd >= c->ninherit) {
+			int n = fd + 1;
+
+			c->inherit = xrealloc(c->inherit, (size_t)n * sizeof(bool));
+			memset(c->inherit + c->ninherit, 0,
+			       (size_t)(n - c->ninherit) * sizeof(bool));
+			c->ninherit = n;
+		}
+		c->inherit[fd] = true;
+	}
+	closedir(d);
+	if (!c->inherit)        /* none: still say "close racegate's own" */
+		c->inherit = xcalloc(1, sizeof(bool));
+}
+
+/*
+ * Standard fds racegate was started without: each gets /dev/null, so that
+ * no file racegate opens takes its number (the program would inherit it as
+ * its stdin: its own executable, say), and the program is started with it
+ * closed again.  Returns the mask of those fds.
+ */
+static unsigned hold_closed_std(void)
+{
+	unsigned mask = 0;
+
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int nul = open("/dev/null", O_RDWR);
+
+		if (nul != fd) {        /* lower ones are open: it is fd */
+			if (nul >= 0)
+				close(nul);
+			continue;
+		}
+		mask |= 1u << fd;
+	}
+	return mask;
+}
+
 int cli_main(int argc, char **argv)
 {
 	struct cli c;
 	int r;
+
+	unsigned closed_std = hold_closed_std();
 
 	if (argc < 2) {
 		fputs(usage_text, stderr);
@@ -514,6 +579,8 @@ int cli_main(int argc, char **argv)
 	r = cli_parse(&c, argc, argv);
 	if (r)
 		return r;
+	c.closed_std = closed_std;
+	note_inherited(&c);
 	if (!strcmp(c.cmd, "check"))
 		return cmd_check(&c);
 	return cmd_run(&c);

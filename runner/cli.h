@@ -25,6 +25,9 @@ struct cli {
 	bool quiet, verbose;
 	int color;             /* -1 auto, 0 never, 1 always */
 	const char *source_dir; /* --source-dir, or NULL */
+	unsigned closed_std;   /* bit i: racegate was started with fd i closed */
+	bool *inherit;         /* fds from 3 up racegate was started with (run_opts) */
+	int ninherit;
 };
 
 /*

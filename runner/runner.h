@@ -192,6 +192,10 @@ typedef struct run_opts {
 	int on_deadlock;       /* enum spec_on_deadlock */
 	long quiet_ms;         /* stuck this long: deadlock (0: the default, 100 ms) */
 	bool keep_stopped;     /* at a verdict, leave the program stopped and detached */
+	unsigned closed_std;   /* bit i: fd i (0-2) was closed when racegate started,
+				  so the program starts with it closed too */
+	const bool *inherit;   /* fds from 3 up the program inherits (tracer_opts) */
+	int ninherit;
 } run_opts;
 
 /* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */

@@ -798,6 +798,16 @@ static int spawn(session *s)
 	to.stdin_fd = -1;
 	to.stdout_fd = outp[1];
 	to.stderr_fd = errp[1];
+	/* closed for racegate (and held by /dev/null there): closed for the
+	 * program, as without racegate, captured or not */
+	if (s->o->closed_std & 1)
+		to.stdin_fd = TRACER_FD_CLOSED;
+	if (s->o->closed_std & 2)
+		to.stdout_fd = TRACER_FD_CLOSED;
+	if (s->o->closed_std & 4)
+		to.stderr_fd = TRACER_FD_CLOSED;
+	to.inherit = s->o->inherit;
+	to.ninherit = s->o->ninherit;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	if (tracer_spawn(&to, &s->tr, &err) < 0) {
 		s->res->note = xstrdup(err.msg);

@@ -8,6 +8,7 @@
  */
 #include "tracer_priv.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -33,9 +34,29 @@ static void child_fail(int fd, int stage)
 	_exit(127);
 }
 
+/* One past the highest fd this process has open (read before fork: the
+ * child may only make async-signal-safe calls). */
+static int fd_bound(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int end = 3;
+
+	if (!d)
+		return 1024;
+	while ((e = readdir(d))) {
+		int fd = atoi(e->d_name);
+
+		if (fd >= end)
+			end = fd + 1;
+	}
+	closedir(d);
+	return end;
+}
+
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void child_run(const tracer_opts *opts, int go_fd, int err_fd,
-		      const sigset_t *mask)
+		      int fd_end, const sigset_t *mask)
 {
 	int want[3] = { opts->stdin_fd, opts->stdout_fd, opts->stderr_fd };
 	int tmp[3];
@@ -56,9 +77,17 @@ static void child_run(const tracer_opts *opts, int go_fd, int err_fd,
 		if (want[i] >= 0 && (tmp[i] = fcntl(want[i], F_DUPFD_CLOEXEC, 3)) < 0)
 			child_fail(err_fd, 2);
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		if (tmp[i] >= 0 && dup2(tmp[i], i) < 0)
 			child_fail(err_fd, 2);
+		if (want[i] == TRACER_FD_CLOSED)
+			close(i);
+	}
+	/* racegate's own files (libdwarf keeps the ELF file open) are not the
+	 * program's: it gets what racegate was given, as without racegate */
+	for (int fd = 3; opts->inherit && fd < fd_end; fd++)
+		if (fd != err_fd && !(fd < opts->ninherit && opts->inherit[fd]))
+			close(fd);
 	if (opts->cwd && chdir(opts->cwd) < 0)
 		child_fail(err_fd, 1);
 	execvp(opts->argv[0], (char *const *)opts->argv);
@@ -156,7 +185,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 		PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |
 		PTRACE_O_TRACEVFORK | PTRACE_O_TRACESYSGOOD;
 	const char *prog = opts->argv && opts->argv[0] ? opts->argv[0] : "";
-	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, fd_end;
 	sigset_t chld;
 	struct tcb *leader;
 	tracer *tr;
@@ -179,13 +208,14 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 		rg_error(err, "cannot run '%s': %s", prog, strerror(errno));
 		goto fail_fds;
 	}
+	fd_end = opts->inherit ? fd_bound() : 0;
 	pid = fork();
 	if (pid < 0) {
 		rg_error(err, "cannot run '%s': fork: %s", prog, strerror(errno));
 		goto fail_fds;
 	}
 	if (pid == 0)
-		child_run(opts, go[0], ep[1], &tr->oldmask);
+		child_run(opts, go[0], ep[1], fd_end, &tr->oldmask);
 	close(go[0]);
 	close(ep[1]);
 	go[0] = ep[1] = -1;

@@ -97,10 +97,17 @@ typedef struct tracer_event {
 typedef struct tracer_opts {
 	const char *const *argv; /* argv[0] is searched in PATH when it has no '/' */
 	const char *cwd;         /* or NULL: racegate's */
-	int stdin_fd;            /* fd to give the program, or -1 to inherit */
-	int stdout_fd;
+	int stdin_fd;            /* fd to give the program, -1 to inherit, or */
+	int stdout_fd;           /* TRACER_FD_CLOSED: the program starts with it closed */
 	int stderr_fd;
+	/* The fds from 3 up that the program inherits: inherit[fd] for fd <
+	 * ninherit (what racegate itself inherited); every other fd racegate has
+	 * is closed in the program, O_CLOEXEC or not (a library's open file).
+	 * NULL: every fd racegate has without O_CLOEXEC goes to the program. */
+	const bool *inherit;
+	int ninherit;
 } tracer_opts;
+#define TRACER_FD_CLOSED (-2)
 
 /*
  * Starts the program under ptrace and returns with it stopped right after
