@@ -400,8 +400,17 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
 
 void tracer_kill(tracer *tr)
 {
-	if (!tr->reaped)
-		kill(tr->pid, SIGKILL);
+	if (tr->reaped)
+		return;
+	kill(tr->pid, SIGKILL);
+	/* children in its memory (vfork, CLONE_VM), followed until their
+	 * exec, go with it: they would run on with racegate's int3s */
+	for (size_t i = 0; i < tr->ntcbs; i++)
+		if (tr->tcbs[i]->flags & TCB_CHILD)
+			kill(tr->tcbs[i]->tid, SIGKILL);
+	for (size_t i = 0; i < tr->nforks; i++)
+		if (tr->forks[i].vfork)
+			kill(tr->forks[i].pid, SIGKILL);
 }
 
 int tracer_sync_regs(tracer *tr, pid_t tid)

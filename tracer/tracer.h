@@ -228,7 +228,9 @@ typedef struct tracer_map {
 int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err);
 void tracer_maps_free(tracer_map *maps, size_t n);
 
-/* Sends SIGKILL to the program; its EXIT event follows. */
+/* Sends SIGKILL to the program, and to the children sharing its memory that
+ * are followed until their exec (a fork child is not racegate's: it lives
+ * on, as it would); the program's EXIT event follows. */
 void tracer_kill(tracer *tr);
 
 /*

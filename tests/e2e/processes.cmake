@@ -1,7 +1,7 @@
 # The program's processes and its own signals (issue 11): children that
 # share its memory, its own int3, stopping itself, exec.  racegate never
 # changes what the program does other than by delaying its threads.
-foreach(prog spawner own_trap stopself execer outlive sigqueue_held fds)
+foreach(prog spawner own_trap stopself execer outlive sigqueue_held fds vfork_spin)
   add_executable(e2e_${prog} e2e/programs/${prog}.c)
   target_compile_options(e2e_${prog} PRIVATE -O0 -g)
   target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
@@ -9,7 +9,7 @@ foreach(prog spawner own_trap stopself execer outlive sigqueue_held fds)
                         RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
 endforeach()
 foreach(s spawner own_trap own_trap_past stopself execer execer_true execer_thread outlive
-        sigqueue_held sigqueue_call fds)
+        sigqueue_held sigqueue_call fds vfork_spin)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 
@@ -84,3 +84,8 @@ racegate_e2e(signals_queued_while_held_call 0 "signals 200 sum 19900 x 1" "PASSE
 # file), and none of racegate's own files leaks in.
 racegate_e2e(program_fds_as_given 0 "^fds same: .*fd 7" "!^fd 0"
   -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/fds.sh ${RG} ${E2E_DIR})
+# A vfork child that never execs, followed with racegate's int3s in its
+# memory, dies with the program when racegate kills it (TIMEOUT, SIGTERM).
+racegate_e2e(vfork_child_killed_with_program 0 "TIMEOUT" "^timeout: exit 3$"
+  "INTERRUPTED" "^sigterm: exit 143$" "^done$" "!LEFT RUNNING"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/vfork_spin.sh ${RG} ${E2E_DIR})
