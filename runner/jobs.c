@@ -570,7 +570,9 @@ long jobs_run(jobs *j, long n, jobs_done_fn done, void *ctx)
 				pfd[npfd++] = (struct pollfd){ .fd = j->slots[k].fd,
 							       .events = POLLIN };
 			}
-		if (!interrupt_signal() && interrupt_fd() >= 0) {
+		if (interrupt_signal() && !stop) {
+			wait_ms = 0;    /* it came since the top of the loop: act now */
+		} else if (!interrupt_signal() && interrupt_fd() >= 0) {
 			map[npfd] = -1;
 			pfd[npfd++] = (struct pollfd){ .fd = interrupt_fd(),
 						       .events = POLLIN };
