@@ -90,11 +90,11 @@ int returns_check(dwarfx *dx, const char *where, const dwarfx_loc *locs,
 		if (!locs[i].inlined)
 			continue;
 		ninl++;
-		in = dwarfx_symbol_at(dx, locs[i].addr);
+		in = dwarfx_caller_at(dx, locs[i].addr);
 		/* name each caller once */
 		for (j = 0; in && j < i; j++)
 			if (locs[j].inlined &&
-			    dwarfx_symbol_at(dx, locs[j].addr) == in)
+			    dwarfx_caller_at(dx, locs[j].addr) == in)
 				break;
 		if (in && j == i)
 			rg_buf_printf(&b, "%s%s", b.len ? ", " : "", in);
