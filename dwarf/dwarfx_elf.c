@@ -345,6 +345,27 @@ static int check_list_section(dwarfx *dx, Elf_Scn *scn, const char *name,
 	return 0;
 }
 
+/*
+ * A section's name.  libelf refuses names from a string table whose
+ * section type is not SHT_STRTAB; libdwarf reads them all the same, so a
+ * corrupt type must not hide a section from the checks above: the table's
+ * raw bytes are read then.
+ */
+static const char *section_name(Elf *elf, size_t shstrndx, size_t off)
+{
+	const char *name = elf_strptr(elf, shstrndx, off);
+	Elf_Scn *scn;
+	Elf_Data *d;
+
+	if (name)
+		return name;
+	if (!(scn = elf_getscn(elf, shstrndx)) || !(d = elf_rawdata(scn, NULL)) ||
+	    !d->d_buf || off >= d->d_size ||
+	    !memchr((const char *)d->d_buf + off, '\0', d->d_size - off))
+		return NULL;
+	return (const char *)d->d_buf + off;
+}
+
 /* Copies the sections the line program reader needs (dwarfx_line.c). */
 static void keep_section(dwarfx *dx, Elf_Scn *scn, const char *name)
 {
@@ -390,16 +411,17 @@ static int read_sections(dwarfx *dx, Elf *elf, const GElf_Ehdr *eh, uint64_t fsi
 			return rg_error(err, "'%s' is truncated (section %zu ends past "
 					"the end of the file)", dx->path, elf_ndxscn(scn));
 		}
-		if (sh.sh_type == SHT_PROGBITS && !(sh.sh_flags & SHF_COMPRESSED)) {
-			const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sh.sh_type != SHT_NOBITS && !(sh.sh_flags & SHF_COMPRESSED)) {
+			const char *name = section_name(elf, shstrndx, sh.sh_name);
 
+			/* libdwarf reads these by name, whatever their type says */
 			if (name && (!strcmp(name, ".debug_rnglists") ||
 				     !strcmp(name, ".debug_loclists")) &&
 			    check_list_section(dx, scn, name, err) < 0) {
 				free(sv.v);
 				return -1;
 			}
-			if (name)
+			if (name && sh.sh_type == SHT_PROGBITS)
 				keep_section(dx, scn, name);
 		}
 		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)

@@ -50,6 +50,9 @@ struct cand {
 	const char *name;        /* for messages, or NULL */
 };
 
+/* How far before a symbol's start a size-0 symbol is decoded from. */
+#define SYM0_REACH 64
+
 static const struct dwarfx_phdr *exec_phdr(const dwarfx *dx, uint64_t addr)
 {
 	size_t i;
@@ -276,6 +279,7 @@ static size_t candidates(dwarfx *dx, uint64_t addr, struct cand *c)
 {
 	uint32_t f = dwarfx_fn_at(dx, addr);
 	size_t n = 0, lo = 0, hi = dx->nsyms, j;
+	uint64_t prev;
 
 	fde_cand(dx, c, &n, addr);
 
@@ -299,6 +303,11 @@ static size_t candidates(dwarfx *dx, uint64_t addr, struct cand *c)
 		else
 			hi = mid;
 	}
+	/* the start of the symbols just before those at addr, when addr is one */
+	for (j = lo; j-- > 0 && dx->syms[j].addr == addr; )
+		;
+	prev = j < lo && lo && dx->syms[lo - 1].addr == addr && dx->syms[j].addr < addr ?
+		dx->syms[j].addr : UINT64_MAX;
 	/* syms[lo] is the first symbol past addr; look back as far as sizes reach */
 	for (j = lo; j-- > 0 && (dx->syms[j].addr == dx->syms[lo - 1].addr ||
 				 addr - dx->syms[j].addr < dx->sym_span); ) {
@@ -306,9 +315,16 @@ static size_t candidates(dwarfx *dx, uint64_t addr, struct cand *c)
 		uint64_t end = s->addr + s->size;
 
 		if (!s->size) {
-			if (s->addr != dx->syms[lo - 1].addr)
+			if (s->addr == dx->syms[lo - 1].addr)
+				end = lo < dx->nsyms ? dx->syms[lo].addr : UINT64_MAX;
+			else if (s->addr == prev && addr - s->addr <= SYM0_REACH)
+				/* the size-0 symbol just before a symbol at addr
+				 * (crt code before a function): decoded from its
+				 * start, it must reach addr at a boundary too, so a
+				 * symbol moved into its last instruction is caught */
+				end = UINT64_MAX;
+			else
 				continue;
-			end = lo < dx->nsyms ? dx->syms[lo].addr : UINT64_MAX;
 		}
 		if (end < s->addr)
 			end = UINT64_MAX;
