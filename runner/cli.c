@@ -581,7 +581,7 @@ int cli_main(int argc, char **argv)
 		return r;
 	c.closed_std = closed_std;
 	note_inherited(&c);
-	if (!strcmp(c.cmd, "check"))
-		return cmd_check(&c);
-	return cmd_run(&c);
+	r = !strcmp(c.cmd, "check") ? cmd_check(&c) : cmd_run(&c);
+	free(c.inherit);
+	return r;
 }
