@@ -152,6 +152,14 @@ static void find_libs(plan *p)
 	dwarfx_ldpath_free(lp);
 }
 
+/* FUNCTION:return resolves its entry (*FUNCTION): an error there names the
+ * location as the user wrote it. */
+static void return_entry_error(const struct pl_gate *g, int rc, rg_err *err)
+{
+	if (rc == DWARFX_ERROR && g->ret_where)
+		rg_error_prefix(err, "cannot resolve '%s' at its entry", g->ret_where);
+}
+
 /* ---- resolving one gate in one object (cached for the session) ---- */
 
 static char *describe(const dwarfx_loc *l)
@@ -208,6 +216,7 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 	}
 	rc = dwarfx_resolve(dx, g->what, &locs, &n, &hint, &err);
 	plan_warn_dropped(dx, NULL, NULL);
+	return_entry_error(g, rc, &err);
 	if (rc < 0) {
 		r->state = rc == DWARFX_NO_ENTRY ? 0 : -1;
 		r->msg = xstrdup(err.msg);
@@ -358,6 +367,7 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d)
 		return true;
 	}
 	rc = dwarfx_resolve(p->dx, g->what, &locs, &n, &hint, &err);
+	return_entry_error(g, rc, &err);
 	if (rc == DWARFX_OK &&
 	    g->ret_where && returns_check(p->dx, g->ret_where, locs, n, &err) < 0) {
 		free(locs);

@@ -35,6 +35,7 @@ racegate_e2e(bounds_row_inside_only 2
 racegate_e2e(bounds_symbol_inside 2
   "error: cannot resolve '\\*inside': 0x[0-9a-f]+ is inside 'movabs rax, 0x9090909090909090' at 0x[0-9a-f]+ \\(10 bytes\\). boundaries"
   "error: cannot resolve '\\*inside\\+2': 0x[0-9a-f]+ is inside 'movabs"
+  "error: cannot resolve 'inside:return' at its entry: cannot resolve '\\*inside': 0x[0-9a-f]+ is inside 'movabs"
   -- ${RG} check ${BX}/rowfix_inside.yaml)
 racegate_e2e(bounds_symbol_inside_run 2 "cannot resolve '\\*inside\\+2'" "!PASSED"
   -- ${RG} run ${BX}/rowfix_inside.yaml)
