@@ -1,0 +1,113 @@
+/*
+ * expr: `when:` conditions -- parsed once, type-checked and compiled for
+ * each place a gate's breakpoint sits (one compiled form per function
+ * instance), evaluated at each arrival over the stopped thread's registers
+ * and memory.  No expression writes program memory or calls program code:
+ * the compiled form can only read.
+ *
+ * The language is a side-effect-free subset of C (docs/gates.md, "Conditions"
+ * has the grammar): names visible at the location, `.` `->` `*` `&` `[]`,
+ * casts to integer and pointer types, sizeof, C's integer promotions and
+ * usual arithmetic conversions, comparisons, `&& || !`, enumerators, C++
+ * `this` / members of this / references / `ns::name`, and the built-ins
+ * `$hit`, `$tid`, `$thread == ALIAS`, `$streq(p, "text")`.
+ *
+ * Library module: never prints.  Errors come back with the byte offset in
+ * the condition's text they are about, so the spec loader and the runner
+ * can place them in gates.yaml.
+ */
+#ifndef RACEGATE_EXPR_H
+#define RACEGATE_EXPR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dwarfx_vars.h"
+
+typedef struct expr expr;           /* a parsed condition */
+typedef struct expr_code expr_code; /* compiled for one scope */
+
+/* An error about a condition: where in its text, and what, in words. */
+typedef struct expr_error {
+	size_t off;            /* byte offset into the condition's text */
+	char msg[512];         /* "'qlen' is not visible at queue.c:40; visible there: q, item, n" */
+} expr_error;
+
+/*
+ * Parses text (syntax only: names are not looked up).  0, or -1 with err
+ * filled.  *out: free with expr_free.
+ */
+int expr_parse(const char *text, expr **out, expr_error *err);
+void expr_free(expr *e);
+const char *expr_text(const expr *e);
+
+/* Names of `$thread == ALIAS` comparisons in e, for the spec's checks (alias must exist). */
+size_t expr_thread_aliases(const expr *e, const char **out, size_t max);
+
+/*
+ * What a condition may name, for the compiler.  scope is the scope of the
+ * breakpoint's address in its own object; where is the location as
+ * messages name it ("queue.c:40").  global finds a global variable in the
+ * program's other objects (a shared library's), or NULL; *obj receives an
+ * opaque number of that object given back to expr_host.bias at run time
+ * (the scope's own object is obj 0).  global may be NULL.
+ */
+typedef struct expr_env {
+	const dwarfx_scope *scope;
+	const char *where;
+	void *ctx;
+	const dwarfx_var *(*global)(void *ctx, const char *name, int *obj);
+} expr_env;
+
+/*
+ * Type-checks e in env and compiles it.  0, or -1 with err filled (unknown
+ * name with the names visible there, member not in the struct with the
+ * nearest one, a pointer compared with an integer, a variable optimized out
+ * at this address, ...).  A variable that is optimized out fails here, so
+ * the runner can say which instances lack it.  *out: free with
+ * expr_code_free.
+ */
+int expr_compile(const expr *e, const expr_env *env, expr_code **out, expr_error *err);
+void expr_code_free(expr_code *c);
+
+/*
+ * The stopped thread, for evaluation.  regs[i] is the value of DWARF
+ * register i (nregs of them, read once per arrival).  read fills buf from
+ * the program's memory at each of n (addr, len) requests, as one batch
+ * (process_vm_readv); returns how many requests were read whole (a request
+ * that cannot be read and every later one are not).  bias gives the load
+ * bias of an object number from expr_env (0: the scope's own).
+ * thread_is answers `$thread == ALIAS` for this thread.
+ */
+typedef struct expr_read {
+	uint64_t addr;
+	void *buf;
+	size_t len;
+} expr_read;
+
+typedef struct expr_host {
+	const uint64_t *regs;
+	size_t nregs;
+	void *ctx;
+	size_t (*read)(void *ctx, const expr_read *reqs, size_t n);
+	uint64_t (*bias)(void *ctx, int obj);
+	bool (*thread_is)(void *ctx, const char *alias);
+	pid_t tid;             /* $tid */
+	uint64_t hit;          /* $hit: this thread's passes at this location, this one included */
+} expr_host;
+
+/* Why an evaluation could not finish: a read that faulted. */
+typedef struct expr_fault {
+	size_t off, len;       /* the subexpression read, as a span of the text ("*p") */
+	uint64_t addr;         /* the address that could not be read */
+} expr_fault;
+
+/*
+ * Evaluates c.  Returns 1 (true) or 0 (false); -1 when a read faulted
+ * (fault says which; the condition then counts as false).
+ */
+int expr_eval(const expr_code *c, const expr_host *h, expr_fault *fault);
+
+#endif
