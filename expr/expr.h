@@ -47,18 +47,28 @@ const char *expr_text(const expr *e);
 size_t expr_thread_aliases(const expr *e, const char **out, size_t max);
 
 /*
- * What a condition may name, for the compiler.  scope is the scope of the
- * breakpoint's address in its own object; where is the location as
- * messages name it ("queue.c:40").  global finds a global variable in the
- * program's other objects (a shared library's), or NULL; *obj receives an
- * opaque number of that object given back to expr_host.bias at run time
- * (the scope's own object is obj 0).  global may be NULL.
+ * What a condition may name, for the compiler: the runner answers from the
+ * scope of the breakpoint's address (dwarfx_vars.h) and the program's other
+ * objects; unit tests answer from hand-made types.  where is the location
+ * as messages name it ("queue.c:40").
+ *   var         a variable by name as written ("q", "ns::count",
+ *               "Queue::instances"); *obj receives an opaque number of the
+ *               object it lives in, given back to expr_host.bias at run
+ *               time.  NULL when the name is not visible.
+ *   type        a named type ("uint32_t", "struct queue", "Queue"), or NULL
+ *               (the compiler knows C's own: int, unsigned long, char, ...).
+ *   enumerator  an enumerator's value and type; false when none.
+ *   visible     the names worth suggesting there (locals, parameters),
+ *               for "visible there: ..."; returns how many (max stored).
  */
 typedef struct expr_env {
-	const dwarfx_scope *scope;
-	const char *where;
 	void *ctx;
-	const dwarfx_var *(*global)(void *ctx, const char *name, int *obj);
+	const char *where;
+	const dwarfx_var *(*var)(void *ctx, const char *name, int *obj);
+	const dwarfx_type *(*type)(void *ctx, const char *name);
+	bool (*enumerator)(void *ctx, const char *name, int64_t *value,
+			   const dwarfx_type **type);
+	size_t (*visible)(void *ctx, const char **names, size_t max);
 } expr_env;
 
 /*
