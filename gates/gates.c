@@ -1465,3 +1465,159 @@ const char *gate_hold_reason(const gate_engine *e, pid_t tid, int *gate)
 	format_reason(e, th, e->reasonbuf);
 	return e->reasonbuf->s;
 }
+
+/* ---- the wait-for graph's view (gate_needs) -------------------------- */
+
+/* Could g's selector pick a thread not known now (a new one, a renamed one)? */
+static bool sel_open_ended(const gate_engine *e, const struct gate *g)
+{
+	const spec_selector *sel = &g->sp->thread;
+
+	switch (sel->kind) {
+	case SPEC_SEL_MAIN:
+		return false;
+	case SPEC_SEL_ALIAS:
+		return g->sel_alias == NONE || !e->aliases[g->sel_alias].th;
+	case SPEC_SEL_MATCH:
+		/* {start:, nth:} once its K-th thread exists is that thread */
+		return !(g->cls && !sel->name && g->cls->n >= (size_t)sel->nth);
+	case SPEC_SEL_ANY:
+	case SPEC_SEL_NOT_ALIAS:
+		break;
+	}
+	return true;
+}
+
+static void need_by(gate_need *nd, pid_t tid)
+{
+	for (size_t i = 0; i < nd->nby; i++)
+		if (nd->by[i] == tid)
+			return;
+	nd->by = xrealloc(nd->by, (nd->nby + 1) * sizeof(*nd->by));
+	nd->by[nd->nby++] = tid;
+}
+
+/* Gate gi could meet nd: the threads it selects (not those counted at bi). */
+static void need_gate(const gate_engine *e, gate_need *nd, size_t gi, size_t bi)
+{
+	const struct gate *g = &e->gates[gi];
+	size_t i;
+
+	if (!gate_live(e, gi))
+		return;
+	if (nd->gate < 0)
+		nd->gate = (int)gi;
+	if (sel_open_ended(e, g))
+		nd->anyone = true;
+	for (i = 0; i < e->nthreads; i++) {
+		const struct gate_thread *th = e->threads[i];
+
+		if (th->exited || !sel_match(e, g, th))
+			continue;
+		if (bi != NONE && th->held && counted_at(e, th, bi))
+			continue;
+		need_by(nd, th->tid);
+	}
+}
+
+static bool has_ev(const size_t *v, size_t n, size_t ev)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == ev)
+			return true;
+	return false;
+}
+
+/* Who could open closed event ev. */
+static void need_event(const gate_engine *e, gate_need *nd, size_t ev)
+{
+	size_t i, j;
+
+	nd->event = e->events[ev].name;
+	for (i = 0; i < e->ngates; i++) {
+		const struct gate *g = &e->gates[i];
+
+		if (has_ev(g->open, g->sp->open.n, ev) ||
+		    has_ev(g->then_open, g->sp->then_open.n, ev))
+			need_gate(e, nd, i, NONE);
+	}
+	for (i = 0; i < e->nthreads; i++) {
+		const struct gate_thread *th = e->threads[i];
+
+		if (th->exited)
+			continue;
+		/* then_open pending, or to come when its hold ends */
+		for (j = 0; j < th->npass; j++)
+			if (has_ev(e->gates[th->pass[j]].then_open,
+				   e->gates[th->pass[j]].sp->then_open.n, ev))
+				need_by(nd, th->tid);
+		for (j = 0; th->held && j < th->nar; j++)
+			if (has_ev(e->gates[th->ar[j]].then_open,
+				   e->gates[th->ar[j]].sp->then_open.n, ev))
+				need_by(nd, th->tid);
+	}
+	for (i = 0; i < e->naliases; i++) {
+		const struct alias *a = &e->aliases[i];
+
+		if (a->started == ev)
+			nd->anyone = true;
+		if (a->exited == ev && a->th)
+			need_by(nd, a->th->tid);
+		else if (a->exited == ev)
+			nd->anyone = true;
+	}
+}
+
+/* Who could still arrive at barrier bi. */
+static void need_barrier(const gate_engine *e, gate_need *nd, size_t bi)
+{
+	const struct barrier *b = &e->barriers[bi];
+
+	nd->barrier = b->name;
+	nd->missing = b->count - b->arrived;
+	for (size_t i = 0; i < e->ngates; i++)
+		if (e->gates[i].barrier == bi)
+			need_gate(e, nd, i, bi);
+}
+
+size_t gate_needs(const gate_engine *e, pid_t tid, gate_need **out)
+{
+	const struct gate_thread *th = thread_find(e, tid);
+	gate_need *v;
+	size_t i, k, n = 0;
+
+	*out = NULL;
+	if (!th || !th->held)
+		return 0;
+	v = xcalloc(th->nwait + th->nbars + 1, sizeof(*v));
+	for (i = 0; th->stage == STAGE_WAIT && i < th->nwait; i++) {
+		if (e->events[th->wait[i]].open)
+			continue;
+		v[n].gate = -1;
+		need_event(e, &v[n++], th->wait[i]);
+	}
+	for (i = 0; th->stage == STAGE_BARRIER && i < th->nbars; i++) {
+		size_t bi = e->gates[th->bars[i]].barrier;
+
+		for (k = 0; k < i; k++)
+			if (e->gates[th->bars[k]].barrier == bi)
+				break;
+		if (k < i || e->barriers[bi].fired)
+			continue;
+		v[n].gate = -1;
+		need_barrier(e, &v[n++], bi);
+	}
+	if (!n) {
+		free(v);
+		v = NULL;
+	}
+	*out = v;
+	return n;
+}
+
+void gate_needs_free(gate_need *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].by);
+	free(v);
+}

@@ -149,4 +149,33 @@ bool gate_event_open(const gate_engine *e, const char *event);
  */
 const char *gate_hold_reason(const gate_engine *e, pid_t tid, int *gate);
 
+/*
+ * One thing a held thread still needs, for the wait-for graph (waitfor.h):
+ * a closed event it waits for, or a barrier it is counted at that has not
+ * fired.  by[] are the live threads the engine knows that could meet it:
+ * those a live gate opening the event (open or then_open) or counting at
+ * the barrier selects, those with the event's then_open pending (or to
+ * come when their hold ends), the thread whose exit opens exited:ALIAS.
+ * anyone: a thread not known now could meet it too (a selector that is
+ * `any`, "!ALIAS", an unbound alias, {start:}/{name:} not yet matched, or
+ * started:ALIAS).
+ */
+typedef struct gate_need {
+	const char *event;     /* the closed event (owned by the engine), or NULL */
+	const char *barrier;   /* else the barrier's name (owned by the spec) */
+	int missing;           /* barrier: arrivals still missing */
+	int gate;              /* the first live gate that could meet it, or -1 */
+	pid_t *by;             /* malloc'd, no duplicates */
+	size_t nby;
+	bool anyone;
+} gate_need;
+
+/*
+ * What held thread tid still needs (*out, malloc'd, in the order of its
+ * waits, then its barriers); 0 and *out NULL when it is not held.  Free
+ * with gate_needs_free.
+ */
+size_t gate_needs(const gate_engine *e, pid_t tid, gate_need **out);
+void gate_needs_free(gate_need *v, size_t n);
+
 #endif

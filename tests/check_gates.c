@@ -15,6 +15,7 @@
 
 #include "gates.h"
 #include "msg.h"
+#include "waitfor.h"
 
 /* ---- hand-built specs ------------------------------------------------ */
 
@@ -1318,6 +1319,209 @@ START_TEST(liveness)
 }
 END_TEST
 
+/* ---- the wait-for graph ---------------------------------------------- */
+
+/* A node: R runs, T waits for one thread, A waits for anyone. */
+static gate_wf_node wnode(pid_t tid, char kind, pid_t on)
+{
+	gate_wf_node n = { .tid = tid, .on = on };
+
+	n.kind = kind == 'R' ? GATE_WF_RUNS : kind == 'T' ? GATE_WF_ON_THREAD :
+		 kind == 'H' ? GATE_WF_HELD : GATE_WF_ON_ANYONE;
+	return n;
+}
+
+/* "1 2" : the tids marked stuck, in node order. */
+static const char *stuck_of(gate_wf_node *v, size_t n)
+{
+	static char buf[256];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	gate_wf_solve(v, n);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].stuck)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d",
+						len ? " " : "", (int)v[i].tid);
+	return buf;
+}
+
+/* Two threads each blocked on a mutex the other owns: stuck, bystanders or not. */
+START_TEST(wf_mutex_cycle)
+{
+	gate_wf_node v[4] = { wnode(1, 'R', 0), wnode(2, 'T', 3), wnode(3, 'T', 2),
+			      wnode(4, 'A', 0) };
+
+	ck_assert_str_eq(stuck_of(v, 4), "2 3");
+	ck_assert_uint_eq(v[1].next, 2);
+	ck_assert_uint_eq(v[2].next, 1);
+	/* a chain into the cycle is stuck with it; one to a runner is not */
+	gate_wf_node w[4] = { wnode(1, 'R', 0), wnode(2, 'T', 3), wnode(3, 'T', 2),
+			      wnode(5, 'T', 2) };
+	ck_assert_str_eq(stuck_of(w, 4), "2 3 5");
+	gate_wf_node x[3] = { wnode(1, 'R', 0), wnode(2, 'T', 1), wnode(3, 'T', 2) };
+	ck_assert_str_eq(stuck_of(x, 3), "");
+	/* an owner that is gone never unlocks; a self-relock never returns */
+	gate_wf_node y[3] = { wnode(1, 'R', 0), wnode(2, 'T', 99), wnode(3, 'T', 3) };
+	ck_assert_str_eq(stuck_of(y, 3), "2 3");
+}
+END_TEST
+
+/* Waiting for anyone is stuck only when everybody is (the old rule). */
+START_TEST(wf_anyone)
+{
+	gate_wf_node v[3] = { wnode(1, 'A', 0), wnode(2, 'T', 1), wnode(3, 'R', 0) };
+	gate_wf_node w[2] = { wnode(1, 'A', 0), wnode(2, 'T', 1) };
+	gate_wf_node x[1] = { wnode(1, 'A', 0) };
+
+	ck_assert_str_eq(stuck_of(v, 3), "");
+	ck_assert_str_eq(stuck_of(w, 2), "1 2");
+	ck_assert_str_eq(stuck_of(x, 1), "1");
+}
+END_TEST
+
+/* Held threads: their needs, who could meet them, and anyone. */
+START_TEST(wf_held)
+{
+	pid_t by_incr[] = { 3 };
+	gate_need need = { .event = "deleted", .gate = 1, .by = by_incr, .nby = 1 };
+	gate_wf_node v[4] = { wnode(1, 'R', 0), wnode(2, 'H', 0), wnode(3, 'T', 2),
+			      wnode(4, 'R', 0) };
+
+	/* held 2 waits for what only 3 does; 3 waits for the mutex 2 owns */
+	v[1].needs = &need;
+	v[1].nneeds = 1;
+	ck_assert_str_eq(stuck_of(v, 4), "2 3");
+	ck_assert_int_eq(v[1].blocked_need, 0);
+	ck_assert_uint_eq(v[1].next, 2);
+	/* ... unless any thread could do it: the runners might */
+	need.anyone = true;
+	ck_assert_str_eq(stuck_of(v, 4), "");
+	need.anyone = false;
+	/* or 3 runs */
+	v[2] = wnode(3, 'R', 0);
+	ck_assert_str_eq(stuck_of(v, 4), "");
+	/* the only one who could is gone */
+	by_incr[0] = 77;
+	ck_assert_str_eq(stuck_of(v, 4), "2");
+	ck_assert_uint_eq(v[1].next, (size_t)-1);
+	/* no needs known: as anyone */
+	v[1].nneeds = 0;
+	ck_assert_str_eq(stuck_of(v, 4), "");
+	v[0] = wnode(1, 'A', 0);
+	v[2] = wnode(3, 'A', 0);
+	v[3] = wnode(4, 'H', 0);
+	ck_assert_str_eq(stuck_of(v, 4), "1 2 3 4");
+}
+END_TEST
+
+/* Two held threads, each the only opener of what the other waits for. */
+START_TEST(wf_held_cycle)
+{
+	pid_t b1[] = { 2 }, b2[] = { 1 };
+	gate_need n1 = { .event = "b", .by = b1, .nby = 1 };
+	gate_need n2[2] = { { .event = "x", .anyone = true }, { .event = "a", .by = b2, .nby = 1 } };
+	gate_wf_node v[3] = { wnode(1, 'H', 0), wnode(2, 'H', 0), wnode(3, 'R', 0) };
+
+	v[0].needs = &n1;
+	v[0].nneeds = 1;
+	v[1].needs = n2;
+	v[1].nneeds = 2;
+	/* one need that cannot be met is enough */
+	ck_assert_str_eq(stuck_of(v, 3), "1 2");
+	ck_assert_int_eq(v[1].blocked_need, 1);
+}
+END_TEST
+
+static const char *needs_text(pid_t tid)
+{
+	static char buf[256];
+	gate_need *v;
+	size_t n = gate_needs(E, tid, &v), len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s%s/%d%s:",
+					i ? "; " : "", v[i].event ? v[i].event : v[i].barrier,
+					v[i].barrier ? "+" : "", v[i].barrier ? v[i].missing : v[i].gate,
+					v[i].anyone ? " anyone" : "");
+		for (size_t j = 0; j < v[i].nby; j++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %d",
+						(int)v[i].by[j]);
+	}
+	gate_needs_free(v, n);
+	return buf;
+}
+
+/* What the engine says a held thread needs, and who could meet it. */
+START_TEST(needs_events)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "w", "worker", NULL, 1);
+	g = tgate(S, "kv.c:1");            /* 0: deleter binds, holds for checked */
+	g->as = xstrdup("deleter");
+	tlist(&g->wait, "checked", NULL);
+	g = tgate(S, "kv.c:2");            /* 1: incr opens checked, waits deleted */
+	g->as = xstrdup("incr");
+	tlist(&g->open, "checked", NULL);
+	tlist(&g->wait, "deleted", "exited:w", NULL);
+	g = tgate(S, "kv.c:3");            /* 2: only the deleter opens deleted */
+	tsel_alias(&g->thread, "deleter");
+	tlist(&g->open, "deleted", NULL);
+	g = tgate(S, "kv.c:4");            /* 3: and w past its line */
+	tsel_alias(&g->thread, "w");
+	tlist(&g->then_open, "late", NULL);
+	g = tgate(S, "kv.c:5");            /* 4: waits for late */
+	tlist(&g->wait, "late", NULL);
+	start_engine();
+
+	gate_thread_started(E, 1, "main", true, 0);
+	gate_thread_started(E, 2, "conn", false, 0);
+	gate_thread_started(E, 3, "conn", false, 0);
+	ck_assert_str_eq(needs_text(2), "");
+	ck_assert(arrive1(2, 1, 1));       /* incr held */
+	/* deleter unbound: anyone; exited:w, w not started: anyone */
+	ck_assert_str_eq(needs_text(2), "deleted/2 anyone:; exited:w/-1 anyone:");
+	ck_assert(!arrive1(3, 0, 2));      /* binds deleter, checked is open */
+	ck_assert_str_eq(needs_text(2), "deleted/2: 3; exited:w/-1 anyone:");
+	gate_thread_started(E, 4, "worker", false, 3);
+	ck_assert_str_eq(needs_text(2), "deleted/2: 3; exited:w/-1: 4");
+	/* then_open: w held there counts as the opener, and so while pending */
+	ck_assert(!arrive1(4, 3, 4));
+	ck_assert(arrive1(1, 4, 5));
+	ck_assert_str_eq(needs_text(1), "late/3: 4");
+	gate_thread_exited(E, 3, 6);       /* the deleter is gone: nobody opens deleted */
+	ck_assert_str_eq(needs_text(2), "deleted/-1:; exited:w/-1: 4");
+}
+END_TEST
+
+START_TEST(needs_barrier)
+{
+	spec_gate *g;
+
+	S = tspec_new(4);
+	talias(S, "w", "worker", NULL, 1);
+	g = tgate(S, "b.c:1");
+	g->barrier = 3;
+	g->barrier_name = xstrdup("copy");
+	g = tgate(S, "b.c:2");
+	tsel_alias(&g->thread, "w");
+	g->barrier = 3;
+	g->barrier_name = xstrdup("copy");
+	start_engine();
+
+	gate_thread_started(E, 1, "main", true, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	ck_assert(arrive1(1, 0, 1));
+	/* the second gate could only count w; the first anyone, but not 1 again */
+	ck_assert_str_eq(needs_text(1), "copy+/2 anyone: 2");
+	ck_assert(arrive1(2, 1, 2));
+	ck_assert_str_eq(needs_text(2), "copy+/1 anyone:");
+}
+END_TEST
+
 /*
  * 1,000 threads and 10,000 gates: worker k runs gates k, k + 1000, ...; gate
  * i waits for gate i - 1.  Each round every worker but the first is held,
@@ -1433,6 +1637,16 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, held_thread_exits);
 	tcase_add_test(tc, labels);
 	tcase_add_test(tc, liveness);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("waitfor");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, wf_mutex_cycle);
+	tcase_add_test(tc, wf_anyone);
+	tcase_add_test(tc, wf_held);
+	tcase_add_test(tc, wf_held_cycle);
+	tcase_add_test(tc, needs_events);
+	tcase_add_test(tc, needs_barrier);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("scale");

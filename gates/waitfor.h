@@ -1,0 +1,62 @@
+/*
+ * waitfor: the wait-for graph, and which threads in it are stuck for good.
+ * Pure logic on plain values (no /proc, no ptrace), so it is tested with
+ * made-up threads: the caller says what each live thread is doing, and
+ * gate_wf_solve marks the ones that can never move again.
+ *
+ * Nodes are the program's live threads.  A thread
+ *  - that runs, sleeps with a timeout or waits in a way that may end by
+ *    itself (epoll with a timeout, a socket) can progress (RUNS);
+ *  - held at a gate waits for each thing it needs (gate_needs: a closed
+ *    event, a barrier's missing arrivals), each of which the threads in
+ *    its `by` could meet, or, with `anyone`, any thread that can progress
+ *    (it could be, or start, the one a selector picks);
+ *  - blocked for ever on one thread (the owner of the mutex it locks, the
+ *    thread it joins) waits for that thread alone (ON_THREAD);
+ *  - blocked for ever otherwise (a condition, a futex no owner is known of,
+ *    a pipe only the program writes) waits for anyone (ON_ANYONE).
+ * The stuck set is the largest set of those threads in which each waits
+ * only on members: a cycle, or a chain that ends in one or in a thread
+ * that is gone.  Threads outside it (bystanders: an event loop, a sleeper)
+ * change nothing, unless something in the set waits for anyone.
+ */
+#ifndef RACEGATE_WAITFOR_H
+#define RACEGATE_WAITFOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "gates.h"
+
+enum gate_wf_kind {
+	GATE_WF_RUNS,          /* can make progress by itself */
+	GATE_WF_HELD,          /* held at a gate: needs[] */
+	GATE_WF_ON_THREAD,     /* blocked for ever until thread `on` acts */
+	GATE_WF_ON_ANYONE,     /* blocked for ever until some thread acts */
+};
+
+typedef struct gate_wf_node {
+	pid_t tid;
+	enum gate_wf_kind kind;
+	pid_t on;                  /* ON_THREAD: the mutex's owner, the joined
+				      thread; one not in the graph is gone */
+	const gate_need *needs;    /* HELD: what it still needs; with none it
+				      counts as ON_ANYONE */
+	size_t nneeds;
+	/* set by gate_wf_solve */
+	bool stuck;
+	int blocked_need;          /* HELD and stuck: a need no thread outside the
+				      stuck set can meet; else -1 */
+	size_t next;               /* stuck: the node it waits for in the chain
+				      (ON_THREAD: the owner; HELD: a thread of
+				      blocked_need's by), or (size_t)-1 */
+} gate_wf_node;
+
+/*
+ * Marks the stuck nodes of v (tids unique) and returns how many there are.
+ * Linear in the edges per round; rounds stop as soon as nothing changes.
+ */
+size_t gate_wf_solve(gate_wf_node *v, size_t n);
+
+#endif
