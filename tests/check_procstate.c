@@ -264,6 +264,76 @@ START_TEST(gather_pipe)
 }
 END_TEST
 
+/* Who a futex wait waits for, from the words around it. */
+START_TEST(futex_classify)
+{
+	struct tracer_futex_words mutex = { 2, true, 2, true, 4242 };
+	struct tracer_futex_words join = { 4243, true, 4243, true, 0 };
+	struct tracer_futex_words cond = { 0, true, 0, true, 4242 };
+	struct tracer_futex_words unread = { 2, false, 0, false, 0 };
+	struct tracer_futex_words lock1 = { 1, true, 1, true, 4242 };
+	pid_t who = -1;
+
+	ck_assert_int_eq(tracer_futex_classify(&mutex, 100, &who), TRACER_FUTEX_MUTEX);
+	ck_assert_int_eq(who, 4242);
+	/* a relock of one's own mutex waits for oneself */
+	ck_assert_int_eq(tracer_futex_classify(&mutex, 4242, &who), TRACER_FUTEX_MUTEX);
+	ck_assert_int_eq(tracer_futex_classify(&join, 100, &who), TRACER_FUTEX_JOIN);
+	ck_assert_int_eq(who, 4243);
+	ck_assert_int_eq(tracer_futex_classify(&join, 4243, &who), TRACER_FUTEX_OTHER);
+	ck_assert_int_eq(tracer_futex_classify(&cond, 100, &who), TRACER_FUTEX_OTHER);
+	ck_assert_int_eq(who, 0);
+	ck_assert_int_eq(tracer_futex_classify(&unread, 100, &who), TRACER_FUTEX_OTHER);
+	/* a word that is not glibc's "locked, with waiters" is no mutex wait */
+	ck_assert_int_eq(tracer_futex_classify(&lock1, 100, &who), TRACER_FUTEX_OTHER);
+	mutex.owner = 0;
+	ck_assert_int_eq(tracer_futex_classify(&mutex, 100, &who), TRACER_FUTEX_OTHER);
+}
+END_TEST
+
+static pthread_mutex_t owned = PTHREAD_MUTEX_INITIALIZER;
+
+static void *locker(void *arg)
+{
+	pthread_mutex_lock(&owned);
+	pthread_mutex_unlock(&owned);
+	return arg;
+}
+
+/* A real thread blocked on a mutex this thread owns: its owner is read. */
+START_TEST(futex_owner_real)
+{
+	tracer_tstate st;
+	pthread_t th;
+	pid_t who = 0, self = (pid_t)syscall(SYS_gettid);
+	int tries;
+
+	pthread_mutex_lock(&owned);
+	ck_assert_int_eq(pthread_create(&th, NULL, locker, NULL), 0);
+	for (tries = 0; tries < 500; tries++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		pid_t *tids;
+		size_t n;
+
+		nanosleep(&ts, NULL);
+		memset(&st, 0, sizeof(st));
+		ck_assert_int_eq(tracer_tasks(getpid(), &tids, &n), 0);
+		for (size_t i = 0; i < n; i++)
+			if (tids[i] != self)
+				tracer_tstate_read(getpid(), tids[i], &st);
+		free(tids);
+		if (st.state == 'S' && tracer_tstate_futex(&st))
+			break;
+	}
+	ck_assert_int_lt(tries, 500);
+	ck_assert_int_eq(tracer_tstate_futex(&st), (uint64_t)(uintptr_t)&owned);
+	ck_assert_int_eq(tracer_tstate_futex_on(getpid(), &st, &who), TRACER_FUTEX_MUTEX);
+	ck_assert_int_eq(who, self);
+	pthread_mutex_unlock(&owned);
+	pthread_join(th, NULL);
+}
+END_TEST
+
 static Suite *procstate_suite(void)
 {
 	Suite *s = suite_create("procstate");
@@ -277,6 +347,8 @@ static Suite *procstate_suite(void)
 	tcase_add_test(tc, poll_fds);
 	tcase_add_test(tc, select_epoll);
 	tcase_add_test(tc, unknown_syscall);
+	tcase_add_test(tc, futex_classify);
+	tcase_add_test(tc, futex_owner_real);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gather");
 	tcase_add_test(tc, gather_pipe);

@@ -155,3 +155,20 @@ struct tracer_wait_verdict tracer_wait_decide(const struct tracer_wait_call *c)
 	return verdict(TRACER_WAIT_FOREVER, "waiting with no timeout on files only "
 		       "the program itself could make ready");
 }
+
+enum tracer_futex_kind tracer_futex_classify(const struct tracer_futex_words *w,
+					     pid_t self, pid_t *who)
+{
+	*who = 0;
+	if (!w->have_word)
+		return TRACER_FUTEX_OTHER;
+	if (w->word == 2 && w->expected == 2 && w->have_owner && w->owner > 0) {
+		*who = w->owner;
+		return TRACER_FUTEX_MUTEX;
+	}
+	if (w->word > 2 && (uint32_t)w->word == w->expected && w->word != self) {
+		*who = w->word;
+		return TRACER_FUTEX_JOIN;
+	}
+	return TRACER_FUTEX_OTHER;
+}

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 enum tracer_wait {
 	TRACER_WAIT_NONE = 0,  /* running, or blocked in a way that may end by itself */
@@ -95,5 +96,35 @@ struct tracer_wait_verdict tracer_wait_decide(const struct tracer_wait_call *c);
 
 /* A FUTEX_WAIT-like futex call (nr, args): the address it waits on, else 0. */
 uint64_t tracer_futex_wait_addr(long nr, const uint64_t args[6]);
+
+/*
+ * Who a futex wait waits for.  The words around the futex, as the caller
+ * read them (procstate.c knows glibc's layout), and the value the call
+ * expects the word to hold (args[2]).
+ */
+enum tracer_futex_kind {
+	TRACER_FUTEX_OTHER = 0, /* a condition, a semaphore, a futex of the
+				   program's own: anyone might wake it */
+	TRACER_FUTEX_MUTEX,     /* a contended mutex: its owner unlocks it */
+	TRACER_FUTEX_JOIN,      /* pthread_join: the joined thread's exit */
+};
+
+struct tracer_futex_words {
+	uint32_t expected;     /* the call's expected value */
+	bool have_word;        /* word read */
+	int32_t word;          /* the futex word */
+	bool have_owner;       /* owner read */
+	int32_t owner;         /* the mutex's owner field, if it is one */
+};
+
+/*
+ * A contended lock (word and expected value 2, glibc's lll_lock_wait) with
+ * an owner tid: MUTEX, *who = owner (which may be gone, or the caller
+ * itself).  A word that holds a tid and is expected to (the thread
+ * descriptor's tid field that pthread_join waits on): JOIN, *who = that
+ * tid; the caller makes sure it is a live thread.  Else OTHER.
+ */
+enum tracer_futex_kind tracer_futex_classify(const struct tracer_futex_words *w,
+					     pid_t self, pid_t *who);
 
 #endif

@@ -117,6 +117,30 @@ uint64_t tracer_tstate_futex(const tracer_tstate *st)
 	return st->in_syscall ? tracer_futex_wait_addr(st->nr, st->args) : 0;
 }
 
+/*
+ * glibc's pthread_mutex_t on x86_64 (struct __pthread_mutex_s): int __lock
+ * (the futex word: 0 free, 1 locked, 2 locked with waiters); unsigned
+ * __count; int __owner, the owner's tid, at offset 8.  The one place
+ * racegate knows it.
+ */
+#define MUTEX_OWNER_OFF 8
+
+static bool peek(pid_t pid, uint64_t addr, void *buf, size_t len);
+
+enum tracer_futex_kind tracer_tstate_futex_on(pid_t pid, const tracer_tstate *st,
+					      pid_t *who)
+{
+	uint64_t a = tracer_tstate_futex(st);
+	struct tracer_futex_words w = { .expected = (uint32_t)st->args[2] };
+
+	*who = 0;
+	if (!a)
+		return TRACER_FUTEX_OTHER;
+	w.have_word = peek(pid, a, &w.word, sizeof(w.word));
+	w.have_owner = peek(pid, a + MUTEX_OWNER_OFF, &w.owner, sizeof(w.owner));
+	return tracer_futex_classify(&w, st->tid, who);
+}
+
 /* ---- who else could wake a read ----------------------------------------
  *
  * A read, recv or accept (and poll, select, epoll_wait with no timeout) is

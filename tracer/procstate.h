@@ -51,4 +51,12 @@ uint64_t tracer_tstate_futex(const tracer_tstate *st);
 int tracer_backtrace(tracer *tr, pid_t tid, uint64_t *pcs, size_t max,
 		     size_t *n, rg_err *err);
 
+/*
+ * Who st's futex wait (tracer_tstate_futex) waits for (blocked.h): the
+ * words are read from pid's memory as glibc (x86_64) lays out a
+ * pthread_mutex_t; *who is the owner or the joined thread.
+ */
+enum tracer_futex_kind tracer_tstate_futex_on(pid_t pid, const tracer_tstate *st,
+					      pid_t *who);
+
 #endif
