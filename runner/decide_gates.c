@@ -440,26 +440,35 @@ static size_t dg_nheld(void *d)
 }
 
 /*
- * Every live thread is held or blocked for ever.  on_deadlock: release
- * lets the held threads go, oldest first, and the run goes on; otherwise
- * it ends: SCHEDULE-DEADLOCK when the gates hold someone, DEADLOCK (the
- * program's own) when not.
+ * Some threads wait only on each other (the wait-for graph).  When one of
+ * them is held, on_deadlock: release lets the held threads go, oldest
+ * first, and the run goes on; otherwise it ends: SCHEDULE-DEADLOCK when
+ * the gates hold one of them, DEADLOCK (the program's own) when not.
  */
 static bool dg_stuck(void *d, double t_ms)
 {
 	gates_decider *g = d;
+	/* a held thread among the stuck ones: the gates' doing */
+	bool gated = gate_nheld(g->eng) && session_stuck_held(g->s);
 
-	if (gate_nheld(g->eng) && g->o->on_deadlock == SPEC_ON_DEADLOCK_RELEASE) {
+	if (gated && g->o->on_deadlock == SPEC_ON_DEADLOCK_RELEASE) {
 		g->v.infeasible = true;
 		dg_diagnose(g, false);
 		gate_release_all(g->eng, t_ms);
 		return true;
 	}
-	if (gate_nheld(g->eng))
+	if (gated)
 		g->v.stuck = true;
 	else
 		g->v.deadlock = true;
 	return false;
+}
+
+static size_t dg_needs(void *d, pid_t tid, gate_need **out)
+{
+	gates_decider *g = d;
+
+	return gate_needs(g->eng, tid, out);
 }
 
 const decider_ops gates_decider_ops = {
@@ -476,4 +485,5 @@ const decider_ops gates_decider_ops = {
 	.nheld = dg_nheld,
 	.stuck = dg_stuck,
 	.diagnose = dg_diagnose,
+	.needs = dg_needs,
 };

@@ -2,10 +2,8 @@
  * diagnose: stuck runs.  See diagnose.h.
  *
  * What a blocked thread waits for is read from the program's memory, the way
- * glibc (x86_64) lays it out:
- *  - pthread_mutex_t: struct __pthread_mutex_s { int __lock; unsigned
- *    __count; int __owner; ... }: the futex is __lock, the owner's tid is at
- *    offset 8;
+ * glibc lays it out (procstate.h knows where):
+ *  - a mutex: the futex is its lock word, and it records its owner's tid;
  *  - pthread_join waits on the joined thread's tid field, which holds its
  *    tid until the kernel clears it at the thread's exit;
  *  - condition variables wait on a futex inside the pthread_cond_t.
@@ -20,6 +18,7 @@
 #include <string.h>
 
 #include "procstate.h"
+#include "waitfor.h"
 
 #define MAX_FRAMES 48
 
@@ -28,6 +27,7 @@
 struct snap {
 	pid_t tid;
 	char kind;                 /* 'H' held at a gate, 'B' blocked for ever */
+	pid_t on;                  /* 'B': the thread it waits for, or 0 */
 	long nr;
 	uint64_t a0, a1;
 	unsigned long long runs;
@@ -36,9 +36,10 @@ struct snap {
 struct stall_watch {
 	pid_t pid;
 	double quiet_ms;
-	struct snap *last;         /* the stuck snapshot being watched */
+	struct snap *last;         /* the stuck set being watched */
 	size_t nlast;
 	bool have;
+	bool last_held;            /* last has a held thread (kept past a touch) */
 	double since;              /* when last was first seen */
 	bool touched;              /* an event came since the last stall_check */
 	double settle_at;          /* no look at /proc before this: events come */
@@ -67,14 +68,106 @@ void stall_touch(stall_watch *w)
 	w->touched = true;
 }
 
-enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
-			       double t_ms, double *next_ms)
+bool stall_stuck_held(const stall_watch *w)
+{
+	return w->last_held;
+}
+
+static bool tid_in(const pid_t *v, size_t n, pid_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == tid)
+			return true;
+	return false;
+}
+
+/*
+ * A blocked thread's node of the wait-for graph, from what its futex wait
+ * waits on (tracer_tstate_futex_on): one thread, or anyone.  A joined
+ * "thread" that is not one of the program's is no join.
+ */
+static void blocked_node(pid_t pid, const tracer_tstate *st, const pid_t *live,
+			 size_t nlive, gate_wf_node *nd)
+{
+	pid_t who = 0;
+	enum tracer_futex_kind k = tracer_tstate_futex_on(pid, st, &who);
+
+	nd->kind = GATE_WF_ON_ANYONE;
+	if (k == TRACER_FUTEX_MUTEX || (k == TRACER_FUTEX_JOIN && tid_in(live, nlive, who))) {
+		nd->kind = GATE_WF_ON_THREAD;
+		nd->on = who;
+	}
+}
+
+/*
+ * The wait-for graph of the live threads now (waitfor.h), and a snapshot
+ * of its stuck set (*out, *nout); returns whether a held thread is in it.
+ */
+static bool stuck_now(stall_watch *w, stall_held_fn held, stall_needs_fn needs,
+		      void *ctx, const pid_t *tids, size_t n, struct snap **out,
+		      size_t *nout)
+{
+	gate_wf_node *v = xcalloc(n ? n : 1, sizeof(*v));
+	struct snap *snap = xcalloc(n ? n : 1, sizeof(*snap));
+	size_t i, nv = 0, ns = 0;
+	bool with_held = false;
+
+	for (i = 0; i < n; i++) {
+		gate_wf_node *nd = &v[nv];
+		struct snap *sp = &snap[nv];
+		tracer_tstate st;
+
+		memset(nd, 0, sizeof(*nd));
+		memset(sp, 0, sizeof(*sp));
+		nd->tid = sp->tid = tids[i];
+		if (held(ctx, tids[i])) {
+			gate_need *nn = NULL;
+
+			nd->kind = GATE_WF_HELD;
+			nd->nneeds = needs ? needs(ctx, tids[i], &nn) : 0;
+			nd->needs = nn;
+			sp->kind = 'H';
+			nv++;
+			continue;
+		}
+		tracer_tstate_read(w->pid, tids[i], &st);
+		if (!st.state || st.state == 'Z' || st.state == 'X')
+			continue;          /* dead, not yet reaped */
+		if (tracer_tstate_wait(w->pid, &st) == TRACER_WAIT_FOREVER) {
+			blocked_node(w->pid, &st, tids, n, nd);
+			sp->kind = 'B';
+			sp->on = nd->on;
+			sp->nr = st.nr;
+			sp->a0 = st.args[0];
+			sp->a1 = st.args[1];
+			sp->runs = st.runs;
+		}
+		nv++;
+	}
+	if (gate_wf_solve(v, nv)) {
+		for (i = 0; i < nv; i++) {
+			if (!v[i].stuck)
+				continue;
+			with_held |= v[i].kind == GATE_WF_HELD;
+			snap[ns++] = snap[i];
+		}
+	}
+	for (i = 0; i < nv; i++)
+		gate_needs_free((gate_need *)v[i].needs, v[i].nneeds);
+	free(v);
+	*out = snap;
+	*nout = ns;
+	return with_held;
+}
+
+enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_fn needs,
+			       void *ctx, double t_ms, double *next_ms)
 {
 	double step = w->quiet_ms / 4 < 5 ? 5 : w->quiet_ms / 4;
 	pid_t *tids = NULL;
-	size_t n = 0, nc = 0, i;
+	size_t n = 0, nc = 0;
 	struct snap *cur;
-	bool stuck = true;
+	bool with_held;
 
 	/*
 	 * Reading /proc for every thread costs more than a breakpoint hit:
@@ -96,31 +189,9 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
 		w->have = false;
 		return STALL_NONE;
 	}
-	cur = xcalloc(n, sizeof(*cur));
-	for (i = 0; i < n && stuck; i++) {
-		struct snap s = { .tid = tids[i] };
-		tracer_tstate st;
-
-		if (held(ctx, tids[i])) {
-			s.kind = 'H';
-		} else {
-			tracer_tstate_read(w->pid, tids[i], &st);
-			if (!st.state || st.state == 'Z' || st.state == 'X')
-				continue;          /* dead, not yet reaped */
-			if (tracer_tstate_wait(w->pid, &st) != TRACER_WAIT_FOREVER) {
-				stuck = false;
-				break;
-			}
-			s.kind = 'B';
-			s.nr = st.nr;
-			s.a0 = st.args[0];
-			s.a1 = st.args[1];
-			s.runs = st.runs;
-		}
-		cur[nc++] = s;
-	}
+	with_held = stuck_now(w, held, needs, ctx, tids, n, &cur, &nc);
 	free(tids);
-	if (!stuck || !nc) {
+	if (!nc) {
 		free(cur);
 		w->have = false;
 		return STALL_NONE;
@@ -137,6 +208,7 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
 	w->last = cur;
 	w->nlast = nc;
 	w->have = true;
+	w->last_held = with_held;
 	w->since = t_ms;
 	return STALL_MAYBE;
 }
@@ -266,7 +338,8 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 	static const char *const barrier[] = { "pthread_barrier_wait", NULL };
 	static const char *const sem[] = { "sem_wait", "sem_timedwait", "sem_clockwait", NULL };
 	static const char *const rw[] = { "pthread_rwlock", NULL };
-	int32_t word = 0, owner = 0;
+	int32_t word = 0;
+	pid_t owner = 0;
 	bool known_word = false, known_owner = false;
 	size_t i;
 
@@ -276,7 +349,7 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 		return;
 	}
 	known_word = tracer_read_mem(d->in->tr, t->obj, &word, 4, NULL) == 0;
-	known_owner = tracer_read_mem(d->in->tr, t->obj + 8, &owner, 4, NULL) == 0;
+	known_owner = tracer_mutex_owner(tracer_pid(d->in->tr), t->obj, &owner);
 	if (t->npcs) {
 		t->what = has_frame(t, join) ? W_JOIN : has_frame(t, cond) ? W_COND :
 			  has_frame(t, barrier) ? W_BARRIER : has_frame(t, sem) ? W_SEM :
@@ -547,6 +620,197 @@ static char *build_chain(struct dctx *d, struct dthread *v, size_t n)
 	return rg_buf_detach(&b);
 }
 
+/* ---- the cycle: stuck threads beside others that run ------------------ */
+
+struct cyc {
+	struct dctx *d;
+	struct dthread *v;         /* the threads, as diagnose() has them */
+	size_t n;
+	gate_wf_node *w;           /* the graph's nodes, of the live threads */
+	size_t *th;                /* per node: its index in v */
+	gate_need **needs;         /* per node: its gate_needs (held) */
+	size_t nw;
+	bool *said;                /* per node: described */
+	bool *named;               /* per node: "label (tid N)" already written */
+};
+
+/* "label (tid N)" the first time, "label" after. */
+static void cyc_name(struct cyc *c, rg_buf *b, size_t node)
+{
+	const struct dthread *t = &c->v[c->th[node]];
+
+	if (c->named[node]) {
+		rg_buf_puts(b, t->label);
+		return;
+	}
+	rg_buf_printf(b, "%s (tid %d)", t->label, (int)t->tid);
+	c->named[node] = true;
+}
+
+static size_t cyc_node(const struct cyc *c, pid_t tid)
+{
+	for (size_t i = 0; i < c->nw; i++)
+		if (c->w[i].tid == tid)
+			return i;
+	return (size_t)-1;
+}
+
+/* A thread outside the graph (gone), or in it, by tid. */
+static void cyc_tid(struct cyc *c, rg_buf *b, pid_t tid)
+{
+	size_t k = cyc_node(c, tid);
+	char lb[32];
+
+	if (k != (size_t)-1) {
+		cyc_name(c, b, k);
+		return;
+	}
+	rg_buf_printf(b, "%s (tid %d), which has exited",
+		      label_of(c->d->in, tid, lb, sizeof(lb)), (int)tid);
+}
+
+/* What held node i waits for and who alone could give it. */
+static void cyc_held(struct cyc *c, rg_buf *b, size_t i)
+{
+	const struct dthread *t = &c->v[c->th[i]];
+	const gate_need *nd;
+
+	rg_buf_printf(b, " held at %s", t->at ? t->at->where : "a gate");
+	if (c->w[i].blocked_need < 0) {
+		rg_buf_printf(b, " %s", t->reason ? t->reason : "");
+		return;
+	}
+	nd = &c->needs[i][c->w[i].blocked_need];
+	if (nd->event)
+		rg_buf_printf(b, " waiting for '%s', which ", nd->event);
+	else
+		rg_buf_printf(b, " at barrier '%s' (%d more to arrive), which ",
+			      nd->barrier, nd->missing);
+	if (!nd->nby) {
+		rg_buf_puts(b, nd->event ? "no thread left can open" : "no thread left can reach");
+		return;
+	}
+	rg_buf_puts(b, "only ");
+	for (size_t k = 0; k < nd->nby; k++) {
+		rg_buf_puts(b, k ? (k + 1 == nd->nby ? " or " : ", ") : "");
+		cyc_tid(c, b, nd->by[k]);
+	}
+	rg_buf_puts(b, nd->event ? (nd->nby > 1 ? " open" : " opens") :
+		    (nd->nby > 1 ? " reach" : " reaches"));
+}
+
+/* One clause: what stuck node i does. */
+static void cyc_clause(struct cyc *c, rg_buf *b, size_t i)
+{
+	struct dthread *t = &c->v[c->th[i]];
+	char *obj, *st;
+
+	cyc_name(c, b, i);
+	if (c->w[i].kind == GATE_WF_HELD) {
+		cyc_held(c, b, i);
+		return;
+	}
+	if (t->what == W_MUTEX && c->w[i].kind == GATE_WF_ON_THREAD) {
+		obj = object_name(c->d, t->obj, false);
+		rg_buf_printf(b, " is blocked in pthread_mutex_lock on mutex %s owned by ", obj);
+		free(obj);
+		cyc_tid(c, b, c->w[i].on);
+		return;
+	}
+	if (c->w[i].kind == GATE_WF_ON_THREAD) {
+		rg_buf_puts(b, " is blocked in pthread_join waiting for ");
+		cyc_tid(c, b, c->w[i].on);
+		rg_buf_puts(b, " to exit");
+		return;
+	}
+	st = state_text(c->d, t);
+	rg_buf_printf(b, " is %s", !strncmp(st, "blocked: ", 9) ? st + 9 : st);
+	free(st);
+}
+
+/* Clauses from node i along the chain, until one already said. */
+static void cyc_walk(struct cyc *c, rg_buf *b, size_t i)
+{
+	while (i != (size_t)-1 && c->w[i].stuck && !c->said[i]) {
+		c->said[i] = true;
+		rg_buf_puts(b, b->len ? "; " : "");
+		cyc_clause(c, b, i);
+		i = c->w[i].next;
+	}
+}
+
+/* The node where a walk from i first comes back to itself, or i. */
+static size_t cyc_entry(const struct cyc *c, size_t i)
+{
+	size_t slow = i, steps;
+
+	/* nw steps along next from anywhere land inside the cycle, if any */
+	for (steps = 0; steps < c->nw && slow != (size_t)-1; steps++)
+		slow = c->w[slow].next;
+	return slow == (size_t)-1 ? i : slow;
+}
+
+/*
+ * The wait-for graph of the threads as diagnosed.  When some threads are
+ * stuck and others are not (an event loop, a sleeper), the chain is the
+ * stuck ones' story, cycle first ("... which only incr (tid 13) opens;
+ * incr is blocked in pthread_mutex_lock on mutex 'm' owned by writer"),
+ * and NULL is returned otherwise: when every thread is stuck, the whole
+ * chain (build_chain) says it.
+ */
+static char *cycle_chain(struct dctx *d, struct dthread *v, size_t n)
+{
+	struct cyc c = { .d = d, .v = v, .n = n };
+	rg_buf b = RG_BUF_INIT;
+	size_t i, nstuck, first = (size_t)-1;
+
+	c.w = xcalloc(n + 1, sizeof(*c.w));
+	c.th = xcalloc(n + 1, sizeof(*c.th));
+	c.needs = xcalloc(n + 1, sizeof(*c.needs));
+	for (i = 0; i < n; i++) {
+		struct dthread *t = &v[i];
+		gate_wf_node *nd = &c.w[c.nw];
+
+		if (!t->live)
+			continue;
+		c.th[c.nw] = i;
+		nd->tid = t->tid;
+		if (t->held) {
+			nd->kind = GATE_WF_HELD;
+			nd->nneeds = gate_needs(d->in->eng, t->tid, &c.needs[c.nw]);
+			nd->needs = c.needs[c.nw];
+		} else if ((t->what == W_MUTEX || t->what == W_JOIN) && t->other > 0) {
+			nd->kind = GATE_WF_ON_THREAD;
+			nd->on = t->other;
+		} else {
+			nd->kind = t->wait == TRACER_WAIT_FOREVER ? GATE_WF_ON_ANYONE : GATE_WF_RUNS;
+		}
+		c.nw++;
+	}
+	nstuck = gate_wf_solve(c.w, c.nw);
+	if (nstuck && nstuck < c.nw) {
+		c.said = xcalloc(c.nw, sizeof(*c.said));
+		c.named = xcalloc(c.nw, sizeof(*c.named));
+		for (i = 0; i < c.nw && first == (size_t)-1; i++)
+			if (c.w[i].stuck && c.w[i].kind == GATE_WF_HELD)
+				first = i;
+		for (i = 0; i < c.nw && first == (size_t)-1; i++)
+			if (c.w[i].stuck)
+				first = cyc_entry(&c, i);
+		cyc_walk(&c, &b, first);
+		for (i = 0; i < c.nw; i++)
+			cyc_walk(&c, &b, i);
+		free(c.said);
+		free(c.named);
+	}
+	for (i = 0; i < c.nw; i++)
+		gate_needs_free(c.needs[i], c.w[i].nneeds);
+	free(c.needs);
+	free(c.w);
+	free(c.th);
+	return b.len ? rg_buf_detach(&b) : (rg_buf_release(&b), NULL);
+}
+
 /* ---- the diagnosis ---------------------------------------------------- */
 
 static void clear_diag(run_result *res)
@@ -634,7 +898,9 @@ void diagnose(const diag_input *in, run_result *res)
 				   xstrdup(t->at->where);
 		}
 	}
-	res->chain = build_chain(&d, v, n);
+	res->chain = cycle_chain(&d, v, n);
+	if (!res->chain)
+		res->chain = build_chain(&d, v, n);
 	for (i = 0; i < n; i++)
 		if (v[i].live)
 			res->ndiag++;

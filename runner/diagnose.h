@@ -2,9 +2,11 @@
  * diagnose: is the run stuck, and why.
  *
  *   stall_*    watches the threads from /proc (never stopping them): when
- *              every live thread is held at a gate or blocked for ever
- *              (procstate.h) and nothing changed for the quiet period, the
- *              run can make no more progress.
+ *              some threads wait, held at gates or blocked for ever
+ *              (procstate.h), only on each other (the wait-for graph,
+ *              gates/waitfor.h) and nothing changed in them for the quiet
+ *              period, they can make no more progress, whatever the
+ *              other threads do.
  *   diagnose   at a verdict: one line per thread (label, tid, state, where),
  *              the wait-for chain in words, and a backtrace per thread.
  */
@@ -21,8 +23,8 @@ typedef struct stall_watch stall_watch;
 
 enum stall_verdict {
 	STALL_NONE,            /* some thread can still make progress */
-	STALL_MAYBE,           /* every thread stuck, not yet for the quiet period */
-	STALL_STUCK,           /* every thread stuck, unchanged for the quiet period */
+	STALL_MAYBE,           /* some threads stuck, not yet for the quiet period */
+	STALL_STUCK,           /* some threads stuck, unchanged for the quiet period */
 };
 
 stall_watch *stall_new(pid_t pid, double quiet_ms);
@@ -37,14 +39,21 @@ void stall_touch(stall_watch *w);
 
 /* Is tid held (by the decider: session.h)? */
 typedef bool (*stall_held_fn)(void *ctx, pid_t tid);
+/* What held tid needs, and from whom (gate_needs); NULL: nothing known. */
+typedef size_t (*stall_needs_fn)(void *ctx, pid_t tid, gate_need **out);
 
 /*
- * Looks at every live thread at time t_ms (ms since the run's start); a
- * thread held(ctx, tid) counts as stuck.  *next_ms is when to look again
- * (never -1 while the program lives).
+ * Looks at every live thread at time t_ms (ms since the run's start): a
+ * thread held(ctx, tid) waits for what needs(ctx, tid) says (with no needs
+ * known, for anyone); a blocked one for the owner of its mutex, the thread
+ * it joins, or anyone.  *next_ms is when to look again (never -1 while the
+ * program lives).
  */
-enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
-			       double t_ms, double *next_ms);
+enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_fn needs,
+			       void *ctx, double t_ms, double *next_ms);
+
+/* The stuck set being watched has a thread held at a gate (the gates' doing). */
+bool stall_stuck_held(const stall_watch *w);
 
 typedef struct diag_input {
 	plan *p;

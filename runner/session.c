@@ -585,11 +585,24 @@ static bool held_by_decider(void *ctx, pid_t tid)
 	return s->ops->is_held(s->d, tid);
 }
 
+static size_t needs_of_decider(void *ctx, pid_t tid, gate_need **out)
+{
+	session *s = ctx;
+
+	*out = NULL;
+	return s->ops->needs ? s->ops->needs(s->d, tid, out) : 0;
+}
+
+bool session_stuck_held(const session *s)
+{
+	return s->stall && stall_stuck_held(s->stall);
+}
+
 /*
- * Every live thread is held by the decider or blocked for ever, and
- * nothing changed for the quiet period (diagnose.c).  Only a deadline of
- * the decider could still change that, so none may be pending
- * (next_deadline < 0).
+ * Some threads, held by the decider or blocked for ever, wait only on each
+ * other, and nothing changed in them for the quiet period (diagnose.c).
+ * Only a deadline of the decider could still change that, so none may be
+ * pending (next_deadline < 0).
  */
 static void check_stall(session *s, double t, double next_deadline,
 			double *next_check)
@@ -598,7 +611,8 @@ static void check_stall(session *s, double t, double next_deadline,
 		stall_touch(s->stall);
 		return;
 	}
-	if (stall_check(s->stall, held_by_decider, s, t, next_check) != STALL_STUCK)
+	if (stall_check(s->stall, held_by_decider, needs_of_decider, s, t, next_check) !=
+	    STALL_STUCK)
 		return;
 	stall_touch(s->stall);
 	if (s->ops->stuck(s->d, t)) {

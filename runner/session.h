@@ -41,6 +41,7 @@
 #include "tracer.h"
 
 typedef struct session session;
+struct gate_need;              /* gates.h */
 
 enum decision {
 	DECIDE_PASS,           /* the thread goes on at once */
@@ -95,12 +96,21 @@ typedef struct decider_ops {
 	bool (*is_held)(void *d, pid_t tid);
 	size_t (*nheld)(void *d);
 	/*
-	 * Every live thread is held or blocked for ever, and nothing changed
-	 * for the quiet period.  Returns true when the decider released some
+	 * Some threads wait, held or blocked for ever, only on each other
+	 * (the wait-for graph: diagnose.h), and nothing changed in them for
+	 * the quiet period; session_stuck_held() says whether the decider
+	 * holds one of them.  Returns true when the decider released some
 	 * thread and the run goes on, false for a verdict: the session ends
 	 * the run (diagnose, then kill or leave stopped).
 	 */
 	bool (*stuck)(void *d, double t_ms);
+	/*
+	 * For the wait-for graph: what held thread tid still needs, and which
+	 * threads could give it (gate_needs; the session frees it with
+	 * gate_needs_free).  May be NULL: then a thread the decider holds is
+	 * stuck only when every other thread is.
+	 */
+	size_t (*needs)(void *d, pid_t tid, struct gate_need **out);
 	/*
 	 * Record who is where (res->diag).  unwind: the run is ending and
 	 * every thread may be stopped to unwind it; otherwise nothing is
@@ -148,5 +158,8 @@ plan *session_plan(const session *s);
 tracer *session_tracer(const session *s);
 uint64_t session_bias(const session *s);   /* of the executable */
 run_result *session_result(const session *s);
+/* At a stuck verdict (decider_ops.stuck): is a thread the decider holds
+ * among the stuck ones?  (If not, the program deadlocked by itself.) */
+bool session_stuck_held(const session *s);
 
 #endif

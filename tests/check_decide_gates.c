@@ -23,6 +23,7 @@ struct session {
 	size_t nreleased;
 	const plan_bp *at[16];    /* by tid (tids are small here) */
 	int ndiagnose;
+	bool stuck_unheld;        /* the stuck threads are none of the held ones */
 };
 
 void session_release(session *s, pid_t tid)
@@ -48,6 +49,7 @@ plan *session_plan(const session *s) { return (plan *)&s->p; }
 tracer *session_tracer(const session *s) { (void)s; return NULL; }
 uint64_t session_bias(const session *s) { (void)s; return 0; }
 run_result *session_result(const session *s) { return (run_result *)&s->res; }
+bool session_stuck_held(const session *s) { return !s->stuck_unheld; }
 
 /* What the decider needs of the rest of runner/, faked as well. */
 void diagnose(const diag_input *in, run_result *res)
@@ -207,6 +209,29 @@ START_TEST(stuck_release)
 END_TEST
 
 /*
+ * Two other threads deadlock on each other's mutex while W is held at a
+ * gate, waiting for something a running thread may still do: the
+ * program's own DEADLOCK, and W is not released as if its order were the
+ * impossible one.
+ */
+START_TEST(stuck_without_the_held)
+{
+	const decider_ops *ops = &gates_decider_ops;
+	gates_verdict v;
+
+	S.o.on_deadlock = SPEC_ON_DEADLOCK_RELEASE;
+	S.stuck_unheld = true;
+	ops->thread_started(G, 1, NULL, true, 0);
+	ops->thread_started(G, 2, "writer", false, 0);
+	ck_assert_int_eq(arrive(2, 0, 1), DECIDE_HOLD);
+	ck_assert(!ops->stuck(G, 200));
+	ck_assert_uint_eq(S.nreleased, 0);
+	gates_decider_finish(G, &S.res, &v);
+	ck_assert(v.deadlock && !v.stuck && !v.infeasible);
+}
+END_TEST
+
+/*
  * main exits while W, released from w-write, still runs: the note says so.
  * A thread that never got past a gate is not named; a run that met its
  * expectation gets no such note.
@@ -294,6 +319,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, hold_release_pass);
 	tcase_add_test(tc, stuck_is_a_verdict);
 	tcase_add_test(tc, stuck_release);
+	tcase_add_test(tc, stuck_without_the_held);
 	tcase_add_test(tc, main_exited_first);
 	tcase_add_test(tc, main_exited_last);
 	tcase_add_test(tc, main_exited_not_cut_short);

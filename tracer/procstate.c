@@ -141,6 +141,17 @@ enum tracer_futex_kind tracer_tstate_futex_on(pid_t pid, const tracer_tstate *st
 	return tracer_futex_classify(&w, st->tid, who);
 }
 
+bool tracer_mutex_owner(pid_t pid, uint64_t mutex, pid_t *owner)
+{
+	int32_t o = 0;
+
+	*owner = 0;
+	if (!peek(pid, mutex + MUTEX_OWNER_OFF, &o, sizeof(o)))
+		return false;
+	*owner = o;
+	return true;
+}
+
 /* ---- who else could wake a read ----------------------------------------
  *
  * A read, recv or accept (and poll, select, epoll_wait with no timeout) is

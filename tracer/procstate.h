@@ -59,4 +59,7 @@ int tracer_backtrace(tracer *tr, pid_t tid, uint64_t *pcs, size_t max,
 enum tracer_futex_kind tracer_tstate_futex_on(pid_t pid, const tracer_tstate *st,
 					      pid_t *who);
 
+/* The owner field of the pthread_mutex_t at mutex in pid; false if unreadable. */
+bool tracer_mutex_owner(pid_t pid, uint64_t mutex, pid_t *owner);
+
 #endif
