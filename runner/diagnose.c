@@ -739,15 +739,21 @@ static void cyc_walk(struct cyc *c, rg_buf *b, size_t i)
 	}
 }
 
-/* The node where a walk from i first comes back to itself, or i. */
+/* The oldest thread of the cycle a walk from i ends in, or i if none. */
 static size_t cyc_entry(const struct cyc *c, size_t i)
 {
-	size_t slow = i, steps;
+	size_t at = i, best, steps;
 
 	/* nw steps along next from anywhere land inside the cycle, if any */
-	for (steps = 0; steps < c->nw && slow != (size_t)-1; steps++)
-		slow = c->w[slow].next;
-	return slow == (size_t)-1 ? i : slow;
+	for (steps = 0; steps < c->nw && at != (size_t)-1; steps++)
+		at = c->w[at].next;
+	if (at == (size_t)-1)
+		return i;
+	best = at;
+	for (size_t k = c->w[at].next; k != at && k != (size_t)-1; k = c->w[k].next)
+		if (k < best)
+			best = k;
+	return best;
 }
 
 /*

@@ -71,14 +71,20 @@ static bool expects_success(const spec_expect *x)
 	return x->has_exit && x->exit_code == 0 && !x->has_signal && !x->deadlock;
 }
 
-static bool text_matches(const char *pattern, bool is_regex, const char *text)
+/*
+ * A substring, or a POSIX ERE: line by line (REG_NEWLINE: '^' and '$' at
+ * each line, '.' never a newline), or over the whole output as one string
+ * with multiline (expect: multiline: true).
+ */
+static bool text_matches(const char *pattern, bool is_regex, bool multiline,
+			 const char *text)
 {
 	regex_t re;
 	bool ok;
 
 	if (!is_regex)
 		return strstr(text, pattern) != NULL;
-	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE))
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | (multiline ? 0 : REG_NEWLINE)))
 		rg_bug("expect regex '%s' does not compile: specs/ checks it "
 		       "with the same flags", pattern);
 	ok = regexec(&re, text, 0, NULL, 0) == 0;
@@ -131,12 +137,12 @@ static bool expectation_met(const spec *sp, const run_result *r, rg_buf *why)
 		describe_status(why, r);
 		ok = false;
 	}
-	if (x->stdout_text && !text_matches(x->stdout_text, x->stdout_regex, out)) {
+	if (x->stdout_text && !text_matches(x->stdout_text, x->stdout_regex, x->multiline, out)) {
 		rg_buf_printf(why, "%sstdout does not %s '%s'", ok ? "" : "; ",
 			      x->stdout_regex ? "match" : "contain", x->stdout_text);
 		ok = false;
 	}
-	if (x->stderr_text && !text_matches(x->stderr_text, x->stderr_regex, err)) {
+	if (x->stderr_text && !text_matches(x->stderr_text, x->stderr_regex, x->multiline, err)) {
 		rg_buf_printf(why, "%sstderr does not %s '%s'", ok ? "" : "; ",
 			      x->stderr_regex ? "match" : "contain", x->stderr_text);
 		ok = false;
@@ -224,7 +230,7 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 		return;
 	}
 	if (r->outcome == OUT_DEADLOCK) {
-		/* the session: every thread blocked for ever, none by a gate */
+		/* the session: threads blocked on each other, none by a gate */
 		if (sp->expect.deadlock && key_gate_unarmed(sp, r)) {
 			gaps = unenforced_gates(sp, r);
 			r->outcome = OUT_NOT_ENFORCED;
@@ -236,8 +242,8 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 			r->outcome = OUT_REPRODUCED;
 			set_note(r, xstrdup("the program deadlocked, as expected"));
 		} else {
-			set_note(r, xstrdup("the program deadlocked by itself: every "
-					    "live thread is blocked for ever"));
+			set_note(r, xstrdup("the program deadlocked by itself: its "
+					    "blocked threads wait only on each other"));
 		}
 		return;
 	}
@@ -259,9 +265,9 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	} else if (infeasible) {
 		r->outcome = met ? OUT_ORDER_INFEASIBLE : success ? OUT_FAILED :
 			     OUT_ORDER_INFEASIBLE;
-		set_note(r, xasprintf("the gated order could not happen: every thread "
-				      "was held at a gate or blocked for ever, so the "
-				      "held threads were released "
+		set_note(r, xasprintf("the gated order could not happen: the held "
+				      "threads waited only on threads that waited on "
+				      "them, so they were released "
 				      "(on_deadlock: release); the program then ended "
 				      "with %s", why.s));
 		rg_buf_release(&why);

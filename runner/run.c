@@ -55,8 +55,8 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 	judge_run(p->sp, res, v.stuck, v.infeasible, end.timed_out);
 	gates_decider_explain(g, res);
 	if (v.stuck && !res->note)
-		res->note = xstrdup("every live thread is held at a gate or blocked "
-				    "for ever: the gated order cannot happen");
+		res->note = xstrdup("the held threads wait only on threads that wait "
+				    "on them: the gated order cannot happen");
 	if (end.kept || end.timed_out) {
 		char *what = end.kept ? xasprintf("the program is left stopped: gdb -p %d",
 						  (int)end.kept_pid) :

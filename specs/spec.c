@@ -136,7 +136,7 @@ static const char *top_hint(const char *key)
 		"then_open", "once", "optional", "as", "in",
 	};
 	static const char *const expect_keys[] = {
-		"exit", "signal", "stdout", "stderr", "deadlock",
+		"exit", "signal", "stdout", "stderr", "deadlock", "multiline",
 	};
 	size_t i;
 
@@ -720,9 +720,9 @@ static void load_gate_list(walk *w, const char *what, yaml_node_t *v, bool steps
 
 /* ---- expect ---- */
 
-enum { E_EXIT, E_SIGNAL, E_STDOUT, E_STDERR, E_DEADLOCK, NEXPKEYS };
+enum { E_EXIT, E_SIGNAL, E_STDOUT, E_STDERR, E_DEADLOCK, E_MULTILINE, NEXPKEYS };
 static const char *const expect_keys[NEXPKEYS] = {
-	"exit", "signal", "stdout", "stderr", "deadlock",
+	"exit", "signal", "stdout", "stderr", "deadlock", "multiline",
 };
 
 static void load_signal(walk *w, yaml_node_t *v, spec_expect *e)
@@ -951,6 +951,16 @@ static void load_expect(walk *w, yaml_node_t *m)
 		load_output(w, "stderr", v[E_STDERR], &e->stderr_text, &e->stderr_regex);
 	if (v[E_DEADLOCK])
 		get_bool(w, "deadlock", v[E_DEADLOCK], &e->deadlock);
+	/*
+	 * POSIX regexes have no inline (?s): multiline: true is regcomp
+	 * without REG_NEWLINE, for patterns that span lines.  It means
+	 * nothing to plain text, which is a substring anyway.
+	 */
+	if (v[E_MULTILINE] && !get_bool(w, "multiline", v[E_MULTILINE], &e->multiline) &&
+	    e->multiline && !e->stdout_regex && !e->stderr_regex)
+		spec_warn(w->ld, kp[E_MULTILINE],
+			  "'multiline' applies to /regex/ in 'stdout' or 'stderr', "
+			  "and there is none");
 
 	/* a process exits, or is killed, or hangs: only one of them */
 	if (v[E_EXIT] && v[E_SIGNAL])

@@ -105,6 +105,8 @@ typedef struct spec_expect {
 	char *stderr_text;
 	bool stderr_regex;
 	bool deadlock;
+	bool multiline;      /* /regex/ patterns see the whole output as one string
+				(no REG_NEWLINE): '.' and [^x] match newlines */
 	spec_pos pos;
 } spec_expect;
 

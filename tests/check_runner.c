@@ -282,6 +282,58 @@ START_TEST(judge_signal_and_output)
 }
 END_TEST
 
+/* multiline: true: the regex sees the whole output; without it, lines. */
+START_TEST(judge_multiline)
+{
+	spec *ml = load("version: 1\ncommand: [./p]\n"
+			"gates: [{at: \"a.c:1\"}]\n"
+			"expect: {exit: 1, multiline: true, stdout: \"/DELETED.*VALUE k/\"}\n");
+	spec *one = load("version: 1\ncommand: [./p]\n"
+			 "gates: [{at: \"a.c:1\"}]\n"
+			 "expect: {exit: 1, stdout: \"/DELETED.*VALUE k/\"}\n");
+	spec *anch = load("version: 1\ncommand: [./p]\n"
+			  "gates: [{at: \"a.c:1\"}]\n"
+			  "expect: {exit: 1, multiline: true, stdout: \"/^GET.*k$/\"}\n");
+	const char *out = "DEL k -> DELETED\nINCR k 1 -> 42\nGET k -> VALUE k 42\n";
+	run_result r;
+
+	res_init(&r, ml, 1, 0);
+	rg_buf_puts(&r.out, out);
+	judge_run(ml, &r, false, false, false);
+	ck_judged(&r, OUT_REPRODUCED, "exit 1");
+	run_result_release(&r);
+
+	/* line by line, '.' never crosses the newline */
+	res_init(&r, one, 1, 0);
+	rg_buf_puts(&r.out, out);
+	judge_run(one, &r, false, false, false);
+	ck_judged(&r, OUT_NOT_REPRODUCED, "stdout does not match 'DELETED.*VALUE k'");
+	run_result_release(&r);
+
+	/* the order counts: the key before DELETED is no match */
+	res_init(&r, ml, 1, 0);
+	rg_buf_puts(&r.out, "GET k -> VALUE k 41\nDEL k -> DELETED\n");
+	judge_run(ml, &r, false, false, false);
+	ck_judged(&r, OUT_NOT_REPRODUCED, "stdout does not match 'DELETED.*VALUE k'");
+	run_result_release(&r);
+
+	/* ^ and $ are the whole output's ends */
+	res_init(&r, anch, 1, 0);
+	rg_buf_puts(&r.out, "GET k\n");
+	judge_run(anch, &r, false, false, false);
+	ck_judged(&r, OUT_NOT_REPRODUCED, "stdout does not match '^GET.*k$'");
+	run_result_release(&r);
+	res_init(&r, anch, 1, 0);
+	rg_buf_puts(&r.out, "GET k");
+	judge_run(anch, &r, false, false, false);
+	ck_judged(&r, OUT_REPRODUCED, "exit 1");
+	run_result_release(&r);
+	spec_free(ml);
+	spec_free(one);
+	spec_free(anch);
+}
+END_TEST
+
 START_TEST(judge_deadlocks_and_ends)
 {
 	spec *dl = load("version: 1\ncommand: [./p]\n"
@@ -313,8 +365,8 @@ START_TEST(judge_deadlocks_and_ends)
 	res_init(&r, sp, 0, 0);
 	r.outcome = OUT_DEADLOCK;
 	judge_run(sp, &r, false, false, false);
-	ck_judged(&r, OUT_DEADLOCK, "the program deadlocked by itself: every live "
-		  "thread is blocked for ever");
+	ck_judged(&r, OUT_DEADLOCK, "the program deadlocked by itself: its blocked "
+		  "threads wait only on each other");
 	run_result_release(&r);
 
 	/* expected a deadlock, the program ended */
@@ -332,9 +384,9 @@ START_TEST(judge_deadlocks_and_ends)
 	/* on_deadlock: release, then judged by expect */
 	res_init(&r, sp, 0, 0);
 	judge_run(sp, &r, false, true, false);
-	ck_judged(&r, OUT_ORDER_INFEASIBLE, "the gated order could not happen: every "
-		  "thread was held at a gate or blocked for ever, so the held "
-		  "threads were released (on_deadlock: release); the program then "
+	ck_judged(&r, OUT_ORDER_INFEASIBLE, "the gated order could not happen: the "
+		  "held threads waited only on threads that waited on them, so they "
+		  "were released (on_deadlock: release); the program then "
 		  "ended with expected exit 1, got exit 0");
 	run_result_release(&r);
 	res_init(&r, sp, 1, 0);
@@ -1293,6 +1345,7 @@ static Suite *runner_suite(void)
 	tcase_add_test(tc, judge_repro_table);
 	tcase_add_test(tc, judge_regression_table);
 	tcase_add_test(tc, judge_signal_and_output);
+	tcase_add_test(tc, judge_multiline);
 	tcase_add_test(tc, judge_deadlocks_and_ends);
 	tcase_add_test(tc, outcome_exit_status);
 	suite_add_tcase(s, tc);

@@ -290,6 +290,10 @@ static const struct bad {
 	{G "expect: [1]\n", -1,
 	 "gates.yaml:3:9: error: 'expect' must be a mapping such as {exit: 1}, not a list"},
 	{G "expect: {}\n", 0, "gates.yaml:3:9: warning: 'expect' is empty (the run is judged by exit 0)"},
+	{G "expect: {stdout: DELETED, multiline: true}\n", 0,
+	 "gates.yaml:3:27: warning: 'multiline' applies to /regex/ in 'stdout' or 'stderr', and there is none"},
+	{G "expect: {stdout: /a.b/, multiline: yes}\n", -1,
+	 "gates.yaml:3:36: error: 'multiline' must be true or false, not 'yes'"},
 	{G "expect:\n  exit: 300\n", -1,
 	 "gates.yaml:4:9: error: 'exit' must be an integer from 0 to 255, not '300'"},
 	{G "expect:\n  signal: SIGSEV\n", -1,
@@ -567,6 +571,8 @@ START_TEST(test_expect_variants)
 		{"{stderr: /^x|y$/, stdout: ''}", 0, "", "^x|y$", false, true, false},
 		{"{stderr: /}", 0, NULL, "/", false, false, false},
 		{"{deadlock: true, stdout: done}", 0, "done", NULL, false, false, true},
+		{"{stdout: /DELETED.*VALUE/, multiline: true}", 0, "DELETED.*VALUE", NULL,
+		 true, false, false},
 	};
 	size_t i;
 
@@ -590,6 +596,7 @@ START_TEST(test_expect_variants)
 		ck_assert_int_eq(e->stdout_regex, v[i].out_re);
 		ck_assert_int_eq(e->stderr_regex, v[i].err_re);
 		ck_assert_int_eq(e->deadlock, v[i].deadlock);
+		ck_assert_int_eq(e->multiline, strstr(v[i].expect, "multiline") != NULL);
 		ck_assert_int_eq(e->pos.line, 3);
 		spec_free(s);
 		free(text);
