@@ -1507,9 +1507,10 @@ static void need_gate(const gate_engine *e, gate_need *nd, size_t gi, size_t bi)
 		return;
 	if (nd->gate < 0)
 		nd->gate = (int)gi;
+	/* anyone who can move will do: naming them all would add nothing */
 	if (sel_open_ended(e, g))
 		nd->anyone = true;
-	for (i = 0; i < e->nthreads; i++) {
+	for (i = 0; !nd->anyone && i < e->nthreads; i++) {
 		const struct gate_thread *th = e->threads[i];
 
 		if (th->exited || !sel_match(e, g, th))

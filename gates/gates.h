@@ -158,7 +158,8 @@ const char *gate_hold_reason(const gate_engine *e, pid_t tid, int *gate);
  * come when their hold ends), the thread whose exit opens exited:ALIAS.
  * anyone: a thread not known now could meet it too (a selector that is
  * `any`, "!ALIAS", an unbound alias, {start:}/{name:} not yet matched, or
- * started:ALIAS).
+ * started:ALIAS), so any thread that can move might: by[] then need not
+ * list the threads such a gate selects.
  */
 typedef struct gate_need {
 	const char *event;     /* the closed event (owned by the engine), or NULL */

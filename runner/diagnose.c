@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "procstate.h"
 #include "waitfor.h"
@@ -43,7 +44,16 @@ struct stall_watch {
 	double since;              /* when last was first seen */
 	bool touched;              /* an event came since the last stall_check */
 	double settle_at;          /* no look at /proc before this: events come */
+	double cost_ms;            /* what the last look took */
 };
+
+static double mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 stall_watch *stall_new(pid_t pid, double quiet_ms)
 {
@@ -168,13 +178,19 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 	size_t n = 0, nc = 0;
 	struct snap *cur;
 	bool with_held;
+	double t0;
 
 	/*
 	 * Reading /proc for every thread costs more than a breakpoint hit:
 	 * after an event, look only once nothing has happened for a step
 	 * (the verdict comes at most a step later; a hot gated loop never
-	 * pays for it).
+	 * pays for it).  Every thread is read each time (a cycle may hide
+	 * among running ones), so with thousands of threads a look is slow:
+	 * the step is then at least four times what the last look took, and
+	 * looking never takes more than a fifth of racegate's time.
 	 */
+	if (step < 4 * w->cost_ms)
+		step = 4 * w->cost_ms;
 	if (w->touched) {
 		w->touched = false;
 		w->settle_at = t_ms + step;
@@ -189,7 +205,9 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 		w->have = false;
 		return STALL_NONE;
 	}
+	t0 = mono_ms();
 	with_held = stuck_now(w, held, needs, ctx, tids, n, &cur, &nc);
+	w->cost_ms = mono_ms() - t0;
 	free(tids);
 	if (!nc) {
 		free(cur);

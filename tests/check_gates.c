@@ -1504,21 +1504,29 @@ START_TEST(needs_barrier)
 	S = tspec_new(4);
 	talias(S, "w", "worker", NULL, 1);
 	g = tgate(S, "b.c:1");
+	tsel_alias(&g->thread, "main");
 	g->barrier = 3;
 	g->barrier_name = xstrdup("copy");
 	g = tgate(S, "b.c:2");
 	tsel_alias(&g->thread, "w");
 	g->barrier = 3;
 	g->barrier_name = xstrdup("copy");
+	g = tgate(S, "b.c:3");             /* a third that anyone may reach */
+	g->barrier = 3;
+	g->barrier_name = xstrdup("other");
 	start_engine();
 
 	gate_thread_started(E, 1, "main", true, 0);
 	gate_thread_started(E, 2, "worker", false, 0);
 	ck_assert(arrive1(1, 0, 1));
-	/* the second gate could only count w; the first anyone, but not 1 again */
-	ck_assert_str_eq(needs_text(1), "copy+/2 anyone: 2");
+	/* main is counted already: only w can still come */
+	ck_assert_str_eq(needs_text(1), "copy+/2: 2");
 	ck_assert(arrive1(2, 1, 2));
-	ck_assert_str_eq(needs_text(2), "copy+/1 anyone:");
+	ck_assert_str_eq(needs_text(2), "copy+/1:");
+	ck_assert_str_eq(needs_text(1), "copy+/1:");
+	gate_thread_started(E, 3, "worker", false, 3);
+	ck_assert(arrive1(3, 2, 4));
+	ck_assert_str_eq(needs_text(3), "other+/2 anyone:");
 }
 END_TEST
 
