@@ -14,9 +14,11 @@
 #include "diagnose.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "procstate.h"
 #include "waitfor.h"
@@ -92,9 +94,24 @@ static bool tid_in(const pid_t *v, size_t n, pid_t tid)
 }
 
 /*
+ * Is tid no thread at all any more?  A mutex owner that is not one of the
+ * program's threads either exited (it never unlocks) or belongs to another
+ * process sharing the mutex (it may): only /proc tells.
+ */
+static bool thread_gone(pid_t tid)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)tid);
+	return access(path, F_OK) < 0;
+}
+
+/*
  * A blocked thread's node of the wait-for graph, from what its futex wait
  * waits on (tracer_tstate_futex_on): one thread, or anyone.  A joined
- * "thread" that is not one of the program's is no join.
+ * "thread" that is not one of the program's is no join; an owner outside
+ * the program that still exists is another process's (a process-shared
+ * mutex), which racegate cannot see: anyone.
  */
 static void blocked_node(pid_t pid, const tracer_tstate *st, const pid_t *live,
 			 size_t nlive, gate_wf_node *nd)
@@ -103,7 +120,8 @@ static void blocked_node(pid_t pid, const tracer_tstate *st, const pid_t *live,
 	enum tracer_futex_kind k = tracer_tstate_futex_on(pid, st, &who);
 
 	nd->kind = GATE_WF_ON_ANYONE;
-	if (k == TRACER_FUTEX_MUTEX || (k == TRACER_FUTEX_JOIN && tid_in(live, nlive, who))) {
+	if ((k == TRACER_FUTEX_MUTEX && (tid_in(live, nlive, who) || thread_gone(who))) ||
+	    (k == TRACER_FUTEX_JOIN && tid_in(live, nlive, who))) {
 		nd->kind = GATE_WF_ON_THREAD;
 		nd->on = who;
 	}
@@ -803,7 +821,8 @@ static char *cycle_chain(struct dctx *d, struct dthread *v, size_t n)
 			nd->kind = GATE_WF_HELD;
 			nd->nneeds = gate_needs(d->in->eng, t->tid, &c.needs[c.nw]);
 			nd->needs = c.needs[c.nw];
-		} else if ((t->what == W_MUTEX || t->what == W_JOIN) && t->other > 0) {
+		} else if ((t->what == W_MUTEX || t->what == W_JOIN) && t->other > 0 &&
+			   (find_thread(v, n, t->other) || thread_gone(t->other))) {
 			nd->kind = GATE_WF_ON_THREAD;
 			nd->on = t->other;
 		} else {

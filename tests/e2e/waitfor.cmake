@@ -3,7 +3,7 @@
 # do.  Outcomes and diagnosis lines are asserted, never durations; each
 # spec's timeout is far longer than a verdict takes, so TIMEOUT means the
 # graph missed it.
-foreach(prog abba_poll bystanders)
+foreach(prog abba_poll bystanders pshared)
   add_executable(e2e_${prog} e2e/programs/${prog}.c)
   target_compile_options(e2e_${prog} PRIVATE -O0 -g)
   target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
@@ -30,6 +30,12 @@ racegate_e2e(waitfor_mutex_cycle_beside_poller 0
 racegate_e2e(waitfor_no_verdict_for_waits_that_end 0 "freed_seen=1" "PASSED"
   "wait-freed +released after" "!DEADLOCK" "!INFEASIBLE"
   -- ${RG} run ${E2E_DIR}/bystanders.yaml)
+
+# A mutex owned by another process's thread (process-shared, a forked
+# child naps holding it) is no thread of the program, but not a gone one:
+# it may let go, so no DEADLOCK.
+racegate_e2e(waitfor_no_verdict_for_other_process_owner 0 "unlocked by the child"
+  "PASSED" "!DEADLOCK" -- ${RG} run ${E2E_DIR}/pshared.yaml)
 
 # examples/kv_server: a real server (epoll loop with a timeout, a sleeper,
 # a thread per client) with memcached's incr/delete race.  The buggy server

@@ -5,9 +5,11 @@
  * parallel runs count too) and appends its pid to DIR/pids.  Runs 1..FAST
  * pass the line marked open, which opens the event the waiter thread waits for
  * under holder.yaml: they end at once.  Later runs do not: their waiter is
- * held at the line marked hold for ever, main blocks joining it, and a watcher thread
- * naps (so the run is no deadlock) after writing its pid to DIR/held once
- * it sees the waiter in a tracing stop: the moment to interrupt racegate.
+ * held at the line marked hold for ever, main naps until it has passed
+ * (main is the opener: napping, it might still open the event, so the run
+ * is no deadlock), and a watcher thread naps after writing its pid to
+ * DIR/held once it sees the waiter in a tracing stop: the moment to
+ * interrupt racegate.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -107,6 +109,8 @@ int main(int argc, char **argv)
 	pthread_create(&w, NULL, waiter, NULL);
 	if (n > fast)
 		pthread_create(&x, NULL, watcher, NULL);
+	while (!gated)
+		usleep(10000);
 	pthread_join(w, NULL);
 	printf("run %ld: not held\n", n);
 	return 0;
