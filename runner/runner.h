@@ -49,8 +49,8 @@ enum run_outcome {
 	OUT_PASSED,            /* expectation "exit 0" met */
 	OUT_NOT_REPRODUCED,    /* the expected behaviour did not happen, gates enforced */
 	OUT_FAILED,            /* expectation "exit 0" not met, gates enforced */
-	OUT_DEADLOCK,          /* every live thread blocked for ever, none held: the program's own */
-	OUT_SCHEDULE_DEADLOCK, /* every live thread held by the gates or blocked, some held */
+	OUT_DEADLOCK,          /* threads blocked on each other, none held: the program's own */
+	OUT_SCHEDULE_DEADLOCK, /* held threads wait only on threads that wait on them */
 	OUT_ORDER_INFEASIBLE,  /* as above, released by on_deadlock: release; judged by expect */
 	OUT_NOT_ENFORCED,      /* a gate never reached, or released by its timeout */
 	OUT_TIMEOUT,           /* the whole-run timeout expired */
