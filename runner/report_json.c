@@ -255,6 +255,8 @@ static void put_spec(rg_buf *b, const report_ctx *rc)
 	}
 	if (x->deadlock)
 		kv_bool(b, "deadlock", true, &f2);
+	if (x->multiline)
+		kv_bool(b, "multiline", true, &f2);
 	rg_buf_puts(b, "}}");
 }
 
