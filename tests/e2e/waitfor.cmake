@@ -3,7 +3,7 @@
 # do.  Outcomes and diagnosis lines are asserted, never durations; each
 # spec's timeout is far longer than a verdict takes, so TIMEOUT means the
 # graph missed it.
-foreach(prog abba_poll bystanders pshared)
+foreach(prog abba_poll bystanders pshared join_held)
   add_executable(e2e_${prog} e2e/programs/${prog}.c)
   target_compile_options(e2e_${prog} PRIVATE -O0 -g)
   target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
@@ -23,6 +23,14 @@ racegate_e2e(waitfor_mutex_cycle_beside_poller 0
   "wait-for chain: forward \\(tid [0-9]+\\) is blocked in pthread_mutex_lock on mutex 'lock_b' owned by backward \\(tid [0-9]+\\). backward is blocked in pthread_mutex_lock on mutex 'lock_a' owned by forward. main \\(tid [0-9]+\\) is blocked in pthread_join waiting for forward to exit"
   "!TIMEOUT"
   -- ${RG} run ${E2E_DIR}/abba_poll.yaml)
+
+# A held thread whose only opener joins it, a napper beside: the cycle goes
+# through pthread_join.
+racegate_e2e(waitfor_join_cycle_beside_napper 3 "SCHEDULE-DEADLOCK"
+  "napper#1 +tid [0-9]+ +sleeping in"
+  "waiter +tid [0-9]+ +held at gate 'wait-go': waiting for go"
+  "wait-for chain: waiter \\(tid [0-9]+\\) held at join_held.c:[0-9]+ waiting for 'go', which only main \\(tid [0-9]+\\) opens. main is blocked in pthread_join waiting for waiter to exit$"
+  "!TIMEOUT" -- ${RG} run ${E2E_DIR}/join_held.yaml)
 
 # The other way round: a mutex whose owner naps and a condition a napping
 # thread will signal are waits that end; the held thread's opener is one of
