@@ -94,6 +94,8 @@ static int pops(int code)
 	switch (code) {
 	case O_CONST: case O_REG: case O_BIAS: case O_HIT: case O_TID: case O_THREAD:
 		return 0;
+	case O_SWAP: case O_OVER:
+		return 2;
 	case O_ADD: case O_SUB: case O_MUL: case O_DIVS: case O_DIVU: case O_MODS:
 	case O_MODU: case O_AND: case O_OR: case O_XOR: case O_SHL: case O_SHRS:
 	case O_SHRU: case O_EQ: case O_NE: case O_LTS: case O_LES: case O_GTS:
@@ -334,7 +336,21 @@ static int piece_value(cc *x, const dwarfx_piece *p, uint64_t size, int obj,
 	return size < 8 ? emit_sized(x, O_NORM, (unsigned)size, false, 0) : 0;
 }
 
+static int place_ops(cc *x, const dwarfx_var *var, int obj, const expr_node *n, val *v);
+
+/* The ops reading a variable carry its name's span: a register that cannot be read names it. */
 static int place(cc *x, const dwarfx_var *var, int obj, const expr_node *n, val *v)
+{
+	uint16_t save = x->span;
+	int r;
+
+	x->span = add_span(x, n->off, n->len);
+	r = place_ops(x, var, obj, n, v);
+	x->span = save;
+	return r;
+}
+
+static int place_ops(cc *x, const dwarfx_var *var, int obj, const expr_node *n, val *v)
 {
 	const dwarfx_place *pl = &var->place;
 	uint64_t size = expr_size(var->type), at = 0, ps;
@@ -619,6 +635,7 @@ static const dwarfx_type *c_type(const char *words)
 		else if (!strcmp(w, "int")) in++;
 		else if (!strcmp(w, "_Bool") || !strcmp(w, "bool")) b++;
 		else if (!strcmp(w, "void")) vo++;
+		else if (!strcmp(w, "float") || !strcmp(w, "double")) return &expr_t_double;
 		else return NULL;
 	}
 	if (u + s > 1 || in > 1 || ch + sh + b + vo > 1 || (l && (ch || sh || b || vo)) || l > 2)
@@ -686,10 +703,12 @@ static int cast(cc *x, const expr_node *n, val *v)
 	if (!ts || (ts->kind != DWARFX_T_INT && ts->kind != DWARFX_T_ENUM &&
 		    ts->kind != DWARFX_T_POINTER))
 		return fail(x, n->off, EM_CAST_TO, SPELL(to, b1));
-	if (check_rval(x, n->a, v))
+	if (check(x, n->a, v))
 		return -1;
-	if (!expr_is_scalar(v->t))
+	if (!expr_is_scalar(v->t) && !(expr_strip(v->t) && expr_strip(v->t)->kind == DWARFX_T_ARRAY))
 		return fail(x, n->off, EM_CAST, SPELL(v->t, b1), SPELL(to, b2));
+	if (rval(x, n->a, v))
+		return -1;
 	null = v->null_const;
 	if (ts->kind != DWARFX_T_POINTER && norm(x, to))
 		return -1;

@@ -12,6 +12,7 @@
  * Division or remainder by zero ends the evaluation as false (0): C leaves
  * it undefined, and a condition that cannot be computed does not hold.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "expr_int.h"
@@ -261,14 +262,23 @@ static void prefetch(run *r)
 	const expr_code *c = r->c;
 	expr_read reqs[EXPR_MAX_ROOTS];
 	uint64_t st[EXPR_MAX_STACK];
-	size_t i, n = 0, idx[EXPR_MAX_ROOTS], done, got;
+	size_t i, j, n = 0, idx[EXPR_MAX_ROOTS], same[EXPR_MAX_ROOTS], done, got;
 	int sp;
 
 	for (i = 0; i < c->nroots; i++) {
+		same[i] = SIZE_MAX;
 		sp = 0;
 		if (exec(r, c->root_start[i], c->root_load[i], st, &sp, NULL) != STEP_OK || sp != 1)
 			continue;
 		r->root_addr[i] = st[0];
+		/* the same variable named twice is read once */
+		for (j = 0; j < n; j++)
+			if (reqs[j].addr == st[0] && reqs[j].len == c->ops[c->root_load[i]].size)
+				break;
+		if (j < n) {
+			same[i] = idx[j];
+			continue;
+		}
 		reqs[n] = (expr_read){st[0], r->root_buf[i], c->ops[c->root_load[i]].size};
 		idx[n++] = i;
 	}
@@ -280,6 +290,12 @@ static void prefetch(run *r)
 			got = n - done;
 		for (i = done; i < done + got; i++)
 			r->root_ok[idx[i]] = true;
+	}
+	for (i = 0; i < c->nroots; i++) {
+		if (same[i] != SIZE_MAX && r->root_ok[same[i]]) {
+			memcpy(r->root_buf[i], r->root_buf[same[i]], 8);
+			r->root_ok[i] = true;
+		}
 	}
 }
 

@@ -529,6 +529,8 @@ static expr_node *dollar(parser *p)
 		if (!is_p(p, ","))
 			return fail(p, p->lx.tok == T_END ? at : p->lx.pos, EM_STREQ_ARGS), NULL;
 		lex(&p->lx);
+		if (p->lx.tok == T_BAD)
+			return unexpected(p), NULL;
 		if (p->lx.tok != T_STR)
 			return fail(p, p->lx.tok == T_END ? at : p->lx.pos, EM_STREQ_ARGS), NULL;
 		n = node(p, N_STREQ, at, at);

@@ -32,6 +32,7 @@ const dwarfx_type expr_t_uchar = { .kind = DWARFX_T_INT, .name = "unsigned char"
 				   .is_char = true };
 const dwarfx_type expr_t_bool = { .kind = DWARFX_T_INT, .name = "_Bool", .size = 1,
 				  .is_bool = true };
+const dwarfx_type expr_t_double = { .kind = DWARFX_T_FLOAT, .name = "double", .size = 8 };
 const dwarfx_type expr_t_void = { .kind = DWARFX_T_VOID, .name = "void" };
 const dwarfx_type expr_t_voidp = { .kind = DWARFX_T_POINTER, .size = 8,
 				   .target = &expr_t_void };

@@ -7,7 +7,7 @@
 /* C's own types, as the compiler names them in casts and gives them to results. */
 extern const dwarfx_type expr_t_int, expr_t_uint, expr_t_long, expr_t_ulong,
 	expr_t_llong, expr_t_ullong, expr_t_short, expr_t_ushort, expr_t_char,
-	expr_t_schar, expr_t_uchar, expr_t_bool, expr_t_void, expr_t_voidp;
+	expr_t_schar, expr_t_uchar, expr_t_bool, expr_t_void, expr_t_voidp, expr_t_double;
 
 /* t without typedefs (NULL stays NULL). */
 const dwarfx_type *expr_strip(const dwarfx_type *t);
