@@ -51,6 +51,7 @@ static const struct { const char *text; size_t off; const char *msg; } parse_err
 	{"a::", 3, "expected a value at the end"},
 	{"x == 1 y", 7, "unexpected 'y'"},
 	{"@", 0, "unexpected '@'"},
+	{"(const)x", 6, "expected a type name"},
 };
 
 START_TEST(test_parse_errors)

@@ -10,3 +10,9 @@ racegate_e2e(when_syntax_errors 2
   "when_syntax.yaml:9:35: error: bad 'when' condition: '\\+\\+' changes the program. conditions only read"
   "when_syntax.yaml:10:138: error: bad 'when' condition: the condition is nested too deeply"
   -- ${RG} check ${E2E_DIR}/when_syntax.yaml)
+
+# The table of condition errors in docs/gates.md lists every message expr gives.
+add_test(NAME e2e_expr_messages_documented
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/expr_msgs.sh
+          ${PROJECT_SOURCE_DIR}/expr/expr_msg.h ${PROJECT_SOURCE_DIR}/docs/gates.md)
+set_tests_properties(e2e_expr_messages_documented PROPERTIES LABELS e2e TIMEOUT 60)
