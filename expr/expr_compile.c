@@ -91,6 +91,7 @@ static const char *text(const cc *x, const expr_node *n, char *buf, size_t len)
 }
 
 #define SPELL(t, b) expr_spell((t), (b), sizeof(b))
+#define WHERE(x) ((x)->env->where ? (x)->env->where : "this location")
 
 /* ---- emission ---- */
 
@@ -336,7 +337,7 @@ static int piece_value(cc *x, const dwarfx_piece *p, uint64_t size, int obj,
 			return -1;
 		return load(x, size, false, n);
 	default:
-		return fail(x, n->off, EM_OPTIMIZED, n->name, x->env->where);
+		return fail(x, n->off, EM_OPTIMIZED, n->name, WHERE(x));
 	}
 	return size < 8 ? emit_sized(x, O_NORM, (unsigned)size, false, 0) : 0;
 }
@@ -365,11 +366,11 @@ static int place_ops(cc *x, const dwarfx_var *var, int obj, const expr_node *n, 
 	memset(v, 0, sizeof(*v));
 	v->t = var->type;
 	if (pl->kind == DWARFX_PLACE_OPTIMIZED_OUT)
-		return fail(x, n->off, EM_OPTIMIZED, n->name, x->env->where);
+		return fail(x, n->off, EM_OPTIMIZED, n->name, WHERE(x));
 	if (pl->kind == DWARFX_PLACE_UNSUPPORTED)
 		return fail(x, n->off, EM_UNREADABLE, n->name, pl->why ? pl->why : "unsupported location");
 	if (!pl->npieces)
-		return fail(x, n->off, EM_OPTIMIZED, n->name, x->env->where);
+		return fail(x, n->off, EM_OPTIMIZED, n->name, WHERE(x));
 	if (pl->npieces == 1 && pl->pieces[0].kind == DWARFX_PIECE_MEM) {
 		v->k = V_MEM;
 		return dwarf_ops(x, pl->pieces[0].ops, pl->pieces[0].nops, obj, n);
@@ -384,7 +385,7 @@ static int place_ops(cc *x, const dwarfx_var *var, int obj, const expr_node *n, 
 	}
 	for (i = 0; i < pl->npieces; i++)
 		if (pl->pieces[i].kind == DWARFX_PIECE_UNDEF)
-			return fail(x, n->off, EM_OPTIMIZED, n->name, x->env->where);
+			return fail(x, n->off, EM_OPTIMIZED, n->name, WHERE(x));
 	/* not (wholly) in memory: the value itself, assembled from its pieces */
 	if (size > 8 || (!size && expr_strip(var->type) &&
 			 expr_strip(var->type)->kind != DWARFX_T_VOID))
@@ -447,7 +448,7 @@ static int pieces_read(cc *x, const expr_node *n, val *v)
 	if (!p || !need)
 		return fail(x, n->off, EM_SPLIT, b1);
 	if (p->kind == DWARFX_PIECE_UNDEF)
-		return fail(x, n->off, EM_OPTIMIZED, b1, x->env->where);
+		return fail(x, n->off, EM_OPTIMIZED, b1, WHERE(x));
 	rel = v->poff - at;
 	v->k = v->bit_size ? V_BITF : V_MEM;
 	if (p->kind == DWARFX_PIECE_MEM) {
@@ -629,9 +630,9 @@ static int not_visible(cc *x, const expr_node *n)
 		snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", names[i]);
 	}
 	if (!k)
-		return fail(x, n->off, EM_NOT_VISIBLE, n->name, x->env->where);
+		return fail(x, n->off, EM_NOT_VISIBLE, n->name, WHERE(x));
 	return fail(x, n->off, EM_NOT_VISIBLE "; visible there: %s", n->name,
-		    x->env->where, list);
+		    WHERE(x), list);
 }
 
 static const dwarfx_var *find_var(cc *x, const char *name, int *obj)
