@@ -25,26 +25,9 @@
 #include <sys/types.h>
 
 #include "dwarfx_vars.h"
+#include "expr_syntax.h"
 
-typedef struct expr expr;           /* a parsed condition */
 typedef struct expr_code expr_code; /* compiled for one scope */
-
-/* An error about a condition: where in its text, and what, in words. */
-typedef struct expr_error {
-	size_t off;            /* byte offset into the condition's text */
-	char msg[512];         /* "'qlen' is not visible at queue.c:40; visible there: q, item, n" */
-} expr_error;
-
-/*
- * Parses text (syntax only: names are not looked up).  0, or -1 with err
- * filled.  *out: free with expr_free.
- */
-int expr_parse(const char *text, expr **out, expr_error *err);
-void expr_free(expr *e);
-const char *expr_text(const expr *e);
-
-/* Names of `$thread == ALIAS` comparisons in e, for the spec's checks (alias must exist). */
-size_t expr_thread_aliases(const expr *e, const char **out, size_t max);
 
 /*
  * What a condition may name, for the compiler: the runner answers from the
@@ -116,7 +99,11 @@ typedef struct expr_fault {
 
 /*
  * Evaluates c.  Returns 1 (true) or 0 (false); -1 when a read faulted
- * (fault says which; the condition then counts as false).
+ * (fault says which; the condition then counts as false).  Division by
+ * zero gives 0, not -1: nothing to report.  Reads: at most one host->read
+ * batch for every read whose address needs no other read (more only after
+ * a failed request), then one call per other read reached.  Never loops:
+ * time is bounded by the compiled size.
  */
 int expr_eval(const expr_code *c, const expr_host *h, expr_fault *fault);
 

@@ -256,7 +256,7 @@ static const struct bad {
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, when: x = 1}]\n", -1,
 	 "gates.yaml:2:41: error: bad 'when' condition: '=' is assignment; compare with '=='"},
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, when: $foo > 1}]\n", -1,
-	 "gates.yaml:2:39: error: bad 'when' condition: unknown variable '$foo' (there are $hit and $tid)"},
+	 "gates.yaml:2:39: error: bad 'when' condition: unknown variable '$foo' (there are $hit, $tid, $thread and $streq)"},
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, when: f(x)}]\n", -1,
 	 "gates.yaml:2:40: error: bad 'when' condition: unexpected '('"},
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, when: '(a > 1'}]\n", -1,
@@ -509,6 +509,28 @@ START_TEST(test_selectors)
 	ck_assert_int_eq(g[7].thread.pos.line, 14);
 	ck_assert_int_eq(g[7].thread.pos.col, 25);
 	spec_free(s);
+}
+END_TEST
+
+/* when: accepts the whole condition language of expr/ (expr_syntax.h), not a subset. */
+START_TEST(test_when_language)
+{
+	static const char *const conds[] = {
+		"'$streq(q->name, \"work\")'", "'(struct queue *)p != NULL'",
+		"'$thread == w1 || $thread != w2'", "'sizeof(struct node) > 8u && ns::count < ::g'",
+		"'(unsigned long)p % 8 == 0 && ~flags & 0x4'", "'this->state == Color::RED'",
+	};
+	char text[512];
+	size_t i;
+	spec *s;
+
+	for (i = 0; i < sizeof(conds) / sizeof(conds[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "version: 1\nthreads: {w1: {start: a}, w2: {start: b}}\n"
+			 "gates: [{at: a.c:1, barrier: 1, when: %s}]\n", conds[i]);
+		s = load_clean(text);
+		spec_free(s);
+	}
 }
 END_TEST
 
@@ -1149,6 +1171,7 @@ static Suite *specs_suite(void)
 	tcase_add_test(tc, test_sequence);
 	tcase_add_test(tc, test_selectors);
 	tcase_add_test(tc, test_gate_keys);
+	tcase_add_test(tc, test_when_language);
 	tcase_add_test(tc, test_expect_variants);
 	tcase_add_test(tc, test_durations);
 	tcase_add_test(tc, test_signals);
