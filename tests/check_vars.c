@@ -148,6 +148,7 @@ struct die {
 	char const_value[128];
 	char frame_base[256];
 	long data_bit_offset, bit_size;
+	long bit_offset, byte_size, member_location;   /* DWARF 4 bitfields */
 	uint64_t low_pc;
 };
 
@@ -181,7 +182,8 @@ static struct die *dies_read(const char *listing, size_t *count)
 			}
 			memset(&d[n], 0, sizeof(d[n]));
 			d[n].depth = depth;
-			d[n].data_bit_offset = d[n].bit_size = -1;
+			d[n].data_bit_offset = d[n].bit_size = d[n].bit_offset = -1;
+			d[n].byte_size = d[n].member_location = -1;
 			snprintf(d[n].tag, sizeof(d[n].tag), "%s", tag);
 			n++;
 			continue;
@@ -203,6 +205,12 @@ static struct die *dies_read(const char *listing, size_t *count)
 			snprintf(d[n - 1].frame_base, sizeof(d[n - 1].frame_base), "%s", v);
 		} else if ((v = attr_value(l, "DW_AT_data_bit_offset"))) {
 			d[n - 1].data_bit_offset = atol(v);
+		} else if ((v = attr_value(l, "DW_AT_bit_offset"))) {
+			d[n - 1].bit_offset = atol(v);
+		} else if ((v = attr_value(l, "DW_AT_byte_size"))) {
+			d[n - 1].byte_size = atol(v);
+		} else if ((v = attr_value(l, "DW_AT_data_member_location"))) {
+			d[n - 1].member_location = atol(v);
 		} else if ((v = attr_value(l, "DW_AT_low_pc"))) {
 			d[n - 1].low_pc = strtoull(v, NULL, 16);
 		} else if ((v = attr_value(l, "DW_AT_bit_size"))) {
@@ -659,13 +667,28 @@ START_TEST(test_globals_o2)
 }
 END_TEST
 
-/* Bitfields where readelf puts them, the anonymous union, the enum. */
-START_TEST(test_struct_bitfields_enum)
+/*
+ * A bitfield's first bit, counted from bit 0 of the object: DWARF 5's
+ * DW_AT_data_bit_offset, or DWARF 4's DW_AT_bit_offset, which counts from
+ * the most significant bit of a storage unit of DW_AT_byte_size bytes.
+ */
+static long first_bit(const struct die *m)
 {
-	dwarfx *dx = open_fx(FX("vars_fx_O0"));
+	if (m->data_bit_offset >= 0)
+		return m->data_bit_offset;
+	ck_assert_msg(m->bit_offset >= 0 && m->byte_size > 0, "member %s: no bit offset",
+		      m->name);
+	return (m->member_location > 0 ? m->member_location : 0) * 8 + m->byte_size * 8 -
+		m->bit_offset - m->bit_size;
+}
+
+/* Bitfields where readelf puts them, the anonymous union, the enum. */
+static void check_bitfields_enum(const char *exe, const char *info, const char *nm)
+{
+	dwarfx *dx = open_fx(exe);
 	size_t nd, i, seen = 0;
-	struct die *d = dies_read(LISTING("vars_fx_O0", "info"), &nd);
-	dwarfx_scope *sc = scope(dx, nm_addr(LISTING("vars_fx_O0", "nm"), "main", false));
+	struct die *d = dies_read(info, &nd);
+	dwarfx_scope *sc = scope(dx, nm_addr(nm, "main", false));
 	const dwarfx_var *v = dwarfx_scope_find(sc, "flagset");
 	const dwarfx_type *t = dwarfx_type_strip(v->type), *u;
 	int64_t val;
@@ -681,7 +704,8 @@ START_TEST(test_struct_bitfields_enum)
 			continue;
 		md = die_find(d, nd, "DW_TAG_member", m->name, 0);
 		ck_assert_int_eq((long)m->bit_size, md->bit_size);
-		ck_assert_int_eq((long)(m->offset * 8 + m->bit_offset), md->data_bit_offset);
+		ck_assert_uint_lt(m->bit_offset, 8);
+		ck_assert_int_eq((long)(m->offset * 8 + m->bit_offset), first_bit(md));
 		seen++;
 	}
 	ck_assert_uint_eq(seen, 3);
@@ -709,6 +733,19 @@ START_TEST(test_struct_bitfields_enum)
 	dwarfx_scope_free(sc);
 	free(d);
 	dwarfx_free(dx);
+}
+
+START_TEST(test_struct_bitfields_enum)
+{
+	check_bitfields_enum(FX("vars_fx_O0"), LISTING("vars_fx_O0", "info"),
+			     LISTING("vars_fx_O0", "nm"));
+}
+END_TEST
+
+START_TEST(test_struct_bitfields_enum_dwarf4)
+{
+	check_bitfields_enum(FX("vars_fx_O2_dwarf4"), LISTING("vars_fx_O2_dwarf4", "info"),
+			     LISTING("vars_fx_O2_dwarf4", "nm"));
 }
 END_TEST
 
@@ -1052,6 +1089,7 @@ static Suite *vars_suite(void)
 	tcase_add_test(tc, test_globals_o0);
 	tcase_add_test(tc, test_globals_o2);
 	tcase_add_test(tc, test_struct_bitfields_enum);
+	tcase_add_test(tc, test_struct_bitfields_enum_dwarf4);
 	tcase_add_test(tc, test_o2_location_lists);
 	tcase_add_test(tc, test_o2_dwarf4_location_lists);
 	tcase_add_test(tc, test_o2_inlined_callee);
