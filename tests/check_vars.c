@@ -490,14 +490,23 @@ static const dwarfx_var *own(const dwarfx_scope *sc, const char *name, int idx)
  * evaluates to CFA + the DIE's DW_OP_fbreg offset, the CFA being what the
  * CFI says at that address; the inner `total` shadows the outer one.
  */
-START_TEST(test_o0_frame_offsets)
+/* VX_OUT_DIR/name.ext */
+static const char *listing(char *buf, size_t len, const char *name, const char *ext)
 {
-	dwarfx *dx = open_fx(FX("vars_fx_O0"));
+	snprintf(buf, len, "%s/%s%s%s", VX_OUT_DIR, name, *ext ? "." : "", ext);
+	return buf;
+}
+
+static void check_frame_offsets(const char *name)
+{
+	char p[4][512];
+	dwarfx *dx = open_fx(listing(p[0], sizeof(p[0]), name, ""));
 	size_t nd;
-	struct die *d = dies_read(LISTING("vars_fx_O0", "info"), &nd);
+	struct die *d = dies_read(listing(p[1], sizeof(p[1]), name, "info"), &nd);
 	int inner = marker_line(SRC("vars.c"), "inner-block");
-	uint64_t addr = line_addr(LISTING("vars_fx_O0", "lines"), "vars.c", inner);
-	struct cfa c = cfa_at(LISTING("vars_fx_O0", "frames"), addr);
+	const char *lines = listing(p[2], sizeof(p[2]), name, "lines");
+	uint64_t addr = line_addr(lines, "vars.c", inner);
+	struct cfa c = cfa_at(listing(p[3], sizeof(p[3]), name, "frames"), addr);
 	const struct die *fn = die_find(d, nd, "DW_TAG_subprogram", "walk", 0);
 	uint64_t regs[NREGS], cfa;
 	dwarfx_scope *sc = scope(dx, addr);
@@ -534,8 +543,7 @@ START_TEST(test_o0_frame_offsets)
 	}
 	/* outside the block, only one total */
 	dwarfx_scope_free(sc);
-	sc = scope(dx, line_addr(LISTING("vars_fx_O0", "lines"), "vars.c",
-				 marker_line(SRC("vars.c"), "after-loop")));
+	sc = scope(dx, line_addr(lines, "vars.c", marker_line(SRC("vars.c"), "after-loop")));
 	ck_assert_ptr_eq(dwarfx_scope_find(sc, "total"), own(sc, "total", 0));
 	ck_assert_uint_eq(mem_addr(own(sc, "total", 0), regs), cfa +
 			  (uint64_t)fbreg_of(die_find(d, nd, "DW_TAG_variable", "total",
@@ -543,6 +551,28 @@ START_TEST(test_o0_frame_offsets)
 	dwarfx_scope_free(sc);
 	free(d);
 	dwarfx_free(dx);
+}
+
+START_TEST(test_o0_frame_offsets)
+{
+	check_frame_offsets("vars_fx_O0");
+}
+END_TEST
+
+/* The same with the CFI in .debug_frame, which is read first when present. */
+START_TEST(test_o0_frame_offsets_debug_frame)
+{
+	char path[512];
+	struct text t = text_read(listing(path, sizeof(path), "vars_fx_O0_debug_frame",
+					  "frames"));
+	size_t i;
+	bool has = false;
+
+	for (i = 0; i < t.n; i++)
+		has |= strstr(t.lines[i], "Contents of the .debug_frame section") != NULL;
+	text_free(&t);
+	ck_assert_msg(has, "the fixture has no .debug_frame");
+	check_frame_offsets("vars_fx_O0_debug_frame");
 }
 END_TEST
 
@@ -752,8 +782,50 @@ END_TEST
 /* ---- -O2: location lists, registers, values, entry values ---- */
 
 struct tally {
-	size_t compared, reg, value, unsupported, optimized;
+	size_t compared, reg, value, unsupported, optimized, pieces;
 };
+
+/*
+ * "DW_OP_reg5 (rdi); DW_OP_piece: 8; DW_OP_reg4 (rsi); DW_OP_piece: 8"
+ * against v's pieces: registers and sizes, an empty piece optimized out.
+ * False when expr has a piece racegate's test does not parse.
+ */
+static bool compare_pieces(const char *expr, const dwarfx_var *v)
+{
+	char buf[512], *save = NULL, *op;
+	size_t n = 0;
+	int reg = -1;
+
+	snprintf(buf, sizeof(buf), "%s", expr);
+	ck_assert_int_eq(v->place.kind, DWARFX_PLACE_KNOWN);
+	for (op = strtok_r(buf, ";", &save); op; op = strtok_r(NULL, ";", &save)) {
+		int r;
+		unsigned long size;
+
+		while (*op == ' ')
+			op++;
+		if (sscanf(op, "DW_OP_reg%d", &r) == 1) {
+			reg = r;
+		} else if (sscanf(op, "DW_OP_piece: %lu", &size) == 1) {
+			const dwarfx_piece *p;
+
+			ck_assert_uint_lt(n, v->place.npieces);
+			p = &v->place.pieces[n++];
+			ck_assert_uint_eq(p->size, size);
+			if (reg < 0) {
+				ck_assert_int_eq(p->kind, DWARFX_PIECE_UNDEF);
+			} else {
+				ck_assert_int_eq(p->kind, DWARFX_PIECE_REG);
+				ck_assert_int_eq(p->reg, reg);
+			}
+			reg = -1;
+		} else {
+			return false;
+		}
+	}
+	ck_assert_uint_eq(n, v->place.npieces);
+	return true;
+}
 
 /*
  * var (d, its entry) at addr: dwarfx's place against readelf's location
@@ -800,7 +872,9 @@ static void compare_place(const char *loc, const struct die *d, const dwarfx_var
 		ck_assert_ptr_nonnull(v->place.why);
 		t->unsupported++;
 	} else if (strstr(expr, "DW_OP_piece")) {
-		return;	/* not in this comparison */
+		if (!compare_pieces(expr, v))
+			return;
+		t->pieces++;
 	} else if (sscanf(expr, "DW_OP_reg%d (", &n) == 1) {
 		ck_assert_int_eq(v->place.kind, DWARFX_PLACE_KNOWN);
 		ck_assert_msg(v->place.pieces[0].kind == DWARFX_PIECE_REG, "%s at %#" PRIx64 ": %s",
@@ -873,10 +947,10 @@ static void check_lists(const char *exe, const char *lines, const char *info,
 	dwarfx *dx = open_fx(exe);
 	size_t nd;
 	struct die *d = dies_read(info, &nd);
-	struct tally t = {0, 0, 0, 0, 0};
-	static const char *const fns[] = {"walk", "spin"};
+	struct tally t = {0, 0, 0, 0, 0, 0};
+	static const char *const fns[] = {"walk", "spin", "width"};
 	int from = marker_line(SRC("vars.c"), "walk-start");
-	int to = marker_line(SRC("vars.c"), "spin-end");
+	int to = marker_line(SRC("vars.c"), "lists-end");
 	int line;
 
 	for (line = from; line <= to; line++) {
@@ -889,7 +963,8 @@ static void check_lists(const char *exe, const char *lines, const char *info,
 			size_t nv = dwarfx_scope_locals(sc, v, 64), j;
 			const char *fn = dwarfx_scope_function(sc);
 
-			if (strncmp(fn, fns[0], 4) && strncmp(fn, fns[1], 4)) {
+			if (strncmp(fn, fns[0], 4) && strncmp(fn, fns[1], 4) &&
+			    strncmp(fn, fns[2], 5)) {
 				dwarfx_scope_free(sc);	/* an inlined callee */
 				continue;
 			}
@@ -910,6 +985,7 @@ static void check_lists(const char *exe, const char *lines, const char *info,
 	ck_assert_uint_gt(t.compared, 20);
 	ck_assert_uint_gt(t.reg, 0);
 	ck_assert_uint_gt(t.optimized, 0);
+	ck_assert_uint_gt(t.pieces, 0);
 	free(d);
 	dwarfx_free(dx);
 }
@@ -1003,7 +1079,7 @@ static void check_cxx(const char *exe, const char *name, bool o0)
 		ck_assert_uint_eq(mem_addr(self, regs),
 				  regs[c.reg] + (uint64_t)c.off + (uint64_t)fbreg_of(this_die));
 	} else {
-		struct tally t = {0, 0, 0, 0, 0};
+		struct tally t = {0, 0, 0, 0, 0, 0};
 
 		compare_place(loc, this_die, self, addr, &t);
 		ck_assert_uint_eq(t.compared, 1);
@@ -1085,6 +1161,7 @@ static Suite *vars_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_o0_frame_offsets);
+	tcase_add_test(tc, test_o0_frame_offsets_debug_frame);
 	tcase_add_test(tc, test_o0_cfa_entry_and_body);
 	tcase_add_test(tc, test_globals_o0);
 	tcase_add_test(tc, test_globals_o2);
