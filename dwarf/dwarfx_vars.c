@@ -556,8 +556,10 @@ static int fill(dwarfx_scope *sc, uint32_t f, Dwarf_Die die, rg_err *err)
 		return rg_error(err, "cannot read the debug info of '%s': the variables of '%s'",
 				dx->path, sc->function);
 	}
-	qsort(co.locals, co.nlocals, sizeof(*co.locals), by_level);
-	qsort(co.params, co.nparams, sizeof(*co.params), by_level);
+	if (co.nlocals > 1)
+		qsort(co.locals, co.nlocals, sizeof(*co.locals), by_level);
+	if (co.nparams > 1)
+		qsort(co.params, co.nparams, sizeof(*co.params), by_level);
 	for (i = 0; i < co.nlocals; i++)
 		add(sc, co.locals[i].v);
 	for (i = 0; i < co.nparams; i++)

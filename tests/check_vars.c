@@ -786,7 +786,7 @@ struct tally {
 };
 
 /*
- * "DW_OP_reg5 (rdi); DW_OP_piece: 8; DW_OP_reg4 (rsi); DW_OP_piece: 8"
+ * "DW_OP_reg5 (x); DW_OP_piece: 8; DW_OP_reg4 (y); DW_OP_piece: 8"
  * against v's pieces: registers and sizes, an empty piece optimized out.
  * False when expr has a piece racegate's test does not parse.
  */
@@ -854,7 +854,7 @@ static void compare_place(const char *loc, const struct die *d, const dwarfx_var
 		return;
 	}
 	if (!strstr(d->location, "(location list)")) {
-		/* "1 byte block: 55 \t(DW_OP_reg5 (rdi))": the part in parentheses */
+		/* "1 byte block: 55 \t(DW_OP_reg5 (x))": the part in parentheses */
 		const char *p = strchr(d->location, '\t');
 
 		ck_assert_msg(p && p[1] == '(', "'%s': %s", d->name, d->location);
