@@ -1138,6 +1138,32 @@ START_TEST(test_cxx_o2)
 }
 END_TEST
 
+/*
+ * Another object's names (a condition naming a shared library's variable):
+ * its global, and its file static when no other static has that name.
+ */
+START_TEST(test_library_globals)
+{
+	dwarfx *dx = open_fx(FX("vars_fx_lib"));
+	uint64_t regs[NREGS];
+	const dwarfx_var *v;
+
+	choose_regs(regs);
+	v = dwarfx_global(dx, "lib_level");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->kind, DWARFX_VAR_GLOBAL);
+	ck_assert_uint_eq(mem_addr(v, regs), nm_addr(LISTING("vars_fx_lib", "nm"),
+						     "lib_level", false));
+	v = dwarfx_global(dx, "lib_hidden");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->kind, DWARFX_VAR_STATIC);
+	ck_assert_uint_eq(mem_addr(v, regs), nm_addr(LISTING("vars_fx_lib", "nm"),
+						     "lib_hidden", false));
+	ck_assert_ptr_null(dwarfx_global(dx, "counter"));
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- what has no scope ---- */
 
 START_TEST(test_no_scope)
@@ -1172,6 +1198,7 @@ static Suite *vars_suite(void)
 	tcase_add_test(tc, test_o2_inlined_callee);
 	tcase_add_test(tc, test_cxx_o0);
 	tcase_add_test(tc, test_cxx_o2);
+	tcase_add_test(tc, test_library_globals);
 	tcase_add_test(tc, test_no_scope);
 	suite_add_tcase(s, tc);
 	return s;
