@@ -1035,6 +1035,51 @@ START_TEST(test_o2_inlined_callee)
 }
 END_TEST
 
+/*
+ * A gate at the line of a call whose inlined copy starts at the same
+ * address: resolved as FILE:LINE, its scope is the caller's (views), while
+ * the address alone gives the innermost instance.
+ */
+START_TEST(test_o2_caller_line_at_inlined_entry)
+{
+	dwarfx *dx = open_fx(FX("vars_fx_O2"));
+	rg_err err = RG_ERR_INIT;
+	dwarfx_loc *locs = NULL;
+	size_t n = 0, k, shared = 0;
+	char where[64];
+
+	snprintf(where, sizeof(where), "vars.c:%d", marker_line(SRC("vars.c"), "spin-return"));
+	ck_assert_msg(dwarfx_resolve(dx, where, &locs, &n, NULL, &err) == DWARFX_OK, "%s",
+		      err.msg);
+	for (k = 0; k < n; k++) {
+		dwarfx_scope *sc = NULL, *inner = NULL;
+		const char *fn;
+
+		ck_assert_int_eq(dwarfx_scope_at_loc(dx, &locs[k], &sc, &err), DWARFX_OK);
+		/* the instance the resolver placed the breakpoint in */
+		fn = dwarfx_scope_function(sc);
+		ck_assert_msg(!strncmp(fn, locs[k].function, strlen(locs[k].function)) &&
+			      fn[strlen(locs[k].function)] == ' ', "%s, resolved in %s", fn,
+			      locs[k].function);
+		if (strcmp(locs[k].function, "spin")) {
+			dwarfx_scope_free(sc);
+			continue;	/* code of the line inside the inlined copy */
+		}
+		ck_assert_int_eq(own(sc, "acc", 0)->kind, DWARFX_VAR_LOCAL);
+		ck_assert_int_eq(own(sc, "n", 0)->kind, DWARFX_VAR_PARAM);
+		ck_assert_ptr_null(dwarfx_scope_find(sc, "doubled"));
+		ck_assert_int_eq(dwarfx_scope_at(dx, locs[k].addr, &inner, &err), DWARFX_OK);
+		shared += !strncmp(dwarfx_scope_function(inner), "twice", 5);
+		dwarfx_scope_free(inner);
+		dwarfx_scope_free(sc);
+	}
+	/* gcc starts an inlined twice() at the first instruction of the call's line */
+	ck_assert_uint_gt(shared, 0);
+	free(locs);
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- C++ ---- */
 
 static void check_cxx(const char *exe, const char *name, bool o0)
@@ -1196,6 +1241,7 @@ static Suite *vars_suite(void)
 	tcase_add_test(tc, test_o2_location_lists);
 	tcase_add_test(tc, test_o2_dwarf4_location_lists);
 	tcase_add_test(tc, test_o2_inlined_callee);
+	tcase_add_test(tc, test_o2_caller_line_at_inlined_entry);
 	tcase_add_test(tc, test_cxx_o0);
 	tcase_add_test(tc, test_cxx_o2);
 	tcase_add_test(tc, test_library_globals);
