@@ -79,6 +79,15 @@ static int marker_line(const char *src, const char *tag)
 	return line;
 }
 
+/* objdump names a file by its name or by a path ending with it. */
+static bool same_file(const char *listed, const char *file)
+{
+	size_t a = strlen(listed), b = strlen(file);
+
+	return !strcmp(listed, file) ||
+		(a > b && listed[a - b - 1] == '/' && !strcmp(listed + a - b, file));
+}
+
 /* The statement rows of file:line in objdump's line table, ascending. */
 static size_t line_addrs(const char *listing, const char *file, int line, uint64_t *out,
 			 size_t max)
@@ -91,7 +100,7 @@ static size_t line_addrs(const char *listing, const char *file, int line, uint64
 		size_t len = strlen(t.lines[i]);
 
 		if (sscanf(t.lines[i], "%511s %63s %63s", name, lno, addr) != 3 ||
-		    strcmp(name, file) || atoi(lno) != line || len < 2 ||
+		    !same_file(name, file) || atoi(lno) != line || len < 2 ||
 		    t.lines[i][len - 1] != 'x' || !isspace((unsigned char)t.lines[i][len - 2]))
 			continue;
 		if (n < max)
@@ -193,8 +202,10 @@ static struct die *dies_read(const char *listing, size_t *count)
 		if ((v = attr_value(l, "DW_AT_name"))) {
 			const char *s = strstr(v, "): ");
 
+			/* "(indirect string, offset: 0x4b): x", "(indexed string: 0x3): x" */
 			snprintf(d[n - 1].name, sizeof(d[n - 1].name), "%s",
-				 !strncmp(v, "(indirect", 9) && s ? s + 3 : v);
+				 (!strncmp(v, "(indirect", 9) || !strncmp(v, "(indexed", 8)) && s ?
+				 s + 3 : v);
 		} else if ((v = attr_value(l, "DW_AT_decl_line"))) {
 			d[n - 1].decl_line = atoi(v);
 		} else if ((v = attr_value(l, "DW_AT_location"))) {
@@ -497,6 +508,22 @@ static const char *listing(char *buf, size_t len, const char *name, const char *
 	return buf;
 }
 
+/*
+ * What the function's DW_AT_frame_base makes of regs: the CFA (gcc), or a
+ * register's value (clang: DW_OP_reg6).
+ */
+static uint64_t frame_base(const struct die *fn, const uint64_t *regs, struct cfa c)
+{
+	int r;
+
+	if (strstr(fn->frame_base, "(DW_OP_call_frame_cfa)"))
+		return regs[c.reg] + (uint64_t)c.off;
+	ck_assert_msg(sscanf(strchr(fn->frame_base, '(') ? strchr(fn->frame_base, '(') : "",
+			     "(DW_OP_reg%d", &r) == 1, "frame base: %s", fn->frame_base);
+	ck_assert_int_lt(r, NREGS);
+	return regs[r];
+}
+
 static void check_frame_offsets(const char *name)
 {
 	char p[4][512];
@@ -514,11 +541,9 @@ static void check_frame_offsets(const char *name)
 	static const char *const names[] = {"i", "list", "limit"};
 	size_t k;
 
-	ck_assert_msg(strstr(fn->frame_base, "DW_OP_call_frame_cfa"), "frame base: %s",
-		      fn->frame_base);
 	ck_assert(!c.expr);
 	choose_regs(regs);
-	cfa = regs[c.reg] + (uint64_t)c.off;
+	cfa = frame_base(fn, regs, c);
 	ck_assert_ptr_nonnull(strstr(dwarfx_scope_function(sc), "walk"));
 
 	/* innermost first: the block's total, then the function's */
@@ -575,6 +600,15 @@ START_TEST(test_o0_frame_offsets_debug_frame)
 	check_frame_offsets("vars_fx_O0_debug_frame");
 }
 END_TEST
+
+#if VX_CLANG
+/* clang's frame base is a register, not the CFA. */
+START_TEST(test_o0_frame_offsets_clang)
+{
+	check_frame_offsets("vars_fx_clang_O0");
+}
+END_TEST
+#endif
 
 /*
  * The CFA rule changes inside a function: at walk's first instruction and
@@ -1233,6 +1267,9 @@ static Suite *vars_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_o0_frame_offsets);
 	tcase_add_test(tc, test_o0_frame_offsets_debug_frame);
+#if VX_CLANG
+	tcase_add_test(tc, test_o0_frame_offsets_clang);
+#endif
 	tcase_add_test(tc, test_o0_cfa_entry_and_body);
 	tcase_add_test(tc, test_globals_o0);
 	tcase_add_test(tc, test_globals_o2);
