@@ -691,6 +691,13 @@ static void check_globals(const char *exe, const char *nm, const char *info, boo
 	ck_assert_uint_eq(v->type->target->nmembers, 2);
 	ck_assert_str_eq(v->type->target->members[1].name, "size");
 
+	/* defined nowhere: incomplete, and spelled as declared */
+	v = dwarfx_scope_find(sc, "nowhere");
+	ck_assert_ptr_nonnull(v);
+	ck_assert(v->type->target->incomplete);
+	ck_assert_uint_eq(v->type->target->size, 0);
+	ck_assert_str_eq(dwarfx_type_spell(v->type, buf, sizeof(buf)), "struct never *");
+
 	v = dwarfx_scope_find(sc, "grid");
 	ck_assert_str_eq(dwarfx_type_spell(v->type, buf, sizeof(buf)), "int [2][3]");
 	ck_assert_uint_eq(v->type->count, 2);
