@@ -221,7 +221,10 @@ static struct die *dies_read(const char *listing, size_t *count)
 		} else if ((v = attr_value(l, "DW_AT_byte_size"))) {
 			d[n - 1].byte_size = atol(v);
 		} else if ((v = attr_value(l, "DW_AT_data_member_location"))) {
-			d[n - 1].member_location = atol(v);
+			/* a constant, or "2 byte block: 23 8 \t(DW_OP_plus_uconst: 8)" */
+			const char *pu = strstr(v, "(DW_OP_plus_uconst: ");
+
+			d[n - 1].member_location = pu ? atol(pu + 20) : atol(v);
 		} else if ((v = attr_value(l, "DW_AT_low_pc"))) {
 			d[n - 1].low_pc = strtoull(v, NULL, 16);
 		} else if ((v = attr_value(l, "DW_AT_bit_size"))) {
@@ -771,9 +774,13 @@ static void check_bitfields_enum(const char *exe, const char *info, const char *
 		const dwarfx_member *m = &t->members[i];
 		const struct die *md;
 
-		if (!m->name || !m->bit_size)
+		if (!m->name)
 			continue;
 		md = die_find(d, nd, "DW_TAG_member", m->name, 0);
+		if (!m->bit_size) {
+			ck_assert_int_eq((long)m->offset, md->member_location);
+			continue;
+		}
 		ck_assert_int_eq((long)m->bit_size, md->bit_size);
 		ck_assert_uint_lt(m->bit_offset, 8);
 		ck_assert_int_eq((long)(m->offset * 8 + m->bit_offset), first_bit(md));
@@ -810,6 +817,14 @@ START_TEST(test_struct_bitfields_enum)
 {
 	check_bitfields_enum(FX("vars_fx_O0"), LISTING("vars_fx_O0", "info"),
 			     LISTING("vars_fx_O0", "nm"));
+}
+END_TEST
+
+/* DWARF 2: member offsets are DW_OP_plus_uconst expressions. */
+START_TEST(test_struct_bitfields_enum_dwarf2)
+{
+	check_bitfields_enum(FX("vars_fx_O0_dwarf2"), LISTING("vars_fx_O0_dwarf2", "info"),
+			     LISTING("vars_fx_O0_dwarf2", "nm"));
 }
 END_TEST
 
@@ -1282,6 +1297,7 @@ static Suite *vars_suite(void)
 	tcase_add_test(tc, test_globals_o2);
 	tcase_add_test(tc, test_struct_bitfields_enum);
 	tcase_add_test(tc, test_struct_bitfields_enum_dwarf4);
+	tcase_add_test(tc, test_struct_bitfields_enum_dwarf2);
 	tcase_add_test(tc, test_o2_location_lists);
 	tcase_add_test(tc, test_o2_dwarf4_location_lists);
 	tcase_add_test(tc, test_o2_inlined_callee);
