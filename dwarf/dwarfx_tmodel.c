@@ -40,6 +40,33 @@ Dwarf_Die dwarfx_die_at(Dwarf_Debug dbg, uint64_t off)
 	return d;
 }
 
+/*
+ * A reference to a type unit (-fdebug-types-section: DW_FORM_ref_sig8, in
+ * DW_AT_signature or DW_AT_type) names the type by its 8-byte signature,
+ * which libdwarf's dwarf_global_formref does not follow;
+ * dwarf_find_die_given_sig8 does.  Only type units in .debug_info (DWARF
+ * 5): every offset here is into it.
+ */
+static bool by_signature(Dwarf_Debug dbg, Dwarf_Attribute attr, uint64_t *def)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Sig8 sig;
+	Dwarf_Die t = NULL;
+	Dwarf_Bool is_info = true;
+	Dwarf_Off off;
+	bool ok = false;
+
+	if (dwarf_formsig8(attr, &sig, &e) == DW_DLV_OK &&
+	    dwarf_find_die_given_sig8(dbg, &sig, &t, &is_info, &e) == DW_DLV_OK) {
+		ok = is_info && dwarf_dieoffset(t, &off, &e) == DW_DLV_OK;
+		if (ok)
+			*def = off;
+		dwarf_dealloc_die(t);
+	}
+	drop(dbg, &e);
+	return ok;
+}
+
 int dwarfx_die_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *off)
 {
 	Dwarf_Attribute attr;
@@ -53,11 +80,13 @@ int dwarfx_die_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *off)
 		return DW_DLV_NO_ENTRY;
 	}
 	res = dwarf_global_formref(attr, &o, &e);
-	dwarf_dealloc_attribute(attr);
 	if (res != DW_DLV_OK) {
 		drop(dbg, &e);
-		return DW_DLV_NO_ENTRY;
+		res = by_signature(dbg, attr, off) ? DW_DLV_OK : DW_DLV_NO_ENTRY;
+		dwarf_dealloc_attribute(attr);
+		return res;
 	}
+	dwarf_dealloc_attribute(attr);
 	*off = o;
 	return DW_DLV_OK;
 }

@@ -1233,6 +1233,13 @@ START_TEST(test_cxx_o0)
 }
 END_TEST
 
+/* Types in type units: a class declared in the unit, defined by signature. */
+START_TEST(test_cxx_o0_type_units)
+{
+	check_cxx(FX("vars_fx_cxx_O0_types"), "vars_fx_cxx_O0_types", true);
+}
+END_TEST
+
 START_TEST(test_cxx_o2)
 {
 	check_cxx(FX("vars_fx_cxx_O2"), "vars_fx_cxx_O2", false);
@@ -1303,6 +1310,7 @@ static Suite *vars_suite(void)
 	tcase_add_test(tc, test_o2_inlined_callee);
 	tcase_add_test(tc, test_o2_caller_line_at_inlined_entry);
 	tcase_add_test(tc, test_cxx_o0);
+	tcase_add_test(tc, test_cxx_o0_type_units);
 	tcase_add_test(tc, test_cxx_o2);
 	tcase_add_test(tc, test_library_globals);
 	tcase_add_test(tc, test_no_scope);
