@@ -681,6 +681,12 @@ static void check_globals(const char *exe, const char *nm, const char *info, boo
 	ck_assert_int_eq(v->kind, DWARFX_VAR_STATIC);
 	ck_assert_uint_eq(mem_addr(v, regs), nm_addr(nm, "calls.", true));
 
+	v = dwarfx_scope_find(sc, "mine");	/* static __thread in walk() */
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->kind, DWARFX_VAR_STATIC);
+	ck_assert_int_eq(v->place.kind, DWARFX_PLACE_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(v->place.why, "thread-local"));
+
 	v = dwarfx_scope_find(sc, "per_thread");
 	ck_assert_ptr_nonnull(v);
 	ck_assert_int_eq(v->place.kind, DWARFX_PLACE_UNSUPPORTED);
