@@ -233,6 +233,14 @@ static int entry(struct nwalk *w, Dwarf_Die d, Dwarf_Half tag, const char *prefi
 	uint64_t spec;
 	const char *sq;
 
+	switch (tag) {
+	case DW_TAG_namespace: case DW_TAG_structure_type: case DW_TAG_class_type:
+	case DW_TAG_union_type: case DW_TAG_enumeration_type: case DW_TAG_typedef:
+	case DW_TAG_base_type: case DW_TAG_variable: case DW_TAG_member:
+		break;
+	default:
+		return 0;	/* functions, parameters, ...: most entries */
+	}
 	if (dwarf_dieoffset(d, &off, &e) != DW_DLV_OK)
 		return fail(w, e, "entry offset");
 	res = dwarf_diename(d, &name, &e);
