@@ -4,6 +4,7 @@
  * arrays with binary searches.
  */
 #include "dwarfx_int.h"
+#include "dwarfx_vint.h"
 
 #include <dwarf.h>
 #include <errno.h>
@@ -62,6 +63,7 @@ void dwarfx_free(dwarfx *dx)
 {
 	if (!dx)
 		return;
+	dwarfx_vars_release(dx);	/* holds libdwarf's frame lists */
 	if (dx->dbg) {
 		Dwarf_Error e = NULL;
 
@@ -183,6 +185,30 @@ static uint32_t row_fn(const dwarfx *dx, const struct dwarfx_row *r)
 	       dx->fns[f].entry == r->addr && r->view < dx->fns[f].entry_view)
 		f = dx->fns[f].parent;
 	return f;
+}
+
+uint32_t dwarfx_fn_for_line(const dwarfx *dx, uint64_t addr, const char *file, int line)
+{
+	size_t lo = 0, hi = dx->nrows;
+
+	if (!file || line <= 0)
+		return dwarfx_fn_at(dx, addr);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dx->rows[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < dx->nrows && dx->rows[lo].addr == addr; lo++) {
+		const struct dwarfx_row *r = &dx->rows[lo];
+
+		if (!r->end_seq && r->line == (uint32_t)line &&
+		    !strcmp(dx->files[r->file].path, file))
+			return row_fn(dx, r);
+	}
+	return dwarfx_fn_at(dx, addr);
 }
 
 static const struct dwarfx_sym *sym_at(const dwarfx *dx, uint64_t addr)

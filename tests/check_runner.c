@@ -1325,7 +1325,7 @@ START_TEST(cli_main_commands)
 		msg = cap_end(&cap);
 		ck_assert_str_eq(msg, "racegate: lines needs a source file and, after "
 				 "'--', the program\nusage: racegate lines "
-				 "FILE[:FROM-TO] [--source-dir DIR] -- PROGRAM\n");
+				 "FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM\n");
 		free(msg);
 		cap_begin(&cap);
 		ck_assert_int_eq(cli_main(5, l2), RG_EXIT_SETUP);
