@@ -462,6 +462,20 @@ static bool dg_stuck(void *d, double t_ms)
 	return false;
 }
 
+/* attach: every gate that counts reached, and no thread held any more. */
+static bool dg_done(void *d)
+{
+	gates_decider *g = d;
+	const spec *sp = g->p->sp;
+
+	if (gate_nheld(g->eng))
+		return false;
+	for (size_t i = 0; i < sp->ngates; i++)
+		if (!sp->gates[i].optional && !gate_reached(g->eng, i))
+			return false;
+	return true;
+}
+
 const decider_ops gates_decider_ops = {
 	.wants_names = dg_wants_names,
 	.thread_started = dg_thread_started,
@@ -476,4 +490,5 @@ const decider_ops gates_decider_ops = {
 	.nheld = dg_nheld,
 	.stuck = dg_stuck,
 	.diagnose = dg_diagnose,
+	.done = dg_done,
 };

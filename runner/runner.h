@@ -54,7 +54,9 @@ enum run_outcome {
 	OUT_ORDER_INFEASIBLE,  /* as above, released by on_deadlock: release; judged by expect */
 	OUT_NOT_ENFORCED,      /* a gate never reached, or released by its timeout */
 	OUT_TIMEOUT,           /* the whole-run timeout expired */
-	OUT_INTERRUPTED,       /* racegate got SIGINT/SIGTERM/SIGHUP: the program was killed */
+	OUT_INTERRUPTED,       /* racegate got SIGINT/SIGTERM/SIGHUP: the program was killed
+				  (attach: let go) */
+	OUT_ENFORCED,          /* attach: every gate that counts acted; the program let go */
 	OUT_ERROR,             /* racegate could not trace the run */
 };
 
@@ -196,6 +198,7 @@ typedef struct run_opts {
 				  so the program starts with it closed too */
 	const bool *inherit;   /* fds from 3 up the program inherits (tracer_opts) */
 	int ninherit;
+	pid_t attach_pid;      /* racegate attach: the running process, else 0 */
 } run_opts;
 
 /* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */

@@ -379,3 +379,38 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 	tr->reaped = true;
 	return rc;
 }
+
+/*
+ * After attach: as tracer_detach_stopped, without the stop, and with the
+ * scratch pages unmapped, by a thread in a plain stop (a signal its stop
+ * was delivering would lose its siginfo to the calls).
+ */
+int tracer_detach(tracer *tr, rg_err *err)
+{
+	struct tcb *by = NULL;
+	int rc;
+
+	if (tr->exit_queued)
+		return rg_error(err, "it has ended");
+	if (detach_stop_all(tr, false, err) < 0)
+		return -1;
+	rc = detach_clean(tr, false, err);
+	for (size_t i = 0; i < tr->ntcbs && !by; i++) {
+		struct tcb *t = tr->tcbs[i];
+
+		if (!(t->flags & (TCB_CHILD | TCB_EXITING | TCB_GROUP_STOP)) &&
+		    (t->flags & TCB_HELD) && !t->detach_sig)
+			by = t;
+	}
+	if (tr->npages && !by)
+		rc = rg_error(err, "cannot unmap racegate's scratch pages: no thread "
+			      "is in a plain stop");
+	else if (tr->npages && tracer_scratch_unmap(tr, by, err) < 0)
+		rc = -1;
+	if (detach_let_go(tr, false, err) < 0)
+		rc = -1;
+	tr->ev_head = tr->nev = 0;      /* no event follows */
+	tr->exit_queued = true;
+	tr->reaped = true;
+	return rc;
+}

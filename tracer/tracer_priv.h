@@ -104,6 +104,7 @@ struct tracer {
 	sigset_t oldmask;
 	arch *arch;
 	bool exit_queued;          /* the EXIT event was queued: nothing follows */
+	bool attached;             /* tracer_attach: the program is not ours to kill */
 	bool reaped;               /* the leader's last status was collected */
 
 	struct tcb **tcbs;
@@ -222,6 +223,12 @@ int tracer_wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *s
 int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err);
 /* At the exec stop: the first scratch page, near the executable. */
 int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err);
+/* After an attach, every thread stopped: the first page, mapped by t
+ * through code written over its current instruction (and put back). */
+int tracer_scratch_attach(tracer *tr, struct tcb *t, rg_err *err);
+/* At a detach, every thread stopped: unmaps every scratch page, t making the
+ * calls as above.  Nothing may be inside a page any more (detach_pc). */
+int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err);
 /* A page whose slot is within reach of b, mapping one if none is.  1: t died. */
 int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
 			struct scratch **out, rg_err *err);
@@ -271,6 +278,13 @@ int tracer_range_wait_signal(tracer *tr, struct tcb *t, uint64_t pc, uint64_t sp
 bool tracer_has_children(const tracer *tr);
 /* Lets go the children sharing memory the program has left (see detach.c). */
 void tracer_detach_children(tracer *tr);
+
+/* ---- attach.c ---- */
+
+/* Why PTRACE_SEIZE of pid said EPERM, in words (spawn.c, attach.c). */
+int tracer_explain_eperm(pid_t pid, const char *prog, rg_err *err);
+/* tracer_free of an attached program: let it go as it is (attach.c). */
+void tracer_abandon(tracer *tr);
 
 /* ---- children.c ---- */
 
