@@ -484,7 +484,8 @@ static bool use_color(const struct cli *c)
 static int attach_prepare(const struct cli *c, spec **sp, plan *p)
 {
 	rg_err err = RG_ERR_INIT;
-	char *exe = attach_program_path(c->attach_pid, &err);
+	char *exe = tracer_attach_check(c->attach_pid, &err) < 0 ? NULL :
+		    attach_program_path(c->attach_pid, &err);
 	char *cmd[2] = { exe, NULL };
 	struct cli pc = *c;
 	int rc;

@@ -718,8 +718,10 @@ static void event_loop(session *s)
 			interrupt_run(s, interrupt_signal());
 		if (s->end.failed && !s->killed)
 			stop_program(s);
-		/* attach: once every gate that counts has acted, let it go */
-		if (s->attached && !s->killed && s->ops->done(s->d)) {
+		/* attach: once every gate that counts has acted, let it go,
+		 * unless it is ending: its exit status is then what is judged */
+		if (s->attached && !s->killed && s->ops->done(s->d) &&
+		    !tracer_ending(s->tr)) {
 			s->end.completed = true;
 			session_let_go(s);
 		}

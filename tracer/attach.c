@@ -70,8 +70,7 @@ static void comm_of(long pid, char *buf, size_t len)
 	fclose(f);
 }
 
-/* What makes pid no process to attach to, in words; 0 when it is one. */
-static int check_target(pid_t pid, rg_err *err)
+int tracer_attach_check(pid_t pid, rg_err *err)
 {
 	char state[64];
 	long tgid;
@@ -292,7 +291,7 @@ int tracer_attach(pid_t pid, tracer **out, rg_err *err)
 	tracer *tr;
 
 	*out = NULL;
-	if (check_target(pid, err) < 0)
+	if (tracer_attach_check(pid, err) < 0)
 		return -1;
 	tr = xcalloc(1, sizeof(*tr));
 	tr->sigfd = tr->memfd = -1;
@@ -401,4 +400,49 @@ int tracer_stray_trap(tracer *tr, uint64_t *addr, char **path, rg_err *err)
 	}
 	tracer_maps_free(maps, n);
 	return found;
+}
+
+/* PF_EXITING (the kernel's, include/linux/sched.h) in /proc/PID/stat's flags:
+ * the thread is inside do_exit. */
+#define PF_EXITING_FLAG 0x4UL
+
+static bool leader_exiting(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	/* after the name, which may hold anything: state ppid pgrp session
+	 * tty_nr tpgid flags */
+	if (!(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	return flags & PF_EXITING_FLAG;
+}
+
+bool tracer_ending(const tracer *tr)
+{
+	const struct tcb *leader = tracer_tcb_find(tr, tr->pid);
+	char state[64], pending[64];
+
+	if (tr->exit_queued || !leader || (leader->flags & TCB_EXITING))
+		return true;
+	status_line(tr->pid, "State", state, sizeof(state));
+	if (!state[0] || state[0] == 'Z' || state[0] == 'X')
+		return true;
+	/* exit_group and fatal signals queue SIGKILL for every thread */
+	status_line(tr->pid, "SigPnd", pending, sizeof(pending));
+	if (strtoull(pending, NULL, 16) & (1ULL << (SIGKILL - 1)))
+		return true;
+	/* ... which the leader may have taken already, on its way out */
+	return leader_exiting(tr->pid);
 }

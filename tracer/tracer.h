@@ -135,6 +135,10 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err);
  */
 int tracer_attach(pid_t pid, tracer **out, rg_err *err);
 
+/* What makes pid no process to attach to (the checks tracer_attach makes
+ * first, but for ptrace's refusal), in words; 0 when it is one. */
+int tracer_attach_check(pid_t pid, rg_err *err);
+
 /*
  * The threads of the program the tracer knows, leader first (after
  * tracer_attach: every thread that existed); the caller frees *tids.
@@ -158,6 +162,13 @@ int tracer_stray_trap(tracer *tr, uint64_t *addr, char **path, rg_err *err);
  * program is still traced: tracer_free lets it go as it is.
  */
 int tracer_detach(tracer *tr, rg_err *err);
+
+/*
+ * Is the program ending (exit_group, a fatal signal): its leader gone or
+ * exiting, or SIGKILL pending for it?  Its EXIT event is on its way; a
+ * detach now would lose the exit status.
+ */
+bool tracer_ending(const tracer *tr);
 
 /* Kills the program if still alive, reaps it, and frees tr (attached:
  * lets it go instead, tracer_detach's breakpoints out if it was not). */
