@@ -5,14 +5,23 @@ target_compile_options(e2e_attach_server PRIVATE -O0 -g)
 target_link_libraries(e2e_attach_server PRIVATE Threads::Threads)
 set_target_properties(e2e_attach_server PROPERTIES OUTPUT_NAME attach_server
                       RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s attach_race attach_race_tid attach_hold attach_fork)
+add_executable(e2e_churn e2e/programs/churn.c)
+target_compile_options(e2e_churn PRIVATE -O0 -g)
+target_link_libraries(e2e_churn PRIVATE Threads::Threads)
+set_target_properties(e2e_churn PROPERTIES OUTPUT_NAME churn
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s attach_race attach_race_tid attach_hold attach_fork attach_churn)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
-  foreach(mode reproduce tid for interrupt exits fork eperm zombie)
+  foreach(mode reproduce tid for interrupt exits fork eperm zombie kill9 churn)
+    set(prog attach_server)
+    if(mode STREQUAL churn)
+      set(prog churn)
+    endif()
     add_test(NAME e2e_attach_${mode} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/attach.sh
-             ${RG} ${E2E_DIR}/attach_server ${E2E_DIR}
+             ${RG} ${E2E_DIR}/${prog} ${E2E_DIR}
              ${CMAKE_CURRENT_SOURCE_DIR}/e2e/tools ${mode})
     set_tests_properties(e2e_attach_${mode} PROPERTIES LABELS e2e TIMEOUT 300)
   endforeach()

@@ -15,6 +15,11 @@
 #              code, exits 0; SIGTERM then: 143
 #   eperm      a second racegate attach is refused, naming the first
 #   zombie     attaching to a zombie is refused, saying so
+#   kill9      racegate killed outright while attached leaves its int3s:
+#              a later attach refuses, naming one
+#   churn      SERVER is churn.c instead, which creates and ends threads
+#              all the time: seized as they come and go, the threads born
+#              after the attach meet at a barrier, and churn goes on clean
 set -u
 rg=$1 server=$2 specs=$3 tools=$4 mode=$5
 dir=$(mktemp -d)
@@ -109,6 +114,24 @@ held() {
 	fail "worker-1 was not held"
 }
 
+if [ "$mode" = churn ]; then
+	"$server" "$dir/count" &
+	srv=$!
+	sleep 0.5
+	attach "$srv" "$specs/attach_churn.yaml"
+	finish 0
+	has "ENFORCED: every gate acted; racegate let process $srv go on"
+	has "meet +held: at barrier"
+	has "meet +released after"
+	tracer=$(sed -n 's/^TracerPid:[[:space:]]*//p' /proc/$srv/status)
+	[ "$tracer" = 0 ] || fail "churn is still traced (by $tracer)"
+	rm -f "$dir/count"
+	for _ in $(seq 600); do [ -s "$dir/count" ] && break; sleep 0.1; done
+	[ -s "$dir/count" ] || fail "churn stopped churning"
+	python3 "$tools/text_check.py" "$srv" || fail "churn's code is not its files'"
+	echo "ok: $mode"
+	exit 0
+fi
 start_server
 case $mode in
 reproduce|tid)
@@ -195,6 +218,23 @@ zombie)
 	[ "$st" = 2 ] || fail "exit status $st, not 2"
 	has "^racegate: cannot attach to process $z: it is a zombie"
 	client send quit >/dev/null 2>&1
+	;;
+kill9)
+	attach "$srv" "$specs/attach_hold.yaml"
+	kill -9 "$rgpid"
+	wait "$rgpid" 2>/dev/null
+	rgpid=
+	for _ in $(seq 100); do
+		[ "$(sed -n 's/^TracerPid:[[:space:]]*//p' /proc/$srv/status)" = 0 ] && break
+		sleep 0.1
+	done
+	"$rg" attach "$srv" "$specs/attach_race.yaml" >"$dir/out" 2>&1
+	st=$?
+	cat "$dir/out"
+	[ "$st" = 2 ] || fail "the attach to a process with racegate's int3s exited $st, not 2"
+	has "process $srv has a breakpoint instruction at 0x[0-9a-f]+ in '.*attach_server' that the file does not have: a racegate or debugger killed while attached left it"
+	[ "$(sed -n 's/^TracerPid:[[:space:]]*//p' /proc/$srv/status)" = 0 ] ||
+		fail "the refused attach left the process traced"
 	;;
 *)
 	fail "unknown mode $mode"
