@@ -982,9 +982,20 @@ static int attach_program(session *s)
 	return 0;
 }
 
-void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
+/* Why each gate was never armed, when some location was pending. */
+static void unarmed(session *s)
 {
 	size_t i;
+
+	if (!s->locs)
+		return;
+	s->res->gate_unarmed = xcalloc(s->p->sp->ngates, sizeof(char *));
+	for (i = 0; i < s->p->sp->ngates; i++)
+		s->res->gate_unarmed[i] = run_locs_unarmed(s->locs, i);
+}
+
+void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
+{
 
 	s->ops = ops;
 	s->d = d;
@@ -992,6 +1003,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		if (attach_program(s) == 0 && !s->end.detached)
 			event_loop(s);
 		s->res->elapsed_ms = session_now(s);
+		unarmed(s);
 		*end = s->end;
 		return;
 	}
@@ -1010,11 +1022,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		event_loop(s);
 		finish_output(s);
 		s->res->elapsed_ms = session_now(s);
-		if (s->locs) {
-			s->res->gate_unarmed = xcalloc(s->p->sp->ngates, sizeof(char *));
-			for (i = 0; i < s->p->sp->ngates; i++)
-				s->res->gate_unarmed[i] = run_locs_unarmed(s->locs, i);
-		}
+		unarmed(s);
 	}
 	*end = s->end;
 }

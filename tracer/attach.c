@@ -261,23 +261,35 @@ static int stop_all(tracer *tr, rg_err *err)
 	return 0;
 }
 
-/* The first scratch page, by a thread held in a plain stop (not inside
- * the program's group-stop): the leader if it can, else another. */
+/*
+ * The first scratch page, by a thread held in a plain stop: the leader if
+ * it can, else another; in a stopped program (SIGSTOP) one held inside its
+ * group-stop, which run_syscall puts back into it.
+ */
 static int map_first_page(tracer *tr, rg_err *err)
 {
 	rg_err last = RG_ERR_INIT;
 	bool tried = false;
 
-	for (size_t k = 0; k <= tr->ntcbs; k++) {
-		struct tcb *t = k == 0 ? tracer_tcb_find(tr, tr->pid) : tr->tcbs[k - 1];
+	for (size_t k = 0; k <= 2 * tr->ntcbs + 1; k++) {
+		size_t i = k % (tr->ntcbs + 1);
+		unsigned want = k <= tr->ntcbs ? TCB_HELD : TCB_HELD | TCB_GROUP_STOP;
+		struct tcb *t = i == 0 ? tracer_tcb_find(tr, tr->pid) : tr->tcbs[i - 1];
 
-		if (!t || (k > 0 && t->tid == tr->pid) ||
-		    (t->flags & (TCB_HELD | TCB_GROUP_STOP)) != TCB_HELD)
+		if (!t || (i > 0 && t->tid == tr->pid) ||
+		    (t->flags & (TCB_HELD | TCB_GROUP_STOP)) != want)
 			continue;
 		tried = true;
 		/* its PC may be where no code can be written (the vDSO): another */
-		if (tracer_scratch_attach(tr, t, &last) == 0)
-			return 0;
+		if (tracer_scratch_attach(tr, t, &last) < 0)
+			continue;
+		/* the calls took it out of the group-stop: it is held in an
+		 * ordinary stop now, and asked to stop again once resumed */
+		if (t->flags & TCB_GROUP_STOP) {
+			t->flags &= ~TCB_GROUP_STOP;
+			tracer_rejoin_group_stop(t->tid);
+		}
+		return 0;
 	}
 	if (!tried)
 		return rg_error(err, "cannot set up process %d: no thread of it could "

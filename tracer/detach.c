@@ -395,10 +395,12 @@ int tracer_detach(tracer *tr, rg_err *err)
 	if (detach_stop_all(tr, false, err) < 0)
 		return -1;
 	rc = detach_clean(tr, false, err);
-	for (size_t i = 0; i < tr->ntcbs && !by; i++) {
-		struct tcb *t = tr->tcbs[i];
+	/* a plain stop first; in a stopped program, one in its group-stop */
+	for (size_t i = 0; i < 2 * tr->ntcbs && !by; i++) {
+		struct tcb *t = tr->tcbs[i % tr->ntcbs];
+		unsigned skip = i < tr->ntcbs ? TCB_GROUP_STOP : 0;
 
-		if (!(t->flags & (TCB_CHILD | TCB_EXITING | TCB_GROUP_STOP)) &&
+		if (!(t->flags & (TCB_CHILD | TCB_EXITING | skip)) &&
 		    (t->flags & TCB_HELD) && !t->detach_sig)
 			by = t;
 	}

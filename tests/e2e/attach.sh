@@ -17,6 +17,9 @@
 #   zombie     attaching to a zombie is refused, saying so
 #   kill9      racegate killed outright while attached leaves its int3s:
 #              a later attach refuses, naming one
+#   stopped    the server is stopped (SIGSTOP) when racegate attaches and
+#              when it is interrupted: it is left stopped, clean, and serves
+#              once continued
 #   churn      SERVER is churn.c instead, which creates and ends threads
 #              all the time: seized as they come and go, the threads born
 #              after the attach meet at a barrier, and churn goes on clean
@@ -218,6 +221,20 @@ zombie)
 	[ "$st" = 2 ] || fail "exit status $st, not 2"
 	has "^racegate: cannot attach to process $z: it is a zombie"
 	client send quit >/dev/null 2>&1
+	;;
+stopped)
+	kill -STOP "$srv"
+	attach "$srv" "$specs/attach_hold.yaml"
+	kill -INT "$rgpid"
+	finish 130
+	has "INTERRUPTED: racegate got SIGINT: it let process $srv go on"
+	for t in /proc/$srv/task/*; do
+		st=$(sed 's/.*) \(.\).*/\1/' "$t/stat")
+		[ "$st" = T ] || fail "thread ${t##*/} is in state $st, not stopped"
+	done
+	python3 "$tools/text_check.py" "$srv" || fail "the server's code is not its files'"
+	kill -CONT "$srv"
+	unharmed
 	;;
 kill9)
 	attach "$srv" "$specs/attach_hold.yaml"
