@@ -215,7 +215,8 @@ static pid_t unsettled(const tracer *tr)
 	for (size_t i = 0; i < tr->ntcbs; i++) {
 		const struct tcb *t = tr->tcbs[i];
 
-		if (!(t->flags & TCB_HELD) && !tracer_status_queued(tr, t->tid))
+		if (!(t->flags & (TCB_HELD | TCB_EXITING)) &&
+		    !tracer_status_queued(tr, t->tid))
 			return t->tid;
 	}
 	return 0;
@@ -261,6 +262,51 @@ static int stop_all(tracer *tr, rg_err *err)
 	return 0;
 }
 
+/* Is some thread held by the interrupt, able to make the calls? */
+static bool one_held(const tracer *tr)
+{
+	for (size_t i = 0; i < tr->ntcbs; i++)
+		if ((tr->tcbs[i]->flags & (TCB_HELD | TCB_STARTED | TCB_EXITING)) ==
+		    (TCB_HELD | TCB_STARTED))
+			return true;
+	return false;
+}
+
+/*
+ * Every thread stopped for something else first (a clone, its exit: a
+ * program whose threads come and go): judge those stops as usual, which
+ * lets them go on (and queues their events for the caller), and stop them
+ * again; a few rounds at most.
+ */
+static int stop_one(tracer *tr, rg_err *err)
+{
+	for (int round = 0; !one_held(tr); round++) {
+		if (round == 8)
+			return rg_error(err, "cannot set up process %d: no thread of it "
+					"could be stopped", tr->pid);
+		while (tr->raw_head < tr->nraw) {
+			struct wstat w = tr->raw[tr->raw_head++];
+
+			if (tracer_handle_status(tr, w.tid, w.status, err) < 0)
+				return -1;
+		}
+		if (tr->exit_queued)
+			return rg_error(err, "cannot attach to process %d: it has ended",
+					tr->pid);
+		for (size_t i = 0; i < tr->ntcbs; i++) {
+			struct tcb *t = tr->tcbs[i];
+
+			if ((t->flags & (TCB_HELD | TCB_EXITING | TCB_STARTED)) == TCB_STARTED &&
+			    ptrace(PTRACE_INTERRUPT, t->tid, 0L, 0L) < 0 && errno != ESRCH)
+				return rg_error(err, "cannot stop thread %d: %s", t->tid,
+						strerror(errno));
+		}
+		if (stop_all(tr, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * The first scratch page, by a thread held in a plain stop: the leader if
  * it can, else another; in a stopped program (SIGSTOP) one held inside its
@@ -277,7 +323,8 @@ static int map_first_page(tracer *tr, rg_err *err)
 		struct tcb *t = i == 0 ? tracer_tcb_find(tr, tr->pid) : tr->tcbs[i - 1];
 
 		if (!t || (i > 0 && t->tid == tr->pid) ||
-		    (t->flags & (TCB_HELD | TCB_GROUP_STOP)) != want)
+		    (t->flags & (TCB_HELD | TCB_GROUP_STOP | TCB_STARTED)) !=
+		    (want | TCB_STARTED))
 			continue;
 		tried = true;
 		/* its PC may be where no code can be written (the vDSO): another */
@@ -322,7 +369,7 @@ int tracer_attach(pid_t pid, tracer **out, rg_err *err)
 		rg_error(err, "cannot attach to process %d: %s", pid, strerror(errno));
 		goto fail;
 	}
-	if (seize_all(tr, err) < 0 || stop_all(tr, err) < 0)
+	if (seize_all(tr, err) < 0 || stop_all(tr, err) < 0 || stop_one(tr, err) < 0)
 		goto fail;
 	if ((tr->memfd = tracer_open_mem(pid, err)) < 0)
 		goto fail;
@@ -336,6 +383,16 @@ fail:
 	return -1;
 }
 
+/* Is THREAD_NEW of tid among the events not yet returned?  (A thread
+ * created while racegate attached, reported as new.) */
+static bool reported_new(const tracer *tr, pid_t tid)
+{
+	for (size_t i = tr->ev_head; i < tr->nev; i++)
+		if (tr->evq[i].kind == TRACER_EV_THREAD_NEW && tr->evq[i].tid == tid)
+			return true;
+	return false;
+}
+
 size_t tracer_threads(const tracer *tr, pid_t **tids)
 {
 	size_t n = 0;
@@ -343,9 +400,13 @@ size_t tracer_threads(const tracer *tr, pid_t **tids)
 	*tids = xcalloc(tr->ntcbs + 1, sizeof(**tids));
 	if (tracer_tcb_find(tr, tr->pid))
 		(*tids)[n++] = tr->pid;
-	for (size_t i = 0; i < tr->ntcbs; i++)
-		if (tr->tcbs[i]->tid != tr->pid && !(tr->tcbs[i]->flags & TCB_CHILD))
-			(*tids)[n++] = tr->tcbs[i]->tid;
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		const struct tcb *t = tr->tcbs[i];
+
+		if (t->tid != tr->pid && !(t->flags & TCB_CHILD) &&
+		    (t->flags & TCB_REPORTED) && !reported_new(tr, t->tid))
+			(*tids)[n++] = t->tid;
+	}
 	return n;
 }
 

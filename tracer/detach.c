@@ -77,7 +77,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 			return 0;       /* let go with the rest */
 		t = tracer_tcb_add(tr, tid);
 	}
-	t->flags = (t->flags | TCB_STARTED) & ~(TCB_REGS | TCB_REGS_DIRTY);
+	t->flags = (t->flags | TCB_STARTED) & ~(TCB_REGS | TCB_REGS_DIRTY | TCB_IN_EVENT);
 	switch (event) {
 	case 0:
 		break;
@@ -87,7 +87,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 		/* the parent stays stopped; the child is waited for too,
 		 * and let go with the rest */
 		tracer_new_child(tr, t, event, false, NULL);
-		t->flags |= TCB_HELD;
+		t->flags |= TCB_HELD | TCB_IN_EVENT;
 		return 0;
 	case PTRACE_EVENT_EXIT:
 		/* detached there, it dies */
@@ -202,6 +202,15 @@ static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
 			return b->addr;
 		if (pc == b->oot + b->insn.len)
 			return b->addr + b->insn.len;
+	}
+	/* the copies of breakpoints removed since, which threads may be in */
+	for (size_t i = 0; i < tr->noots_gone; i++) {
+		const struct oot_gone *g = &tr->oots_gone[i];
+
+		if (pc == g->oot)
+			return g->addr;
+		if (pc == g->oot + g->len)
+			return g->addr + g->len;
 	}
 	return pc;
 }
@@ -400,7 +409,7 @@ int tracer_detach(tracer *tr, rg_err *err)
 		struct tcb *t = tr->tcbs[i % tr->ntcbs];
 		unsigned skip = i < tr->ntcbs ? TCB_GROUP_STOP : 0;
 
-		if (!(t->flags & (TCB_CHILD | TCB_EXITING | skip)) &&
+		if (!(t->flags & (TCB_CHILD | TCB_EXITING | TCB_IN_EVENT | skip)) &&
 		    (t->flags & TCB_HELD) && !t->detach_sig)
 			by = t;
 	}

@@ -282,6 +282,7 @@ void tracer_release(tracer *tr)
 	free(tr->forks);
 	free(tr->bps);
 	free(tr->pages);
+	free(tr->oots_gone);
 	free(tr->raw);
 	free(tr->evq);
 	arch_free(tr->arch);

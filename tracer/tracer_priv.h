@@ -47,6 +47,9 @@
 				  return) is then no arrival (step_over) */
 #define TCB_GROUP_STOP   0x2000 /* held inside the program's group-stop (by tracer_interrupt, or
 				  born into it): resumed back into it (PTRACE_LISTEN), not on */
+#define TCB_IN_EVENT     0x8000 /* tracer_detach: stopped at a clone/fork event, inside the
+				  system call: no code of racegate's may run in it (the call's
+				  result would be lost) */
 
 struct tcb {
 	pid_t tid;
@@ -91,6 +94,13 @@ struct scratch {
 	uint64_t oot_next;         /* offset of the next free out-of-line copy (OOT_OFF...) */
 };
 
+/* The out-of-line copy of a breakpoint since removed (tracer_remove_bp). */
+struct oot_gone {
+	uint64_t addr;             /* the breakpoint's address */
+	uint64_t oot;              /* its copy */
+	uint8_t len;               /* the instruction's length */
+};
+
 struct wstat {
 	pid_t tid;
 	int status;
@@ -120,6 +130,9 @@ struct tracer {
 
 	struct scratch *pages;
 	size_t npages, pages_cap;
+	struct oot_gone *oots_gone; /* copies of removed breakpoints, which threads
+				     * may still be in: detach puts them back */
+	size_t noots_gone, oots_gone_cap;
 	uint64_t stub;             /* the stub in the first scratch page */
 
 	bool quiet;                /* drained, and no SIGCHLD read since: see tracer_next_event */

@@ -4,7 +4,8 @@
 # was once racegate has let it go: untraced, serving 1,000 more requests
 # correctly, and running the very bytes of its files (tools/text_check.py:
 # no int3 left, no scratch page).  MODE:
-#   reproduce  the lost add, workers selected by {name:}: ENFORCED, total 1
+#   reproduce  the lost add, workers selected by {name:}: ENFORCED, total 1,
+#              and so says the JSON report (docs/report.schema.json)
 #   tid        the same with {tid:} selectors of the workers' thread ids
 #   for        --for ends the attach before any gate acted: NOT-ENFORCED, 3
 #   interrupt  SIGINT while worker-1 is held: INTERRUPTED, 130, the held
@@ -22,7 +23,7 @@
 #              once continued
 #   churn      SERVER is churn.c instead, which creates and ends threads
 #              all the time: seized as they come and go, the threads born
-#              after the attach meet at a barrier, and churn goes on clean
+#              after the attach known by their start, and churn goes on clean
 set -u
 rg=$1 server=$2 specs=$3 tools=$4 mode=$5
 dir=$(mktemp -d)
@@ -124,8 +125,8 @@ if [ "$mode" = churn ]; then
 	attach "$srv" "$specs/attach_churn.yaml"
 	finish 0
 	has "ENFORCED: every gate acted; racegate let process $srv go on"
-	has "meet +held: at barrier"
-	has "meet +released after"
+	has "churner#[0-9]+ .* third +opened third-done"
+	has "churner#[0-9]+ .* fifth +passed"
 	tracer=$(sed -n 's/^TracerPid:[[:space:]]*//p' /proc/$srv/status)
 	[ "$tracer" = 0 ] || fail "churn is still traced (by $tracer)"
 	rm -f "$dir/count"
@@ -144,9 +145,11 @@ reproduce|tid)
 		sed -e "s/@TID1@/$(tid_of worker-1)/" -e "s/@TID2@/$(tid_of worker-2)/" \
 			"$specs/attach_race_tid.yaml" >"$spec"
 	fi
-	attach "$srv" "$spec"
+	attach --report "$dir/r.json" "$srv" "$spec"
 	client race >"$dir/race" || fail "the racing requests failed"
 	finish 0
+	python3 "$tools/check_json.py" "$tools/../../../docs/report.schema.json" \
+		"$dir/r.json" --runs 1 --outcome ENFORCED || fail "the JSON report"
 	cat "$dir/race"
 	has "ENFORCED: every gate acted; racegate let process $srv go on"
 	has "w1 .*w1-loaded +held: waiting for w2-stored"
