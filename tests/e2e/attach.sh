@@ -21,6 +21,8 @@
 #   stopped    the server is stopped (SIGSTOP) when racegate attaches and
 #              when it is interrupted: it is left stopped, clean, and serves
 #              once continued
+#   dlopen     a library the server opens after the attach gets its gate
+#              (in:), and is left clean too
 #   churn      SERVER is churn.c instead, which creates and ends threads
 #              all the time: seized as they come and go, the threads born
 #              after the attach known by their start, and churn goes on clean
@@ -237,6 +239,15 @@ stopped)
 	done
 	python3 "$tools/text_check.py" "$srv" || fail "the server's code is not its files'"
 	kill -CONT "$srv"
+	unharmed
+	;;
+dlopen)
+	attach "$srv" "$specs/attach_dlopen.yaml"
+	[ "$(client send plugin)" = "plugin 1" ] || fail "the plugin did not answer 1"
+	finish 0
+	has "ENFORCED: every gate acted; racegate let process $srv go on"
+	has "tid [0-9]+ +plugin.c:7 +plugin-write +passed"
+	grep -q libe2e_plugin.so /proc/$srv/maps || fail "the plugin is not mapped"
 	unharmed
 	;;
 kill9)

@@ -11,12 +11,15 @@
  * A request is a line: "add" adds 1 to the total, unlocked (the race: two
  * adds at once can lose one), "get" answers the total, "pid" the process
  * id, "fork" forks a child that runs add_one and answers its wait status
- * (0 when its copy of the code is clean), "quit" ends the server with
+ * (0 when its copy of the code is clean), "plugin" opens
+ * libe2e_plugin.so (next to the program) with dlopen the first time and
+ * answers its count after a plugin_add, "quit" ends the server with
  * exit 0, "exit3" with exit 3.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -53,6 +56,31 @@ static void forked_child(void)
 	_exit(0);
 }
 
+static const char *self_path;
+
+/* libe2e_plugin.so, opened on first use: a library loaded after an attach. */
+static long plugin(void)
+{
+	static void (*add)(void);
+	static int (*count)(void);
+	char path[4096];
+	const char *slash = strrchr(self_path, '/');
+	void *h;
+
+	if (!add) {
+		snprintf(path, sizeof(path), "%.*s/libe2e_plugin.so",
+			 slash ? (int)(slash - self_path) : 1, slash ? self_path : ".");
+		if (!(h = dlopen(path, RTLD_NOW)))
+			return -1;
+		add = (void (*)(void))dlsym(h, "plugin_add");
+		count = (int (*)(void))dlsym(h, "plugin_count");
+		if (!add || !count)
+			return -1;
+	}
+	add();
+	return count();
+}
+
 static void serve(int fd)
 {
 	FILE *in = fdopen(dup(fd), "r"), *out = fdopen(fd, "w");
@@ -74,6 +102,8 @@ static void serve(int fd)
 				forked_child();
 			waitpid(c, &st, 0);
 			reply(out, "child status %ld\n", (long)st);
+		} else if (!strncmp(line, "plugin", 6)) {
+			reply(out, "plugin %ld\n", plugin());
 		} else if (!strncmp(line, "quit", 4)) {
 			exit(0);
 		} else if (!strncmp(line, "exit3", 5)) {
@@ -121,6 +151,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: attach_server SOCKET\n");
 		return 2;
 	}
+	self_path = argv[0];
 	signal(SIGPIPE, SIG_IGN);
 	strcpy(sa.sun_path, argv[1]);
 	unlink(argv[1]);
