@@ -249,7 +249,9 @@ static int stop_all(tracer *tr, rg_err *err)
 			return rg_error(err, "cannot attach to process %d: %s", tr->pid,
 					strerror(errno));
 		t = tracer_tcb_find(tr, tid);
-		if (t && !(t->flags & TCB_HELD) && !tracer_status_queued(tr, tid) &&
+		/* (a new thread's first stop is events.c's to judge) */
+		if (t && (t->flags & (TCB_HELD | TCB_STARTED)) == TCB_STARTED &&
+		    !tracer_status_queued(tr, tid) &&
 		    WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP) {
 			t->flags |= TCB_HELD;
 			/* the program is stopped (SIGSTOP): held inside its stop */
@@ -423,6 +425,13 @@ void tracer_abandon(tracer *tr)
 			for (size_t i = 0; i < tr->nbps; i++)
 				tracer_mem_pwrite(tr->memfd, tr->bps[i].addr,
 						  &tr->bps[i].orig, 1);
+		/* a signal a thread stopped with, not judged yet, is delivered */
+		for (size_t i = tr->raw_head; i < tr->nraw; i++) {
+			int st = tr->raw[i].status;
+
+			if (WIFSTOPPED(st) && !(st >> 16) && WSTOPSIG(st) != SIGTRAP)
+				ptrace(PTRACE_DETACH, tr->raw[i].tid, 0L, (long)WSTOPSIG(st));
+		}
 		for (size_t i = 0; i < tr->ntcbs; i++) {
 			tracer_regs_sync(tr->tcbs[i]);
 			ptrace(PTRACE_DETACH, tr->tcbs[i]->tid, 0L, 0L);
