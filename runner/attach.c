@@ -13,6 +13,7 @@
  */
 #include "runner.h"
 #include "attach.h"
+#include "tracer.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -47,7 +48,9 @@ char *attach_program_path(pid_t pid, rg_err *err)
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n < 0) {
-		if (errno == ENOENT)
+		if (errno == EACCES || errno == EPERM)
+			tracer_attach_explain(pid, err);   /* what ptrace will say */
+		else if (errno == ENOENT)
 			rg_error(err, "cannot attach to process %d: it has no program "
 				 "file (a kernel thread, or a zombie)", pid);
 		else

@@ -102,7 +102,7 @@ int tracer_attach_check(pid_t pid, rg_err *err)
  * (named), another user, Yama's scope 1 (descendants only), else what
  * spawn.c says about scopes 2 and 3 and seccomp.
  */
-static int explain_eperm(pid_t pid, rg_err *err)
+int tracer_attach_explain(pid_t pid, rg_err *err)
 {
 	char prog[64], scope[16] = "", uid[64], comm[64];
 	long tracer_pid = tracer_proc_status_field(pid, "TracerPid");
@@ -155,7 +155,7 @@ static int seize(tracer *tr, pid_t tid, rg_err *err)
 		if (tid != tr->pid && tracer_proc_status_field(tid, "Tgid") < 0)
 			return 1;
 		if (e == EPERM)
-			return explain_eperm(tr->pid, err);
+			return tracer_attach_explain(tr->pid, err);
 		return rg_error(err, "cannot attach to thread %d of process %d: %s",
 				tid, tr->pid, strerror(e));
 	}

@@ -140,6 +140,14 @@ int tracer_attach(pid_t pid, tracer **out, rg_err *err);
 int tracer_attach_check(pid_t pid, rg_err *err);
 
 /*
+ * Why the kernel refuses racegate the right to trace pid (PTRACE_SEIZE's
+ * EPERM, or /proc/PID/exe unreadable), in words with what to change:
+ * another tracer (named), another user, kernel.yama.ptrace_scope, a
+ * seccomp filter.  Always -1.
+ */
+int tracer_attach_explain(pid_t pid, rg_err *err);
+
+/*
  * The threads of the program the tracer knows, leader first (after
  * tracer_attach: every thread that existed); the caller frees *tids.
  */

@@ -16,6 +16,8 @@
 #              code, exits 0; SIGTERM then: 143
 #   eperm      a second racegate attach is refused, naming the first
 #   zombie     attaching to a zombie is refused, saying so
+#   otheruser  racegate run as another user (nobody, through setpriv: needs
+#              root; skipped, status 77, without) is refused, saying why
 #   kill9      racegate killed outright while attached leaves its int3s:
 #              a later attach refuses, naming one
 #   stopped    the server is stopped (SIGSTOP) when racegate attaches and
@@ -248,6 +250,19 @@ dlopen)
 	has "ENFORCED: every gate acted; racegate let process $srv go on"
 	has "tid [0-9]+ +plugin.c:7 +plugin-write +passed"
 	grep -q libe2e_plugin.so /proc/$srv/maps || fail "the plugin is not mapped"
+	unharmed
+	;;
+otheruser)
+	if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+		echo "skipped: needs root and setpriv"
+		exit 77
+	fi
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$rg" attach "$srv" "$specs/attach_race.yaml" >"$dir/out" 2>&1
+	st=$?
+	cat "$dir/out"
+	[ "$st" = 2 ] || fail "exit status $st, not 2"
+	has "^racegate: cannot attach to process $srv \(attach_server\): it belongs to user 0 and racegate runs as user 65534; run racegate as that user, or with CAP_SYS_PTRACE$"
 	unharmed
 	;;
 kill9)
