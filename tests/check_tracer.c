@@ -995,6 +995,44 @@ START_TEST(test_attach_refused)
 }
 END_TEST
 
+/* A process whose main thread called pthread_exit: refused, saying so. */
+START_TEST(test_attach_main_exited)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer *tr = NULL;
+	char want[200], path[64], line[128], state = 0;
+	pthread_t t;
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		pthread_create(&t, NULL, nap, NULL);
+		pthread_exit(NULL);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 500 && state != 'Z'; i++) {
+		FILE *f = fopen(path, "re");
+
+		if (f && fgets(line, sizeof(line), f) && strrchr(line, ')'))
+			state = strrchr(line, ')')[2];
+		if (f)
+			fclose(f);
+		if (state != 'Z')
+			usleep(10 * 1000);
+	}
+	ck_assert_int_eq(state, 'Z');
+	ck_assert_int_eq(tracer_attach(pid, &tr, &err), -1);
+	snprintf(want, sizeof(want), "cannot attach to process %d: its main thread "
+		 "has exited (pthread_exit) while other threads run on, and the "
+		 "kernel lets no tracer attach to an exited thread", (int)pid);
+	ck_assert_str_eq(err.msg, want);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+}
+END_TEST
+
 static Suite *tracer_suite(void)
 {
 	Suite *s = suite_create("tracer");
@@ -1020,6 +1058,7 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_detach_while_trapping);
 	tcase_add_test(tc, test_attach_detach);
 	tcase_add_test(tc, test_attach_refused);
+	tcase_add_test(tc, test_attach_main_exited);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -91,6 +91,12 @@ int tracer_attach_check(pid_t pid, rg_err *err)
 				"%ld; give the process id (a {tid: %d} selector picks "
 				"the thread)", pid, tgid, pid);
 	status_line(pid, "State", state, sizeof(state));
+	if ((state[0] == 'Z' || state[0] == 'X') &&
+	    tracer_proc_status_field(pid, "Threads") > 1)
+		return rg_error(err, "cannot attach to process %d: its main thread has "
+				"exited (pthread_exit) while other threads run on, and "
+				"the kernel lets no tracer attach to an exited thread",
+				pid);
 	if (state[0] == 'Z' || state[0] == 'X')
 		return rg_error(err, "cannot attach to process %d: it is a zombie (it "
 				"has exited, and its parent has not reaped it yet)", pid);
