@@ -73,7 +73,11 @@ attach() {
 	rgpid=$!
 	for _ in $(seq 600); do
 		grep -q "gates armed" "$dir/out" && return 0
-		kill -0 "$rgpid" 2>/dev/null || fail "racegate ended before arming"
+		if ! kill -0 "$rgpid" 2>/dev/null; then
+			# it may have armed and ended since the look above (--for)
+			grep -q "gates armed" "$dir/out" && return 0
+			fail "racegate ended before arming"
+		fi
 		sleep 0.1
 	done
 	fail "racegate did not arm within 60 s"
