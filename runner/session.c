@@ -466,7 +466,8 @@ static void dispatch(session *s, const tracer_event *ev)
 		break;
 	}
 	case TRACER_EV_EXIT:
-		s->res->exited = !s->killed;
+		/* (a program racegate attached to is never killed) */
+		s->res->exited = !s->killed || s->attached;
 		s->res->exit_code = ev->exit_code;
 		s->res->term_signal = ev->term_signal;
 		s->res->core_dumped = ev->core_dumped;
@@ -567,12 +568,18 @@ static void session_let_go(session *s)
 {
 	rg_err err = RG_ERR_INIT;
 
+	s->killed = true;
+	/* exiting already: its EXIT event ends the loop, with the status */
+	if (tracer_ending(s->tr)) {
+		rg_trace("process %d is ending: racegate waits for its exit",
+			 (int)tracer_pid(s->tr));
+		return;
+	}
 	if (tracer_detach(s->tr, &err) < 0)
 		fail(s, xasprintf("cannot detach from process %d cleanly: %s",
 				  (int)tracer_pid(s->tr), err.msg));
 	else
 		rg_trace("detached from process %d", (int)tracer_pid(s->tr));
-	s->killed = true;
 	s->end.detached = true;
 }
 
