@@ -8,6 +8,8 @@
  *   cli.c      command line, --help, exit status (cli.h)
  *   plan.c     spec + program -> breakpoint plan (addresses -> gates)
  *   run.c      one run: a session with the gate engine deciding, judged
+ *   attach.c   racegate attach: the process's program, and the outcome of
+ *              an attach (the session attaches: run_opts.attach_pid)
  *   session.c  one traced program and its event loop, for every driver (session.h)
  *   decide_gates.c  the gate engine as the session's decider (decide_gates.h)
  *   objects.c  gates in shared objects: pending until they map (objects.h)
