@@ -2,6 +2,7 @@
  * racegate's command line: `run`, `check` and `lines` (lines.c); cli.h.
  */
 #include "runner.h"
+#include "attach.h"
 #include "batch.h"
 #include "cli.h"
 #include "interrupt.h"
@@ -21,6 +22,7 @@
 static const char usage_text[] =
 "usage: racegate run   [OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]\n"
 "       racegate check GATES.yaml [-- COMMAND [ARGS...]]\n"
+"       racegate attach [OPTIONS] PID GATES.yaml\n"
 "       racegate lines FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM\n"
 "       racegate --help | --version\n";
 
@@ -35,6 +37,11 @@ static const char help_text[] =
 "                                    it against the spec's expect: block\n"
 "  check GATES.yaml [-- COMMAND...]  validate the spec and resolve every gate's\n"
 "                                    location in the program; runs nothing\n"
+"  attach PID GATES.yaml             the gates on running process PID: seize\n"
+"                                    its threads, arm, and once every gate\n"
+"                                    that counts has acted (ENFORCED), --for\n"
+"                                    runs out or racegate is interrupted, let\n"
+"                                    it go on with nothing of racegate's left\n"
 "  lines FILE[:FROM-TO] -- PROGRAM   every line of FILE (from FROM to TO) where\n"
 "                                    a gate can go: its function, how many\n"
 "                                    breakpoints (inlined copies) and its text\n"
@@ -83,6 +90,15 @@ static const char help_text[] =
 "                     name there (the function's locals, parameters and\n"
 "                     statics, with their types; those optimized out there\n"
 "                     say so)\n"
+"\n"
+"Options of attach: --for D (also --timeout D: let the process go after D,\n"
+"  NOT-ENFORCED if the gates did not all act; default: the spec's timeout:,\n"
+"  else none), --on-deadlock, --quiet-period, --report, --junit, --tap,\n"
+"  --trace, --quiet, --verbose, --color, --source-dir.  The program is the\n"
+"  process's own (the spec's command: is not used); threads that exist\n"
+"  already are selected by {tid: N} or {name: NAME} (started:ALIAS opens at\n"
+"  the attach for them).  The process is never killed: an exit it makes\n"
+"  while attached is judged by expect: (exit status only).\n"
 "\n"
 "Options of run, check and lines:\n"
 "  --source-dir DIR   read the program's sources (FILE:/REGEX/ anchors, lines)\n"
@@ -153,17 +169,20 @@ static const char help_text[] =
 "spec says expect: {deadlock: true}), SCHEDULE-DEADLOCK, ORDER-INFEASIBLE,\n"
 "NOT-ENFORCED, TIMEOUT, INTERRUPTED (racegate got SIGINT, SIGTERM or SIGHUP:\n"
 "the program was killed; no run starts after it, and the reports hold every\n"
-"run that ended; a second signal ends racegate at once), ERROR.\n"
+"run that ended; a second signal ends racegate at once), ENFORCED (attach:\n"
+"every gate that counts acted, and the process was let go), ERROR.\n"
 "\n"
 "Exit status:\n"
 "  0  every run met its expectation (or the order proved infeasible with\n"
 "     on_deadlock: release and the program was judged fine)\n"
+"     (attach: ENFORCED)\n"
 "  1  some run did not meet its expectation\n"
 "  2  usage, spec or setup error, or racegate could not trace the program\n"
 "  3  the schedule could not be enforced in some run (SCHEDULE-DEADLOCK,\n"
 "     an unexpected DEADLOCK, NOT-ENFORCED, TIMEOUT)\n"
 "  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP):\n"
-"     racegate ends by that signal once it has cleaned up\n";
+"     racegate ends by that signal once it has cleaned up (attach too: the\n"
+"     signal wins over the outcome)\n";
 
 static int usage_error(const char *fmt, ...) RG_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
@@ -235,6 +254,30 @@ static int parse_jobs(struct cli *c, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* What `racegate attach` takes of run's options, said clearly. */
+static int attach_check_cli(const struct cli *c)
+{
+	if (!c->attach_pid)
+		return usage_error("attach needs a process id and a gates file");
+	if (!c->spec_path)
+		return usage_error("attach needs a gates file after the process id");
+	if (c->command)
+		return usage_error("attach runs no command: the program is process "
+				   "%d's own ('-- COMMAND' does not apply)",
+				   (int)c->attach_pid);
+	if (c->repeat != 1 || c->jobs != 1)
+		return usage_error("%s does not apply to attach: a process is "
+				   "attached to once", c->repeat != 1 ? "--repeat" :
+				   "--jobs");
+	if (c->keep_stopped)
+		return usage_error("--keep-stopped does not apply to attach: the "
+				   "process always goes on once racegate lets it go");
+	if (c->stop_on_first)
+		return usage_error("--stop-on-first does not apply to attach: a "
+				   "process is attached to once");
+	return 0;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv)
 {
 	int i;
@@ -253,6 +296,13 @@ int cli_parse(struct cli *c, int argc, char **argv)
 				return usage_error("nothing after '%s'", a);
 			c->command = &argv[i + 1];
 			break;
+		}
+		if ((a[0] != '-' || !a[1]) && !strcmp(c->cmd, "attach") &&
+		    !c->attach_pid && !c->spec_path) {
+			if (attach_parse_pid(a, &c->attach_pid) < 0)
+				return usage_error("attach takes a process id, then the "
+						   "gates file, not '%s'", a);
+			continue;
 		}
 		if (a[0] != '-' || !a[1]) {
 			if (c->spec_path)
@@ -303,13 +353,16 @@ int cli_parse(struct cli *c, int argc, char **argv)
 				c->trace = v;
 		} else if (!strcmp(a, "--tap")) {
 			c->tap = true;
-		} else if (is_option(a, "--timeout")) {
-			if (!(v = option_value(argc, argv, &i, "--timeout")))
+		} else if (is_option(a, "--timeout") ||
+			   (!strcmp(c->cmd, "attach") && is_option(a, "--for"))) {
+			if (!(v = option_value(argc, argv, &i, a[2] == 'f' ? "--for" :
+					       "--timeout")))
 				return usage_error("'%s' needs a duration", a);
 			c->timeout_ms = spec_parse_duration(v);
 			if (c->timeout_ms <= 0)
-				return usage_error("--timeout takes a duration such as 10s, "
-						   "500ms or 2m, not '%s'", v);
+				return usage_error("%s takes a duration such as 10s, "
+						   "500ms or 2m, not '%s'",
+						   a[2] == 'f' ? "--for" : "--timeout", v);
 		} else if (is_option(a, "--quiet-period")) {
 			if (!(v = option_value(argc, argv, &i, "--quiet-period")))
 				return usage_error("'%s' needs a duration", a);
@@ -348,6 +401,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			return usage_error("unknown option '%s' (see racegate --help)", a);
 		}
 	}
+	if (!strcmp(c->cmd, "attach"))
+		return attach_check_cli(c);
 	if (!c->spec_path)
 		return usage_error("%s needs a gates file", c->cmd);
 	return 0;
@@ -433,6 +488,32 @@ static bool use_color(const struct cli *c)
 	return isatty(STDERR_FILENO) && !(nc && *nc);
 }
 
+/* prepare(), with the program of the process racegate attaches to. */
+static int attach_prepare(const struct cli *c, spec **sp, plan *p)
+{
+	rg_err err = RG_ERR_INIT;
+	char *exe = tracer_attach_check(c->attach_pid, &err) < 0 ? NULL :
+		    attach_program_path(c->attach_pid, &err);
+	char *cmd[2] = { exe, NULL };
+	struct cli pc = *c;
+	int rc;
+
+	if (!exe) {
+		rg_say("%s", err.msg);
+		*sp = NULL;
+		memset(p, 0, sizeof(*p));
+		return -1;
+	}
+	pc.command = cmd;
+	rc = prepare(&pc, sp, p);
+	free(exe);
+	if (rc < 0) {
+		plan_release(p);
+		spec_free(*sp);
+	}
+	return rc;
+}
+
 /* Runs the session: batch.c does the runs, the reports and the tally. */
 static int cmd_run(const struct cli *c)
 {
@@ -454,7 +535,9 @@ static int cmd_run(const struct cli *c)
 			return RG_EXIT_SETUP;
 		}
 	}
-	if (prepare(c, &sp, &p) < 0) {
+	if (c->attach_pid && attach_prepare(c, &sp, &p) < 0)
+		return RG_EXIT_SETUP;
+	if (!c->attach_pid && prepare(c, &sp, &p) < 0) {
 		plan_release(&p);
 		spec_free(sp);
 		return RG_EXIT_SETUP;
@@ -471,6 +554,12 @@ static int cmd_run(const struct cli *c)
 	o.on_deadlock = c->on_deadlock >= 0 ? c->on_deadlock : (int)sp->on_deadlock;
 	o.quiet_ms = c->quiet_ms;
 	o.keep_stopped = c->keep_stopped;
+	if (c->attach_pid) {
+		/* the process's output is its own; --for (or the spec's) only */
+		o.attach_pid = c->attach_pid;
+		o.capture = o.passthrough = false;
+		o.timeout_ms = c->timeout_ms ? c->timeout_ms : sp->timeout_ms;
+	}
 
 	memset(&bo, 0, sizeof(bo));
 	bo.repeat = c->repeat;
@@ -580,9 +669,10 @@ int cli_main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "lines"))
 		return cmd_lines(argc - 1, argv + 1);
-	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
-		return usage_error("unknown command '%s' (commands: run, check, lines)",
-				   argv[1]);
+	if (strcmp(argv[1], "run") && strcmp(argv[1], "check") &&
+	    strcmp(argv[1], "attach"))
+		return usage_error("unknown command '%s' (commands: run, check, "
+				   "lines, attach)", argv[1]);
 	r = cli_parse(&c, argc, argv);
 	if (r)
 		return r;

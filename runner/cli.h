@@ -6,10 +6,11 @@
 #define RACEGATE_CLI_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
-/* What `racegate run|check` was asked, as parsed. */
+/* What `racegate run|check|attach` was asked, as parsed. */
 struct cli {
-	const char *cmd;       /* "run" or "check" */
+	const char *cmd;       /* "run", "check" or "attach" */
 	const char *spec_path;
 	char **command;        /* after --, or NULL */
 	long repeat;
@@ -28,6 +29,7 @@ struct cli {
 	unsigned closed_std;   /* bit i: racegate was started with fd i closed */
 	bool *inherit;         /* fds from 3 up racegate was started with (run_opts) */
 	int ninherit;
+	pid_t attach_pid;      /* racegate attach PID GATES.yaml, else 0 */
 };
 
 /*

@@ -471,6 +471,20 @@ static size_t dg_needs(void *d, pid_t tid, gate_need **out)
 	return gate_needs(g->eng, tid, out);
 }
 
+/* attach: every gate that counts reached, and no thread held any more. */
+static bool dg_done(void *d)
+{
+	gates_decider *g = d;
+	const spec *sp = g->p->sp;
+
+	if (gate_nheld(g->eng))
+		return false;
+	for (size_t i = 0; i < sp->ngates; i++)
+		if (!sp->gates[i].optional && !gate_reached(g->eng, i))
+			return false;
+	return true;
+}
+
 const decider_ops gates_decider_ops = {
 	.wants_names = dg_wants_names,
 	.thread_started = dg_thread_started,
@@ -486,4 +500,5 @@ const decider_ops gates_decider_ops = {
 	.stuck = dg_stuck,
 	.diagnose = dg_diagnose,
 	.needs = dg_needs,
+	.done = dg_done,
 };

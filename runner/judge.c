@@ -31,6 +31,7 @@ const char *run_outcome_name(enum run_outcome o)
 	case OUT_NOT_ENFORCED: return "NOT-ENFORCED";
 	case OUT_TIMEOUT: return "TIMEOUT";
 	case OUT_INTERRUPTED: return "INTERRUPTED";
+	case OUT_ENFORCED: return "ENFORCED";
 	case OUT_ERROR: return "ERROR";
 	}
 	return "?";
@@ -42,6 +43,7 @@ int run_outcome_exit(enum run_outcome o)
 	case OUT_REPRODUCED:
 	case OUT_PASSED:
 	case OUT_ORDER_INFEASIBLE:
+	case OUT_ENFORCED:
 		return RG_EXIT_OK;
 	case OUT_NOT_REPRODUCED:
 	case OUT_FAILED:

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attach.h"
 #include "decide_gates.h"
 #include "interrupt.h"
 #include "session.h"
@@ -42,6 +43,10 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 		goto out;
 	}
 	gates_decider_finish(g, res, &v);
+	if (o->attach_pid) {
+		attach_judge(p->sp, res, &end, &v, o->attach_pid);
+		goto out;
+	}
 	/* ^C in a terminal reaches the program too, and may kill it first */
 	if (!end.interrupted && interrupt_signal() &&
 	    res->term_signal == interrupt_signal())

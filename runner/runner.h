@@ -8,6 +8,8 @@
  *   cli.c      command line, --help, exit status (cli.h)
  *   plan.c     spec + program -> breakpoint plan (addresses -> gates)
  *   run.c      one run: a session with the gate engine deciding, judged
+ *   attach.c   racegate attach: the process's program, and the outcome of
+ *              an attach (the session attaches: run_opts.attach_pid)
  *   session.c  one traced program and its event loop, for every driver (session.h)
  *   decide_gates.c  the gate engine as the session's decider (decide_gates.h)
  *   objects.c  gates in shared objects: pending until they map (objects.h)
@@ -54,7 +56,9 @@ enum run_outcome {
 	OUT_ORDER_INFEASIBLE,  /* as above, released by on_deadlock: release; judged by expect */
 	OUT_NOT_ENFORCED,      /* a gate never reached, or released by its timeout */
 	OUT_TIMEOUT,           /* the whole-run timeout expired */
-	OUT_INTERRUPTED,       /* racegate got SIGINT/SIGTERM/SIGHUP: the program was killed */
+	OUT_INTERRUPTED,       /* racegate got SIGINT/SIGTERM/SIGHUP: the program was killed
+				  (attach: let go) */
+	OUT_ENFORCED,          /* attach: every gate that counts acted; the program let go */
 	OUT_ERROR,             /* racegate could not trace the run */
 };
 
@@ -196,6 +200,7 @@ typedef struct run_opts {
 				  so the program starts with it closed too */
 	const bool *inherit;   /* fds from 3 up the program inherits (tracer_opts) */
 	int ninherit;
+	pid_t attach_pid;      /* racegate attach: the running process, else 0 */
 } run_opts;
 
 /* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */

@@ -84,6 +84,7 @@ struct session {
 	stall_watch *stall;    /* is every thread held or blocked for ever? */
 	bool names;            /* the decider selects threads by name: keep learning them */
 	run_locs *locs;        /* shared objects and FUNCTION:return (objects.h), or NULL */
+	bool attached;         /* racegate attach: let the program go, never kill it */
 };
 
 double session_now(const session *s)
@@ -465,7 +466,8 @@ static void dispatch(session *s, const tracer_event *ev)
 		break;
 	}
 	case TRACER_EV_EXIT:
-		s->res->exited = !s->killed;
+		/* (a program racegate attached to is never killed) */
+		s->res->exited = !s->killed || s->attached;
 		s->res->exit_code = ev->exit_code;
 		s->res->term_signal = ev->term_signal;
 		s->res->core_dumped = ev->core_dumped;
@@ -557,12 +559,40 @@ static int make_pipe(int fds[2])
 	return 0;
 }
 
+/*
+ * racegate attach: the program goes on without racegate, with nothing of
+ * racegate's left in it (tracer_detach).  The loop ends there: no event
+ * follows.
+ */
+static void session_let_go(session *s)
+{
+	rg_err err = RG_ERR_INIT;
+
+	s->killed = true;
+	/* exiting already: its EXIT event ends the loop, with the status */
+	if (tracer_ending(s->tr)) {
+		rg_trace("process %d is ending: racegate waits for its exit",
+			 (int)tracer_pid(s->tr));
+		return;
+	}
+	if (tracer_detach(s->tr, &err) < 0)
+		fail(s, xasprintf("cannot detach from process %d cleanly: %s",
+				  (int)tracer_pid(s->tr), err.msg));
+	else
+		rg_trace("detached from process %d", (int)tracer_pid(s->tr));
+	s->end.detached = true;
+}
+
 /* A verdict ends the run: say why, then kill the program or leave it stopped. */
 static void end_run(session *s)
 {
 	rg_err err = RG_ERR_INIT;
 
 	s->ops->diagnose(s->d, true);
+	if (s->attached) {
+		session_let_go(s);
+		return;
+	}
 	if (s->o->keep_stopped) {
 		pid_t pid = tracer_pid(s->tr);
 
@@ -632,7 +662,22 @@ static void interrupt_run(session *s, int sig)
 {
 	s->end.interrupted = sig;
 	s->ops->diagnose(s->d, false);
+	if (s->attached) {
+		session_let_go(s);
+		return;
+	}
 	tracer_kill(s->tr);
+	s->killed = true;
+}
+
+/* The program ends, or is let go: racegate's trouble must never kill a
+ * program it attached to. */
+static void stop_program(session *s)
+{
+	if (s->attached)
+		session_let_go(s);
+	else
+		tracer_kill(s->tr);
 	s->killed = true;
 }
 
@@ -651,8 +696,7 @@ static bool take_events(session *s)
 	}
 	if (r < 0) {
 		fail(s, xstrdup(err.msg));
-		tracer_kill(s->tr);
-		s->killed = true;
+		stop_program(s);
 	}
 	return false;
 }
@@ -693,10 +737,17 @@ static void event_loop(session *s)
 			break;
 		if (!s->killed && interrupt_signal())
 			interrupt_run(s, interrupt_signal());
-		if (s->end.failed && !s->killed) {
-			tracer_kill(s->tr);
-			s->killed = true;
+		if (s->end.failed && !s->killed)
+			stop_program(s);
+		/* attach: once every gate that counts has acted, let it go,
+		 * unless it is ending: its exit status is then what is judged */
+		if (s->attached && !s->killed && s->ops->done(s->d) &&
+		    !tracer_ending(s->tr)) {
+			s->end.completed = true;
+			session_let_go(s);
 		}
+		if (s->end.detached)
+			break;
 
 		t = session_now(s);
 		/* a name set while threads are held may be what they wait for */
@@ -710,7 +761,7 @@ static void event_loop(session *s)
 			s->end.timed_out = true;
 			end_run(s);
 		}
-		if (s->end.kept)
+		if (s->end.kept || s->end.detached)
 			break;
 
 		pfd[npfd++] = (struct pollfd){ .fd = tracer_fd(s->tr), .events = POLLIN };
@@ -864,12 +915,119 @@ static void arm_all(session *s)
 		locs_failed(s, &err);
 }
 
-void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
+/*
+ * racegate attach: no exec stop and no entry point, the program runs
+ * already.  Its libraries are mapped (the entry's work is done now), and
+ * the dynamic linker's rendezvous is watched for later dlopen, as in runs.
+ * A program holding an int3 its file does not have (a racegate killed
+ * while attached) is refused: its next thread there would die.
+ */
+static void arm_attached(session *s)
+{
+	rg_err err = RG_ERR_INIT;
+	uint64_t stray;
+	char *path = NULL;
+	int rc;
+
+	if ((rc = tracer_stray_trap(s->tr, &stray, &path, &err)) != 0) {
+		fail(s, rc < 0 ? xstrdup(err.msg) :
+		     xasprintf("process %d has a breakpoint instruction at 0x%llx in "
+			       "'%s' that the file does not have: a racegate or "
+			       "debugger killed while attached left it, and the next "
+			       "thread to get there will die of SIGTRAP; restart the "
+			       "program", (int)tracer_pid(s->tr),
+			       (unsigned long long)stray, path));
+		free(path);
+		return;
+	}
+	if (find_bias(s, &err) < 0) {
+		fail(s, xstrdup(err.msg));
+		return;
+	}
+	for (size_t i = 0; i < s->p->nbps && !s->end.failed; i++) {
+		plan_assert_boundary(s->p->dx, s->p->bps[i].site.link_addr);
+		arm(s, run_bias_addr(&s->bt, s->p->bps[i].site));
+	}
+	for (size_t i = 0; i < s->p->npthread_create && !s->end.failed; i++)
+		add_ptc(s, run_bias_addr(&s->bt, (rg_site){PLAN_EXE,
+							  s->p->pthread_create_addrs[i]}));
+	if (!s->end.failed)
+		at_entry(s);
+	s->entry = 0;
+	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s);
+	if (!s->end.failed && (run_locs_start(s->locs, &err) < 0 ||
+			       run_locs_at_entry(s->locs, &err) < 0))
+		locs_failed(s, &err);
+}
+
+/*
+ * Attaches to o->attach_pid; every thread that exists is the decider's
+ * from now on (the leader as the main thread), then each is let go.  What
+ * could not be set up ends the run at once, the program let go.
+ */
+static int attach_program(session *s)
+{
+	rg_err err = RG_ERR_INIT;
+	pid_t *tids;
+	size_t n;
+
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	if (tracer_attach(s->o->attach_pid, &s->tr, &err) < 0) {
+		s->res->note = xstrdup(err.msg);
+		return -1;
+	}
+	s->attached = true;
+	s->end.started = true;
+	s->names = s->ops->wants_names(s->d);
+	s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
+	arm_attached(s);
+	n = tracer_threads(s->tr, &tids);
+	for (size_t i = 0; i < n; i++) {
+		thr_add(s, tids[i], NULL);
+		s->nlive++;
+		s->ops->thread_started(s->d, tids[i], NULL, tids[i] == tracer_pid(s->tr),
+				       session_now(s));
+	}
+	if (s->names)
+		learn_names(s);
+	restart_released(s);
+	for (size_t i = 0; i < n && !s->end.failed; i++)
+		if (tracer_is_stopped(s->tr, tids[i]))
+			resume(s, tids[i]);
+	free(tids);
+	if (s->end.failed)
+		stop_program(s);
+	else
+		rg_trace("attached to process %d: %zu threads, gates armed",
+			 (int)tracer_pid(s->tr), n);
+	return 0;
+}
+
+/* Why each gate was never armed, when some location was pending. */
+static void unarmed(session *s)
 {
 	size_t i;
 
+	if (!s->locs)
+		return;
+	s->res->gate_unarmed = xcalloc(s->p->sp->ngates, sizeof(char *));
+	for (i = 0; i < s->p->sp->ngates; i++)
+		s->res->gate_unarmed[i] = run_locs_unarmed(s->locs, i);
+}
+
+void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
+{
+
 	s->ops = ops;
 	s->d = d;
+	if (s->o->attach_pid) {
+		if (attach_program(s) == 0 && !s->end.detached)
+			event_loop(s);
+		s->res->elapsed_ms = session_now(s);
+		unarmed(s);
+		*end = s->end;
+		return;
+	}
 	if (spawn(s) == 0) {
 		s->end.started = true;
 		s->names = ops->wants_names(d);
@@ -885,11 +1043,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		event_loop(s);
 		finish_output(s);
 		s->res->elapsed_ms = session_now(s);
-		if (s->locs) {
-			s->res->gate_unarmed = xcalloc(s->p->sp->ngates, sizeof(char *));
-			for (i = 0; i < s->p->sp->ngates; i++)
-				s->res->gate_unarmed[i] = run_locs_unarmed(s->locs, i);
-		}
+		unarmed(s);
 	}
 	*end = s->end;
 }

@@ -31,8 +31,10 @@
  * (and reaped by the loop, which goes on reporting its threads' exits)
  * or left stopped and detached with --keep-stopped (the loop ends there).
  *
- * Today the session starts the program itself (session_run spawns it);
- * attach mode is to be another way to start one, with the same loop.
+ * The session starts the program itself (session_run spawns it), or, with
+ * run_opts.attach_pid, attaches to a running one: the same loop, whose
+ * every end (the gates done, --for, an interrupt, a verdict, an error)
+ * lets the program go on (tracer_detach) instead of killing it.
  */
 #ifndef RACEGATE_SESSION_H
 #define RACEGATE_SESSION_H
@@ -117,6 +119,11 @@ typedef struct decider_ops {
 	 * stopped (a gate timeout, an interrupt, a release on deadlock).
 	 */
 	void (*diagnose)(void *d, bool unwind);
+	/*
+	 * racegate attach: has every gate that counts (not optional) acted,
+	 * with no thread held?  Then the session lets the program go.
+	 */
+	bool (*done)(void *d);
 } decider_ops;
 
 /* How the run ended, for judging (run.c). */
@@ -126,6 +133,8 @@ typedef struct session_end {
 	int interrupted;       /* the signal that ended the run (interrupt.h), or 0 */
 	bool timed_out;        /* the whole-run timeout ended it */
 	bool kept;             /* left stopped and detached (--keep-stopped) */
+	bool detached;         /* attach: let go, clean or not (res->note says) */
+	bool completed;        /* attach: let go because every gate that counts acted */
 	pid_t kept_pid;
 } session_end;
 

@@ -441,6 +441,7 @@ START_TEST(outcome_exit_status)
 		{OUT_NOT_ENFORCED, "NOT-ENFORCED", 3},
 		{OUT_TIMEOUT, "TIMEOUT", 3},
 		{OUT_INTERRUPTED, "INTERRUPTED", 3},
+		{OUT_ENFORCED, "ENFORCED", 0},
 		{OUT_ERROR, "ERROR", 2},
 	};
 	size_t i;
@@ -1302,6 +1303,54 @@ START_TEST(cli_bad_values)
 }
 END_TEST
 
+/* racegate attach PID GATES.yaml: run's options that apply, --for, refusals */
+START_TEST(cli_attach)
+{
+	struct cli c;
+	char *msg;
+	int r;
+
+	r = parse(&c, &msg, "racegate", "attach", "--for", "2s", "-q", "4242", "g.yaml", NULL);
+	ck_assert_int_eq(r, 0);
+	ck_assert_str_eq(msg, "");
+	free(msg);
+	ck_assert_int_eq(c.attach_pid, 4242);
+	ck_assert_str_eq(c.spec_path, "g.yaml");
+	ck_assert_int_eq(c.timeout_ms, 2000);
+	ck_assert(c.quiet);
+	r = parse(&c, &msg, "racegate", "attach", "4242", "--timeout=500ms",
+		  "--report", "r.json", "g.yaml", NULL);
+	ck_assert_int_eq(r, 0);
+	free(msg);
+	ck_assert_int_eq(c.timeout_ms, 500);
+	ck_assert_str_eq(c.report, "r.json");
+	/* --for is attach's: run has --timeout */
+	r = parse(&c, &msg, "racegate", "run", "--for", "2s", "g.yaml", NULL);
+	refused("unknown option '--for' (see racegate --help)", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "g.yaml", NULL);
+	refused("attach takes a process id, then the gates file, not 'g.yaml'", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "0", "g.yaml", NULL);
+	refused("attach takes a process id, then the gates file, not '0'", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "4242", NULL);
+	refused("attach needs a gates file after the process id", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "-q", NULL);
+	refused("attach needs a process id and a gates file", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "--for", "soon", "1", "g.yaml", NULL);
+	refused("--for takes a duration such as 10s, 500ms or 2m, not 'soon'", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "--jobs", "2", "1", "g.yaml", NULL);
+	refused("--jobs does not apply to attach: a process is attached to once", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "--keep-stopped", "1", "g.yaml", NULL);
+	refused("--keep-stopped does not apply to attach: the process always goes on "
+		"once racegate lets it go", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "--stop-on-first", "1", "g.yaml", NULL);
+	refused("--stop-on-first does not apply to attach: a process is attached to "
+		"once", msg, r);
+	r = parse(&c, &msg, "racegate", "attach", "7", "g.yaml", "--", "/bin/true", NULL);
+	refused("attach runs no command: the program is process 7's own ('-- COMMAND' "
+		"does not apply)", msg, r);
+}
+END_TEST
+
 START_TEST(cli_main_commands)
 {
 	char *argv[] = {"racegate", "launch", NULL};
@@ -1312,7 +1361,7 @@ START_TEST(cli_main_commands)
 	ck_assert_int_eq(cli_main(2, argv), RG_EXIT_SETUP);
 	msg = cap_end(&cap);
 	ck_assert_msg(strstr(msg, "racegate: unknown command 'launch' (commands: "
-			     "run, check, lines)\n" USAGE_LINE) == msg, "%s", msg);
+			     "run, check, lines, attach)\n" USAGE_LINE) == msg, "%s", msg);
 	free(msg);
 
 	/* lines has its own arguments (lines.c) */
@@ -1372,6 +1421,7 @@ static Suite *runner_suite(void)
 	tcase_add_test(tc, cli_options);
 	tcase_add_test(tc, cli_bad_values);
 	tcase_add_test(tc, cli_main_commands);
+	tcase_add_test(tc, cli_attach);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -824,6 +825,214 @@ START_TEST(test_detach_while_trapping)
 }
 END_TEST
 
+/* The TracerPid of pid, or -1. */
+static long tracer_pid_of(pid_t pid)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* How many threads process pid has now. */
+static int count_tasks(pid_t pid)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* Does pid have executable memory that no file backs (but the kernel's)? */
+static bool anon_exec(pid_t pid)
+{
+	char path[64], line[512];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	ck_assert((f = fopen(path, "re")) != NULL);
+	while (fgets(line, sizeof(line), f)) {
+		char perms[8] = "", name[256] = "";
+
+		if (sscanf(line, "%*s %7s %*s %*s %*s %255s", perms, name) >= 1 &&
+		    perms[2] == 'x' && name[0] != '/' && strcmp(name, "[vdso]") &&
+		    strcmp(name, "[vsyscall]"))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * tracer_attach to a program started plainly (tr_attach: two threads in a
+ * hot loop), a breakpoint taken 200 times with one thread held at it for
+ * good, then tracer_detach: no breakpoint, no scratch page, no tracer is
+ * left, and the program, its held thread included, ends right by itself.
+ */
+START_TEST(test_attach_detach)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer_event ev;
+	tracer *tr;
+	pid_t pid, *tids, held = 0;
+	uint64_t hot;
+	uint8_t orig, now = 0xcc;
+	int go[2], n = 0, status, fd;
+	size_t nt;
+	char path[64];
+
+	ck_assert(pipe(go) == 0);
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		dup2(go[0], 0);
+		close(go[1]);
+		execl(FX("attach"), FX("attach"), (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	for (int i = 0; i < 500 && count_tasks(pid) < 3; i++)
+		usleep(10 * 1000);
+	ck_assert_int_eq(count_tasks(pid), 3);
+	ck_assert_msg(tracer_attach(pid, &tr, &err) == 0, "attach: %s", err.msg);
+	nt = tracer_threads(tr, &tids);
+	ck_assert_uint_eq(nt, 3);
+	ck_assert_int_eq(tids[0], pid);
+	hot = tracer_entry(tr) - TRSYM_attach__start + TRSYM_attach_hot;
+	ck_assert(tracer_read_mem(tr, hot, &orig, 1, &err) == 0);
+	ck_assert_msg(tracer_insert_bp(tr, hot, &err) == 0, "insert: %s", err.msg);
+	for (size_t i = 0; i < nt; i++)
+		if (tracer_is_stopped(tr, tids[i]))
+			ck_assert_msg(tracer_resume(tr, tids[i], &err) == 0, "%s", err.msg);
+	free(tids);
+	while (n < 200) {
+		ck_assert_int_eq(tracer_next_event(tr, &ev, EVENT_TIMEOUT_MS, &err), 1);
+		ck_assert(ev.kind != TRACER_EV_EXIT);
+		if (ev.kind != TRACER_EV_BREAKPOINT)
+			continue;
+		if (!held) {
+			held = ev.tid;          /* left stopped at the breakpoint */
+			continue;
+		}
+		ck_assert(tracer_resume(tr, ev.tid, &err) == 0);
+		n++;
+	}
+	ck_assert_msg(tracer_detach(tr, &err) == 0, "detach: %s", err.msg);
+	tracer_free(tr);
+	ck_assert_int_eq(tracer_pid_of(pid), 0);
+	ck_assert(!anon_exec(pid));
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	ck_assert((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0);
+	ck_assert_int_eq(pread(fd, &now, 1, (off_t)hot), 1);
+	close(fd);
+	ck_assert_uint_eq(now, orig);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	close(go[1]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the program went wrong once let go (status 0x%x)", status);
+}
+END_TEST
+
+static void *nap(void *arg)
+{
+	(void)arg;
+	pause();
+	return NULL;
+}
+
+/* What tracer_attach refuses before ptrace is asked, in words. */
+START_TEST(test_attach_refused)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer *tr = NULL;
+	char want[160];
+	pthread_t t;
+	pid_t tid = 0;
+
+	ck_assert_int_eq(tracer_attach(getpid(), &tr, &err), -1);
+	snprintf(want, sizeof(want), "cannot attach to process %d: it is racegate "
+		 "itself", (int)getpid());
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_int_eq(tracer_attach(0, &tr, &err), -1);
+	ck_assert_str_eq(err.msg, "cannot attach to process 0: no such process");
+	ck_assert(pthread_create(&t, NULL, nap, NULL) == 0);
+	for (int i = 0; i < 500 && !tid; i++) {
+		char path[64];
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)getpid());
+		ck_assert((d = opendir(path)) != NULL);
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.' && atoi(e->d_name) != getpid())
+				tid = atoi(e->d_name);
+		closedir(d);
+	}
+	ck_assert_int_eq(tracer_attach(tid, &tr, &err), -1);
+	snprintf(want, sizeof(want), "cannot attach to %d: it is a thread of process "
+		 "%d; give the process id (a {tid: %d} selector picks the thread)",
+		 (int)tid, (int)getpid(), (int)tid);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert(tr == NULL);
+}
+END_TEST
+
+/* A process whose main thread called pthread_exit: refused, saying so. */
+START_TEST(test_attach_main_exited)
+{
+	rg_err err = RG_ERR_INIT;
+	tracer *tr = NULL;
+	char want[200], path[64], line[128], state = 0;
+	pthread_t t;
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		pthread_create(&t, NULL, nap, NULL);
+		pthread_exit(NULL);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 500 && state != 'Z'; i++) {
+		FILE *f = fopen(path, "re");
+
+		if (f && fgets(line, sizeof(line), f) && strrchr(line, ')'))
+			state = strrchr(line, ')')[2];
+		if (f)
+			fclose(f);
+		if (state != 'Z')
+			usleep(10 * 1000);
+	}
+	ck_assert_int_eq(state, 'Z');
+	ck_assert_int_eq(tracer_attach(pid, &tr, &err), -1);
+	snprintf(want, sizeof(want), "cannot attach to process %d: its main thread "
+		 "has exited (pthread_exit) while other threads run on, and the "
+		 "kernel lets no tracer attach to an exited thread", (int)pid);
+	ck_assert_str_eq(err.msg, want);
+	kill(pid, SIGKILL);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+}
+END_TEST
+
 static Suite *tracer_suite(void)
 {
 	Suite *s = suite_create("tracer");
@@ -847,6 +1056,9 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_linkmap);
 	tcase_add_test(tc, test_leader_exits_first);
 	tcase_add_test(tc, test_detach_while_trapping);
+	tcase_add_test(tc, test_attach_detach);
+	tcase_add_test(tc, test_attach_refused);
+	tcase_add_test(tc, test_attach_main_exited);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -107,6 +107,16 @@ void arch_set_exec_return(struct user_regs_struct *r)
 	r->orig_rax = (uint64_t)-1;
 }
 
+/*
+ * A thread stopped inside a system call (PTRACE_INTERRUPT) has orig_rax
+ * set and rax an -ERESTART... code: on its restart the kernel moves the PC
+ * back over the syscall instruction, which it must not do at injected code.
+ */
+void arch_set_no_restart(struct user_regs_struct *r)
+{
+	r->orig_rax = (uint64_t)-1;
+}
+
 int arch_new(arch **out, rg_err *err)
 {
 	arch *a = xcalloc(1, sizeof(*a));

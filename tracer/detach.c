@@ -77,7 +77,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 			return 0;       /* let go with the rest */
 		t = tracer_tcb_add(tr, tid);
 	}
-	t->flags = (t->flags | TCB_STARTED) & ~(TCB_REGS | TCB_REGS_DIRTY);
+	t->flags = (t->flags | TCB_STARTED) & ~(TCB_REGS | TCB_REGS_DIRTY | TCB_IN_EVENT);
 	switch (event) {
 	case 0:
 		break;
@@ -87,7 +87,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 		/* the parent stays stopped; the child is waited for too,
 		 * and let go with the rest */
 		tracer_new_child(tr, t, event, false, NULL);
-		t->flags |= TCB_HELD;
+		t->flags |= TCB_HELD | TCB_IN_EVENT;
 		return 0;
 	case PTRACE_EVENT_EXIT:
 		/* detached there, it dies */
@@ -202,6 +202,15 @@ static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
 			return b->addr;
 		if (pc == b->oot + b->insn.len)
 			return b->addr + b->insn.len;
+	}
+	/* the copies of breakpoints removed since, which threads may be in */
+	for (size_t i = 0; i < tr->noots_gone; i++) {
+		const struct oot_gone *g = &tr->oots_gone[i];
+
+		if (pc == g->oot)
+			return g->addr;
+		if (pc == g->oot + g->len)
+			return g->addr + g->len;
 	}
 	return pc;
 }
@@ -372,6 +381,43 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 	rc = detach_clean(tr, false, err);
 	/* Pending until a thread runs: the first one detached stops them all. */
 	kill(tr->pid, SIGSTOP);
+	if (detach_let_go(tr, false, err) < 0)
+		rc = -1;
+	tr->ev_head = tr->nev = 0;      /* no event follows */
+	tr->exit_queued = true;
+	tr->reaped = true;
+	return rc;
+}
+
+/*
+ * After attach: as tracer_detach_stopped, without the stop, and with the
+ * scratch pages unmapped, by a thread in a plain stop (a signal its stop
+ * was delivering would lose its siginfo to the calls).
+ */
+int tracer_detach(tracer *tr, rg_err *err)
+{
+	struct tcb *by = NULL;
+	int rc;
+
+	if (tr->exit_queued)
+		return rg_error(err, "it has ended");
+	if (detach_stop_all(tr, false, err) < 0)
+		return -1;
+	rc = detach_clean(tr, false, err);
+	/* a plain stop first; in a stopped program, one in its group-stop */
+	for (size_t i = 0; i < 2 * tr->ntcbs && !by; i++) {
+		struct tcb *t = tr->tcbs[i % tr->ntcbs];
+		unsigned skip = i < tr->ntcbs ? TCB_GROUP_STOP : 0;
+
+		if (!(t->flags & (TCB_CHILD | TCB_EXITING | TCB_IN_EVENT | skip)) &&
+		    (t->flags & TCB_HELD) && !t->detach_sig)
+			by = t;
+	}
+	if (tr->npages && !by)
+		rc = rg_error(err, "cannot unmap racegate's scratch pages: no thread "
+			      "is in a plain stop");
+	else if (tr->npages && tracer_scratch_unmap(tr, by, err) < 0)
+		rc = -1;
 	if (detach_let_go(tr, false, err) < 0)
 		rc = -1;
 	tr->ev_head = tr->nev = 0;      /* no event follows */

@@ -168,12 +168,21 @@ static size_t find_holes(const tracer_map *m, size_t n, uint64_t lo, uint64_t hi
 }
 
 /*
- * Runs one system call in thread t: at the exec stop by writing code over
- * the current instruction, otherwise through the stub.  Signals that come
+ * How run_syscall runs its system call: through the stub, or by writing
+ * code over the thread's current instruction, which is safe only while no
+ * other thread can run it: at the exec stop (single-threaded), or with
+ * every thread stopped (attach, detach: INJECT_STOPPED, where the thread
+ * may be stopped inside a system call of its own, restarted once its
+ * registers are back).
+ */
+enum inject { INJECT_STUB, INJECT_EXEC, INJECT_STOPPED };
+
+/*
+ * Runs one system call in thread t, as how says.  Signals that come
  * for the thread meanwhile are kept for its next restart.  Returns 0 and the
  * result in *ret, 1 if the thread died (its status is queued), -1 on error.
  */
-static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
+static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 		       uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		       uint64_t a4, uint64_t a5, int64_t *ret, rg_err *err)
 {
@@ -181,7 +190,7 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	uint8_t code[ARCH_INJECT_LEN], old[ARCH_INJECT_LEN];
 	uint64_t start, trap_pc;
 	int status, rc = 0;
-	bool rejoin = false;
+	bool rejoin = false, at_exec = how != INJECT_STUB;
 
 	tracer_regs_sync(t);
 	if (tracer_regs_fetch(t->tid, &saved) < 0)
@@ -204,6 +213,10 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	}
 	arch_set_syscall_args(&r, nr, a0, a1, a2, a3, a4, a5);
 	arch_set_pc(&r, start);
+	/* stopped inside a call of its own: the kernel must not restart that
+	 * one at our code; the saved registers restart it afterwards */
+	if (how == INJECT_STOPPED)
+		arch_set_no_restart(&r);
 	if (tracer_regs_store(t->tid, &r) < 0) {
 		rc = rg_error(err, "cannot set the registers of thread %d: %s",
 			      t->tid, strerror(errno));
@@ -242,7 +255,7 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	if (rejoin)
 		tracer_rejoin_group_stop(t->tid);
 	*ret = arch_syscall_result(&r);
-	if (at_exec)
+	if (how == INJECT_EXEC)
 		arch_set_exec_return(&saved);
 	if (tracer_regs_store(t->tid, &saved) < 0)
 		rc = rg_error(err, "cannot restore the registers of thread %d: %s",
@@ -256,7 +269,7 @@ out:
 	return rc;
 }
 
-static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
+static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 			    const uint64_t *cand, size_t ncand,
 			    const struct bp *b, uint64_t near, rg_err *err)
 {
@@ -274,9 +287,9 @@ static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
 		bool last = i == ncand;
 		int rc;
 
-		if (last && !at_exec)
+		if (last && how == INJECT_STUB)
 			break;
-		rc = run_syscall(tr, t, at_exec, SYS_mmap, last ? 0 : cand[i], PAGE,
+		rc = run_syscall(tr, t, how, SYS_mmap, last ? 0 : cand[i], PAGE,
 				 PROT_READ | PROT_EXEC,
 				 MAP_PRIVATE | MAP_ANONYMOUS |
 				 (last ? 0 : MAP_FIXED_NOREPLACE),
@@ -309,8 +322,8 @@ static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
 	return 0;
 }
 
-/* At the exec stop: the first scratch page, near the executable. */
-int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
+/* The first scratch page, near the executable, mapped by t as how says. */
+static int scratch_first(tracer *tr, struct tcb *leader, enum inject how, rg_err *err)
 {
 	tracer_map *maps;
 	size_t n, ncand = 0;
@@ -326,10 +339,49 @@ int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
 		ncand = find_holes(maps, n, lo, hi, NULL, tr->entry, cand, 2);
 	}
 	tracer_maps_free(maps, n);
-	rc = map_scratch_page(tr, leader, true, cand, ncand, NULL, tr->entry, err);
+	rc = map_scratch_page(tr, leader, how, cand, ncand, NULL, tr->entry, err);
 	if (rc > 0)
 		return rg_error(err, "process %d died while it was being set up", tr->pid);
 	return rc;
+}
+
+/* At the exec stop: the first scratch page, near the executable. */
+int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
+{
+	return scratch_first(tr, leader, INJECT_EXEC, err);
+}
+
+int tracer_scratch_attach(tracer *tr, struct tcb *t, rg_err *err)
+{
+	return scratch_first(tr, t, INJECT_STOPPED, err);
+}
+
+/*
+ * Not through the stub: the call would return into the page it unmaps.
+ * Every thread is stopped (a detach), so t's own code is safe to borrow.
+ */
+int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err)
+{
+	int rc = 0;
+
+	while (tr->npages) {
+		struct scratch *sp = &tr->pages[tr->npages - 1];
+		int64_t res = 0;
+
+		rc = run_syscall(tr, t, INJECT_STOPPED, SYS_munmap, sp->base, PAGE,
+				 0, 0, 0, 0, &res, err);
+		if (rc > 0)
+			return rg_error(err, "thread %d died while racegate's scratch "
+					"page was unmapped", t->tid);
+		if (rc < 0)
+			return -1;
+		if (res < 0 && res > -4096)
+			return rg_error(err, "cannot unmap the scratch page at 0x%llx: %s",
+					(unsigned long long)sp->base, strerror((int)-res));
+		tr->npages--;
+	}
+	tr->stub = 0;
+	return 0;
 }
 
 /* Where a page puts what b needs: its slot, or (oot) its next out-of-line
@@ -368,7 +420,7 @@ static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
 	tracer_maps_free(maps, n);
 	if (!ncand)
 		return 2;
-	rc = map_scratch_page(tr, t, false, cand, ncand, b, b->addr, err);
+	rc = map_scratch_page(tr, t, INJECT_STUB, cand, ncand, b, b->addr, err);
 	if (rc)
 		return rc;
 	*out = &tr->pages[tr->npages - 1];

@@ -109,7 +109,7 @@ static void read_line_file(const char *path, char *buf, size_t len)
 
 /* Why PTRACE_SEIZE said EPERM, in words, with what to change (strace's
  * diagnose_attach_eperm). */
-static int explain_eperm(pid_t pid, const char *prog, rg_err *err)
+int tracer_explain_eperm(pid_t pid, const char *prog, rg_err *err)
 {
 	rg_buf b = RG_BUF_INIT;
 	char scope[16], comm[64], path[64];
@@ -226,7 +226,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 
 		tracer_kill_and_reap(pid);
 		if (e == EPERM)
-			explain_eperm(pid, prog, err);
+			tracer_explain_eperm(pid, prog, err);
 		else
 			rg_error(err, "cannot trace '%s': %s", prog, strerror(e));
 		goto fail_fds;

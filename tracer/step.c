@@ -122,6 +122,12 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 	if (!tr->exit_queued && tracer_mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
 		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 			      (unsigned long long)addr, strerror(errno));
+	if (b->oot) {
+		/* a thread may be inside the copy still: a detach must know it */
+		RG_GROW(tr->oots_gone, tr->noots_gone + 1, tr->oots_gone_cap);
+		tr->oots_gone[tr->noots_gone++] = (struct oot_gone){ b->addr, b->oot,
+								    b->insn.len };
+	}
 	i = (size_t)(b - tr->bps);
 	memmove(&tr->bps[i], &tr->bps[i + 1], (tr->nbps - i - 1) * sizeof(*tr->bps));
 	tr->nbps--;

@@ -282,6 +282,7 @@ void tracer_release(tracer *tr)
 	free(tr->forks);
 	free(tr->bps);
 	free(tr->pages);
+	free(tr->oots_gone);
 	free(tr->raw);
 	free(tr->evq);
 	arch_free(tr->arch);
@@ -402,6 +403,8 @@ void tracer_kill(tracer *tr)
 {
 	if (tr->reaped)
 		return;
+	if (tr->attached)
+		rg_bug("a program racegate attached to is never killed (tracer_detach)");
 	kill(tr->pid, SIGKILL);
 	/* children in its memory (vfork, CLONE_VM), followed until their
 	 * exec, go with it: they would run on with racegate's int3s */
@@ -434,6 +437,10 @@ void tracer_free(tracer *tr)
 {
 	if (!tr)
 		return;
+	if (tr->attached) {
+		tracer_abandon(tr);
+		return;
+	}
 	if (!tr->reaped && !leader_status_queued(tr)) {
 		int status;
 		pid_t pid;

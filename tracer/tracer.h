@@ -41,6 +41,7 @@
  *
  *   tracer.c        control blocks, register cache, memory, accessors, tracer_free
  *   spawn.c         starting the program under ptrace; why EPERM
+ *   attach.c        attaching to a running process; letting it go when racegate must
  *   events.c        wait statuses -> events: threads, signals, group-stops, exec
  *   step.c          breakpoints; the displaced step over one (out-of-line copies)
  *   scratch.c       scratch pages near the code, and the maps they are placed by
@@ -119,7 +120,66 @@ typedef struct tracer_opts {
  */
 int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err);
 
-/* Kills the program if still alive, reaps it, and frees tr. */
+/*
+ * Attaches to running process pid (attach.c): seizes every thread of it,
+ * and returns with every one of them stopped, ready for tracer_insert_bp
+ * and a tracer_resume of each thread tracer_is_stopped says is (the
+ * others stopped for something tracer_next_event reports or handles:
+ * THREAD_NEW for threads created meanwhile, a signal passed through, a
+ * THREAD_EXIT).  No exec stop, no entry point: the program runs already.
+ * The program is never killed from then on (tracer_kill is a bug): it is
+ * let go by tracer_detach, or as it is by tracer_free.  Fails with a
+ * message: no such process, a zombie, racegate itself or its parent, a
+ * thread rather than a process, or ptrace refused (naming another tracer,
+ * another user, kernel.yama.ptrace_scope, and what to change).
+ */
+int tracer_attach(pid_t pid, tracer **out, rg_err *err);
+
+/* What makes pid no process to attach to (the checks tracer_attach makes
+ * first, but for ptrace's refusal), in words; 0 when it is one. */
+int tracer_attach_check(pid_t pid, rg_err *err);
+
+/*
+ * Why the kernel refuses racegate the right to trace pid (PTRACE_SEIZE's
+ * EPERM, or /proc/PID/exe unreadable), in words with what to change:
+ * another tracer (named), another user, kernel.yama.ptrace_scope, a
+ * seccomp filter.  Always -1.
+ */
+int tracer_attach_explain(pid_t pid, rg_err *err);
+
+/*
+ * The threads of the program the tracer knows, leader first (after
+ * tracer_attach: every thread that existed); the caller frees *tids.
+ */
+size_t tracer_threads(const tracer *tr, pid_t **tids);
+
+/*
+ * 1 when the code of a file the program maps executable holds a
+ * breakpoint instruction (at *addr, in *path: the caller frees) where the
+ * file has another byte: left by a racegate or debugger killed while
+ * attached.  0 when none, -1 on error.  Call before inserting any.
+ */
+int tracer_stray_trap(tracer *tr, uint64_t *addr, char **path, rg_err *err);
+
+/*
+ * Lets an attached program go on exactly as it was: every thread is
+ * stopped (one bounded wait), every breakpoint taken out, a thread held at
+ * one put back at its instruction, one in racegate's scratch code put back
+ * in the program's, the scratch pages unmapped, and every thread detached
+ * with the signal it was receiving.  No event follows.  On failure the
+ * program is still traced: tracer_free lets it go as it is.
+ */
+int tracer_detach(tracer *tr, rg_err *err);
+
+/*
+ * Is the program ending (exit_group, a fatal signal): its leader gone or
+ * exiting, or SIGKILL pending for it?  Its EXIT event is on its way; a
+ * detach now would lose the exit status.
+ */
+bool tracer_ending(const tracer *tr);
+
+/* Kills the program if still alive, reaps it, and frees tr (attached:
+ * lets it go instead, tracer_detach's breakpoints out if it was not). */
 void tracer_free(tracer *tr);
 
 pid_t tracer_pid(const tracer *tr);

@@ -59,6 +59,9 @@ void arch_set_syscall_args(struct user_regs_struct *r, long nr,
 int64_t arch_syscall_result(const struct user_regs_struct *r);
 /* Put the registers back in the state execve returns to user space with. */
 void arch_set_exec_return(struct user_regs_struct *r);
+/* Registers a stopped thread is restarted with at code of racegate's: no
+ * system call of the thread's is to be restarted there. */
+void arch_set_no_restart(struct user_regs_struct *r);
 
 /* One decoded instruction, as far as a displaced step cares. */
 enum {

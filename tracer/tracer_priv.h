@@ -47,6 +47,9 @@
 				  return) is then no arrival (step_over) */
 #define TCB_GROUP_STOP   0x2000 /* held inside the program's group-stop (by tracer_interrupt, or
 				  born into it): resumed back into it (PTRACE_LISTEN), not on */
+#define TCB_IN_EVENT     0x8000 /* tracer_detach: stopped at a clone/fork event, inside the
+				  system call: no code of racegate's may run in it (the call's
+				  result would be lost) */
 
 struct tcb {
 	pid_t tid;
@@ -91,6 +94,13 @@ struct scratch {
 	uint64_t oot_next;         /* offset of the next free out-of-line copy (OOT_OFF...) */
 };
 
+/* The out-of-line copy of a breakpoint since removed (tracer_remove_bp). */
+struct oot_gone {
+	uint64_t addr;             /* the breakpoint's address */
+	uint64_t oot;              /* its copy */
+	uint8_t len;               /* the instruction's length */
+};
+
 struct wstat {
 	pid_t tid;
 	int status;
@@ -104,6 +114,7 @@ struct tracer {
 	sigset_t oldmask;
 	arch *arch;
 	bool exit_queued;          /* the EXIT event was queued: nothing follows */
+	bool attached;             /* tracer_attach: the program is not ours to kill */
 	bool reaped;               /* the leader's last status was collected */
 
 	struct tcb **tcbs;
@@ -119,6 +130,9 @@ struct tracer {
 
 	struct scratch *pages;
 	size_t npages, pages_cap;
+	struct oot_gone *oots_gone; /* copies of removed breakpoints, which threads
+				     * may still be in: detach puts them back */
+	size_t noots_gone, oots_gone_cap;
 	uint64_t stub;             /* the stub in the first scratch page */
 
 	bool quiet;                /* drained, and no SIGCHLD read since: see tracer_next_event */
@@ -222,6 +236,12 @@ int tracer_wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *s
 int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err);
 /* At the exec stop: the first scratch page, near the executable. */
 int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err);
+/* After an attach, every thread stopped: the first page, mapped by t
+ * through code written over its current instruction (and put back). */
+int tracer_scratch_attach(tracer *tr, struct tcb *t, rg_err *err);
+/* At a detach, every thread stopped: unmaps every scratch page, t making the
+ * calls as above.  Nothing may be inside a page any more (detach_pc). */
+int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err);
 /* A page whose slot is within reach of b, mapping one if none is.  1: t died. */
 int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
 			struct scratch **out, rg_err *err);
@@ -271,6 +291,13 @@ int tracer_range_wait_signal(tracer *tr, struct tcb *t, uint64_t pc, uint64_t sp
 bool tracer_has_children(const tracer *tr);
 /* Lets go the children sharing memory the program has left (see detach.c). */
 void tracer_detach_children(tracer *tr);
+
+/* ---- attach.c ---- */
+
+/* Why PTRACE_SEIZE of pid said EPERM, in words (spawn.c, attach.c). */
+int tracer_explain_eperm(pid_t pid, const char *prog, rg_err *err);
+/* tracer_free of an attached program: let it go as it is (attach.c). */
+void tracer_abandon(tracer *tr);
 
 /* ---- children.c ---- */
 

@@ -1,0 +1,172 @@
+/*
+ * racegate attach PID GATES.yaml: the gates on a process that runs
+ * already.  session.c attaches and lets the program go (run_opts.attach_pid);
+ * this file is what differs around it: the program named by the process,
+ * and the outcome of an attach (docs/gates.md, "Attaching to a running
+ * process").
+ *
+ * An attach has no natural end: it ends when every gate that counts has
+ * acted (ENFORCED), when --for runs out or racegate is interrupted first
+ * (NOT-ENFORCED, INTERRUPTED), at a verdict of the gates, or when the
+ * process ends by itself, which is judged by expect: as far as its exit
+ * status allows (its output is not racegate's to see).
+ */
+#include "runner.h"
+#include "attach.h"
+#include "tracer.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int attach_parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > INT_MAX)
+		return -1;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+char *attach_program_path(pid_t pid, rg_err *err)
+{
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d", (int)pid);
+	if (access(link, F_OK) < 0) {
+		rg_error(err, "cannot attach to process %d: no such process", pid);
+		return NULL;
+	}
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0) {
+		if (errno == EACCES || errno == EPERM)
+			tracer_attach_explain(pid, err);   /* what ptrace will say */
+		else if (errno == ENOENT)
+			rg_error(err, "cannot attach to process %d: it has no program "
+				 "file (a kernel thread, or a zombie)", pid);
+		else
+			rg_error(err, "cannot attach to process %d: cannot read '%s': %s",
+				 pid, link, strerror(errno));
+		return NULL;
+	}
+	path[n] = '\0';
+	if (n > 10 && !strcmp(path + n - 10, " (deleted)"))  {
+		rg_error(err, "cannot attach to process %d: its program '%.*s' was "
+			 "deleted or replaced since it started, so its debug "
+			 "information cannot be read", pid, (int)(n - 10), path);
+		return NULL;
+	}
+	return xstrdup(path);
+}
+
+/* The gates that count and were never reached, by name, or NULL. */
+static char *unreached(const spec *sp, const run_result *r)
+{
+	rg_buf b = RG_BUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sp->ngates; i++) {
+		const spec_gate *g = &sp->gates[i];
+
+		if (g->optional)
+			continue;
+		if (!r->gate_reached[i])
+			rg_buf_printf(&b, "%s'%s' (%s) was never reached", n++ ? ", " : "",
+				      g->name, g->at);
+		else if (r->gate_timed_out[i])
+			rg_buf_printf(&b, "%s'%s' let a thread go by its timeout",
+				      n++ ? ", " : "", g->name);
+	}
+	return n ? rg_buf_detach(&b) : NULL;
+}
+
+static void add_note(run_result *r, char *text)
+{
+	if (r->note) {
+		char *both = xasprintf("%s; %s", r->note, text);
+
+		free(r->note);
+		free(text);
+		r->note = both;
+	} else {
+		r->note = text;
+	}
+}
+
+/*
+ * The process ended while attached: judged by expect as a run is, but for
+ * its output, which went where the process sends it: stdout: and stderr:
+ * are left out, and the note says so.
+ */
+static void judge_ended(const spec *sp, run_result *r, const gates_verdict *v)
+{
+	spec copy = *sp;
+	bool had_text = sp->expect.stdout_text || sp->expect.stderr_text;
+
+	copy.expect.stdout_text = NULL;
+	copy.expect.stderr_text = NULL;
+	if (had_text && !copy.expect.has_exit && !copy.expect.has_signal &&
+	    !copy.expect.deadlock)
+		copy.expect.any = false;
+	judge_run(&copy, r, v->stuck, v->infeasible, false);
+	add_note(r, xasprintf("the process ended while racegate was attached%s",
+			      had_text ? " (its output is not racegate's: expect's "
+			      "stdout: and stderr: were not checked)" : ""));
+}
+
+void attach_judge(const spec *sp, run_result *r, const session_end *end,
+		  const gates_verdict *v, pid_t pid)
+{
+	char *gaps;
+
+	if (end->failed) {
+		r->outcome = OUT_ERROR;
+		return;
+	}
+	if (end->interrupted) {
+		const char *name = spec_signal_name(end->interrupted);
+
+		r->outcome = OUT_INTERRUPTED;
+		add_note(r, xasprintf("racegate got %s: it let process %d go on",
+				      name ? name : strsignal(end->interrupted),
+				      (int)pid));
+		return;
+	}
+	if (!end->detached) {
+		if (v->deadlock)
+			r->outcome = OUT_DEADLOCK;
+		judge_ended(sp, r, v);
+		return;
+	}
+	if (v->stuck || v->deadlock) {
+		if (v->deadlock)
+			r->outcome = OUT_DEADLOCK;
+		judge_run(sp, r, v->stuck, false, false);
+		if (v->stuck && !r->note)
+			r->note = xstrdup("every live thread is held at a gate or blocked "
+					  "for ever: the gated order cannot happen");
+		add_note(r, xasprintf("racegate let process %d go on", (int)pid));
+		return;
+	}
+	gaps = unreached(sp, r);
+	if (end->completed && !gaps) {
+		r->outcome = OUT_ENFORCED;
+		add_note(r, xasprintf("every gate acted; racegate let process %d go on",
+				      (int)pid));
+		return;
+	}
+	r->outcome = OUT_NOT_ENFORCED;
+	add_note(r, xasprintf("the order did not take hold: %s%s; racegate let "
+			      "process %d go on", gaps ? gaps : "the gates did not act",
+			      end->timed_out ? " before --for ran out" : "", (int)pid));
+	free(gaps);
+}

@@ -1,0 +1,47 @@
+# racegate attach PID GATES.yaml: a server started plainly is attached to,
+# raced, and let go exactly as it was (attach.sh says each case).
+add_executable(e2e_attach_server e2e/programs/attach_server.c)
+target_compile_options(e2e_attach_server PRIVATE -O0 -g)
+target_link_libraries(e2e_attach_server PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+# its "plugin" request opens libe2e_plugin.so (libraries.cmake)
+add_dependencies(e2e_attach_server e2e_plugin)
+set_target_properties(e2e_attach_server PROPERTIES OUTPUT_NAME attach_server
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+add_executable(e2e_churn e2e/programs/churn.c)
+target_compile_options(e2e_churn PRIVATE -O0 -g)
+target_link_libraries(e2e_churn PRIVATE Threads::Threads)
+set_target_properties(e2e_churn PROPERTIES OUTPUT_NAME churn
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s attach_race attach_race_tid attach_hold attach_fork attach_churn attach_dlopen)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  foreach(mode reproduce tid for interrupt exits fork eperm zombie kill9 churn stopped dlopen
+               otheruser)
+    set(prog attach_server)
+    if(mode STREQUAL churn)
+      set(prog churn)
+    endif()
+    add_test(NAME e2e_attach_${mode} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/attach.sh
+             ${RG} ${E2E_DIR}/${prog} ${E2E_DIR}
+             ${CMAKE_CURRENT_SOURCE_DIR}/e2e/tools ${mode})
+    set_tests_properties(e2e_attach_${mode} PROPERTIES LABELS e2e TIMEOUT 300
+                         SKIP_RETURN_CODE 77)
+  endforeach()
+endif()
+
+# No such process; racegate itself; a thread rather than its process.
+racegate_e2e(attach_no_such_process 2
+  "^racegate: cannot attach to process 2147483647: no such process$"
+  -- ${RG} attach 2147483647 ${E2E_DIR}/attach_race.yaml)
+racegate_e2e(attach_itself 2 "^racegate: cannot attach to process [0-9]+: it is racegate itself$"
+  -- sh -c "exec \"$0\" attach $$ \"$1\"" ${RG} ${E2E_DIR}/attach_race.yaml)
+# What run takes and attach does not, said clearly.
+racegate_e2e(attach_refuses_repeat 2
+  "^racegate: --repeat does not apply to attach: a process is attached to once$"
+  -- ${RG} attach --repeat 2 1 ${E2E_DIR}/attach_race.yaml)
+racegate_e2e(attach_refuses_command 2 "^racegate: attach runs no command"
+  -- ${RG} attach 1 ${E2E_DIR}/attach_race.yaml -- /bin/true)
+racegate_e2e(attach_needs_pid 2 "^racegate: attach takes a process id, then the gates file, not '.*attach_race.yaml'$"
+  -- ${RG} attach ${E2E_DIR}/attach_race.yaml)
