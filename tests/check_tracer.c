@@ -50,7 +50,7 @@ static void start(struct run *r, const char *path, uint64_t start_sym)
 {
 	const char *argv[] = { path, NULL };
 	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	tracer_opts o = { argv, NULL, -1, devnull, -1, NULL, 0 };
+	tracer_opts o = { argv, NULL, -1, devnull, -1, NULL, 0, false };
 	rg_err err = RG_ERR_INIT;
 
 	memset(r, 0, sizeof(*r));
@@ -525,7 +525,7 @@ START_TEST(test_spawn_errors)
 	const char *missing[] = { "./no-such-program", NULL };
 	const char *dir[] = { TRACER_FX_DIR, NULL };
 	const char *nocwd[] = { "true", NULL };
-	tracer_opts o = { missing, NULL, -1, -1, -1, NULL, 0 };
+	tracer_opts o = { missing, NULL, -1, -1, -1, NULL, 0, false };
 	rg_err err = RG_ERR_INIT;
 	sigset_t mask;
 	tracer *tr = NULL;

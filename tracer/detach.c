@@ -112,8 +112,8 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 	if (sig == SIGTRAP && si.si_code > 0 && tracer_regs_fetch(tid, &r) == 0) {
 		pc = arch_get_pc(&r);
 		addr = arch_bp_from_trap_pc(pc);
-		if ((t->flags & TCB_IN_STUB) && tr->stub &&
-		    pc == ARCH_STUB_TRAP_PC(tr->stub)) {
+		if ((t->flags & TCB_IN_STUB) && t->as->stub &&
+		    pc == ARCH_STUB_TRAP_PC(t->as->stub)) {
 			/* back from a displaced syscall (tracer_step_over) */
 			t->flags &= ~TCB_IN_STUB;
 			arch_set_pc(&r, t->stub_ret);
@@ -181,26 +181,27 @@ static pid_t detach_unsettled(const tracer *tr, bool children)
  * out-of-line copies are left behind. */
 static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
 {
-	if ((t->flags & TCB_IN_STUB) && tr->stub && pc >= tr->stub &&
-	    pc < ARCH_STUB_TRAP_PC(tr->stub)) {
+	if ((t->flags & TCB_IN_STUB) && t->as->stub && pc >= t->as->stub &&
+	    pc < ARCH_STUB_TRAP_PC(t->as->stub)) {
 		/*
 		 * Before the displaced syscall: at the program's own (same
 		 * length).  After it, or inside it: behind it; if the call is
 		 * restarted the kernel moves the PC back over the syscall
 		 * instruction, which is then the program's.
 		 */
-		if (pc == tr->stub)
+		if (pc == t->as->stub)
 			return t->stub_ret - (ARCH_STUB_LEN - ARCH_BP_LEN);
 		return t->stub_ret;
 	}
 	for (size_t i = 0; i < tr->nbps; i++) {
 		const struct bp *b = &tr->bps[i];
+		uint64_t oot = tracer_as_oot(t->as, b->addr);
 
-		if (!b->oot)
+		if (!oot)
 			continue;
-		if (pc == b->oot)
+		if (pc == oot)
 			return b->addr;
-		if (pc == b->oot + b->insn.len)
+		if (pc == oot + b->insn.len)
 			return b->addr + b->insn.len;
 	}
 	return pc;
@@ -290,7 +291,8 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 		}
 	}
 	for (i = 0; i < tr->nbps; i++)
-		if (tracer_mem_pwrite(tr->memfd, tr->bps[i].addr, &tr->bps[i].orig, 1) < 0)
+		if (tracer_mem_pwrite(TRACER_MAIN_AS(tr)->memfd, tr->bps[i].addr,
+				      &tr->bps[i].orig, 1) < 0)
 			rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 				      (unsigned long long)tr->bps[i].addr,
 				      strerror(errno));

@@ -174,10 +174,12 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	tracer_ranges_free(tr, t, false);      /* the line is gone with the old image */
 	tr->nremoved = 0;
 	tr->removed_next = 0;
-	/* The old /proc/PID/mem still points at the old memory. */
-	if (tr->memfd >= 0)
-		close(tr->memfd);
-	if ((tr->memfd = tracer_open_mem(tr->pid, err)) < 0)
+	/* The old /proc/PID/mem still points at the old memory, and the
+	 * scratch pages and copies are gone with it. */
+	rg_intmap_release(&t->as->oot);
+	if (t->as->memfd >= 0)
+		close(t->as->memfd);
+	if ((t->as->memfd = tracer_open_mem(tr->pid, err)) < 0)
 		return -1;
 	tr->entry = tracer_read_auxv_entry(tr->pid);
 	if (tracer_scratch_init(tr, t, err) < 0)
@@ -198,7 +200,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		goto pass;              /* raise(SIGTRAP), kill, the program's own TF */
 	pc = arch_get_pc(&r);
 	addr = arch_bp_from_trap_pc(pc);
-	if ((t->flags & TCB_IN_STUB) && tr->stub && pc == ARCH_STUB_TRAP_PC(tr->stub)) {
+	if ((t->flags & TCB_IN_STUB) && t->as->stub && pc == ARCH_STUB_TRAP_PC(t->as->stub)) {
 		/* Back from a displaced syscall (tracer_step_over). */
 		t->flags &= ~(TCB_IN_STUB | TCB_REGS);
 		arch_set_pc(&r, t->stub_ret);

@@ -191,15 +191,15 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 	if (at_exec) {
 		start = arch_get_pc(&saved);
 		arch_inject_code(code, nr);
-		if (tracer_mem_pread(tr->memfd, start, old, sizeof(old)) != sizeof(old) ||
-		    tracer_mem_pwrite(tr->memfd, start, code, sizeof(code)) < 0)
+		if (tracer_mem_pread(t->as->memfd, start, old, sizeof(old)) != sizeof(old) ||
+		    tracer_mem_pwrite(t->as->memfd, start, code, sizeof(code)) < 0)
 			return rg_error(err, "cannot write code at 0x%llx in process %d",
-					(unsigned long long)start, tr->pid);
+					(unsigned long long)start, t->as->pid);
 		trap_pc = start + ARCH_INJECT_LEN;
 	} else {
-		if (!tr->stub)
+		if (!t->as->stub)
 			return rg_error(err, "no scratch page to run a system call from");
-		start = tr->stub;
+		start = t->as->stub;
 		trap_pc = ARCH_STUB_TRAP_PC(start);
 	}
 	arch_set_syscall_args(&r, nr, a0, a1, a2, a3, a4, a5);
@@ -249,10 +249,10 @@ static int run_syscall(tracer *tr, struct tcb *t, bool at_exec, long nr,
 			      t->tid, strerror(errno));
 out:
 	/* the program's own code back under the injected one */
-	if (at_exec && tracer_mem_pwrite(tr->memfd, start, old, sizeof(old)) < 0 &&
+	if (at_exec && tracer_mem_pwrite(t->as->memfd, start, old, sizeof(old)) < 0 &&
 	    rc == 0)
 		rc = rg_error(err, "cannot restore the code at 0x%llx in process %d",
-			      (unsigned long long)start, tr->pid);
+			      (unsigned long long)start, t->as->pid);
 	return rc;
 }
 
@@ -263,6 +263,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
 	uint8_t init[SLOT_OFF] = { 0 };
 	int64_t res = -ENOMEM;
 	uint64_t base = 0;
+	struct aspace *as = t->as;
 	struct scratch *sp;
 
 	/*
@@ -293,19 +294,19 @@ static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
 	}
 	if (!base)
 		return rg_error(err, "cannot map a scratch page in process %d: %s",
-				tr->pid, res < 0 ? strerror((int)-res) :
+				as->pid, res < 0 ? strerror((int)-res) :
 				"no free address near the code");
 	memcpy(init, arch_stub, ARCH_STUB_LEN);
-	if (tracer_mem_pwrite(tr->memfd, base, init, sizeof(init)) < 0)
+	if (tracer_mem_pwrite(as->memfd, base, init, sizeof(init)) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",
 				(unsigned long long)base);
-	RG_GROW(tr->pages, tr->npages + 1, tr->pages_cap);
-	sp = &tr->pages[tr->npages++];
+	RG_GROW(as->pages, as->npages + 1, as->pages_cap);
+	sp = &as->pages[as->npages++];
 	sp->base = base;
 	sp->slot_owner = 0;
 	sp->oot_next = OOT_OFF;
-	if (!tr->stub)
-		tr->stub = base;
+	if (!as->stub)
+		as->stub = base;
 	return 0;
 }
 
@@ -317,8 +318,8 @@ int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
 	uint64_t lo, hi, cand[2];
 	int rc;
 
-	tr->npages = 0;
-	tr->stub = 0;
+	leader->as->npages = 0;
+	leader->as->stub = 0;
 	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
 		return -1;
 	if (tr->entry) {
@@ -354,14 +355,14 @@ static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
 	uint64_t lo, hi, cand[2], spot;
 	int rc;
 
-	for (size_t i = 0; i < tr->npages; i++) {
-		spot = page_spot(&tr->pages[i], oot);
+	for (size_t i = 0; i < t->as->npages; i++) {
+		spot = page_spot(&t->as->pages[i], oot);
 		if (spot && slot_fits(spot, b)) {
-			*out = &tr->pages[i];
+			*out = &t->as->pages[i];
 			return 0;
 		}
 	}
-	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
+	if (tracer_read_maps(t->as->pid, &maps, &n, err) < 0)
 		return -1;
 	object_range(maps, n, b->addr, &lo, &hi);
 	ncand = find_holes(maps, n, lo, hi, b, b->addr, cand, 2);
@@ -371,7 +372,7 @@ static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
 	rc = map_scratch_page(tr, t, false, cand, ncand, b, b->addr, err);
 	if (rc)
 		return rc;
-	*out = &tr->pages[tr->npages - 1];
+	*out = &t->as->pages[t->as->npages - 1];
 	return slot_fits(page_spot(*out, oot), b) ? 0 : 2;
 }
 

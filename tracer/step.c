@@ -87,10 +87,15 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 				(unsigned long long)addr,
 				mapped ? "the address is not in executable code"
 				       : "nothing is mapped there");
-	if (tracer_mem_pread(tr->memfd, addr, &orig, 1) != 1 ||
-	    tracer_mem_pwrite(tr->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0)
+	if (tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, addr, &orig, 1) != 1)
 		return rg_error(err, "cannot write a breakpoint at 0x%llx: %s",
 				(unsigned long long)addr, strerror(errno));
+	/* in every followed process: they all run the program's image */
+	for (i = 0; i < tr->nas; i++)
+		if (tracer_mem_pwrite(tr->as[i]->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0 &&
+		    i == 0)
+			return rg_error(err, "cannot write a breakpoint at 0x%llx: %s",
+					(unsigned long long)addr, strerror(errno));
 	i = tracer_bp_lower(tr, addr);
 	RG_GROW(tr->bps, tr->nbps + 1, tr->bps_cap);
 	memmove(&tr->bps[i + 1], &tr->bps[i], (tr->nbps - i) * sizeof(*tr->bps));
@@ -119,15 +124,20 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 		return 0;
 	}
 	own_trap = !memcmp(&b->orig, arch_bp_insn, ARCH_BP_LEN);
-	if (!tr->exit_queued && tracer_mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
+	if (!tr->exit_queued && tracer_mem_pwrite(TRACER_MAIN_AS(tr)->memfd, addr,
+						  &b->orig, 1) < 0)
 		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 			      (unsigned long long)addr, strerror(errno));
+	/* a followed child that died meanwhile has nothing left to clean */
+	for (i = 1; !tr->exit_queued && i < tr->nas; i++)
+		tracer_mem_pwrite(tr->as[i]->memfd, addr, &b->orig, 1);
 	i = (size_t)(b - tr->bps);
 	memmove(&tr->bps[i], &tr->bps[i + 1], (tr->nbps - i - 1) * sizeof(*tr->bps));
 	tr->nbps--;
-	for (i = 0; i < tr->npages; i++)
-		if (tr->pages[i].slot_owner == addr)
-			tr->pages[i].slot_owner = 0;
+	for (size_t a = 0; a < tr->nas; a++)
+		for (i = 0; i < tr->as[a]->npages; i++)
+			if (tr->as[a]->pages[i].slot_owner == addr)
+				tr->as[a]->pages[i].slot_owner = 0;
 	/*
 	 * A thread may have trapped on it already; see handle_sigtrap() (events.c).
 	 * Not when the program's own int3 was under it: a trap there is the
@@ -198,7 +208,7 @@ static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	int rc;
 
 	/* a copy is written once and never moves: threads may be inside it */
-	RG_ASSERT(!b->oot);
+	RG_ASSERT(!tracer_as_oot(t->as, b->addr));
 	if ((rc = tracer_scratch_oot(tr, t, b, &sp, err)) != 0)
 		return rc;
 	RG_ASSERT(sp->oot_next + OOT_SIZE <= PAGE);
@@ -206,11 +216,11 @@ static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	if (arch_relocate(&b->insn, b->addr, slot, code, &rerr) < 0)
 		return 1;
 	arch_jump(code + b->insn.len, slot + b->insn.len, b->addr + b->insn.len);
-	if (tracer_mem_pwrite(tr->memfd, slot, code, b->insn.len + ARCH_JMP_LEN) < 0)
+	if (tracer_mem_pwrite(t->as->memfd, slot, code, b->insn.len + ARCH_JMP_LEN) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",
 				(unsigned long long)slot);
 	sp->oot_next += OOT_SIZE;
-	b->oot = slot;
+	*rg_intmap_ref(&t->as->oot, b->addr, 0) = slot;
 	return 0;
 }
 
@@ -229,7 +239,7 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	struct user_regs_struct r;
 	int rc;
 
-	if (!b->oot && (rc = oot_make(tr, t, b, err)) != 0)
+	if (!tracer_as_oot(t->as, b->addr) && (rc = oot_make(tr, t, b, err)) != 0)
 		return rc;
 	/* read at the trap, and nothing ran since; the rewind is not written
 	 * yet (TCB_REGS_DIRTY): this one write does both */
@@ -238,7 +248,7 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 					    "cannot read the registers of thread %d: %s",
 					    t->tid, strerror(errno));
 	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
-	arch_set_pc(&r, b->oot);
+	arch_set_pc(&r, tracer_as_oot(t->as, b->addr));
 	if (tracer_regs_store(t->tid, &r) < 0)
 		return tracer_gone_or_error(err,
 					    "cannot set the registers of thread %d: %s",
@@ -256,8 +266,8 @@ void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
 	if (!tracer_is_sync_fault(sig, si) || tracer_regs_fetch(t->tid, &r) < 0)
 		return;
 	pc = arch_get_pc(&r);
-	for (size_t i = 0; i < tr->nbps; i++)
-		if (tr->bps[i].oot && tr->bps[i].oot == pc) {
+	for (size_t i = 0; i < tr->nbps && t->as; i++)
+		if (tracer_as_oot(t->as, tr->bps[i].addr) == pc) {
 			arch_set_pc(&r, tr->bps[i].addr);
 			if (tracer_regs_store(t->tid, &r) == 0) {
 				t->flags |= TCB_REARRIVAL;
@@ -291,10 +301,10 @@ static int step_decode(tracer *tr, struct bp *b, rg_err *err)
 static int step_in_stub(tracer *tr, struct tcb *t, const struct bp *b,
 			struct user_regs_struct *r, rg_err *err)
 {
-	if (!tr->stub)
+	if (!t->as->stub)
 		return rg_error(err, "cannot step over the system call at 0x%llx: "
 				"no scratch page", (unsigned long long)b->addr);
-	arch_set_pc(r, tr->stub);
+	arch_set_pc(r, t->as->stub);
 	if (tracer_regs_store(t->tid, r) < 0)
 		return tracer_gone_or_error(err, "cannot set the registers "
 					    "of thread %d: %s", t->tid,
@@ -321,7 +331,7 @@ static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
 	if (sp->slot_owner != b->addr) {
 		if (arch_relocate(&b->insn, b->addr, *slot, code, err) < 0)
 			return -1;
-		if (tracer_mem_pwrite(tr->memfd, *slot, code, b->insn.len) < 0)
+		if (tracer_mem_pwrite(t->as->memfd, *slot, code, b->insn.len) < 0)
 			return rg_error(err, "cannot write the scratch slot at 0x%llx",
 					(unsigned long long)*slot);
 		sp->slot_owner = b->addr;
@@ -452,9 +462,9 @@ static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t sl
 		/* The call pushed slot+len: the program must return to orig+len. */
 		uint64_t sp_addr = arch_get_sp(&r), ret, want = orig + b->insn.len;
 
-		if (tracer_mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
+		if (tracer_mem_pread(t->as->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
 		    ret == slot + b->insn.len &&
-		    tracer_mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
+		    tracer_mem_pwrite(t->as->memfd, sp_addr, &want, sizeof(want)) < 0)
 			return rg_error(err, "cannot fix the return address of thread %d",
 					t->tid);
 	}

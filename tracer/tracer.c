@@ -45,6 +45,7 @@ struct tcb *tracer_tcb_add(tracer *tr, pid_t tid)
 	t = xcalloc(1, sizeof(*t));
 	t->tid = tid;
 	t->tgid = tr->pid;
+	t->as = tr->nas ? TRACER_MAIN_AS(tr) : NULL;
 	RG_GROW(tr->tcbs, tr->ntcbs + 1, tr->tcbs_cap);
 	*rg_intmap_ref(&tr->tcb_ix, (uint64_t)(uint32_t)tid, 0) = tr->ntcbs;
 	tr->tcbs[tr->ntcbs++] = t;
@@ -196,7 +197,7 @@ int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len)
 /* The program's bytes: our int3s are shown as what they replaced. */
 size_t tracer_read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len)
 {
-	int n = tracer_mem_pread(tr->memfd, addr, buf, len);
+	int n = tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, addr, buf, len);
 
 	if (n <= 0)
 		return 0;
@@ -270,8 +271,9 @@ void tracer_release(tracer *tr)
 {
 	if (tr->sigfd >= 0)
 		close(tr->sigfd);
-	if (tr->memfd >= 0)
-		close(tr->memfd);
+	while (tr->nas)
+		tracer_as_drop(tr, tr->as[tr->nas - 1]);
+	free(tr->as);
 	pthread_sigmask(SIG_SETMASK, &tr->oldmask, NULL);
 	for (size_t i = 0; i < tr->ntcbs; i++) {
 		tracer_ranges_free(tr, tr->tcbs[i], false);
@@ -281,11 +283,72 @@ void tracer_release(tracer *tr)
 	rg_intmap_release(&tr->tcb_ix);
 	free(tr->forks);
 	free(tr->bps);
-	free(tr->pages);
 	free(tr->raw);
 	free(tr->evq);
 	arch_free(tr->arch);
 	free(tr);
+}
+
+/* ---- address spaces ---------------------------------------------------- */
+
+struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
+			     rg_err *err)
+{
+	struct aspace *as = xcalloc(1, sizeof(*as));
+
+	as->pid = pid;
+	if ((as->memfd = tracer_open_mem(pid, err)) < 0) {
+		free(as);
+		return NULL;
+	}
+	if (from) {
+		/* fork copied the memory: the pages and copies are there too */
+		as->npages = as->pages_cap = from->npages;
+		as->pages = xcalloc(from->npages + 1, sizeof(*as->pages));
+		memcpy(as->pages, from->pages, from->npages * sizeof(*as->pages));
+		as->stub = from->stub;
+		for (size_t i = 0; i < from->oot.cap; i++)
+			if (from->oot.used[i])
+				*rg_intmap_ref(&as->oot, from->oot.keys[i], 0) =
+					from->oot.vals[i];
+	}
+	RG_GROW(tr->as, tr->nas + 1, tr->as_cap);
+	tr->as[tr->nas++] = as;
+	return as;
+}
+
+struct aspace *tracer_as_find(const tracer *tr, pid_t pid)
+{
+	for (size_t i = 0; i < tr->nas; i++)
+		if (tr->as[i]->pid == pid)
+			return tr->as[i];
+	return NULL;
+}
+
+void tracer_as_drop(tracer *tr, struct aspace *as)
+{
+	size_t i;
+
+	for (i = 0; i < tr->ntcbs; i++)
+		if (tr->tcbs[i]->as == as)
+			tr->tcbs[i]->as = NULL;
+	for (i = 0; i < tr->nas && tr->as[i] != as; i++)
+		;
+	if (i < tr->nas)
+		memmove(&tr->as[i], &tr->as[i + 1], (tr->nas - i - 1) * sizeof(*tr->as));
+	tr->nas--;
+	if (as->memfd >= 0)
+		close(as->memfd);
+	free(as->pages);
+	rg_intmap_release(&as->oot);
+	free(as);
+}
+
+uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr)
+{
+	const size_t *v = rg_intmap_get(&as->oot, addr);
+
+	return v ? (uint64_t)*v : 0;
 }
 
 /* Kills a child of racegate's, and reaps it. */
@@ -388,7 +451,8 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(tr->pid, &local, 1, &remote, 1, 0);
 
-	if (n != (ssize_t)len && tracer_mem_pread(tr->memfd, addr, buf, len) != (int)len)
+	if (n != (ssize_t)len &&
+	    tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, addr, buf, len) != (int)len)
 		return rg_error(err, "cannot read %zu bytes at 0x%llx in process %d",
 				len, (unsigned long long)addr, tr->pid);
 	/* Show the program's bytes, not our int3s. */

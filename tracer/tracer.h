@@ -106,6 +106,9 @@ typedef struct tracer_opts {
 	 * NULL: every fd racegate has without O_CLOEXEC goes to the program. */
 	const bool *inherit;
 	int ninherit;
+	/* Follow the program's forks: a child with memory of its own stays
+	 * traced, with the program's breakpoints (see "Child processes" above). */
+	bool follow_fork;
 } tracer_opts;
 #define TRACER_FD_CLOSED (-2)
 

@@ -48,9 +48,26 @@
 #define TCB_GROUP_STOP   0x2000 /* held inside the program's group-stop (by tracer_interrupt, or
 				  born into it): resumed back into it (PTRACE_LISTEN), not on */
 
+/*
+ * One address space: the program's, or a followed fork child's (which
+ * starts as a copy of its parent's: the same int3s, scratch pages and
+ * out-of-line copies, at the same addresses).  Every followed process runs
+ * the program's image, so the breakpoint table (tr->bps) is one for all;
+ * what each memory holds of racegate's besides the int3s is its own.
+ */
+struct aspace {
+	pid_t pid;                 /* its process (the leader's tid) */
+	int memfd;                 /* its /proc/PID/mem */
+	struct scratch *pages;
+	size_t npages, pages_cap;
+	uint64_t stub;             /* the stub in its first scratch page */
+	rg_intmap oot;             /* breakpoint address -> its out-of-line copy here */
+};
+
 struct tcb {
 	pid_t tid;
 	pid_t tgid;                /* its process: the program's, or a TCB_CHILD's own */
+	struct aspace *as;         /* the memory it runs in */
 	unsigned flags;
 	pid_t parent;              /* creating thread, once TCB_PARENT_KNOWN */
 	uint64_t bp_addr;          /* TCB_AT_BP */
@@ -80,7 +97,6 @@ struct bp {
 	uint8_t orig;              /* the byte under the int3 */
 	bool decoded;              /* insn is valid */
 	struct arch_insn insn;     /* the original instruction, for step_over */
-	uint64_t oot;              /* its copy + jump back for one-trap steps, or 0 (step_over_oot) */
 	bool user;                 /* inserted by tracer_insert_bp: traps are reported */
 	unsigned ntemp;            /* return breakpoints of ranges (tracer_resume_past) here */
 };
@@ -100,7 +116,7 @@ struct tracer {
 	pid_t pid;
 	uint64_t entry;
 	int sigfd;
-	int memfd;                 /* /proc/PID/mem, reopened at each exec */
+	bool follow_fork;          /* fork children stay traced (tracer_opts) */
 	sigset_t oldmask;
 	arch *arch;
 	bool exit_queued;          /* the EXIT event was queued: nothing follows */
@@ -117,9 +133,10 @@ struct tracer {
 	uint64_t removed[REMOVED_MAX];
 	size_t nremoved, removed_next;
 
-	struct scratch *pages;
-	size_t npages, pages_cap;
-	uint64_t stub;             /* the stub in the first scratch page */
+	/* as[0] is the program's (its memfd reopened at each exec), then
+	 * followed fork children's, in creation order */
+	struct aspace **as;
+	size_t nas, as_cap;
 
 	bool quiet;                /* drained, and no SIGCHLD read since: see tracer_next_event */
 	struct wstat *raw;         /* statuses drained, not yet judged */
@@ -145,6 +162,17 @@ struct tracer {
 #define STOP_WAIT_MS 2000
 
 /* ---- tracer.c: control blocks, registers, memory, /proc ---- */
+
+/* The program's memory (the first process's). */
+#define TRACER_MAIN_AS(tr) ((tr)->as[0])
+/* A new address space for pid (memfd opened); a copy of from's when given. */
+struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
+			     rg_err *err);
+/* Forgets as (a process gone, or let go); its blocks no longer point at it. */
+void tracer_as_drop(tracer *tr, struct aspace *as);
+struct aspace *tracer_as_find(const tracer *tr, pid_t pid);
+/* Out-of-line copy of the breakpoint at addr in as, or 0. */
+uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr);
 
 struct tcb *tracer_tcb_find(const tracer *tr, pid_t tid);
 /* A new control block for tid, in the program's process (tgid). */
