@@ -72,6 +72,9 @@ static const char help_text[] =
 "  --keep-stopped     at a verdict (deadlock, timeout) leave the program\n"
 "                     stopped and detached, with no breakpoint in it, and\n"
 "                     print the gdb -p PID command to look inside\n"
+"  --follow-fork      trace the program's fork children too: gates with\n"
+"                     process: act in them (the default when the spec names\n"
+"                     a process); --no-follow-fork lets them go untraced\n"
 "  --quiet, -q        print only the outcome line(s)\n"
 "  --verbose, -v      print every run's report and output, and what\n"
 "                     racegate does (setup steps, breakpoint counts)\n"
@@ -135,6 +138,9 @@ static const char help_text[] =
 "  once: true         act on the first matching arrival only\n"
 "  optional: true     not reaching it does not make the run NOT-ENFORCED\n"
 "  timeout: 2s        let a held thread go after 2s (then NOT-ENFORCED)\n"
+"  process: {nth: 1}  the process it acts in: main (default) | any |\n"
+"                     {exe: helper} | {nth: K} (K-th child process);\n"
+"                     selectors take process: too, alone: its first thread\n"
 "Gates at one location merge: every open, then every wait, barrier, then_open.\n"
 "sequence: [{thread: w1, at: c.c:12}, {thread: w2, at: c.c:14}]  a total\n"
 "  order: each step is held until the step before it has got past its line.\n"
@@ -236,6 +242,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	c->repeat = 1;
 	c->jobs = 1;
 	c->on_deadlock = -1;
+	c->follow_fork = -1;
 	c->color = -1;
 	c->cmd = argv[1];
 	for (i = 2; i < argc; i++) {
@@ -312,6 +319,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 						   "100ms or 1s, not '%s'", v);
 		} else if (!strcmp(a, "--keep-stopped")) {
 			c->keep_stopped = true;
+		} else if (!strcmp(a, "--follow-fork") || !strcmp(a, "--no-follow-fork")) {
+			c->follow_fork = a[2] != 'n';
 		} else if (is_option(a, "--on-deadlock")) {
 			if (!(v = option_value(argc, argv, &i, "--on-deadlock")))
 				return usage_error("'%s' needs fail or release", a);
@@ -464,6 +473,7 @@ static int cmd_run(const struct cli *c)
 	o.on_deadlock = c->on_deadlock >= 0 ? c->on_deadlock : (int)sp->on_deadlock;
 	o.quiet_ms = c->quiet_ms;
 	o.keep_stopped = c->keep_stopped;
+	o.follow_fork = c->follow_fork >= 0 ? c->follow_fork != 0 : spec_names_process(sp);
 
 	memset(&bo, 0, sizeof(bo));
 	bo.repeat = c->repeat;

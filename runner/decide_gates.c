@@ -328,9 +328,17 @@ static void dg_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 {
 	gates_decider *g = d;
 
+	session_proc sp;
+	gate_proc gp = { 0, NULL, is_main };
+
 	if (is_main && !g->main_tid)
 		g->main_tid = tid;
-	gate_thread_started(g->eng, tid, start, is_main, t_ms);
+	if (session_thread_proc(g->s, tid, &sp)) {
+		gp.nth = sp.nth;
+		gp.exe = sp.exe;
+		gp.initial = sp.initial;
+	}
+	gate_thread_started_in(g->eng, tid, start, is_main, &gp, t_ms);
 }
 
 static void dg_thread_named(void *d, pid_t tid, const char *name, double t_ms)

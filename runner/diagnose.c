@@ -35,6 +35,8 @@ struct snap {
 
 struct stall_watch {
 	pid_t pid;
+	pid_t *procs;              /* every process looked at (stall_processes), or NULL: pid */
+	size_t nprocs;
 	double quiet_ms;
 	struct snap *last;         /* the stuck snapshot being watched */
 	size_t nlast;
@@ -58,7 +60,46 @@ void stall_free(stall_watch *w)
 	if (!w)
 		return;
 	free(w->last);
+	free(w->procs);
 	free(w);
+}
+
+void stall_processes(stall_watch *w, const pid_t *pids, size_t n)
+{
+	free(w->procs);
+	w->procs = xcalloc(n + 1, sizeof(*pids));
+	memcpy(w->procs, pids, n * sizeof(*pids));
+	w->nprocs = n;
+	w->have = false;
+}
+
+/* The threads of every process watched, each with its process in *pids. */
+static int stall_tasks(const stall_watch *w, pid_t **tids, pid_t **pids, size_t *n)
+{
+	size_t np = w->procs ? w->nprocs : 1;
+
+	*tids = *pids = NULL;
+	*n = 0;
+	for (size_t k = 0; k < np; k++) {
+		pid_t pid = w->procs ? w->procs[k] : w->pid, *v = NULL;
+		size_t m = 0;
+
+		if (tracer_tasks(pid, &v, &m) < 0) {
+			free(v);
+			if (k == 0)
+				return -1;
+			continue;      /* a child that died meanwhile */
+		}
+		*tids = xrealloc(*tids, (*n + m + 1) * sizeof(**tids));
+		*pids = xrealloc(*pids, (*n + m + 1) * sizeof(**pids));
+		for (size_t i = 0; i < m; i++) {
+			(*tids)[*n + i] = v[i];
+			(*pids)[*n + i] = pid;
+		}
+		*n += m;
+		free(v);
+	}
+	return 0;
 }
 
 void stall_touch(stall_watch *w)
@@ -71,7 +112,7 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
 			       double t_ms, double *next_ms)
 {
 	double step = w->quiet_ms / 4 < 5 ? 5 : w->quiet_ms / 4;
-	pid_t *tids = NULL;
+	pid_t *tids = NULL, *pids = NULL;
 	size_t n = 0, nc = 0, i;
 	struct snap *cur;
 	bool stuck = true;
@@ -91,8 +132,9 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
 		return STALL_NONE;
 	}
 	*next_ms = t_ms + step;
-	if (tracer_tasks(w->pid, &tids, &n) < 0 || !n) {
+	if (stall_tasks(w, &tids, &pids, &n) < 0 || !n) {
 		free(tids);
+		free(pids);
 		w->have = false;
 		return STALL_NONE;
 	}
@@ -104,10 +146,10 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
 		if (held(ctx, tids[i])) {
 			s.kind = 'H';
 		} else {
-			tracer_tstate_read(w->pid, tids[i], &st);
+			tracer_tstate_read(pids[i], tids[i], &st);
 			if (!st.state || st.state == 'Z' || st.state == 'X')
 				continue;          /* dead, not yet reaped */
-			if (tracer_tstate_wait(w->pid, &st) != TRACER_WAIT_FOREVER) {
+			if (tracer_tstate_wait(pids[i], &st) != TRACER_WAIT_FOREVER) {
 				stuck = false;
 				break;
 			}
@@ -120,6 +162,7 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, void *ctx,
 		cur[nc++] = s;
 	}
 	free(tids);
+	free(pids);
 	if (!stuck || !nc) {
 		free(cur);
 		w->have = false;

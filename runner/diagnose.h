@@ -27,6 +27,12 @@ enum stall_verdict {
 
 stall_watch *stall_new(pid_t pid, double quiet_ms);
 void stall_free(stall_watch *w);
+/*
+ * The processes whose threads are looked at (--follow-fork: the program's
+ * first, then its followed children): a held or running thread of any of
+ * them counts as of the program's.  Copied; at start, pid alone.
+ */
+void stall_processes(stall_watch *w, const pid_t *pids, size_t n);
 
 /*
  * Something happened (a tracer event): the quiet period starts again, and

@@ -196,6 +196,7 @@ typedef struct run_opts {
 				  so the program starts with it closed too */
 	const bool *inherit;   /* fds from 3 up the program inherits (tracer_opts) */
 	int ninherit;
+	bool follow_fork;      /* trace the program's fork children too (--follow-fork) */
 } run_opts;
 
 /* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */

@@ -35,8 +35,16 @@
 
 #define NAME_POLL_MS 20 /* thread names are read again this often while threads are held */
 
+/* A process of the program's tree: [0] the program, then followed children. */
+struct proc {
+	pid_t pid;
+	char *exe;             /* file name of its image, or NULL */
+	bool gone;             /* its first thread exited (or the process was let go) */
+};
+
 struct thr {
 	pid_t tid;
+	size_t proc;           /* index in procs */
 	const plan_bp *at;     /* where it last arrived at a gate location */
 	char *start;           /* start routine, or NULL */
 	size_t npast;          /* lines the tracer watches it get past (then_open pending) */
@@ -71,6 +79,8 @@ struct session {
 	size_t npend, cappend;
 	struct thr *thr;
 	size_t nthr, capthr;
+	struct proc *procs;
+	size_t nprocs, capprocs;
 	rg_intmap thr_ix;      /* tid -> index in thr of the latest thread with it */
 	size_t nlive;
 
@@ -110,6 +120,7 @@ static struct thr *thr_add(session *s, pid_t tid, char *start)
 	*rg_intmap_ref(&s->thr_ix, (uint64_t)(uint32_t)tid, 0) = s->nthr;
 	t = &s->thr[s->nthr++];
 	t->tid = tid;
+	t->proc = 0;
 	t->at = NULL;
 	t->start = start;
 	t->npast = 0;
@@ -151,6 +162,45 @@ size_t session_threads(const session *s, pid_t **tids, const plan_bp ***at)
 		(*at)[i] = s->thr[i].at;
 	}
 	return s->nthr;
+}
+
+static size_t proc_add(session *s, pid_t pid, const char *exe_path)
+{
+	const char *base;
+
+	RG_GROW(s->procs, s->nprocs + 1, s->capprocs);
+	s->procs[s->nprocs].pid = pid;
+	base = exe_path ? strrchr(exe_path, '/') : NULL;
+	s->procs[s->nprocs].exe = exe_path ? xstrdup(base ? base + 1 : exe_path) : NULL;
+	return s->nprocs++;
+}
+
+static size_t proc_index(const session *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == pid)
+			return i;
+	return 0;
+}
+
+bool session_thread_proc(const session *s, pid_t tid, session_proc *out)
+{
+	const struct thr *t = thr_find(s, tid);
+	const struct proc *pr;
+
+	if (!t || t->proc >= s->nprocs)
+		return false;
+	pr = &s->procs[t->proc];
+	out->pid = pr->pid;
+	out->nth = (int)t->proc;
+	out->exe = pr->exe;
+	out->initial = tid == pr->pid;
+	return true;
+}
+
+size_t session_nprocs(const session *s)
+{
+	return s->nprocs;
 }
 
 bool session_ending(const session *s)
@@ -432,6 +482,35 @@ static void on_exec(session *s)
 	find_bias(s, &err);   /* another executable: nothing of it is looked up */
 }
 
+/* The stall watch looks at every followed process still there. */
+static void stall_refresh(session *s)
+{
+	pid_t *pids = xcalloc(s->nprocs + 1, sizeof(*pids));
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (i == 0 || !s->procs[i].gone)
+			pids[n++] = s->procs[i].pid;
+	stall_processes(s->stall, pids, n);
+	free(pids);
+}
+
+/* A followed child process: its threads are told of as they come (THREAD_NEW). */
+static void on_fork(session *s, pid_t child)
+{
+	char path[64], exe[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)child);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n > 0)
+		exe[n] = '\0';
+	proc_add(s, child, n > 0 ? exe : NULL);
+	stall_refresh(s);
+	rg_trace("following process %d (%s), child #%zu", (int)child,
+		 n > 0 ? exe : "?", s->nprocs - 1);
+}
+
 static void dispatch(session *s, const tracer_event *ev)
 {
 	double t = session_now(s);
@@ -441,11 +520,12 @@ static void dispatch(session *s, const tracer_event *ev)
 		on_breakpoint(s, ev->tid, ev->addr);
 		break;
 	case TRACER_EV_THREAD_NEW: {
-		char *start = take_pending_start(s, ev->parent);
+		bool first = ev->pid == ev->tid;   /* a followed child process's */
+		char *start = first ? NULL : take_pending_start(s, ev->parent);
 
-		if (!start)
+		if (!start && !first)
 			starts_unnamed(s->p, &s->res->warnings);
-		thr_add(s, ev->tid, start);
+		thr_add(s, ev->tid, start)->proc = proc_index(s, ev->pid);
 		s->nlive++;
 		s->ops->thread_started(s->d, ev->tid, start, false, t);
 		restart_released(s);
@@ -457,6 +537,10 @@ static void dispatch(session *s, const tracer_event *ev)
 
 		if (th)
 			th->npast = 0;   /* the decider opens what it had not got past */
+		if (th && th->proc && th->tid == s->procs[th->proc].pid) {
+			s->procs[th->proc].gone = true;
+			stall_refresh(s);
+		}
 		if (s->nlive)
 			s->nlive--;
 		run_locs_thread_exited(s->locs, ev->tid);
@@ -484,8 +568,11 @@ static void dispatch(session *s, const tracer_event *ev)
 		restart_released(s);
 		break;
 	}
-	case TRACER_EV_SIGNAL:
 	case TRACER_EV_FORK:
+		if (ev->followed)
+			on_fork(s, ev->child);
+		break;
+	case TRACER_EV_SIGNAL:
 		break;
 	}
 }
@@ -808,6 +895,7 @@ static int spawn(session *s)
 		to.stderr_fd = TRACER_FD_CLOSED;
 	to.inherit = s->o->inherit;
 	to.ninherit = s->o->ninherit;
+	to.follow_fork = s->o->follow_fork;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	if (tracer_spawn(&to, &s->tr, &err) < 0) {
 		s->res->note = xstrdup(err.msg);
@@ -862,6 +950,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
 		arm_all(s);
 
+		proc_add(s, tracer_pid(s->tr), s->p->exe);
 		thr_add(s, tracer_pid(s->tr), NULL);
 		s->nlive = 1;
 		ops->thread_started(d, tracer_pid(s->tr), NULL, true, session_now(s));
@@ -900,6 +989,9 @@ void session_free(session *s)
 	for (i = 0; i < s->npend; i++)
 		free(s->pend[i].start);
 	free(s->thr);
+	for (i = 0; i < s->nprocs; i++)
+		free(s->procs[i].exe);
+	free(s->procs);
 	rg_intmap_release(&s->thr_ix);
 	free(s->pend);
 	free(s->ptc);

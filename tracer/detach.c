@@ -369,6 +369,9 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 
 	if (tr->exit_queued)
 		return rg_error(err, "it has ended");
+	/* followed fork children are not left behind with int3s: they die */
+	if (tr->nas > 1)
+		tracer_kill_followed(tr, false);
 	if (detach_stop_all(tr, false, err) < 0)
 		return -1;
 	rc = detach_clean(tr, false, err);

@@ -82,10 +82,14 @@ void tracer_rejoin_group_stop(pid_t tid)
 	ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
 }
 
-static void report_new_thread(tracer *tr, struct tcb *t)
+void tracer_report_new_thread(tracer *tr, struct tcb *t)
 {
+	tracer_event *ev;
+
 	t->flags |= TCB_REPORTED | TCB_HELD;
-	tracer_queue_event(tr, TRACER_EV_THREAD_NEW, t->tid)->parent = t->parent;
+	ev = tracer_queue_event(tr, TRACER_EV_THREAD_NEW, t->tid);
+	ev->parent = t->parent;
+	ev->pid = t->tgid;
 }
 
 int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
@@ -109,6 +113,9 @@ int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
 		 */
 		if (!t)
 			t = tracer_tcb_add(tr, child);
+		/* a thread of a followed child process is in its memory */
+		t->tgid = parent->tgid;
+		t->as = parent->as;
 		t->parent = parent->tid;
 		t->flags |= TCB_PARENT_KNOWN;
 		if (parent->flags & TCB_IN_STUB) {
@@ -117,7 +124,7 @@ int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
 			t->stub_ret = parent->stub_ret;
 		}
 		if (restart && !(t->flags & TCB_REPORTED))
-			report_new_thread(tr, t);
+			tracer_report_new_thread(tr, t);
 	} else {
 		struct fchild *f = tracer_fork_find(tr, child);
 
@@ -144,6 +151,8 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 
 	if (t->flags & TCB_CHILD)
 		return tracer_child_exec(tr, t, err);
+	if (t->tgid != tr->pid)
+		return tracer_proc_exec(tr, t, err);
 	/*
 	 * Children still sharing the old memory keep it (a vfork child whose
 	 * parent thread exec killed): let them go with it clean, through the
@@ -171,6 +180,7 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED;
 	t->npending = 0;
 	tr->nbps = 0;
+	rg_intmap_release(&tr->ever);
 	tracer_ranges_free(tr, t, false);      /* the line is gone with the old image */
 	tr->nremoved = 0;
 	tr->removed_next = 0;
@@ -293,6 +303,9 @@ static void report_exit(tracer *tr, int status)
 {
 	tracer_event *ev;
 
+	/* Followed fork children die with it (docs/gates.md, "Processes"). */
+	if (tr->nas > 1)
+		tracer_kill_followed(tr, true);
 	/* The leader's status comes only once every other thread was reaped;
 	 * threads still listed died without a status of their own. */
 	for (size_t i = 0; i < tr->ntcbs; i++) {
@@ -338,9 +351,13 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		if (tid == tr->pid) {
 			report_exit(tr, status);
 		} else if (t) {
+			bool leader = t->tgid == tid && !(t->flags & TCB_CHILD);
+
 			if (t->flags & TCB_REPORTED)
 				tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, tid);
 			tracer_tcb_drop(tr, t);
+			if (leader)
+				tracer_proc_gone(tr, tid);
 		} else if ((f = tracer_fork_find(tr, tid))) {
 			tracer_fork_drop(tr, f);
 		}
@@ -370,7 +387,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 			/* Left stopped until its parent's clone event is seen
 			 * and the caller resumes it. */
 			if ((t->flags & TCB_PARENT_KNOWN) && !(t->flags & TCB_REPORTED))
-				report_new_thread(tr, t);
+				tracer_report_new_thread(tr, t);
 			return 0;
 		}
 	}

@@ -104,6 +104,7 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 	memset(b, 0, sizeof(*b));
 	b->addr = addr;
 	b->orig = orig;
+	*rg_intmap_ref(&tr->ever, addr, 0) = orig;
 	b->user = true;
 	forget_removed(tr, addr);
 	return 0;

@@ -232,7 +232,7 @@ bool tracer_is_own_thread(const tracer *tr, pid_t tid)
 {
 	long tgid = tracer_proc_status_field(tid, "Tgid");
 
-	return tgid < 0 || tgid == tr->pid;
+	return tgid < 0 || tracer_as_find(tr, (pid_t)tgid);
 }
 
 int tracer_open_mem(pid_t pid, rg_err *err)
@@ -283,6 +283,7 @@ void tracer_release(tracer *tr)
 	rg_intmap_release(&tr->tcb_ix);
 	free(tr->forks);
 	free(tr->bps);
+	rg_intmap_release(&tr->ever);
 	free(tr->raw);
 	free(tr->evq);
 	arch_free(tr->arch);
@@ -467,6 +468,9 @@ void tracer_kill(tracer *tr)
 	if (tr->reaped)
 		return;
 	kill(tr->pid, SIGKILL);
+	/* followed fork children go with it (their deaths follow) */
+	for (size_t i = 1; i < tr->nas; i++)
+		kill(tr->as[i]->pid, SIGKILL);
 	/* children in its memory (vfork, CLONE_VM), followed until their
 	 * exec, go with it: they would run on with racegate's int3s */
 	for (size_t i = 0; i < tr->ntcbs; i++)
@@ -509,6 +513,8 @@ void tracer_free(tracer *tr)
 		 * leader's status comes (after every other thread's).
 		 */
 		kill(tr->pid, SIGKILL);
+		for (size_t i = 1; i < tr->nas; i++)
+			kill(tr->as[i]->pid, SIGKILL);
 		for (size_t i = 0; i < tr->nforks; i++)
 			kill(tr->forks[i].pid, SIGKILL);
 		for (size_t i = 0; i < tr->ntcbs; i++)
@@ -531,6 +537,8 @@ void tracer_free(tracer *tr)
 	}
 	/* Children still attached (not let go yet, or followed: racegate's
 	 * breakpoints are in their memory) die with the program. */
+	if (tr->nas > 1)
+		tracer_kill_followed(tr, false);
 	for (size_t i = 0; i < tr->nforks; i++)
 		tracer_kill_and_reap(tr->forks[i].pid);
 	tr->nforks = 0;

@@ -69,7 +69,8 @@ typedef struct tracer tracer;
 
 enum tracer_ev_kind {
 	TRACER_EV_BREAKPOINT,  /* tid is stopped at breakpoint addr (RIP == addr); stays stopped until tracer_resume */
-	TRACER_EV_THREAD_NEW,  /* tid was created by parent; stays stopped (before its first instruction) until tracer_resume */
+	TRACER_EV_THREAD_NEW,  /* tid was created by parent; stays stopped (before its first instruction) until tracer_resume;
+				  with follow_fork, also a followed child process's first thread (pid == tid, after its FORK) */
 	TRACER_EV_THREAD_EXIT, /* tid is gone (exited, or killed by the process's exit); once per
 				  thread; the leader's when it passes its exit (pthread_exit in
 				  main: the kernel keeps it a zombie until the end), before EXIT */
@@ -77,7 +78,8 @@ enum tracer_ev_kind {
 	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new
 				  leader (THREAD_EXIT for the others, before or after); it runs on */
 	TRACER_EV_FORK,        /* tid made child process: detached with the breakpoints out of its
-				  copy of memory, or followed while it shares the program's */
+				  copy of memory, or followed while it shares the program's; with
+				  follow_fork, followed (its THREAD_NEW comes next: followed set) */
 	TRACER_EV_EXIT,        /* the whole process ended; always the last event */
 	TRACER_EV_RANGE_DONE,  /* tid has got past the code given to tracer_resume_past (addr: its PC now); it runs on */
 };
@@ -87,6 +89,8 @@ typedef struct tracer_event {
 	pid_t tid;
 	pid_t parent;          /* THREAD_NEW: creating thread */
 	pid_t child;           /* FORK: the child's pid */
+	pid_t pid;             /* THREAD_NEW: the process it is in (tracer_pid, or a followed child) */
+	bool followed;         /* FORK: the child is traced like the program (follow_fork) */
 	uint64_t addr;         /* BREAKPOINT: the breakpoint's address */
 	int signo;             /* SIGNAL */
 	int exit_code;         /* EXIT: the exit status when it exited normally, else -1 */

@@ -130,6 +130,10 @@ struct tracer {
 
 	struct bp *bps;            /* sorted by addr */
 	size_t nbps, bps_cap;
+	/* every address that had a breakpoint in this image -> the byte under
+	 * it: a fork child's copy may hold an int3 taken out since its fork
+	 * (children.c puts its memory right) */
+	rg_intmap ever;
 	uint64_t removed[REMOVED_MAX];
 	size_t nremoved, removed_next;
 
@@ -226,6 +230,8 @@ bool tracer_is_stop_signal(int sig);
 bool tracer_is_group_stop(int status);
 /* Asks a thread that left a group-stop early to stop again (see events.c). */
 void tracer_rejoin_group_stop(pid_t tid);
+/* THREAD_NEW for t, which stays stopped until resumed. */
+void tracer_report_new_thread(tracer *tr, struct tcb *t);
 /* Judges one wait status (see events.c). */
 int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err);
 /*
@@ -325,5 +331,18 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow, rg_err *err);
 /* A followed child (TCB_CHILD) stopped at its exec: nothing of racegate's
  * is in its new memory, so it is let go. */
 int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err);
+
+/* A thread of a followed fork child (follow_fork) stopped at its exec: the
+ * process is let go (THREAD_EXIT for its threads), nothing of racegate's
+ * being in its new image. */
+int tracer_proc_exec(tracer *tr, struct tcb *t, rg_err *err);
+/* The leader of a followed fork child died: its address space goes. */
+void tracer_proc_gone(tracer *tr, pid_t pid);
+/*
+ * Kills every followed fork child (the program ended, or is left stopped):
+ * THREAD_EXIT for their threads when report, then their deaths are reaped,
+ * within STOP_WAIT_MS.
+ */
+void tracer_kill_followed(tracer *tr, bool report);
 
 #endif
