@@ -121,6 +121,7 @@ static void tl_add(gates_decider *g, const gate_note *n, const char *where,
 		   const char *gate, char *what)
 {
 	run_result *r = g->res;
+	session_proc sp;
 	tl_entry *e;
 
 	if (r->ntl >= TL_MAX) {
@@ -132,6 +133,7 @@ static void tl_add(gates_decider *g, const gate_note *n, const char *where,
 	e = &r->tl[r->ntl++];
 	e->t_ms = n->t_ms;
 	e->tid = n->tid;
+	e->pid = session_thread_proc(g->s, n->tid, &sp) ? sp.pid : 0;
 	e->who = xstrdup(gate_thread_label(g->eng, n->tid));
 	e->where = where;
 	e->gate = gate;
@@ -411,7 +413,16 @@ static void dg_diagnose(void *d, bool unwind)
 	in.tids = tids;
 	in.at = at;
 	in.unwind = unwind;
+	if (session_nprocs(g->s) > 1) {
+		pid_t *pids = xcalloc(in.ntids + 1, sizeof(*pids));
+		session_proc sp;
+
+		for (size_t i = 0; i < in.ntids; i++)
+			pids[i] = session_thread_proc(g->s, tids[i], &sp) ? sp.pid : 0;
+		in.pids = pids;
+	}
 	diagnose(&in, g->res);
+	free((pid_t *)in.pids);
 	free(tids);
 	free(at);
 }

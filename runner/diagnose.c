@@ -264,6 +264,7 @@ enum waits { W_NONE, W_MUTEX, W_COND, W_JOIN, W_BARRIER, W_SEM, W_RWLOCK, W_FUTE
 
 struct dthread {
 	pid_t tid;
+	pid_t pid;                 /* its process */
 	const char *label;
 	const plan_bp *at;
 	bool live, held;
@@ -611,6 +612,31 @@ static void clear_diag(run_result *res)
 	res->chain = NULL;
 }
 
+/* The live threads of the program and of every followed process of in. */
+static void live_threads(const diag_input *in, pid_t **live, size_t *nlive)
+{
+	pid_t main_pid = tracer_pid(in->tr);
+
+	*live = NULL;
+	*nlive = 0;
+	if (tracer_tasks(main_pid, live, nlive) < 0)
+		*nlive = 0;
+	for (size_t i = 0; in->pids && i < in->ntids; i++) {
+		pid_t *v = NULL;
+		size_t m = 0;
+
+		/* each process once: at its first thread */
+		if (!in->pids[i] || in->pids[i] == main_pid || in->pids[i] != in->tids[i])
+			continue;
+		if (tracer_tasks(in->pids[i], &v, &m) == 0 && m) {
+			*live = xrealloc(*live, (*nlive + m) * sizeof(**live));
+			memcpy(*live + *nlive, v, m * sizeof(*v));
+			*nlive += m;
+		}
+		free(v);
+	}
+}
+
 void diagnose(const diag_input *in, run_result *res)
 {
 	struct dctx d = { .in = in };
@@ -620,13 +646,13 @@ void diagnose(const diag_input *in, run_result *res)
 	rg_err err = RG_ERR_INIT;
 
 	clear_diag(res);
-	if (tracer_tasks(tracer_pid(in->tr), &live, &nlive) < 0)
-		nlive = 0;
+	live_threads(in, &live, &nlive);
 	tracer_maps(in->tr, &d.maps, &d.nmaps, &err);
 	v = xcalloc(in->ntids + nlive + 1, sizeof(*v));
 	/* every thread seen, in creation order, then any not seen yet */
 	for (i = 0; i < in->ntids; i++) {
 		v[n].tid = in->tids[i];
+		v[n].pid = in->pids && in->pids[i] ? in->pids[i] : tracer_pid(in->tr);
 		v[n].at = in->at ? in->at[i] : NULL;
 		n++;
 	}
@@ -636,6 +662,7 @@ void diagnose(const diag_input *in, run_result *res)
 		if (!t) {
 			t = &v[n++];
 			t->tid = live[i];
+			t->pid = tracer_pid(in->tr);
 		}
 		t->live = true;
 	}
@@ -652,11 +679,11 @@ void diagnose(const diag_input *in, run_result *res)
 			t->held = true;
 			t->reason = xstrdup(why);
 		} else {
-			tracer_tstate_read(tracer_pid(in->tr), t->tid, &t->st);
+			tracer_tstate_read(t->pid, t->tid, &t->st);
 			if (!t->st.state || t->st.state == 'Z' || t->st.state == 'X')
 				t->live = false;
 			else
-				t->wait = tracer_tstate_wait(tracer_pid(in->tr), &t->st);
+				t->wait = tracer_tstate_wait(t->pid, &t->st);
 		}
 	}
 	for (i = 0; i < n; i++) {

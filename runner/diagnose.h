@@ -59,6 +59,8 @@ typedef struct diag_input {
 	uint64_t bias;             /* of the executable */
 	const pid_t *tids;         /* every thread the run has seen, in creation order */
 	const plan_bp *const *at;  /* per tids[i]: its last gate location, or NULL */
+	const pid_t *pids;         /* per tids[i]: its process (--follow-fork), or NULL:
+				      every thread is the program's */
 	size_t ntids;
 	bool unwind;               /* stop blocked threads and unwind them all (ends the run) */
 } diag_input;

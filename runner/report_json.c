@@ -265,6 +265,8 @@ static void put_event(rg_buf *b, const tl_entry *e)
 	rg_buf_puts(b, "{");
 	kv_num(b, "t_ms", e->t_ms, &first);
 	kv_int(b, "tid", e->tid, &first);
+	if (e->pid)
+		kv_int(b, "pid", e->pid, &first);
 	kv_str(b, "thread", e->who, &first);
 	kv_str(b, "kind", tl_kind_name(e->kind), &first);
 	key(b, "gate_index", &first);

@@ -203,6 +203,7 @@ typedef struct run_opts {
 typedef struct tl_entry {
 	double t_ms;
 	pid_t tid;
+	pid_t pid;             /* its process (--follow-fork), or 0 when not known */
 	char *who;             /* thread label */
 	const char *where;     /* plan_bp.where, or NULL */
 	const char *gate;      /* gate name, or NULL */

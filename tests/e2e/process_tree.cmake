@@ -14,10 +14,10 @@ endforeach()
 # A parent/child race over MAP_SHARED memory: the child loads, the parent
 # loads and stores, the child stores: one update is lost, every run.
 racegate_e2e(process_tree_race 0 "counter = 1" "REPRODUCED: exit 1"
-  "child +tid [0-9]+ +proctree.c:39 +child-loaded +opened child-loaded"
-  "child +tid [0-9]+ +proctree.c:39 +child-loaded +held: waiting for parent-stored"
-  "main +tid [0-9]+ +proctree.c:39 +parent-store +opened parent-stored"
-  "child +tid [0-9]+ +proctree.c:39 +child-loaded +released"
+  "child +pid [0-9]+ +tid [0-9]+ +proctree.c:39 +child-loaded +opened child-loaded"
+  "child +pid [0-9]+ +tid [0-9]+ +proctree.c:39 +child-loaded +held: waiting for parent-stored"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:39 +parent-store +opened parent-stored"
+  "child +pid [0-9]+ +tid [0-9]+ +proctree.c:39 +child-loaded +released"
   -- ${RG} run ${E2E_DIR}/proctree.yaml)
 racegate_e2e(process_tree_race_10_of_10 0 "10 runs: 10 REPRODUCED$"
   -- ${RG} run --repeat 10 ${E2E_DIR}/proctree.yaml)
@@ -29,22 +29,22 @@ racegate_e2e(process_tree_fixed 0 "counter = 2" "ORDER-INFEASIBLE"
 # A forked child with threads, gated in the child by {start:} selectors
 # with process:; the parent's update waits for exited: of a child thread.
 racegate_e2e(process_tree_child_threads 0 "counter = 2" "REPRODUCED: exit 1"
-  "w1 +tid [0-9]+ +proctree.c:39 +w1-loaded +held: waiting for w2-stored"
-  "w2 +tid [0-9]+ +proctree.c:39 +w2-store +opened w2-stored"
-  "w1 +tid [0-9]+ +- +- +opened exited:w1"
-  "main +tid [0-9]+ +proctree.c:38 +parent-late +released"
+  "w1 +pid [0-9]+ +tid [0-9]+ +proctree.c:39 +w1-loaded +held: waiting for w2-stored"
+  "w2 +pid [0-9]+ +tid [0-9]+ +proctree.c:39 +w2-store +opened w2-stored"
+  "w1 +pid [0-9]+ +tid [0-9]+ +- +- +opened exited:w1"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:38 +parent-late +released"
   -- ${RG} run ${E2E_DIR}/proctree_threads.yaml)
 # The child dies of SIGSEGV right after its gate released it: its death
 # opens what it had not got past, and the parent sees the signal.
 racegate_e2e(process_tree_child_crashes 0 "child Segmentation fault" "PASSED"
-  "child +tid [0-9]+ +proctree.c:65 +crash +opened child-past"
-  "main +tid [0-9]+ +proctree.c:38 +parent-waits +released"
+  "child +pid [0-9]+ +tid [0-9]+ +proctree.c:65 +crash +opened child-past"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:38 +parent-waits +released"
   -- ${RG} run ${E2E_DIR}/proctree_crash.yaml)
 # Fifty children made one after the other, each through a gate of
 # process: any; {process: {nth: 50}} is the last one's first thread.
 racegate_e2e(process_tree_fifty_children 0 "counter = 51" "PASSED"
-  "process#50 +tid [0-9]+ +proctree.c:95 +last-child +opened last-kid"
-  "main +tid [0-9]+ +proctree.c:114 +parent-last +(released|passed)"
+  "process#50 +pid [0-9]+ +tid [0-9]+ +proctree.c:95 +last-child +opened last-kid"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:114 +parent-last +(released|passed)"
   -- ${RG} run ${E2E_DIR}/proctree_bomb.yaml)
 # A vfork child shares the program's memory: it is stepped over the
 # breakpoints, never arrives (even at a gate of process: any), and its
@@ -54,7 +54,7 @@ racegate_e2e(process_tree_vfork_child 0 "counter = 2" "PASSED" "!proctree.c:95"
 # A child held when its parent exits is killed with the program; one held
 # when racegate gets SIGINT too.
 racegate_e2e(process_tree_outlived 0 "^orphan: exit 0$" "PASSED: exit 0"
-  "process#1 +tid [0-9]+ +proctree.c:38 +child-held +held: waiting for never"
+  "process#1 +pid [0-9]+ +tid [0-9]+ +proctree.c:38 +child-held +held: waiting for never"
   "^sigint: exit 130$" "INTERRUPTED: racegate got SIGINT"
   "process#1 +tid [0-9]+ +proctree.c:38 +child-held +held: waiting for never"
   "^done$" "!LEFT RUNNING"

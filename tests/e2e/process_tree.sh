@@ -15,7 +15,7 @@ trap 'rm -f "$out"' EXIT
 # alive PID: there and not a zombie (kill -0 says yes to a zombie)
 alive() { [ -r "/proc/$1/stat" ] && ! grep -q ') Z ' "/proc/$1/stat" 2>/dev/null; }
 # the tid of the first thread labelled $1 in the timeline of $out
-tid_of() { sed -n "s/.* $1 *tid \\([0-9]*\\).*/\\1/p" "$out" | head -1; }
+tid_of() { sed -n "s/.* $1 *\\(pid [0-9]* *\\)\\{0,1\\}tid \\([0-9]*\\).*/\\2/p" "$out" | head -1; }
 settle() { for _ in $(seq 50); do alive "$1" || return; sleep 0.1; done; }
 
 "$rg" run proctree_orphan.yaml >"$out" 2>&1
