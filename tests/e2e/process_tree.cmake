@@ -64,3 +64,17 @@ racegate_e2e(process_tree_outlived 0 "^orphan: exit 0$" "PASSED: exit 0"
 racegate_e2e(process_tree_no_follow 3 "SCHEDULE-DEADLOCK"
   "nothing else can open child-loaded"
   -- ${RG} run --no-follow-fork --timeout 20s ${E2E_DIR}/proctree.yaml)
+
+# Hostile: four threads fork forty children while the others are stepped
+# over the gated line; each child runs the line fifty times from the copy
+# of memory it was forked with.  The 5th child waits for worker 2's 3rd.
+add_executable(e2e_forking_threads e2e/programs/forking_threads.c)
+target_compile_options(e2e_forking_threads PRIVATE -O0 -g)
+target_link_libraries(e2e_forking_threads PRIVATE Threads::Threads)
+set_target_properties(e2e_forking_threads PROPERTIES OUTPUT_NAME forking_threads
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/forking_threads.yaml ${E2E_DIR}/forking_threads.yaml COPYONLY)
+racegate_e2e(process_tree_forking_threads 0 "fails 0" "PASSED"
+  "worker#2 +pid [0-9]+ +tid [0-9]+ +forking_threads.c:18 +any-step +opened w2-third"
+  "process#5 +pid [0-9]+ +tid [0-9]+ +forking_threads.c:18 +child-step"
+  -- ${RG} run ${E2E_DIR}/forking_threads.yaml)
