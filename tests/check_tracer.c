@@ -39,6 +39,9 @@ struct run {
 	int nhits;
 	int nbreak, nnew, nthread_exit, nfork, nexec, nsignal[65];
 	int nleader_exit;              /* THREAD_EXIT of the leader's tid */
+	int nfollowed;                 /* FORK of a child followed (follow_fork) */
+	pid_t followed;                /* the last one */
+	int nchild_threads;            /* THREAD_NEW in a followed child */
 	tracer_event exit_ev;
 	void *data;                    /* for the callbacks */
 };
@@ -46,11 +49,12 @@ struct run {
 /* Returns false to leave the thread stopped. */
 typedef bool (*on_event_fn)(struct run *r, const tracer_event *ev);
 
-static void start(struct run *r, const char *path, uint64_t start_sym)
+static void start_follow(struct run *r, const char *path, uint64_t start_sym,
+			 bool follow_fork)
 {
 	const char *argv[] = { path, NULL };
 	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	tracer_opts o = { argv, NULL, -1, devnull, -1, NULL, 0, false };
+	tracer_opts o = { argv, NULL, -1, devnull, -1, NULL, 0, follow_fork };
 	rg_err err = RG_ERR_INIT;
 
 	memset(r, 0, sizeof(*r));
@@ -59,6 +63,11 @@ static void start(struct run *r, const char *path, uint64_t start_sym)
 	ck_assert(tracer_is_stopped(r->tr, tracer_pid(r->tr)));
 	ck_assert(tracer_entry(r->tr) != 0);
 	r->base = tracer_entry(r->tr) - start_sym;
+}
+
+static void start(struct run *r, const char *path, uint64_t start_sym)
+{
+	start_follow(r, path, start_sym, false);
 }
 
 static void bp(struct run *r, uint64_t addr)
@@ -108,6 +117,12 @@ static void run_to_exit(struct run *r, on_event_fn fn)
 		case TRACER_EV_THREAD_NEW:
 			r->nnew++;
 			ck_assert(ev.parent > 0);
+			ck_assert(ev.pid > 0);
+			if (ev.pid != tracer_pid(r->tr)) {
+				/* a followed child's first thread, right after its FORK */
+				ck_assert_int_eq(ev.pid, r->followed);
+				r->nchild_threads++;
+			}
 			break;
 		case TRACER_EV_THREAD_EXIT:
 			if (ev.tid == tracer_pid(r->tr))
@@ -118,6 +133,10 @@ static void run_to_exit(struct run *r, on_event_fn fn)
 		case TRACER_EV_FORK:
 			r->nfork++;
 			ck_assert(ev.child > 0);
+			if (ev.followed) {
+				r->nfollowed++;
+				r->followed = ev.child;
+			}
 			break;
 		case TRACER_EV_EXEC:
 			r->nexec++;
@@ -565,6 +584,27 @@ START_TEST(test_fork)
 }
 END_TEST
 
+/* (g2) follow_fork: the fork child is traced with the breakpoint its copy
+ * of memory has (its hit is reported, in its own process), the vfork child
+ * is stepped over it as before, the posix_spawn child let go at its exec. */
+START_TEST(test_follow_fork)
+{
+	struct run r;
+
+	start_follow(&r, FX("fork"), TRSYM_fork__start, true);
+	bp(&r, r.base + TRSYM_fork_forked_fn);
+	run_to_exit(&r, NULL);
+	ck_assert_msg(r.exit_ev.exit_code == 0, "a child died (exit %d)", r.exit_ev.exit_code);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_fork_forked_fn), 3);
+	ck_assert_int_eq(r.nfork, 3);
+	ck_assert_int_eq(r.nfollowed, 1);
+	ck_assert_int_eq(r.nchild_threads, 1);
+	ck_assert_int_eq(r.nthread_exit, 1);     /* the child's, before the EXIT */
+	ck_assert_int_eq(r.nsignal[SIGTRAP], 0);
+	finish(&r);
+}
+END_TEST
+
 static bool remove_at_hit(struct run *r, const tracer_event *ev)
 {
 	rg_err err = RG_ERR_INIT;
@@ -842,6 +882,7 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_crash);
 	tcase_add_test(tc, test_spawn_errors);
 	tcase_add_test(tc, test_fork);
+	tcase_add_test(tc, test_follow_fork);
 	tcase_add_loop_test(tc, test_own_trap, 0, 2);
 	tcase_add_test(tc, test_shared_library);
 	tcase_add_test(tc, test_linkmap);
