@@ -170,6 +170,7 @@ static size_t proc_add(session *s, pid_t pid, const char *exe_path)
 
 	RG_GROW(s->procs, s->nprocs + 1, s->capprocs);
 	s->procs[s->nprocs].pid = pid;
+	s->procs[s->nprocs].gone = false;
 	base = exe_path ? strrchr(exe_path, '/') : NULL;
 	s->procs[s->nprocs].exe = exe_path ? xstrdup(base ? base + 1 : exe_path) : NULL;
 	return s->nprocs++;
