@@ -89,15 +89,15 @@ static bool shares_memory(const struct fchild *f)
  * and the program's byte everywhere else (a followed child); else the
  * program's bytes everywhere (a child let go).
  */
-static void sync_breakpoints(const tracer *tr, int fd, bool armed)
+static void sync_breakpoints(const struct image *img, int fd, bool armed)
 {
-	for (size_t i = 0; i < tr->ever.cap; i++) {
-		uint64_t addr = tr->ever.keys[i];
-		uint8_t orig = (uint8_t)tr->ever.vals[i];
+	for (size_t i = 0; i < img->ever.cap; i++) {
+		uint64_t addr = img->ever.keys[i];
+		uint8_t orig = (uint8_t)img->ever.vals[i];
 
-		if (!tr->ever.used[i])
+		if (!img->ever.used[i])
 			continue;
-		if (armed && tracer_bp_find(tr, addr))
+		if (armed && tracer_bp_find(img, addr))
 			tracer_mem_pwrite(fd, addr, arch_bp_insn, ARCH_BP_LEN);
 		else
 			tracer_mem_pwrite(fd, addr, &orig, 1);
@@ -105,7 +105,7 @@ static void sync_breakpoints(const tracer *tr, int fd, bool armed)
 }
 
 /* The program's bytes back under every int3 in the child's copy. */
-static void unshare_breakpoints(const tracer *tr, pid_t child)
+static void unshare_breakpoints(const struct image *img, pid_t child)
 {
 	char path[64];
 	int fd;
@@ -113,7 +113,7 @@ static void unshare_breakpoints(const tracer *tr, pid_t child)
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
 		return;
-	sync_breakpoints(tr, fd, false);
+	sync_breakpoints(img, fd, false);
 	close(fd);
 }
 
@@ -143,11 +143,11 @@ static int follow_process(tracer *tr, pid_t child, const struct tcb *p, rg_err *
 	struct tcb *c;
 
 	if (!as) {
-		unshare_breakpoints(tr, child);
+		unshare_breakpoints(p->as->img, child);
 		ptrace(PTRACE_DETACH, child, 0L, 0L);
 		return rg_error_prefix(err, "cannot follow process %d", child);
 	}
-	sync_breakpoints(tr, as->memfd, true);
+	sync_breakpoints(as->img, as->memfd, true);
 	c = tracer_tcb_add(tr, child);
 	c->tgid = child;
 	c->as = as;
@@ -184,7 +184,8 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err 
 		rc = follow(tr, child, parent, err);
 	} else {
 		if (!shared)
-			unshare_breakpoints(tr, child);
+			unshare_breakpoints(p && p->as ? p->as->img :
+					    TRACER_MAIN_AS(tr)->img, child);
 		rc = 0;
 		if (ptrace(PTRACE_DETACH, child, 0L, 0L) < 0 && errno != ESRCH)
 			rc = rg_error(err, "cannot detach forked process %d: %s",

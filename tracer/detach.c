@@ -118,7 +118,8 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 			t->flags &= ~TCB_IN_STUB;
 			arch_set_pc(&r, t->stub_ret);
 		} else if (si.si_code == SI_KERNEL &&
-			   (tracer_bp_find(tr, addr) || tracer_bp_recently_removed(tr, addr))) {
+			   (tracer_bp_find(t->as->img, addr) ||
+			    tracer_bp_recently_removed(t->as->img, addr))) {
 			arch_set_pc(&r, addr);  /* a breakpoint: at its instruction */
 		} else if (si.si_code == SI_KERNEL || !tracer_stepping(t)) {
 			goto program;           /* the program's own trap */
@@ -131,7 +132,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 		return 0;
 	}
 program:
-	tracer_oot_fault(tr, t, sig, &si);     /* a fault in a copy: at the breakpoint */
+	tracer_oot_fault(t, sig, &si);     /* a fault in a copy: at the breakpoint */
 	t->detach_sig = sig;
 	return 0;
 }
@@ -179,7 +180,7 @@ static pid_t detach_unsettled(const tracer *tr, bool children)
 
 /* Where a stopped thread is, in the program's own code: the stub and the
  * out-of-line copies are left behind. */
-static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
+static uint64_t detach_pc(const struct tcb *t, uint64_t pc)
 {
 	if ((t->flags & TCB_IN_STUB) && t->as->stub && pc >= t->as->stub &&
 	    pc < ARCH_STUB_TRAP_PC(t->as->stub)) {
@@ -193,8 +194,8 @@ static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
 			return t->stub_ret - (ARCH_STUB_LEN - ARCH_BP_LEN);
 		return t->stub_ret;
 	}
-	for (size_t i = 0; i < tr->nbps; i++) {
-		const struct bp *b = &tr->bps[i];
+	for (size_t i = 0; i < t->as->img->nbps; i++) {
+		const struct bp *b = &t->as->img->bps[i];
 		uint64_t oot = tracer_as_oot(t->as, b->addr);
 
 		if (!oot)
@@ -270,6 +271,7 @@ static int detach_stop_all(tracer *tr, bool children, rg_err *err)
  * stopped, and forgets them; lets go every child not let go yet. */
 static int detach_clean(tracer *tr, bool children, rg_err *err)
 {
+	struct image *img = TRACER_MAIN_AS(tr)->img;
 	struct user_regs_struct r;
 	size_t i;
 	int rc = 0;
@@ -284,17 +286,17 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 		tracer_regs_sync(t);
 		if (tracer_regs_fetch(t->tid, &r) < 0)
 			continue;
-		pc = detach_pc(tr, t, arch_get_pc(&r));
+		pc = detach_pc(t, arch_get_pc(&r));
 		if (pc != arch_get_pc(&r)) {
 			arch_set_pc(&r, pc);
 			tracer_regs_store(t->tid, &r);
 		}
 	}
-	for (i = 0; i < tr->nbps; i++)
-		if (tracer_mem_pwrite(TRACER_MAIN_AS(tr)->memfd, tr->bps[i].addr,
-				      &tr->bps[i].orig, 1) < 0)
+	for (i = 0; i < img->nbps; i++)
+		if (tracer_mem_pwrite(TRACER_MAIN_AS(tr)->memfd, img->bps[i].addr,
+				      &img->bps[i].orig, 1) < 0)
 			rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
-				      (unsigned long long)tr->bps[i].addr,
+				      (unsigned long long)img->bps[i].addr,
 				      strerror(errno));
 	/* Children not let go yet: the breakpoints out of a copy of their own
 	 * (the list is still there), and go; shared memory is clean already. */
@@ -306,7 +308,7 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 		if (tracer_fork_finish(tr, f, false, err) < 0)
 			rc = -1;
 	}
-	tr->nbps = 0;
+	img->nbps = 0;
 	return rc;
 }
 

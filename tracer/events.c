@@ -179,20 +179,17 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	}
 	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED;
 	t->npending = 0;
-	tr->nbps = 0;
-	rg_intmap_release(&tr->ever);
 	tracer_ranges_free(tr, t, false);      /* the line is gone with the old image */
-	tr->nremoved = 0;
-	tr->removed_next = 0;
-	/* The old /proc/PID/mem still points at the old memory, and the
-	 * scratch pages and copies are gone with it. */
-	rg_intmap_release(&t->as->oot);
+	/* A new image: no breakpoint (fork children running the old one keep
+	 * theirs); the old /proc/PID/mem still points at the old memory, and
+	 * the scratch pages and copies are gone with it. */
+	tracer_as_exec(t->as);
 	if (t->as->memfd >= 0)
 		close(t->as->memfd);
 	if ((t->as->memfd = tracer_open_mem(tr->pid, err)) < 0)
 		return -1;
 	tr->entry = tracer_read_auxv_entry(tr->pid);
-	if (tracer_scratch_init(tr, t, err) < 0)
+	if (tracer_scratch_init(tr, t, tr->entry, err) < 0)
 		return rg_error_prefix(err, "after exec");
 	tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
 	return tracer_resume_pending(tr, t, err);
@@ -220,7 +217,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 						    strerror(errno));
 		return tracer_resume_pending(tr, t, err);
 	}
-	if ((b = tracer_bp_find(tr, addr))) {
+	if ((b = tracer_bp_find(t->as->img, addr))) {
 		/* rewound in the cache only: see tracer_regs_read */
 		arch_set_pc(&t->regs, addr);
 		t->flags |= TCB_REGS_DIRTY;
@@ -245,7 +242,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		tracer_queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
 		return 0;
 	}
-	if (tracer_bp_recently_removed(tr, addr)) {
+	if (tracer_bp_recently_removed(t->as->img, addr)) {
 		/* It trapped before the int3 was taken out: run the real byte. */
 		t->flags &= ~TCB_REGS;
 		arch_set_pc(&r, addr);
@@ -274,14 +271,14 @@ pass:
  * one not decoded yet (its first step decodes it), still needs the siginfo
  * to tell.  The registers read here are kept for handle_sigtrap.
  */
-static bool surely_our_trap(tracer *tr, struct tcb *t)
+static bool surely_our_trap(struct tcb *t)
 {
 	struct user_regs_struct r;
 	const struct bp *b;
 
 	if (tracer_stepping(t) || (t->flags & TCB_IN_STUB) || tracer_regs_read(t, &r) < 0)
 		return false;
-	b = tracer_bp_find(tr, arch_bp_from_trap_pc(arch_get_pc(&r)));
+	b = tracer_bp_find(t->as->img, arch_bp_from_trap_pc(arch_get_pc(&r)));
 	return b && b->decoded && arch_trap_pc_inside(&b->insn);
 }
 
@@ -422,7 +419,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	}
 
 	/* A signal-delivery-stop. */
-	if (sig == SIGTRAP && surely_our_trap(tr, t)) {
+	if (sig == SIGTRAP && surely_our_trap(t)) {
 		memset(&si, 0, sizeof(si));
 		si.si_signo = SIGTRAP;
 		si.si_code = SI_KERNEL;
@@ -438,7 +435,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		return handle_sigtrap(tr, t, &si, err);
 	if (tracer_stepping(t))
 		return tracer_range_signal(tr, t, &si, err);
-	tracer_oot_fault(tr, t, sig, &si);
+	tracer_oot_fault(t, sig, &si);
 	tracer_note_signal(tr, t, sig);
 	return tracer_restart(tid, PTRACE_CONT, sig, err);
 }

@@ -311,7 +311,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, bool at_exec,
 }
 
 /* At the exec stop: the first scratch page, near the executable. */
-int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
+int tracer_scratch_init(tracer *tr, struct tcb *leader, uint64_t entry, rg_err *err)
 {
 	tracer_map *maps;
 	size_t n, ncand = 0;
@@ -320,16 +320,17 @@ int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
 
 	leader->as->npages = 0;
 	leader->as->stub = 0;
-	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
+	if (tracer_read_maps(leader->as->pid, &maps, &n, err) < 0)
 		return -1;
-	if (tr->entry) {
-		object_range(maps, n, tr->entry, &lo, &hi);
-		ncand = find_holes(maps, n, lo, hi, NULL, tr->entry, cand, 2);
+	if (entry) {
+		object_range(maps, n, entry, &lo, &hi);
+		ncand = find_holes(maps, n, lo, hi, NULL, entry, cand, 2);
 	}
 	tracer_maps_free(maps, n);
-	rc = map_scratch_page(tr, leader, true, cand, ncand, NULL, tr->entry, err);
+	rc = map_scratch_page(tr, leader, true, cand, ncand, NULL, entry, err);
 	if (rc > 0)
-		return rg_error(err, "process %d died while it was being set up", tr->pid);
+		return rg_error(err, "process %d died while it was being set up",
+				leader->as->pid);
 	return rc;
 }
 

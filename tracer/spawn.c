@@ -250,7 +250,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 	tr->entry = tracer_read_auxv_entry(pid);
 	leader = tracer_tcb_add(tr, pid);
 	leader->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
-	if (tracer_scratch_init(tr, leader, err) < 0)
+	if (tracer_scratch_init(tr, leader, tr->entry, err) < 0)
 		goto fail_traced;
 	*out = tr;
 	return 0;

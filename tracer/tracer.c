@@ -195,15 +195,16 @@ int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len)
 }
 
 /* The program's bytes: our int3s are shown as what they replaced. */
-size_t tracer_read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len)
+size_t tracer_read_code(const struct aspace *as, uint64_t addr, uint8_t *buf, size_t len)
 {
-	int n = tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, addr, buf, len);
+	const struct image *img = as->img;
+	int n = tracer_mem_pread(as->memfd, addr, buf, len);
 
 	if (n <= 0)
 		return 0;
-	for (size_t i = tracer_bp_lower(tr, addr); i < tr->nbps &&
-	     tr->bps[i].addr < addr + (size_t)n; i++)
-		buf[tr->bps[i].addr - addr] = tr->bps[i].orig;
+	for (size_t i = tracer_bp_lower(img, addr); i < img->nbps &&
+	     img->bps[i].addr < addr + (size_t)n; i++)
+		buf[img->bps[i].addr - addr] = img->bps[i].orig;
 	return (size_t)n;
 }
 
@@ -282,8 +283,7 @@ void tracer_release(tracer *tr)
 	free(tr->tcbs);
 	rg_intmap_release(&tr->tcb_ix);
 	free(tr->forks);
-	free(tr->bps);
-	rg_intmap_release(&tr->ever);
+
 	free(tr->raw);
 	free(tr->evq);
 	arch_free(tr->arch);
@@ -291,6 +291,15 @@ void tracer_release(tracer *tr)
 }
 
 /* ---- address spaces ---------------------------------------------------- */
+
+static void image_put(struct image *img)
+{
+	if (--img->refs)
+		return;
+	free(img->bps);
+	rg_intmap_release(&img->ever);
+	free(img);
+}
 
 struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
 			     rg_err *err)
@@ -302,6 +311,8 @@ struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
 		free(as);
 		return NULL;
 	}
+	as->img = from ? from->img : xcalloc(1, sizeof(*as->img));
+	as->img->refs++;
 	if (from) {
 		/* fork copied the memory: the pages and copies are there too */
 		as->npages = as->pages_cap = from->npages;
@@ -340,9 +351,20 @@ void tracer_as_drop(tracer *tr, struct aspace *as)
 	tr->nas--;
 	if (as->memfd >= 0)
 		close(as->memfd);
+	image_put(as->img);
 	free(as->pages);
 	rg_intmap_release(&as->oot);
 	free(as);
+}
+
+void tracer_as_exec(struct aspace *as)
+{
+	image_put(as->img);
+	as->img = xcalloc(1, sizeof(*as->img));
+	as->img->refs = 1;
+	as->npages = 0;
+	as->stub = 0;
+	rg_intmap_release(&as->oot);
 }
 
 uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr)
@@ -449,6 +471,7 @@ int tracer_entry_frame(tracer *tr, pid_t tid, uint64_t *ret, uint64_t *sp_after,
 
 int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err)
 {
+	const struct image *img = TRACER_MAIN_AS(tr)->img;
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(tr->pid, &local, 1, &remote, 1, 0);
 
@@ -457,9 +480,9 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
 		return rg_error(err, "cannot read %zu bytes at 0x%llx in process %d",
 				len, (unsigned long long)addr, tr->pid);
 	/* Show the program's bytes, not our int3s. */
-	for (size_t i = tracer_bp_lower(tr, addr); i < tr->nbps &&
-	     tr->bps[i].addr < addr + len; i++)
-		((uint8_t *)buf)[tr->bps[i].addr - addr] = tr->bps[i].orig;
+	for (size_t i = tracer_bp_lower(img, addr); i < img->nbps &&
+	     img->bps[i].addr < addr + len; i++)
+		((uint8_t *)buf)[img->bps[i].addr - addr] = img->bps[i].orig;
 	return 0;
 }
 

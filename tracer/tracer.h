@@ -139,6 +139,13 @@ uint64_t tracer_entry(const tracer *tr);
  * rewound and resumed silently rather than killed by SIGTRAP. */
 int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err);
 int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err);
+/*
+ * The same in the image followed process pid runs (follow_fork): a fork
+ * child runs its parent's until it calls exec, and the breakpoints of an
+ * image are in every process that runs it.
+ */
+int tracer_insert_bp_in(tracer *tr, pid_t pid, uint64_t addr, rg_err *err);
+int tracer_remove_bp_in(tracer *tr, pid_t pid, uint64_t addr, rg_err *err);
 
 /*
  * Readable when an event may be pending (a signalfd for SIGCHLD; the tracer

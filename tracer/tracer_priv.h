@@ -49,14 +49,31 @@
 				  born into it): resumed back into it (PTRACE_LISTEN), not on */
 
 /*
+ * The breakpoints of one program image, shared by every followed process
+ * that runs it: the program and its fork children, until one calls exec
+ * (its new image gets a table of its own).
+ */
+struct image {
+	struct bp *bps;            /* sorted by addr */
+	size_t nbps, bps_cap;
+	uint64_t removed[REMOVED_MAX];
+	size_t nremoved, removed_next;
+	/* every address that had a breakpoint in this image -> the byte under
+	 * it: a fork child's copy may hold an int3 taken out since its fork
+	 * (children.c puts its memory right) */
+	rg_intmap ever;
+	unsigned refs;             /* address spaces running it */
+};
+
+/*
  * One address space: the program's, or a followed fork child's (which
  * starts as a copy of its parent's: the same int3s, scratch pages and
- * out-of-line copies, at the same addresses).  Every followed process runs
- * the program's image, so the breakpoint table (tr->bps) is one for all;
- * what each memory holds of racegate's besides the int3s is its own.
+ * out-of-line copies, at the same addresses).  What its memory holds of
+ * racegate's besides the int3s is its own.
  */
 struct aspace {
 	pid_t pid;                 /* its process (the leader's tid) */
+	struct image *img;         /* the breakpoints of the image it runs */
 	int memfd;                 /* its /proc/PID/mem */
 	struct scratch *pages;
 	size_t npages, pages_cap;
@@ -128,14 +145,6 @@ struct tracer {
 	struct fchild *forks;
 	size_t nforks, forks_cap;
 
-	struct bp *bps;            /* sorted by addr */
-	size_t nbps, bps_cap;
-	/* every address that had a breakpoint in this image -> the byte under
-	 * it: a fork child's copy may hold an int3 taken out since its fork
-	 * (children.c puts its memory right) */
-	rg_intmap ever;
-	uint64_t removed[REMOVED_MAX];
-	size_t nremoved, removed_next;
 
 	/* as[0] is the program's (its memfd reopened at each exec), then
 	 * followed fork children's, in creation order */
@@ -169,12 +178,15 @@ struct tracer {
 
 /* The program's memory (the first process's). */
 #define TRACER_MAIN_AS(tr) ((tr)->as[0])
-/* A new address space for pid (memfd opened); a copy of from's when given. */
+/* A new address space for pid (memfd opened), running a new image; a copy
+ * of from's, running its image, when given. */
 struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
 			     rg_err *err);
 /* Forgets as (a process gone, or let go); its blocks no longer point at it. */
 void tracer_as_drop(tracer *tr, struct aspace *as);
 struct aspace *tracer_as_find(const tracer *tr, pid_t pid);
+/* as runs a new image (exec): no breakpoint, page or copy of racegate's. */
+void tracer_as_exec(struct aspace *as);
 /* Out-of-line copy of the breakpoint at addr in as, or 0. */
 uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr);
 
@@ -209,8 +221,8 @@ int tracer_regs_sync(struct tcb *t);
 /* Bytes of /proc/PID/mem: how many were read; -1/0 on nothing. */
 int tracer_mem_pread(int fd, uint64_t addr, void *buf, size_t len);
 int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len);
-/* The program's bytes at addr, with our int3s shown as what they replaced. */
-size_t tracer_read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len);
+/* The bytes at addr in as, with our int3s shown as what they replaced. */
+size_t tracer_read_code(const struct aspace *as, uint64_t addr, uint8_t *buf, size_t len);
 int tracer_open_mem(pid_t pid, rg_err *err);
 uint64_t tracer_read_auxv_entry(pid_t pid);
 /* A numeric field of /proc/TID/status ("Tgid"), or -1 when the thread is gone. */
@@ -254,8 +266,9 @@ int tracer_wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *s
 /* ---- scratch.c: maps and scratch pages ---- */
 
 int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err);
-/* At the exec stop: the first scratch page, near the executable. */
-int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err);
+/* At the exec stop: the first scratch page of leader's memory, near the
+ * executable (entry: its entry point). */
+int tracer_scratch_init(tracer *tr, struct tcb *leader, uint64_t entry, rg_err *err);
 /* A page whose slot is within reach of b, mapping one if none is.  1: t died. */
 int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
 			struct scratch **out, rg_err *err);
@@ -267,10 +280,13 @@ int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
 /* ---- step.c: breakpoints and displaced steps ---- */
 
 /* Index of the first breakpoint at or above addr. */
-size_t tracer_bp_lower(const tracer *tr, uint64_t addr);
-struct bp *tracer_bp_find(const tracer *tr, uint64_t addr);
+size_t tracer_bp_lower(const struct image *img, uint64_t addr);
+struct bp *tracer_bp_find(const struct image *img, uint64_t addr);
 /* Was a breakpoint at addr taken out lately (a trap there may be ours)? */
-bool tracer_bp_recently_removed(const tracer *tr, uint64_t addr);
+bool tracer_bp_recently_removed(const struct image *img, uint64_t addr);
+/* tracer_insert_bp / _remove_bp in as's image: in every process running it. */
+int tracer_bp_insert(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err);
+int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err);
 /* Runs b's instruction for t out of line, then resumes t. */
 int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err);
 /* Restarts t with PTRACE_CONT and the signals kept for it. */
@@ -278,7 +294,7 @@ int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err);
 /* A fault the instruction itself caused (not one sent by kill)? */
 bool tracer_is_sync_fault(int sig, const siginfo_t *si);
 /* A fault in an out-of-line copy: the PC back at its breakpoint. */
-void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si);
+void tracer_oot_fault(struct tcb *t, int sig, const siginfo_t *si);
 
 /* ---- range.c: stepping past a line (tracer_resume_past) ---- */
 
