@@ -1282,6 +1282,19 @@ void gate_thread_started_in(gate_engine *e, pid_t tid, const char *start,
 	drain(e, t_ms);
 }
 
+void gate_thread_exe(gate_engine *e, pid_t tid, const char *exe, double t_ms)
+{
+	struct gate_thread *th = thread_find(e, tid);
+
+	if (!th || th->exited || !exe || (th->exe && !strcmp(th->exe, exe)))
+		return;
+	free(th->exe);
+	th->exe = xstrdup(exe);
+	route_join(e, "*", th);
+	binds_flush(e, t_ms);
+	drain(e, t_ms);
+}
+
 void gate_thread_named(gate_engine *e, pid_t tid, const char *name, double t_ms)
 {
 	struct gate_thread *th = thread_find(e, tid);

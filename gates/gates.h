@@ -96,6 +96,12 @@ typedef struct gate_proc {
 void gate_thread_started_in(gate_engine *e, pid_t tid, const char *start,
 			    bool is_main, const gate_proc *proc, double t_ms);
 
+/*
+ * The thread's process runs the executable exe now (it called exec); may
+ * bind selectors with process: {exe:}.  Nothing when exe is what it was.
+ */
+void gate_thread_exe(gate_engine *e, pid_t tid, const char *exe, double t_ms);
+
 /* The thread's name (comm) is now name; may bind {name:} selectors. */
 void gate_thread_named(gate_engine *e, pid_t tid, const char *name, double t_ms);
 

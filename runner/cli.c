@@ -408,6 +408,9 @@ static int cmd_check(const struct cli *c)
 	       dwarfx_is_pie(p.dx) ? " (PIE: addresses before load bias)" : "");
 	for (i = 0; i < sp->ngates; i++) {
 		printf("  %s  at %s\n", sp->gates[i].name, sp->gates[i].at);
+		if (!plan_gate_in_image(sp, i, p.exe, true))
+			printf("      resolved when a followed process runs the "
+			       "executable its process: names\n");
 		for (j = 0; j < p.nbps; j++) {
 			const plan_bp *bp = &p.bps[j];
 			size_t k;

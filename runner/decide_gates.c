@@ -361,8 +361,12 @@ static void dg_thread_exited(void *d, pid_t tid, double t_ms)
 static enum decision dg_arrive(void *d, pid_t tid, const plan_bp *at, double t_ms)
 {
 	gates_decider *g = d;
+	session_proc sp;
 
 	ran_on(g, tid);
+	/* its process may run another image since it started (exec): {exe:} */
+	if (session_thread_proc(g->s, tid, &sp))
+		gate_thread_exe(g->eng, tid, sp.exe, t_ms);
 	return gate_arrive(g->eng, tid, at->gates, at->ngates, t_ms) ?
 	       DECIDE_HOLD : DECIDE_PASS;
 }

@@ -96,6 +96,8 @@ typedef struct plan {
 	size_t nobjs;
 	struct plan_locs *locs; /* gates outside bps: shared objects, returns (objects.h) */
 	const char *source_dir; /* --source-dir (regex anchors): set before plan_build, kept */
+	struct plan **images;  /* images followed children exec (plan_image), kept */
+	size_t nimages;
 } plan;
 
 /*
@@ -178,6 +180,28 @@ size_t plan_object_index(plan *p, const char *path);
  */
 int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	       spec_diags *d, rg_err *err);
+
+/*
+ * Gates by image (process: {exe: NAME}, on the gate or its thread): is gate
+ * i resolved in the executable exe?  A gate that names an executable is
+ * resolved in that one only (when a followed process calls exec to run
+ * it); the others in the program's (program: exe is the program).
+ */
+bool plan_gate_in_image(const spec *sp, size_t i, const char *exe, bool program);
+/*
+ * A plan for the image a followed child runs after exec: exe (a path) and
+ * the gates that name it, its own breakpoints only (no shared objects, no
+ * FUNCTION:return).  Problems go to d; -1 when it has errors (the plan
+ * still holds what did resolve) or exe cannot be opened (err).
+ */
+int plan_build_image(plan *p, const spec *sp, const char *exe, const char *source_dir,
+		     spec_diags *d, rg_err *err);
+/*
+ * The plan of image exe for the program's plan p: built (plan_build_image,
+ * problems to d) on first use and kept with p, as reports point into it.
+ * NULL when exe cannot be opened (err).
+ */
+plan *plan_image(plan *p, const char *exe, spec_diags *d, rg_err *err);
 
 /* lines.c: `racegate lines FILE[:FROM-TO] -- PROGRAM` (argv[0] is "lines"). */
 int cmd_lines(int argc, char **argv);

@@ -226,18 +226,20 @@ int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err)
 
 int tracer_proc_exec(tracer *tr, struct tcb *t, rg_err *err)
 {
-	pid_t tid = t->tid, pid = t->tgid;
-	int sig = t->npending ? t->pending[0].si_signo : 0;
+	pid_t pid = t->tgid;
+	struct aspace *as = t->as;
+	tracer_event *ev;
 
 	/*
-	 * Its other threads died at the exec, the one that called it took the
-	 * leader's tid: from racegate's side, every thread of the process is
-	 * gone.  Its new image has nothing of racegate's in it.
+	 * Its other threads died at the exec (the one that called it took the
+	 * leader's tid, which t is): THREAD_EXIT for each.  The process goes on
+	 * traced in its new image, with no breakpoint, page or copy of
+	 * racegate's, stopped until the caller has armed what it wants there.
 	 */
 	for (size_t i = 0; i < tr->ntcbs; i++) {
 		struct tcb *o = tr->tcbs[i];
 
-		if (o->tgid != pid || (o->flags & TCB_CHILD))
+		if (o == t || o->tgid != pid || (o->flags & TCB_CHILD))
 			continue;
 		if ((o->flags & (TCB_REPORTED | TCB_GONE)) == TCB_REPORTED)
 			tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, o->tid);
@@ -245,10 +247,18 @@ int tracer_proc_exec(tracer *tr, struct tcb *t, rg_err *err)
 		tracer_tcb_drop(tr, o);
 		i--;
 	}
-	tracer_proc_gone(tr, pid);
-	if (ptrace(PTRACE_DETACH, tid, 0L, (long)sig) < 0 && errno != ESRCH)
-		return rg_error(err, "cannot let process %d go after its exec: %s",
-				pid, strerror(errno));
+	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
+	t->npending = 0;
+	tracer_ranges_free(tr, t, false);
+	tracer_as_exec(as);
+	if (as->memfd >= 0)
+		close(as->memfd);
+	if ((as->memfd = tracer_open_mem(pid, err)) < 0)
+		return -1;
+	if (tracer_scratch_init(tr, t, tracer_read_auxv_entry(pid), err) < 0)
+		return rg_error_prefix(err, "after the exec of process %d", (int)pid);
+	ev = tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
+	ev->pid = pid;
 	return 0;
 }
 

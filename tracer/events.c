@@ -191,7 +191,7 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	tr->entry = tracer_read_auxv_entry(tr->pid);
 	if (tracer_scratch_init(tr, t, tr->entry, err) < 0)
 		return rg_error_prefix(err, "after exec");
-	tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
+	tracer_queue_event(tr, TRACER_EV_EXEC, t->tid)->pid = tr->pid;
 	return tracer_resume_pending(tr, t, err);
 }
 

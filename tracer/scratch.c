@@ -86,6 +86,12 @@ int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err)
 	return tracer_read_maps(tr->pid, out, n, err);
 }
 
+int tracer_maps_of(tracer *tr, pid_t pid, tracer_map **out, size_t *n, rg_err *err)
+{
+	(void)tr;
+	return tracer_read_maps(pid, out, n, err);
+}
+
 static bool within_reach(uint64_t a, uint64_t b)
 {
 	return (a > b ? a - b : b - a) <= REACH;

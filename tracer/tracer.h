@@ -76,7 +76,9 @@ enum tracer_ev_kind {
 				  main: the kernel keeps it a zombie until the end), before EXIT */
 	TRACER_EV_SIGNAL,      /* informational: signo is being delivered to tid, unchanged */
 	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new
-				  leader (THREAD_EXIT for the others, before or after); it runs on */
+				  leader (THREAD_EXIT for the others, before or after); it runs on.
+				  pid: the process; a followed child's (pid != tracer_pid) stays
+				  stopped until tracer_resume, for tracer_insert_bp_in first */
 	TRACER_EV_FORK,        /* tid made child process: detached with the breakpoints out of its
 				  copy of memory, or followed while it shares the program's; with
 				  follow_fork, followed (its THREAD_NEW comes next: followed set) */
@@ -89,7 +91,7 @@ typedef struct tracer_event {
 	pid_t tid;
 	pid_t parent;          /* THREAD_NEW: creating thread */
 	pid_t child;           /* FORK: the child's pid */
-	pid_t pid;             /* THREAD_NEW: the process it is in (tracer_pid, or a followed child) */
+	pid_t pid;             /* THREAD_NEW, EXEC: the process (tracer_pid, or a followed child) */
 	bool followed;         /* FORK: the child is traced like the program (follow_fork) */
 	uint64_t addr;         /* BREAKPOINT: the breakpoint's address */
 	int signo;             /* SIGNAL */
@@ -241,6 +243,8 @@ typedef struct tracer_map {
 /* Reads the program's mappings; free with tracer_maps_free. */
 int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err);
 void tracer_maps_free(tracer_map *maps, size_t n);
+/* The same for followed process pid. */
+int tracer_maps_of(tracer *tr, pid_t pid, tracer_map **out, size_t *n, rg_err *err);
 
 /* Sends SIGKILL to the program, and to the children sharing its memory that
  * are followed until their exec (a fork child is not racegate's: it lives

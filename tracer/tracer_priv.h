@@ -349,8 +349,8 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow, rg_err *err);
 int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err);
 
 /* A thread of a followed fork child (follow_fork) stopped at its exec: the
- * process is let go (THREAD_EXIT for its threads), nothing of racegate's
- * being in its new image. */
+ * process goes on traced in its new image, with no breakpoint, and stays
+ * stopped after its EXEC (THREAD_EXIT for its other threads first). */
 int tracer_proc_exec(tracer *tr, struct tcb *t, rg_err *err);
 /* The leader of a followed fork child died: its address space goes. */
 void tracer_proc_gone(tracer *tr, pid_t pid);

@@ -11,6 +11,8 @@
  *   proctree hang          the child is held for ever, the parent waits for it
  *   proctree bomb          50 short children, one after the other
  *   proctree vfork         a vfork child runs the gated line, then _exit
+ *   proctree exec          the child runs exec_helper (next to proctree);
+ *                          the parent says it is done first
  */
 #include <pthread.h>
 #include <signal.h>
@@ -65,6 +67,27 @@ static void crash(void)
 	*nowhere = 1;                                         /* CRASH-LINE */
 }
 
+static void run_helper(void)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	char *slash;
+
+	if (n <= 0)
+		_exit(2);
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash + 1, "exec_helper");
+	execl(path, "exec_helper", (char *)NULL);
+	_exit(2);
+}
+
+static void parent_done(void)
+{
+	printf("parent done\n");                              /* DONE-LINE */
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "race";
@@ -91,10 +114,17 @@ int main(int argc, char **argv)
 				child_threads();
 			else if (!strcmp(mode, "crash"))
 				crash();
+			else if (!strcmp(mode, "exec"))
+				run_helper();
 			else
 				bump();                               /* CHILD-LINE */
 			_exit(0);
 		}
+	}
+	if (!strcmp(mode, "exec")) {
+		parent_done();
+		waitpid(pid[0], &status, 0);
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	}
 	if (!strcmp(mode, "hang")) {
 		waitpid(pid[0], &status, 0);
