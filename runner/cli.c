@@ -477,6 +477,10 @@ static int cmd_run(const struct cli *c)
 	o.quiet_ms = c->quiet_ms;
 	o.keep_stopped = c->keep_stopped;
 	o.follow_fork = c->follow_fork >= 0 ? c->follow_fork != 0 : spec_names_process(sp);
+	if (!o.follow_fork && spec_names_process(sp))
+		rg_warn("'%s' names processes, but --no-follow-fork lets the program's "
+			"children go untraced: only gates of its main process can act",
+			c->spec_path);
 
 	memset(&bo, 0, sizeof(bo));
 	bo.repeat = c->repeat;

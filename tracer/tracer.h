@@ -20,14 +20,22 @@
  * from a breakpoint or a new thread's first stop: it joins the stop before
  * it runs any code.  No event says so.
  *
- * Child processes: one with memory of its own (fork) is detached with the
- * breakpoints taken out of its copy.  One that shares the program's memory
- * (vfork, posix_spawn, which system() and popen() use, clone(CLONE_VM)) is
- * followed until it calls exec or exits: stepped over every breakpoint it
- * reaches like a thread, with its signals passed through, but it never
- * arrives anywhere and no event names it (BREAKPOINT, SIGNAL, THREAD_* are
- * the program's threads' only).  If the program ends or calls exec first,
- * such a child is let go with the breakpoints taken out of the memory it
+ * Child processes, with follow_fork (tracer_opts): one with memory of its
+ * own (fork, clone without CLONE_VM) is traced like the program: its
+ * threads are reported (FORK, then THREAD_NEW with its pid), its copy of
+ * memory keeps the breakpoints of the image it runs (tracer_insert_bp_in),
+ * and at its exec it goes on traced with none (EXEC, stopped).  It is
+ * killed when the program ends, is killed or is left stopped.
+ *
+ * Without follow_fork, one with memory of its own (fork) is detached with
+ * the breakpoints taken out of its copy.  Either way, one that shares the
+ * program's memory (vfork, posix_spawn, which system() and popen() use,
+ * clone(CLONE_VM)) is followed until it calls exec or exits: stepped over
+ * every breakpoint it reaches like a thread, with its signals passed
+ * through, but it never arrives anywhere and no event names it (BREAKPOINT,
+ * SIGNAL, THREAD_* are about the threads of the program and of its followed
+ * fork children only).  If the program ends or calls exec first, such a
+ * child is let go with the breakpoints taken out of the memory it
  * keeps (killed if it does not stop within a couple of seconds); tracer_free
  * kills the ones still followed.
  *
