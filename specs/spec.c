@@ -1285,19 +1285,6 @@ static int yaml_limits(walk *w)
 
 /* ---- public ---- */
 
-bool spec_names_process(const spec *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->naliases; i++)
-		if (s->aliases[i].sel.process.kind != SPEC_PROC_UNSET)
-			return true;
-	for (i = 0; i < s->ngates; i++)
-		if (s->gates[i].process.kind != SPEC_PROC_UNSET ||
-		    s->gates[i].thread.process.kind != SPEC_PROC_UNSET)
-			return true;
-	return false;
-}
 
 static void gate_release(spec_gate *g)
 {

@@ -486,3 +486,17 @@ void spec_check_all(spec_loader *ld)
 	free(c.alias_names);
 	free(c.aliases);
 }
+
+bool spec_names_process(const spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->naliases; i++)
+		if (s->aliases[i].sel.process.kind != SPEC_PROC_UNSET)
+			return true;
+	for (i = 0; i < s->ngates; i++)
+		if (s->gates[i].process.kind != SPEC_PROC_UNSET ||
+		    s->gates[i].thread.process.kind != SPEC_PROC_UNSET)
+			return true;
+	return false;
+}

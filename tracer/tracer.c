@@ -499,8 +499,9 @@ void tracer_kill(tracer *tr)
 	for (size_t i = 0; i < tr->ntcbs; i++)
 		if (tr->tcbs[i]->flags & TCB_CHILD)
 			kill(tr->tcbs[i]->tid, SIGKILL);
+	/* and so do children not followed yet, when they are to be */
 	for (size_t i = 0; i < tr->nforks; i++)
-		if (tr->forks[i].vfork)
+		if (tr->forks[i].vfork || tr->follow_fork)
 			kill(tr->forks[i].pid, SIGKILL);
 }
 

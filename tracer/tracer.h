@@ -256,7 +256,8 @@ int tracer_maps_of(tracer *tr, pid_t pid, tracer_map **out, size_t *n, rg_err *e
 
 /* Sends SIGKILL to the program, and to the children sharing its memory that
  * are followed until their exec (a fork child is not racegate's: it lives
- * on, as it would); the program's EXIT event follows. */
+ * on, as it would; with follow_fork it is, and dies too); the program's
+ * EXIT event follows. */
 void tracer_kill(tracer *tr);
 
 /*
