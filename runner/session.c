@@ -533,6 +533,8 @@ static void on_exec(session *s)
 	find_bias(s, &err);   /* another executable: nothing of it is looked up */
 }
 
+static void on_fork(session *s, pid_t child);
+
 /* The load bias of the executable at path in process pid (0: not PIE). */
 static int image_bias(session *s, pid_t pid, dwarfx *dx, const char *path,
 		      uint64_t *bias, rg_err *err)
@@ -598,7 +600,17 @@ static bool image_gated(const spec *sp, const char *exe)
  */
 static void on_child_exec(session *s, pid_t pid, pid_t tid)
 {
-	struct proc *pr = &s->procs[proc_index(s, pid)];
+	struct proc *pr;
+
+	if (!proc_index(s, pid)) {
+		/* a vfork or posix_spawn child, followed from its exec on */
+		on_fork(s, pid);
+		thr_add(s, tid, NULL)->proc = s->nprocs - 1;
+		s->nlive++;
+		s->ops->thread_started(s->d, tid, NULL, false, session_now(s));
+		restart_released(s);
+	}
+	pr = &s->procs[proc_index(s, pid)];
 	char path[64], exe[PATH_MAX];
 	spec_diags d = SPEC_DIAGS_INIT;
 	rg_err err = RG_ERR_INIT;

@@ -197,6 +197,30 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err 
 	return rc;
 }
 
+/*
+ * follow_fork: a child that shared its parent's memory (vfork, posix_spawn)
+ * has one of its own from its exec on: it is followed as a process from
+ * there, in a new image (EXEC, stopped, is its first event).
+ */
+static int adopt(tracer *tr, struct tcb *t, rg_err *err)
+{
+	struct aspace *as = tracer_as_add(tr, t->tid, NULL, err);
+	tracer_event *ev;
+
+	if (!as)
+		return -1;
+	t->as = as;
+	t->tgid = t->tid;
+	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
+	t->npending = 0;
+	if (tracer_scratch_init(tr, t, tracer_read_auxv_entry(t->tid), err) < 0)
+		return rg_error_prefix(err, "after the exec of process %d", (int)t->tid);
+	ev = tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
+	ev->pid = t->tid;
+	ev->parent = t->parent;
+	return 0;
+}
+
 int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err)
 {
 	unsigned long former = 0;
@@ -211,6 +235,8 @@ int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err)
 		if (old)
 			tracer_tcb_drop(tr, old);
 	}
+	if (tr->follow_fork)
+		return adopt(tr, t, err);
 	/* signals kept while it was stepped over a breakpoint go with it */
 	if (t->npending) {
 		sig = t->pending[0].si_signo;

@@ -86,7 +86,9 @@ enum tracer_ev_kind {
 	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new
 				  leader (THREAD_EXIT for the others, before or after); it runs on.
 				  pid: the process; a followed child's (pid != tracer_pid) stays
-				  stopped until tracer_resume, for tracer_insert_bp_in first */
+				  stopped until tracer_resume, for tracer_insert_bp_in first;
+				  with follow_fork, a vfork/posix_spawn child's exec is its first
+				  event as a process (parent: the thread that made it) */
 	TRACER_EV_FORK,        /* tid made child process: detached with the breakpoints out of its
 				  copy of memory, or followed while it shares the program's; with
 				  follow_fork, followed (its THREAD_NEW comes next: followed set) */
@@ -97,7 +99,7 @@ enum tracer_ev_kind {
 typedef struct tracer_event {
 	enum tracer_ev_kind kind;
 	pid_t tid;
-	pid_t parent;          /* THREAD_NEW: creating thread */
+	pid_t parent;          /* THREAD_NEW (and a first EXEC): creating thread */
 	pid_t child;           /* FORK: the child's pid */
 	pid_t pid;             /* THREAD_NEW, EXEC: the process (tracer_pid, or a followed child) */
 	bool followed;         /* FORK: the child is traced like the program (follow_fork) */

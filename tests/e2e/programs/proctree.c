@@ -13,9 +13,11 @@
  *   proctree vfork         a vfork child runs the gated line, then _exit
  *   proctree exec          the child runs exec_helper (next to proctree);
  *                          the parent says it is done first
+ *   proctree spawn         the same with posix_spawn (a vfork child's exec)
  */
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,19 @@ static void run_helper(void)
 	_exit(2);
 }
 
+static void spawn_helper(pid_t *pid)
+{
+	char path[4096], *argv[] = { "exec_helper", NULL };
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+
+	if (n <= 0)
+		exit(2);
+	path[n] = '\0';
+	strcpy(strrchr(path, '/') + 1, "exec_helper");
+	if (posix_spawn(pid, path, NULL, NULL, argv, NULL) != 0)
+		exit(2);
+}
+
 static void parent_done(void)
 {
 	if (write(1, "parent done\n", 12) != 12)             /* DONE-LINE */
@@ -120,6 +135,12 @@ int main(int argc, char **argv)
 				bump();                               /* CHILD-LINE */
 			_exit(0);
 		}
+	}
+	if (!strcmp(mode, "spawn")) {
+		spawn_helper(&pid[0]);
+		parent_done();
+		waitpid(pid[0], &status, 0);
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	}
 	if (!strcmp(mode, "exec")) {
 		parent_done();
