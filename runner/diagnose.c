@@ -716,6 +716,7 @@ void diagnose(const diag_input *in, run_result *res)
 		if (t->live) {
 			dt = &res->diag[j++];
 			dt->tid = t->tid;
+			dt->pid = t->pid;
 			dt->label = xstrdup(t->label);
 			dt->state = state_text(&d, t);
 			dt->where = t->where;
@@ -741,6 +742,7 @@ void diagnose(const diag_input *in, run_result *res)
 void diag_print(FILE *f, const run_result *res)
 {
 	int wl = 0, wt = 0;
+	bool procs = false;
 	size_t i, j;
 
 	if (!res->ndiag && !res->chain)
@@ -753,14 +755,20 @@ void diag_print(FILE *f, const run_result *res)
 			wl = (int)strlen(res->diag[i].label);
 		if (n > wt)
 			wt = n;
+		/* several processes: which one each thread is in */
+		procs |= res->diag[i].pid && res->diag[i].pid != res->diag[0].pid;
 	}
 	if (res->ndiag)
 		fprintf(f, "threads:\n");
 	for (i = 0; i < res->ndiag; i++) {
 		const diag_thread *dt = &res->diag[i];
+		char pid[32] = "";
 
-		fprintf(f, "  %-*s  tid %-*d  %s%s%s\n", wl, dt->label, wt, (int)dt->tid,
-			dt->state, dt->where ? "  at " : "", dt->where ? dt->where : "");
+		if (procs)
+			snprintf(pid, sizeof(pid), "pid %-*d  ", wt, (int)dt->pid);
+		fprintf(f, "  %-*s  %stid %-*d  %s%s%s\n", wl, dt->label, pid, wt,
+			(int)dt->tid, dt->state, dt->where ? "  at " : "",
+			dt->where ? dt->where : "");
 	}
 	if (res->chain && *res->chain)
 		fprintf(f, "wait-for chain: %s\n", res->chain);

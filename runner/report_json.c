@@ -346,6 +346,8 @@ static void put_run(rg_buf *b, const report_ctx *rc, const run_record *rec)
 
 			rg_buf_puts(b, i ? ",{" : "{");
 			kv_int(b, "tid", d->tid, &f3);
+			if (d->pid)
+				kv_int(b, "pid", d->pid, &f3);
 			kv_str(b, "thread", d->label, &f3);
 			kv_str(b, "state", d->state, &f3);
 			kv_str(b, "where", d->where, &f3);

@@ -241,6 +241,7 @@ typedef struct tl_entry {
 /* One thread in a diagnosis (stuck schedule, deadlock, timeout). */
 typedef struct diag_thread {
 	pid_t tid;
+	pid_t pid;             /* its process */
 	char *label;           /* alias or thread label */
 	char *state;           /* "held at gate 'x': waiting for y", "blocked: ...", "running" */
 	char *where;           /* "file.c:12 in fn", or NULL */

@@ -28,6 +28,7 @@ racegate_e2e(process_tree_race_10_of_10 0 "10 runs: 10 REPRODUCED$"
 # Fixed with a lock shared by both processes: the held child owns it, the
 # parent blocks on it, and the order is infeasible (not a timeout).
 racegate_e2e(process_tree_fixed 0 "counter = 2" "ORDER-INFEASIBLE"
+  "(main|child) +pid [0-9]+ +tid [0-9]+ +blocked: waits for mutex at 0x[0-9a-f]+, held by"
   -- ${RG} run ${E2E_DIR}/proctree_fixed.yaml)
 
 # A forked child with threads, gated in the child by {start:} selectors
