@@ -530,6 +530,13 @@ static void on_exec(session *s)
 	for (i = 0; i < s->npend; i++)
 		free(s->pend[i].start);
 	s->npend = 0;
+	/* followed children still run the program's old image, where it was:
+	 * their gates go on (those of its executable's own code) */
+	for (i = 1; i < s->nprocs; i++)
+		if (!s->procs[i].img && !s->procs[i].gone) {
+			s->procs[i].img = s->p;
+			s->procs[i].bt.exe = s->bt.exe;
+		}
 	find_bias(s, &err);   /* another executable: nothing of it is looked up */
 }
 

@@ -102,3 +102,14 @@ racegate_e2e(process_tree_spawn 0 "parent done" "helper ran" "PASSED"
   -- ${RG} run ${E2E_DIR}/proctree_spawn.yaml)
 racegate_e2e(process_tree_exec_check 0 "!error"
   -- ${RG} check ${E2E_DIR}/proctree_exec.yaml)
+
+# The parent calls exec while its followed child runs on in the old image:
+# the child's gates there go on.
+add_executable(e2e_exec_parent e2e/programs/exec_parent.c)
+target_compile_options(e2e_exec_parent PRIVATE -O0 -g)
+set_target_properties(e2e_exec_parent PROPERTIES OUTPUT_NAME exec_parent
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/exec_parent.yaml ${E2E_DIR}/exec_parent.yaml COPYONLY)
+racegate_e2e(process_tree_parent_execs 0 "child 5" "REPRODUCED: exit 0"
+  "process#1 +tid [0-9]+ +exec_parent.c:14 +third +opened third"
+  -- ${RG} run ${E2E_DIR}/exec_parent.yaml)
