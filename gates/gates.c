@@ -82,6 +82,8 @@ struct tclass {
 	char *key;
 	const char *start, *name;  /* borrowed from the spec */
 	long tid;
+	const spec_process *proc;  /* borrowed from the spec */
+	bool initial;              /* a process's initial thread only */
 	size_t *m;                 /* thread seqs, ascending */
 	size_t n, cap;
 	size_t *aliases;           /* threads: aliases using this selector */
@@ -100,8 +102,11 @@ struct gate_thread {
 	size_t seq;                /* creation rank, index in e->threads */
 	char *start;               /* start routine, or NULL */
 	char *name;                /* current comm, or NULL */
-	char *label;               /* "main", "worker#2", "thread#1" */
+	char *label;               /* "main", "worker#2", "thread#1", "process#1" */
 	bool is_main;
+	int proc_nth;              /* its process: 0 main, K the K-th child process */
+	char *exe;                 /* the image its process runs, or NULL */
+	bool proc_initial;         /* its process's initial thread */
 	bool exited;
 	size_t alias;              /* first alias bound to it (its label), or NONE */
 	size_t *aliases;           /* every alias bound to it: exited:ALIAS */
@@ -139,6 +144,7 @@ struct gate {
 	size_t *open, *wait, *then_open;  /* event indices, parallel to sp's lists */
 	size_t sel_alias;          /* SPEC_SEL_ALIAS / NOT_ALIAS, or NONE */
 	struct tclass *cls;        /* SPEC_SEL_MATCH with nth, or NULL */
+	const spec_process *proc;  /* processes it acts in, or NULL: its selector says */
 	size_t as;                 /* alias bound by as:, or NONE */
 	size_t barrier;            /* or NONE */
 	bool reached, timed_out;
@@ -306,12 +312,22 @@ static void route_add(gate_engine *e, const char *key, size_t ci)
 	r->cls[r->n++] = ci;
 }
 
+/* {process: P} alone names P's initial thread (docs/gates.md, "Processes"). */
+static bool sel_initial(const spec_selector *sel)
+{
+	return sel->process.kind != SPEC_PROC_UNSET && !sel->start && !sel->name &&
+	       !sel->tid && !sel->nth;
+}
+
+static const spec_process main_process = { SPEC_PROC_MAIN, NULL, 0, { 0, 0 } };
+
 static struct tclass *class_intern(gate_engine *e, const spec_selector *sel)
 {
-	char *key = xasprintf("%c%s\x1f%c%s\x1f%ld",
+	char *key = xasprintf("%c%s\x1f%c%s\x1f%ld\x1f%d\x1f%d\x1f%s",
 			      sel->start ? '+' : '-', sel->start ? sel->start : "",
 			      sel->name ? '+' : '-', sel->name ? sel->name : "",
-			      sel->tid);
+			      sel->tid, (int)sel->process.kind, sel->process.nth,
+			      sel->process.exe ? sel->process.exe : "");
 	size_t *v = gate_strmap_get(&e->class_ix, key);
 	struct tclass *c;
 	char *rkey;
@@ -325,6 +341,8 @@ static struct tclass *class_intern(gate_engine *e, const spec_selector *sel)
 	c->start = sel->start;
 	c->name = sel->name;
 	c->tid = sel->tid;
+	c->proc = &sel->process;
+	c->initial = sel_initial(sel);
 	RG_GROW(e->classes, e->nclasses + 1, e->capclasses);
 	e->classes[e->nclasses] = c;
 	gate_strmap_put(&e->class_ix, c->key, e->nclasses);
@@ -359,6 +377,25 @@ static size_t barrier_new(gate_engine *e, const char *name, int count)
 	return e->nbarriers++;
 }
 
+/*
+ * The processes a gate acts in: its process:, else those of the thread its
+ * thread: names when that names a process (NULL: the selector alone
+ * decides), else the main process.  Aliases are set up before the gates.
+ */
+static const spec_process *gate_process(const gate_engine *e, const struct gate *g,
+					const spec_gate *sp)
+{
+	const spec_selector *sel = &sp->thread;
+
+	if (sp->process.kind != SPEC_PROC_UNSET)
+		return &sp->process;
+	if (sel->kind == SPEC_SEL_ALIAS && g->sel_alias != NONE && e->aliases[g->sel_alias].sel)
+		sel = e->aliases[g->sel_alias].sel;
+	if (sel->kind == SPEC_SEL_MATCH && sel->process.kind != SPEC_PROC_UNSET)
+		return NULL;
+	return &main_process;
+}
+
 static void gate_setup(gate_engine *e, struct gate *g, const spec_gate *sp)
 {
 	g->sp = sp;
@@ -373,6 +410,7 @@ static void gate_setup(gate_engine *e, struct gate *g, const spec_gate *sp)
 		g->sel_alias = alias_intern(e, sp->thread.alias);
 	if (sp->thread.kind == SPEC_SEL_MATCH && sp->thread.nth > 0)
 		g->cls = class_intern(e, &sp->thread);
+	g->proc = gate_process(e, g, sp);
 	if (sp->as)
 		g->as = alias_intern(e, sp->as);
 	if (sp->barrier > 0) {
@@ -458,6 +496,7 @@ static void thread_free(struct gate_thread *th)
 {
 	free(th->start);
 	free(th->name);
+	free(th->exe);
 	free(th->label);
 	free(th->aliases);
 	free(th->ar);
@@ -1032,6 +1071,29 @@ static bool base_match(const char *start, const char *name, long tid,
 	       && (!tid || tid == (long)th->tid);
 }
 
+/* Is th in a process p names (not given: the main process)? */
+static bool proc_match(const spec_process *p, const struct gate_thread *th)
+{
+	switch (p->kind) {
+	case SPEC_PROC_UNSET:
+	case SPEC_PROC_MAIN:
+		return th->proc_nth == 0;
+	case SPEC_PROC_ANY:
+		return true;
+	case SPEC_PROC_NTH:
+		return th->proc_nth == p->nth;
+	case SPEC_PROC_EXE:
+		return th->exe && !strcmp(th->exe, p->exe);
+	}
+	return false;
+}
+
+static bool class_match(const struct tclass *c, const struct gate_thread *th)
+{
+	return base_match(c->start, c->name, c->tid, th) && proc_match(c->proc, th) &&
+	       (!c->initial || th->proc_initial);
+}
+
 /* Adds th to c keeping creation order; false if it was there already. */
 static bool class_add(struct tclass *c, const struct gate_thread *th)
 {
@@ -1081,7 +1143,7 @@ static void route_join(gate_engine *e, const char *key, struct gate_thread *th)
 	for (i = 0; i < e->routes[*v].n; i++) {
 		struct tclass *c = e->classes[e->routes[*v].cls[i]];
 
-		if (!base_match(c->start, c->name, c->tid, th) || !class_add(c, th))
+		if (!class_match(c, th) || !class_add(c, th))
 			continue;
 		for (j = 0; j < c->naliases; j++) {
 			size_t ai = c->aliases[j];
@@ -1113,6 +1175,8 @@ static bool sel_match(const gate_engine *e, const struct gate *g,
 {
 	const spec_selector *sel = &g->sp->thread;
 
+	if (g->proc && !proc_match(g->proc, th))
+		return false;
 	switch (sel->kind) {
 	case SPEC_SEL_ANY:
 		return true;
@@ -1126,13 +1190,15 @@ static bool sel_match(const gate_engine *e, const struct gate *g,
 		if (g->cls)
 			return g->cls->n >= (size_t)sel->nth
 			       && g->cls->m[sel->nth - 1] == th->seq;
-		return base_match(sel->start, sel->name, sel->tid, th);
+		return base_match(sel->start, sel->name, sel->tid, th) &&
+		       proc_match(&sel->process, th) &&
+		       (!sel_initial(sel) || th->proc_initial);
 	}
 	return false;
 }
 
 static struct gate_thread *thread_new(gate_engine *e, pid_t tid, const char *start,
-				      bool is_main)
+				      bool is_main, const gate_proc *proc)
 {
 	struct gate_thread *th = xcalloc(1, sizeof(*th));
 
@@ -1141,8 +1207,13 @@ static struct gate_thread *thread_new(gate_engine *e, pid_t tid, const char *sta
 	th->start = start ? xstrdup(start) : NULL;
 	th->is_main = is_main;
 	th->alias = NONE;
+	th->proc_nth = proc && !is_main ? proc->nth : 0;
+	th->proc_initial = is_main || (proc && proc->initial);
+	th->exe = proc && proc->exe ? xstrdup(proc->exe) : NULL;
 	if (is_main) {
 		th->label = xstrdup("main");
+	} else if (th->proc_initial && th->proc_nth) {
+		th->label = xasprintf("process#%d", th->proc_nth);
 	} else if (start) {
 		size_t *v = gate_strmap_get(&e->start_ix, start);
 		struct startcount *sc;
@@ -1170,13 +1241,19 @@ static struct gate_thread *thread_new(gate_engine *e, pid_t tid, const char *sta
 void gate_thread_started(gate_engine *e, pid_t tid, const char *start,
 			 bool is_main, double t_ms)
 {
+	gate_thread_started_in(e, tid, start, is_main, NULL, t_ms);
+}
+
+void gate_thread_started_in(gate_engine *e, pid_t tid, const char *start,
+			    bool is_main, const gate_proc *proc, double t_ms)
+{
 	struct gate_thread *th = thread_find(e, tid);
 	char key[32];
 	size_t i;
 
 	if (th && !th->exited)
 		return;  /* told twice: the first call counts */
-	th = thread_new(e, tid, start, is_main);
+	th = thread_new(e, tid, start, is_main, proc);
 	if (is_main)
 		for (i = 0; i < e->nmain; i++)
 			bind_request(e, e->main_aliases[i], th);
@@ -1200,6 +1277,19 @@ void gate_thread_started(gate_engine *e, pid_t tid, const char *start,
 	}
 	snprintf(key, sizeof(key), "t:%ld", (long)tid);
 	route_join(e, key, th);
+	route_join(e, "*", th);
+	binds_flush(e, t_ms);
+	drain(e, t_ms);
+}
+
+void gate_thread_exe(gate_engine *e, pid_t tid, const char *exe, double t_ms)
+{
+	struct gate_thread *th = thread_find(e, tid);
+
+	if (!th || th->exited || !exe || (th->exe && !strcmp(th->exe, exe)))
+		return;
+	free(th->exe);
+	th->exe = xstrdup(exe);
 	route_join(e, "*", th);
 	binds_flush(e, t_ms);
 	drain(e, t_ms);

@@ -77,6 +77,31 @@ void gate_engine_free(gate_engine *e);
 void gate_thread_started(gate_engine *e, pid_t tid, const char *start,
 			 bool is_main, double t_ms);
 
+/*
+ * The process a thread lives in, for process: (docs/gates.md, "Processes").
+ * A thread told of through gate_thread_started is in the main process.
+ */
+typedef struct gate_proc {
+	int nth;               /* 0: the main process; K: the K-th child process (tree order) */
+	const char *exe;       /* file name of the image it runs, or NULL */
+	bool initial;          /* the process's initial thread */
+} gate_proc;
+
+/*
+ * gate_thread_started for a thread of any process: a gate without
+ * process: (and whose thread: names no process) acts in the main process
+ * only, selectors without process: select threads of the main process only,
+ * so a spec that names no process behaves as before.  proc is copied.
+ */
+void gate_thread_started_in(gate_engine *e, pid_t tid, const char *start,
+			    bool is_main, const gate_proc *proc, double t_ms);
+
+/*
+ * The thread's process runs the executable exe now (it called exec); may
+ * bind selectors with process: {exe:}.  Nothing when exe is what it was.
+ */
+void gate_thread_exe(gate_engine *e, pid_t tid, const char *exe, double t_ms);
+
 /* The thread's name (comm) is now name; may bind {name:} selectors. */
 void gate_thread_named(gate_engine *e, pid_t tid, const char *name, double t_ms);
 

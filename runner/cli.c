@@ -79,6 +79,9 @@ static const char help_text[] =
 "  --keep-stopped     at a verdict (deadlock, timeout) leave the program\n"
 "                     stopped and detached, with no breakpoint in it, and\n"
 "                     print the gdb -p PID command to look inside\n"
+"  --follow-fork      trace the program's fork children too: gates with\n"
+"                     process: act in them (the default when the spec names\n"
+"                     a process); --no-follow-fork lets them go untraced\n"
 "  --quiet, -q        print only the outcome line(s)\n"
 "  --verbose, -v      print every run's report and output, and what\n"
 "                     racegate does (setup steps, breakpoint counts)\n"
@@ -157,6 +160,9 @@ static const char help_text[] =
 "  once: true         act on the first matching arrival only\n"
 "  optional: true     not reaching it does not make the run NOT-ENFORCED\n"
 "  timeout: 2s        let a held thread go after 2s (then NOT-ENFORCED)\n"
+"  process: {nth: 1}  the process it acts in: main (default) | any |\n"
+"                     {exe: helper} | {nth: K} (K-th child process);\n"
+"                     selectors take process: too, alone: its first thread\n"
 "Gates at one location merge: every open, then every wait, barrier, then_open.\n"
 "sequence: [{thread: w1, at: c.c:12}, {thread: w2, at: c.c:14}]  a total\n"
 "  order: each step is held until the step before it has got past its line.\n"
@@ -286,6 +292,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	c->repeat = 1;
 	c->jobs = 1;
 	c->on_deadlock = -1;
+	c->follow_fork = -1;
 	c->color = -1;
 	c->cmd = argv[1];
 	for (i = 2; i < argc; i++) {
@@ -372,6 +379,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 						   "100ms or 1s, not '%s'", v);
 		} else if (!strcmp(a, "--keep-stopped")) {
 			c->keep_stopped = true;
+		} else if (!strcmp(a, "--follow-fork") || !strcmp(a, "--no-follow-fork")) {
+			c->follow_fork = a[2] != 'n';
 		} else if (is_option(a, "--on-deadlock")) {
 			if (!(v = option_value(argc, argv, &i, "--on-deadlock")))
 				return usage_error("'%s' needs fail or release", a);
@@ -461,6 +470,9 @@ static int cmd_check(const struct cli *c)
 	       dwarfx_is_pie(p.dx) ? " (PIE: addresses before load bias)" : "");
 	for (i = 0; i < sp->ngates; i++) {
 		printf("  %s  at %s\n", sp->gates[i].name, sp->gates[i].at);
+		if (!plan_gate_in_image(sp, i, p.exe, true))
+			printf("      resolved when a followed process runs the "
+			       "executable its process: names\n");
 		for (j = 0; j < p.nbps; j++) {
 			const plan_bp *bp = &p.bps[j];
 			size_t k;
@@ -560,6 +572,11 @@ static int cmd_run(const struct cli *c)
 		o.capture = o.passthrough = false;
 		o.timeout_ms = c->timeout_ms ? c->timeout_ms : sp->timeout_ms;
 	}
+	o.follow_fork = c->follow_fork >= 0 ? c->follow_fork != 0 : spec_names_process(sp);
+	if (!o.follow_fork && spec_names_process(sp))
+		rg_warn("'%s' names processes, but --no-follow-fork lets the program's "
+			"children go untraced: only gates of its main process can act",
+			c->spec_path);
 
 	memset(&bo, 0, sizeof(bo));
 	bo.repeat = c->repeat;

@@ -23,6 +23,7 @@ struct cli {
 	int on_deadlock;       /* -1: the spec's */
 	long quiet_ms;         /* --quiet-period, 0: the default */
 	bool keep_stopped;
+	int follow_fork;       /* --follow-fork 1, --no-follow-fork 0, -1: the spec says */
 	bool quiet, verbose;
 	int color;             /* -1 auto, 0 never, 1 always */
 	const char *source_dir; /* --source-dir, or NULL */

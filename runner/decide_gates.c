@@ -121,6 +121,7 @@ static void tl_add(gates_decider *g, const gate_note *n, const char *where,
 		   const char *gate, char *what)
 {
 	run_result *r = g->res;
+	session_proc sp;
 	tl_entry *e;
 
 	if (r->ntl >= TL_MAX) {
@@ -132,6 +133,7 @@ static void tl_add(gates_decider *g, const gate_note *n, const char *where,
 	e = &r->tl[r->ntl++];
 	e->t_ms = n->t_ms;
 	e->tid = n->tid;
+	e->pid = session_thread_proc(g->s, n->tid, &sp) ? sp.pid : 0;
 	e->who = xstrdup(gate_thread_label(g->eng, n->tid));
 	e->where = where;
 	e->gate = gate;
@@ -328,9 +330,17 @@ static void dg_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 {
 	gates_decider *g = d;
 
+	session_proc sp;
+	gate_proc gp = { 0, NULL, is_main };
+
 	if (is_main && !g->main_tid)
 		g->main_tid = tid;
-	gate_thread_started(g->eng, tid, start, is_main, t_ms);
+	if (session_thread_proc(g->s, tid, &sp)) {
+		gp.nth = sp.nth;
+		gp.exe = sp.exe;
+		gp.initial = sp.initial;
+	}
+	gate_thread_started_in(g->eng, tid, start, is_main, &gp, t_ms);
 }
 
 static void dg_thread_named(void *d, pid_t tid, const char *name, double t_ms)
@@ -351,8 +361,12 @@ static void dg_thread_exited(void *d, pid_t tid, double t_ms)
 static enum decision dg_arrive(void *d, pid_t tid, const plan_bp *at, double t_ms)
 {
 	gates_decider *g = d;
+	session_proc sp;
 
 	ran_on(g, tid);
+	/* its process may run another image since it started (exec): {exe:} */
+	if (session_thread_proc(g->s, tid, &sp))
+		gate_thread_exe(g->eng, tid, sp.exe, t_ms);
 	return gate_arrive(g->eng, tid, at->gates, at->ngates, t_ms) ?
 	       DECIDE_HOLD : DECIDE_PASS;
 }
@@ -403,7 +417,16 @@ static void dg_diagnose(void *d, bool unwind)
 	in.tids = tids;
 	in.at = at;
 	in.unwind = unwind;
+	if (session_nprocs(g->s) > 1) {
+		pid_t *pids = xcalloc(in.ntids + 1, sizeof(*pids));
+		session_proc sp;
+
+		for (size_t i = 0; i < in.ntids; i++)
+			pids[i] = session_thread_proc(g->s, tids[i], &sp) ? sp.pid : 0;
+		in.pids = pids;
+	}
 	diagnose(&in, g->res);
+	free((pid_t *)in.pids);
 	free(tids);
 	free(at);
 }

@@ -38,6 +38,8 @@ struct snap {
 
 struct stall_watch {
 	pid_t pid;
+	pid_t *procs;              /* every process looked at (stall_processes), or NULL: pid */
+	size_t nprocs;
 	double quiet_ms;
 	struct snap *last;         /* the stuck set being watched */
 	size_t nlast;
@@ -71,7 +73,46 @@ void stall_free(stall_watch *w)
 	if (!w)
 		return;
 	free(w->last);
+	free(w->procs);
 	free(w);
+}
+
+void stall_processes(stall_watch *w, const pid_t *pids, size_t n)
+{
+	free(w->procs);
+	w->procs = xcalloc(n + 1, sizeof(*pids));
+	memcpy(w->procs, pids, n * sizeof(*pids));
+	w->nprocs = n;
+	w->have = false;
+}
+
+/* The threads of every process watched, each with its process in *pids. */
+static int stall_tasks(const stall_watch *w, pid_t **tids, pid_t **pids, size_t *n)
+{
+	size_t np = w->procs ? w->nprocs : 1;
+
+	*tids = *pids = NULL;
+	*n = 0;
+	for (size_t k = 0; k < np; k++) {
+		pid_t pid = w->procs ? w->procs[k] : w->pid, *v = NULL;
+		size_t m = 0;
+
+		if (tracer_tasks(pid, &v, &m) < 0) {
+			free(v);
+			if (k == 0)
+				return -1;
+			continue;      /* a child that died meanwhile */
+		}
+		*tids = xrealloc(*tids, (*n + m + 1) * sizeof(**tids));
+		*pids = xrealloc(*pids, (*n + m + 1) * sizeof(**pids));
+		for (size_t i = 0; i < m; i++) {
+			(*tids)[*n + i] = v[i];
+			(*pids)[*n + i] = pid;
+		}
+		*n += m;
+		free(v);
+	}
+	return 0;
 }
 
 void stall_touch(stall_watch *w)
@@ -131,9 +172,9 @@ static void blocked_node(pid_t pid, const tracer_tstate *st, const pid_t *live,
  * The wait-for graph of the live threads now (waitfor.h), and a snapshot
  * of its stuck set (*out, *nout); returns whether a held thread is in it.
  */
-static bool stuck_now(stall_watch *w, stall_held_fn held, stall_needs_fn needs,
-		      void *ctx, const pid_t *tids, size_t n, struct snap **out,
-		      size_t *nout)
+static bool stuck_now(stall_held_fn held, stall_needs_fn needs, void *ctx,
+		      const pid_t *tids, const pid_t *pids, size_t n,
+		      struct snap **out, size_t *nout)
 {
 	gate_wf_node *v = xcalloc(n ? n : 1, sizeof(*v));
 	struct snap *snap = xcalloc(n ? n : 1, sizeof(*snap));
@@ -158,11 +199,11 @@ static bool stuck_now(stall_watch *w, stall_held_fn held, stall_needs_fn needs,
 			nv++;
 			continue;
 		}
-		tracer_tstate_read(w->pid, tids[i], &st);
+		tracer_tstate_read(pids[i], tids[i], &st);
 		if (!st.state || st.state == 'Z' || st.state == 'X')
 			continue;          /* dead, not yet reaped */
-		if (tracer_tstate_wait(w->pid, &st) == TRACER_WAIT_FOREVER) {
-			blocked_node(w->pid, &st, tids, n, nd);
+		if (tracer_tstate_wait(pids[i], &st) == TRACER_WAIT_FOREVER) {
+			blocked_node(pids[i], &st, tids, n, nd);
 			sp->kind = 'B';
 			sp->on = nd->on;
 			sp->nr = st.nr;
@@ -192,7 +233,7 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 			       void *ctx, double t_ms, double *next_ms)
 {
 	double step = w->quiet_ms / 4 < 5 ? 5 : w->quiet_ms / 4;
-	pid_t *tids = NULL;
+	pid_t *tids = NULL, *pids = NULL;
 	size_t n = 0, nc = 0;
 	struct snap *cur;
 	bool with_held;
@@ -218,15 +259,17 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 		return STALL_NONE;
 	}
 	*next_ms = t_ms + step;
-	if (tracer_tasks(w->pid, &tids, &n) < 0 || !n) {
+	if (stall_tasks(w, &tids, &pids, &n) < 0 || !n) {
 		free(tids);
+		free(pids);
 		w->have = false;
 		return STALL_NONE;
 	}
 	t0 = mono_ms();
-	with_held = stuck_now(w, held, needs, ctx, tids, n, &cur, &nc);
+	with_held = stuck_now(held, needs, ctx, tids, pids, n, &cur, &nc);
 	w->cost_ms = mono_ms() - t0;
 	free(tids);
+	free(pids);
 	if (!nc) {
 		free(cur);
 		w->have = false;
@@ -329,6 +372,7 @@ enum waits { W_NONE, W_MUTEX, W_COND, W_JOIN, W_BARRIER, W_SEM, W_RWLOCK, W_FUTE
 
 struct dthread {
 	pid_t tid;
+	pid_t pid;                 /* its process */
 	const char *label;
 	const plan_bp *at;
 	bool live, held;
@@ -875,6 +919,31 @@ static void clear_diag(run_result *res)
 	res->chain = NULL;
 }
 
+/* The live threads of the program and of every followed process of in. */
+static void live_threads(const diag_input *in, pid_t **live, size_t *nlive)
+{
+	pid_t main_pid = tracer_pid(in->tr);
+
+	*live = NULL;
+	*nlive = 0;
+	if (tracer_tasks(main_pid, live, nlive) < 0)
+		*nlive = 0;
+	for (size_t i = 0; in->pids && i < in->ntids; i++) {
+		pid_t *v = NULL;
+		size_t m = 0;
+
+		/* each process once: at its first thread */
+		if (!in->pids[i] || in->pids[i] == main_pid || in->pids[i] != in->tids[i])
+			continue;
+		if (tracer_tasks(in->pids[i], &v, &m) == 0 && m) {
+			*live = xrealloc(*live, (*nlive + m) * sizeof(**live));
+			memcpy(*live + *nlive, v, m * sizeof(*v));
+			*nlive += m;
+		}
+		free(v);
+	}
+}
+
 void diagnose(const diag_input *in, run_result *res)
 {
 	struct dctx d = { .in = in };
@@ -884,13 +953,13 @@ void diagnose(const diag_input *in, run_result *res)
 	rg_err err = RG_ERR_INIT;
 
 	clear_diag(res);
-	if (tracer_tasks(tracer_pid(in->tr), &live, &nlive) < 0)
-		nlive = 0;
+	live_threads(in, &live, &nlive);
 	tracer_maps(in->tr, &d.maps, &d.nmaps, &err);
 	v = xcalloc(in->ntids + nlive + 1, sizeof(*v));
 	/* every thread seen, in creation order, then any not seen yet */
 	for (i = 0; i < in->ntids; i++) {
 		v[n].tid = in->tids[i];
+		v[n].pid = in->pids && in->pids[i] ? in->pids[i] : tracer_pid(in->tr);
 		v[n].at = in->at ? in->at[i] : NULL;
 		n++;
 	}
@@ -900,6 +969,7 @@ void diagnose(const diag_input *in, run_result *res)
 		if (!t) {
 			t = &v[n++];
 			t->tid = live[i];
+			t->pid = tracer_pid(in->tr);
 		}
 		t->live = true;
 	}
@@ -916,11 +986,11 @@ void diagnose(const diag_input *in, run_result *res)
 			t->held = true;
 			t->reason = xstrdup(why);
 		} else {
-			tracer_tstate_read(tracer_pid(in->tr), t->tid, &t->st);
+			tracer_tstate_read(t->pid, t->tid, &t->st);
 			if (!t->st.state || t->st.state == 'Z' || t->st.state == 'X')
 				t->live = false;
 			else
-				t->wait = tracer_tstate_wait(tracer_pid(in->tr), &t->st);
+				t->wait = tracer_tstate_wait(t->pid, &t->st);
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -955,6 +1025,7 @@ void diagnose(const diag_input *in, run_result *res)
 		if (t->live) {
 			dt = &res->diag[j++];
 			dt->tid = t->tid;
+			dt->pid = t->pid;
 			dt->label = xstrdup(t->label);
 			dt->state = state_text(&d, t);
 			dt->where = t->where;
@@ -980,6 +1051,7 @@ void diagnose(const diag_input *in, run_result *res)
 void diag_print(FILE *f, const run_result *res)
 {
 	int wl = 0, wt = 0;
+	bool procs = false;
 	size_t i, j;
 
 	if (!res->ndiag && !res->chain)
@@ -992,14 +1064,20 @@ void diag_print(FILE *f, const run_result *res)
 			wl = (int)strlen(res->diag[i].label);
 		if (n > wt)
 			wt = n;
+		/* several processes: which one each thread is in */
+		procs |= res->diag[i].pid && res->diag[i].pid != res->diag[0].pid;
 	}
 	if (res->ndiag)
 		fprintf(f, "threads:\n");
 	for (i = 0; i < res->ndiag; i++) {
 		const diag_thread *dt = &res->diag[i];
+		char pid[32] = "";
 
-		fprintf(f, "  %-*s  tid %-*d  %s%s%s\n", wl, dt->label, wt, (int)dt->tid,
-			dt->state, dt->where ? "  at " : "", dt->where ? dt->where : "");
+		if (procs)
+			snprintf(pid, sizeof(pid), "pid %-*d  ", wt, (int)dt->pid);
+		fprintf(f, "  %-*s  %stid %-*d  %s%s%s\n", wl, dt->label, pid, wt,
+			(int)dt->tid, dt->state, dt->where ? "  at " : "",
+			dt->where ? dt->where : "");
 	}
 	if (res->chain && *res->chain)
 		fprintf(f, "wait-for chain: %s\n", res->chain);

@@ -29,6 +29,12 @@ enum stall_verdict {
 
 stall_watch *stall_new(pid_t pid, double quiet_ms);
 void stall_free(stall_watch *w);
+/*
+ * The processes whose threads are looked at (--follow-fork: the program's
+ * first, then its followed children): a held or running thread of any of
+ * them counts as of the program's.  Copied; at start, pid alone.
+ */
+void stall_processes(stall_watch *w, const pid_t *pids, size_t n);
 
 /*
  * Something happened (a tracer event): the quiet period starts again, and
@@ -62,6 +68,8 @@ typedef struct diag_input {
 	uint64_t bias;             /* of the executable */
 	const pid_t *tids;         /* every thread the run has seen, in creation order */
 	const plan_bp *const *at;  /* per tids[i]: its last gate location, or NULL */
+	const pid_t *pids;         /* per tids[i]: its process (--follow-fork), or NULL:
+				      every thread is the program's */
 	size_t ntids;
 	bool unwind;               /* stop blocked threads and unwind them all (ends the run) */
 } diag_input;

@@ -82,6 +82,7 @@ void run_result_encode(rg_buf *b, const run_result *r)
 
 		put_f64(b, e->t_ms);
 		put_i64(b, e->tid);
+		put_i64(b, e->pid);
 		put_str(b, e->who);
 		put_str(b, e->where);
 		put_str(b, e->gate);
@@ -98,6 +99,7 @@ void run_result_encode(rg_buf *b, const run_result *r)
 		const diag_thread *d = &r->diag[i];
 
 		put_i64(b, d->tid);
+		put_i64(b, d->pid);
 		put_str(b, d->label);
 		put_str(b, d->state);
 		put_str(b, d->where);
@@ -237,6 +239,7 @@ int run_result_decode(const char *s, size_t len, run_result *r,
 
 		e->t_ms = get_f64(&rd);
 		e->tid = (pid_t)get_i64(&rd);
+		e->pid = (pid_t)get_i64(&rd);
 		e->who = get_str(&rd);
 		where = get_str(&rd);
 		gate = get_str(&rd);
@@ -263,6 +266,7 @@ int run_result_decode(const char *s, size_t len, run_result *r,
 		diag_thread *d = &r->diag[i];
 
 		d->tid = (pid_t)get_i64(&rd);
+		d->pid = (pid_t)get_i64(&rd);
 		d->label = get_str(&rd);
 		d->state = get_str(&rd);
 		d->where = get_str(&rd);

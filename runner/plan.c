@@ -339,6 +339,32 @@ static void own_pthread_create(plan *p)
 				p->pthread_create_addrs[i];
 }
 
+/* The {exe:} a gate names, on itself or through its thread, or NULL. */
+static const char *gate_exe(const spec *sp, const spec_gate *g)
+{
+	const spec_selector *sel = &g->thread;
+
+	if (g->process.kind == SPEC_PROC_EXE)
+		return g->process.exe;
+	if (sel->kind == SPEC_SEL_ALIAS && sel->alias)
+		for (size_t i = 0; i < sp->naliases; i++)
+			if (!strcmp(sp->aliases[i].name, sel->alias)) {
+				sel = &sp->aliases[i].sel;
+				break;
+			}
+	if (sel->kind == SPEC_SEL_MATCH && sel->process.kind == SPEC_PROC_EXE)
+		return sel->process.exe;
+	return NULL;
+}
+
+bool plan_gate_in_image(const spec *sp, size_t i, const char *exe, bool program)
+{
+	const char *want = gate_exe(sp, &sp->gates[i]);
+	const char *base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+
+	return want ? !strcmp(want, base) : program;
+}
+
 int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	       spec_diags *d, rg_err *err)
 {
@@ -357,8 +383,10 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		check_start(p, &sp->aliases[i].sel, d);
 	for (i = 0; i < sp->ngates; i++)
 		check_start(p, &sp->gates[i].thread, d);
+	/* a gate of another executable's ({exe:}) waits for a process to run it */
 	for (i = 0; i < sp->ngates; i++)
-		resolve_gate(p, i, &warned_nodebug, &pr, d);
+		if (plan_gate_in_image(sp, i, p->exe, true))
+			resolve_gate(p, i, &warned_nodebug, &pr, d);
 	if (d->nerrors) {
 		free(pr.v);
 		return -1;
@@ -367,6 +395,27 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	free(pr.v);
 	own_pthread_create(p);
 	return 0;
+}
+
+int plan_build_image(plan *p, const spec *sp, const char *exe, const char *source_dir,
+		     spec_diags *d, rg_err *err)
+{
+	char *const cmd[] = { (char *)exe, NULL };
+	struct pairs pr = {NULL, 0, 0};
+	bool warned_nodebug = false;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->sp = sp;
+	p->source_dir = source_dir;
+	if (open_program(p, cmd, sp, err) < 0)
+		return -1;
+	for (i = 0; i < sp->ngates; i++)
+		if (plan_gate_in_image(sp, i, p->exe, false))
+			resolve_gate(p, i, &warned_nodebug, &pr, d);
+	make_bps(p, pr.v, pr.n);
+	free(pr.v);
+	return d->nerrors ? -1 : 0;
 }
 
 /*
@@ -452,7 +501,30 @@ void plan_release(plan *p)
 	free(p->objs);
 	if (p->dx)
 		dwarfx_free(p->dx);
+	for (i = 0; i < p->nimages; i++) {
+		plan_release(p->images[i]);
+		free(p->images[i]);
+	}
+	free(p->images);
 	memset(p, 0, sizeof(*p));
+}
+
+plan *plan_image(plan *p, const char *exe, spec_diags *d, rg_err *err)
+{
+	plan *img;
+
+	for (size_t i = 0; i < p->nimages; i++)
+		if (!strcmp(p->images[i]->exe, exe))
+			return p->images[i];
+	img = xcalloc(1, sizeof(*img));
+	if (plan_build_image(img, p->sp, exe, p->source_dir, d, err) < 0 && !img->dx) {
+		plan_release(img);
+		free(img);
+		return NULL;
+	}
+	p->images = xrealloc(p->images, (p->nimages + 1) * sizeof(*p->images));
+	p->images[p->nimages++] = img;
+	return img;
 }
 
 size_t plan_object_index(plan *p, const char *path)

@@ -21,9 +21,19 @@ static int width(const char *s)
 	return s ? (int)strlen(s) : 1;
 }
 
+/* Does the timeline name threads of more than one process? */
+static bool tl_processes(const run_result *res)
+{
+	for (size_t i = 1; i < res->ntl; i++)
+		if (res->tl[i].pid && res->tl[0].pid && res->tl[i].pid != res->tl[0].pid)
+			return true;
+	return false;
+}
+
 void report_timeline(FILE *f, const run_result *res)
 {
 	int ww = 0, wt = 0, wg = 0, wtid = 0;
+	bool procs = tl_processes(res);
 	size_t i;
 
 	for (i = 0; i < res->ntl; i++) {
@@ -43,8 +53,13 @@ void report_timeline(FILE *f, const run_result *res)
 	for (i = 0; i < res->ntl; i++) {
 		const tl_entry *e = &res->tl[i];
 
-		fprintf(f, "  %+10.3f ms  %-*s  tid %-*d  %-*s  %-*s  %s\n",
-			e->t_ms, wt, e->who, wtid, (int)e->tid,
+		char pid[32] = "";
+
+		/* several processes: which one each thread is in */
+		if (procs)
+			snprintf(pid, sizeof(pid), "pid %-*d  ", wtid, (int)e->pid);
+		fprintf(f, "  %+10.3f ms  %-*s  %stid %-*d  %-*s  %-*s  %s\n",
+			e->t_ms, wt, e->who, pid, wtid, (int)e->tid,
 			ww, e->where ? e->where : "-", wg, e->gate ? e->gate : "-",
 			e->what);
 	}

@@ -267,6 +267,8 @@ static void put_event(rg_buf *b, const tl_entry *e)
 	rg_buf_puts(b, "{");
 	kv_num(b, "t_ms", e->t_ms, &first);
 	kv_int(b, "tid", e->tid, &first);
+	if (e->pid)
+		kv_int(b, "pid", e->pid, &first);
 	kv_str(b, "thread", e->who, &first);
 	kv_str(b, "kind", tl_kind_name(e->kind), &first);
 	key(b, "gate_index", &first);
@@ -346,6 +348,8 @@ static void put_run(rg_buf *b, const report_ctx *rc, const run_record *rec)
 
 			rg_buf_puts(b, i ? ",{" : "{");
 			kv_int(b, "tid", d->tid, &f3);
+			if (d->pid)
+				kv_int(b, "pid", d->pid, &f3);
 			kv_str(b, "thread", d->label, &f3);
 			kv_str(b, "state", d->state, &f3);
 			kv_str(b, "where", d->where, &f3);

@@ -100,6 +100,8 @@ typedef struct plan {
 	size_t nobjs;
 	struct plan_locs *locs; /* gates outside bps: shared objects, returns (objects.h) */
 	const char *source_dir; /* --source-dir (regex anchors): set before plan_build, kept */
+	struct plan **images;  /* images followed children exec (plan_image), kept */
+	size_t nimages;
 } plan;
 
 /*
@@ -183,6 +185,28 @@ size_t plan_object_index(plan *p, const char *path);
 int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	       spec_diags *d, rg_err *err);
 
+/*
+ * Gates by image (process: {exe: NAME}, on the gate or its thread): is gate
+ * i resolved in the executable exe?  A gate that names an executable is
+ * resolved in that one only (when a followed process calls exec to run
+ * it); the others in the program's (program: exe is the program).
+ */
+bool plan_gate_in_image(const spec *sp, size_t i, const char *exe, bool program);
+/*
+ * A plan for the image a followed child runs after exec: exe (a path) and
+ * the gates that name it, its own breakpoints only (no shared objects, no
+ * FUNCTION:return).  Problems go to d; -1 when it has errors (the plan
+ * still holds what did resolve) or exe cannot be opened (err).
+ */
+int plan_build_image(plan *p, const spec *sp, const char *exe, const char *source_dir,
+		     spec_diags *d, rg_err *err);
+/*
+ * The plan of image exe for the program's plan p: built (plan_build_image,
+ * problems to d) on first use and kept with p, as reports point into it.
+ * NULL when exe cannot be opened (err).
+ */
+plan *plan_image(plan *p, const char *exe, spec_diags *d, rg_err *err);
+
 /* lines.c: `racegate lines FILE[:FROM-TO] -- PROGRAM` (argv[0] is "lines"). */
 int cmd_lines(int argc, char **argv);
 void plan_release(plan *p);
@@ -201,12 +225,14 @@ typedef struct run_opts {
 	const bool *inherit;   /* fds from 3 up the program inherits (tracer_opts) */
 	int ninherit;
 	pid_t attach_pid;      /* racegate attach: the running process, else 0 */
+	bool follow_fork;      /* trace the program's fork children too (--follow-fork) */
 } run_opts;
 
 /* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */
 typedef struct tl_entry {
 	double t_ms;
 	pid_t tid;
+	pid_t pid;             /* its process (--follow-fork), or 0 when not known */
 	char *who;             /* thread label */
 	const char *where;     /* plan_bp.where, or NULL */
 	const char *gate;      /* gate name, or NULL */
@@ -220,6 +246,7 @@ typedef struct tl_entry {
 /* One thread in a diagnosis (stuck schedule, deadlock, timeout). */
 typedef struct diag_thread {
 	pid_t tid;
+	pid_t pid;             /* its process */
 	char *label;           /* alias or thread label */
 	char *state;           /* "held at gate 'x': waiting for y", "blocked: ...", "running" */
 	char *where;           /* "file.c:12 in fn", or NULL */

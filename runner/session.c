@@ -35,8 +35,19 @@
 
 #define NAME_POLL_MS 20 /* thread names are read again this often while threads are held */
 
+/* A process of the program's tree: [0] the program, then followed children. */
+struct proc {
+	pid_t pid;
+	char *exe;             /* file name of its image, or NULL */
+	bool gone;             /* its first thread exited (or the process was let go) */
+	plan *img;             /* after an exec: the gates of its new image (kept by
+				  plan_image), or NULL: it runs the program's, s->p */
+	run_bias bt;           /* img's load bias */
+};
+
 struct thr {
 	pid_t tid;
+	size_t proc;           /* index in procs */
 	const plan_bp *at;     /* where it last arrived at a gate location */
 	char *start;           /* start routine, or NULL */
 	size_t npast;          /* lines the tracer watches it get past (then_open pending) */
@@ -71,6 +82,8 @@ struct session {
 	size_t npend, cappend;
 	struct thr *thr;
 	size_t nthr, capthr;
+	struct proc *procs;
+	size_t nprocs, capprocs;
 	rg_intmap thr_ix;      /* tid -> index in thr of the latest thread with it */
 	size_t nlive;
 
@@ -111,6 +124,7 @@ static struct thr *thr_add(session *s, pid_t tid, char *start)
 	*rg_intmap_ref(&s->thr_ix, (uint64_t)(uint32_t)tid, 0) = s->nthr;
 	t = &s->thr[s->nthr++];
 	t->tid = tid;
+	t->proc = 0;
 	t->at = NULL;
 	t->start = start;
 	t->npast = 0;
@@ -154,6 +168,62 @@ size_t session_threads(const session *s, pid_t **tids, const plan_bp ***at)
 	return s->nthr;
 }
 
+static void proc_drop_image(struct proc *pr)
+{
+	pr->img = NULL;
+	run_bias_release(&pr->bt);
+}
+
+/* The process tid is in (the program's when not known). */
+static struct proc *proc_of(const session *s, pid_t tid)
+{
+	const struct thr *t = thr_find(s, tid);
+
+	return &s->procs[t && t->proc < s->nprocs ? t->proc : 0];
+}
+
+static size_t proc_add(session *s, pid_t pid, const char *exe_path)
+{
+	const char *base;
+
+	RG_GROW(s->procs, s->nprocs + 1, s->capprocs);
+	s->procs[s->nprocs].pid = pid;
+	s->procs[s->nprocs].gone = false;
+	s->procs[s->nprocs].img = NULL;
+	s->procs[s->nprocs].bt = (run_bias)RUN_BIAS_INIT;
+	base = exe_path ? strrchr(exe_path, '/') : NULL;
+	s->procs[s->nprocs].exe = exe_path ? xstrdup(base ? base + 1 : exe_path) : NULL;
+	return s->nprocs++;
+}
+
+static size_t proc_index(const session *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == pid)
+			return i;
+	return 0;
+}
+
+bool session_thread_proc(const session *s, pid_t tid, session_proc *out)
+{
+	const struct thr *t = thr_find(s, tid);
+	const struct proc *pr;
+
+	if (!t || t->proc >= s->nprocs)
+		return false;
+	pr = &s->procs[t->proc];
+	out->pid = pr->pid;
+	out->nth = (int)t->proc;
+	out->exe = pr->exe;
+	out->initial = tid == pr->pid;
+	return true;
+}
+
+size_t session_nprocs(const session *s)
+{
+	return s->nprocs;
+}
+
 bool session_ending(const session *s)
 {
 	return s->killed;
@@ -188,12 +258,15 @@ run_result *session_result(const session *s)
 static void resume(session *s, pid_t tid)
 {
 	struct thr *t = thr_find(s, tid);
+	const struct proc *pr = proc_of(s, tid);
 	rg_err err = RG_ERR_INIT;
 	int rc;
 
 	if (!t || s->ops->pass_depth(s->d, tid) <= t->npast)
 		rc = tracer_resume(s->tr, tid, &err);
-	else if ((rc = run_resume_past(s->p, s->tr, &s->bt, tid, t->at, &err)) == 0)
+	else if ((rc = pr->img ?
+		       run_resume_past(pr->img, s->tr, &pr->bt, tid, t->at, &err) :
+		       run_resume_past(s->p, s->tr, &s->bt, tid, t->at, &err)) == 0)
 		t->npast++;
 	else if (rc > 0)
 		s->ops->passed(s->d, tid, true, session_now(s));
@@ -219,7 +292,7 @@ static void learn_names(session *s)
 	size_t i;
 
 	for (i = 0; i < s->nthr; i++)
-		if (run_thread_comm(tracer_pid(s->tr), s->thr[i].tid, comm,
+		if (run_thread_comm(s->procs[s->thr[i].proc].pid, s->thr[i].tid, comm,
 				    sizeof(comm)) == 0)
 			s->ops->thread_named(s->d, s->thr[i].tid, comm, session_now(s));
 }
@@ -367,9 +440,37 @@ static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
 		s->res->bp_disarmed++;
 }
 
+/* An arrival in the image a followed child runs after its exec. */
+static void on_image_breakpoint(session *s, pid_t tid, struct proc *pr, uint64_t addr)
+{
+	const plan_bp *bp = plan_find(pr->img, run_bias_exe_site(&pr->bt, addr).link_addr);
+	struct thr *t = thr_find(s, tid);
+
+	if (bp && t) {
+		t->at = bp;
+		s->res->bp_hits++;
+		if (s->names)
+			learn_names(s);
+		if (s->ops->arrive(s->d, tid, bp, session_now(s)) == DECIDE_HOLD) {
+			restart_released(s);
+			return;
+		}
+		restart_released(s);
+	}
+	resume(s, tid);
+	restart_released(s);
+}
+
 static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 {
-	const plan_bp *bp = plan_find(s->p, run_bias_exe_site(&s->bt, addr).link_addr);
+	const plan_bp *bp;
+	struct proc *pr = proc_of(s, tid);
+
+	if (pr->img) {
+		on_image_breakpoint(s, tid, pr, addr);
+		return;
+	}
+	bp = plan_find(s->p, run_bias_exe_site(&s->bt, addr).link_addr);
 
 	if (s->entry && addr == s->entry) {
 		rg_err err = RG_ERR_INIT;
@@ -430,7 +531,160 @@ static void on_exec(session *s)
 	for (i = 0; i < s->npend; i++)
 		free(s->pend[i].start);
 	s->npend = 0;
+	/* followed children still run the program's old image, where it was:
+	 * their gates go on (those of its executable's own code) */
+	for (i = 1; i < s->nprocs; i++)
+		if (!s->procs[i].img && !s->procs[i].gone) {
+			s->procs[i].img = s->p;
+			s->procs[i].bt.exe = s->bt.exe;
+		}
 	find_bias(s, &err);   /* another executable: nothing of it is looked up */
+}
+
+static void on_fork(session *s, pid_t child);
+
+/* The load bias of the executable at path in process pid (0: not PIE). */
+static int image_bias(session *s, pid_t pid, dwarfx *dx, const char *path,
+		      uint64_t *bias, rg_err *err)
+{
+	tracer_map *maps = NULL;
+	size_t n = 0, i;
+	char real[PATH_MAX];
+	int ret = -1;
+
+	*bias = 0;
+	if (!dwarfx_is_pie(dx))
+		return 0;
+	if (!realpath(path, real))
+		return rg_error(err, "cannot resolve the path of '%s': %s", path,
+				strerror(errno));
+	if (tracer_maps_of(s->tr, pid, &maps, &n, err) < 0)
+		return -1;
+	for (i = 0; i < n && ret < 0; i++)
+		if (maps[i].path && maps[i].offset == 0 && !strcmp(maps[i].path, real)) {
+			*bias = maps[i].start - dwarfx_load_base(dx);
+			ret = 0;
+		}
+	tracer_maps_free(maps, n);
+	if (ret < 0)
+		rg_error(err, "cannot find '%s' in the memory map of process %d", real,
+			 (int)pid);
+	return ret;
+}
+
+/* Problems of an image's gates: warnings of the run, once a session. */
+static void image_warn(session *s, const spec_diags *d, const char *more)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		char *m = spec_diag_format(d, i), *line = xasprintf("%s\n", m);
+
+		if (!s->res->warnings.s || !strstr(s->res->warnings.s, line))
+			rg_buf_puts(&s->res->warnings, line);
+		free(line);
+		free(m);
+	}
+	if (more) {
+		char *line = xasprintf("%s\n", more);
+
+		if (!s->res->warnings.s || !strstr(s->res->warnings.s, line))
+			rg_buf_puts(&s->res->warnings, line);
+		free(line);
+	}
+}
+
+static bool image_gated(const spec *sp, const char *exe)
+{
+	for (size_t i = 0; i < sp->ngates; i++)
+		if (plan_gate_in_image(sp, i, exe, false))
+			return true;
+	return false;
+}
+
+/*
+ * A followed child called exec: its new image gets the gates that name it
+ * ({exe: NAME}), resolved in its executable and armed before it runs
+ * (the tracer keeps it stopped until then).  A gate that does not resolve
+ * there is a warning, and the run goes on without it.
+ */
+static void on_child_exec(session *s, pid_t pid, pid_t tid)
+{
+	struct proc *pr;
+
+	if (!proc_index(s, pid)) {
+		/* a vfork or posix_spawn child, followed from its exec on */
+		on_fork(s, pid);
+		thr_add(s, tid, NULL)->proc = s->nprocs - 1;
+		s->nlive++;
+		s->ops->thread_started(s->d, tid, NULL, false, session_now(s));
+		restart_released(s);
+	}
+	pr = &s->procs[proc_index(s, pid)];
+	char path[64], exe[PATH_MAX];
+	spec_diags d = SPEC_DIAGS_INIT;
+	rg_err err = RG_ERR_INIT;
+	uint64_t bias;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	free(pr->exe);
+	pr->exe = n > 0 ? xstrdup(strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe) : NULL;
+	proc_drop_image(pr);
+	rg_trace("process %d runs '%s' now", (int)pid, n > 0 ? exe : "?");
+	if (n <= 0 || !image_gated(s->p->sp, exe)) {
+		resume(s, tid);     /* an executable no gate names: nothing to arm */
+		return;
+	}
+	d.file = xstrdup(s->p->sp->path);
+	if ((pr->img = plan_image(s->p, exe, &d, &err))) {
+		if (image_bias(s, pid, pr->img->dx, exe, &bias, &err) < 0) {
+			image_warn(s, &d, err.msg);
+		} else {
+			image_warn(s, &d, NULL);
+			pr->bt.exe = bias;
+			for (size_t i = 0; i < pr->img->nbps && !s->end.failed; i++) {
+				plan_assert_boundary(pr->img->dx, pr->img->bps[i].site.link_addr);
+				if (tracer_insert_bp_in(s->tr, pid, bias +
+							pr->img->bps[i].site.link_addr, &err) < 0)
+					fail(s, xasprintf("cannot set a breakpoint in process "
+							  "%d: %s", (int)pid, err.msg));
+			}
+		}
+	} else {
+		image_warn(s, &d, err.msg);
+	}
+	spec_diags_release(&d);
+	resume(s, tid);
+}
+
+/* The stall watch looks at every followed process still there. */
+static void stall_refresh(session *s)
+{
+	pid_t *pids = xcalloc(s->nprocs + 1, sizeof(*pids));
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (i == 0 || !s->procs[i].gone)
+			pids[n++] = s->procs[i].pid;
+	stall_processes(s->stall, pids, n);
+	free(pids);
+}
+
+/* A followed child process: its threads are told of as they come (THREAD_NEW). */
+static void on_fork(session *s, pid_t child)
+{
+	char path[64], exe[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)child);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n > 0)
+		exe[n] = '\0';
+	proc_add(s, child, n > 0 ? exe : NULL);
+	stall_refresh(s);
+	rg_trace("following process %d (%s), child #%zu", (int)child,
+		 n > 0 ? exe : "?", s->nprocs - 1);
 }
 
 static void dispatch(session *s, const tracer_event *ev)
@@ -442,11 +696,12 @@ static void dispatch(session *s, const tracer_event *ev)
 		on_breakpoint(s, ev->tid, ev->addr);
 		break;
 	case TRACER_EV_THREAD_NEW: {
-		char *start = take_pending_start(s, ev->parent);
+		bool first = ev->pid == ev->tid;   /* a followed child process's */
+		char *start = first ? NULL : take_pending_start(s, ev->parent);
 
-		if (!start)
+		if (!start && !first)
 			starts_unnamed(s->p, &s->res->warnings);
-		thr_add(s, ev->tid, start);
+		thr_add(s, ev->tid, start)->proc = proc_index(s, ev->pid);
 		s->nlive++;
 		s->ops->thread_started(s->d, ev->tid, start, false, t);
 		restart_released(s);
@@ -458,6 +713,10 @@ static void dispatch(session *s, const tracer_event *ev)
 
 		if (th)
 			th->npast = 0;   /* the decider opens what it had not got past */
+		if (th && th->proc && th->tid == s->procs[th->proc].pid) {
+			s->procs[th->proc].gone = true;
+			stall_refresh(s);
+		}
 		if (s->nlive)
 			s->nlive--;
 		run_locs_thread_exited(s->locs, ev->tid);
@@ -474,7 +733,10 @@ static void dispatch(session *s, const tracer_event *ev)
 		s->nlive = 0;
 		break;
 	case TRACER_EV_EXEC:
-		on_exec(s);
+		if (ev->pid && ev->pid != tracer_pid(s->tr))
+			on_child_exec(s, ev->pid, ev->tid);
+		else
+			on_exec(s);
 		break;
 	case TRACER_EV_RANGE_DONE: {
 		struct thr *th = thr_find(s, ev->tid);
@@ -486,8 +748,11 @@ static void dispatch(session *s, const tracer_event *ev)
 		restart_released(s);
 		break;
 	}
-	case TRACER_EV_SIGNAL:
 	case TRACER_EV_FORK:
+		if (ev->followed)
+			on_fork(s, ev->child);
+		break;
+	case TRACER_EV_SIGNAL:
 		break;
 	}
 }
@@ -873,6 +1138,7 @@ static int spawn(session *s)
 		to.stderr_fd = TRACER_FD_CLOSED;
 	to.inherit = s->o->inherit;
 	to.ninherit = s->o->ninherit;
+	to.follow_fork = s->o->follow_fork;
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	if (tracer_spawn(&to, &s->tr, &err) < 0) {
 		s->res->note = xstrdup(err.msg);
@@ -1034,6 +1300,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
 		arm_all(s);
 
+		proc_add(s, tracer_pid(s->tr), s->p->exe);
 		thr_add(s, tracer_pid(s->tr), NULL);
 		s->nlive = 1;
 		ops->thread_started(d, tracer_pid(s->tr), NULL, true, session_now(s));
@@ -1068,6 +1335,11 @@ void session_free(session *s)
 	for (i = 0; i < s->npend; i++)
 		free(s->pend[i].start);
 	free(s->thr);
+	for (i = 0; i < s->nprocs; i++) {
+		free(s->procs[i].exe);
+		proc_drop_image(&s->procs[i]);
+	}
+	free(s->procs);
 	rg_intmap_release(&s->thr_ix);
 	free(s->pend);
 	free(s->ptc);

@@ -151,6 +151,22 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end);
 
 /* ---- for the decider ---- */
 
+/*
+ * The process a thread is in (--follow-fork): nth 0 is the program's, K the
+ * K-th child process the tree made; exe the file name of the image it ran
+ * when racegate met it; initial: the process's first thread.  False for a
+ * thread the session has not seen.
+ */
+typedef struct session_proc {
+	pid_t pid;
+	int nth;
+	const char *exe;
+	bool initial;
+} session_proc;
+bool session_thread_proc(const session *s, pid_t tid, session_proc *out);
+/* How many processes the run has followed, the program's included. */
+size_t session_nprocs(const session *s);
+
 /* Restart tid (held by the decider) once the current callback returns. */
 void session_release(session *s, pid_t tid);
 double session_now(const session *s);

@@ -133,7 +133,7 @@ static const char *top_hint(const char *key)
 {
 	static const char *const gate_keys[] = {
 		"at", "thread", "hit", "when", "open", "wait", "barrier",
-		"then_open", "once", "optional", "as", "in",
+		"then_open", "once", "optional", "as", "in", "process",
 	};
 	static const char *const expect_keys[] = {
 		"exit", "signal", "stdout", "stderr", "deadlock", "multiline",
@@ -397,8 +397,54 @@ static int get_alias(walk *w, const char *what, yaml_node_t *v, char **out)
 
 /* ---- thread selectors ---- */
 
-enum { SEL_START, SEL_NTH, SEL_NAME, SEL_TID, NSELKEYS };
-static const char *const sel_keys[NSELKEYS] = {"start", "nth", "name", "tid"};
+/* ---- process: ---- */
+
+enum { P_EXE, P_NTH, NPKEYS };
+static const char *const proc_keys[NPKEYS] = {"exe", "nth"};
+
+/* main, any, {exe: NAME} or {nth: K}. */
+static void load_process(walk *w, yaml_node_t *v, spec_process *p)
+{
+	yaml_node_t *pv[NPKEYS];
+	spec_pos kp[NPKEYS];
+	long n;
+
+	p->pos = node_pos(v);
+	if (v->type == YAML_MAPPING_NODE) {
+		map_keys(w, v, proc_keys, NPKEYS, false, pv, kp);
+		if (pv[P_EXE] && pv[P_NTH]) {
+			spec_err(w->ld, p->pos, "'process' takes exe or nth, not both");
+		} else if (pv[P_EXE]) {
+			if (get_str(w, "exe", pv[P_EXE], false, &p->exe))
+				return;
+			p->kind = SPEC_PROC_EXE;
+			if (strchr(p->exe, '/'))
+				spec_err(w->ld, node_pos(pv[P_EXE]),
+					 "'exe' is the file name of the program a process "
+					 "runs, without a directory, not '%s'", SHOW(p->exe));
+		} else if (pv[P_NTH]) {
+			if (!get_posint(w, "nth", pv[P_NTH], INT_MAX, &n)) {
+				p->kind = SPEC_PROC_NTH;
+				p->nth = (int)n;
+			}
+		} else if (v->data.mapping.pairs.start == v->data.mapping.pairs.top) {
+			spec_err(w->ld, p->pos, "empty process selector (give exe or nth)");
+		}
+		return;
+	}
+	if (v->type == YAML_SCALAR_NODE && slen(v) == 4 && !strcmp(sval(v), "main"))
+		p->kind = SPEC_PROC_MAIN;
+	else if (v->type == YAML_SCALAR_NODE && slen(v) == 3 && !strcmp(sval(v), "any"))
+		p->kind = SPEC_PROC_ANY;
+	else
+		spec_err(w->ld, p->pos, "'process' must be main, any, {exe: NAME} "
+			 "or {nth: K}, not %s", describe(v).s);
+}
+
+/* ---- thread selectors ---- */
+
+enum { SEL_START, SEL_NTH, SEL_NAME, SEL_TID, SEL_PROCESS, NSELKEYS };
+static const char *const sel_keys[NSELKEYS] = {"start", "nth", "name", "tid", "process"};
 
 static void load_match(walk *w, yaml_node_t *m, spec_selector *sel)
 {
@@ -409,10 +455,12 @@ static void load_match(walk *w, yaml_node_t *m, spec_selector *sel)
 	sel->kind = SPEC_SEL_MATCH;
 	sel->pos = node_pos(m);
 	map_keys(w, m, sel_keys, NSELKEYS, false, v, kp);
+	if (v[SEL_PROCESS])
+		load_process(w, v[SEL_PROCESS], &sel->process);
 	if (!v[SEL_START] && !v[SEL_NTH] && !v[SEL_NAME] && !v[SEL_TID]) {
 		if (m->data.mapping.pairs.start == m->data.mapping.pairs.top)
 			spec_err(w->ld, sel->pos,
-				 "empty thread selector (give start, name, tid or nth)");
+				 "empty thread selector (give start, name, tid, nth or process)");
 		return;
 	}
 	if (v[SEL_START])
@@ -514,11 +562,11 @@ static void load_threads(walk *w, yaml_node_t *m)
 
 enum {
 	G_NAME, G_AT, G_THREAD, G_HIT, G_WHEN, G_OPEN, G_WAIT, G_BARRIER,
-	G_THEN_OPEN, G_ONCE, G_OPTIONAL, G_TIMEOUT, G_AS, G_IN, NGATEKEYS
+	G_THEN_OPEN, G_ONCE, G_OPTIONAL, G_TIMEOUT, G_AS, G_IN, G_PROCESS, NGATEKEYS
 };
 static const char *const gate_keys[NGATEKEYS] = {
 	"name", "at", "thread", "hit", "when", "open", "wait", "barrier",
-	"then_open", "once", "optional", "timeout", "as", "in",
+	"then_open", "once", "optional", "timeout", "as", "in", "process",
 };
 
 /*
@@ -680,6 +728,8 @@ static void load_gate(walk *w, yaml_node_t *m, size_t step)
 			spec_err(ld, g.in_pos, "'in' must be a shared object's file "
 				 "name such as libfoo.so, not '%s'", SHOW(g.in));
 	}
+	if (v[G_PROCESS])
+		load_process(w, v[G_PROCESS], &g.process);
 	/*
 	 * Judged by the keys present, not by what was read from them: a gate
 	 * whose wait: is misspelt already has an error, not a second message.
@@ -1245,6 +1295,7 @@ static int yaml_limits(walk *w)
 
 /* ---- public ---- */
 
+
 static void gate_release(spec_gate *g)
 {
 	free(g->name);
@@ -1252,6 +1303,8 @@ static void gate_release(spec_gate *g)
 	free(g->thread.alias);
 	free(g->thread.start);
 	free(g->thread.name);
+	free(g->thread.process.exe);
+	free(g->process.exe);
 	free(g->when);
 	strv_release(&g->open);
 	strv_release(&g->wait);
@@ -1278,6 +1331,7 @@ void spec_free(spec *s)
 		free(s->aliases[i].sel.alias);
 		free(s->aliases[i].sel.start);
 		free(s->aliases[i].sel.name);
+		free(s->aliases[i].sel.process.exe);
 	}
 	free(s->aliases);
 	for (i = 0; i < s->ngates; i++)

@@ -43,6 +43,26 @@ enum spec_sel_kind {
 	SPEC_SEL_MATCH,    /* inline {start:, name:, tid:, nth:} */
 };
 
+/*
+ * process: which process of the program's tree a gate or a thread selector
+ * is about (docs/gates.md, "Processes").  Not given: the main process,
+ * unless a gate's thread selector names a process of its own.
+ */
+enum spec_proc_kind {
+	SPEC_PROC_UNSET = 0, /* no process: key */
+	SPEC_PROC_MAIN,      /* `main`: the process racegate started */
+	SPEC_PROC_ANY,       /* `any`: every process of the tree */
+	SPEC_PROC_EXE,       /* {exe: NAME}: the basename of the image it runs now */
+	SPEC_PROC_NTH,       /* {nth: K}: the K-th child process, in creation order over the tree */
+};
+
+typedef struct spec_process {
+	enum spec_proc_kind kind;
+	char *exe;    /* SPEC_PROC_EXE */
+	int nth;      /* SPEC_PROC_NTH: 1-based */
+	spec_pos pos;
+} spec_process;
+
 typedef struct spec_selector {
 	enum spec_sel_kind kind;
 	char *alias;  /* SPEC_SEL_ALIAS / SPEC_SEL_NOT_ALIAS */
@@ -50,6 +70,8 @@ typedef struct spec_selector {
 	char *name;   /* SPEC_SEL_MATCH: thread name (comm), or NULL */
 	long tid;     /* SPEC_SEL_MATCH: kernel tid, or 0 */
 	int nth;      /* SPEC_SEL_MATCH: 1-based creation rank among matches, 0 = every match */
+	spec_process process; /* SPEC_SEL_MATCH: the thread's process; alone (no start,
+				 name, tid, nth): that process's initial thread */
 	spec_pos pos;
 } spec_selector;
 
@@ -90,6 +112,7 @@ typedef struct spec_gate {
 	char *in;            /* in: the object whose location this is (suffix of its file name), or NULL */
 	spec_pos in_pos;
 	int seq_step;        /* 1-based step number when made from sequence:, else 0 */
+	spec_process process;/* process:, or SPEC_PROC_UNSET */
 } spec_gate;
 
 enum spec_on_deadlock { SPEC_ON_DEADLOCK_FAIL = 0, SPEC_ON_DEADLOCK_RELEASE };
@@ -160,6 +183,10 @@ int spec_load_string(const char *text, size_t len, const char *name,
 		     const char *dir, spec **out, spec_diags *d);
 
 void spec_free(spec *s);
+
+/* Does a gate or a thread selector of s name a process (process:)?  Then
+ * racegate follows the program's forks by default (--follow-fork). */
+bool spec_names_process(const spec *s);
 
 /* Formats diagnostic i as "FILE:LINE:COL: error: text"; caller frees. */
 char *spec_diag_format(const spec_diags *d, size_t i);

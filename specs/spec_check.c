@@ -129,6 +129,48 @@ static void check_aliases(checker *c)
 	}
 }
 
+static bool same_process(const spec_process *a, const spec_process *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == SPEC_PROC_EXE)
+		return !strcmp(a->exe, b->exe);
+	return a->kind != SPEC_PROC_NTH || a->nth == b->nth;
+}
+
+/*
+ * A gate's process: and the process its thread: names must agree, or the
+ * gate could never match (a thread lives in one process).  `main` is the
+ * main process's initial thread.
+ */
+static void check_processes(checker *c)
+{
+	const spec *s = c->s;
+	size_t i;
+
+	for (i = 0; i < s->ngates; i++) {
+		const spec_gate *g = &s->gates[i];
+		const spec_selector *sel = &g->thread;
+		const named *a;
+
+		if (g->process.kind == SPEC_PROC_UNSET || g->process.kind == SPEC_PROC_ANY)
+			continue;
+		if (sel->kind == SPEC_SEL_ALIAS && sel->alias &&
+		    (a = named_find(c->aliases, c->naliases, sel->alias)) && !a->is_as)
+			sel = &s->aliases[a->idx].sel;
+		if (sel->kind == SPEC_SEL_MAIN && g->process.kind != SPEC_PROC_MAIN)
+			spec_err(c->ld, g->process.pos, "gate '%s' is for another process "
+				 "than its thread 'main', the main process's initial thread",
+				 SHOW(g->name));
+		else if (sel->kind == SPEC_SEL_MATCH &&
+			 sel->process.kind != SPEC_PROC_UNSET &&
+			 sel->process.kind != SPEC_PROC_ANY &&
+			 !same_process(&g->process, &sel->process))
+			spec_err(c->ld, g->process.pos, "gate '%s' is for another process "
+				 "than the one its thread is in", SHOW(g->name));
+	}
+}
+
 static void check_gate_names(checker *c)
 {
 	spec *s = c->s;
@@ -286,6 +328,13 @@ static void check_events(checker *c)
  * still name one thread (an alias and its inline selector): counting
  * tokens gives an upper bound, which is all the barrier warning needs.
  */
+/* A selector of one process's initial thread: one thread at most. */
+static bool one_thread(const spec_selector *sel)
+{
+	return !sel->start && !sel->name &&
+	       (sel->process.kind == SPEC_PROC_MAIN || sel->process.kind == SPEC_PROC_NTH);
+}
+
 static char *thread_token(checker *c, const spec_gate *g, size_t gi)
 {
 	const spec_selector *sel = &g->thread;
@@ -306,12 +355,12 @@ static char *thread_token(checker *c, const spec_gate *g, size_t gi)
 			sel = &c->s->aliases[a->idx].sel;
 			if (sel->kind == SPEC_SEL_MAIN)
 				tok = xstrdup("main");
-			else if (sel->nth || sel->tid)
+			else if (sel->nth || sel->tid || one_thread(sel))
 				goto match;
 		}
 		break;
 	case SPEC_SEL_MATCH:
-		if (sel->nth || sel->tid)
+		if (sel->nth || sel->tid || one_thread(sel))
 			goto match;
 		break;
 	default:
@@ -322,8 +371,10 @@ static char *thread_token(checker *c, const spec_gate *g, size_t gi)
 		tok = xasprintf("once\x1f%zu", gi);
 	return tok;
 match:
-	return xasprintf("m\x1f%s\x1f%s\x1f%ld\x1f%d", sel->start ? sel->start : "",
-			 sel->name ? sel->name : "", sel->tid, sel->nth);
+	return xasprintf("m\x1f%s\x1f%s\x1f%ld\x1f%d\x1f%d\x1f%s\x1f%d",
+			 sel->start ? sel->start : "", sel->name ? sel->name : "",
+			 sel->tid, sel->nth, (int)sel->process.kind,
+			 sel->process.exe ? sel->process.exe : "", sel->process.nth);
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -426,6 +477,7 @@ void spec_check_all(spec_loader *ld)
 	c.s = ld->s;
 	check_aliases(&c);
 	check_gate_names(&c);
+	check_processes(&c);
 	check_events(&c);
 	check_barriers(&c);
 	/* only worth saying when nothing else is wrong: errors may have eaten them */
@@ -433,4 +485,18 @@ void spec_check_all(spec_loader *ld)
 		spec_warn(ld, ld->root_pos, "no gates: nothing will be held");
 	free(c.alias_names);
 	free(c.aliases);
+}
+
+bool spec_names_process(const spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->naliases; i++)
+		if (s->aliases[i].sel.process.kind != SPEC_PROC_UNSET)
+			return true;
+	for (i = 0; i < s->ngates; i++)
+		if (s->gates[i].process.kind != SPEC_PROC_UNSET ||
+		    s->gates[i].thread.process.kind != SPEC_PROC_UNSET)
+			return true;
+	return false;
 }

@@ -50,6 +50,15 @@ tracer *session_tracer(const session *s) { (void)s; return NULL; }
 uint64_t session_bias(const session *s) { (void)s; return 0; }
 run_result *session_result(const session *s) { return (run_result *)&s->res; }
 bool session_stuck_held(const session *s) { return !s->stuck_unheld; }
+/* one process: every thread is the program's */
+bool session_thread_proc(const session *s, pid_t tid, session_proc *out)
+{
+	(void)s;
+	(void)tid;
+	(void)out;
+	return false;
+}
+size_t session_nprocs(const session *s) { (void)s; return 1; }
 
 /* What the decider needs of the rest of runner/, faked as well. */
 void diagnose(const diag_input *in, run_result *res)

@@ -1595,6 +1595,71 @@ START_TEST(scale)
 }
 END_TEST
 
+/*
+ * process: a child process's initial thread waits for the parent's event;
+ * gates without process: act in the main process only, a gate with
+ * process: any in every one, and {exe:} by the image a process runs.
+ */
+START_TEST(processes_share_events)
+{
+	static char helper[] = "helper";
+	gate_proc kid = { 1, "forker", true }, kid_thread = { 1, "forker", false };
+	gate_proc other = { 2, "helper", true };
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "kid", NULL, NULL, 0);
+	S->aliases[0].sel.process.kind = SPEC_PROC_NTH;
+	S->aliases[0].sel.process.nth = 1;
+	g = tgate(S, "p.c:1");                 /* 0: the child, held for the parent */
+	tsel_alias(&g->thread, "kid");
+	tlist(&g->wait, "parent-here", NULL);
+	g = tgate(S, "p.c:2");                 /* 1: main process only */
+	tlist(&g->open, "parent-here", NULL);
+	g = tgate(S, "p.c:3");                 /* 2: every process */
+	g->process.kind = SPEC_PROC_ANY;
+	tlist(&g->open, "any-here", NULL);
+	g = tgate(S, "p.c:4");                 /* 3: the process running helper */
+	g->process.kind = SPEC_PROC_EXE;
+	g->process.exe = helper;
+	tlist(&g->open, "helper-here", NULL);
+	start_engine();
+
+	gate_thread_started(E, 100, NULL, true, 0);
+	gate_thread_started_in(E, 200, NULL, false, &kid, 1);
+	gate_thread_started_in(E, 201, "worker", false, &kid_thread, 1);
+	gate_thread_started_in(E, 300, NULL, false, &other, 1);
+	ck_assert_str_eq(take(),
+		"bind 200 kid\n"
+		"open 200 @-1 started:kid\n");
+	ck_assert_str_eq(gate_thread_label(E, 200), "kid");
+	ck_assert_str_eq(gate_thread_label(E, 300), "process#2");
+
+	/* the child's other thread is not kid; the child at line 2 acts not */
+	ck_assert(!arrive1(201, 0, 2));
+	ck_assert(!arrive1(200, 1, 2));
+	ck_assert(arrive1(200, 0, 3));
+	ck_assert_str_eq(take(),
+		"arrive 200 @0\n"
+		"hold 200 @0 waiting for parent-here\n");
+	ck_assert(!arrive1(300, 2, 4));
+	ck_assert(!arrive1(100, 3, 4));
+	ck_assert(!arrive1(300, 3, 4));
+	ck_assert(!arrive1(100, 1, 5));
+	ck_assert_str_eq(take(),
+		"arrive 300 @2\n"
+		"open 300 @2 any-here\n"
+		"arrive 300 @3\n"
+		"open 300 @3 helper-here\n"
+		"arrive 100 @1\n"
+		"open 100 @1 parent-here\n"
+		"release 200 @0 2\n");
+	gate_thread_exited(E, 200, 6);
+	ck_assert_str_eq(take(), "open 200 @-1 exited:kid\n");
+	S->gates[3].process.exe = NULL;
+}
+END_TEST
+
 static Suite *gates_suite(void)
 {
 	Suite *s = suite_create("gates");
@@ -1606,6 +1671,7 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, string_buffer_two_pairs);
 	tcase_add_test(tc, barrier_two_threads);
 	tcase_add_test(tc, long_task_opens_at_end);
+	tcase_add_test(tc, processes_share_events);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("actions");

@@ -192,7 +192,7 @@ static const struct bad {
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, thread: [a]}]\n", -1,
 	 "gates.yaml:2:41: error: 'thread' must be main, any, a thread alias or a selector such as {start: worker}, not a list"},
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, thread: {}}]\n", -1,
-	 "gates.yaml:2:41: error: empty thread selector (give start, name, tid or nth)"},
+	 "gates.yaml:2:41: error: empty thread selector (give start, name, tid, nth or process)"},
 	{"version: 1\nthreads: {w: foo}\ngates: [{at: a.c:1, barrier: 1}]\n", -1,
 	 "gates.yaml:2:14: error: thread 'w' must be main or a selector such as {start: worker}, not 'foo'"},
 	{"version: 1\nthreads: [w]\ngates: [{at: a.c:1, barrier: 1}]\n", -1,
@@ -1155,6 +1155,75 @@ START_TEST(test_in)
 }
 END_TEST
 
+/* process: on gates and thread selectors, and the errors it can have. */
+START_TEST(test_process)
+{
+	static const struct {
+		const char *body, *want;
+	} bad[] = {
+		{"  - {at: a.c:1, open: x, process: child}\n",
+		 "gates.yaml:3:35: error: 'process' must be main, any, {exe: NAME} or {nth: K}, not 'child'"},
+		{"  - {at: a.c:1, open: x, process: {nth: 0}}\n",
+		 "gates.yaml:3:41: error: 'nth' must be a positive integer, not '0'"},
+		{"  - {at: a.c:1, open: x, process: {exe: bin/helper}}\n",
+		 "gates.yaml:3:41: error: 'exe' is the file name of the program a process runs, without a directory, not 'bin/helper'"},
+		{"  - {at: a.c:1, open: x, process: {exe: h, nth: 1}}\n",
+		 "gates.yaml:3:35: error: 'process' takes exe or nth, not both"},
+		{"  - {at: a.c:1, open: x, process: {ex: h}}\n",
+		 "gates.yaml:3:36: error: unknown key 'ex' (did you mean 'exe'?)"},
+		{"  - {at: a.c:1, open: x, process: {}}\n",
+		 "gates.yaml:3:35: error: empty process selector (give exe or nth)"},
+		{"  - {at: a.c:1, open: x, thread: main, process: {nth: 1}}\n",
+		 "gates.yaml:3:49: error: gate 'a.c:1' is for another process than its thread 'main', the main process's initial thread"},
+		{"  - {at: a.c:1, open: x, thread: {process: {nth: 2}}, process: {nth: 1}}\n",
+		 "gates.yaml:3:64: error: gate 'a.c:1' is for another process than the one its thread is in"},
+		{"  - {at: a.c:1, open: x, procss: main}\n",
+		 "gates.yaml:3:26: error: unknown key 'procss' (did you mean 'process'?)"},
+	};
+	spec *s = load_clean(
+		"version: 1\n"
+		"threads:\n"
+		"  kid: {process: {nth: 1}}\n"
+		"  kw: {start: worker, process: {exe: helper}}\n"
+		"gates:\n"
+		"  - {at: a.c:1, open: a, process: {nth: 2}}\n"
+		"  - {at: a.c:2, wait: a, process: any}\n"
+		"  - {at: a.c:3, thread: kid, wait: exited:kw}\n"
+		"  - {at: a.c:4, thread: main, open: b, process: main}\n"
+		"  - {at: a.c:5, wait: b}\n");
+	char text[512];
+	size_t i;
+
+	ck_assert_int_eq(s->aliases[0].sel.kind, SPEC_SEL_MATCH);
+	ck_assert_int_eq(s->aliases[0].sel.process.kind, SPEC_PROC_NTH);
+	ck_assert_int_eq(s->aliases[0].sel.process.nth, 1);
+	ck_assert_int_eq(s->aliases[1].sel.process.kind, SPEC_PROC_EXE);
+	ck_assert_str_eq(s->aliases[1].sel.process.exe, "helper");
+	ck_assert_str_eq(s->aliases[1].sel.start, "worker");
+	ck_assert_int_eq(s->gates[0].process.kind, SPEC_PROC_NTH);
+	ck_assert_int_eq(s->gates[0].process.nth, 2);
+	ck_assert_int_eq(s->gates[0].process.pos.line, 6);
+	ck_assert_int_eq(s->gates[1].process.kind, SPEC_PROC_ANY);
+	ck_assert_int_eq(s->gates[2].process.kind, SPEC_PROC_UNSET);
+	ck_assert_int_eq(s->gates[3].process.kind, SPEC_PROC_MAIN);
+	ck_assert(spec_names_process(s));
+	spec_free(s);
+	s = load_clean("version: 1\ngates:\n  - {at: a.c:1, open: a}\n  - {at: a.c:2, wait: a}\n");
+	ck_assert(!spec_names_process(s));
+	spec_free(s);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *m;
+
+		snprintf(text, sizeof(text), "version: 1\ngates:\n%s  - {at: a.c:2, wait: x}\n",
+			 bad[i].body);
+		m = first_error(text, strlen(text));
+		ck_assert_str_eq(m, bad[i].want);
+		free(m);
+	}
+}
+END_TEST
+
 static Suite *specs_suite(void)
 {
 	Suite *su = suite_create("specs");
@@ -1170,6 +1239,7 @@ static Suite *specs_suite(void)
 	tcase_add_test(tc, test_design_example);
 	tcase_add_test(tc, test_sequence);
 	tcase_add_test(tc, test_selectors);
+	tcase_add_test(tc, test_process);
 	tcase_add_test(tc, test_gate_keys);
 	tcase_add_test(tc, test_when_language);
 	tcase_add_test(tc, test_expect_variants);

@@ -40,6 +40,9 @@ struct run {
 	int nhits;
 	int nbreak, nnew, nthread_exit, nfork, nexec, nsignal[65];
 	int nleader_exit;              /* THREAD_EXIT of the leader's tid */
+	int nfollowed;                 /* FORK of a child followed (follow_fork) */
+	pid_t followed;                /* the last one */
+	int nchild_threads;            /* THREAD_NEW in a followed child */
 	tracer_event exit_ev;
 	void *data;                    /* for the callbacks */
 };
@@ -47,11 +50,12 @@ struct run {
 /* Returns false to leave the thread stopped. */
 typedef bool (*on_event_fn)(struct run *r, const tracer_event *ev);
 
-static void start(struct run *r, const char *path, uint64_t start_sym)
+static void start_follow(struct run *r, const char *path, uint64_t start_sym,
+			 bool follow_fork)
 {
 	const char *argv[] = { path, NULL };
 	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	tracer_opts o = { argv, NULL, -1, devnull, -1, NULL, 0 };
+	tracer_opts o = { argv, NULL, -1, devnull, -1, NULL, 0, follow_fork };
 	rg_err err = RG_ERR_INIT;
 
 	memset(r, 0, sizeof(*r));
@@ -60,6 +64,11 @@ static void start(struct run *r, const char *path, uint64_t start_sym)
 	ck_assert(tracer_is_stopped(r->tr, tracer_pid(r->tr)));
 	ck_assert(tracer_entry(r->tr) != 0);
 	r->base = tracer_entry(r->tr) - start_sym;
+}
+
+static void start(struct run *r, const char *path, uint64_t start_sym)
+{
+	start_follow(r, path, start_sym, false);
 }
 
 static void bp(struct run *r, uint64_t addr)
@@ -109,6 +118,12 @@ static void run_to_exit(struct run *r, on_event_fn fn)
 		case TRACER_EV_THREAD_NEW:
 			r->nnew++;
 			ck_assert(ev.parent > 0);
+			ck_assert(ev.pid > 0);
+			if (ev.pid != tracer_pid(r->tr)) {
+				/* a followed child's first thread, right after its FORK */
+				ck_assert_int_eq(ev.pid, r->followed);
+				r->nchild_threads++;
+			}
 			break;
 		case TRACER_EV_THREAD_EXIT:
 			if (ev.tid == tracer_pid(r->tr))
@@ -119,6 +134,10 @@ static void run_to_exit(struct run *r, on_event_fn fn)
 		case TRACER_EV_FORK:
 			r->nfork++;
 			ck_assert(ev.child > 0);
+			if (ev.followed) {
+				r->nfollowed++;
+				r->followed = ev.child;
+			}
 			break;
 		case TRACER_EV_EXEC:
 			r->nexec++;
@@ -135,7 +154,9 @@ static void run_to_exit(struct run *r, on_event_fn fn)
 		}
 		if (fn && !fn(r, &ev))
 			continue;
-		if (ev.kind == TRACER_EV_BREAKPOINT || ev.kind == TRACER_EV_THREAD_NEW) {
+		/* a followed child's exec leaves it stopped too */
+		if (ev.kind == TRACER_EV_BREAKPOINT || ev.kind == TRACER_EV_THREAD_NEW ||
+		    (ev.kind == TRACER_EV_EXEC && ev.pid != tracer_pid(r->tr))) {
 			ck_assert(tracer_is_stopped(r->tr, ev.tid));
 			ck_assert_msg(tracer_resume(r->tr, ev.tid, &err) == 0,
 				      "resume: %s", err.msg);
@@ -526,7 +547,7 @@ START_TEST(test_spawn_errors)
 	const char *missing[] = { "./no-such-program", NULL };
 	const char *dir[] = { TRACER_FX_DIR, NULL };
 	const char *nocwd[] = { "true", NULL };
-	tracer_opts o = { missing, NULL, -1, -1, -1, NULL, 0 };
+	tracer_opts o = { missing, NULL, -1, -1, -1, NULL, 0, false };
 	rg_err err = RG_ERR_INIT;
 	sigset_t mask;
 	tracer *tr = NULL;
@@ -562,6 +583,29 @@ START_TEST(test_fork)
 	ck_assert_int_eq(r.nfork, 3);
 	ck_assert_int_eq(r.nsignal[SIGTRAP], 0);
 	ck_assert_int_eq(r.nexec, 0);
+	finish(&r);
+}
+END_TEST
+
+/* (g2) follow_fork: the fork child is traced with the breakpoint its copy
+ * of memory has (its hit is reported, in its own process), the vfork child
+ * is stepped over it as before, the posix_spawn child is followed from its
+ * exec on (a new image, stopped until resumed, with no breakpoint). */
+START_TEST(test_follow_fork)
+{
+	struct run r;
+
+	start_follow(&r, FX("fork"), TRSYM_fork__start, true);
+	bp(&r, r.base + TRSYM_fork_forked_fn);
+	run_to_exit(&r, NULL);
+	ck_assert_msg(r.exit_ev.exit_code == 0, "a child died (exit %d)", r.exit_ev.exit_code);
+	ck_assert_int_eq(hits(&r, r.base + TRSYM_fork_forked_fn), 3);
+	ck_assert_int_eq(r.nfork, 3);
+	ck_assert_int_eq(r.nfollowed, 1);
+	ck_assert_int_eq(r.nchild_threads, 1);
+	ck_assert_int_eq(r.nexec, 1);            /* /bin/true's */
+	ck_assert_int_eq(r.nthread_exit, 2);     /* the children's, before the EXIT */
+	ck_assert_int_eq(r.nsignal[SIGTRAP], 0);
 	finish(&r);
 }
 END_TEST
@@ -1051,6 +1095,7 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_crash);
 	tcase_add_test(tc, test_spawn_errors);
 	tcase_add_test(tc, test_fork);
+	tcase_add_test(tc, test_follow_fork);
 	tcase_add_loop_test(tc, test_own_trap, 0, 2);
 	tcase_add_test(tc, test_shared_library);
 	tcase_add_test(tc, test_linkmap);

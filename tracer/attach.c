@@ -352,6 +352,22 @@ static int map_first_page(tracer *tr, rg_err *err)
 	return rg_error(err, "cannot set up process %d: %s", tr->pid, last.msg);
 }
 
+/*
+ * The program's address space (as[0]), once its threads are seized (the
+ * kernel lets a tracer read the memory; yama may not before): the threads
+ * seized so far run in it, and stop_one's judging of their stops needs it.
+ */
+static int attach_memory(tracer *tr, rg_err *err)
+{
+	struct aspace *as = tracer_as_add(tr, tr->pid, NULL, err);
+
+	if (!as)
+		return -1;
+	for (size_t i = 0; i < tr->ntcbs; i++)
+		tr->tcbs[i]->as = as;
+	return 0;
+}
+
 int tracer_attach(pid_t pid, tracer **out, rg_err *err)
 {
 	sigset_t chld;
@@ -361,9 +377,11 @@ int tracer_attach(pid_t pid, tracer **out, rg_err *err)
 	if (tracer_attach_check(pid, err) < 0)
 		return -1;
 	tr = xcalloc(1, sizeof(*tr));
-	tr->sigfd = tr->memfd = -1;
+	tr->sigfd = -1;
 	tr->pid = pid;
 	tr->attached = true;
+	/* follow_fork stays false: a fork child of the program is let go with
+	 * the breakpoints out of its copy (tracer.h), as in a run without it */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	pthread_sigmask(SIG_BLOCK, &chld, &tr->oldmask);
@@ -377,9 +395,8 @@ int tracer_attach(pid_t pid, tracer **out, rg_err *err)
 		rg_error(err, "cannot attach to process %d: %s", pid, strerror(errno));
 		goto fail;
 	}
-	if (seize_all(tr, err) < 0 || stop_all(tr, err) < 0 || stop_one(tr, err) < 0)
-		goto fail;
-	if ((tr->memfd = tracer_open_mem(pid, err)) < 0)
+	if (seize_all(tr, err) < 0 || attach_memory(tr, err) < 0 ||
+	    stop_all(tr, err) < 0 || stop_one(tr, err) < 0)
 		goto fail;
 	tr->entry = tracer_read_auxv_entry(pid);
 	if (map_first_page(tr, err) < 0)
@@ -427,10 +444,13 @@ size_t tracer_threads(const tracer *tr, pid_t **tids)
 void tracer_abandon(tracer *tr)
 {
 	if (!tr->reaped && !tr->exit_queued) {
-		if (tr->memfd >= 0)
-			for (size_t i = 0; i < tr->nbps; i++)
-				tracer_mem_pwrite(tr->memfd, tr->bps[i].addr,
-						  &tr->bps[i].orig, 1);
+		if (tr->nas) {
+			const struct aspace *as = TRACER_MAIN_AS(tr);
+
+			for (size_t i = 0; i < as->img->nbps; i++)
+				tracer_mem_pwrite(as->memfd, as->img->bps[i].addr,
+						  &as->img->bps[i].orig, 1);
+		}
 		/* a signal a thread stopped with, not judged yet, is delivered */
 		for (size_t i = tr->raw_head; i < tr->nraw; i++) {
 			int st = tr->raw[i].status;
@@ -475,7 +495,7 @@ int tracer_stray_trap(tracer *tr, uint64_t *addr, char **path, rg_err *err)
 
 			if (nf <= 0)
 				break;
-			nm = tracer_mem_pread(tr->memfd, a, mem, (size_t)nf);
+			nm = tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, a, mem, (size_t)nf);
 			for (int k = 0; k < nm; k++)
 				if (mem[k] == arch_bp_insn[0] && file[k] != mem[k]) {
 					*addr = a + (uint64_t)k;

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/kcmp.h>
@@ -81,8 +82,30 @@ static bool shares_memory(const struct fchild *f)
 	return same == 0 || (same < 0 && f->vfork);
 }
 
+/*
+ * A fork child's copy of memory holds the int3s of the moment it was made;
+ * breakpoints were put in or taken out since, before both its first stop and
+ * its parent's event came.  armed: an int3 at every breakpoint there is now
+ * and the program's byte everywhere else (a followed child); else the
+ * program's bytes everywhere (a child let go).
+ */
+static void sync_breakpoints(const struct image *img, int fd, bool armed)
+{
+	for (size_t i = 0; i < img->ever.cap; i++) {
+		uint64_t addr = img->ever.keys[i];
+		uint8_t orig = (uint8_t)img->ever.vals[i];
+
+		if (!img->ever.used[i])
+			continue;
+		if (armed && tracer_bp_find(img, addr))
+			tracer_mem_pwrite(fd, addr, arch_bp_insn, ARCH_BP_LEN);
+		else
+			tracer_mem_pwrite(fd, addr, &orig, 1);
+	}
+}
+
 /* The program's bytes back under every int3 in the child's copy. */
-static void unshare_breakpoints(const tracer *tr, pid_t child)
+static void unshare_breakpoints(const struct image *img, pid_t child)
 {
 	char path[64];
 	int fd;
@@ -90,8 +113,7 @@ static void unshare_breakpoints(const tracer *tr, pid_t child)
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
 		return;
-	for (size_t i = 0; i < tr->nbps; i++)
-		tracer_mem_pwrite(fd, tr->bps[i].addr, &tr->bps[i].orig, 1);
+	sync_breakpoints(img, fd, false);
 	close(fd);
 }
 
@@ -99,11 +121,42 @@ static void unshare_breakpoints(const tracer *tr, pid_t child)
 static int follow(tracer *tr, pid_t child, pid_t parent, rg_err *err)
 {
 	struct tcb *c = tracer_tcb_add(tr, child);
+	const struct tcb *p = tracer_tcb_find(tr, parent);
 
 	c->tgid = child;        /* no CLONE_THREAD: a process of its own */
+	c->as = p ? p->as : TRACER_MAIN_AS(tr);   /* in its parent's memory */
 	c->parent = parent;
 	c->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_CHILD;
 	return tracer_restart(child, PTRACE_CONT, 0, err);
+}
+
+/*
+ * follow_fork: a child with memory of its own is traced like the program.
+ * Its memory is a copy of its parent's, int3s, scratch pages and
+ * out-of-line copies included, so its address space starts as a copy of
+ * the parent's; its first thread is reported (after FORK), held until the
+ * caller resumes it.
+ */
+static int follow_process(tracer *tr, pid_t child, const struct tcb *p, rg_err *err)
+{
+	struct aspace *as = tracer_as_add(tr, child, p->as, err);
+	struct tcb *c;
+
+	if (!as) {
+		unshare_breakpoints(p->as->img, child);
+		ptrace(PTRACE_DETACH, child, 0L, 0L);
+		return rg_error_prefix(err, "cannot follow process %d", child);
+	}
+	sync_breakpoints(as->img, as->memfd, true);
+	c = tracer_tcb_add(tr, child);
+	c->tgid = child;
+	c->as = as;
+	c->parent = p->tid;
+	c->flags = TCB_STARTED | TCB_PARENT_KNOWN;
+	tracer_queue_event(tr, TRACER_EV_FORK, p->tid)->child = child;
+	tr->evq[tr->nev - 1].followed = true;
+	tracer_report_new_thread(tr, c);
+	return 0;
 }
 
 int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err *err)
@@ -124,11 +177,15 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err 
 		}
 	}
 	tracer_fork_drop(tr, f);
+	if (!shared && tr->follow_fork && follow_shared && p && p->as &&
+	    !(p->flags & TCB_CHILD))
+		return follow_process(tr, child, p, err);
 	if (shared && follow_shared) {
 		rc = follow(tr, child, parent, err);
 	} else {
 		if (!shared)
-			unshare_breakpoints(tr, child);
+			unshare_breakpoints(p && p->as ? p->as->img :
+					    TRACER_MAIN_AS(tr)->img, child);
 		rc = 0;
 		if (ptrace(PTRACE_DETACH, child, 0L, 0L) < 0 && errno != ESRCH)
 			rc = rg_error(err, "cannot detach forked process %d: %s",
@@ -138,6 +195,30 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err 
 	if (rc == 0 && (!p || !(p->flags & TCB_CHILD)))
 		tracer_queue_event(tr, TRACER_EV_FORK, parent)->child = child;
 	return rc;
+}
+
+/*
+ * follow_fork: a child that shared its parent's memory (vfork, posix_spawn)
+ * has one of its own from its exec on: it is followed as a process from
+ * there, in a new image (EXEC, stopped, is its first event).
+ */
+static int adopt(tracer *tr, struct tcb *t, rg_err *err)
+{
+	struct aspace *as = tracer_as_add(tr, t->tid, NULL, err);
+	tracer_event *ev;
+
+	if (!as)
+		return -1;
+	t->as = as;
+	t->tgid = t->tid;
+	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
+	t->npending = 0;
+	if (tracer_scratch_init(tr, t, tracer_read_auxv_entry(t->tid), err) < 0)
+		return rg_error_prefix(err, "after the exec of process %d", (int)t->tid);
+	ev = tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
+	ev->pid = t->tid;
+	ev->parent = t->parent;
+	return 0;
 }
 
 int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err)
@@ -154,6 +235,8 @@ int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err)
 		if (old)
 			tracer_tcb_drop(tr, old);
 	}
+	if (tr->follow_fork)
+		return adopt(tr, t, err);
 	/* signals kept while it was stepped over a breakpoint go with it */
 	if (t->npending) {
 		sig = t->pending[0].si_signo;
@@ -165,4 +248,92 @@ int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err)
 		return rg_error(err, "cannot let process %d go after its exec: %s",
 				tid, strerror(errno));
 	return 0;
+}
+
+int tracer_proc_exec(tracer *tr, struct tcb *t, rg_err *err)
+{
+	pid_t pid = t->tgid;
+	struct aspace *as = t->as;
+	tracer_event *ev;
+
+	/*
+	 * Its other threads died at the exec (the one that called it took the
+	 * leader's tid, which t is): THREAD_EXIT for each.  The process goes on
+	 * traced in its new image, with no breakpoint, page or copy of
+	 * racegate's, stopped until the caller has armed what it wants there.
+	 */
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		struct tcb *o = tr->tcbs[i];
+
+		if (o == t || o->tgid != pid || (o->flags & TCB_CHILD))
+			continue;
+		if ((o->flags & (TCB_REPORTED | TCB_GONE)) == TCB_REPORTED)
+			tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, o->tid);
+		tracer_ranges_free(tr, o, false);
+		tracer_tcb_drop(tr, o);
+		i--;
+	}
+	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
+	t->npending = 0;
+	tracer_ranges_free(tr, t, false);
+	tracer_as_exec(as);
+	if (as->memfd >= 0)
+		close(as->memfd);
+	if ((as->memfd = tracer_open_mem(pid, err)) < 0)
+		return -1;
+	if (tracer_scratch_init(tr, t, tracer_read_auxv_entry(pid), err) < 0)
+		return rg_error_prefix(err, "after the exec of process %d", (int)pid);
+	ev = tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
+	ev->pid = pid;
+	return 0;
+}
+
+void tracer_proc_gone(tracer *tr, pid_t pid)
+{
+	struct aspace *as = tracer_as_find(tr, pid);
+
+	if (as && as != TRACER_MAIN_AS(tr))
+		tracer_as_drop(tr, as);
+}
+
+void tracer_kill_followed(tracer *tr, bool report)
+{
+	long deadline = tracer_now_ms() + STOP_WAIT_MS;
+	pid_t *tids = xcalloc(tr->ntcbs + 1, sizeof(*tids));
+	size_t n = 0;
+
+	for (size_t i = 1; i < tr->nas; i++)
+		kill(tr->as[i]->pid, SIGKILL);
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+
+		if (t->tgid == tr->pid || (t->flags & TCB_CHILD) || !t->as)
+			continue;
+		if (report && (t->flags & (TCB_REPORTED | TCB_GONE)) == TCB_REPORTED)
+			tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, t->tid);
+		tids[n++] = t->tid;
+		tracer_ranges_free(tr, t, false);
+		tracer_tcb_drop(tr, t);
+		i--;
+	}
+	/*
+	 * Each of their deaths is reaped by tid (never waitpid(-1): the
+	 * program may still be traced, and its stops are not ours to take
+	 * here), so that none is mistaken for anything later.
+	 */
+	for (int leaders = 0; leaders < 2; leaders++)
+		for (size_t i = 0; i < n; i++) {
+			pid_t got;
+			int status;
+
+			/* a leader's status waits for its threads': it comes last */
+			if ((tracer_as_find(tr, tids[i]) != NULL) != leaders)
+				continue;
+			while (tracer_wait_until(tr, tids[i], deadline, &got, &status) == 1 &&
+			       WIFSTOPPED(status))
+				ptrace(PTRACE_CONT, got, 0L, 0L);
+		}
+	free(tids);
+	while (tr->nas > 1)
+		tracer_as_drop(tr, tr->as[tr->nas - 1]);
 }

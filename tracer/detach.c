@@ -112,13 +112,14 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 	if (sig == SIGTRAP && si.si_code > 0 && tracer_regs_fetch(tid, &r) == 0) {
 		pc = arch_get_pc(&r);
 		addr = arch_bp_from_trap_pc(pc);
-		if ((t->flags & TCB_IN_STUB) && tr->stub &&
-		    pc == ARCH_STUB_TRAP_PC(tr->stub)) {
+		if ((t->flags & TCB_IN_STUB) && t->as->stub &&
+		    pc == ARCH_STUB_TRAP_PC(t->as->stub)) {
 			/* back from a displaced syscall (tracer_step_over) */
 			t->flags &= ~TCB_IN_STUB;
 			arch_set_pc(&r, t->stub_ret);
 		} else if (si.si_code == SI_KERNEL &&
-			   (tracer_bp_find(tr, addr) || tracer_bp_recently_removed(tr, addr))) {
+			   (tracer_bp_find(t->as->img, addr) ||
+			    tracer_bp_recently_removed(t->as->img, addr))) {
 			arch_set_pc(&r, addr);  /* a breakpoint: at its instruction */
 		} else if (si.si_code == SI_KERNEL || !tracer_stepping(t)) {
 			goto program;           /* the program's own trap */
@@ -131,7 +132,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 		return 0;
 	}
 program:
-	tracer_oot_fault(tr, t, sig, &si);     /* a fault in a copy: at the breakpoint */
+	tracer_oot_fault(t, sig, &si);     /* a fault in a copy: at the breakpoint */
 	t->detach_sig = sig;
 	return 0;
 }
@@ -179,33 +180,34 @@ static pid_t detach_unsettled(const tracer *tr, bool children)
 
 /* Where a stopped thread is, in the program's own code: the stub and the
  * out-of-line copies are left behind. */
-static uint64_t detach_pc(const tracer *tr, const struct tcb *t, uint64_t pc)
+static uint64_t detach_pc(const struct tcb *t, uint64_t pc)
 {
-	if ((t->flags & TCB_IN_STUB) && tr->stub && pc >= tr->stub &&
-	    pc < ARCH_STUB_TRAP_PC(tr->stub)) {
+	if ((t->flags & TCB_IN_STUB) && t->as->stub && pc >= t->as->stub &&
+	    pc < ARCH_STUB_TRAP_PC(t->as->stub)) {
 		/*
 		 * Before the displaced syscall: at the program's own (same
 		 * length).  After it, or inside it: behind it; if the call is
 		 * restarted the kernel moves the PC back over the syscall
 		 * instruction, which is then the program's.
 		 */
-		if (pc == tr->stub)
+		if (pc == t->as->stub)
 			return t->stub_ret - (ARCH_STUB_LEN - ARCH_BP_LEN);
 		return t->stub_ret;
 	}
-	for (size_t i = 0; i < tr->nbps; i++) {
-		const struct bp *b = &tr->bps[i];
+	for (size_t i = 0; i < t->as->img->nbps; i++) {
+		const struct bp *b = &t->as->img->bps[i];
+		uint64_t oot = tracer_as_oot(t->as, b->addr);
 
-		if (!b->oot)
+		if (!oot)
 			continue;
-		if (pc == b->oot)
+		if (pc == oot)
 			return b->addr;
-		if (pc == b->oot + b->insn.len)
+		if (pc == oot + b->insn.len)
 			return b->addr + b->insn.len;
 	}
 	/* the copies of breakpoints removed since, which threads may be in */
-	for (size_t i = 0; i < tr->noots_gone; i++) {
-		const struct oot_gone *g = &tr->oots_gone[i];
+	for (size_t i = 0; i < t->as->noots_gone; i++) {
+		const struct oot_gone *g = &t->as->oots_gone[i];
 
 		if (pc == g->oot)
 			return g->addr;
@@ -278,6 +280,7 @@ static int detach_stop_all(tracer *tr, bool children, rg_err *err)
  * stopped, and forgets them; lets go every child not let go yet. */
 static int detach_clean(tracer *tr, bool children, rg_err *err)
 {
+	struct image *img = TRACER_MAIN_AS(tr)->img;
 	struct user_regs_struct r;
 	size_t i;
 	int rc = 0;
@@ -292,16 +295,17 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 		tracer_regs_sync(t);
 		if (tracer_regs_fetch(t->tid, &r) < 0)
 			continue;
-		pc = detach_pc(tr, t, arch_get_pc(&r));
+		pc = detach_pc(t, arch_get_pc(&r));
 		if (pc != arch_get_pc(&r)) {
 			arch_set_pc(&r, pc);
 			tracer_regs_store(t->tid, &r);
 		}
 	}
-	for (i = 0; i < tr->nbps; i++)
-		if (tracer_mem_pwrite(tr->memfd, tr->bps[i].addr, &tr->bps[i].orig, 1) < 0)
+	for (i = 0; i < img->nbps; i++)
+		if (tracer_mem_pwrite(TRACER_MAIN_AS(tr)->memfd, img->bps[i].addr,
+				      &img->bps[i].orig, 1) < 0)
 			rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
-				      (unsigned long long)tr->bps[i].addr,
+				      (unsigned long long)img->bps[i].addr,
 				      strerror(errno));
 	/* Children not let go yet: the breakpoints out of a copy of their own
 	 * (the list is still there), and go; shared memory is clean already. */
@@ -313,7 +317,7 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 		if (tracer_fork_finish(tr, f, false, err) < 0)
 			rc = -1;
 	}
-	tr->nbps = 0;
+	img->nbps = 0;
 	return rc;
 }
 
@@ -376,6 +380,9 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 
 	if (tr->exit_queued)
 		return rg_error(err, "it has ended");
+	/* followed fork children are not left behind with int3s: they die */
+	if (tr->nas > 1)
+		tracer_kill_followed(tr, false);
 	if (detach_stop_all(tr, false, err) < 0)
 		return -1;
 	rc = detach_clean(tr, false, err);
@@ -396,11 +403,15 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
  */
 int tracer_detach(tracer *tr, rg_err *err)
 {
+	struct aspace *as = TRACER_MAIN_AS(tr);
 	struct tcb *by = NULL;
 	int rc;
 
 	if (tr->exit_queued)
 		return rg_error(err, "it has ended");
+	/* tracer_attach follows no fork: the program's is the only memory */
+	if (tr->nas > 1)
+		rg_bug("an attached program has %zu followed processes", tr->nas);
 	if (detach_stop_all(tr, false, err) < 0)
 		return -1;
 	rc = detach_clean(tr, false, err);
@@ -410,13 +421,13 @@ int tracer_detach(tracer *tr, rg_err *err)
 		unsigned skip = i < tr->ntcbs ? TCB_GROUP_STOP : 0;
 
 		if (!(t->flags & (TCB_CHILD | TCB_EXITING | TCB_IN_EVENT | skip)) &&
-		    (t->flags & TCB_HELD) && !t->detach_sig)
+		    (t->flags & TCB_HELD) && !t->detach_sig && t->as == as)
 			by = t;
 	}
-	if (tr->npages && !by)
+	if (as->npages && !by)
 		rc = rg_error(err, "cannot unmap racegate's scratch pages: no thread "
 			      "is in a plain stop");
-	else if (tr->npages && tracer_scratch_unmap(tr, by, err) < 0)
+	else if (as->npages && tracer_scratch_unmap(tr, by, err) < 0)
 		rc = -1;
 	if (detach_let_go(tr, false, err) < 0)
 		rc = -1;

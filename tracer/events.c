@@ -82,10 +82,14 @@ void tracer_rejoin_group_stop(pid_t tid)
 	ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
 }
 
-static void report_new_thread(tracer *tr, struct tcb *t)
+void tracer_report_new_thread(tracer *tr, struct tcb *t)
 {
+	tracer_event *ev;
+
 	t->flags |= TCB_REPORTED | TCB_HELD;
-	tracer_queue_event(tr, TRACER_EV_THREAD_NEW, t->tid)->parent = t->parent;
+	ev = tracer_queue_event(tr, TRACER_EV_THREAD_NEW, t->tid);
+	ev->parent = t->parent;
+	ev->pid = t->tgid;
 }
 
 int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
@@ -109,6 +113,9 @@ int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
 		 */
 		if (!t)
 			t = tracer_tcb_add(tr, child);
+		/* a thread of a followed child process is in its memory */
+		t->tgid = parent->tgid;
+		t->as = parent->as;
 		t->parent = parent->tid;
 		t->flags |= TCB_PARENT_KNOWN;
 		if (parent->flags & TCB_IN_STUB) {
@@ -117,7 +124,7 @@ int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
 			t->stub_ret = parent->stub_ret;
 		}
 		if (restart && !(t->flags & TCB_REPORTED))
-			report_new_thread(tr, t);
+			tracer_report_new_thread(tr, t);
 	} else {
 		struct fchild *f = tracer_fork_find(tr, child);
 
@@ -144,6 +151,8 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 
 	if (t->flags & TCB_CHILD)
 		return tracer_child_exec(tr, t, err);
+	if (t->tgid != tr->pid)
+		return tracer_proc_exec(tr, t, err);
 	/*
 	 * Children still sharing the old memory keep it (a vfork child whose
 	 * parent thread exec killed): let them go with it clean, through the
@@ -170,19 +179,19 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 	}
 	t->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED;
 	t->npending = 0;
-	tr->nbps = 0;
 	tracer_ranges_free(tr, t, false);      /* the line is gone with the old image */
-	tr->nremoved = 0;
-	tr->removed_next = 0;
-	/* The old /proc/PID/mem still points at the old memory. */
-	if (tr->memfd >= 0)
-		close(tr->memfd);
-	if ((tr->memfd = tracer_open_mem(tr->pid, err)) < 0)
+	/* A new image: no breakpoint (fork children running the old one keep
+	 * theirs); the old /proc/PID/mem still points at the old memory, and
+	 * the scratch pages and copies are gone with it. */
+	tracer_as_exec(t->as);
+	if (t->as->memfd >= 0)
+		close(t->as->memfd);
+	if ((t->as->memfd = tracer_open_mem(tr->pid, err)) < 0)
 		return -1;
 	tr->entry = tracer_read_auxv_entry(tr->pid);
-	if (tracer_scratch_init(tr, t, err) < 0)
+	if (tracer_scratch_init(tr, t, tr->entry, err) < 0)
 		return rg_error_prefix(err, "after exec");
-	tracer_queue_event(tr, TRACER_EV_EXEC, t->tid);
+	tracer_queue_event(tr, TRACER_EV_EXEC, t->tid)->pid = tr->pid;
 	return tracer_resume_pending(tr, t, err);
 }
 
@@ -198,7 +207,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		goto pass;              /* raise(SIGTRAP), kill, the program's own TF */
 	pc = arch_get_pc(&r);
 	addr = arch_bp_from_trap_pc(pc);
-	if ((t->flags & TCB_IN_STUB) && tr->stub && pc == ARCH_STUB_TRAP_PC(tr->stub)) {
+	if ((t->flags & TCB_IN_STUB) && t->as->stub && pc == ARCH_STUB_TRAP_PC(t->as->stub)) {
 		/* Back from a displaced syscall (tracer_step_over). */
 		t->flags &= ~(TCB_IN_STUB | TCB_REGS);
 		arch_set_pc(&r, t->stub_ret);
@@ -208,7 +217,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 						    strerror(errno));
 		return tracer_resume_pending(tr, t, err);
 	}
-	if ((b = tracer_bp_find(tr, addr))) {
+	if ((b = tracer_bp_find(t->as->img, addr))) {
 		/* rewound in the cache only: see tracer_regs_read */
 		arch_set_pc(&t->regs, addr);
 		t->flags |= TCB_REGS_DIRTY;
@@ -233,7 +242,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		tracer_queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = addr;
 		return 0;
 	}
-	if (tracer_bp_recently_removed(tr, addr)) {
+	if (tracer_bp_recently_removed(t->as->img, addr)) {
 		/* It trapped before the int3 was taken out: run the real byte. */
 		t->flags &= ~TCB_REGS;
 		arch_set_pc(&r, addr);
@@ -262,14 +271,14 @@ pass:
  * one not decoded yet (its first step decodes it), still needs the siginfo
  * to tell.  The registers read here are kept for handle_sigtrap.
  */
-static bool surely_our_trap(tracer *tr, struct tcb *t)
+static bool surely_our_trap(struct tcb *t)
 {
 	struct user_regs_struct r;
 	const struct bp *b;
 
 	if (tracer_stepping(t) || (t->flags & TCB_IN_STUB) || tracer_regs_read(t, &r) < 0)
 		return false;
-	b = tracer_bp_find(tr, arch_bp_from_trap_pc(arch_get_pc(&r)));
+	b = tracer_bp_find(t->as->img, arch_bp_from_trap_pc(arch_get_pc(&r)));
 	return b && b->decoded && arch_trap_pc_inside(&b->insn);
 }
 
@@ -291,6 +300,9 @@ static void report_exit(tracer *tr, int status)
 {
 	tracer_event *ev;
 
+	/* Followed fork children die with it (docs/gates.md, "Processes"). */
+	if (tr->nas > 1)
+		tracer_kill_followed(tr, true);
 	/* The leader's status comes only once every other thread was reaped;
 	 * threads still listed died without a status of their own. */
 	for (size_t i = 0; i < tr->ntcbs; i++) {
@@ -336,9 +348,13 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		if (tid == tr->pid) {
 			report_exit(tr, status);
 		} else if (t) {
+			bool leader = t->tgid == tid && !(t->flags & TCB_CHILD);
+
 			if (t->flags & TCB_REPORTED)
 				tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, tid);
 			tracer_tcb_drop(tr, t);
+			if (leader)
+				tracer_proc_gone(tr, tid);
 		} else if ((f = tracer_fork_find(tr, tid))) {
 			tracer_fork_drop(tr, f);
 		}
@@ -368,7 +384,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 			/* Left stopped until its parent's clone event is seen
 			 * and the caller resumes it. */
 			if ((t->flags & TCB_PARENT_KNOWN) && !(t->flags & TCB_REPORTED))
-				report_new_thread(tr, t);
+				tracer_report_new_thread(tr, t);
 			return 0;
 		}
 	}
@@ -403,7 +419,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	}
 
 	/* A signal-delivery-stop. */
-	if (sig == SIGTRAP && surely_our_trap(tr, t)) {
+	if (sig == SIGTRAP && surely_our_trap(t)) {
 		memset(&si, 0, sizeof(si));
 		si.si_signo = SIGTRAP;
 		si.si_code = SI_KERNEL;
@@ -419,7 +435,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		return handle_sigtrap(tr, t, &si, err);
 	if (tracer_stepping(t))
 		return tracer_range_signal(tr, t, &si, err);
-	tracer_oot_fault(tr, t, sig, &si);
+	tracer_oot_fault(t, sig, &si);
 	tracer_note_signal(tr, t, sig);
 	return tracer_restart(tid, PTRACE_CONT, sig, err);
 }

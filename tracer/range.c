@@ -55,28 +55,31 @@ static bool in_spans(const struct range *rg, uint64_t pc)
 	return false;
 }
 
-static int temp_bp_get(tracer *tr, uint64_t addr, rg_err *err)
+static int temp_bp_get(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
 {
-	struct bp *b = tracer_bp_find(tr, addr);
+	struct bp *b = tracer_bp_find(t->as->img, addr);
 
 	if (!b) {
-		if (tracer_insert_bp(tr, addr, err) < 0)
+		if (tracer_bp_insert(tr, t->as, addr, err) < 0)
 			return -1;
-		b = tracer_bp_find(tr, addr);
+		b = tracer_bp_find(t->as->img, addr);
 		b->user = false;
 	}
 	b->ntemp++;
 	return 0;
 }
 
-static void temp_bp_put(tracer *tr, uint64_t addr)
+static void temp_bp_put(tracer *tr, struct tcb *t, uint64_t addr)
 {
-	struct bp *b = tracer_bp_find(tr, addr);
+	struct bp *b;
 
+	if (!t->as)
+		return;         /* its process is gone: so is its image */
+	b = tracer_bp_find(t->as->img, addr);
 	if (!b || !b->ntemp)
 		return;
 	if (--b->ntemp == 0 && !b->user)
-		tracer_remove_bp(tr, addr, NULL);
+		tracer_bp_remove(tr, t->as, addr, NULL);
 }
 
 /* The innermost range is over; report says the thread got past it (at pc). */
@@ -86,7 +89,7 @@ void tracer_range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report)
 
 	RG_ASSERT(rg);          /* called for a thread stepping past a line */
 	if (rg->waiting)
-		temp_bp_put(tr, rg->ret_addr);
+		temp_bp_put(tr, t, rg->ret_addr);
 	t->range = rg->outer;
 	free(rg->spans);
 	free(rg);
@@ -128,20 +131,20 @@ int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 					    "cannot read the registers of thread %d: %s",
 					    t->tid, strerror(errno));
 	pc = arch_get_pc(&r);
-	n = tracer_read_code(tr, pc, code, sizeof(code));
+	n = tracer_read_code(t->as, pc, code, sizeof(code));
 	if (!in_spans(rg, pc) || !n ||
 	    arch_decode(tr->arch, code, n, pc, &insn, &derr) < 0) {
 		tracer_range_pop(tr, t, pc, true);
 		return tracer_resume_pending(tr, t, err);
 	}
 	if (insn.flags & ARCH_INSN_CALL) {
-		if (temp_bp_get(tr, pc + insn.len, err) < 0)
+		if (temp_bp_get(tr, t, pc + insn.len, err) < 0)
 			return -1;
 		rg->waiting = true;
 		rg->ret_addr = pc + insn.len;
 		rg->ret_sp = arch_get_sp(&r);
 	}
-	if ((b = tracer_bp_find(tr, pc)))
+	if ((b = tracer_bp_find(t->as->img, pc)))
 		return tracer_step_over(tr, t, b, err);
 	if (rg->waiting)
 		return tracer_resume_pending(tr, t, err);
@@ -160,8 +163,8 @@ int tracer_range_returned(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
 	struct bp *b;
 
 	rg->waiting = false;
-	temp_bp_put(tr, addr);
-	b = tracer_bp_find(tr, addr);
+	temp_bp_put(tr, t, addr);
+	b = tracer_bp_find(t->as->img, addr);
 	/* back from a handler: the thread was here already, the line goes on */
 	if (!b || !b->user || rg->after_signal) {
 		rg->after_signal = false;
@@ -189,7 +192,7 @@ int tracer_range_wait_signal(tracer *tr, struct tcb *t, uint64_t pc, uint64_t sp
 	struct range *rg = t->range;
 
 	RG_ASSERT(rg && !rg->waiting);  /* a thread stepping past a line */
-	if (temp_bp_get(tr, pc, err) < 0)
+	if (temp_bp_get(tr, t, pc, err) < 0)
 		return -1;
 	rg->waiting = true;
 	rg->after_signal = true;

@@ -86,6 +86,12 @@ int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err)
 	return tracer_read_maps(tr->pid, out, n, err);
 }
 
+int tracer_maps_of(tracer *tr, pid_t pid, tracer_map **out, size_t *n, rg_err *err)
+{
+	(void)tr;
+	return tracer_read_maps(pid, out, n, err);
+}
+
 static bool within_reach(uint64_t a, uint64_t b)
 {
 	return (a > b ? a - b : b - a) <= REACH;
@@ -200,15 +206,15 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 	if (at_exec) {
 		start = arch_get_pc(&saved);
 		arch_inject_code(code, nr);
-		if (tracer_mem_pread(tr->memfd, start, old, sizeof(old)) != sizeof(old) ||
-		    tracer_mem_pwrite(tr->memfd, start, code, sizeof(code)) < 0)
+		if (tracer_mem_pread(t->as->memfd, start, old, sizeof(old)) != sizeof(old) ||
+		    tracer_mem_pwrite(t->as->memfd, start, code, sizeof(code)) < 0)
 			return rg_error(err, "cannot write code at 0x%llx in process %d",
-					(unsigned long long)start, tr->pid);
+					(unsigned long long)start, t->as->pid);
 		trap_pc = start + ARCH_INJECT_LEN;
 	} else {
-		if (!tr->stub)
+		if (!t->as->stub)
 			return rg_error(err, "no scratch page to run a system call from");
-		start = tr->stub;
+		start = t->as->stub;
 		trap_pc = ARCH_STUB_TRAP_PC(start);
 	}
 	arch_set_syscall_args(&r, nr, a0, a1, a2, a3, a4, a5);
@@ -262,10 +268,10 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 			      t->tid, strerror(errno));
 out:
 	/* the program's own code back under the injected one */
-	if (at_exec && tracer_mem_pwrite(tr->memfd, start, old, sizeof(old)) < 0 &&
+	if (at_exec && tracer_mem_pwrite(t->as->memfd, start, old, sizeof(old)) < 0 &&
 	    rc == 0)
 		rc = rg_error(err, "cannot restore the code at 0x%llx in process %d",
-			      (unsigned long long)start, tr->pid);
+			      (unsigned long long)start, t->as->pid);
 	return rc;
 }
 
@@ -276,6 +282,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 	uint8_t init[SLOT_OFF] = { 0 };
 	int64_t res = -ENOMEM;
 	uint64_t base = 0;
+	struct aspace *as = t->as;
 	struct scratch *sp;
 
 	/*
@@ -306,54 +313,57 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 	}
 	if (!base)
 		return rg_error(err, "cannot map a scratch page in process %d: %s",
-				tr->pid, res < 0 ? strerror((int)-res) :
+				as->pid, res < 0 ? strerror((int)-res) :
 				"no free address near the code");
 	memcpy(init, arch_stub, ARCH_STUB_LEN);
-	if (tracer_mem_pwrite(tr->memfd, base, init, sizeof(init)) < 0)
+	if (tracer_mem_pwrite(as->memfd, base, init, sizeof(init)) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",
 				(unsigned long long)base);
-	RG_GROW(tr->pages, tr->npages + 1, tr->pages_cap);
-	sp = &tr->pages[tr->npages++];
+	RG_GROW(as->pages, as->npages + 1, as->pages_cap);
+	sp = &as->pages[as->npages++];
 	sp->base = base;
 	sp->slot_owner = 0;
 	sp->oot_next = OOT_OFF;
-	if (!tr->stub)
-		tr->stub = base;
+	if (!as->stub)
+		as->stub = base;
 	return 0;
 }
 
-/* The first scratch page, near the executable, mapped by t as how says. */
-static int scratch_first(tracer *tr, struct tcb *leader, enum inject how, rg_err *err)
+/* The first scratch page of t's memory, near the executable (entry: its
+ * entry point), mapped by t as how says. */
+static int scratch_first(tracer *tr, struct tcb *leader, uint64_t entry,
+			 enum inject how, rg_err *err)
 {
 	tracer_map *maps;
 	size_t n, ncand = 0;
 	uint64_t lo, hi, cand[2];
 	int rc;
 
-	tr->npages = 0;
-	tr->stub = 0;
-	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
+	leader->as->npages = 0;
+	leader->as->stub = 0;
+	if (tracer_read_maps(leader->as->pid, &maps, &n, err) < 0)
 		return -1;
-	if (tr->entry) {
-		object_range(maps, n, tr->entry, &lo, &hi);
-		ncand = find_holes(maps, n, lo, hi, NULL, tr->entry, cand, 2);
+	if (entry) {
+		object_range(maps, n, entry, &lo, &hi);
+		ncand = find_holes(maps, n, lo, hi, NULL, entry, cand, 2);
 	}
 	tracer_maps_free(maps, n);
-	rc = map_scratch_page(tr, leader, how, cand, ncand, NULL, tr->entry, err);
+	rc = map_scratch_page(tr, leader, how, cand, ncand, NULL, entry, err);
 	if (rc > 0)
-		return rg_error(err, "process %d died while it was being set up", tr->pid);
+		return rg_error(err, "process %d died while it was being set up",
+				leader->as->pid);
 	return rc;
 }
 
 /* At the exec stop: the first scratch page, near the executable. */
-int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err)
+int tracer_scratch_init(tracer *tr, struct tcb *leader, uint64_t entry, rg_err *err)
 {
-	return scratch_first(tr, leader, INJECT_EXEC, err);
+	return scratch_first(tr, leader, entry, INJECT_EXEC, err);
 }
 
 int tracer_scratch_attach(tracer *tr, struct tcb *t, rg_err *err)
 {
-	return scratch_first(tr, t, INJECT_STOPPED, err);
+	return scratch_first(tr, t, tr->entry, INJECT_STOPPED, err);
 }
 
 /*
@@ -362,10 +372,11 @@ int tracer_scratch_attach(tracer *tr, struct tcb *t, rg_err *err)
  */
 int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err)
 {
+	struct aspace *as = t->as;
 	int rc = 0;
 
-	while (tr->npages) {
-		struct scratch *sp = &tr->pages[tr->npages - 1];
+	while (as->npages) {
+		struct scratch *sp = &as->pages[as->npages - 1];
 		int64_t res = 0;
 
 		rc = run_syscall(tr, t, INJECT_STOPPED, SYS_munmap, sp->base, PAGE,
@@ -378,9 +389,12 @@ int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err)
 		if (res < 0 && res > -4096)
 			return rg_error(err, "cannot unmap the scratch page at 0x%llx: %s",
 					(unsigned long long)sp->base, strerror((int)-res));
-		tr->npages--;
+		as->npages--;
 	}
-	tr->stub = 0;
+	as->stub = 0;
+	/* the copies went with the pages */
+	rg_intmap_release(&as->oot);
+	as->noots_gone = 0;
 	return 0;
 }
 
@@ -406,14 +420,14 @@ static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
 	uint64_t lo, hi, cand[2], spot;
 	int rc;
 
-	for (size_t i = 0; i < tr->npages; i++) {
-		spot = page_spot(&tr->pages[i], oot);
+	for (size_t i = 0; i < t->as->npages; i++) {
+		spot = page_spot(&t->as->pages[i], oot);
 		if (spot && slot_fits(spot, b)) {
-			*out = &tr->pages[i];
+			*out = &t->as->pages[i];
 			return 0;
 		}
 	}
-	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
+	if (tracer_read_maps(t->as->pid, &maps, &n, err) < 0)
 		return -1;
 	object_range(maps, n, b->addr, &lo, &hi);
 	ncand = find_holes(maps, n, lo, hi, b, b->addr, cand, 2);
@@ -423,7 +437,7 @@ static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
 	rc = map_scratch_page(tr, t, INJECT_STUB, cand, ncand, b, b->addr, err);
 	if (rc)
 		return rc;
-	*out = &tr->pages[tr->npages - 1];
+	*out = &t->as->pages[t->as->npages - 1];
 	return slot_fits(page_spot(*out, oot), b) ? 0 : 2;
 }
 

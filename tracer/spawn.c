@@ -195,7 +195,8 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 	if (!prog[0])
 		return rg_error(err, "no program to run");
 	tr = xcalloc(1, sizeof(*tr));
-	tr->sigfd = tr->memfd = -1;
+	tr->sigfd = -1;
+	tr->follow_fork = opts->follow_fork;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	pthread_sigmask(SIG_BLOCK, &chld, &tr->oldmask);
@@ -244,12 +245,12 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 	close(ep[0]);
 	ep[0] = -1;
 
-	if ((tr->memfd = tracer_open_mem(pid, err)) < 0)
+	if (!tracer_as_add(tr, pid, NULL, err))
 		goto fail_traced;
 	tr->entry = tracer_read_auxv_entry(pid);
 	leader = tracer_tcb_add(tr, pid);
 	leader->flags = TCB_STARTED | TCB_PARENT_KNOWN | TCB_REPORTED | TCB_HELD;
-	if (tracer_scratch_init(tr, leader, err) < 0)
+	if (tracer_scratch_init(tr, leader, tr->entry, err) < 0)
 		goto fail_traced;
 	*out = tr;
 	return 0;

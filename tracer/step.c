@@ -20,14 +20,14 @@
 #include <unistd.h>
 
 /* Index of the first breakpoint at or above addr. */
-size_t tracer_bp_lower(const tracer *tr, uint64_t addr)
+size_t tracer_bp_lower(const struct image *img, uint64_t addr)
 {
-	size_t lo = 0, hi = tr->nbps;
+	size_t lo = 0, hi = img->nbps;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (tr->bps[mid].addr < addr)
+		if (img->bps[mid].addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -35,44 +35,45 @@ size_t tracer_bp_lower(const tracer *tr, uint64_t addr)
 	return lo;
 }
 
-struct bp *tracer_bp_find(const tracer *tr, uint64_t addr)
+struct bp *tracer_bp_find(const struct image *img, uint64_t addr)
 {
-	size_t i = tracer_bp_lower(tr, addr);
+	size_t i = tracer_bp_lower(img, addr);
 
-	return i < tr->nbps && tr->bps[i].addr == addr ? &tr->bps[i] : NULL;
+	return i < img->nbps && img->bps[i].addr == addr ? &img->bps[i] : NULL;
 }
 
-bool tracer_bp_recently_removed(const tracer *tr, uint64_t addr)
+bool tracer_bp_recently_removed(const struct image *img, uint64_t addr)
 {
-	for (size_t i = 0; i < tr->nremoved; i++)
-		if (tr->removed[i] == addr)
+	for (size_t i = 0; i < img->nremoved; i++)
+		if (img->removed[i] == addr)
 			return true;
 	return false;
 }
 
-static void forget_removed(tracer *tr, uint64_t addr)
+static void forget_removed(struct image *img, uint64_t addr)
 {
-	for (size_t i = 0; i < tr->nremoved; i++)
-		if (tr->removed[i] == addr)
-			tr->removed[i] = 0;
+	for (size_t i = 0; i < img->nremoved; i++)
+		if (img->removed[i] == addr)
+			img->removed[i] = 0;
 }
 
-int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
+int tracer_bp_insert(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 {
+	struct image *img = as->img;
 	tracer_map *maps;
 	size_t n, i;
 	bool exec = false, mapped = false;
 	uint8_t orig;
 	struct bp *b;
 
-	if ((b = tracer_bp_find(tr, addr))) {
+	if ((b = tracer_bp_find(img, addr))) {
 		b->user = true;
 		return 0;
 	}
 	if (tr->exit_queued)
 		return rg_error(err, "cannot put a breakpoint at 0x%llx: the program has ended",
 				(unsigned long long)addr);
-	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
+	if (tracer_read_maps(as->pid, &maps, &n, err) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (addr >= maps[i].start && addr < maps[i].end) {
@@ -87,26 +88,51 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 				(unsigned long long)addr,
 				mapped ? "the address is not in executable code"
 				       : "nothing is mapped there");
-	if (tracer_mem_pread(tr->memfd, addr, &orig, 1) != 1 ||
-	    tracer_mem_pwrite(tr->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0)
+	if (tracer_mem_pread(as->memfd, addr, &orig, 1) != 1 ||
+	    tracer_mem_pwrite(as->memfd, addr, arch_bp_insn, ARCH_BP_LEN) < 0)
 		return rg_error(err, "cannot write a breakpoint at 0x%llx: %s",
 				(unsigned long long)addr, strerror(errno));
-	i = tracer_bp_lower(tr, addr);
-	RG_GROW(tr->bps, tr->nbps + 1, tr->bps_cap);
-	memmove(&tr->bps[i + 1], &tr->bps[i], (tr->nbps - i) * sizeof(*tr->bps));
-	tr->nbps++;
-	b = &tr->bps[i];
+	/* in every followed process that runs the same image */
+	for (i = 0; i < tr->nas; i++)
+		if (tr->as[i] != as && tr->as[i]->img == img)
+			tracer_mem_pwrite(tr->as[i]->memfd, addr, arch_bp_insn, ARCH_BP_LEN);
+	i = tracer_bp_lower(img, addr);
+	RG_GROW(img->bps, img->nbps + 1, img->bps_cap);
+	memmove(&img->bps[i + 1], &img->bps[i], (img->nbps - i) * sizeof(*img->bps));
+	img->nbps++;
+	b = &img->bps[i];
 	memset(b, 0, sizeof(*b));
 	b->addr = addr;
 	b->orig = orig;
 	b->user = true;
-	forget_removed(tr, addr);
+	*rg_intmap_ref(&img->ever, addr, 0) = orig;
+	forget_removed(img, addr);
 	return 0;
 }
 
-int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
+/*
+ * b is being taken out: a thread of as may be inside its out-of-line copy
+ * still (stepping, or stopped there), and a detach must know where that
+ * copy came from.  The copy stays where it is (as->oot keeps it for a
+ * breakpoint put back at the same address), so once per address.
+ */
+static void oot_gone_note(struct aspace *as, const struct bp *b)
 {
-	struct bp *b = tracer_bp_find(tr, addr);
+	uint64_t oot = tracer_as_oot(as, b->addr);
+
+	if (!oot || !b->decoded)
+		return;
+	for (size_t i = 0; i < as->noots_gone; i++)
+		if (as->oots_gone[i].addr == b->addr)
+			return;
+	RG_GROW(as->oots_gone, as->noots_gone + 1, as->oots_gone_cap);
+	as->oots_gone[as->noots_gone++] = (struct oot_gone){ b->addr, oot, b->insn.len };
+}
+
+int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
+{
+	struct image *img = as->img;
+	struct bp *b = tracer_bp_find(img, addr);
 	size_t i;
 	int rc = 0;
 	bool own_trap;
@@ -119,21 +145,23 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 		return 0;
 	}
 	own_trap = !memcmp(&b->orig, arch_bp_insn, ARCH_BP_LEN);
-	if (!tr->exit_queued && tracer_mem_pwrite(tr->memfd, addr, &b->orig, 1) < 0)
+	if (!tr->exit_queued && tracer_mem_pwrite(as->memfd, addr, &b->orig, 1) < 0)
 		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 			      (unsigned long long)addr, strerror(errno));
-	if (b->oot) {
-		/* a thread may be inside the copy still: a detach must know it */
-		RG_GROW(tr->oots_gone, tr->noots_gone + 1, tr->oots_gone_cap);
-		tr->oots_gone[tr->noots_gone++] = (struct oot_gone){ b->addr, b->oot,
-								    b->insn.len };
-	}
-	i = (size_t)(b - tr->bps);
-	memmove(&tr->bps[i], &tr->bps[i + 1], (tr->nbps - i - 1) * sizeof(*tr->bps));
-	tr->nbps--;
-	for (i = 0; i < tr->npages; i++)
-		if (tr->pages[i].slot_owner == addr)
-			tr->pages[i].slot_owner = 0;
+	/* a followed child that died meanwhile has nothing left to clean */
+	for (i = 0; !tr->exit_queued && i < tr->nas; i++)
+		if (tr->as[i] != as && tr->as[i]->img == img)
+			tracer_mem_pwrite(tr->as[i]->memfd, addr, &b->orig, 1);
+	for (i = 0; i < tr->nas; i++)
+		if (tr->as[i]->img == img)
+			oot_gone_note(tr->as[i], b);
+	i = (size_t)(b - img->bps);
+	memmove(&img->bps[i], &img->bps[i + 1], (img->nbps - i - 1) * sizeof(*img->bps));
+	img->nbps--;
+	for (size_t a = 0; a < tr->nas; a++)
+		for (i = 0; tr->as[a]->img == img && i < tr->as[a]->npages; i++)
+			if (tr->as[a]->pages[i].slot_owner == addr)
+				tr->as[a]->pages[i].slot_owner = 0;
 	/*
 	 * A thread may have trapped on it already; see handle_sigtrap() (events.c).
 	 * Not when the program's own int3 was under it: a trap there is the
@@ -141,11 +169,45 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 	 */
 	if (own_trap)
 		return rc;
-	tr->removed[tr->removed_next] = addr;
-	tr->removed_next = (tr->removed_next + 1) % REMOVED_MAX;
-	if (tr->nremoved < REMOVED_MAX)
-		tr->nremoved++;
+	img->removed[img->removed_next] = addr;
+	img->removed_next = (img->removed_next + 1) % REMOVED_MAX;
+	if (img->nremoved < REMOVED_MAX)
+		img->nremoved++;
 	return rc;
+}
+
+int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
+{
+	return tracer_bp_insert(tr, TRACER_MAIN_AS(tr), addr, err);
+}
+
+int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
+{
+	return tracer_bp_remove(tr, TRACER_MAIN_AS(tr), addr, err);
+}
+
+/* The address space of process pid, which must be followed. */
+static struct aspace *as_of(tracer *tr, pid_t pid, rg_err *err)
+{
+	struct aspace *as = tracer_as_find(tr, pid);
+
+	if (!as)
+		rg_error(err, "process %d is not followed", (int)pid);
+	return as;
+}
+
+int tracer_insert_bp_in(tracer *tr, pid_t pid, uint64_t addr, rg_err *err)
+{
+	struct aspace *as = as_of(tr, pid, err);
+
+	return as ? tracer_bp_insert(tr, as, addr, err) : -1;
+}
+
+int tracer_remove_bp_in(tracer *tr, pid_t pid, uint64_t addr, rg_err *err)
+{
+	struct aspace *as = as_of(tr, pid, err);
+
+	return as ? tracer_bp_remove(tr, as, addr, err) : -1;
 }
 
 /*
@@ -204,7 +266,7 @@ static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	int rc;
 
 	/* a copy is written once and never moves: threads may be inside it */
-	RG_ASSERT(!b->oot);
+	RG_ASSERT(!tracer_as_oot(t->as, b->addr));
 	if ((rc = tracer_scratch_oot(tr, t, b, &sp, err)) != 0)
 		return rc;
 	RG_ASSERT(sp->oot_next + OOT_SIZE <= PAGE);
@@ -212,11 +274,11 @@ static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	if (arch_relocate(&b->insn, b->addr, slot, code, &rerr) < 0)
 		return 1;
 	arch_jump(code + b->insn.len, slot + b->insn.len, b->addr + b->insn.len);
-	if (tracer_mem_pwrite(tr->memfd, slot, code, b->insn.len + ARCH_JMP_LEN) < 0)
+	if (tracer_mem_pwrite(t->as->memfd, slot, code, b->insn.len + ARCH_JMP_LEN) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",
 				(unsigned long long)slot);
 	sp->oot_next += OOT_SIZE;
-	b->oot = slot;
+	*rg_intmap_ref(&t->as->oot, b->addr, 0) = slot;
 	return 0;
 }
 
@@ -235,7 +297,7 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	struct user_regs_struct r;
 	int rc;
 
-	if (!b->oot && (rc = oot_make(tr, t, b, err)) != 0)
+	if (!tracer_as_oot(t->as, b->addr) && (rc = oot_make(tr, t, b, err)) != 0)
 		return rc;
 	/* read at the trap, and nothing ran since; the rewind is not written
 	 * yet (TCB_REGS_DIRTY): this one write does both */
@@ -244,7 +306,7 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 					    "cannot read the registers of thread %d: %s",
 					    t->tid, strerror(errno));
 	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
-	arch_set_pc(&r, b->oot);
+	arch_set_pc(&r, tracer_as_oot(t->as, b->addr));
 	if (tracer_regs_store(t->tid, &r) < 0)
 		return tracer_gone_or_error(err,
 					    "cannot set the registers of thread %d: %s",
@@ -254,7 +316,7 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 
 /* A fault of an instruction run from its copy is the program's, at the
  * breakpoint's address; if its handler returns, the line is reached again. */
-void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
+void tracer_oot_fault(struct tcb *t, int sig, const siginfo_t *si)
 {
 	struct user_regs_struct r;
 	uint64_t pc;
@@ -262,26 +324,26 @@ void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si)
 	if (!tracer_is_sync_fault(sig, si) || tracer_regs_fetch(t->tid, &r) < 0)
 		return;
 	pc = arch_get_pc(&r);
-	for (size_t i = 0; i < tr->nbps; i++)
-		if (tr->bps[i].oot && tr->bps[i].oot == pc) {
-			arch_set_pc(&r, tr->bps[i].addr);
+	for (size_t i = 0; t->as && i < t->as->img->nbps; i++)
+		if (tracer_as_oot(t->as, t->as->img->bps[i].addr) == pc) {
+			arch_set_pc(&r, t->as->img->bps[i].addr);
 			if (tracer_regs_store(t->tid, &r) == 0) {
 				t->flags |= TCB_REARRIVAL;
-				t->rearrival_addr = tr->bps[i].addr;
+				t->rearrival_addr = t->as->img->bps[i].addr;
 			}
 			return;
 		}
 }
 
 /* Decodes b's instruction, once. */
-static int step_decode(tracer *tr, struct bp *b, rg_err *err)
+static int step_decode(tracer *tr, const struct tcb *t, struct bp *b, rg_err *err)
 {
 	uint8_t code[ARCH_MAX_INSN];
 	size_t n;
 
 	if (b->decoded)
 		return 0;
-	n = tracer_read_code(tr, b->addr, code, sizeof(code));
+	n = tracer_read_code(t->as, b->addr, code, sizeof(code));
 	if (!n || arch_decode(tr->arch, code, n, b->addr, &b->insn, err) < 0)
 		return rg_error_prefix(err, "cannot step over the breakpoint at 0x%llx",
 				       (unsigned long long)b->addr);
@@ -297,10 +359,10 @@ static int step_decode(tracer *tr, struct bp *b, rg_err *err)
 static int step_in_stub(tracer *tr, struct tcb *t, const struct bp *b,
 			struct user_regs_struct *r, rg_err *err)
 {
-	if (!tr->stub)
+	if (!t->as->stub)
 		return rg_error(err, "cannot step over the system call at 0x%llx: "
 				"no scratch page", (unsigned long long)b->addr);
-	arch_set_pc(r, tr->stub);
+	arch_set_pc(r, t->as->stub);
 	if (tracer_regs_store(t->tid, r) < 0)
 		return tracer_gone_or_error(err, "cannot set the registers "
 					    "of thread %d: %s", t->tid,
@@ -327,7 +389,7 @@ static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
 	if (sp->slot_owner != b->addr) {
 		if (arch_relocate(&b->insn, b->addr, *slot, code, err) < 0)
 			return -1;
-		if (tracer_mem_pwrite(tr->memfd, *slot, code, b->insn.len) < 0)
+		if (tracer_mem_pwrite(t->as->memfd, *slot, code, b->insn.len) < 0)
 			return rg_error(err, "cannot write the scratch slot at 0x%llx",
 					(unsigned long long)*slot);
 		sp->slot_owner = b->addr;
@@ -458,9 +520,9 @@ static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t sl
 		/* The call pushed slot+len: the program must return to orig+len. */
 		uint64_t sp_addr = arch_get_sp(&r), ret, want = orig + b->insn.len;
 
-		if (tracer_mem_pread(tr->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
+		if (tracer_mem_pread(t->as->memfd, sp_addr, &ret, sizeof(ret)) == sizeof(ret) &&
 		    ret == slot + b->insn.len &&
-		    tracer_mem_pwrite(tr->memfd, sp_addr, &want, sizeof(want)) < 0)
+		    tracer_mem_pwrite(t->as->memfd, sp_addr, &want, sizeof(want)) < 0)
 			return rg_error(err, "cannot fix the return address of thread %d",
 					t->tid);
 	}
@@ -500,7 +562,7 @@ int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	uint64_t slot = 0;
 	int rc;
 
-	if (step_decode(tr, b, err) < 0)
+	if (step_decode(tr, t, b, err) < 0)
 		return -1;
 	/* Signals kept for the thread are delivered at orig+len, and a thread
 	 * stepping past a line needs the trap after the instruction. */
@@ -545,7 +607,7 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 		t->flags |= TCB_RESUME_ON_START;
 		return 0;
 	}
-	if ((t->flags & TCB_AT_BP) && (b = tracer_bp_find(tr, t->bp_addr))) {
+	if ((t->flags & TCB_AT_BP) && (b = tracer_bp_find(t->as->img, t->bp_addr))) {
 		t->flags &= ~TCB_AT_BP;
 		return tracer_step_over(tr, t, b, err);
 	}

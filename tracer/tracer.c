@@ -45,6 +45,7 @@ struct tcb *tracer_tcb_add(tracer *tr, pid_t tid)
 	t = xcalloc(1, sizeof(*t));
 	t->tid = tid;
 	t->tgid = tr->pid;
+	t->as = tr->nas ? TRACER_MAIN_AS(tr) : NULL;
 	RG_GROW(tr->tcbs, tr->ntcbs + 1, tr->tcbs_cap);
 	*rg_intmap_ref(&tr->tcb_ix, (uint64_t)(uint32_t)tid, 0) = tr->ntcbs;
 	tr->tcbs[tr->ntcbs++] = t;
@@ -194,15 +195,16 @@ int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len)
 }
 
 /* The program's bytes: our int3s are shown as what they replaced. */
-size_t tracer_read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len)
+size_t tracer_read_code(const struct aspace *as, uint64_t addr, uint8_t *buf, size_t len)
 {
-	int n = tracer_mem_pread(tr->memfd, addr, buf, len);
+	const struct image *img = as->img;
+	int n = tracer_mem_pread(as->memfd, addr, buf, len);
 
 	if (n <= 0)
 		return 0;
-	for (size_t i = tracer_bp_lower(tr, addr); i < tr->nbps &&
-	     tr->bps[i].addr < addr + (size_t)n; i++)
-		buf[tr->bps[i].addr - addr] = tr->bps[i].orig;
+	for (size_t i = tracer_bp_lower(img, addr); i < img->nbps &&
+	     img->bps[i].addr < addr + (size_t)n; i++)
+		buf[img->bps[i].addr - addr] = img->bps[i].orig;
 	return (size_t)n;
 }
 
@@ -231,7 +233,7 @@ bool tracer_is_own_thread(const tracer *tr, pid_t tid)
 {
 	long tgid = tracer_proc_status_field(tid, "Tgid");
 
-	return tgid < 0 || tgid == tr->pid;
+	return tgid < 0 || tracer_as_find(tr, (pid_t)tgid);
 }
 
 int tracer_open_mem(pid_t pid, rg_err *err)
@@ -270,8 +272,9 @@ void tracer_release(tracer *tr)
 {
 	if (tr->sigfd >= 0)
 		close(tr->sigfd);
-	if (tr->memfd >= 0)
-		close(tr->memfd);
+	while (tr->nas)
+		tracer_as_drop(tr, tr->as[tr->nas - 1]);
+	free(tr->as);
 	pthread_sigmask(SIG_SETMASK, &tr->oldmask, NULL);
 	for (size_t i = 0; i < tr->ntcbs; i++) {
 		tracer_ranges_free(tr, tr->tcbs[i], false);
@@ -280,13 +283,101 @@ void tracer_release(tracer *tr)
 	free(tr->tcbs);
 	rg_intmap_release(&tr->tcb_ix);
 	free(tr->forks);
-	free(tr->bps);
-	free(tr->pages);
-	free(tr->oots_gone);
+
 	free(tr->raw);
 	free(tr->evq);
 	arch_free(tr->arch);
 	free(tr);
+}
+
+/* ---- address spaces ---------------------------------------------------- */
+
+static void image_put(struct image *img)
+{
+	if (--img->refs)
+		return;
+	free(img->bps);
+	rg_intmap_release(&img->ever);
+	free(img);
+}
+
+struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
+			     rg_err *err)
+{
+	struct aspace *as = xcalloc(1, sizeof(*as));
+
+	as->pid = pid;
+	if ((as->memfd = tracer_open_mem(pid, err)) < 0) {
+		free(as);
+		return NULL;
+	}
+	as->img = from ? from->img : xcalloc(1, sizeof(*as->img));
+	as->img->refs++;
+	if (from) {
+		/* fork copied the memory: the pages and copies are there too */
+		as->npages = as->pages_cap = from->npages;
+		as->pages = xcalloc(from->npages + 1, sizeof(*as->pages));
+		memcpy(as->pages, from->pages, from->npages * sizeof(*as->pages));
+		as->stub = from->stub;
+		for (size_t i = 0; i < from->oot.cap; i++)
+			if (from->oot.used[i])
+				*rg_intmap_ref(&as->oot, from->oot.keys[i], 0) =
+					from->oot.vals[i];
+		as->noots_gone = as->oots_gone_cap = from->noots_gone;
+		as->oots_gone = xcalloc(from->noots_gone + 1, sizeof(*as->oots_gone));
+		memcpy(as->oots_gone, from->oots_gone,
+		       from->noots_gone * sizeof(*as->oots_gone));
+	}
+	RG_GROW(tr->as, tr->nas + 1, tr->as_cap);
+	tr->as[tr->nas++] = as;
+	return as;
+}
+
+struct aspace *tracer_as_find(const tracer *tr, pid_t pid)
+{
+	for (size_t i = 0; i < tr->nas; i++)
+		if (tr->as[i]->pid == pid)
+			return tr->as[i];
+	return NULL;
+}
+
+void tracer_as_drop(tracer *tr, struct aspace *as)
+{
+	size_t i;
+
+	for (i = 0; i < tr->ntcbs; i++)
+		if (tr->tcbs[i]->as == as)
+			tr->tcbs[i]->as = NULL;
+	for (i = 0; i < tr->nas && tr->as[i] != as; i++)
+		;
+	if (i < tr->nas)
+		memmove(&tr->as[i], &tr->as[i + 1], (tr->nas - i - 1) * sizeof(*tr->as));
+	tr->nas--;
+	if (as->memfd >= 0)
+		close(as->memfd);
+	image_put(as->img);
+	free(as->pages);
+	rg_intmap_release(&as->oot);
+	free(as->oots_gone);
+	free(as);
+}
+
+void tracer_as_exec(struct aspace *as)
+{
+	image_put(as->img);
+	as->img = xcalloc(1, sizeof(*as->img));
+	as->img->refs = 1;
+	as->npages = 0;
+	as->stub = 0;
+	rg_intmap_release(&as->oot);
+	as->noots_gone = 0;
+}
+
+uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr)
+{
+	const size_t *v = rg_intmap_get(&as->oot, addr);
+
+	return v ? (uint64_t)*v : 0;
 }
 
 /* Kills a child of racegate's, and reaps it. */
@@ -386,16 +477,18 @@ int tracer_entry_frame(tracer *tr, pid_t tid, uint64_t *ret, uint64_t *sp_after,
 
 int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err)
 {
+	const struct image *img = TRACER_MAIN_AS(tr)->img;
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(tr->pid, &local, 1, &remote, 1, 0);
 
-	if (n != (ssize_t)len && tracer_mem_pread(tr->memfd, addr, buf, len) != (int)len)
+	if (n != (ssize_t)len &&
+	    tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, addr, buf, len) != (int)len)
 		return rg_error(err, "cannot read %zu bytes at 0x%llx in process %d",
 				len, (unsigned long long)addr, tr->pid);
 	/* Show the program's bytes, not our int3s. */
-	for (size_t i = tracer_bp_lower(tr, addr); i < tr->nbps &&
-	     tr->bps[i].addr < addr + len; i++)
-		((uint8_t *)buf)[tr->bps[i].addr - addr] = tr->bps[i].orig;
+	for (size_t i = tracer_bp_lower(img, addr); i < img->nbps &&
+	     img->bps[i].addr < addr + len; i++)
+		((uint8_t *)buf)[img->bps[i].addr - addr] = img->bps[i].orig;
 	return 0;
 }
 
@@ -406,13 +499,17 @@ void tracer_kill(tracer *tr)
 	if (tr->attached)
 		rg_bug("a program racegate attached to is never killed (tracer_detach)");
 	kill(tr->pid, SIGKILL);
+	/* followed fork children go with it (their deaths follow) */
+	for (size_t i = 1; i < tr->nas; i++)
+		kill(tr->as[i]->pid, SIGKILL);
 	/* children in its memory (vfork, CLONE_VM), followed until their
 	 * exec, go with it: they would run on with racegate's int3s */
 	for (size_t i = 0; i < tr->ntcbs; i++)
 		if (tr->tcbs[i]->flags & TCB_CHILD)
 			kill(tr->tcbs[i]->tid, SIGKILL);
+	/* and so do children not followed yet, when they are to be */
 	for (size_t i = 0; i < tr->nforks; i++)
-		if (tr->forks[i].vfork)
+		if (tr->forks[i].vfork || tr->follow_fork)
 			kill(tr->forks[i].pid, SIGKILL);
 }
 
@@ -452,6 +549,8 @@ void tracer_free(tracer *tr)
 		 * leader's status comes (after every other thread's).
 		 */
 		kill(tr->pid, SIGKILL);
+		for (size_t i = 1; i < tr->nas; i++)
+			kill(tr->as[i]->pid, SIGKILL);
 		for (size_t i = 0; i < tr->nforks; i++)
 			kill(tr->forks[i].pid, SIGKILL);
 		for (size_t i = 0; i < tr->ntcbs; i++)
@@ -474,6 +573,8 @@ void tracer_free(tracer *tr)
 	}
 	/* Children still attached (not let go yet, or followed: racegate's
 	 * breakpoints are in their memory) die with the program. */
+	if (tr->nas > 1)
+		tracer_kill_followed(tr, false);
 	for (size_t i = 0; i < tr->nforks; i++)
 		tracer_kill_and_reap(tr->forks[i].pid);
 	tr->nforks = 0;

@@ -20,14 +20,22 @@
  * from a breakpoint or a new thread's first stop: it joins the stop before
  * it runs any code.  No event says so.
  *
- * Child processes: one with memory of its own (fork) is detached with the
- * breakpoints taken out of its copy.  One that shares the program's memory
- * (vfork, posix_spawn, which system() and popen() use, clone(CLONE_VM)) is
- * followed until it calls exec or exits: stepped over every breakpoint it
- * reaches like a thread, with its signals passed through, but it never
- * arrives anywhere and no event names it (BREAKPOINT, SIGNAL, THREAD_* are
- * the program's threads' only).  If the program ends or calls exec first,
- * such a child is let go with the breakpoints taken out of the memory it
+ * Child processes, with follow_fork (tracer_opts): one with memory of its
+ * own (fork, clone without CLONE_VM) is traced like the program: its
+ * threads are reported (FORK, then THREAD_NEW with its pid), its copy of
+ * memory keeps the breakpoints of the image it runs (tracer_insert_bp_in),
+ * and at its exec it goes on traced with none (EXEC, stopped).  It is
+ * killed when the program ends, is killed or is left stopped.
+ *
+ * Without follow_fork, one with memory of its own (fork) is detached with
+ * the breakpoints taken out of its copy.  Either way, one that shares the
+ * program's memory (vfork, posix_spawn, which system() and popen() use,
+ * clone(CLONE_VM)) is followed until it calls exec or exits: stepped over
+ * every breakpoint it reaches like a thread, with its signals passed
+ * through, but it never arrives anywhere and no event names it (BREAKPOINT,
+ * SIGNAL, THREAD_* are about the threads of the program and of its followed
+ * fork children only).  If the program ends or calls exec first, such a
+ * child is let go with the breakpoints taken out of the memory it
  * keeps (killed if it does not stop within a couple of seconds); tracer_free
  * kills the ones still followed.
  *
@@ -70,15 +78,21 @@ typedef struct tracer tracer;
 
 enum tracer_ev_kind {
 	TRACER_EV_BREAKPOINT,  /* tid is stopped at breakpoint addr (RIP == addr); stays stopped until tracer_resume */
-	TRACER_EV_THREAD_NEW,  /* tid was created by parent; stays stopped (before its first instruction) until tracer_resume */
+	TRACER_EV_THREAD_NEW,  /* tid was created by parent; stays stopped (before its first instruction) until tracer_resume;
+				  with follow_fork, also a followed child process's first thread (pid == tid, after its FORK) */
 	TRACER_EV_THREAD_EXIT, /* tid is gone (exited, or killed by the process's exit); once per
 				  thread; the leader's when it passes its exit (pthread_exit in
 				  main: the kernel keeps it a zombie until the end), before EXIT */
 	TRACER_EV_SIGNAL,      /* informational: signo is being delivered to tid, unchanged */
 	TRACER_EV_EXEC,        /* the process called exec: every breakpoint is gone, tid is the new
-				  leader (THREAD_EXIT for the others, before or after); it runs on */
+				  leader (THREAD_EXIT for the others, before or after); it runs on.
+				  pid: the process; a followed child's (pid != tracer_pid) stays
+				  stopped until tracer_resume, for tracer_insert_bp_in first;
+				  with follow_fork, a vfork/posix_spawn child's exec is its first
+				  event as a process (parent: the thread that made it) */
 	TRACER_EV_FORK,        /* tid made child process: detached with the breakpoints out of its
-				  copy of memory, or followed while it shares the program's */
+				  copy of memory, or followed while it shares the program's; with
+				  follow_fork, followed (its THREAD_NEW comes next: followed set) */
 	TRACER_EV_EXIT,        /* the whole process ended; always the last event */
 	TRACER_EV_RANGE_DONE,  /* tid has got past the code given to tracer_resume_past (addr: its PC now); it runs on */
 };
@@ -86,8 +100,10 @@ enum tracer_ev_kind {
 typedef struct tracer_event {
 	enum tracer_ev_kind kind;
 	pid_t tid;
-	pid_t parent;          /* THREAD_NEW: creating thread */
+	pid_t parent;          /* THREAD_NEW (and a first EXEC): creating thread */
 	pid_t child;           /* FORK: the child's pid */
+	pid_t pid;             /* THREAD_NEW, EXEC: the process (tracer_pid, or a followed child) */
+	bool followed;         /* FORK: the child is traced like the program (follow_fork) */
 	uint64_t addr;         /* BREAKPOINT: the breakpoint's address */
 	int signo;             /* SIGNAL */
 	int exit_code;         /* EXIT: the exit status when it exited normally, else -1 */
@@ -107,6 +123,9 @@ typedef struct tracer_opts {
 	 * NULL: every fd racegate has without O_CLOEXEC goes to the program. */
 	const bool *inherit;
 	int ninherit;
+	/* Follow the program's forks: a child with memory of its own stays
+	 * traced, with the program's breakpoints (see "Child processes" above). */
+	bool follow_fork;
 } tracer_opts;
 #define TRACER_FD_CLOSED (-2)
 
@@ -192,6 +211,13 @@ uint64_t tracer_entry(const tracer *tr);
  * rewound and resumed silently rather than killed by SIGTRAP. */
 int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err);
 int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err);
+/*
+ * The same in the image followed process pid runs (follow_fork): a fork
+ * child runs its parent's until it calls exec, and the breakpoints of an
+ * image are in every process that runs it.
+ */
+int tracer_insert_bp_in(tracer *tr, pid_t pid, uint64_t addr, rg_err *err);
+int tracer_remove_bp_in(tracer *tr, pid_t pid, uint64_t addr, rg_err *err);
 
 /*
  * Readable when an event may be pending (a signalfd for SIGCHLD; the tracer
@@ -287,10 +313,13 @@ typedef struct tracer_map {
 /* Reads the program's mappings; free with tracer_maps_free. */
 int tracer_maps(tracer *tr, tracer_map **out, size_t *n, rg_err *err);
 void tracer_maps_free(tracer_map *maps, size_t n);
+/* The same for followed process pid. */
+int tracer_maps_of(tracer *tr, pid_t pid, tracer_map **out, size_t *n, rg_err *err);
 
 /* Sends SIGKILL to the program, and to the children sharing its memory that
  * are followed until their exec (a fork child is not racegate's: it lives
- * on, as it would); the program's EXIT event follows. */
+ * on, as it would; with follow_fork it is, and dies too); the program's
+ * EXIT event follows. */
 void tracer_kill(tracer *tr);
 
 /*

@@ -51,9 +51,53 @@
 				  system call: no code of racegate's may run in it (the call's
 				  result would be lost) */
 
+/*
+ * The breakpoints of one program image, shared by every followed process
+ * that runs it: the program and its fork children, until one calls exec
+ * (its new image gets a table of its own).
+ */
+struct image {
+	struct bp *bps;            /* sorted by addr */
+	size_t nbps, bps_cap;
+	uint64_t removed[REMOVED_MAX];
+	size_t nremoved, removed_next;
+	/* every address that had a breakpoint in this image -> the byte under
+	 * it: a fork child's copy may hold an int3 taken out since its fork
+	 * (children.c puts its memory right) */
+	rg_intmap ever;
+	unsigned refs;             /* address spaces running it */
+};
+
+/* The out-of-line copy of a breakpoint since removed (tracer_remove_bp). */
+struct oot_gone {
+	uint64_t addr;             /* the breakpoint's address */
+	uint64_t oot;              /* its copy */
+	uint8_t len;               /* the instruction's length */
+};
+
+/*
+ * One address space: the program's, or a followed fork child's (which
+ * starts as a copy of its parent's: the same int3s, scratch pages and
+ * out-of-line copies, at the same addresses).  What its memory holds of
+ * racegate's besides the int3s is its own.
+ */
+struct aspace {
+	pid_t pid;                 /* its process (the leader's tid) */
+	struct image *img;         /* the breakpoints of the image it runs */
+	int memfd;                 /* its /proc/PID/mem */
+	struct scratch *pages;
+	size_t npages, pages_cap;
+	uint64_t stub;             /* the stub in its first scratch page */
+	rg_intmap oot;             /* breakpoint address -> its out-of-line copy here */
+	struct oot_gone *oots_gone; /* copies of removed breakpoints, which threads
+				     * may still be in: detach puts them back */
+	size_t noots_gone, oots_gone_cap;
+};
+
 struct tcb {
 	pid_t tid;
 	pid_t tgid;                /* its process: the program's, or a TCB_CHILD's own */
+	struct aspace *as;         /* the memory it runs in */
 	unsigned flags;
 	pid_t parent;              /* creating thread, once TCB_PARENT_KNOWN */
 	uint64_t bp_addr;          /* TCB_AT_BP */
@@ -83,7 +127,6 @@ struct bp {
 	uint8_t orig;              /* the byte under the int3 */
 	bool decoded;              /* insn is valid */
 	struct arch_insn insn;     /* the original instruction, for step_over */
-	uint64_t oot;              /* its copy + jump back for one-trap steps, or 0 (step_over_oot) */
 	bool user;                 /* inserted by tracer_insert_bp: traps are reported */
 	unsigned ntemp;            /* return breakpoints of ranges (tracer_resume_past) here */
 };
@@ -92,13 +135,6 @@ struct scratch {
 	uint64_t base;             /* page: stub at 0, slot at SLOT_OFF */
 	uint64_t slot_owner;       /* the breakpoint whose instruction is in the slot, or 0 */
 	uint64_t oot_next;         /* offset of the next free out-of-line copy (OOT_OFF...) */
-};
-
-/* The out-of-line copy of a breakpoint since removed (tracer_remove_bp). */
-struct oot_gone {
-	uint64_t addr;             /* the breakpoint's address */
-	uint64_t oot;              /* its copy */
-	uint8_t len;               /* the instruction's length */
 };
 
 struct wstat {
@@ -110,7 +146,7 @@ struct tracer {
 	pid_t pid;
 	uint64_t entry;
 	int sigfd;
-	int memfd;                 /* /proc/PID/mem, reopened at each exec */
+	bool follow_fork;          /* fork children stay traced (tracer_opts) */
 	sigset_t oldmask;
 	arch *arch;
 	bool exit_queued;          /* the EXIT event was queued: nothing follows */
@@ -123,17 +159,11 @@ struct tracer {
 	struct fchild *forks;
 	size_t nforks, forks_cap;
 
-	struct bp *bps;            /* sorted by addr */
-	size_t nbps, bps_cap;
-	uint64_t removed[REMOVED_MAX];
-	size_t nremoved, removed_next;
 
-	struct scratch *pages;
-	size_t npages, pages_cap;
-	struct oot_gone *oots_gone; /* copies of removed breakpoints, which threads
-				     * may still be in: detach puts them back */
-	size_t noots_gone, oots_gone_cap;
-	uint64_t stub;             /* the stub in the first scratch page */
+	/* as[0] is the program's (its memfd reopened at each exec), then
+	 * followed fork children's, in creation order */
+	struct aspace **as;
+	size_t nas, as_cap;
 
 	bool quiet;                /* drained, and no SIGCHLD read since: see tracer_next_event */
 	struct wstat *raw;         /* statuses drained, not yet judged */
@@ -159,6 +189,20 @@ struct tracer {
 #define STOP_WAIT_MS 2000
 
 /* ---- tracer.c: control blocks, registers, memory, /proc ---- */
+
+/* The program's memory (the first process's). */
+#define TRACER_MAIN_AS(tr) ((tr)->as[0])
+/* A new address space for pid (memfd opened), running a new image; a copy
+ * of from's, running its image, when given. */
+struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
+			     rg_err *err);
+/* Forgets as (a process gone, or let go); its blocks no longer point at it. */
+void tracer_as_drop(tracer *tr, struct aspace *as);
+struct aspace *tracer_as_find(const tracer *tr, pid_t pid);
+/* as runs a new image (exec): no breakpoint, page or copy of racegate's. */
+void tracer_as_exec(struct aspace *as);
+/* Out-of-line copy of the breakpoint at addr in as, or 0. */
+uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr);
 
 struct tcb *tracer_tcb_find(const tracer *tr, pid_t tid);
 /* A new control block for tid, in the program's process (tgid). */
@@ -191,8 +235,8 @@ int tracer_regs_sync(struct tcb *t);
 /* Bytes of /proc/PID/mem: how many were read; -1/0 on nothing. */
 int tracer_mem_pread(int fd, uint64_t addr, void *buf, size_t len);
 int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len);
-/* The program's bytes at addr, with our int3s shown as what they replaced. */
-size_t tracer_read_code(tracer *tr, uint64_t addr, uint8_t *buf, size_t len);
+/* The bytes at addr in as, with our int3s shown as what they replaced. */
+size_t tracer_read_code(const struct aspace *as, uint64_t addr, uint8_t *buf, size_t len);
 int tracer_open_mem(pid_t pid, rg_err *err);
 uint64_t tracer_read_auxv_entry(pid_t pid);
 /* A numeric field of /proc/TID/status ("Tgid"), or -1 when the thread is gone. */
@@ -212,6 +256,8 @@ bool tracer_is_stop_signal(int sig);
 bool tracer_is_group_stop(int status);
 /* Asks a thread that left a group-stop early to stop again (see events.c). */
 void tracer_rejoin_group_stop(pid_t tid);
+/* THREAD_NEW for t, which stays stopped until resumed. */
+void tracer_report_new_thread(tracer *tr, struct tcb *t);
 /* Judges one wait status (see events.c). */
 int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err);
 /*
@@ -234,13 +280,16 @@ int tracer_wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *s
 /* ---- scratch.c: maps and scratch pages ---- */
 
 int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err);
-/* At the exec stop: the first scratch page, near the executable. */
-int tracer_scratch_init(tracer *tr, struct tcb *leader, rg_err *err);
-/* After an attach, every thread stopped: the first page, mapped by t
- * through code written over its current instruction (and put back). */
+/* At the exec stop: the first scratch page of leader's memory, near the
+ * executable (entry: its entry point). */
+int tracer_scratch_init(tracer *tr, struct tcb *leader, uint64_t entry, rg_err *err);
+/* After an attach, every thread stopped: the first page of t's memory,
+ * mapped by t through code written over its current instruction (and put
+ * back). */
 int tracer_scratch_attach(tracer *tr, struct tcb *t, rg_err *err);
-/* At a detach, every thread stopped: unmaps every scratch page, t making the
- * calls as above.  Nothing may be inside a page any more (detach_pc). */
+/* At a detach, every thread stopped: unmaps every scratch page of t's
+ * memory, t making the calls as above.  Nothing may be inside a page any
+ * more (detach_pc). */
 int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err);
 /* A page whose slot is within reach of b, mapping one if none is.  1: t died. */
 int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
@@ -253,10 +302,13 @@ int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
 /* ---- step.c: breakpoints and displaced steps ---- */
 
 /* Index of the first breakpoint at or above addr. */
-size_t tracer_bp_lower(const tracer *tr, uint64_t addr);
-struct bp *tracer_bp_find(const tracer *tr, uint64_t addr);
+size_t tracer_bp_lower(const struct image *img, uint64_t addr);
+struct bp *tracer_bp_find(const struct image *img, uint64_t addr);
 /* Was a breakpoint at addr taken out lately (a trap there may be ours)? */
-bool tracer_bp_recently_removed(const tracer *tr, uint64_t addr);
+bool tracer_bp_recently_removed(const struct image *img, uint64_t addr);
+/* tracer_insert_bp / _remove_bp in as's image: in every process running it. */
+int tracer_bp_insert(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err);
+int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err);
 /* Runs b's instruction for t out of line, then resumes t. */
 int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err);
 /* Restarts t with PTRACE_CONT and the signals kept for it. */
@@ -264,7 +316,7 @@ int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err);
 /* A fault the instruction itself caused (not one sent by kill)? */
 bool tracer_is_sync_fault(int sig, const siginfo_t *si);
 /* A fault in an out-of-line copy: the PC back at its breakpoint. */
-void tracer_oot_fault(tracer *tr, struct tcb *t, int sig, const siginfo_t *si);
+void tracer_oot_fault(struct tcb *t, int sig, const siginfo_t *si);
 
 /* ---- range.c: stepping past a line (tracer_resume_past) ---- */
 
@@ -324,5 +376,18 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow, rg_err *err);
 /* A followed child (TCB_CHILD) stopped at its exec: nothing of racegate's
  * is in its new memory, so it is let go. */
 int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err);
+
+/* A thread of a followed fork child (follow_fork) stopped at its exec: the
+ * process goes on traced in its new image, with no breakpoint, and stays
+ * stopped after its EXEC (THREAD_EXIT for its other threads first). */
+int tracer_proc_exec(tracer *tr, struct tcb *t, rg_err *err);
+/* The leader of a followed fork child died: its address space goes. */
+void tracer_proc_gone(tracer *tr, pid_t pid);
+/*
+ * Kills every followed fork child (the program ended, or is left stopped):
+ * THREAD_EXIT for their threads when report, then their deaths are reaped,
+ * within STOP_WAIT_MS.
+ */
+void tracer_kill_followed(tracer *tr, bool report);
 
 #endif

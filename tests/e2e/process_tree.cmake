@@ -1,0 +1,115 @@
+# Process trees (--follow-fork, process:): a program's fork children are
+# traced with their threads, gates act in the processes the spec names,
+# and events are shared by the whole tree.
+add_executable(e2e_exec_helper e2e/programs/exec_helper.c)
+target_compile_options(e2e_exec_helper PRIVATE -O0 -g)
+set_target_properties(e2e_exec_helper PROPERTIES OUTPUT_NAME exec_helper
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+add_executable(e2e_proctree e2e/programs/proctree.c)
+target_compile_options(e2e_proctree PRIVATE -O0 -g)
+target_link_libraries(e2e_proctree PRIVATE Threads::Threads)
+set_target_properties(e2e_proctree PROPERTIES OUTPUT_NAME proctree
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s proctree proctree_fixed proctree_threads proctree_crash proctree_orphan proctree_hang
+          proctree_bomb proctree_vfork proctree_exec proctree_spawn)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+
+# A parent/child race over MAP_SHARED memory: the child loads, the parent
+# loads and stores, the child stores: one update is lost, every run.
+racegate_e2e(process_tree_race 0 "counter = 1" "REPRODUCED: exit 1"
+  "child +pid [0-9]+ +tid [0-9]+ +proctree.c:43 +child-loaded +opened child-loaded"
+  "child +pid [0-9]+ +tid [0-9]+ +proctree.c:43 +child-loaded +held: waiting for parent-stored"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:43 +parent-store +opened parent-stored"
+  "child +pid [0-9]+ +tid [0-9]+ +proctree.c:43 +child-loaded +released"
+  -- ${RG} run ${E2E_DIR}/proctree.yaml)
+racegate_e2e(process_tree_race_10_of_10 0 "10 runs: 10 REPRODUCED$"
+  -- ${RG} run --repeat 10 ${E2E_DIR}/proctree.yaml)
+# Fixed with a lock shared by both processes: the held child owns it, the
+# parent blocks on it, and the order is infeasible (not a timeout).
+racegate_e2e(process_tree_fixed 0 "counter = 2" "ORDER-INFEASIBLE"
+  "(main|child) +pid [0-9]+ +tid [0-9]+ +blocked: waits for mutex at 0x[0-9a-f]+, held by"
+  -- ${RG} run ${E2E_DIR}/proctree_fixed.yaml)
+
+# A forked child with threads, gated in the child by {start:} selectors
+# with process:; the parent's update waits for exited: of a child thread.
+racegate_e2e(process_tree_child_threads 0 "counter = 2" "REPRODUCED: exit 1"
+  "w1 +pid [0-9]+ +tid [0-9]+ +proctree.c:43 +w1-loaded +held: waiting for w2-stored"
+  "w2 +pid [0-9]+ +tid [0-9]+ +proctree.c:43 +w2-store +opened w2-stored"
+  "w1 +pid [0-9]+ +tid [0-9]+ +- +- +opened exited:w1"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:42 +parent-late +released"
+  -- ${RG} run ${E2E_DIR}/proctree_threads.yaml)
+# The child dies of SIGSEGV right after its gate released it: its death
+# opens what it had not got past, and the parent sees the signal.
+racegate_e2e(process_tree_child_crashes 0 "child Segmentation fault" "PASSED"
+  "child +pid [0-9]+ +tid [0-9]+ +proctree.c:69 +crash +opened child-past"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:42 +parent-waits +released"
+  -- ${RG} run ${E2E_DIR}/proctree_crash.yaml)
+# Fifty children made one after the other, each through a gate of
+# process: any; {process: {nth: 50}} is the last one's first thread.
+racegate_e2e(process_tree_fifty_children 0 "counter = 51" "PASSED"
+  "process#50 +pid [0-9]+ +tid [0-9]+ +proctree.c:135 +last-child +opened last-kid"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:165 +parent-last +(released|passed)"
+  -- ${RG} run ${E2E_DIR}/proctree_bomb.yaml)
+# A vfork child shares the program's memory: it is stepped over the
+# breakpoints, never arrives (even at a gate of process: any), and its
+# update counts.
+racegate_e2e(process_tree_vfork_child 0 "counter = 2" "PASSED" "!proctree.c:135"
+  -- ${RG} run ${E2E_DIR}/proctree_vfork.yaml)
+# A child held when its parent exits is killed with the program; one held
+# when racegate gets SIGINT too.
+racegate_e2e(process_tree_outlived 0 "^orphan: exit 0$" "PASSED: exit 0"
+  "process#1 +pid [0-9]+ +tid [0-9]+ +proctree.c:42 +child-held +held: waiting for never"
+  "^sigint: exit 130$" "INTERRUPTED: racegate got SIGINT"
+  "process#1 +tid [0-9]+ +proctree.c:42 +child-held +held: waiting for never"
+  "^done$" "!LEFT RUNNING"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/process_tree.sh ${RG} ${E2E_DIR})
+# Without --follow-fork the child is let go: its gate never acts, and the
+# parent waits for it in vain.
+racegate_e2e(process_tree_no_follow 3
+  "warning: .*proctree.yaml' names processes, but --no-follow-fork lets the program's children go untraced"
+  "SCHEDULE-DEADLOCK"
+  "nothing else can open child-loaded"
+  -- ${RG} run --no-follow-fork --timeout 20s ${E2E_DIR}/proctree.yaml)
+
+# Hostile: four threads fork forty children while the others are stepped
+# over the gated line; each child runs the line fifty times from the copy
+# of memory it was forked with.  The 5th child waits for worker 2's 3rd.
+add_executable(e2e_forking_threads e2e/programs/forking_threads.c)
+target_compile_options(e2e_forking_threads PRIVATE -O0 -g)
+target_link_libraries(e2e_forking_threads PRIVATE Threads::Threads)
+set_target_properties(e2e_forking_threads PROPERTIES OUTPUT_NAME forking_threads
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/forking_threads.yaml ${E2E_DIR}/forking_threads.yaml COPYONLY)
+racegate_e2e(process_tree_forking_threads 0 "fails 0" "PASSED"
+  "worker#2 +pid [0-9]+ +tid [0-9]+ +forking_threads.c:18 +any-step +opened w2-third"
+  "process#5 +pid [0-9]+ +tid [0-9]+ +forking_threads.c:18 +child-step"
+  -- ${RG} run ${E2E_DIR}/forking_threads.yaml)
+
+# A child that execs another program: the gates that name it ({exe:})
+# are resolved in its executable and armed before it runs; its alias binds
+# on its first thread there, and it waits for the parent's event.
+racegate_e2e(process_tree_exec 0 "parent done" "helper ran" "PASSED"
+  "helper +pid [0-9]+ +tid [0-9]+ +exec_helper.c:9 +helper-says +held: waiting for parent-done"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:102 +parent-done +opened parent-done"
+  "helper +pid [0-9]+ +tid [0-9]+ +exec_helper.c:9 +helper-says +released"
+  -- ${RG} run ${E2E_DIR}/proctree_exec.yaml)
+# posix_spawn: the child shares its parent's memory until its exec (it is
+# stepped over breakpoints, never arrives), and is followed from there.
+racegate_e2e(process_tree_spawn 0 "parent done" "helper ran" "PASSED"
+  "helper +pid [0-9]+ +tid [0-9]+ +exec_helper.c:9 +helper-says +held: waiting for parent-done"
+  "helper +pid [0-9]+ +tid [0-9]+ +exec_helper.c:9 +helper-says +released"
+  -- ${RG} run ${E2E_DIR}/proctree_spawn.yaml)
+racegate_e2e(process_tree_exec_check 0 "!error"
+  -- ${RG} check ${E2E_DIR}/proctree_exec.yaml)
+
+# The parent calls exec while its followed child runs on in the old image:
+# the child's gates there go on.
+add_executable(e2e_exec_parent e2e/programs/exec_parent.c)
+target_compile_options(e2e_exec_parent PRIVATE -O0 -g)
+set_target_properties(e2e_exec_parent PROPERTIES OUTPUT_NAME exec_parent
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/exec_parent.yaml ${E2E_DIR}/exec_parent.yaml COPYONLY)
+racegate_e2e(process_tree_parent_execs 0 "child 5" "REPRODUCED: exit 0"
+  "process#1 +tid [0-9]+ +exec_parent.c:14 +third +opened third"
+  -- ${RG} run ${E2E_DIR}/exec_parent.yaml)
