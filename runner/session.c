@@ -1246,6 +1246,8 @@ static int attach_program(session *s)
 	s->end.started = true;
 	s->names = s->ops->wants_names(s->d);
 	s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
+	/* the one process of an attach (it follows no fork): process main */
+	proc_add(s, tracer_pid(s->tr), s->p->exe);
 	arm_attached(s);
 	n = tracer_threads(s->tr, &tids);
 	for (size_t i = 0; i < n; i++) {
