@@ -101,7 +101,8 @@ static const char help_text[] =
 "  process's own (the spec's command: is not used); threads that exist\n"
 "  already are selected by {tid: N} or {name: NAME} (started:ALIAS opens at\n"
 "  the attach for them).  The process is never killed: an exit it makes\n"
-"  while attached is judged by expect: (exit status only).\n"
+"  while attached is judged by expect: (exit status only).  Children it\n"
+"  forks while attached run untraced (--follow-fork is refused).\n"
 "\n"
 "Options of run, check and lines:\n"
 "  --source-dir DIR   read the program's sources (FILE:/REGEX/ anchors, lines)\n"
@@ -281,6 +282,10 @@ static int attach_check_cli(const struct cli *c)
 	if (c->stop_on_first)
 		return usage_error("--stop-on-first does not apply to attach: a "
 				   "process is attached to once");
+	if (c->follow_fork == 1)
+		return usage_error("--follow-fork does not apply to attach: the "
+				   "children a process forks while attached run "
+				   "untraced");
 	return 0;
 }
 
@@ -573,7 +578,14 @@ static int cmd_run(const struct cli *c)
 		o.timeout_ms = c->timeout_ms ? c->timeout_ms : sp->timeout_ms;
 	}
 	o.follow_fork = c->follow_fork >= 0 ? c->follow_fork != 0 : spec_names_process(sp);
-	if (!o.follow_fork && spec_names_process(sp))
+	if (c->attach_pid) {
+		/* attach follows no fork (tracer_attach): one process */
+		o.follow_fork = false;
+		if (spec_names_process(sp))
+			rg_warn("'%s' names processes, but attach follows no fork: "
+				"only gates of process %d can act", c->spec_path,
+				(int)c->attach_pid);
+	} else if (!o.follow_fork && spec_names_process(sp))
 		rg_warn("'%s' names processes, but --no-follow-fork lets the program's "
 			"children go untraced: only gates of its main process can act",
 			c->spec_path);

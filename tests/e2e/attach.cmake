@@ -12,13 +12,14 @@ target_compile_options(e2e_churn PRIVATE -O0 -g)
 target_link_libraries(e2e_churn PRIVATE Threads::Threads)
 set_target_properties(e2e_churn PROPERTIES OUTPUT_NAME churn
                       RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s attach_race attach_race_tid attach_hold attach_fork attach_churn attach_dlopen)
+foreach(s attach_race attach_race_tid attach_hold attach_fork attach_churn attach_dlopen
+          attach_fork_process)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   foreach(mode reproduce tid for interrupt exits fork eperm zombie kill9 churn stopped dlopen
-               otheruser)
+               otheruser forkproc)
     set(prog attach_server)
     if(mode STREQUAL churn)
       set(prog churn)
@@ -41,6 +42,10 @@ racegate_e2e(attach_itself 2 "^racegate: cannot attach to process [0-9]+: it is 
 racegate_e2e(attach_refuses_repeat 2
   "^racegate: --repeat does not apply to attach: a process is attached to once$"
   -- ${RG} attach --repeat 2 1 ${E2E_DIR}/attach_race.yaml)
+# attach follows no fork
+racegate_e2e(attach_refuses_follow_fork 2
+  "^racegate: --follow-fork does not apply to attach: the children a process forks while attached run untraced$"
+  -- ${RG} attach --follow-fork 1 ${E2E_DIR}/attach_race.yaml)
 racegate_e2e(attach_refuses_command 2 "^racegate: attach runs no command"
   -- ${RG} attach 1 ${E2E_DIR}/attach_race.yaml -- /bin/true)
 racegate_e2e(attach_needs_pid 2 "^racegate: attach takes a process id, then the gates file, not '.*attach_race.yaml'$"

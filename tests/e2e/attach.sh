@@ -14,6 +14,9 @@
 #              expect: exit: 3
 #   fork       the process forks while attached: the child, running gated
 #              code, exits 0; SIGTERM then: 143
+#   forkproc   a spec with a gate for a child process: attach follows no
+#              fork, says so at the start, and the child forked while
+#              attached runs untraced and clean; --for ends it: NOT-ENFORCED
 #   eperm      a second racegate attach is refused, naming the first
 #   zombie     attaching to a zombie is refused, saying so
 #   otheruser  racegate run as another user (nobody, through setpriv: needs
@@ -205,6 +208,14 @@ fork)
 	kill -TERM "$rgpid"
 	finish 143
 	has "INTERRUPTED: racegate got SIGTERM: it let process $srv go on"
+	unharmed
+	;;
+forkproc)
+	attach --for 4s "$srv" "$specs/attach_fork_process.yaml"
+	[ "$(client send fork)" = "child status 0" ] || fail "the forked child did not exit 0"
+	finish 3
+	has "^racegate: warning: '.*attach_fork_process.yaml' names processes, but attach follows no fork: only gates of process $srv can act$"
+	has "NOT-ENFORCED: the order did not take hold: 'child-load' .* was never reached"
 	unharmed
 	;;
 eperm)
