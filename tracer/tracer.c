@@ -325,8 +325,9 @@ struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
 					from->oot.vals[i];
 		as->noots_gone = as->oots_gone_cap = from->noots_gone;
 		as->oots_gone = xcalloc(from->noots_gone + 1, sizeof(*as->oots_gone));
-		memcpy(as->oots_gone, from->oots_gone,
-		       from->noots_gone * sizeof(*as->oots_gone));
+		if (from->noots_gone)
+			memcpy(as->oots_gone, from->oots_gone,
+			       from->noots_gone * sizeof(*as->oots_gone));
 	}
 	RG_GROW(tr->as, tr->nas + 1, tr->as_cap);
 	tr->as[tr->nas++] = as;
