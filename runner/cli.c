@@ -4,6 +4,7 @@
 #include "runner.h"
 #include "batch.h"
 #include "cli.h"
+#include "explore.h"
 #include "interrupt.h"
 #include "objects.h"
 
@@ -573,8 +574,15 @@ int cli_main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "lines"))
 		return cmd_lines(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "explore")) {
+		c.closed_std = closed_std;
+		note_inherited(&c);
+		r = cmd_explore(argc - 1, argv + 1, closed_std, c.inherit, c.ninherit);
+		free(c.inherit);
+		return r;
+	}
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
-		return usage_error("unknown command '%s' (commands: run, check, lines)",
+		return usage_error("unknown command '%s' (commands: run, check, lines, explore)",
 				   argv[1]);
 	r = cli_parse(&c, argc, argv);
 	if (r)

@@ -47,6 +47,25 @@ uint64_t tracer_call_arg(const struct user_regs_struct *r, unsigned n)
 	}
 }
 
+/*
+ * For explore's scheduling points (tracer.h): x86_64 keeps the thread
+ * pointer in the fs base, and glibc's pthread_self() is that pointer.
+ */
+uint64_t tracer_explore_thread_pointer(const struct user_regs_struct *r)
+{
+	return r->fs_base;
+}
+
+/*
+ * glibc's pthread_mutex_t on x86_64 (struct __pthread_mutex_s): int __lock,
+ * unsigned __count, int __owner, ...: the owner's thread id is at byte 8,
+ * set for every mutex kind while it is locked, 0 when it is free.
+ */
+size_t tracer_explore_mutex_owner_offset(void)
+{
+	return 8;
+}
+
 uint64_t arch_get_pc(const struct user_regs_struct *r)
 {
 	return r->rip;

@@ -201,6 +201,15 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
  */
 uint64_t tracer_call_arg(const struct user_regs_struct *regs, unsigned n);
 
+/*
+ * Facts about the thread library that `racegate explore` reads from a
+ * stopped thread (arch_x86_64.c): the thread pointer in regs, which is
+ * the value pthread_self() returns (a pthread_t) with glibc; and where in
+ * glibc's pthread_mutex_t the owning thread's id (0: unlocked) is.
+ */
+uint64_t tracer_explore_thread_pointer(const struct user_regs_struct *regs);
+size_t tracer_explore_mutex_owner_offset(void);
+
 /* The stack pointer of a stopped thread. */
 int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err);
 
