@@ -29,6 +29,11 @@ static uint64_t below(uint64_t *state, uint64_t n)
 	return r % n;
 }
 
+uint64_t explore_shard_index(uint64_t i, uint64_t n, uint64_t k)
+{
+	return i + k * n;
+}
+
 uint64_t explore_hash(uint64_t h, uint64_t v)
 {
 	for (int i = 0; i < 8; i++) {

@@ -153,6 +153,9 @@ int explore_id_parse(const char *id, explore_sched *s, rg_err *err);
 typedef bool (*explore_fails_fn)(void *ctx, const explore_dev *devs, size_t n);
 size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, void *ctx);
 
+/* --shard I/N: the k-th schedule index shard i of n runs (i + k * n). */
+uint64_t explore_shard_index(uint64_t i, uint64_t n, uint64_t k);
+
 /* 64-bit FNV-1a, for the hash of an interleaving. */
 uint64_t explore_hash(uint64_t h, uint64_t v);
 #define EXPLORE_HASH_INIT 0xcbf29ce484222325ull
