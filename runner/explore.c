@@ -933,7 +933,7 @@ static void summary(const struct xctx *c, const struct search *se)
 	       c->o->replay ? "replay" : strategy_name(c->o->strategy));
 	if (!c->o->replay && c->o->strategy != EXPLORE_DFS)
 		printf(", seed %" PRIu64, c->o->seed);
-	if (c->o->shard_n > 1)
+	if (c->o->shard_n > 1 && !c->o->replay)
 		printf(", shard %ld/%ld", c->o->shard_i, c->o->shard_n);
 	printf("\n");
 	if (se->failed)

@@ -1,0 +1,62 @@
+# racegate explore (issue 14): each example's bug found from --at on its
+# source file alone, the gates file it writes reproducing 20/20 under
+# racegate run, the failing schedule replayed by its id; fixed variants
+# explored without a failure; the command's errors.  See explore.sh.
+set(EXPLORE ${CMAKE_CURRENT_SOURCE_DIR}/e2e/explore.sh)
+set(XP ${EXPLORE} find ${RG} ${PROJECT_BINARY_DIR})
+
+set(found_rest "wrote .*reproduced 20/20 under racegate run"
+  "explore exit 1" "thread: worker_[12], at: \"lost_update.c:[0-9]+\".*open:"
+  "expect:" "exit: 1" "20 runs: 20 REPRODUCED" "run exit 0" "FAILED" "replay exit 1"
+  "report: [0-9]+ schedules, exit status dev:")
+set(found_lost "FAILED \\(exit status 1\\)" ${found_rest})
+racegate_e2e(explore_lost_update_random 0 ${found_lost}
+  -- ${XP} lost_update lost_update.c --strategy random --seed 3)
+racegate_e2e(explore_lost_update_pct 0 ${found_lost}
+  -- ${XP} lost_update lost_update.c --strategy pct --depth 2 --seed 5)
+racegate_e2e(explore_lost_update_dfs 0 "FAILED \\(exit status 1\\) after [0-9]+ schedules .*dfs$"
+  "failing schedule: dev:[^ ]+ \\(1 preemption," ${found_rest}
+  -- ${XP} lost_update lost_update.c --strategy dfs --preemptions 1)
+# --no-sync: only the source lines are points
+racegate_e2e(explore_lost_update_no_sync 0 ${found_lost}
+  -- ${XP} lost_update lost_update.c --no-sync)
+# a lock-order inversion is found as a deadlock, and written as one
+racegate_e2e(explore_abba_deadlock 0 "FAILED \\(deadlock\\)"
+  "wrote .*reproduced 20/20" "explore exit 1" "deadlock: true"
+  "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1" "report: .* deadlock dev:"
+  -- ${XP} abba_deadlock abba_deadlock.c)
+foreach(ex array_list shared_memory hoisted_count)
+  racegate_e2e(explore_${ex} 0 "FAILED" "wrote .*reproduced 20/20" "explore exit 1"
+    "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+    -- ${XP} ${ex} ${ex}.c)
+endforeach()
+# the race inside one line: points at its instructions
+racegate_e2e(explore_lost_count_instructions 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 20/20" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${XP} lost_count lost_count.c:19,lost_count.c:19+1,lost_count.c:19+2)
+# --shard 1/2 runs the odd schedule indices only
+racegate_e2e(explore_shard 0 "seed 1, shard 1/2$" "failing schedule: random:1:[0-9]*[13579] "
+  "explore exit 1" -- ${XP} lost_update lost_update.c --shard 1/2)
+
+# fixed variants: nothing found, exit 0, and no gates file
+racegate_e2e(explore_lost_update_fixed 0 "no failure after 200 schedules"
+  "explore exit 0" "!a gates file was written"
+  -- ${EXPLORE} fixed ${RG} ${PROJECT_BINARY_DIR} lost_update lost_update.c 200)
+racegate_e2e(explore_abba_fixed 0 "no failure after 100 schedules"
+  "explore exit 0" "!a gates file was written"
+  -- ${EXPLORE} fixed ${RG} ${PROJECT_BINARY_DIR} abba_deadlock abba_deadlock.c 100)
+
+# errors: exit 2 and a message that says what is wrong
+set(LU ${EXAMPLES}/lost_update/lost_update)
+racegate_e2e(explore_bad_replay 2 "--replay: bad schedule id 'dev:1.2'"
+  -- ${RG} explore --replay dev:1.2 -- ${LU})
+racegate_e2e(explore_bad_shard 2 "--shard takes I/N with 0 <= I < N, not '2/2'"
+  -- ${RG} explore --shard 2/2 -- ${LU})
+racegate_e2e(explore_dfs_shard 2 "dfs schedules follow from the ones before"
+  -- ${RG} explore --strategy dfs --shard 0/2 -- ${LU})
+racegate_e2e(explore_no_program 2 "explore needs the program to run after '--'"
+  -- ${RG} explore --at lost_update.c)
+racegate_e2e(explore_unknown_file 2 "--at 'nosuch.c'"
+  -- ${RG} explore --at nosuch.c -- ${LU})
+racegate_e2e(explore_bad_line 2 "lost_update.c:1"
+  -- ${RG} explore --at lost_update.c:1 -- ${LU})

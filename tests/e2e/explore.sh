@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# racegate explore through the real binary on the examples, each case
+# chaining what a user does: explore writes a gates file, racegate run
+# replays it, --replay runs the failing schedule again.  Run by
+# tests/e2e/explore.cmake:
+#
+#   explore.sh CASE RACEGATE BUILD_DIR [ARGS...]
+#
+# Prints what expect.sh then matches (each command's exit status as
+# "CMD exit N"); exits non-zero when a step cannot even be tried.
+set -u
+case_=$1 rg=$2 build=$3
+shift 3
+ex=$build/examples
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# find EXAMPLE FILE-OR-LOCS STRATEGY-ARGS...: explore, write, run, replay
+find_write_run() {
+	local name=$1 at=$2
+	shift 2
+	cd "$ex/$name" || exit 2
+	"$rg" explore --at "$at" --schedules 1000 -o "$tmp/repro.yaml" \
+		--report "$tmp/r.json" "$@" -- "./$name" | tee "$tmp/out"
+	echo "explore exit ${PIPESTATUS[0]}"
+	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; return; }
+	cat "$tmp/repro.yaml"
+	"$rg" run -q --repeat 20 "$tmp/repro.yaml"
+	echo "run exit $?"
+	id=$(sed -n 's/^  shrunk to \([^ ]*\) .*/\1/p' "$tmp/out")
+	[ -n "$id" ] || id=$(sed -n 's/^  failing schedule: \([^ ]*\) .*/\1/p' "$tmp/out")
+	"$rg" explore --at "$at" --replay "$id" "$@" -- "./$name"
+	echo "replay exit $?"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+f=r["failures"][0]; print("report:", r["schedules"], "schedules,", f["kind"], f["shrunk_id"])' "$tmp/r.json"
+}
+
+case $case_ in
+find)
+	find_write_run "$@"
+	;;
+fixed)
+	# EXAMPLE FILE N: the fixed variant passes N schedules
+	cd "$ex/$1" || exit 2
+	"$rg" explore --at "$2" --schedules "$3" -o "$tmp/none.yaml" -- "./$1-fixed"
+	echo "explore exit $?"
+	[ -e "$tmp/none.yaml" ] && echo "a gates file was written"
+	;;
+*)
+	echo "explore.sh: unknown case '$case_'" >&2
+	exit 2
+	;;
+esac
+exit 0
