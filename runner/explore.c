@@ -674,38 +674,42 @@ struct shrink_ctx {
 	struct xctx *c;
 	enum explore_fail want;
 	explore_run best;      /* the latest run that failed as wanted */
-	explore_dev *best_devs;
-	size_t nbest;
 	bool stop;             /* interrupted or broken: every candidate "passes" */
 };
 
-static bool still_fails(void *ctx, const explore_dev *devs, size_t n)
+static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 {
 	struct shrink_ctx *k = ctx;
 	explore_sched sc;
 	explore_run r;
+	explore_dev *took;
+	size_t ntook;
 
 	if (k->stop)
 		return false;
-	explore_sched_init_forced(&sc, devs, n);
+	explore_sched_init_forced(&sc, devs, *n);
 	if (run_schedule(k->c, &sc, &r)) {
 		k->stop = true;
 		explore_run_release(&r);
 		explore_sched_release(&sc);
 		return false;
 	}
-	explore_sched_release(&sc);
 	if (r.fail != k->want) {
 		explore_run_release(&r);
+		explore_sched_release(&sc);
 		return false;
 	}
+	/* the deviations that took effect: the others did nothing */
+	ntook = explore_deviations(&sc, &took);
+	if (ntook <= *n) {
+		if (ntook)
+			memcpy(devs, took, ntook * sizeof(*devs));
+		*n = ntook;
+	}
+	free(took);
+	explore_sched_release(&sc);
 	explore_run_release(&k->best);
 	k->best = r;
-	free(k->best_devs);
-	k->best_devs = n ? xcalloc(n, sizeof(*devs)) : NULL;
-	if (n)
-		memcpy(k->best_devs, devs, n * sizeof(*devs));
-	k->nbest = n;
 	return true;
 }
 
@@ -728,7 +732,6 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 		se->fail_run = k.best;
 	}
 	*shrunk_id = explore_id_forced(devs, n);
-	free(k.best_devs);
 	free(devs);
 	return runs;
 }

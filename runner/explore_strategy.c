@@ -486,7 +486,8 @@ size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, voi
 	if (!*n)
 		return 0;
 	runs++;
-	if (fails(ctx, NULL, 0)) {
+	size_t zero = 0;
+	if (fails(ctx, NULL, &zero)) {
 		free(*devs);
 		*devs = NULL;
 		*n = 0;
@@ -504,7 +505,7 @@ size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, voi
 			size_t k = without(*devs, *n, i, hi, cand);
 
 			runs++;
-			if (fails(ctx, cand, k)) {
+			if (fails(ctx, cand, &k)) {
 				memcpy(*devs, cand, k * sizeof(*cand));
 				*n = k;
 				chunks = chunks > 2 ? chunks - 1 : 2;

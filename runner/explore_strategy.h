@@ -144,13 +144,15 @@ char *explore_id_forced(const explore_dev *devs, size_t n);
 int explore_id_parse(const char *id, explore_sched *s, rg_err *err);
 
 /*
- * Delta debugging over a deviation list (Zeller's ddmin, one deviation at
- * a time, then halves): fails(ctx, devs, n) runs the forced schedule and
- * says whether it still fails.  Keeps removing deviations while the rest
- * still fails; *devs and *n are the 1-minimal list at the end.  Returns
- * the number of candidate runs.
+ * Delta debugging over a deviation list (Zeller's ddmin on complements:
+ * halves, then quarters, ... down to one deviation at a time).
+ * fails(ctx, devs, &n) runs the forced schedule and says whether it still
+ * fails; when it does, it may cut devs to the deviations that took effect
+ * in that run (a subset, so n only shrinks).  Removal goes on while the
+ * rest still fails; *devs and *n are the 1-minimal list at the end.
+ * Returns the number of candidate runs.
  */
-typedef bool (*explore_fails_fn)(void *ctx, const explore_dev *devs, size_t n);
+typedef bool (*explore_fails_fn)(void *ctx, explore_dev *devs, size_t *n);
 size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, void *ctx);
 
 /* --shard I/N: the k-th schedule index shard i of n runs (i + k * n). */

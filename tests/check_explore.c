@@ -188,12 +188,12 @@ START_TEST(shards_partition_indices)
 END_TEST
 
 /* The synthetic failure needs deviations 3 and 7 and nothing else. */
-static bool needs_3_and_7(void *ctx, const explore_dev *devs, size_t n)
+static bool needs_3_and_7(void *ctx, explore_dev *devs, size_t *n)
 {
 	bool a = false, b = false;
 
 	(*(int *)ctx)++;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < *n; i++) {
 		a |= devs[i].thread == 3;
 		b |= devs[i].thread == 7;
 	}
