@@ -14,6 +14,14 @@
  */
 #define FRESH_WAIT_MS 200.0
 
+/*
+ * A thread chosen this many decisions in a row while another could run is
+ * taken to spin (a loop waiting for a flag another thread sets): it is
+ * left out of the next decision, so that no schedule waits for ever on a
+ * thread that waits for a thread that is never chosen.
+ */
+#define SPIN_STEPS 10000
+
 enum xstate {
 	XT_FRESH,              /* created, not yet at a point: waited for */
 	XT_HELD,               /* at a point, stopped */
@@ -29,7 +37,7 @@ struct xthread {
 	long hit;              /* its arrivals there, this one included */
 	uint64_t arg0;         /* first argument at a thread-library point */
 	uint64_t self;         /* pthread_t (thread pointer), 0 when unknown */
-	double since;          /* XT_FRESH: when it was created */
+	double since;          /* XT_FRESH: when it was created; XT_RUN: chosen */
 	rg_intmap hits;        /* gate -> arrivals */
 };
 
@@ -43,6 +51,8 @@ struct explore_decider {
 	rg_intmap ix;          /* tid -> logical id */
 	int running;           /* the chosen thread while it runs, or -1 */
 	int last;              /* the thread chosen last (cur for the schedule), or -1 */
+	size_t in_a_row;       /* decisions in a row that chose last */
+	double run_max_ms;     /* a chosen thread reaching no point this long is let loose */
 	explore_step *steps;
 	size_t nsteps, capsteps;
 	uint64_t hash;
@@ -120,6 +130,13 @@ static int decide(explore_decider *x, double t_ms)
 			x->run_buf[n++] = (int)i;
 	if (!n)
 		return -1;
+	if (n > 1 && x->in_a_row >= SPIN_STEPS)
+		for (i = 0; i < n; i++)
+			if (x->run_buf[i] == x->last) {
+				memmove(&x->run_buf[i], &x->run_buf[i + 1], (n - i - 1) * sizeof(int));
+				n--;
+				break;
+			}
 	{
 		const struct xthread *cur = x->last >= 0 ? &x->t[x->last] : NULL;
 		bool at = cur && cur->st == XT_HELD;
@@ -144,7 +161,9 @@ static int decide(explore_decider *x, double t_ms)
 	}
 	x->nsteps++;
 	x->hash = explore_hash(explore_hash(x->hash, (uint64_t)c), x->t[c].gate);
+	x->in_a_row = c == x->last ? x->in_a_row + 1 : 1;
 	x->t[c].st = XT_RUN;
+	x->t[c].since = t_ms;
 	x->running = c;
 	x->last = c;
 	return c;
@@ -161,7 +180,7 @@ static int decide_release(explore_decider *x, double t_ms, pid_t arriving)
 }
 
 explore_decider *explore_decider_new(session *s, const enum explore_point_kind *kinds,
-				     explore_sched *sc)
+				     explore_sched *sc, double run_max_ms)
 {
 	explore_decider *x = xcalloc(1, sizeof(*x));
 
@@ -172,6 +191,7 @@ explore_decider *explore_decider_new(session *s, const enum explore_point_kind *
 	x->running = -1;
 	x->last = -1;
 	x->hash = EXPLORE_HASH_INIT;
+	x->run_max_ms = run_max_ms;
 	return x;
 }
 
@@ -318,7 +338,13 @@ static void xd_passed(void *d, pid_t tid, bool at_once, double t_ms)
 	(void)d, (void)tid, (void)at_once, (void)t_ms;
 }
 
-/* A new thread may be late to its first point: come back when its wait ends. */
+/*
+ * Deadlines: a new thread late to its first point, and a chosen thread
+ * that reaches no point for run_max_ms: it spins or blocks where the
+ * stall watch cannot see it, or computes for long; it stops counting as
+ * the running thread (it goes on, and is held at its next point) and
+ * another is chosen.
+ */
 static double xd_tick(void *d, double t_ms)
 {
 	explore_decider *x = d;
@@ -326,9 +352,15 @@ static double xd_tick(void *d, double t_ms)
 
 	if (session_ending(x->s))
 		return -1;
+	if (x->running >= 0 && t_ms - x->t[x->running].since >= x->run_max_ms) {
+		x->t[x->running].st = XT_LOOSE;
+		x->running = -1;
+	}
 	decide_release(x, t_ms, 0);
+	if (x->running >= 0)
+		return x->t[x->running].since + x->run_max_ms;
 	for (size_t i = 0; i < x->nt; i++)
-		if (x->t[i].st == XT_FRESH && x->running < 0) {
+		if (x->t[i].st == XT_FRESH) {
 			double due = x->t[i].since + FRESH_WAIT_MS;
 
 			if (next < 0 || due < next)

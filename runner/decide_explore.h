@@ -20,8 +20,10 @@
  * thread owns (the owner read from the mutex, tracer.h), and a thread at
  * pthread_join whose target is alive (its pthread_t is its thread
  * pointer).  A chosen thread that blocks anywhere else (a condition wait,
- * a read) is found by the stall watch after the quiet period: it no
- * longer counts as running and another thread is chosen.  When no held
+ * a read), spins, or computes without reaching a point for the quiet
+ * period no longer counts as running, and another thread is chosen; one
+ * chosen many times in a row while others could run is taken to spin
+ * and left out of the next choice.  When no held
  * thread can run and nothing else can move, the stall watch ends the run
  * as a deadlock.
  */
@@ -73,10 +75,11 @@ extern const decider_ops explore_decider_ops;
 
 /*
  * A decider for s's plan: kinds[g] is the kind of gate g's point; sc is
- * the schedule, which must outlive the decider.
+ * the schedule, which must outlive the decider.  A chosen thread that
+ * reaches no point for run_max_ms is let loose (above).
  */
 explore_decider *explore_decider_new(session *s, const enum explore_point_kind *kinds,
-				     explore_sched *sc);
+				     explore_sched *sc, double run_max_ms);
 void explore_decider_free(explore_decider *x);
 
 /* After the run.  Did the run end because no thread could move? */

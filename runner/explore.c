@@ -30,6 +30,8 @@ static const char explore_usage[] =
 "                        [--shard I/N] [-o FILE.yaml] [--report FILE.json]\n"
 "                        [OPTIONS] -- PROGRAM [ARGS...]\n";
 
+#define EXPLORE_QUIET_MS 30   /* default --quiet-period of explore */
+
 struct xopts {
 	char **at;             /* --at values, each a comma-separated list */
 	size_t nat;
@@ -507,7 +509,7 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	res.exit_code = -1;
 	res.ngates = c->sp->ngates;
 	s = session_new(&c->p, &c->ro, &res);
-	x = explore_decider_new(s, c->kinds, sc);
+	x = explore_decider_new(s, c->kinds, sc, (double)c->ro.quiet_ms);
 	session_run(s, &explore_decider_ops, x, &end);
 	take_run(x, sc, out);
 	out->exit_code = res.exited ? res.exit_code : -1;
@@ -779,6 +781,7 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 		goto out;
 	}
 	o = c->ro;
+	o.quiet_ms = c->o->quiet_ms;   /* as racegate run has it */
 	o.timeout_ms = sp->timeout_ms;
 	o.on_deadlock = (int)sp->on_deadlock;
 	for (long i = 0; i < n && !interrupt_signal(); i++) {
@@ -1051,7 +1054,8 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 		goto out;
 	c.ro.timeout_ms = o.timeout_ms;
 	c.ro.capture = true;
-	c.ro.quiet_ms = o.quiet_ms;
+	/* a schedule waits this long on a thread that blocks unseen */
+	c.ro.quiet_ms = o.quiet_ms ? o.quiet_ms : EXPLORE_QUIET_MS;
 	c.ro.verbose = o.verbose;
 	c.ro.closed_std = closed_std;
 	c.ro.inherit = inherit;

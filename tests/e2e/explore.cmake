@@ -38,6 +38,24 @@ racegate_e2e(explore_lost_count_instructions 0 "FAILED \\(exit status 1\\)"
 racegate_e2e(explore_shard 0 "seed 1, shard 1/2$" "failing schedule: random:1:[0-9]*[13579] "
   "explore exit 1" -- ${XP} lost_update lost_update.c --shard 1/2)
 
+# hostile programs: a spin-wait is no failure of the program; a deadlock
+# behind a condition variable is found and written as one
+foreach(prog explore_spin explore_condq)
+  add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
+  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+foreach(s random dfs)
+  racegate_e2e(explore_spin_${s} 0 "no failure after 30 schedules"
+    -- ${RG} explore --at explore_spin.c --strategy ${s} --schedules 30
+       -- ${E2E_DIR}/explore_spin)
+endforeach()
+racegate_e2e(explore_condvar_deadlock 0 "FAILED \\(deadlock\\)" "wrote .*reproduced 20/20"
+  "explore exit 1" "deadlock: true" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${EXPLORE} findin ${RG} ${PROJECT_BINARY_DIR} ${E2E_DIR} explore_condq explore_condq.c)
+
 # fixed variants: nothing found, exit 0, and no gates file
 racegate_e2e(explore_lost_update_fixed 0 "no failure after 200 schedules"
   "explore exit 0" "!a gates file was written"

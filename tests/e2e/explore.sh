@@ -15,11 +15,12 @@ ex=$build/examples
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# find EXAMPLE FILE-OR-LOCS STRATEGY-ARGS...: explore, write, run, replay
+# find_write_run DIR PROGRAM FILE-OR-LOCS STRATEGY-ARGS...: explore, write,
+# run, replay
 find_write_run() {
-	local name=$1 at=$2
-	shift 2
-	cd "$ex/$name" || exit 2
+	local dir=$1 name=$2 at=$3
+	shift 3
+	cd "$dir" || exit 2
 	"$rg" explore --at "$at" --schedules 1000 -o "$tmp/repro.yaml" \
 		--report "$tmp/r.json" "$@" -- "./$name" | tee "$tmp/out"
 	echo "explore exit ${PIPESTATUS[0]}"
@@ -37,6 +38,11 @@ f=r["failures"][0]; print("report:", r["schedules"], "schedules,", f["kind"], f[
 
 case $case_ in
 find)
+	# EXAMPLE FILE-OR-LOCS ARGS...
+	find_write_run "$ex/$1" "$@"
+	;;
+findin)
+	# DIR PROGRAM FILE-OR-LOCS ARGS...
 	find_write_run "$@"
 	;;
 fixed)
