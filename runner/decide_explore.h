@@ -20,8 +20,9 @@
  * thread owns (the owner read from the mutex, tracer.h), and a thread at
  * pthread_join whose target is alive (its pthread_t is its thread
  * pointer).  A chosen thread that blocks anywhere else (a condition wait,
- * a read), spins, or computes without reaching a point for the quiet
- * period no longer counts as running, and another thread is chosen; one
+ * a read) is seen blocked by the stall watch after the quiet period; one
+ * that spins or computes without reaching a point for run_max_ms is let
+ * loose too; either no longer counts as running, and another thread is chosen; one
  * chosen many times in a row while others could run is taken to spin
  * and left out of the next choice.  When no held
  * thread can run and nothing else can move, the stall watch ends the run

@@ -31,6 +31,13 @@ static const char explore_usage[] =
 "                        [OPTIONS] -- PROGRAM [ARGS...]\n";
 
 #define EXPLORE_QUIET_MS 30   /* default --quiet-period of explore */
+/*
+ * A chosen thread that reaches no point for this long (and is not seen
+ * blocked) is let loose (decide_explore.h).  Long enough that a slow,
+ * loaded machine does not make a schedule depend on timing; short enough
+ * that a spin-wait costs little.
+ */
+#define EXPLORE_RUN_MAX_MS 500.0
 
 struct xopts {
 	char **at;             /* --at values, each a comma-separated list */
@@ -509,7 +516,7 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	res.exit_code = -1;
 	res.ngates = c->sp->ngates;
 	s = session_new(&c->p, &c->ro, &res);
-	x = explore_decider_new(s, c->kinds, sc, (double)c->ro.quiet_ms);
+	x = explore_decider_new(s, c->kinds, sc, EXPLORE_RUN_MAX_MS);
 	session_run(s, &explore_decider_ops, x, &end);
 	take_run(x, sc, out);
 	out->exit_code = res.exited ? res.exit_code : -1;
@@ -1032,8 +1039,10 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 	char *shrunk_id = NULL;
 	int r, status = RG_EXIT_SETUP;
 
-	if ((r = parse_opts(&o, argc, argv)) != 0)
+	if ((r = parse_opts(&o, argc, argv)) != 0) {
+		free(o.at);
 		return r;
+	}
 	memset(&c, 0, sizeof(c));
 	memset(&se, 0, sizeof(se));
 	c.o = &o;

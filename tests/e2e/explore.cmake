@@ -48,8 +48,8 @@ foreach(prog explore_spin explore_condq)
                         RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
 endforeach()
 foreach(s random dfs)
-  racegate_e2e(explore_spin_${s} 0 "no failure after 30 schedules"
-    -- ${RG} explore --at explore_spin.c --strategy ${s} --schedules 30
+  racegate_e2e(explore_spin_${s} 0 "no failure after 10 schedules"
+    -- ${RG} explore --at explore_spin.c --strategy ${s} --schedules 10
        -- ${E2E_DIR}/explore_spin)
 endforeach()
 racegate_e2e(explore_condvar_deadlock 0 "FAILED \\(deadlock\\)" "wrote .*reproduced 20/20"
