@@ -363,8 +363,9 @@ static int function_lines(struct xctx *c, const char *loc, rg_err *err)
 		add_point(c, loc, XP_LINE);   /* the plan says what is wrong with it */
 		return 0;
 	}
-	w.file = locs[0].file;
-	if (dwarfx_lines(c->p.dx, locs[0].file, 0, 0, add_line, &w, err) < 0 || !w.n)
+	/* the file by its name, as a person writes it in a gates file */
+	w.file = strrchr(locs[0].file, '/') ? strrchr(locs[0].file, '/') + 1 : locs[0].file;
+	if (dwarfx_lines(c->p.dx, w.file, 0, 0, add_line, &w, err) < 0 || !w.n)
 		add_point(c, loc, XP_LINE);
 	free(locs);
 	return 0;

@@ -34,6 +34,18 @@ endforeach()
 racegate_e2e(explore_lost_count_instructions 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 20/20" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
   -- ${XP} lost_count lost_count.c:19,lost_count.c:19+1,lost_count.c:19+2)
+# a bare FUNCTION is every line of it
+racegate_e2e(explore_function_points 0 "FAILED \\(exit status 1\\).*, 5 scheduling points,"
+  "wrote .*reproduced 20/20" "explore exit 1" "at: \"lost_update.c:[0-9]+\"" "20 runs: 20 REPRODUCED" "replay exit 1"
+  -- ${XP} lost_update counter_increment --no-sync)
+# the same seed finds the same schedule
+racegate_e2e(explore_same_seed 0 "same failing schedule: random:9:[0-9]+$"
+  -- ${EXPLORE} seed ${RG} ${PROJECT_BINARY_DIR} lost_update lost_update.c 9)
+# --time bounds the search of a fixed program
+racegate_e2e(explore_time_limit 0 "no failure after [0-9]+ schedules \\([0-9]+ distinct"
+  -- ${RG} explore --at lost_update.c --time 2s --schedules 100000000
+     -- ${EXAMPLES}/lost_update/lost_update-fixed)
+
 # --shard 1/2 runs the odd schedule indices only
 racegate_e2e(explore_shard 0 "seed 1, shard 1/2$" "failing schedule: random:1:[0-9]*[13579] "
   "explore exit 1" -- ${XP} lost_update lost_update.c --shard 1/2)

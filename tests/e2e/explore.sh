@@ -45,6 +45,19 @@ findin)
 	# DIR PROGRAM FILE-OR-LOCS ARGS...
 	find_write_run "$@"
 	;;
+seed)
+	# EXAMPLE FILE SEED: two searches with one seed fail at one schedule
+	cd "$ex/$1" || exit 2
+	for i in 1 2; do
+		"$rg" explore --at "$2" --seed "$3" -- "./$1" > "$tmp/s$i"
+		sed -n 's/^  failing schedule: \([^ ]*\) .*/\1/p' "$tmp/s$i" > "$tmp/id$i"
+	done
+	if [ -s "$tmp/id1" ] && cmp -s "$tmp/id1" "$tmp/id2"; then
+		echo "same failing schedule: $(cat "$tmp/id1")"
+	else
+		echo "different: $(cat "$tmp/id1") $(cat "$tmp/id2")"
+	fi
+	;;
 fixed)
 	# EXAMPLE FILE N: the fixed variant passes N schedules
 	cd "$ex/$1" || exit 2
