@@ -108,6 +108,8 @@ static const char help_text[] =
 "  -o FILE.yaml       shrink the failing schedule and write the gates file,\n"
 "                     only if racegate run reproduces it every time of\n"
 "                     --verify N (default 20); --output FILE.yaml likewise\n"
+"  --markdown FILE.md a bug report: the command, the gates file, and the\n"
+"                     failing interleaving as a Mermaid sequence diagram\n"
 "  Exit status: 0 no failure found, 1 a failure found, 2 setup error.\n"
 "\n"
 "Options of run, check and lines:\n"

@@ -51,7 +51,7 @@ struct xopts {
 	uint64_t seed;
 	const char *replay;
 	long shard_i, shard_n;
-	const char *out, *report;
+	const char *out, *report, *markdown;
 	bool has_expect_exit;
 	int expect_exit;
 	const char *expect_stdout;
@@ -219,6 +219,8 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 		o->out = v;
 	} else if (!strcmp(name, "--report")) {
 		o->report = v;
+	} else if (!strcmp(name, "--markdown")) {
+		o->markdown = v;
 	} else if (!strcmp(name, "--source-dir")) {
 		o->source_dir = v;
 	} else {
@@ -233,7 +235,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 		"--at", "--strategy", "--depth", "--preemptions", "--pct-steps",
 		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
 		"--output", "--report", "--expect-exit", "--expect-stdout",
-		"--timeout", "--quiet-period", "--verify", "--source-dir",
+		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
 	};
 	int i;
 
@@ -825,7 +827,8 @@ static int write_file(const char *path, const char *text)
  * reproduces every time it is replayed; says how it went.  0 written, 1
  * not (said why), -1 error.
  */
-static int write_repro(struct xctx *c, const struct search *se, const char *id)
+static int write_repro(struct xctx *c, const struct search *se, const char *id,
+		       char **written)
 {
 	char *dir = dir_of(c->o->out);
 	char *exe_abs = NULL;
@@ -859,9 +862,12 @@ static int write_repro(struct xctx *c, const struct search *se, const char *id)
 			r = -1;
 		} else if (ok == c->o->verify) {
 			r = write_file(c->o->out, yaml) < 0 ? -1 : 0;
-			if (!r)
+			if (!r) {
 				printf("  wrote %s: reproduced %ld/%ld under racegate run\n",
 				       c->o->out, ok, c->o->verify);
+				*written = yaml;
+				yaml = NULL;
+			}
 		}
 		if (ok > best)
 			best = ok;
@@ -991,11 +997,46 @@ static int replay(struct xctx *c, struct search *se)
 	return 0;
 }
 
-/* Shrinks the failure, prints how to replay it, writes the gates file. */
+/* The command that replays schedule id, as a shell would take it. */
+static char *replay_cmdline(const struct xctx *c, const char *id)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	rg_buf_puts(&b, "racegate explore");
+	for (size_t i = 0; i < c->o->nat; i++)
+		rg_buf_printf(&b, " --at '%s'", c->o->at[i]);
+	if (!c->o->sync)
+		rg_buf_puts(&b, " --no-sync");
+	rg_buf_printf(&b, " --replay %s --", id);
+	for (char **a = c->o->command; *a; a++)
+		rg_buf_printf(&b, " %s", *a);
+	return rg_buf_detach(&b);
+}
+
+static int write_markdown(struct xctx *c, const struct search *se, const char *id,
+			  const char *yaml)
+{
+	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
+				c->o->command, id, NULL };
+	char *cmd = replay_cmdline(c, id);
+	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
+	int r = write_file(c->o->markdown, md);
+
+	if (!r)
+		printf("  wrote %s: the bug report, with the interleaving as a diagram\n",
+		       c->o->markdown);
+	free(md);
+	free(cmd);
+	return r;
+}
+
+/* Shrinks the failure, prints how to replay it, writes the files. */
 static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 {
-	char **a;
+	const char *id;
+	char *cmd, *yaml = NULL;
 	size_t runs;
+	int r = 0;
 
 	if (!c->o->replay) {
 		runs = shrink(c, se, shrunk_id);
@@ -1004,18 +1045,18 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps,
 		       runs, runs == 1 ? "" : "s");
 	}
-	printf("  replay: racegate explore");
-	for (size_t i = 0; i < c->o->nat; i++)
-		printf(" --at '%s'", c->o->at[i]);
-	if (!c->o->sync)
-		printf(" --no-sync");
-	printf(" --replay %s --", *shrunk_id ? *shrunk_id : se->fail_id);
-	for (a = c->o->command; *a; a++)
-		printf(" %s", *a);
-	printf("\n");
-	if (!c->o->out || interrupt_signal())
+	id = *shrunk_id ? *shrunk_id : se->fail_id;
+	cmd = replay_cmdline(c, id);
+	printf("  replay: %s\n", cmd);
+	free(cmd);
+	if (interrupt_signal())
 		return 0;
-	return write_repro(c, se, *shrunk_id ? *shrunk_id : se->fail_id) < 0 ? -1 : 0;
+	if (c->o->out && write_repro(c, se, id, &yaml) < 0)
+		r = -1;
+	if (c->o->markdown && !interrupt_signal() && write_markdown(c, se, id, yaml) < 0)
+		r = -1;
+	free(yaml);
+	return r;
 }
 
 static void xctx_release(struct xctx *c)
@@ -1058,6 +1099,10 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 	}
 	if (o.report && report_check_path(o.report, &err) < 0) {
 		rg_say("--report: %s", err.msg);
+		goto out;
+	}
+	if (o.markdown && report_check_path(o.markdown, &err) < 0) {
+		rg_say("--markdown: %s", err.msg);
 		goto out;
 	}
 	if (prepare(&c) < 0)

@@ -64,6 +64,15 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 			 rg_err *err);
 
 /*
+ * A Markdown bug report (malloc'd) of the run in: the command line that
+ * found it, the gates file (yaml, written at yaml_path; both NULL when
+ * none was written) and the interleaving as a Mermaid sequence diagram:
+ * one note per stretch a thread ran, one arrow per switch.
+ */
+char *explore_write_markdown(const explore_write_in *in, const char *yaml,
+			     const char *yaml_path, const char *cmdline);
+
+/*
  * racegate explore ARGS... (argv[0] is "explore"); racegate's exit status.
  * closed_std, inherit: as run_opts has them (the fds racegate got).
  */

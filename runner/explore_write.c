@@ -299,3 +299,83 @@ out:
 	free(alias);
 	return out;
 }
+
+/* ---- the Markdown bug report ---- */
+
+/* A stretch: decisions [first, end) of one thread. */
+static void put_stretch(rg_buf *b, const explore_run *r, const explore_write_in *in,
+			char **alias, size_t first, size_t end)
+{
+	const explore_step *s = &r->steps[first];
+
+	if (end - first == 1)
+		rg_buf_printf(b, "    Note over %s: %s\n", alias[s->thread], in->at[s->gate]);
+	else
+		rg_buf_printf(b, "    Note over %s: %s ... %s (%zu points)\n", alias[s->thread],
+			      in->at[s->gate], in->at[r->steps[end - 1].gate], end - first);
+}
+
+/* How the stretch before decision k ended, as the arrow's label. */
+static void put_switch(rg_buf *b, const explore_run *r, const explore_write_in *in,
+		       char **alias, size_t k)
+{
+	const explore_step *s = &r->steps[k];
+
+	rg_buf_printf(b, "    %s->>%s: ", alias[s->prev], alias[s->thread]);
+	switch (s->prev_stop) {
+	case XS_ARRIVED:
+		rg_buf_printf(b, "%s at %s", s->preempt ? "preempted" : "cannot go on",
+			      in->at[s->prev_gate]);
+		break;
+	case XS_EXITED:
+		rg_buf_puts(b, "exited");
+		break;
+	default:
+		rg_buf_puts(b, "blocked");
+	}
+	rg_buf_puts(b, "\n");
+}
+
+char *explore_write_markdown(const explore_write_in *in, const char *yaml,
+			     const char *yaml_path, const char *cmdline)
+{
+	const explore_run *r = in->r;
+	rg_buf b = RG_BUF_INIT;
+	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
+	size_t i, k;
+
+	for (i = 0; i < r->nthreads; i++)
+		alias[i] = r->threads[i].is_main || r->threads[i].start ?
+			   alias_of(&r->threads[i]) : xasprintf("thread_%zu", i);
+	rg_buf_puts(&b, "# racegate explore: ");
+	if (r->fail == XF_EXIT)
+		rg_buf_printf(&b, "exit status %d\n\n", r->exit_code);
+	else if (r->fail == XF_SIGNAL && spec_signal_name(r->signo))
+		rg_buf_printf(&b, "killed by %s\n\n", spec_signal_name(r->signo));
+	else
+		rg_buf_printf(&b, "%s\n\n", explore_fail_name(r->fail));
+	rg_buf_printf(&b, "Found by `%s`.\n\nSchedule `%s`: %zu preemption%s, %zu "
+		      "decisions.\n\n", cmdline, in->id, r->npreempt,
+		      r->npreempt == 1 ? "" : "s", r->nsteps);
+	if (yaml) {
+		rg_buf_printf(&b, "## Reproduce\n\n`racegate run --repeat 100 %s`\n\n"
+			      "```yaml\n%s```\n\n", yaml_path, yaml);
+	}
+	rg_buf_puts(&b, "## The interleaving\n\nEach note is a stretch one thread "
+		    "ran while the others waited at their points; each arrow, a "
+		    "switch.\n\n```mermaid\nsequenceDiagram\n");
+	for (i = 0; i < r->nthreads; i++)
+		rg_buf_printf(&b, "    participant %s\n", alias[i]);
+	for (i = 0; i < r->nsteps; i = k) {
+		for (k = i + 1; k < r->nsteps && r->steps[k].thread == r->steps[i].thread; k++)
+			;
+		if (i && r->steps[i].prev >= 0 && r->steps[i].prev != r->steps[i].thread)
+			put_switch(&b, r, in, alias, i);
+		put_stretch(&b, r, in, alias, i, k);
+	}
+	rg_buf_puts(&b, "```\n");
+	for (i = 0; i < r->nthreads; i++)
+		free(alias[i]);
+	free(alias);
+	return rg_buf_detach(&b);
+}

@@ -5,8 +5,8 @@
 set(EXPLORE ${CMAKE_CURRENT_SOURCE_DIR}/e2e/explore.sh)
 set(XP ${EXPLORE} find ${RG} ${PROJECT_BINARY_DIR})
 
-set(found_rest "wrote .*reproduced 20/20 under racegate run"
-  "explore exit 1" "thread: worker_[12], at: \"lost_update.c:[0-9]+\".*open:"
+set(found_rest "wrote .*reproduced 20/20 under racegate run" "wrote .*the bug report"
+  "explore exit 1" "markdown: mermaid" "markdown: [1-9][0-9]* switches" "thread: worker_[12], at: \"lost_update.c:[0-9]+\".*open:"
   "expect:" "exit: 1" "20 runs: 20 REPRODUCED" "run exit 0" "FAILED" "replay exit 1"
   "report: [0-9]+ schedules, exit status dev:")
 set(found_lost "FAILED \\(exit status 1\\)" ${found_rest})

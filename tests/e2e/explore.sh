@@ -22,8 +22,11 @@ find_write_run() {
 	shift 3
 	cd "$dir" || exit 2
 	"$rg" explore --at "$at" --schedules 1000 -o "$tmp/repro.yaml" \
-		--report "$tmp/r.json" "$@" -- "./$name" | tee "$tmp/out"
+		--report "$tmp/r.json" --markdown "$tmp/r.md" "$@" -- "./$name" | tee "$tmp/out"
 	echo "explore exit ${PIPESTATUS[0]}"
+	# the report's diagram: one mermaid block, a participant per thread
+	[ -f "$tmp/r.md" ] && awk '/^```mermaid$/{on = 1; print "markdown: mermaid"; next}
+		on && /^```$/{exit} on && /->>/{n++} END{print "markdown: " n+0 " switches"}' "$tmp/r.md"
 	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; return; }
 	cat "$tmp/repro.yaml"
 	"$rg" run -q --repeat 20 "$tmp/repro.yaml"
