@@ -52,7 +52,7 @@ racegate_e2e(explore_shard 0 "seed 1, shard 1/2$" "failing schedule: random:1:[0
 
 # hostile programs: a spin-wait is no failure of the program; a deadlock
 # behind a condition variable is found and written as one
-foreach(prog explore_spin explore_condq)
+foreach(prog explore_spin explore_condq explore_two_preemptions)
   add_executable(e2e_${prog} e2e/programs/${prog}.c)
   target_compile_options(e2e_${prog} PRIVATE -O0 -g)
   target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
@@ -67,6 +67,20 @@ endforeach()
 racegate_e2e(explore_condvar_deadlock 0 "FAILED \\(deadlock\\)" "wrote .*reproduced 20/20"
   "explore exit 1" "deadlock: true" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
   -- ${EXPLORE} findin ${RG} ${PROJECT_BINARY_DIR} ${E2E_DIR} explore_condq explore_condq.c)
+
+# a bug that needs two preemptions: not within one (the search says it ran
+# them all), found within two, written as two wait/open pairs
+racegate_e2e(explore_dfs_bound_1 0 "no failure after [0-9]+ schedules.*dfs$"
+  "every schedule with at most 1 preemption was run"
+  -- ${RG} explore --at explore_two_preemptions.c --strategy dfs --preemptions 1
+     --schedules 5000 -- ${E2E_DIR}/explore_two_preemptions)
+racegate_e2e(explore_dfs_bound_2 0 "FAILED \\(exit status 1\\).*dfs$"
+  "failing schedule: dev:[^ ]+ \\(2 preemptions," "wrote .*reproduced 20/20"
+  "explore exit 1" "writer_1-1, thread: writer_1, .*wait: \\[exited:reader_._1\\]"
+  "writer_1-3, thread: writer_1, .*wait: \\[exited:reader_._1\\]"
+  "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${EXPLORE} findin ${RG} ${PROJECT_BINARY_DIR} ${E2E_DIR} explore_two_preemptions
+     explore_two_preemptions.c --strategy dfs --preemptions 2)
 
 # fixed variants: nothing found, exit 0, and no gates file
 racegate_e2e(explore_lost_update_fixed 0 "no failure after 200 schedules"
