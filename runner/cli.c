@@ -612,6 +612,12 @@ int cli_main(int argc, char **argv)
 		note_inherited(&c);
 		r = cmd_explore(argc - 1, argv + 1, closed_std, c.inherit, c.ninherit);
 		free(c.inherit);
+		if (r > RG_EXIT_SIGNAL) {
+			/* as for run: the shell sees 128+N, a loop stops too */
+			fflush(stdout);
+			fflush(stderr);
+			interrupt_die(r - RG_EXIT_SIGNAL);
+		}
 		return r;
 	}
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "check"))
