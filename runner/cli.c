@@ -105,7 +105,7 @@ static const char help_text[] =
 "  --expect-exit N    the exit status of a good run (default 0); crashes,\n"
 "                     signals, deadlocks and timeouts always fail\n"
 "  --expect-stdout RE a good run's stdout matches the extended regex RE\n"
-"  -o FILE.yaml       shrink the failing schedule and write the gates file,\n"
+"  -o FILE.yaml       write the gates file of the shrunk failing schedule,\n"
 "                     only if racegate run reproduces it every time of\n"
 "                     --verify N (default 20); --output FILE.yaml likewise\n"
 "  --markdown FILE.md a bug report: the command, the gates file, and the\n"
