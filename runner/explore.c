@@ -38,6 +38,8 @@ static const char explore_usage[] =
  * that a spin-wait costs little.
  */
 #define EXPLORE_RUN_MAX_MS 500.0
+/* schedules the shrinker's search for fewer preemptions may run, per bound */
+#define SHRINK_DFS_RUNS 150
 
 struct xopts {
 	char **at;             /* --at values, each a comma-separated list */
@@ -726,19 +728,66 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 }
 
 /*
- * Fewer deviations from the default schedule: fewer preemptions and fewer
- * points.  se's failing run is replaced by the shrunk one.
+ * A schedule that fails as k->want with at most bound preemptions, by a
+ * depth-first search of at most budget schedules: its deviations in *devs
+ * (and its run in k->best).  runs counts the schedules run.
+ */
+static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
+		       explore_dev **devs, size_t *n, size_t *runs)
+{
+	explore_dfs *dfs = explore_dfs_new(bound);
+	explore_sched sc;
+	bool found = false;
+
+	for (long i = 0; i < budget && !found && !k->stop && explore_dfs_next(dfs, &sc); i++) {
+		explore_run r;
+
+		(*runs)++;
+		if (run_schedule(k->c, &sc, &r)) {
+			k->stop = true;
+		} else if (r.fail == k->want) {
+			free(*devs);
+			*n = explore_deviations(&sc, devs);
+			explore_run_release(&k->best);
+			k->best = r;
+			found = true;
+			explore_sched_release(&sc);
+			break;
+		}
+		explore_dfs_feed(dfs, &sc);
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+	}
+	explore_dfs_free(dfs);
+	return found;
+}
+
+/*
+ * Fewest preemptions, then fewest points: delta debugging drops the
+ * deviations from the default schedule that the failure does not need;
+ * then a small depth-first search with fewer preemptions than are left
+ * looks for a simpler schedule that fails the same way (ddmin is only
+ * 1-minimal: a pair of preemptions that only work together stays).
+ * se's failing run is replaced by the shrunk one.
  */
 static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 {
 	struct shrink_ctx k;
 	explore_dev *devs;
 	size_t n = explore_deviations(&se->fail_sc, &devs), runs;
+	size_t pre = se->fail_run.npreempt;
 
 	memset(&k, 0, sizeof(k));
 	k.c = c;
 	k.want = se->fail_run.fail;
 	runs = explore_shrink(&devs, &n, still_fails, &k);
+	if (k.best.nsteps || k.best.nthreads)
+		pre = k.best.npreempt;
+	for (int b = 0; (size_t)b < pre && !k.stop; b++)
+		if (dfs_within(&k, b, SHRINK_DFS_RUNS, &devs, &n, &runs)) {
+			runs += explore_shrink(&devs, &n, still_fails, &k);
+			break;
+		}
 	if (k.best.nsteps || k.best.nthreads) {
 		explore_run_release(&se->fail_run);
 		se->fail_run = k.best;

@@ -30,6 +30,12 @@ foreach(ex array_list shared_memory hoisted_count)
     "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
     -- ${XP} ${ex} ${ex}.c)
 endforeach()
+# the race spans a library (the examples's sbuf.c): a failure with many
+# preemptions shrinks to the two the bug needs
+racegate_e2e(explore_string_buffer_shrinks 0 "FAILED \\(exit status 1\\)"
+  "shrunk to dev:[^ ]+ \\(2 preemptions," "wrote .*reproduced 20/20" "explore exit 1"
+  "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${XP} string_buffer sbuf.c)
 # the race inside one line: points at its instructions
 racegate_e2e(explore_lost_count_instructions 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 20/20" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
