@@ -383,8 +383,16 @@ static int expand_at(struct xctx *c, const char *list, rg_err *err)
 	for (loc = strtok_r(copy, ",", &save); loc && !r; loc = strtok_r(NULL, ",", &save)) {
 		if (looks_like_file(loc)) {
 			struct line_walk w = { c, loc, NULL, 0 };
+			int listed = dwarfx_lines(c->p.dx, loc, 0, 0, add_line, &w, err);
+			dwarfx *lib = NULL;
 
-			if (dwarfx_lines(c->p.dx, loc, 0, 0, add_line, &w, err) < 0)
+			/* a library's source, as run and lines find it */
+			if (listed == DWARFX_NO_ENTRY)
+				listed = run_lines_in_libs(c->p.exe, loc, 0, 0, c->o->source_dir,
+							   add_line, &w, &lib, err);
+			if (lib)
+				dwarfx_free(lib);
+			if (listed < 0)
 				r = rg_error_prefix(err, "--at '%s'", loc);
 			else if (!w.n)
 				r = rg_error(err, "--at '%s': no line of it has code", loc);

@@ -87,15 +87,9 @@ static char *parse_range(const char *arg, int *from, int *to)
 	return xstrndup(arg, (size_t)(c - arg));
 }
 
-/*
- * FILE is not in the program: the libraries it is linked with, in the
- * order ld.so loads them, as check and run look (objects.c); the first that
- * has FILE lists it.  Returns as dwarfx_lines; *lib is that library (the
- * caller frees it: rows point into it), or NULL.
- */
-static int lines_in_libs(const char *program, const char *file, int from, int to,
-			 const char *source_dir, struct line_rows *rows,
-			 dwarfx **lib, rg_err *err)
+int run_lines_in_libs(const char *program, const char *file, int from, int to,
+		      const char *source_dir, dwarfx_line_fn fn, void *arg,
+		      dwarfx **lib, rg_err *err)
 {
 	dwarfx_ldpath *lp = dwarfx_ldpath_new(getenv("LD_LIBRARY_PATH"), NULL);
 	char **libs;
@@ -109,7 +103,7 @@ static int lines_in_libs(const char *program, const char *file, int from, int to
 
 		if (listed == DWARFX_NO_ENTRY && dwarfx_open(libs[i], &dx, &lerr) == 0) {
 			dwarfx_set_source_dir(dx, source_dir);
-			listed = dwarfx_lines(dx, file, from, to, keep_line, rows, &lerr);
+			listed = dwarfx_lines(dx, file, from, to, fn, arg, &lerr);
 			plan_warn_dropped(dx, NULL, NULL);
 			if (listed == DWARFX_NO_ENTRY) {
 				dwarfx_free(dx);
@@ -173,8 +167,8 @@ int cmd_lines(int argc, char **argv)
 	listed = dwarfx_lines(dx, file, from, to, keep_line, &rows, &err);
 	plan_warn_dropped(dx, NULL, NULL);
 	if (listed == DWARFX_NO_ENTRY)   /* a library's source, as check finds it */
-		listed = lines_in_libs(program, file, from, to, source_dir, &rows,
-				       &lib, &err);
+		listed = run_lines_in_libs(program, file, from, to, source_dir,
+					   keep_line, &rows, &lib, &err);
 	if (listed < 0) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;

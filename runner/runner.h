@@ -185,6 +185,16 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 
 /* lines.c: `racegate lines FILE[:FROM-TO] -- PROGRAM` (argv[0] is "lines"). */
 int cmd_lines(int argc, char **argv);
+/*
+ * FILE is not in the program: the libraries it is linked with, in the
+ * order ld.so loads them, as check and run look (objects.c); the first that
+ * has FILE calls fn as dwarfx_lines does.  Returns as dwarfx_lines; *lib is
+ * that library (the caller frees it: what fn was shown points into it), or
+ * NULL.
+ */
+int run_lines_in_libs(const char *program, const char *file, int from, int to,
+		      const char *source_dir, dwarfx_line_fn fn, void *arg,
+		      dwarfx **lib, rg_err *err);
 void plan_release(plan *p);
 const plan_bp *plan_find(const plan *p, uint64_t link_addr);
 

@@ -36,6 +36,10 @@ racegate_e2e(explore_string_buffer_shrinks 0 "FAILED \\(exit status 1\\)"
   "shrunk to dev:[^ ]+ \\(2 preemptions," "wrote .*reproduced 20/20" "explore exit 1"
   "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
   -- ${XP} string_buffer sbuf.c)
+# the race is in a shared library's source: its lines are points too
+racegate_e2e(explore_ledger_library 0 "FAILED \\(exit status 1\\)" "wrote .*reproduced 20/20"
+  "explore exit 1" "at: \"ledger.c:[0-9]+\"" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${EXPLORE} findin ${RG} ${PROJECT_BINARY_DIR} ${EXAMPLES}/ledger bank ledger.c)
 # the race inside one line: points at its instructions
 racegate_e2e(explore_lost_count_instructions 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 20/20" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
