@@ -5,6 +5,7 @@
 #include "attach.h"
 #include "batch.h"
 #include "cli.h"
+#include "explore.h"
 #include "interrupt.h"
 #include "objects.h"
 
@@ -24,6 +25,7 @@ static const char usage_text[] =
 "       racegate check GATES.yaml [-- COMMAND [ARGS...]]\n"
 "       racegate attach [OPTIONS] PID GATES.yaml\n"
 "       racegate lines FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM\n"
+"       racegate explore [OPTIONS] [--at LOC[,LOC...]] -- COMMAND [ARGS...]\n"
 "       racegate --help | --version\n";
 
 static const char help_text[] =
@@ -45,6 +47,10 @@ static const char help_text[] =
 "  lines FILE[:FROM-TO] -- PROGRAM   every line of FILE (from FROM to TO) where\n"
 "                                    a gate can go: its function, how many\n"
 "                                    breakpoints (inlined copies) and its text\n"
+"  explore [--at LOC,...] -- COMMAND  search the orderings of the program's\n"
+"                                    threads at scheduling points for one that\n"
+"                                    makes it fail; shrink it; write a gates\n"
+"                                    file that reproduces it (docs/explore.md)\n"
 "\n"
 "The program is the spec's command: (relative to the spec file), or the\n"
 "COMMAND after `--` (relative to the current directory).  It must be built\n"
@@ -103,6 +109,34 @@ static const char help_text[] =
 "  the attach for them).  The process is never killed: an exit it makes\n"
 "  while attached is judged by expect: (exit status only).  Children it\n"
 "  forks while attached run untraced (--follow-fork is refused).\n"
+"\n"
+"Options of explore (and its --report, --timeout, --quiet-period (default\n"
+"30ms), --quiet, --verbose, --source-dir, as for run):\n"
+"  --at LOC[,LOC...]  scheduling points, may repeat: FILE (every line of it\n"
+"                     with code), FUNCTION (every line of it), or any at:\n"
+"                     location (FILE:LINE, FILE:LINE+N, *FUNCTION, ...)\n"
+"  --sync, --no-sync  also schedule at the thread library's mutex, condition,\n"
+"                     semaphore, create and join calls (default: on); a lock\n"
+"                     another thread owns, or a join on a live thread, is\n"
+"                     known not to run\n"
+"  --strategy random|pct|dfs\n"
+"                     uniform among runnable threads (default); probabilistic\n"
+"                     concurrency testing with --depth D (default 3, steps\n"
+"                     from a first run or --pct-steps K); depth-first with at\n"
+"                     most --preemptions K (default 2) per schedule\n"
+"  --schedules N      at most N schedules (default 1000); --time D: or D\n"
+"  --seed S           random and pct draw schedule I of seed S (default 1)\n"
+"  --shard I/N        run schedule indices I, I+N, I+2N, ... (random, pct)\n"
+"  --replay ID        run the schedule ID printed by an earlier explore\n"
+"  --expect-exit N    the exit status of a good run (default 0); crashes,\n"
+"                     signals, deadlocks and timeouts always fail\n"
+"  --expect-stdout RE a good run's stdout matches the extended regex RE\n"
+"  -o FILE.yaml       write the gates file of the shrunk failing schedule,\n"
+"                     only if racegate run reproduces it every time of\n"
+"                     --verify N (default 20); --output FILE.yaml likewise\n"
+"  --markdown FILE.md a bug report: the command, the gates file, and the\n"
+"                     failing interleaving as a Mermaid sequence diagram\n"
+"  Exit status: 0 no failure found, 1 a failure found, 2 setup error.\n"
 "\n"
 "Options of run, check and lines:\n"
 "  --source-dir DIR   read the program's sources (FILE:/REGEX/ anchors, lines)\n"
@@ -698,10 +732,23 @@ int cli_main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "lines"))
 		return cmd_lines(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "explore")) {
+		c.closed_std = closed_std;
+		note_inherited(&c);
+		r = cmd_explore(argc - 1, argv + 1, closed_std, c.inherit, c.ninherit);
+		free(c.inherit);
+		if (r > RG_EXIT_SIGNAL) {
+			/* as for run: the shell sees 128+N, a loop stops too */
+			fflush(stdout);
+			fflush(stderr);
+			interrupt_die(r - RG_EXIT_SIGNAL);
+		}
+		return r;
+	}
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "check") &&
 	    strcmp(argv[1], "attach"))
 		return usage_error("unknown command '%s' (commands: run, check, "
-				   "lines, attach)", argv[1]);
+				   "lines, attach, explore)", argv[1]);
 	r = cli_parse(&c, argc, argv);
 	if (r)
 		return r;

@@ -22,17 +22,17 @@ struct line_row {
 	char *function;
 	char *text;
 	char *vars;            /* --vars: what `when:` may name there, one per line */
+	dwarfx_loc at;         /* the line's lowest breakpoint (strings owned by the dx listed) */
 };
 
 struct line_rows {
 	struct line_row *v;
 	size_t n, cap;
 	const char *path;      /* the file as DWARF names it; owned by dx */
-	dwarfx *dx;            /* --vars: the object listed (else NULL) */
 };
 
-/* --vars: the function's own variables at li's address, one "kind name: type" a line. */
-static char *vars_at(dwarfx *dx, const dwarfx_line_info *li)
+/* --vars: the function's own variables at a line's address, one "kind name: type" a line. */
+static char *vars_at(dwarfx *dx, const dwarfx_loc *loc)
 {
 	static const char *const kinds[] = {"local", "param", "static", "global"};
 	const dwarfx_var *v[256];
@@ -40,8 +40,7 @@ static char *vars_at(dwarfx *dx, const dwarfx_line_info *li)
 	rg_err err = RG_ERR_INIT;
 	rg_buf b = RG_BUF_INIT;
 	size_t n, i;
-	dwarfx_loc loc = {li->addr, li->file, li->line, li->function, false};
-	int res = dwarfx_scope_at_loc(dx, &loc, &sc, &err);
+	int res = dwarfx_scope_at_loc(dx, loc, &sc, &err);
 
 	if (res == DWARFX_ERROR)
 		return xstrdup(err.msg);
@@ -77,7 +76,8 @@ static int keep_line(const dwarfx_line_info *li, void *arg)
 	r->instances = li->instances;
 	r->function = xstrdup(li->function ? li->function : "?");
 	r->text = li->text ? xstrdup(li->text) : NULL;
-	r->vars = rows->dx ? vars_at(rows->dx, li) : NULL;
+	r->vars = NULL;
+	r->at = (dwarfx_loc){li->addr, li->file, li->line, li->function, false};
 	rows->path = li->file;
 	return 0;
 }
@@ -139,15 +139,9 @@ static char *parse_range(const char *arg, int *from, int *to)
 	return xstrndup(arg, (size_t)(c - arg));
 }
 
-/*
- * FILE is not in the program: the libraries it is linked with, in the
- * order ld.so loads them, as check and run look (objects.c); the first that
- * has FILE lists it.  Returns as dwarfx_lines; *lib is that library (the
- * caller frees it: rows point into it), or NULL.
- */
-static int lines_in_libs(const char *program, const char *file, int from, int to,
-			 const char *source_dir, struct line_rows *rows,
-			 dwarfx **lib, rg_err *err)
+int run_lines_in_libs(const char *program, const char *file, int from, int to,
+		      const char *source_dir, dwarfx_line_fn fn, void *arg,
+		      dwarfx **lib, rg_err *err)
 {
 	dwarfx_ldpath *lp = dwarfx_ldpath_new(getenv("LD_LIBRARY_PATH"), NULL);
 	char **libs;
@@ -161,9 +155,7 @@ static int lines_in_libs(const char *program, const char *file, int from, int to
 
 		if (listed == DWARFX_NO_ENTRY && dwarfx_open(libs[i], &dx, &lerr) == 0) {
 			dwarfx_set_source_dir(dx, source_dir);
-			if (rows->dx)
-				rows->dx = dx;
-			listed = dwarfx_lines(dx, file, from, to, keep_line, rows, &lerr);
+			listed = dwarfx_lines(dx, file, from, to, fn, arg, &lerr);
 			plan_warn_dropped(dx, NULL, NULL);
 			if (listed == DWARFX_NO_ENTRY) {
 				dwarfx_free(dx);
@@ -183,7 +175,7 @@ static int lines_in_libs(const char *program, const char *file, int from, int to
 int cmd_lines(int argc, char **argv)
 {
 	const char *where = NULL, *program = NULL, *source_dir = NULL;
-	struct line_rows rows = {NULL, 0, 0, NULL, NULL};
+	struct line_rows rows = {NULL, 0, 0, NULL};
 	bool vars = false;
 	rg_err err = RG_ERR_INIT;
 	dwarfx *dx = NULL, *lib = NULL;
@@ -227,12 +219,11 @@ int cmd_lines(int argc, char **argv)
 		return RG_EXIT_SETUP;
 	}
 	dwarfx_set_source_dir(dx, source_dir);
-	rows.dx = vars ? dx : NULL;
 	listed = dwarfx_lines(dx, file, from, to, keep_line, &rows, &err);
 	plan_warn_dropped(dx, NULL, NULL);
 	if (listed == DWARFX_NO_ENTRY)   /* a library's source, as check finds it */
-		listed = lines_in_libs(program, file, from, to, source_dir, &rows,
-				       &lib, &err);
+		listed = run_lines_in_libs(program, file, from, to, source_dir,
+					   keep_line, &rows, &lib, &err);
 	if (listed < 0) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
@@ -244,6 +235,9 @@ int cmd_lines(int argc, char **argv)
 			rg_say("no line of '%s' from %d on has code", file, from);
 		status = RG_EXIT_SETUP;
 	} else {
+		/* after listing: the object that listed them (a library's line) */
+		for (k = 0; vars && k < rows.n; k++)
+			rows.v[k].vars = vars_at(lib ? lib : dx, &rows.v[k].at);
 		print_rows(&rows);
 	}
 	for (k = 0; k < rows.n; k++) {

@@ -23,6 +23,10 @@
  *   batch.c    --repeat, tallies; jobs.c: --jobs workers; interrupt.c: signals
  *   report.c   timeline and summaries; report_*.c: JSON, JUnit, TAP, trace
  *   lines.c    racegate lines
+ *   explore.c  racegate explore: the search, the shrinker, its files (explore.h);
+ *              decide_explore.c the serialising scheduler as the session's
+ *              decider; explore_strategy.c random, PCT, DFS; explore_write.c
+ *              the gates file and the Markdown report it writes
  */
 #ifndef RACEGATE_RUNNER_H
 #define RACEGATE_RUNNER_H
@@ -209,6 +213,16 @@ plan *plan_image(plan *p, const char *exe, spec_diags *d, rg_err *err);
 
 /* lines.c: `racegate lines FILE[:FROM-TO] -- PROGRAM` (argv[0] is "lines"). */
 int cmd_lines(int argc, char **argv);
+/*
+ * FILE is not in the program: the libraries it is linked with, in the
+ * order ld.so loads them, as check and run look (objects.c); the first that
+ * has FILE calls fn as dwarfx_lines does.  Returns as dwarfx_lines; *lib is
+ * that library (the caller frees it: what fn was shown points into it), or
+ * NULL.
+ */
+int run_lines_in_libs(const char *program, const char *file, int from, int to,
+		      const char *source_dir, dwarfx_line_fn fn, void *arg,
+		      dwarfx **lib, rg_err *err);
 void plan_release(plan *p);
 const plan_bp *plan_find(const plan *p, uint64_t link_addr);
 

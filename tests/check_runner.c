@@ -1361,7 +1361,7 @@ START_TEST(cli_main_commands)
 	ck_assert_int_eq(cli_main(2, argv), RG_EXIT_SETUP);
 	msg = cap_end(&cap);
 	ck_assert_msg(strstr(msg, "racegate: unknown command 'launch' (commands: "
-			     "run, check, lines, attach)\n" USAGE_LINE) == msg, "%s", msg);
+			     "run, check, lines, attach, explore)\n" USAGE_LINE) == msg, "%s", msg);
 	free(msg);
 
 	/* lines has its own arguments (lines.c) */

@@ -47,6 +47,15 @@ uint64_t tracer_call_arg(const struct user_regs_struct *r, unsigned n)
 	}
 }
 
+/*
+ * For explore's scheduling points (tracer.h): x86_64 keeps the thread
+ * pointer in the fs base, and glibc's pthread_self() is that pointer.
+ */
+uint64_t tracer_explore_thread_pointer(const struct user_regs_struct *r)
+{
+	return r->fs_base;
+}
+
 uint64_t arch_get_pc(const struct user_regs_struct *r)
 {
 	return r->rip;

@@ -287,6 +287,14 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
  */
 uint64_t tracer_call_arg(const struct user_regs_struct *regs, unsigned n);
 
+/*
+ * The thread pointer in a stopped thread's regs (arch_x86_64.c), which is
+ * the value pthread_self() returns (a pthread_t) with glibc: what explore
+ * compares a pthread_join's argument with.  The owner of a mutex is read
+ * with tracer_mutex_owner (procstate.h), which keeps glibc's layout.
+ */
+uint64_t tracer_explore_thread_pointer(const struct user_regs_struct *regs);
+
 /* The stack pointer of a stopped thread. */
 int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err);
 

@@ -1,0 +1,427 @@
+/*
+ * The explorer's scheduler as the session's decider (decide_explore.h).
+ */
+#include "decide_explore.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "intmap.h"
+#include "procstate.h"
+
+/*
+ * How long a new thread may take to reach its first point before the
+ * schedule goes on without it (it is then held wherever it arrives).
+ */
+#define FRESH_WAIT_MS 200.0
+
+/*
+ * A thread chosen this many decisions in a row while another could run is
+ * taken to spin (a loop waiting for a flag another thread sets): it is
+ * left out of the next decision, so that no schedule waits for ever on a
+ * thread that waits for a thread that is never chosen.
+ */
+#define SPIN_STEPS 10000
+
+enum xstate {
+	XT_FRESH,              /* created, not yet at a point: waited for */
+	XT_HELD,               /* at a point, stopped */
+	XT_RUN,                /* chosen: running to its next point */
+	XT_LOOSE,              /* blocked when chosen, or fresh for too long: not waited for */
+	XT_GONE,
+};
+
+struct xthread {
+	explore_thread_info info;
+	enum xstate st;
+	size_t gate;           /* where it is held */
+	long hit;              /* its arrivals there, this one included */
+	uint64_t arg0;         /* first argument at a thread-library point */
+	uint64_t self;         /* pthread_t (thread pointer), 0 when unknown */
+	double since;          /* XT_FRESH: when it was created; XT_RUN: chosen */
+	rg_intmap hits;        /* gate -> arrivals */
+};
+
+struct explore_decider {
+	session *s;
+	plan *p;
+	const enum explore_point_kind *kinds;
+	explore_sched *sc;
+	struct xthread *t;     /* by logical id */
+	size_t nt, capt;
+	rg_intmap ix;          /* tid -> logical id */
+	int running;           /* the chosen thread while it runs, or -1 */
+	int last;              /* the thread chosen last (cur for the schedule), or -1 */
+	size_t in_a_row;       /* decisions in a row that chose last */
+	double run_max_ms;     /* a chosen thread reaching no point this long is let loose */
+	explore_step *steps;
+	size_t nsteps, capsteps;
+	uint64_t hash;
+	bool deadlock;
+	int *run_buf;          /* scratch: runnable ids */
+};
+
+static struct xthread *find(explore_decider *x, pid_t tid)
+{
+	size_t *i = rg_intmap_get(&x->ix, (uint64_t)(uint32_t)tid);
+
+	return i ? &x->t[*i] : NULL;
+}
+
+static bool alive(const struct xthread *t)
+{
+	return t->st != XT_GONE;
+}
+
+/* Is some live thread pid (a mutex owner), other than t? */
+static bool other_live_tid(const explore_decider *x, const struct xthread *t, pid_t pid)
+{
+	for (size_t i = 0; i < x->nt; i++)
+		if (&x->t[i] != t && alive(&x->t[i]) && x->t[i].info.tid == pid)
+			return true;
+	return false;
+}
+
+/* Can the held thread t go on from its point? */
+static bool can_run(explore_decider *x, const struct xthread *t)
+{
+	pid_t owner = 0;
+
+	switch (x->kinds[t->gate]) {
+	case XP_MUTEX_LOCK:
+		if (!t->arg0 || !tracer_mutex_owner(tracer_pid(session_tracer(x->s)),
+						    t->arg0, &owner))
+			return true;   /* not a mutex we can read: let it try */
+		return !owner || !other_live_tid(x, t, (pid_t)owner);
+	case XP_JOIN:
+		for (size_t i = 0; i < x->nt; i++)
+			if (alive(&x->t[i]) && x->t[i].self && x->t[i].self == t->arg0 &&
+			    &x->t[i] != t)
+				return false;
+		return true;
+	default:
+		return true;
+	}
+}
+
+/*
+ * Nobody runs and no new thread is on its way to a point: the schedule
+ * chooses.  Returns the logical id chosen, or -1 (someone runs, or no
+ * held thread can run: the stall watch will say whether that is for
+ * ever).
+ */
+static int decide(explore_decider *x, double t_ms)
+{
+	size_t i, n = 0;
+	int c;
+
+	if (x->running >= 0)
+		return -1;
+	for (i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_FRESH) {
+			if (t_ms - x->t[i].since < FRESH_WAIT_MS)
+				return -1;
+			x->t[i].st = XT_LOOSE;
+		}
+	x->run_buf = xrealloc(x->run_buf, (x->nt ? x->nt : 1) * sizeof(int));
+	for (i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_HELD && can_run(x, &x->t[i]))
+			x->run_buf[n++] = (int)i;
+	if (!n)
+		return -1;
+	if (n > 1 && x->in_a_row >= SPIN_STEPS)
+		for (i = 0; i < n; i++)
+			if (x->run_buf[i] == x->last) {
+				memmove(&x->run_buf[i], &x->run_buf[i + 1], (n - i - 1) * sizeof(int));
+				n--;
+				break;
+			}
+	{
+		const struct xthread *cur = x->last >= 0 ? &x->t[x->last] : NULL;
+		bool at = cur && cur->st == XT_HELD;
+
+		c = explore_choose(x->sc, x->last, at ? (long)cur->gate : -1,
+				   at ? cur->hit : 0, x->run_buf, n);
+	}
+	RG_GROW(x->steps, x->nsteps + 1, x->capsteps);
+	x->steps[x->nsteps].thread = c;
+	x->steps[x->nsteps].gate = x->t[c].gate;
+	x->steps[x->nsteps].hit = x->t[c].hit;
+	x->steps[x->nsteps].preempt = x->sc->steps[x->sc->nsteps - 1].preempt;
+	x->steps[x->nsteps].prev = x->last;
+	x->steps[x->nsteps].prev_stop = XS_NONE;
+	if (x->last >= 0) {
+		const struct xthread *p = &x->t[x->last];
+
+		x->steps[x->nsteps].prev_stop = p->st == XT_HELD ? XS_ARRIVED :
+						p->st == XT_GONE ? XS_EXITED : XS_BLOCKED;
+		x->steps[x->nsteps].prev_gate = p->gate;
+		x->steps[x->nsteps].prev_hit = p->hit;
+	}
+	x->nsteps++;
+	x->hash = explore_hash(explore_hash(x->hash, (uint64_t)c), x->t[c].gate);
+	x->in_a_row = c == x->last ? x->in_a_row + 1 : 1;
+	x->t[c].st = XT_RUN;
+	x->t[c].since = t_ms;
+	x->running = c;
+	x->last = c;
+	return c;
+}
+
+/* decide(), and let the chosen thread go (unless it is the one arriving). */
+static int decide_release(explore_decider *x, double t_ms, pid_t arriving)
+{
+	int c = decide(x, t_ms);
+
+	if (c >= 0 && x->t[c].info.tid != arriving)
+		session_release(x->s, x->t[c].info.tid);
+	return c;
+}
+
+explore_decider *explore_decider_new(session *s, const enum explore_point_kind *kinds,
+				     explore_sched *sc, double run_max_ms)
+{
+	explore_decider *x = xcalloc(1, sizeof(*x));
+
+	x->s = s;
+	x->p = session_plan(s);
+	x->kinds = kinds;
+	x->sc = sc;
+	x->running = -1;
+	x->last = -1;
+	x->hash = EXPLORE_HASH_INIT;
+	x->run_max_ms = run_max_ms;
+	return x;
+}
+
+void explore_decider_free(explore_decider *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nt; i++) {
+		free(x->t[i].info.start);
+		rg_intmap_release(&x->t[i].hits);
+	}
+	free(x->t);
+	rg_intmap_release(&x->ix);
+	free(x->steps);
+	free(x->run_buf);
+	free(x);
+}
+
+bool explore_decider_deadlock(const explore_decider *x)
+{
+	return x->deadlock;
+}
+
+size_t explore_decider_steps(const explore_decider *x, const explore_step **out)
+{
+	*out = x->steps;
+	return x->nsteps;
+}
+
+size_t explore_decider_nthreads(const explore_decider *x)
+{
+	return x->nt;
+}
+
+const explore_thread_info *explore_decider_thread(const explore_decider *x, size_t i)
+{
+	return &x->t[i].info;
+}
+
+uint64_t explore_decider_hash(const explore_decider *x)
+{
+	return x->hash;
+}
+
+/* ---- the decider's callbacks (session.h) ---- */
+
+static bool xd_wants_names(void *d)
+{
+	(void)d;
+	return false;
+}
+
+static void xd_thread_started(void *d, pid_t tid, const char *start, bool is_main,
+			      double t_ms)
+{
+	explore_decider *x = d;
+	struct xthread *t;
+	size_t i;
+
+	RG_GROW(x->t, x->nt + 1, x->capt);
+	t = &x->t[x->nt];
+	memset(t, 0, sizeof(*t));
+	t->info.tid = tid;
+	t->info.start = start ? xstrdup(start) : NULL;
+	t->info.is_main = is_main;
+	t->info.nth = 1;
+	for (i = 0; i < x->nt; i++)
+		if (start && x->t[i].info.start && !strcmp(x->t[i].info.start, start))
+			t->info.nth++;
+	t->st = XT_FRESH;
+	t->since = t_ms;
+	*rg_intmap_ref(&x->ix, (uint64_t)(uint32_t)tid, 0) = x->nt;
+	x->nt++;
+}
+
+static void xd_thread_named(void *d, pid_t tid, const char *name, double t_ms)
+{
+	(void)d, (void)tid, (void)name, (void)t_ms;
+}
+
+static void xd_thread_exited(void *d, pid_t tid, double t_ms)
+{
+	explore_decider *x = d;
+	struct xthread *t = find(x, tid);
+
+	if (!t)
+		return;
+	if (x->running == (int)(t - x->t))
+		x->running = -1;
+	t->st = XT_GONE;
+	/* its id may come back for a new thread: only the new one answers to it */
+	rg_intmap_del(&x->ix, (uint64_t)(uint32_t)tid);
+	if (!session_ending(x->s))
+		decide_release(x, t_ms, 0);
+}
+
+/* At a thread-library point: its first argument; the thread's pthread_t. */
+static void read_thread(explore_decider *x, struct xthread *t, bool want_arg)
+{
+	struct user_regs_struct regs;
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_get_regs(session_tracer(x->s), t->info.tid, &regs, &err) < 0)
+		return;
+	if (!t->self)
+		t->self = tracer_explore_thread_pointer(&regs);
+	t->arg0 = want_arg ? tracer_call_arg(&regs, 0) : 0;
+}
+
+static enum decision xd_arrive(void *d, pid_t tid, const plan_bp *at, double t_ms)
+{
+	explore_decider *x = d;
+	struct xthread *t = find(x, tid);
+	size_t *h;
+	int c;
+
+	if (!t || !at->ngates)
+		return DECIDE_PASS;
+	t->gate = at->gates[0];
+	h = rg_intmap_ref(&t->hits, t->gate, 0);
+	t->hit = (long)++*h;
+	read_thread(x, t, x->kinds[t->gate] != XP_LINE);
+	if (x->running == (int)(t - x->t))
+		x->running = -1;
+	t->st = XT_HELD;
+	c = decide_release(x, t_ms, tid);
+	return c == (int)(t - x->t) ? DECIDE_PASS : DECIDE_HOLD;
+}
+
+static bool xd_site_live(void *d, const plan_bp *at)
+{
+	(void)d, (void)at;
+	return true;
+}
+
+static size_t xd_pass_depth(void *d, pid_t tid)
+{
+	(void)d, (void)tid;
+	return 0;
+}
+
+static void xd_passed(void *d, pid_t tid, bool at_once, double t_ms)
+{
+	(void)d, (void)tid, (void)at_once, (void)t_ms;
+}
+
+/*
+ * Deadlines: a new thread late to its first point, and a chosen thread
+ * that reaches no point for run_max_ms: it spins or blocks where the
+ * stall watch cannot see it, or computes for long; it stops counting as
+ * the running thread (it goes on, and is held at its next point) and
+ * another is chosen.
+ */
+static double xd_tick(void *d, double t_ms)
+{
+	explore_decider *x = d;
+	double next = -1;
+
+	if (session_ending(x->s))
+		return -1;
+	if (x->running >= 0 && t_ms - x->t[x->running].since >= x->run_max_ms) {
+		x->t[x->running].st = XT_LOOSE;
+		x->running = -1;
+	}
+	decide_release(x, t_ms, 0);
+	if (x->running >= 0)
+		return x->t[x->running].since + x->run_max_ms;
+	for (size_t i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_FRESH) {
+			double due = x->t[i].since + FRESH_WAIT_MS;
+
+			if (next < 0 || due < next)
+				next = due;
+		}
+	return next;
+}
+
+static bool xd_is_held(void *d, pid_t tid)
+{
+	explore_decider *x = d;
+	struct xthread *t = find(x, tid);
+
+	return t && t->st == XT_HELD;
+}
+
+static size_t xd_nheld(void *d)
+{
+	explore_decider *x = d;
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->nt; i++)
+		n += x->t[i].st == XT_HELD;
+	return n;
+}
+
+/*
+ * Every live thread is held or blocked in the kernel, for the quiet
+ * period: those not held are blocked (the chosen one included), and
+ * another held thread that can run is chosen.  None: a deadlock.
+ */
+static bool xd_stuck(void *d, double t_ms)
+{
+	explore_decider *x = d;
+
+	for (size_t i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_RUN || x->t[i].st == XT_FRESH)
+			x->t[i].st = XT_LOOSE;
+	x->running = -1;
+	if (decide_release(x, t_ms, 0) >= 0)
+		return true;
+	x->deadlock = true;
+	return false;
+}
+
+static void xd_diagnose(void *d, bool unwind)
+{
+	(void)d, (void)unwind;   /* the explorer reports the schedule, not the threads */
+}
+
+const decider_ops explore_decider_ops = {
+	.wants_names = xd_wants_names,
+	.thread_started = xd_thread_started,
+	.thread_named = xd_thread_named,
+	.thread_exited = xd_thread_exited,
+	.arrive = xd_arrive,
+	.site_live = xd_site_live,
+	.pass_depth = xd_pass_depth,
+	.passed = xd_passed,
+	.tick = xd_tick,
+	.is_held = xd_is_held,
+	.nheld = xd_nheld,
+	.stuck = xd_stuck,
+	.diagnose = xd_diagnose,
+};

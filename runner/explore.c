@@ -1,0 +1,1206 @@
+/*
+ * racegate explore: search the orderings of a program's threads at
+ * scheduling points for one that makes it fail, shrink that schedule, and
+ * write the gates.yaml that reproduces it (explore.h).
+ *
+ * The scheduling points become gates of a spec made here (one gate per
+ * point, doing nothing), so the plan, the session and shared objects work
+ * as for `run`; the decider is the explorer's (decide_explore.h) instead
+ * of the gate engine.
+ */
+#include "explore.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "interrupt.h"
+#include "intmap.h"
+#include "session.h"
+
+static const char explore_usage[] =
+"usage: racegate explore [--at LOC[,LOC...]] [--no-sync] [--strategy random|pct|dfs]\n"
+"                        [--schedules N] [--time D] [--seed S] [--replay ID]\n"
+"                        [--shard I/N] [-o FILE.yaml] [--report FILE.json]\n"
+"                        [OPTIONS] -- PROGRAM [ARGS...]\n";
+
+#define EXPLORE_QUIET_MS 30   /* default --quiet-period of explore */
+/*
+ * A chosen thread that reaches no point for this long (and is not seen
+ * blocked) is let loose (decide_explore.h).  Long enough that a slow,
+ * loaded machine does not make a schedule depend on timing; short enough
+ * that a spin-wait costs little.
+ */
+#define EXPLORE_RUN_MAX_MS 500.0
+/* schedules the shrinker's search for fewer preemptions may run, per bound */
+#define SHRINK_DFS_RUNS 150
+
+struct xopts {
+	char **at;             /* --at values, each a comma-separated list */
+	size_t nat;
+	bool sync;
+	enum explore_kind strategy;
+	int depth, bound;
+	long est_steps;        /* --pct-steps, 0: from a first run */
+	long schedules;
+	long time_ms;
+	uint64_t seed;
+	const char *replay;
+	long shard_i, shard_n;
+	const char *out, *report, *markdown;
+	bool has_expect_exit;
+	int expect_exit;
+	const char *expect_stdout;
+	long timeout_ms, quiet_ms;
+	long verify;           /* replays of the written file */
+	bool quiet, verbose;
+	const char *source_dir;
+	char **command;
+};
+
+/* The state of one explore command. */
+struct xctx {
+	struct xopts *o;
+	spec *sp;
+	plan p;
+	char **at;             /* per gate: its at: text */
+	enum explore_point_kind *kinds;
+	size_t npoints, cappoints;
+	run_opts ro;
+	regex_t re;
+	bool has_re;
+	struct timespec t0;
+};
+
+const char *explore_fail_name(enum explore_fail f)
+{
+	static const char *const names[XF_NKINDS] = {
+		"pass", "exit status", "fatal signal", "deadlock", "timeout",
+		"stdout mismatch",
+	};
+
+	return f < XF_NKINDS ? names[f] : "?";
+}
+
+void explore_run_release(explore_run *r)
+{
+	for (size_t i = 0; i < r->nthreads; i++)
+		free(r->threads[i].start);
+	free(r->threads);
+	free(r->steps);
+	memset(r, 0, sizeof(*r));
+}
+
+static double elapsed_ms(const struct xctx *c)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - c->t0.tv_sec) * 1e3 +
+	       (double)(t.tv_nsec - c->t0.tv_nsec) / 1e6;
+}
+
+/* ---- options ---- */
+
+static int xusage(const char *fmt, ...) RG_PRINTF(1, 2);
+static int xusage(const char *fmt, ...)
+{
+	rg_buf b = RG_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	rg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	rg_say("%s", b.s);
+	rg_buf_release(&b);
+	fputs(explore_usage, stderr);
+	return RG_EXIT_SETUP;
+}
+
+/* --name VALUE or --name=VALUE at argv[*i]; NULL when it is not that option. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t n = strlen(name);
+
+	*missing = false;
+	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (*i + 1 < argc && strcmp(argv[*i + 1], "--"))
+		return argv[++*i];
+	*missing = true;
+	return NULL;
+}
+
+static bool parse_long(const char *v, long lo, long hi, long *out)
+{
+	char *end;
+
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (errno || *end || end == v || x < lo || x > hi)
+		return false;
+	*out = x;
+	return true;
+}
+
+/* One option with a value; 1 when name was not it, 0 done, else an exit status. */
+static int take_valued(struct xopts *o, const char *name, const char *v)
+{
+	long x;
+
+	if (!strcmp(name, "--at")) {
+		o->at = xrealloc(o->at, (o->nat + 1) * sizeof(*o->at));
+		o->at[o->nat++] = (char *)v;
+	} else if (!strcmp(name, "--strategy")) {
+		if (!strcmp(v, "random"))
+			o->strategy = EXPLORE_RANDOM;
+		else if (!strcmp(v, "pct"))
+			o->strategy = EXPLORE_PCT;
+		else if (!strcmp(v, "dfs"))
+			o->strategy = EXPLORE_DFS;
+		else
+			return xusage("--strategy takes random, pct or dfs, not '%s'", v);
+	} else if (!strcmp(name, "--depth") || !strcmp(name, "--preemptions")) {
+		if (!parse_long(v, name[2] == 'd' ? 1 : 0, 64, &x))
+			return xusage("%s takes a number from %d to 64, not '%s'", name,
+				      name[2] == 'd' ? 1 : 0, v);
+		*(name[2] == 'd' ? &o->depth : &o->bound) = (int)x;
+	} else if (!strcmp(name, "--pct-steps")) {
+		if (!parse_long(v, 1, 1L << 30, &o->est_steps))
+			return xusage("--pct-steps takes a positive number, not '%s'", v);
+	} else if (!strcmp(name, "--schedules")) {
+		if (!parse_long(v, 1, 100000000, &o->schedules))
+			return xusage("--schedules takes a number from 1 to 100000000, "
+				      "not '%s'", v);
+	} else if (!strcmp(name, "--verify")) {
+		if (!parse_long(v, 1, 100000, &o->verify))
+			return xusage("--verify takes a number from 1 to 100000, not '%s'", v);
+	} else if (!strcmp(name, "--time") || !strcmp(name, "--timeout") ||
+		   !strcmp(name, "--quiet-period")) {
+		x = spec_parse_duration(v);
+		if (x <= 0)
+			return xusage("%s takes a duration such as 10s, 500ms or 2m, "
+				      "not '%s'", name, v);
+		*(name[3] == 'i' && name[4] == 'm' && !name[6] ? &o->time_ms :
+		  name[2] == 't' ? &o->timeout_ms : &o->quiet_ms) = x;
+	} else if (!strcmp(name, "--seed")) {
+		char *end;
+
+		errno = 0;
+		o->seed = strtoull(v, &end, 10);
+		if (errno || *end || end == v || *v == '-')
+			return xusage("--seed takes a number, not '%s'", v);
+	} else if (!strcmp(name, "--shard")) {
+		char *slash = strchr(v, '/');
+		char *i = slash ? xstrndup(v, (size_t)(slash - v)) : NULL;
+		bool ok = slash && parse_long(i, 0, LONG_MAX, &o->shard_i) &&
+			  parse_long(slash + 1, 1, 1000000, &o->shard_n) &&
+			  o->shard_i < o->shard_n;
+
+		free(i);
+		if (!ok)
+			return xusage("--shard takes I/N with 0 <= I < N, not '%s'", v);
+	} else if (!strcmp(name, "--expect-exit")) {
+		if (!parse_long(v, 0, 255, &x))
+			return xusage("--expect-exit takes a number from 0 to 255, not '%s'", v);
+		o->has_expect_exit = true;
+		o->expect_exit = (int)x;
+	} else if (!strcmp(name, "--replay")) {
+		o->replay = v;
+	} else if (!strcmp(name, "--expect-stdout")) {
+		o->expect_stdout = v;
+	} else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+		o->out = v;
+	} else if (!strcmp(name, "--report")) {
+		o->report = v;
+	} else if (!strcmp(name, "--markdown")) {
+		o->markdown = v;
+	} else if (!strcmp(name, "--source-dir")) {
+		o->source_dir = v;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+static int parse_opts(struct xopts *o, int argc, char **argv)
+{
+	static const char *const valued[] = {
+		"--at", "--strategy", "--depth", "--preemptions", "--pct-steps",
+		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
+		"--output", "--report", "--expect-exit", "--expect-stdout",
+		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
+	};
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->sync = true;
+	o->depth = 3;
+	o->bound = 2;
+	o->schedules = 1000;
+	o->seed = 1;
+	o->shard_n = 1;
+	o->verify = 20;
+	o->timeout_ms = 10000;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		bool missing = false;
+		size_t k;
+		int r;
+
+		if (!strcmp(a, "--")) {
+			if (i + 1 >= argc)
+				return xusage("nothing after '--'");
+			o->command = &argv[i + 1];
+			break;
+		}
+		if (!strcmp(a, "--sync") || !strcmp(a, "--no-sync")) {
+			o->sync = a[2] == 's';
+			continue;
+		}
+		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			o->quiet = true;
+			continue;
+		}
+		if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+			o->verbose = true;
+			rg_set_verbose(1);
+			continue;
+		}
+		for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+			if ((v = opt_value(argc, argv, &i, valued[k], &missing)) || missing)
+				break;
+		if (missing || (v && !*v))
+			return xusage("'%s' needs a value", a);
+		if (!v)
+			return xusage("unknown option '%s' of explore (see racegate --help)", a);
+		r = take_valued(o, valued[k], v);
+		if (r)
+			return r == 1 ? xusage("unknown option '%s'", a) : r;
+	}
+	if (!o->command)
+		return xusage("explore needs the program to run after '--'");
+	if (o->strategy == EXPLORE_DFS && o->shard_n > 1)
+		return xusage("--shard splits random and pct schedules by index; dfs "
+			      "schedules follow from the ones before, so it cannot be "
+			      "sharded");
+	return 0;
+}
+
+/* ---- scheduling points ---- */
+
+static void add_point(struct xctx *c, const char *at, enum explore_point_kind k)
+{
+	for (size_t i = 0; i < c->npoints; i++)
+		if (!strcmp(c->at[i], at))
+			return;
+	if (c->npoints == c->cappoints) {
+		c->cappoints = c->cappoints ? 2 * c->cappoints : 16;
+		c->at = xrealloc(c->at, c->cappoints * sizeof(*c->at));
+		c->kinds = xrealloc(c->kinds, c->cappoints * sizeof(*c->kinds));
+	}
+	c->at[c->npoints] = xstrdup(at);
+	c->kinds[c->npoints++] = k;
+}
+
+struct line_walk {
+	struct xctx *c;
+	const char *file;      /* as the user wrote it */
+	const char *function;  /* only lines of it, or NULL */
+	size_t n;
+};
+
+static int add_line(const dwarfx_line_info *li, void *arg)
+{
+	struct line_walk *w = arg;
+	char *at;
+
+	if (w->function && (!li->function || strcmp(li->function, w->function)))
+		return 0;
+	at = xasprintf("%s:%d", w->file, li->line);
+	add_point(w->c, at, XP_LINE);
+	free(at);
+	w->n++;
+	return 0;
+}
+
+/* A bare FILE: every line of it with code. */
+static bool looks_like_file(const char *loc)
+{
+	const char *dot = strrchr(loc, '.');
+
+	return !strchr(loc, ':') && loc[0] != '*' && dot && dot[1] &&
+	       strspn(dot + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+") ==
+	       strlen(dot + 1);
+}
+
+/* A bare FUNCTION (C or C++ name): every line of it. */
+static bool looks_like_function(const char *loc)
+{
+	for (const char *p = loc; *p; p++)
+		if (!(p[0] == '_' || (p[0] >= '0' && p[0] <= '9') ||
+		      ((p[0] | 32) >= 'a' && (p[0] | 32) <= 'z') ||
+		      (p[0] == ':' && (p[1] == ':' || (p > loc && p[-1] == ':')))))
+			return false;
+	return loc[0] && !(loc[0] >= '0' && loc[0] <= '9');
+}
+
+/* Every line of FUNCTION, when its file has debug information. */
+static int function_lines(struct xctx *c, const char *loc, rg_err *err)
+{
+	dwarfx_loc *locs = NULL;
+	size_t n = 0;
+	dwarfx_hint h = DWARFX_HINT_INIT;
+	struct line_walk w = { c, NULL, loc, 0 };
+
+	if (dwarfx_resolve(c->p.dx, loc, &locs, &n, &h, err) != DWARFX_OK || !n ||
+	    !locs[0].file) {
+		free(locs);
+		add_point(c, loc, XP_LINE);   /* the plan says what is wrong with it */
+		return 0;
+	}
+	/* the file by its name, as a person writes it in a gates file */
+	w.file = strrchr(locs[0].file, '/') ? strrchr(locs[0].file, '/') + 1 : locs[0].file;
+	if (dwarfx_lines(c->p.dx, w.file, 0, 0, add_line, &w, err) < 0 || !w.n)
+		add_point(c, loc, XP_LINE);
+	free(locs);
+	return 0;
+}
+
+static int expand_at(struct xctx *c, const char *list, rg_err *err)
+{
+	char *copy = xstrdup(list), *save = NULL, *loc;
+	int r = 0;
+
+	for (loc = strtok_r(copy, ",", &save); loc && !r; loc = strtok_r(NULL, ",", &save)) {
+		if (looks_like_file(loc)) {
+			struct line_walk w = { c, loc, NULL, 0 };
+			int listed = dwarfx_lines(c->p.dx, loc, 0, 0, add_line, &w, err);
+			dwarfx *lib = NULL;
+
+			/* a library's source, as run and lines find it */
+			if (listed == DWARFX_NO_ENTRY)
+				listed = run_lines_in_libs(c->p.exe, loc, 0, 0, c->o->source_dir,
+							   add_line, &w, &lib, err);
+			if (lib)
+				dwarfx_free(lib);
+			if (listed < 0)
+				r = rg_error_prefix(err, "--at '%s'", loc);
+			else if (!w.n)
+				r = rg_error(err, "--at '%s': no line of it has code", loc);
+		} else if (looks_like_function(loc)) {
+			r = function_lines(c, loc, err);
+		} else {
+			add_point(c, loc, XP_LINE);
+		}
+	}
+	free(copy);
+	return r;
+}
+
+static void add_sync_points(struct xctx *c)
+{
+	static const struct { const char *at; enum explore_point_kind k; } ops[] = {
+		{ "*pthread_mutex_lock", XP_MUTEX_LOCK },
+		{ "*pthread_mutex_trylock", XP_SYNC },
+		{ "*pthread_mutex_unlock", XP_SYNC },
+		{ "*pthread_cond_wait", XP_SYNC },
+		{ "*pthread_cond_signal", XP_SYNC },
+		{ "*pthread_cond_broadcast", XP_SYNC },
+		{ "*pthread_create", XP_SYNC },
+		{ "*pthread_join", XP_JOIN },
+		{ "*sem_wait", XP_SYNC },
+		{ "*sem_post", XP_SYNC },
+	};
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		add_point(c, ops[i].at, ops[i].k);
+}
+
+/* The spec of the points: one gate each, doing nothing but stopping. */
+static char *points_spec(const struct xctx *c)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	rg_buf_puts(&b, "version: 1\nname: explore\ngates:\n");
+	for (size_t i = 0; i < c->npoints; i++) {
+		rg_buf_printf(&b, "  - {name: \"point %zu\", optional: true, at: \"", i);
+		for (const char *p = c->at[i]; *p; p++)
+			rg_buf_printf(&b, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+		rg_buf_puts(&b, "\"}\n");
+	}
+	return rg_buf_detach(&b);
+}
+
+/* Opens the program, makes the points and the plan over them; says what failed. */
+static int prepare(struct xctx *c)
+{
+	spec_diags d = SPEC_DIAGS_INIT;
+	rg_err err = RG_ERR_INIT;
+	spec *empty = NULL;
+	char *text;
+	int r = -1;
+
+	/* the program first, for FILE and FUNCTION: a plan of no gates */
+	if (spec_load_string("version: 1\ngates: []\n", 20, "explore", ".", &empty, &d) < 0 ||
+	    (c->p.source_dir = c->o->source_dir,
+	     plan_build(&c->p, empty, c->o->command, &d, &err) < 0)) {
+		rg_say("%s", d.nerrors ? d.v[0].msg : err.msg);
+		goto out;
+	}
+	for (size_t i = 0; i < c->o->nat; i++)
+		if (expand_at(c, c->o->at[i], &err) < 0) {
+			rg_say("%s", err.msg);
+			goto out;
+		}
+	if (c->o->sync)
+		add_sync_points(c);
+	if (!c->npoints) {
+		rg_say("no scheduling points: give --at LOC (a file, a function, a "
+		       "line), or leave --sync on");
+		goto out;
+	}
+	plan_release(&c->p);
+	spec_diags_release(&d);
+	text = points_spec(c);
+	if (spec_load_string(text, strlen(text), "explore", ".", &c->sp, &d) < 0) {
+		rg_bug("the spec of the scheduling points does not load: %s", d.v[0].msg);
+	}
+	free(text);
+	c->p.source_dir = c->o->source_dir;
+	if (plan_build(&c->p, c->sp, c->o->command, &d, &err) < 0) {
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].severity == SPEC_ERROR)
+				rg_say("--at: %s", d.v[i].msg);
+		if (!d.nerrors)
+			rg_say("%s", err.msg);
+		goto out;
+	}
+	r = 0;
+out:
+	spec_diags_release(&d);
+	spec_free(empty);
+	return r;
+}
+
+/* ---- one schedule ---- */
+
+static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
+{
+	const explore_step *st;
+
+	out->nsteps = explore_decider_steps(x, &st);
+	out->steps = xcalloc(out->nsteps ? out->nsteps : 1, sizeof(*st));
+	memcpy(out->steps, st, out->nsteps * sizeof(*st));
+	out->nthreads = explore_decider_nthreads(x);
+	out->threads = xcalloc(out->nthreads ? out->nthreads : 1, sizeof(*out->threads));
+	for (size_t i = 0; i < out->nthreads; i++) {
+		out->threads[i] = *explore_decider_thread(x, i);
+		if (out->threads[i].start)
+			out->threads[i].start = xstrdup(out->threads[i].start);
+	}
+	out->hash = explore_decider_hash(x);
+	out->npreempt = sc->npreempt;
+}
+
+/*
+ * Runs the program once under schedule sc; out says how it went.  0, 1
+ * when racegate was interrupted, -1 when the program could not be run
+ * (said).
+ */
+static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
+{
+	run_result res;
+	session *s;
+	explore_decider *x;
+	session_end end;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&res, 0, sizeof(res));
+	res.exit_code = -1;
+	res.ngates = c->sp->ngates;
+	s = session_new(&c->p, &c->ro, &res);
+	x = explore_decider_new(s, c->kinds, sc, EXPLORE_RUN_MAX_MS);
+	session_run(s, &explore_decider_ops, x, &end);
+	take_run(x, sc, out);
+	out->exit_code = res.exited ? res.exit_code : -1;
+	out->signo = res.exited ? res.term_signal : 0;
+	if (end.interrupted || interrupt_signal()) {
+		r = 1;
+	} else if (!end.started || end.failed) {
+		rg_say("cannot explore '%s': %s", c->p.exe, res.note ? res.note : "the run failed");
+		r = -1;
+	} else if (explore_decider_deadlock(x)) {
+		out->fail = XF_DEADLOCK;
+	} else if (end.timed_out) {
+		out->fail = XF_TIMEOUT;
+	} else if (res.term_signal) {
+		out->fail = XF_SIGNAL;
+	} else if (res.exit_code != (c->o->has_expect_exit ? c->o->expect_exit : 0)) {
+		out->fail = XF_EXIT;
+	} else if (c->has_re && regexec(&c->re, res.out.s ? res.out.s : "", 0, NULL, 0)) {
+		out->fail = XF_STDOUT;
+	}
+	explore_decider_free(x);
+	session_free(s);
+	run_result_release(&res);
+	return r;
+}
+
+/* ---- the search ---- */
+
+struct search {
+	long tried;
+	rg_intmap seen;        /* interleaving hashes */
+	size_t distinct;
+	bool exhausted;        /* dfs: every schedule within the bound was run */
+	explore_sched fail_sc; /* the failing schedule */
+	explore_run fail_run;
+	char *fail_id;
+	bool failed;
+};
+
+static void note_seen(struct search *se, const explore_run *r)
+{
+	if (!rg_intmap_get(&se->seen, r->hash)) {
+		*rg_intmap_ref(&se->seen, r->hash, 0) = 1;
+		se->distinct++;
+	}
+}
+
+static void progress(const struct xctx *c, const struct search *se, bool done)
+{
+	if (c->o->quiet || c->o->verbose || !isatty(STDERR_FILENO))
+		return;
+	if (done)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\r\033[Kexplore: %ld schedules, %zu distinct, %.1f s",
+			se->tried, se->distinct, elapsed_ms(c) / 1e3);
+}
+
+/* The next schedule of the search, or false when there is none. */
+static bool next_schedule(struct xctx *c, explore_dfs *dfs, explore_cfg *cfg,
+			  long k, explore_sched *sc)
+{
+	if (c->o->strategy == EXPLORE_DFS)
+		return explore_dfs_next(dfs, sc);
+	explore_sched_init(sc, cfg, explore_shard_index((uint64_t)c->o->shard_i,
+							(uint64_t)c->o->shard_n, (uint64_t)k));
+	return true;
+}
+
+static char *sched_id(const explore_sched *sc, const explore_cfg *cfg, long k,
+		      const struct xopts *o)
+{
+	explore_dev *devs;
+	size_t n;
+	char *id;
+
+	if (sc->cfg.kind == EXPLORE_RANDOM || sc->cfg.kind == EXPLORE_PCT)
+		return explore_id_seeded(cfg, explore_shard_index((uint64_t)o->shard_i,
+								  (uint64_t)o->shard_n, (uint64_t)k));
+	n = explore_deviations(sc, &devs);
+	id = explore_id_forced(devs, n);
+	free(devs);
+	return id;
+}
+
+/* PCT draws change points from the steps of a run: the default schedule's. */
+static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
+{
+	explore_sched sc;
+	explore_run r;
+	int rc;
+
+	if (c->o->est_steps) {
+		cfg->est_steps = c->o->est_steps;
+		return 0;
+	}
+	explore_sched_init_forced(&sc, NULL, 0);
+	rc = run_schedule(c, &sc, &r);
+	cfg->est_steps = r.nsteps ? (long)r.nsteps : 1;
+	rg_trace("pct: %zu decisions in the default schedule", r.nsteps);
+	if (!rc && r.fail != XF_NONE) {
+		se->failed = true;
+		se->fail_id = xstrdup("dev:");
+		se->fail_sc = sc;
+		se->fail_run = r;
+		se->tried++;
+		return 0;
+	}
+	explore_run_release(&r);
+	explore_sched_release(&sc);
+	return rc;
+}
+
+/* Runs schedules until one fails, or a limit; 0, 1 interrupted, -1 error. */
+static int search(struct xctx *c, struct search *se)
+{
+	explore_cfg cfg = { c->o->strategy, c->o->seed, c->o->depth, 0, c->o->bound };
+	explore_dfs *dfs = c->o->strategy == EXPLORE_DFS ? explore_dfs_new(c->o->bound) : NULL;
+	int rc = 0;
+
+	if (c->o->strategy == EXPLORE_PCT && (rc = pct_steps(c, &cfg, se)) != 0)
+		goto out;
+	for (long k = 0; !se->failed; k++) {
+		explore_sched sc;
+		explore_run r;
+
+		if (se->tried >= c->o->schedules ||
+		    (c->o->time_ms && elapsed_ms(c) >= (double)c->o->time_ms))
+			break;
+		if (!next_schedule(c, dfs, &cfg, k, &sc)) {
+			se->exhausted = true;
+			break;
+		}
+		rc = run_schedule(c, &sc, &r);
+		se->tried++;
+		if (rc) {
+			explore_run_release(&r);
+			explore_sched_release(&sc);
+			break;
+		}
+		note_seen(se, &r);
+		if (dfs)
+			explore_dfs_feed(dfs, &sc);
+		progress(c, se, false);
+		if (r.fail != XF_NONE) {
+			se->failed = true;
+			se->fail_id = sched_id(&sc, &cfg, k, c->o);
+			se->fail_sc = sc;
+			se->fail_run = r;
+			break;
+		}
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+	}
+out:
+	progress(c, se, true);
+	explore_dfs_free(dfs);
+	return rc;
+}
+
+/* ---- shrinking ---- */
+
+struct shrink_ctx {
+	struct xctx *c;
+	enum explore_fail want;
+	explore_run best;      /* the latest run that failed as wanted */
+	bool stop;             /* interrupted or broken: every candidate "passes" */
+};
+
+static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
+{
+	struct shrink_ctx *k = ctx;
+	explore_sched sc;
+	explore_run r;
+	explore_dev *took;
+	size_t ntook;
+
+	if (k->stop)
+		return false;
+	explore_sched_init_forced(&sc, devs, *n);
+	if (run_schedule(k->c, &sc, &r)) {
+		k->stop = true;
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+		return false;
+	}
+	if (r.fail != k->want) {
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+		return false;
+	}
+	/* the deviations that took effect: the others did nothing */
+	ntook = explore_deviations(&sc, &took);
+	if (ntook <= *n) {
+		if (ntook)
+			memcpy(devs, took, ntook * sizeof(*devs));
+		*n = ntook;
+	}
+	free(took);
+	explore_sched_release(&sc);
+	explore_run_release(&k->best);
+	k->best = r;
+	return true;
+}
+
+/*
+ * A schedule that fails as k->want with at most bound preemptions, by a
+ * depth-first search of at most budget schedules: its deviations in *devs
+ * (and its run in k->best).  runs counts the schedules run.
+ */
+static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
+		       explore_dev **devs, size_t *n, size_t *runs)
+{
+	explore_dfs *dfs = explore_dfs_new(bound);
+	explore_sched sc;
+	bool found = false;
+
+	for (long i = 0; i < budget && !found && !k->stop && explore_dfs_next(dfs, &sc); i++) {
+		explore_run r;
+
+		(*runs)++;
+		if (run_schedule(k->c, &sc, &r)) {
+			k->stop = true;
+		} else if (r.fail == k->want) {
+			free(*devs);
+			*n = explore_deviations(&sc, devs);
+			explore_run_release(&k->best);
+			k->best = r;
+			found = true;
+			explore_sched_release(&sc);
+			break;
+		}
+		explore_dfs_feed(dfs, &sc);
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+	}
+	explore_dfs_free(dfs);
+	return found;
+}
+
+/*
+ * Fewest preemptions, then fewest points: delta debugging drops the
+ * deviations from the default schedule that the failure does not need;
+ * then a small depth-first search with fewer preemptions than are left
+ * looks for a simpler schedule that fails the same way (ddmin is only
+ * 1-minimal: a pair of preemptions that only work together stays).
+ * se's failing run is replaced by the shrunk one.
+ */
+static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
+{
+	struct shrink_ctx k;
+	explore_dev *devs;
+	size_t n = explore_deviations(&se->fail_sc, &devs), runs;
+	size_t pre = se->fail_run.npreempt;
+
+	memset(&k, 0, sizeof(k));
+	k.c = c;
+	k.want = se->fail_run.fail;
+	runs = explore_shrink(&devs, &n, still_fails, &k);
+	if (k.best.nsteps || k.best.nthreads)
+		pre = k.best.npreempt;
+	for (int b = 0; (size_t)b < pre && !k.stop; b++)
+		if (dfs_within(&k, b, SHRINK_DFS_RUNS, &devs, &n, &runs)) {
+			runs += explore_shrink(&devs, &n, still_fails, &k);
+			break;
+		}
+	if (k.best.nsteps || k.best.nthreads) {
+		explore_run_release(&se->fail_run);
+		se->fail_run = k.best;
+	}
+	*shrunk_id = explore_id_forced(devs, n);
+	free(devs);
+	return runs;
+}
+
+/* ---- the gates file ---- */
+
+/* The directory of path ("." when none), malloc'd. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/* Is dir the current directory? */
+static bool is_cwd(const char *dir)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	return realpath(dir, a) && realpath(".", b) && !strcmp(a, b);
+}
+
+/*
+ * Replays yaml as `racegate run FILE --repeat n` would (the file's own
+ * command, relative to dir); how many runs were REPRODUCED, or -1.
+ */
+static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long n)
+{
+	spec *sp = NULL;
+	spec_diags d = SPEC_DIAGS_INIT;
+	rg_err err = RG_ERR_INIT;
+	plan p;
+	run_opts o;
+	long ok = 0;
+
+	memset(&p, 0, sizeof(p));
+	if (spec_load_string(yaml, strlen(yaml), "repro", dir, &sp, &d) < 0)
+		rg_bug("explore wrote a gates file that does not load: %s", d.v[0].msg);
+	p.source_dir = c->o->source_dir;
+	if (plan_build(&p, sp, NULL, &d, &err) < 0) {
+		rg_say("cannot replay the gates file: %s", d.nerrors ? d.v[0].msg : err.msg);
+		ok = -1;
+		goto out;
+	}
+	o = c->ro;
+	o.quiet_ms = c->o->quiet_ms;   /* as racegate run has it */
+	o.timeout_ms = sp->timeout_ms;
+	o.on_deadlock = (int)sp->on_deadlock;
+	for (long i = 0; i < n && !interrupt_signal(); i++) {
+		run_result res;
+
+		run_once(&p, &o, &res);
+		ok += res.outcome == OUT_REPRODUCED;
+		rg_trace("replay %ld of the gates file: %s%s%s", i + 1,
+			 run_outcome_name(res.outcome), res.note ? ": " : "",
+			 res.note ? res.note : "");
+		run_result_release(&res);
+	}
+out:
+	plan_release(&p);
+	spec_diags_release(&d);
+	spec_free(sp);
+	return ok;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		rg_say("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Writes the gates file for se's failure at the first level that
+ * reproduces every time it is replayed; says how it went.  0 written, 1
+ * not (said why), -1 error.
+ */
+static int write_repro(struct xctx *c, const struct search *se, const char *id,
+		       char **written)
+{
+	char *dir = dir_of(c->o->out);
+	char *exe_abs = NULL;
+	char **cmd = c->o->command;
+	char *save0 = cmd[0];
+	long best = -1;
+	int r = 1;
+
+	/* the file names its program relative to itself */
+	if (!is_cwd(dir)) {
+		exe_abs = realpath(c->p.exe, NULL);
+		if (exe_abs)
+			cmd[0] = exe_abs;
+	}
+	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
+		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
+					"found by racegate explore" };
+		rg_err err = RG_ERR_INIT;
+		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
+		long ok;
+
+		if (!yaml) {
+			/* the next level may have what this one lacks */
+			if (lvl + 1 == XW_NLEVELS && best < 0)
+				printf("  no gates file written: %s\n", err.msg);
+			continue;
+		}
+		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
+		ok = verify_yaml(c, yaml, dir, c->o->verify);
+		if (ok < 0) {
+			r = -1;
+		} else if (ok == c->o->verify) {
+			r = write_file(c->o->out, yaml) < 0 ? -1 : 0;
+			if (!r) {
+				printf("  wrote %s: reproduced %ld/%ld under racegate run\n",
+				       c->o->out, ok, c->o->verify);
+				*written = yaml;
+				yaml = NULL;
+			}
+		}
+		if (ok > best)
+			best = ok;
+		free(yaml);
+	}
+	if (r == 1 && best >= 0)
+		printf("  no gates file written: the best order written reproduced "
+		       "%ld/%ld under racegate run\n", best, c->o->verify);
+	cmd[0] = save0;
+	free(exe_abs);
+	free(dir);
+	return r;
+}
+
+/* ---- the summary and the report ---- */
+
+static const char *strategy_name(enum explore_kind k)
+{
+	return k == EXPLORE_PCT ? "pct" : k == EXPLORE_DFS ? "dfs" :
+	       k == EXPLORE_FORCED ? "replay" : "random";
+}
+
+static void say_failure(const explore_run *r)
+{
+	switch (r->fail) {
+	case XF_EXIT:
+		printf("exit status %d", r->exit_code);
+		break;
+	case XF_SIGNAL: {
+		const char *n = spec_signal_name(r->signo);
+
+		printf("killed by %s", n ? n : "a signal");
+		break;
+	}
+	default:
+		printf("%s", explore_fail_name(r->fail));
+	}
+}
+
+static int write_report(const struct xctx *c, const struct search *se,
+			const char *shrunk_id)
+{
+	rg_buf b = RG_BUF_INIT;
+	int r;
+
+	rg_buf_printf(&b, "{\"command\": \"explore\", \"strategy\": \"%s\", "
+		      "\"seed\": %" PRIu64 ", \"schedules\": %ld, \"distinct\": %zu, "
+		      "\"elapsed_ms\": %.3f, \"exhausted\": %s, \"failures\": [",
+		      c->o->replay ? "replay" : strategy_name(c->o->strategy), c->o->seed,
+		      se->tried, se->distinct, elapsed_ms(c),
+		      se->exhausted ? "true" : "false");
+	if (se->failed) {
+		rg_buf_puts(&b, "{\"kind\": ");
+		json_str(&b, explore_fail_name(se->fail_run.fail));
+		rg_buf_puts(&b, ", \"id\": ");
+		json_str(&b, se->fail_id);
+		rg_buf_puts(&b, ", \"shrunk_id\": ");
+		json_str(&b, shrunk_id ? shrunk_id : se->fail_id);
+		rg_buf_printf(&b, ", \"preemptions\": %zu, \"steps\": %zu, \"exit\": %d, "
+			      "\"signal\": %d}", se->fail_run.npreempt, se->fail_run.nsteps,
+			      se->fail_run.exit_code, se->fail_run.signo);
+	}
+	rg_buf_puts(&b, "]}\n");
+	r = write_file(c->o->report, b.s);
+	rg_buf_release(&b);
+	return r;
+}
+
+static void summary(const struct xctx *c, const struct search *se)
+{
+	printf("racegate explore: ");
+	if (se->failed) {
+		printf("FAILED (");
+		say_failure(&se->fail_run);
+		printf(")");
+	} else {
+		printf("no failure");
+	}
+	printf(" after %ld schedule%s (%zu distinct interleaving%s) in %.1f s, "
+	       "%zu scheduling point%s, %s", se->tried, se->tried == 1 ? "" : "s",
+	       se->distinct, se->distinct == 1 ? "" : "s", elapsed_ms(c) / 1e3,
+	       c->npoints, c->npoints == 1 ? "" : "s",
+	       c->o->replay ? "replay" : strategy_name(c->o->strategy));
+	if (!c->o->replay && c->o->strategy != EXPLORE_DFS)
+		printf(", seed %" PRIu64, c->o->seed);
+	if (c->o->shard_n > 1 && !c->o->replay)
+		printf(", shard %ld/%ld", c->o->shard_i, c->o->shard_n);
+	printf("\n");
+	if (se->failed)
+		printf("  failing schedule: %s (%zu preemption%s, %zu decisions)\n",
+		       se->fail_id, se->fail_run.npreempt,
+		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps);
+	else if (se->exhausted)
+		printf("  every schedule with at most %d preemption%s was run\n",
+		       c->o->bound, c->o->bound == 1 ? "" : "s");
+}
+
+/* --replay ID: that one schedule. */
+static int replay(struct xctx *c, struct search *se)
+{
+	explore_sched sc;
+	explore_run r;
+	rg_err err = RG_ERR_INIT;
+	int rc;
+
+	if (explore_id_parse(c->o->replay, &sc, &err) < 0) {
+		rg_say("--replay: %s", err.msg);
+		return -1;
+	}
+	rc = run_schedule(c, &sc, &r);
+	se->tried = 1;
+	if (rc) {
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+		return rc;
+	}
+	note_seen(se, &r);
+	if (r.fail != XF_NONE) {
+		se->failed = true;
+		se->fail_id = xstrdup(c->o->replay);
+		se->fail_sc = sc;
+		se->fail_run = r;
+		return 0;
+	}
+	explore_run_release(&r);
+	explore_sched_release(&sc);
+	return 0;
+}
+
+/* The command that replays schedule id, as a shell would take it. */
+static char *replay_cmdline(const struct xctx *c, const char *id)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	rg_buf_puts(&b, "racegate explore");
+	for (size_t i = 0; i < c->o->nat; i++)
+		rg_buf_printf(&b, " --at '%s'", c->o->at[i]);
+	if (!c->o->sync)
+		rg_buf_puts(&b, " --no-sync");
+	rg_buf_printf(&b, " --replay %s --", id);
+	for (char **a = c->o->command; *a; a++)
+		rg_buf_printf(&b, " %s", *a);
+	return rg_buf_detach(&b);
+}
+
+static int write_markdown(struct xctx *c, const struct search *se, const char *id,
+			  const char *yaml)
+{
+	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
+				c->o->command, id, NULL };
+	char *cmd = replay_cmdline(c, id);
+	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
+	int r = write_file(c->o->markdown, md);
+
+	if (!r)
+		printf("  wrote %s: the bug report, with the interleaving as a diagram\n",
+		       c->o->markdown);
+	free(md);
+	free(cmd);
+	return r;
+}
+
+/* Shrinks the failure, prints how to replay it, writes the files. */
+static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
+{
+	const char *id;
+	char *cmd, *yaml = NULL;
+	size_t runs;
+	int r = 0;
+
+	if (!c->o->replay) {
+		runs = shrink(c, se, shrunk_id);
+		printf("  shrunk to %s (%zu preemption%s, %zu decisions) in %zu run%s\n",
+		       *shrunk_id, se->fail_run.npreempt,
+		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps,
+		       runs, runs == 1 ? "" : "s");
+	}
+	id = *shrunk_id ? *shrunk_id : se->fail_id;
+	cmd = replay_cmdline(c, id);
+	printf("  replay: %s\n", cmd);
+	free(cmd);
+	if (interrupt_signal())
+		return 0;
+	if (c->o->out && write_repro(c, se, id, &yaml) < 0)
+		r = -1;
+	if (c->o->markdown && !interrupt_signal() && write_markdown(c, se, id, yaml) < 0)
+		r = -1;
+	free(yaml);
+	return r;
+}
+
+static void xctx_release(struct xctx *c)
+{
+	plan_release(&c->p);
+	spec_free(c->sp);
+	for (size_t i = 0; i < c->npoints; i++)
+		free(c->at[i]);
+	free(c->at);
+	free(c->kinds);
+	if (c->has_re)
+		regfree(&c->re);
+}
+
+int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
+		int ninherit)
+{
+	struct xopts o;
+	struct xctx c;
+	struct search se;
+	rg_err err = RG_ERR_INIT;
+	char *shrunk_id = NULL;
+	int r, status = RG_EXIT_SETUP;
+
+	if ((r = parse_opts(&o, argc, argv)) != 0) {
+		free(o.at);
+		return r;
+	}
+	memset(&c, 0, sizeof(c));
+	memset(&se, 0, sizeof(se));
+	c.o = &o;
+	clock_gettime(CLOCK_MONOTONIC, &c.t0);
+	if (o.expect_stdout) {
+		if (regcomp(&c.re, o.expect_stdout, REG_EXTENDED | REG_NOSUB | REG_NEWLINE)) {
+			rg_say("--expect-stdout: '%s' is not a POSIX extended regex",
+			       o.expect_stdout);
+			goto out;
+		}
+		c.has_re = true;
+	}
+	if (o.report && report_check_path(o.report, &err) < 0) {
+		rg_say("--report: %s", err.msg);
+		goto out;
+	}
+	if (o.markdown && report_check_path(o.markdown, &err) < 0) {
+		rg_say("--markdown: %s", err.msg);
+		goto out;
+	}
+	if (prepare(&c) < 0)
+		goto out;
+	c.ro.timeout_ms = o.timeout_ms;
+	c.ro.capture = true;
+	/* a schedule waits this long on a thread that blocks unseen */
+	c.ro.quiet_ms = o.quiet_ms ? o.quiet_ms : EXPLORE_QUIET_MS;
+	c.ro.verbose = o.verbose;
+	c.ro.closed_std = closed_std;
+	c.ro.inherit = inherit;
+	c.ro.ninherit = ninherit;
+	if (interrupt_install(&err) < 0) {
+		rg_say("%s", err.msg);
+		goto out;
+	}
+	r = o.replay ? replay(&c, &se) : search(&c, &se);
+	if (r < 0)
+		goto done;
+	if (r == 0)
+		summary(&c, &se);
+	status = se.failed ? RG_EXIT_UNMET : RG_EXIT_OK;
+	if (r == 0 && se.failed && after_failure(&c, &se, &shrunk_id) < 0)
+		status = RG_EXIT_SETUP;
+	if (o.report && write_report(&c, &se, shrunk_id) < 0)
+		status = RG_EXIT_SETUP;
+done:
+	if (interrupt_signal()) {
+		printf("racegate explore: interrupted after %ld schedules\n", se.tried);
+		status = RG_EXIT_SIGNAL + interrupt_signal();
+	}
+	interrupt_uninstall();
+out:
+	if (se.failed) {
+		explore_run_release(&se.fail_run);
+		explore_sched_release(&se.fail_sc);
+	}
+	free(se.fail_id);
+	free(shrunk_id);
+	rg_intmap_release(&se.seen);
+	xctx_release(&c);
+	free(o.at);
+	return status;
+}

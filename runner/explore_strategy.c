@@ -1,0 +1,524 @@
+/*
+ * Strategies for `racegate explore` (explore_strategy.h).
+ */
+#include "explore_strategy.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* splitmix64: a fine generator for choosing, and a fine mixer of seeds. */
+static uint64_t mix(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n), n >= 1 (rejection: no modulo bias). */
+static uint64_t below(uint64_t *state, uint64_t n)
+{
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n, r;
+
+	do
+		r = mix(state);
+	while (r >= lim);
+	return r % n;
+}
+
+uint64_t explore_shard_index(uint64_t i, uint64_t n, uint64_t k)
+{
+	return i + k * n;
+}
+
+uint64_t explore_hash(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+void explore_sched_init(explore_sched *s, const explore_cfg *cfg, uint64_t index)
+{
+	uint64_t st = cfg->seed;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	/* schedule index of seed: its own stream, whatever ran before */
+	st = mix(&st) ^ index;
+	s->rng = mix(&st);
+	if (cfg->kind == EXPLORE_PCT && cfg->depth > 1) {
+		long k = cfg->est_steps > 0 ? cfg->est_steps : 1;
+
+		s->change = xcalloc((size_t)cfg->depth - 1, sizeof(long));
+		for (int i = 0; i < cfg->depth - 1; i++)
+			s->change[i] = (long)below(&s->rng, (uint64_t)k);
+	}
+}
+
+void explore_sched_init_forced(explore_sched *s, const explore_dev *devs, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg.kind = EXPLORE_FORCED;
+	if (n) {
+		s->devs = xcalloc(n, sizeof(*devs));
+		memcpy(s->devs, devs, n * sizeof(*devs));
+	}
+	s->ndevs = n;
+}
+
+void explore_sched_release(explore_sched *s)
+{
+	for (size_t i = 0; i < s->nsteps; i++)
+		free(s->steps[i].runnable);
+	free(s->steps);
+	free(s->change);
+	free(s->prio);
+	free(s->prefix);
+	free(s->devs);
+	memset(s, 0, sizeof(*s));
+}
+
+static bool has(const int *v, size_t n, int x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+static int default_choice(int cur, const int *runnable, size_t n)
+{
+	return has(runnable, n, cur) ? cur : runnable[0];
+}
+
+/*
+ * PCT: a thread seen for the first time gets a random priority above
+ * every change point's (depth - 1 of them, priorities 1 .. depth - 1);
+ * at change point i the thread that was running drops to depth - 1 - i.
+ */
+static int pct_choose(explore_sched *s, int cur, const int *runnable, size_t n)
+{
+	const uint64_t base = (uint64_t)s->cfg.depth;
+	uint64_t best = 0;
+	int who = runnable[0];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		size_t t = (size_t)runnable[i];
+
+		if (t >= s->nprio) {
+			s->prio = xrealloc(s->prio, (t + 1) * sizeof(*s->prio));
+			memset(s->prio + s->nprio, 0, (t + 1 - s->nprio) * sizeof(*s->prio));
+			s->nprio = t + 1;
+		}
+		if (!s->prio[t])
+			s->prio[t] = base + 1 + (mix(&s->rng) >> 2);
+	}
+	for (i = 0; s->change && i < (size_t)s->cfg.depth - 1; i++)
+		if (s->change[i] == (long)s->nsteps && cur >= 0 && (size_t)cur < s->nprio)
+			s->prio[cur] = base - 1 - i;
+	for (i = 0; i < n; i++)
+		if (s->prio[runnable[i]] > best) {
+			best = s->prio[runnable[i]];
+			who = runnable[i];
+		}
+	return who;
+}
+
+static bool dev_matches(const explore_dev *d, int cur, long gate, long hit)
+{
+	return d->cur == cur && d->gate == gate && d->hit == hit;
+}
+
+static int forced_choose(const explore_sched *s, int cur, long gate, long hit,
+			 const int *runnable, size_t n)
+{
+	if (gate < 0)
+		hit = (long)s->nsteps;
+	for (size_t i = 0; i < s->ndevs; i++)
+		if (dev_matches(&s->devs[i], cur, gate, hit) &&
+		    has(runnable, n, s->devs[i].thread))
+			return s->devs[i].thread;
+	return default_choice(cur, runnable, n);
+}
+
+int explore_choose(explore_sched *s, int cur, long gate, long hit,
+		   const int *runnable, size_t n)
+{
+	explore_decision *d;
+	int c;
+
+	if (!n)
+		rg_bug("explore_choose with no runnable thread");
+	switch (s->cfg.kind) {
+	case EXPLORE_RANDOM:
+		c = runnable[below(&s->rng, n)];
+		break;
+	case EXPLORE_PCT:
+		c = pct_choose(s, cur, runnable, n);
+		break;
+	case EXPLORE_DFS:
+		c = s->nsteps < s->nprefix && has(runnable, n, s->prefix[s->nsteps]) ?
+		    s->prefix[s->nsteps] : default_choice(cur, runnable, n);
+		break;
+	default:
+		c = forced_choose(s, cur, gate, hit, runnable, n);
+		break;
+	}
+	RG_GROW(s->steps, s->nsteps + 1, s->capsteps);
+	d = &s->steps[s->nsteps++];
+	d->cur = cur;
+	d->gate = gate;
+	d->hit = gate < 0 ? (long)s->nsteps - 1 : hit;
+	d->n = n;
+	d->runnable = xcalloc(n, sizeof(int));
+	memcpy(d->runnable, runnable, n * sizeof(int));
+	d->chosen = c;
+	d->preempt = c != cur && has(runnable, n, cur);
+	s->npreempt += d->preempt;
+	return c;
+}
+
+size_t explore_deviations(const explore_sched *s, explore_dev **out)
+{
+	size_t i, n = 0;
+
+	*out = NULL;
+	for (i = 0; i < s->nsteps; i++) {
+		const explore_decision *d = &s->steps[i];
+
+		if (d->chosen == default_choice(d->cur, d->runnable, d->n)) 
+			continue;
+		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n].cur = d->cur;
+		(*out)[n].gate = d->gate;
+		(*out)[n].hit = d->hit;
+		(*out)[n].thread = d->chosen;
+		n++;
+	}
+	return n;
+}
+
+/* ---- depth-first search ---- */
+
+struct dfs_node {
+	int cur;
+	int *runnable;
+	size_t n;
+	int chosen;
+	bool *tried;           /* per runnable[i] */
+	size_t preempts;       /* in the steps before this one */
+};
+
+struct explore_dfs {
+	int bound;
+	struct dfs_node *v;
+	size_t n, cap;
+	int *next;             /* the next prefix */
+	size_t nnext;
+	bool started, done;
+};
+
+explore_dfs *explore_dfs_new(int bound)
+{
+	explore_dfs *d = xcalloc(1, sizeof(*d));
+
+	d->bound = bound;
+	return d;
+}
+
+static void node_release(struct dfs_node *nd)
+{
+	free(nd->runnable);
+	free(nd->tried);
+}
+
+void explore_dfs_free(explore_dfs *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		node_release(&d->v[i]);
+	free(d->v);
+	free(d->next);
+	free(d);
+}
+
+bool explore_dfs_next(explore_dfs *d, explore_sched *s)
+{
+	if (d->done)
+		return false;
+	memset(s, 0, sizeof(*s));
+	s->cfg.kind = EXPLORE_DFS;
+	s->cfg.bound = d->bound;
+	if (d->started && d->nnext) {
+		s->prefix = xcalloc(d->nnext, sizeof(int));
+		memcpy(s->prefix, d->next, d->nnext * sizeof(int));
+		s->nprefix = d->nnext;
+	}
+	d->started = true;
+	return true;
+}
+
+/* Is node i's choice the one s made, over the same runnable set? */
+static bool same_node(const struct dfs_node *nd, const explore_decision *x)
+{
+	return nd->n == x->n && nd->cur == x->cur &&
+	       !memcmp(nd->runnable, x->runnable, x->n * sizeof(int));
+}
+
+/* The deepest node with an untried alternative within the bound, marked tried. */
+static bool backtrack(explore_dfs *d)
+{
+	while (d->n) {
+		struct dfs_node *nd = &d->v[d->n - 1];
+		bool cur_ok = has(nd->runnable, nd->n, nd->cur);
+
+		for (size_t i = 0; i < nd->n; i++) {
+			size_t p = nd->preempts + (cur_ok && nd->runnable[i] != nd->cur);
+
+			if (nd->tried[i] || p > (size_t)d->bound)
+				continue;
+			nd->tried[i] = true;
+			nd->chosen = nd->runnable[i];
+			d->next = xrealloc(d->next, d->n * sizeof(int));
+			for (size_t k = 0; k < d->n; k++)
+				d->next[k] = d->v[k].chosen;
+			d->nnext = d->n;
+			return true;
+		}
+		node_release(nd);
+		d->n--;
+	}
+	return false;
+}
+
+void explore_dfs_feed(explore_dfs *d, const explore_sched *s)
+{
+	size_t i, pre = 0;
+
+	for (i = 0; i < s->nsteps; i++) {
+		const explore_decision *x = &s->steps[i];
+		struct dfs_node *nd;
+
+		/* a program that did not replay its prefix: its tree is cut there */
+		if (i < d->n && !same_node(&d->v[i], x)) {
+			for (size_t k = i; k < d->n; k++)
+				node_release(&d->v[k]);
+			d->n = i;
+		}
+		if (i >= d->n) {
+			RG_GROW(d->v, d->n + 1, d->cap);
+			nd = &d->v[d->n++];
+			nd->cur = x->cur;
+			nd->n = x->n;
+			nd->runnable = xcalloc(x->n, sizeof(int));
+			memcpy(nd->runnable, x->runnable, x->n * sizeof(int));
+			nd->tried = xcalloc(x->n, sizeof(bool));
+			nd->preempts = pre;
+		}
+		nd = &d->v[i];
+		nd->chosen = x->chosen;
+		for (size_t k = 0; k < nd->n; k++)
+			if (nd->runnable[k] == x->chosen)
+				nd->tried[k] = true;
+		pre += x->preempt;
+	}
+	/* steps beyond this run's end belong to no schedule any more */
+	for (i = s->nsteps; i < d->n; i++)
+		node_release(&d->v[i]);
+	if (d->n > s->nsteps)
+		d->n = s->nsteps;
+	if (!backtrack(d))
+		d->done = true;
+}
+
+/* ---- ids ---- */
+
+char *explore_id_seeded(const explore_cfg *cfg, uint64_t index)
+{
+	if (cfg->kind == EXPLORE_PCT)
+		return xasprintf("pct:%d:%ld:%" PRIu64 ":%" PRIu64, cfg->depth,
+				 cfg->est_steps, cfg->seed, index);
+	return xasprintf("random:%" PRIu64 ":%" PRIu64, cfg->seed, index);
+}
+
+char *explore_id_forced(const explore_dev *devs, size_t n)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	rg_buf_printf(&b, "dev:");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			rg_buf_puts(&b, ",");
+		if (devs[i].cur < 0)
+			rg_buf_puts(&b, "x.");
+		else
+			rg_buf_printf(&b, "%d.", devs[i].cur);
+		if (devs[i].gate < 0)
+			rg_buf_puts(&b, "x.");
+		else
+			rg_buf_printf(&b, "%ld.", devs[i].gate);
+		rg_buf_printf(&b, "%ld.%d", devs[i].hit, devs[i].thread);
+	}
+	return rg_buf_detach(&b);
+}
+
+/* An unsigned number at *p, up to max; advances *p. */
+static bool take_num(const char **p, uint64_t max, uint64_t *out)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(*p, &end, 10);
+	if (errno || v > max)
+		return false;
+	*out = v;
+	*p = end;
+	return true;
+}
+
+/* A number, or "x" for none (-1), then a dot (unless last). */
+static bool take_field(const char **p, bool may_be_none, bool last, long *out)
+{
+	uint64_t v;
+
+	if (may_be_none && **p == 'x') {
+		*out = -1;
+		(*p)++;
+	} else if (take_num(p, 1u << 30, &v)) {
+		*out = (long)v;
+	} else {
+		return false;
+	}
+	if (last)
+		return true;
+	return *(*p)++ == '.';
+}
+
+static int parse_devs(const char *p, explore_sched *s, const char *id, rg_err *err)
+{
+	explore_dev *v = NULL;
+	size_t n = 0;
+	long cur, gate, hit, th;
+
+	while (*p) {
+		if (!take_field(&p, true, false, &cur) || !take_field(&p, true, false, &gate) ||
+		    !take_field(&p, false, false, &hit) || !take_field(&p, false, true, &th) ||
+		    (*p && *p++ != ',')) {
+			free(v);
+			return rg_error(err, "bad schedule id '%s': a forced schedule "
+					"is dev: and CUR.POINT.HIT.THREAD deviations", id);
+		}
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n].cur = (int)cur;
+		v[n].gate = gate;
+		v[n].hit = hit;
+		v[n].thread = (int)th;
+		n++;
+	}
+	explore_sched_init_forced(s, v, n);
+	free(v);
+	return 0;
+}
+
+int explore_id_parse(const char *id, explore_sched *s, rg_err *err)
+{
+	explore_cfg cfg;
+	uint64_t depth = 0, steps = 0, index;
+	const char *p;
+
+	memset(&cfg, 0, sizeof(cfg));
+	if (!strncmp(id, "dev:", 4))
+		return parse_devs(id + 4, s, id, err);
+	if (!strncmp(id, "random:", 7)) {
+		cfg.kind = EXPLORE_RANDOM;
+		p = id + 7;
+	} else if (!strncmp(id, "pct:", 4)) {
+		cfg.kind = EXPLORE_PCT;
+		p = id + 4;
+		if (!take_num(&p, 64, &depth) || depth < 1 || *p++ != ':' ||
+		    !take_num(&p, 1u << 30, &steps) || *p++ != ':')
+			goto bad;
+	} else {
+		goto bad;
+	}
+	if (!take_num(&p, UINT64_MAX, &cfg.seed) || *p++ != ':' ||
+	    !take_num(&p, UINT64_MAX, &index) || *p)
+		goto bad;
+	cfg.depth = (int)depth;
+	cfg.est_steps = (long)steps;
+	explore_sched_init(s, &cfg, index);
+	return 0;
+bad:
+	return rg_error(err, "bad schedule id '%s' (racegate explore prints ids "
+			"as random:SEED:INDEX, pct:DEPTH:STEPS:SEED:INDEX or "
+			"dev:CUR.POINT.HIT.THREAD,...)", id);
+}
+
+/* ---- shrinking ---- */
+
+/* devs without [lo, hi), into out (room for n). */
+static size_t without(const explore_dev *devs, size_t n, size_t lo, size_t hi,
+		      explore_dev *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (i < lo || i >= hi)
+			out[k++] = devs[i];
+	return k;
+}
+
+size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, void *ctx)
+{
+	size_t runs = 0, chunks = 2;
+	explore_dev *cand;
+
+	if (!*n)
+		return 0;
+	runs++;
+	size_t zero = 0;
+	if (fails(ctx, NULL, &zero)) {
+		free(*devs);
+		*devs = NULL;
+		*n = 0;
+		return runs;
+	}
+	cand = xcalloc(*n, sizeof(*cand));
+	while (*n >= 2 || (*n == 1 && chunks == 2)) {
+		size_t size = (*n + chunks - 1) / chunks, i;
+		bool cut = false;
+
+		if (*n == 1)
+			break;  /* the empty list was tried first */
+		for (i = 0; i < *n; i += size) {
+			size_t hi = i + size < *n ? i + size : *n;
+			size_t k = without(*devs, *n, i, hi, cand);
+
+			runs++;
+			if (fails(ctx, cand, &k)) {
+				memcpy(*devs, cand, k * sizeof(*cand));
+				*n = k;
+				chunks = chunks > 2 ? chunks - 1 : 2;
+				cut = true;
+				break;
+			}
+		}
+		if (cut)
+			continue;
+		if (chunks >= *n)
+			break;
+		chunks = chunks * 2 < *n ? chunks * 2 : *n;
+	}
+	free(cand);
+	return runs;
+}

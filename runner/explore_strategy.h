@@ -1,0 +1,165 @@
+/*
+ * explore_strategy: who runs next, for `racegate explore`.  Pure logic:
+ * no ptrace, no session; tests/check_explore.c drives it with a synthetic
+ * program model.
+ *
+ * Threads are named by their logical id: 0 for the first thread the run
+ * saw, then 1, 2, ... in creation order (which is the same in every run
+ * that made the same choices, since one thread runs at a time).  At each
+ * scheduling point the explorer hands over the runnable threads
+ * (ascending) and the thread that ran up to the point (cur, -1 for none);
+ * the schedule answers with one of them.  Choosing another thread while
+ * cur could go on is a *preemption*.
+ *
+ * The *default* choice is cur when it is runnable, else the lowest
+ * runnable thread: no preemption.  Every schedule, whatever chose it, is
+ * thus also described by its *deviations*: the steps where the choice was
+ * not the default, and whom it chose.  A deviation list replays the
+ * schedule (EXPLORE_FORCED), and the shrinker (explore_shrink) works on
+ * it: fewer deviations, fewer preemptions and fewer points.
+ *
+ * Strategies:
+ *   random   uniform among the runnable threads
+ *   pct      Burckhardt et al., "A randomized scheduler with probabilistic
+ *            guarantees of finding bugs" (ASPLOS 2010): random distinct
+ *            priorities, depth - 1 change points uniform over the first
+ *            est_steps steps, where the running thread drops below every
+ *            initial priority; the highest-priority runnable thread runs
+ *   dfs      depth-first over the choice tree, with at most `bound`
+ *            preemptions per schedule (preemption bounding, Musuvathi and
+ *            Qadeer, PLDI 2007; Deja Fu); stateless: the explored prefix is
+ *            kept here and every schedule is replayed from the start
+ *   forced   the default, except at the listed deviations
+ *
+ * Random and PCT schedules are independent: schedule INDEX of seed SEED
+ * draws from a generator seeded by both, so any schedule can be run alone
+ * (--replay, --shard).  DFS schedules follow from the ones before.
+ */
+#ifndef RACEGATE_EXPLORE_STRATEGY_H
+#define RACEGATE_EXPLORE_STRATEGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "msg.h"
+
+enum explore_kind {
+	EXPLORE_RANDOM,
+	EXPLORE_PCT,
+	EXPLORE_DFS,
+	EXPLORE_FORCED,
+};
+
+/*
+ * One decision of a schedule that was not the default choice, keyed by
+ * where the thread that ran up to it stood, not by its number: dropping
+ * another deviation moves decision numbers, but "when thread 2 reaches
+ * point 5 for the 3rd time, switch to thread 1" still means the same.
+ */
+typedef struct explore_dev {
+	int cur;               /* the thread that ran up to the decision, or -1 */
+	long gate;             /* the point cur stood at, or -1 (gone, blocked) */
+	long hit;              /* cur's arrival there; with gate -1: the decision number */
+	int thread;            /* logical id chosen there */
+} explore_dev;
+
+/* One decision, as taken. */
+typedef struct explore_decision {
+	int cur;               /* the thread that ran up to here, or -1 */
+	long gate, hit;        /* where cur stood (explore_dev) */
+	int *runnable;         /* ascending logical ids */
+	size_t n;
+	int chosen;
+	bool preempt;          /* chosen != cur while cur was runnable */
+} explore_decision;
+
+/* How schedules are chosen: what an id says. */
+typedef struct explore_cfg {
+	enum explore_kind kind;
+	uint64_t seed;
+	int depth;             /* pct: d >= 1 */
+	long est_steps;        /* pct: k, the steps change points are drawn from */
+	int bound;             /* dfs: preemptions per schedule */
+} explore_cfg;
+
+/* One schedule: answers explore_choose and records what it chose. */
+typedef struct explore_sched {
+	explore_cfg cfg;
+	uint64_t rng;
+	long *change;          /* pct: the depth - 1 change points (step numbers) */
+	uint64_t *prio;        /* pct: per logical id, 0 = not seen yet */
+	size_t nprio;
+	int *prefix;           /* dfs: exact choices of the first nprefix steps */
+	size_t nprefix;
+	explore_dev *devs;     /* forced */
+	size_t ndevs;
+	explore_decision *steps; /* what was decided, in order */
+	size_t nsteps, capsteps;
+	size_t npreempt;
+} explore_sched;
+
+/* Schedule index of cfg (random, pct); for dfs and forced use the setters. */
+void explore_sched_init(explore_sched *s, const explore_cfg *cfg, uint64_t index);
+/* A forced schedule: the default, but devs (copied). */
+void explore_sched_init_forced(explore_sched *s, const explore_dev *devs, size_t n);
+void explore_sched_release(explore_sched *s);
+
+/*
+ * The next thread to run among runnable (n >= 1, ascending logical ids);
+ * cur as above, standing at point gate for the hit-th time (gate -1 when
+ * it stands at none: gone, blocked, or no cur).  Records the decision.
+ */
+int explore_choose(explore_sched *s, int cur, long gate, long hit,
+		   const int *runnable, size_t n);
+
+/* The steps of s where the choice was not the default (malloc'd). */
+size_t explore_deviations(const explore_sched *s, explore_dev **out);
+
+/*
+ * Depth-first search with a preemption bound.  explore_dfs_next fills a
+ * schedule for the next unexplored prefix; after that schedule ran,
+ * explore_dfs_feed merges what it decided into the tree.  next returns
+ * false once every schedule within the bound has been run.
+ */
+typedef struct explore_dfs explore_dfs;
+explore_dfs *explore_dfs_new(int bound);
+void explore_dfs_free(explore_dfs *d);
+bool explore_dfs_next(explore_dfs *d, explore_sched *s);
+void explore_dfs_feed(explore_dfs *d, const explore_sched *s);
+
+/*
+ * Schedule ids.  "random:SEED:INDEX", "pct:DEPTH:STEPS:SEED:INDEX" name a
+ * schedule of a seeded strategy; "dev:" followed by deviations
+ * CUR.POINT.HIT.THREAD separated by commas (possibly none; CUR and POINT
+ * are "x" for none) names a forced schedule, which is how dfs schedules
+ * and shrunk ones are named.
+ */
+char *explore_id_seeded(const explore_cfg *cfg, uint64_t index);
+char *explore_id_forced(const explore_dev *devs, size_t n);
+/*
+ * Parses id into a schedule ready to run; -1 with a message in err when it
+ * is not an id.
+ */
+int explore_id_parse(const char *id, explore_sched *s, rg_err *err);
+
+/*
+ * Delta debugging over a deviation list (Zeller's ddmin on complements:
+ * halves, then quarters, ... down to one deviation at a time).
+ * fails(ctx, devs, &n) runs the forced schedule and says whether it still
+ * fails; when it does, it may cut devs to the deviations that took effect
+ * in that run (a subset, so n only shrinks).  Removal goes on while the
+ * rest still fails; *devs and *n are the 1-minimal list at the end.
+ * Returns the number of candidate runs.
+ */
+typedef bool (*explore_fails_fn)(void *ctx, explore_dev *devs, size_t *n);
+size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, void *ctx);
+
+/* --shard I/N: the k-th schedule index shard i of n runs (i + k * n). */
+uint64_t explore_shard_index(uint64_t i, uint64_t n, uint64_t k);
+
+/* 64-bit FNV-1a, for the hash of an interleaving. */
+uint64_t explore_hash(uint64_t h, uint64_t v);
+#define EXPLORE_HASH_INIT 0xcbf29ce484222325ull
+
+#endif

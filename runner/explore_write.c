@@ -1,0 +1,381 @@
+/*
+ * The gates.yaml `racegate explore` hands back (explore.h).
+ *
+ * A schedule is a list of decisions (which thread goes on from which
+ * point); consecutive decisions of one thread are a *stretch* it ran while
+ * every other traced thread waited.  A stretch ends when its thread
+ * arrives at a point where another thread is chosen (it is then held
+ * there), exits, or blocks.  What the program's outcome depends on is,
+ * mostly, where a stretch is cut short for another: a preemption.  For
+ * each one the file says, with one event each way:
+ *   the preempted thread X, arriving at its point, opens "X is stopped",
+ *     and waits there until the preempting stretch has ended;
+ *   the preempting thread Y waits at the point its stretch starts from
+ *     until X is stopped; where Y's stretch ends (its next point, or its
+ *     exit: exited:Y) opens "Y is stopped".
+ * Everything else runs as the OS likes.  When that is not enough for the
+ * failure to happen every time (explore.c replays the file to find out),
+ * the next level chains every stretch to the one before it.
+ */
+#include "explore.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A thread's alias: main, or START_NTH made of the start routine's name. */
+static char *alias_of(const explore_thread_info *t)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	if (t->is_main)
+		return xstrdup("main");
+	for (const char *p = t->start; *p; p++)
+		rg_buf_printf(&b, "%c", isalnum((unsigned char)*p) ? *p : '_');
+	rg_buf_printf(&b, "_%d", t->nth);
+	return rg_buf_detach(&b);
+}
+
+/* "a", "b" as YAML double-quoted text. */
+static void put_quoted(rg_buf *b, const char *s)
+{
+	rg_buf_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			rg_buf_printf(b, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			rg_buf_printf(b, "\\x%02x", (unsigned char)*s);
+		else
+			rg_buf_printf(b, "%c", *s);
+	}
+	rg_buf_puts(b, "\"");
+}
+
+/* One gate of the file: a thread's hit-th arrival at a point. */
+struct wgate {
+	int thread;
+	size_t point;
+	long hit;
+	char **open, **wait;   /* event names */
+	size_t nopen, nwait;
+	int other;             /* the thread it lets run / waits for, for the comment */
+};
+
+struct wgates {
+	struct wgate *v;
+	size_t n, cap;
+};
+
+static struct wgate *wgate_at(struct wgates *g, int thread, size_t point, long hit)
+{
+	struct wgate *w;
+
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].thread == thread && g->v[i].point == point && g->v[i].hit == hit)
+			return &g->v[i];
+	RG_GROW(g->v, g->n + 1, g->cap);
+	w = &g->v[g->n++];
+	memset(w, 0, sizeof(*w));
+	w->thread = thread;
+	w->point = point;
+	w->hit = hit;
+	w->other = -1;
+	return w;
+}
+
+static void strv_add(char ***v, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+/*
+ * The event that says the stretch before decision next has stopped,
+ * opened where its thread stopped (a gate, or its exit); NULL when it
+ * blocked (there is nothing to wait for).
+ */
+static char *stopped_event(const explore_run *r, size_t next, char **alias,
+			   struct wgates *g, int other)
+{
+	const explore_step *s = &r->steps[next];
+	struct wgate *w;
+	char *ev;
+
+	switch (s->prev_stop) {
+	case XS_ARRIVED:
+		ev = xasprintf("%s-stop%zu", alias[s->prev], next);
+		w = wgate_at(g, s->prev, s->prev_gate, s->prev_hit);
+		for (size_t i = 0; i < w->nopen; i++)
+			if (!strcmp(w->open[i], ev))
+				return ev;
+		strv_add(&w->open, &w->nopen, ev);
+		if (w->other < 0)
+			w->other = other;
+		return ev;
+	case XS_EXITED:
+		return xasprintf("exited:%s", alias[s->prev]);
+	default:
+		return NULL;
+	}
+}
+
+/* The decision that starts the stretch after the one starting at k, or nsteps. */
+static size_t stretch_end(const explore_run *r, size_t k)
+{
+	size_t e = k + 1;
+
+	while (e < r->nsteps && r->steps[e].thread == r->steps[k].thread)
+		e++;
+	return e;
+}
+
+/* The gates for the switch at decision k (a stretch starts there). */
+static void switch_gates(const explore_run *r, size_t k, bool both_ways, char **alias,
+			 struct wgates *g)
+{
+	const explore_step *s = &r->steps[k];
+	size_t next = stretch_end(r, k);
+	char *ev = stopped_event(r, k, alias, g, s->thread);
+	struct wgate *w;
+
+	if (ev) {
+		w = wgate_at(g, s->thread, s->gate, s->hit);
+		strv_add(&w->wait, &w->nwait, ev);
+		if (w->other < 0)
+			w->other = s->prev;
+		free(ev);
+	}
+	/* the preempted thread goes on only once the preempting stretch ended */
+	if (!both_ways || s->prev_stop != XS_ARRIVED || next >= r->nsteps)
+		return;
+	ev = stopped_event(r, next, alias, g, -1);
+	if (!ev)
+		return;
+	w = wgate_at(g, s->prev, s->prev_gate, s->prev_hit);
+	strv_add(&w->wait, &w->nwait, ev);
+	free(ev);
+}
+
+static void put_strv(rg_buf *b, const char *key, char **v, size_t n)
+{
+	if (!n)
+		return;
+	rg_buf_printf(b, ", %s: [", key);
+	for (size_t i = 0; i < n; i++)
+		rg_buf_printf(b, "%s%s", i ? ", " : "", v[i]);
+	rg_buf_puts(b, "]");
+}
+
+static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *in,
+		     char **alias, size_t n)
+{
+	const char *me = alias[w->thread];
+	const char *other = w->other >= 0 ? alias[w->other] : "the others";
+
+	if (w->nopen && w->nwait)
+		rg_buf_printf(b, "  # %s stops here and lets %s run; it goes on once "
+			      "that has stopped\n", me, other);
+	else if (w->nopen)
+		rg_buf_printf(b, "  # %s stops here: %s may run\n", me, other);
+	else
+		rg_buf_printf(b, "  # %s runs on from here only once %s has stopped\n",
+			      me, other);
+	rg_buf_printf(b, "  - {name: %s-%zu, thread: %s, at: ", me, n, me);
+	put_quoted(b, in->at[w->point]);
+	if (w->hit > 1)
+		rg_buf_printf(b, ", hit: %ld", w->hit);
+	put_strv(b, "open", w->open, w->nopen);
+	put_strv(b, "wait", w->wait, w->nwait);
+	rg_buf_puts(b, "}\n");
+}
+
+static void wgates_release(struct wgates *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		for (size_t k = 0; k < g->v[i].nopen; k++)
+			free(g->v[i].open[k]);
+		for (size_t k = 0; k < g->v[i].nwait; k++)
+			free(g->v[i].wait[k]);
+		free(g->v[i].open);
+		free(g->v[i].wait);
+	}
+	free(g->v);
+}
+
+static int put_expect(rg_buf *b, const explore_run *r, rg_err *err)
+{
+	const char *sig;
+
+	rg_buf_puts(b, "expect:\n");
+	switch (r->fail) {
+	case XF_EXIT:
+		rg_buf_printf(b, "  exit: %d\n", r->exit_code);
+		return 0;
+	case XF_SIGNAL:
+		sig = spec_signal_name(r->signo);
+		if (!sig)
+			return rg_error(err, "signal %d has no name a gates file knows",
+					r->signo);
+		rg_buf_printf(b, "  signal: %s\n", sig);
+		return 0;
+	case XF_DEADLOCK:
+		rg_buf_puts(b, "  deadlock: true\n");
+		return 0;
+	default:
+		return rg_error(err, "a %s cannot be said in a gates file's expect:",
+				explore_fail_name(r->fail));
+	}
+}
+
+static void put_header(rg_buf *b, const explore_write_in *in)
+{
+	rg_buf_printf(b, "# Written by racegate explore from schedule %s:\n"
+		      "# the order below made the program fail (%s).\n"
+		      "# Run it with: racegate run FILE --repeat 20\n"
+		      "version: 1\n", in->id, explore_fail_name(in->r->fail));
+	if (in->name) {
+		rg_buf_puts(b, "name: ");
+		put_quoted(b, in->name);
+		rg_buf_puts(b, "\n");
+	}
+	rg_buf_puts(b, "command: [");
+	for (size_t i = 0; in->command[i]; i++) {
+		if (i)
+			rg_buf_puts(b, ", ");
+		put_quoted(b, in->command[i]);
+	}
+	rg_buf_puts(b, "]\ntimeout: 10s\n");
+}
+
+char *explore_write_yaml(const explore_write_in *in, enum explore_write_level level,
+			 rg_err *err)
+{
+	const explore_run *r = in->r;
+	rg_buf b = RG_BUF_INIT;
+	struct wgates g = { NULL, 0, 0 };
+	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
+	size_t i;
+	char *out = NULL;
+
+	for (i = 0; i < r->nthreads; i++) {
+		if (!r->threads[i].is_main && !r->threads[i].start) {
+			rg_error(err, "thread %zu of the schedule has no known start "
+				 "routine to name it by", i);
+			goto out;
+		}
+		alias[i] = alias_of(&r->threads[i]);
+	}
+	for (i = 1; i < r->nsteps; i++)
+		if (r->steps[i].prev != r->steps[i].thread &&
+		    (level == XW_STRETCHES || r->steps[i].preempt))
+			switch_gates(r, i, level == XW_PREEMPTIONS, alias, &g);
+	if (!g.n) {
+		rg_error(err, "the schedule has no switch between threads to write");
+		goto out;
+	}
+	put_header(&b, in);
+	rg_buf_puts(&b, "threads:\n");
+	for (i = 0; i < r->nthreads; i++) {
+		if (!r->threads[i].is_main)
+			rg_buf_printf(&b, "  %s: {start: %s, nth: %d}\n", alias[i],
+				      r->threads[i].start, r->threads[i].nth);
+	}
+	rg_buf_puts(&b, "gates:\n");
+	for (i = 0; i < g.n; i++)
+		put_gate(&b, &g.v[i], in, alias, i + 1);
+	if (put_expect(&b, r, err) < 0)
+		goto out;
+	out = rg_buf_detach(&b);
+out:
+	rg_buf_release(&b);
+	wgates_release(&g);
+	for (i = 0; i < r->nthreads; i++)
+		free(alias[i]);
+	free(alias);
+	return out;
+}
+
+/* ---- the Markdown bug report ---- */
+
+/* A stretch: decisions [first, end) of one thread. */
+static void put_stretch(rg_buf *b, const explore_run *r, const explore_write_in *in,
+			char **alias, size_t first, size_t end)
+{
+	const explore_step *s = &r->steps[first];
+
+	if (end - first == 1)
+		rg_buf_printf(b, "    Note over %s: %s\n", alias[s->thread], in->at[s->gate]);
+	else
+		rg_buf_printf(b, "    Note over %s: %s ... %s (%zu points)\n", alias[s->thread],
+			      in->at[s->gate], in->at[r->steps[end - 1].gate], end - first);
+}
+
+/* How the stretch before decision k ended, as the arrow's label. */
+static void put_switch(rg_buf *b, const explore_run *r, const explore_write_in *in,
+		       char **alias, size_t k)
+{
+	const explore_step *s = &r->steps[k];
+
+	rg_buf_printf(b, "    %s->>%s: ", alias[s->prev], alias[s->thread]);
+	switch (s->prev_stop) {
+	case XS_ARRIVED:
+		rg_buf_printf(b, "%s at %s", s->preempt ? "preempted" : "cannot go on",
+			      in->at[s->prev_gate]);
+		break;
+	case XS_EXITED:
+		rg_buf_puts(b, "exited");
+		break;
+	default:
+		rg_buf_puts(b, "blocked");
+	}
+	rg_buf_puts(b, "\n");
+}
+
+char *explore_write_markdown(const explore_write_in *in, const char *yaml,
+			     const char *yaml_path, const char *cmdline)
+{
+	const explore_run *r = in->r;
+	rg_buf b = RG_BUF_INIT;
+	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
+	size_t i, k;
+
+	for (i = 0; i < r->nthreads; i++)
+		alias[i] = r->threads[i].is_main || r->threads[i].start ?
+			   alias_of(&r->threads[i]) : xasprintf("thread_%zu", i);
+	rg_buf_puts(&b, "# racegate explore: ");
+	if (r->fail == XF_EXIT)
+		rg_buf_printf(&b, "exit status %d\n\n", r->exit_code);
+	else if (r->fail == XF_SIGNAL && spec_signal_name(r->signo))
+		rg_buf_printf(&b, "killed by %s\n\n", spec_signal_name(r->signo));
+	else
+		rg_buf_printf(&b, "%s\n\n", explore_fail_name(r->fail));
+	rg_buf_printf(&b, "Found by `%s`.\n\nSchedule `%s`: %zu preemption%s, %zu "
+		      "decisions.\n\n", cmdline, in->id, r->npreempt,
+		      r->npreempt == 1 ? "" : "s", r->nsteps);
+	if (yaml) {
+		rg_buf_printf(&b, "## Reproduce\n\n`racegate run --repeat 100 %s`\n\n"
+			      "```yaml\n%s```\n\n", yaml_path, yaml);
+	}
+	rg_buf_puts(&b, "## The interleaving\n\nEach note is a stretch one thread "
+		    "ran while the others waited at their points; each arrow, a "
+		    "switch.\n\n```mermaid\nsequenceDiagram\n");
+	for (i = 0; i < r->nthreads; i++)
+		rg_buf_printf(&b, "    participant %s\n", alias[i]);
+	for (i = 0; i < r->nsteps; i = k) {
+		for (k = i + 1; k < r->nsteps && r->steps[k].thread == r->steps[i].thread; k++)
+			;
+		if (i && r->steps[i].prev >= 0 && r->steps[i].prev != r->steps[i].thread)
+			put_switch(&b, r, in, alias, i);
+		put_stretch(&b, r, in, alias, i, k);
+	}
+	rg_buf_puts(&b, "```\n");
+	for (i = 0; i < r->nthreads; i++)
+		free(alias[i]);
+	free(alias);
+	return rg_buf_detach(&b);
+}

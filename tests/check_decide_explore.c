@@ -1,0 +1,240 @@
+/*
+ * The explorer's scheduler (runner/decide_explore.c) through its
+ * decider_ops, with a fake session and a fake tracer: no program.  Threads
+ * arrive at points; the tests check who the decider lets go (serialised:
+ * one at a time), that a thread at a lock another thread owns or at a join
+ * on a live thread is not chosen, and that nothing runnable is a deadlock.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide_explore.h"
+
+/* ---- the fake session and tracer -------------------------------------- */
+
+struct session {
+	plan p;
+	pid_t released[64];
+	size_t nreleased;
+};
+
+void session_release(session *s, pid_t tid)
+{
+	ck_assert_uint_lt(s->nreleased, 64);
+	s->released[s->nreleased++] = tid;
+}
+double session_now(const session *s) { (void)s; return 0; }
+bool session_ending(const session *s) { (void)s; return false; }
+plan *session_plan(const session *s) { return (plan *)&s->p; }
+tracer *session_tracer(const session *s) { (void)s; return NULL; }
+
+/* Per tid (small): first argument at its point, its pthread_t. */
+static uint64_t ARG0[64], SELF[64];
+/* The owner field of the one mutex at MUTEX. */
+#define MUTEX 0x1000
+static int32_t OWNER;
+enum { MAIN_PID = 10 };   /* the program (its main thread's tid) */
+static pid_t REGS_TID;
+
+int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err)
+{
+	(void)tr, (void)err;
+	memset(regs, 0, sizeof(*regs));
+	REGS_TID = tid;   /* the fakes below answer for the last thread read */
+	return 0;
+}
+uint64_t tracer_call_arg(const struct user_regs_struct *regs, unsigned n)
+{
+	(void)regs;
+	return n == 0 ? ARG0[REGS_TID] : 0;
+}
+uint64_t tracer_explore_thread_pointer(const struct user_regs_struct *regs)
+{
+	(void)regs;
+	return SELF[REGS_TID];
+}
+pid_t tracer_pid(const tracer *tr) { (void)tr; return MAIN_PID; }
+bool tracer_mutex_owner(pid_t pid, uint64_t mutex, pid_t *owner)
+{
+	ck_assert_int_eq(pid, MAIN_PID);
+	ck_assert_uint_eq(mutex, MUTEX);
+	*owner = OWNER;
+	return true;
+}
+
+/* ---- fixtures ---------------------------------------------------------- */
+
+enum { MAIN = 10, A = 11, B = 12 };
+/* points: 0 a line, 1 pthread_mutex_lock, 2 pthread_join */
+static const enum explore_point_kind KINDS[] = { XP_LINE, XP_MUTEX_LOCK, XP_JOIN };
+static size_t GATE[3] = { 0, 1, 2 };
+static plan_bp BP[3];
+static struct session S;
+static explore_sched SC;
+static explore_decider *X;
+
+static void setup(void)
+{
+	memset(&S, 0, sizeof(S));
+	memset(ARG0, 0, sizeof(ARG0));
+	memset(SELF, 0, sizeof(SELF));
+	OWNER = 0;
+	for (int i = 0; i < 3; i++) {
+		memset(&BP[i], 0, sizeof(BP[i]));
+		BP[i].gates = &GATE[i];
+		BP[i].ngates = 1;
+	}
+	explore_sched_init_forced(&SC, NULL, 0);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 1e9);
+	for (pid_t t = MAIN; t <= B; t++)
+		SELF[t] = 0x7000 + (uint64_t)t;
+}
+
+static void teardown(void)
+{
+	explore_decider_free(X);
+	explore_sched_release(&SC);
+}
+
+static enum decision arrive(pid_t tid, int point)
+{
+	return explore_decider_ops.arrive(X, tid, &BP[point], 0);
+}
+
+static void start(pid_t tid, bool is_main)
+{
+	explore_decider_ops.thread_started(X, tid, is_main ? NULL : "worker", is_main, 0);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+/* Main alone goes on; a new thread is waited for before anyone is chosen. */
+START_TEST(serialises)
+{
+	start(MAIN, true);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	start(A, false);
+	/* main at its next point: A is on its way to its first, so nobody runs */
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_HOLD);
+	ck_assert_uint_eq(S.nreleased, 0);
+	ck_assert(explore_decider_ops.is_held(X, MAIN));
+	/* A arrives: the default schedule keeps main running (no preemption) */
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], MAIN);
+	ck_assert_uint_eq(explore_decider_ops.nheld(X), 1);
+	/* main exits: A, the only one left, goes on */
+	explore_decider_ops.thread_exited(X, MAIN, 0);
+	ck_assert_uint_eq(S.nreleased, 2);
+	ck_assert_int_eq(S.released[1], A);
+
+	const explore_step *st;
+	size_t n = explore_decider_steps(X, &st);
+
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(st[2].thread, 1);
+	ck_assert_int_eq(st[2].prev, 0);
+	ck_assert_int_eq(st[2].prev_stop, XS_EXITED);
+	ck_assert_str_eq(explore_decider_thread(X, 1)->start, "worker");
+	ck_assert_int_eq(explore_decider_thread(X, 1)->nth, 1);
+}
+END_TEST
+
+/* A thread at a lock another live thread owns is not chosen, whatever the schedule says. */
+START_TEST(owned_lock_is_not_runnable)
+{
+	explore_dev dev = { 0, 0, 2, 1 };   /* when main is at point 0 again: run A */
+
+	explore_sched_release(&SC);
+	explore_sched_init_forced(&SC, &dev, 1);
+	start(MAIN, true);
+	start(A, false);
+	ARG0[A] = MUTEX;
+	OWNER = MAIN;
+	ck_assert_int_eq(arrive(A, 1), DECIDE_HOLD);   /* main still on its way */
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS); /* only main can run */
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS); /* the deviation cannot apply */
+	OWNER = 0;                                       /* main unlocked */
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);  /* hit 3: no deviation */
+	ck_assert_uint_eq(S.nreleased, 0);
+	ck_assert_uint_eq(SC.npreempt, 0);
+}
+END_TEST
+
+/* A join on a live thread waits; the target's exit makes it runnable. */
+START_TEST(join_waits_for_its_target)
+{
+	start(MAIN, true);
+	start(A, false);
+	ARG0[MAIN] = SELF[A];
+	ck_assert_int_eq(arrive(MAIN, 2), DECIDE_HOLD); /* A not at a point yet */
+	ck_assert_int_eq(arrive(A, 0), DECIDE_PASS);    /* main cannot run: A goes on */
+	ck_assert_int_eq(arrive(A, 0), DECIDE_PASS);
+	explore_decider_ops.thread_exited(X, A, 0);
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], MAIN);
+}
+END_TEST
+
+/* Nothing can run: the stall watch's verdict stands, as a deadlock. */
+START_TEST(nothing_runnable_is_deadlock)
+{
+	start(MAIN, true);
+	start(A, false);
+	ARG0[MAIN] = SELF[A];      /* main joins A */
+	ARG0[A] = MUTEX;           /* A locks what main owns */
+	OWNER = MAIN;
+	ck_assert_int_eq(arrive(MAIN, 2), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(A, 1), DECIDE_HOLD);
+	ck_assert_uint_eq(S.nreleased, 0);
+	ck_assert(!explore_decider_ops.stuck(X, 100));
+	ck_assert(explore_decider_deadlock(X));
+}
+END_TEST
+
+/* The chosen thread blocked unseen: the stall watch lets another go. */
+START_TEST(blocked_thread_gives_way)
+{
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);     /* main on its way */
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);  /* default: lowest, main */
+	/* main blocks in the kernel without reaching a point */
+	ck_assert(explore_decider_ops.stuck(X, 100));
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], A);
+	ck_assert(!explore_decider_deadlock(X));
+
+	const explore_step *st;
+	size_t n = explore_decider_steps(X, &st);
+
+	ck_assert_int_eq(st[n - 1].prev_stop, XS_BLOCKED);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("decide_explore");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, serialises);
+	tcase_add_test(tc, owned_lock_is_not_runnable);
+	tcase_add_test(tc, join_waits_for_its_target);
+	tcase_add_test(tc, nothing_runnable_is_deadlock);
+	tcase_add_test(tc, blocked_thread_gives_way);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

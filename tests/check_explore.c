@@ -1,0 +1,309 @@
+/*
+ * check_explore: the strategies of `racegate explore` against a synthetic
+ * program model (no ptrace), the shrinker, schedule ids, and the gates
+ * file the explorer writes (loaded back with the spec loader).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explore.h"
+#include "explore_strategy.h"
+#include "spec.h"
+
+/*
+ * The model: threads, each a list of operations on shared ints; before
+ * each operation the thread stands at a point (its pc) and the schedule
+ * chooses who goes on.  A thread with no operation left is gone.
+ */
+enum op { LOAD, STORE_INC };
+
+struct model {
+	int nthreads;
+	int nops;              /* per thread */
+	enum op ops[4];
+};
+
+/* Runs m under s; returns the final counter. */
+static int run_model(const struct model *m, explore_sched *s)
+{
+	int pc[8] = {0}, tmp[8] = {0}, counter = 0, cur = -1, runnable[8];
+
+	for (;;) {
+		size_t n = 0;
+		long gate = -1, hit = 0;
+		int c;
+
+		for (int t = 0; t < m->nthreads; t++)
+			if (pc[t] < m->nops)
+				runnable[n++] = t;
+		if (!n)
+			return counter;
+		if (cur >= 0 && pc[cur] < m->nops) {
+			gate = pc[cur];
+			hit = 1;
+		}
+		c = explore_choose(s, cur, gate, hit, runnable, n);
+		if (m->ops[pc[c]] == LOAD)
+			tmp[c] = counter;
+		else
+			counter = tmp[c] + 1;
+		pc[c]++;
+		cur = c;
+	}
+}
+
+static const struct model lost_update = { 2, 2, { LOAD, STORE_INC } };
+
+/* The first schedule index (of max) under cfg that loses an update, or -1. */
+static long first_failure(const explore_cfg *cfg, long max)
+{
+	for (long i = 0; i < max; i++) {
+		explore_sched s;
+		int c;
+
+		explore_sched_init(&s, cfg, (uint64_t)i);
+		c = run_model(&lost_update, &s);
+		explore_sched_release(&s);
+		if (c != 2)
+			return i;
+	}
+	return -1;
+}
+
+START_TEST(random_finds_lost_update)
+{
+	explore_cfg cfg = { EXPLORE_RANDOM, 1, 0, 0, 0 };
+	long i = first_failure(&cfg, 100);
+
+	ck_assert_int_ge(i, 0);
+	/* the same seed finds it at the same schedule */
+	ck_assert_int_eq(first_failure(&cfg, 100), i);
+}
+END_TEST
+
+START_TEST(pct_depth2_finds_lost_update)
+{
+	explore_cfg cfg = { EXPLORE_PCT, 42, 2, 4, 0 };
+
+	ck_assert_int_ge(first_failure(&cfg, 100), 0);
+}
+END_TEST
+
+/* DFS: how many schedules until the search ends, and whether one failed. */
+static size_t run_dfs(const struct model *m, int bound, bool *failed, size_t *fail_at)
+{
+	explore_dfs *d = explore_dfs_new(bound);
+	explore_sched s;
+	size_t n = 0;
+
+	*failed = false;
+	while (explore_dfs_next(d, &s)) {
+		int c = run_model(m, &s);
+
+		if (c != m->nthreads && !*failed) {
+			*failed = true;
+			*fail_at = n;
+		}
+		explore_dfs_feed(d, &s);
+		explore_sched_release(&s);
+		n++;
+		ck_assert_uint_lt(n, 1000);
+	}
+	explore_dfs_free(d);
+	return n;
+}
+
+START_TEST(dfs_bound_finds_lost_update)
+{
+	bool failed;
+	size_t at = 0, n;
+
+	/* no preemption: one thread after the other (either may start: the
+	 * first choice preempts nobody), never a lost update */
+	n = run_dfs(&lost_update, 0, &failed, &at);
+	ck_assert(!failed);
+	ck_assert_uint_eq(n, 2);
+	/* one preemption is enough */
+	run_dfs(&lost_update, 1, &failed, &at);
+	ck_assert(failed);
+	/* unbounded: every interleaving of 2 x 2 operations, once: 4!/(2!2!) */
+	n = run_dfs(&lost_update, 64, &failed, &at);
+	ck_assert_uint_eq(n, 6);
+}
+END_TEST
+
+/* Same seed and index: the same decisions; the id names it. */
+START_TEST(seeds_are_deterministic)
+{
+	explore_cfg cfg = { EXPLORE_PCT, 7, 3, 4, 0 };
+	explore_sched a, b, c;
+	rg_err err = RG_ERR_INIT;
+	char *id = explore_id_seeded(&cfg, 5);
+
+	explore_sched_init(&a, &cfg, 5);
+	ck_assert_int_eq(explore_id_parse(id, &b, &err), 0);
+	run_model(&lost_update, &a);
+	run_model(&lost_update, &b);
+	ck_assert_uint_eq(a.nsteps, b.nsteps);
+	for (size_t i = 0; i < a.nsteps; i++)
+		ck_assert_int_eq(a.steps[i].chosen, b.steps[i].chosen);
+	/* a forced schedule of a's deviations decides the same */
+	{
+		explore_dev *devs;
+		size_t n = explore_deviations(&a, &devs);
+		char *fid = explore_id_forced(devs, n);
+
+		ck_assert_int_eq(explore_id_parse(fid, &c, &err), 0);
+		run_model(&lost_update, &c);
+		ck_assert_uint_eq(c.nsteps, a.nsteps);
+		for (size_t i = 0; i < a.nsteps; i++)
+			ck_assert_int_eq(c.steps[i].chosen, a.steps[i].chosen);
+		free(fid);
+		free(devs);
+		explore_sched_release(&c);
+	}
+	ck_assert_str_eq(id, "pct:3:4:7:5");
+	free(id);
+	explore_sched_release(&a);
+	explore_sched_release(&b);
+	ck_assert_int_lt(explore_id_parse("pct:0:4:7:5", &a, &err), 0);
+	ck_assert_int_lt(explore_id_parse("random:1", &a, &err), 0);
+	ck_assert_int_lt(explore_id_parse("dev:1.2.3", &a, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "dev:1.2.3"));
+}
+END_TEST
+
+/* --shard I/N: schedule indices I, I+N, I+2N...: each index in one shard. */
+START_TEST(shards_partition_indices)
+{
+	int seen[60] = {0};
+
+	for (uint64_t shard = 0; shard < 3; shard++)
+		for (uint64_t k = 0; k < 20; k++)
+			seen[explore_shard_index(shard, 3, k)]++;
+	for (int i = 0; i < 60; i++)
+		ck_assert_int_eq(seen[i], 1);
+}
+END_TEST
+
+/* The synthetic failure needs deviations 3 and 7 and nothing else. */
+static bool needs_3_and_7(void *ctx, explore_dev *devs, size_t *n)
+{
+	bool a = false, b = false;
+
+	(*(int *)ctx)++;
+	for (size_t i = 0; i < *n; i++) {
+		a |= devs[i].thread == 3;
+		b |= devs[i].thread == 7;
+	}
+	return a && b;
+}
+
+START_TEST(shrinker_keeps_what_matters)
+{
+	explore_dev *devs = xcalloc(10, sizeof(*devs));
+	size_t n = 10;
+	int calls = 0;
+
+	for (int i = 0; i < 10; i++)
+		devs[i] = (explore_dev){ 0, i, 1, i };
+	explore_shrink(&devs, &n, needs_3_and_7, &calls);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(devs[0].thread, 3);
+	ck_assert_int_eq(devs[1].thread, 7);
+	ck_assert_int_lt(calls, 40);
+	free(devs);
+}
+END_TEST
+
+/*
+ * The run of the lost update as the explorer records it: main (0) makes
+ * worker 1 and 2; w1 loads (point 1) and is preempted at its store
+ * (point 2) by w2, which loads and stores and exits; w1 stores.
+ */
+static void lost_update_run(explore_run *r, explore_step *st, explore_thread_info *th)
+{
+	memset(r, 0, sizeof(*r));
+	th[0] = (explore_thread_info){ 100, NULL, 1, true };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false };
+	th[2] = (explore_thread_info){ 102, (char *)"worker", 2, false };
+	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
+	st[0] = (explore_step){ 1, 1, 1, false, -1, XS_NONE, 0, 0 };
+	st[1] = (explore_step){ 2, 1, 1, true, 1, XS_ARRIVED, 2, 1 };
+	st[2] = (explore_step){ 2, 2, 1, false, 2, XS_ARRIVED, 2, 1 };
+	st[3] = (explore_step){ 1, 2, 1, false, 2, XS_EXITED, 0, 0 };
+	r->steps = st;
+	r->nsteps = 4;
+	r->threads = th;
+	r->nthreads = 3;
+	r->fail = XF_EXIT;
+	r->exit_code = 1;
+}
+
+START_TEST(writer_yaml_loads)
+{
+	static const char *const at[] = { "c.c:10", "c.c:21", "c.c:23" };
+	char *cmd[] = { (char *)"./lost_update", NULL };
+	explore_step st[4];
+	explore_thread_info th[3];
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost" };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+
+	lost_update_run(&r, st, th);
+	for (int lvl = 0; lvl < XW_NLEVELS; lvl++) {
+		char *y = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
+
+		ck_assert_msg(y != NULL, "%s", err.msg);
+		ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+			      "%s\n%s", y, d.n ? d.v[0].msg : "");
+		ck_assert_uint_eq(d.nerrors, 0);
+		ck_assert_int_eq(sp->expect.exit_code, 1);
+		ck_assert(sp->expect.has_exit);
+		/* w1 opens at its store and waits for w2's exit there */
+		ck_assert_ptr_nonnull(strstr(y, "thread: worker_1, at: \"c.c:23\", "
+					     "open: [worker_1-stop1], wait: [exited:worker_2]"));
+		ck_assert_ptr_nonnull(strstr(y, "thread: worker_2, at: \"c.c:21\", "
+					     "wait: [worker_1-stop1]"));
+		ck_assert_ptr_nonnull(strstr(y, "worker_2: {start: worker, nth: 2}"));
+		spec_free(sp);
+		sp = NULL;
+		spec_diags_release(&d);
+		free(y);
+	}
+	/* a timeout cannot be an expect: */
+	r.fail = XF_TIMEOUT;
+	ck_assert_ptr_null(explore_write_yaml(&in, XW_PREEMPTIONS, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "timeout"));
+}
+END_TEST
+
+static Suite *explore_suite(void)
+{
+	Suite *s = suite_create("explore");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, random_finds_lost_update);
+	tcase_add_test(tc, pct_depth2_finds_lost_update);
+	tcase_add_test(tc, dfs_bound_finds_lost_update);
+	tcase_add_test(tc, seeds_are_deterministic);
+	tcase_add_test(tc, shards_partition_indices);
+	tcase_add_test(tc, shrinker_keeps_what_matters);
+	tcase_add_test(tc, writer_yaml_loads);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(explore_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
