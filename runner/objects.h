@@ -52,6 +52,13 @@ void plan_locs_describe(const plan *p, size_t i, FILE *f);
 
 void plan_locs_free(plan *p);
 
+/*
+ * The libraries the executable is linked with (and theirs), as ld.so would
+ * find them, canonical paths, read once: where a condition looks for a
+ * global its scope does not have.  Owned by the plan.
+ */
+size_t plan_locs_libs(plan *p, const char *const **libs);
+
 /* ---- run side (objects.c) ---- */
 
 typedef struct run_locs run_locs;

@@ -96,6 +96,7 @@ typedef struct plan {
 	size_t nobjs;
 	struct plan_locs *locs; /* gates outside bps: shared objects, returns (objects.h) */
 	const char *source_dir; /* --source-dir (regex anchors): set before plan_build, kept */
+	struct plan_conds *conds; /* when: conditions, compiled per site (conds.h) */
 } plan;
 
 /*
@@ -198,6 +199,9 @@ typedef struct run_opts {
 	int ninherit;
 } run_opts;
 
+/* tl_entry.kind of a condition's first unreadable read at a gate (not a gate note). */
+#define TL_WHEN_FAULT 100
+
 /* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */
 typedef struct tl_entry {
 	double t_ms;
@@ -246,6 +250,9 @@ typedef struct run_result {
 	size_t bp_disarmed;    /* gate breakpoints taken out: no gate there could act again */
 	rg_buf warnings;       /* setup steps that failed but let the run go on, one
 				* message a line: batch.c says each once a session */
+	size_t *when_false;    /* per gate: arrivals its when: rejected (faults included) */
+	size_t *when_faults;   /* per gate: of those, arrivals where a read faulted */
+	char **when_fault;     /* per gate: the first, "when: *p unreadable at 0x0", or NULL */
 } run_result;
 
 /*

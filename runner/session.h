@@ -148,5 +148,7 @@ plan *session_plan(const session *s);
 tracer *session_tracer(const session *s);
 uint64_t session_bias(const session *s);   /* of the executable */
 run_result *session_result(const session *s);
+/* This run's object -> load bias table (kept up to date as objects map). */
+const run_bias *session_run_bias(const session *s);
 
 #endif
