@@ -1,0 +1,97 @@
+# when: conditions (issue 12) on real traced programs.  Each condition picks
+# one arrival, and the program's output says which one it was: a condition
+# that picked another arrival changes the outcome.  Programs are built -O0
+# -g unless said; examples/bounded_queue is the example that needs one.
+add_executable(e2e_when_pick e2e/programs/when_pick.c)
+add_executable(e2e_when_cxx e2e/programs/when_cxx.cpp)
+add_library(e2e_whenlib SHARED e2e/programs/when_libpart.c)
+add_executable(e2e_when_lib e2e/programs/when_lib.c)
+target_link_libraries(e2e_when_lib PRIVATE e2e_whenlib)
+foreach(t e2e_when_pick e2e_when_cxx e2e_whenlib e2e_when_lib)
+  target_compile_options(${t} PRIVATE -O0 -g)
+  if(NOT t STREQUAL e2e_whenlib)
+    target_link_libraries(${t} PRIVATE Threads::Threads)
+    string(REPLACE e2e_ "" name ${t})
+    set_target_properties(${t} PROPERTIES OUTPUT_NAME ${name}
+                          RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  endif()
+endforeach()
+set_target_properties(e2e_whenlib PROPERTIES OUTPUT_NAME whenlib
+                      LIBRARY_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s when_null when_sequence when_cxx_this when_cxx_member when_lib)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+
+# when_pick.c: NAME, condition, the visit it must pick; thread: walker
+# unless the condition tells threads apart itself.
+set(when_pick_cases
+  "global|round_no == 30|3"
+  "local|twice == 8|4"
+  "param|i == 2|2"
+  "member|n->id == 105|5"
+  "array|n->vals[3] == 3|3"
+  "string|$streq(n->name, \"dog\")|3"
+  "hit|$hit == 2|1"
+  "hit_and|$hit > 3 && n->next != 0|3")
+foreach(c ${when_pick_cases})
+  string(REPLACE "|" ";" c "${c}")
+  list(GET c 0 WHEN_NAME)
+  list(GET c 1 WHEN_COND)
+  list(GET c 2 WHEN_AT)
+  set(WHEN_THREAD "    thread: walker")
+  configure_file(e2e/specs/when_pick.yaml.in ${E2E_DIR}/when_${WHEN_NAME}.yaml @ONLY)
+  racegate_e2e(when_${WHEN_NAME} 0 "^flag first seen at ${WHEN_AT}$" "PASSED"
+    "walker +tid [0-9]+ +when_pick.c:28 +pick +opened picked"
+    -- ${RG} run ${E2E_DIR}/when_${WHEN_NAME}.yaml)
+endforeach()
+
+# $thread == ALIAS: main visits first and would be held (before setter
+# exists: SCHEDULE-DEADLOCK) if the condition did not tell it from walker.
+set(WHEN_NAME thread)
+set(WHEN_COND "$thread == walker && i == 3")
+set(WHEN_AT 3)
+set(WHEN_THREAD "    # no thread: filter: the condition picks the thread")
+configure_file(e2e/specs/when_pick.yaml.in ${E2E_DIR}/when_thread.yaml @ONLY)
+racegate_e2e(when_thread_alias 0 "^flag first seen at 3$" "PASSED" "!main .*pick"
+  -- ${RG} run ${E2E_DIR}/when_thread.yaml)
+
+# A read through NULL: false for that arrival (a true one would hold walker
+# until main's exit, which waits for it), said once in the timeline although
+# two arrivals fault, and counted in the JSON report.
+racegate_e2e(when_null_is_false 0 "PASSED"
+  "walker +tid [0-9]+ +when_pick.c:28 +through-null +when: .* unreadable at 0x0$"
+  "!unreadable at 0x8"
+  -- ${RG} run ${E2E_DIR}/when_null.yaml)
+racegate_e2e(when_null_report 0 "racegate exit 0"
+  "through-null: false 6, unreadable 2, first 'when: .* unreadable at 0x0'"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/when.sh report ${RG} ${PROJECT_SOURCE_DIR}
+     ${E2E_DIR}/when_null.yaml)
+racegate_e2e(when_verbose_counts 0 "gate 'through-null': 'when' was false at 6 arrivals \\(2 unreadable\\)"
+  -- ${RG} run --verbose ${E2E_DIR}/when_null.yaml)
+
+# sequence: steps with when:.
+racegate_e2e(when_sequence_step 0 "^flag first seen at 4$" "PASSED"
+  -- ${RG} run ${E2E_DIR}/when_sequence.yaml)
+
+# C++: this->state, and the member by its plain name.
+racegate_e2e(when_cxx_this 0 "^flag first seen at 3$" "PASSED"
+  -- ${RG} run ${E2E_DIR}/when_cxx_this.yaml)
+racegate_e2e(when_cxx_member 0 "^flag first seen at 4$" "PASSED"
+  -- ${RG} run ${E2E_DIR}/when_cxx_member.yaml)
+
+# A gate inside a shared library's function, over the library's file static.
+racegate_e2e(when_library_static 0 "^flag first seen at 3$" "PASSED"
+  -- ${RG} run ${E2E_DIR}/when_lib.yaml)
+
+# The example: the take that finds the queue empty depends on the input,
+# and the same gates reproduce with any.
+set(BQ ${EXAMPLES}/bounded_queue)
+racegate_e2e(bounded_queue_reproduces_100_of_100 0 "100 runs: 100 REPRODUCED$"
+  -- ${RG} run --repeat 100 ${BQ}/gates.yaml)
+racegate_e2e(bounded_queue_other_input 0 "took 0, expected 10" "REPRODUCED"
+  "consumer +tid [0-9]+ +bounded_queue.c:44 +consumer-finds-empty +opened found-empty"
+  "producer +tid [0-9]+ +bounded_queue.c:36 +producer-mid-insert +opened mid-insert"
+  -- ${RG} run ${BQ}/gates.yaml -- ${BQ}/bounded_queue 9)
+racegate_e2e(bounded_queue_fixed 1 "took 7 items in order"
+  "NOT-REPRODUCED: expected exit 1, got exit 0" "!NOT-ENFORCED"
+  -- ${RG} run ${BQ}/gates.yaml -- ${BQ}/bounded_queue-fixed)
