@@ -4,6 +4,7 @@
  * arrays with binary searches.
  */
 #include "dwarfx_int.h"
+#include "dwarfx_vint.h"
 
 #include <dwarf.h>
 #include <errno.h>
@@ -62,6 +63,7 @@ void dwarfx_free(dwarfx *dx)
 {
 	if (!dx)
 		return;
+	dwarfx_vars_release(dx);	/* holds libdwarf's frame lists */
 	if (dx->dbg) {
 		Dwarf_Error e = NULL;
 

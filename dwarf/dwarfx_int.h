@@ -182,6 +182,9 @@ struct dwarfx {
 	size_t nnotes, notes_cap;
 	uint64_t *noted;            /* row addresses already warned about */
 	size_t nnoted, noted_cap;
+
+	/* dwarfx_vars.c: `when:` conditions' names, types, places; made on first use */
+	struct dwarfx_vstate *vars;
 };
 
 /* dwarfx_elf.c: header, program headers and symbols; fills dx. */

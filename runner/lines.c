@@ -7,26 +7,63 @@
 #include "runner.h"
 
 #include "dwarfx_dyn.h"
+#include "dwarfx_vars.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char lines_usage[] =
-"usage: racegate lines FILE[:FROM-TO] [--source-dir DIR] -- PROGRAM\n";
+"usage: racegate lines FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM\n";
 
 struct line_row {
 	int line;
 	size_t instances;
 	char *function;
 	char *text;
+	char *vars;            /* --vars: what `when:` may name there, one per line */
 };
 
 struct line_rows {
 	struct line_row *v;
 	size_t n, cap;
 	const char *path;      /* the file as DWARF names it; owned by dx */
+	dwarfx *dx;            /* --vars: the object listed (else NULL) */
 };
+
+/* --vars: the function's own variables at addr, one "kind name: type" a line. */
+static char *vars_at(dwarfx *dx, uint64_t addr)
+{
+	static const char *const kinds[] = {"local", "param", "static", "global"};
+	const dwarfx_var *v[256];
+	dwarfx_scope *sc;
+	rg_err err = RG_ERR_INIT;
+	rg_buf b = RG_BUF_INIT;
+	size_t n, i;
+	int res = dwarfx_scope_at(dx, addr, &sc, &err);
+
+	if (res == DWARFX_ERROR)
+		return xstrdup(err.msg);
+	if (res < 0)
+		return xstrdup("(no variables: no debug info for this address)");
+	n = dwarfx_scope_locals(sc, v, sizeof(v) / sizeof(v[0]));
+	if (n > sizeof(v) / sizeof(v[0]))
+		n = sizeof(v) / sizeof(v[0]);
+	for (i = 0; i < n; i++) {
+		char type[256];
+
+		rg_buf_printf(&b, "%s%-6s %s: %s", i ? "\n" : "", kinds[v[i]->kind],
+			      v[i]->name, dwarfx_type_spell(v[i]->type, type, sizeof(type)));
+		if (v[i]->place.kind == DWARFX_PLACE_OPTIMIZED_OUT)
+			rg_buf_puts(&b, "  (optimized out here)");
+		else if (v[i]->place.kind == DWARFX_PLACE_UNSUPPORTED)
+			rg_buf_printf(&b, "  (unreadable: %s)", v[i]->place.why);
+	}
+	if (!n)
+		rg_buf_puts(&b, "(no variables of its own)");
+	dwarfx_scope_free(sc);
+	return rg_buf_detach(&b);
+}
 
 static int keep_line(const dwarfx_line_info *li, void *arg)
 {
@@ -39,8 +76,21 @@ static int keep_line(const dwarfx_line_info *li, void *arg)
 	r->instances = li->instances;
 	r->function = xstrdup(li->function ? li->function : "?");
 	r->text = li->text ? xstrdup(li->text) : NULL;
+	r->vars = rows->dx ? vars_at(rows->dx, li->addr) : NULL;
 	rows->path = li->file;
 	return 0;
+}
+
+/* Each line of vars under the SOURCE column. */
+static void print_vars(const char *vars, int indent)
+{
+	const char *p = vars, *nl;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		printf("%*s%.*s\n", indent, "", (int)(nl ? nl - p : (long)strlen(p)), p);
+		p = nl ? nl + 1 : NULL;
+	}
 }
 
 static void print_rows(const struct line_rows *rows)
@@ -57,6 +107,7 @@ static void print_rows(const struct line_rows *rows)
 
 		printf("  %6d  %-*s  %5zu  %s\n", r->line, (int)w, r->function,
 		       r->instances, r->text ? r->text : "");
+		print_vars(r->vars, 2 + 6 + 2 + (int)w + 2 + 5 + 2);
 	}
 }
 
@@ -109,6 +160,8 @@ static int lines_in_libs(const char *program, const char *file, int from, int to
 
 		if (listed == DWARFX_NO_ENTRY && dwarfx_open(libs[i], &dx, &lerr) == 0) {
 			dwarfx_set_source_dir(dx, source_dir);
+			if (rows->dx)
+				rows->dx = dx;
 			listed = dwarfx_lines(dx, file, from, to, keep_line, rows, &lerr);
 			plan_warn_dropped(dx, NULL, NULL);
 			if (listed == DWARFX_NO_ENTRY) {
@@ -129,7 +182,8 @@ static int lines_in_libs(const char *program, const char *file, int from, int to
 int cmd_lines(int argc, char **argv)
 {
 	const char *where = NULL, *program = NULL, *source_dir = NULL;
-	struct line_rows rows = {NULL, 0, 0, NULL};
+	struct line_rows rows = {NULL, 0, 0, NULL, NULL};
+	bool vars = false;
 	rg_err err = RG_ERR_INIT;
 	dwarfx *dx = NULL, *lib = NULL;
 	char *file;
@@ -141,7 +195,9 @@ int cmd_lines(int argc, char **argv)
 			program = i + 1 < argc ? argv[i + 1] : NULL;
 			break;
 		}
-		if (!strcmp(argv[i], "--source-dir") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--vars")) {
+			vars = true;
+		} else if (!strcmp(argv[i], "--source-dir") && i + 1 < argc) {
 			source_dir = argv[++i];
 		} else if (!strncmp(argv[i], "--source-dir=", 13)) {
 			source_dir = argv[i] + 13;
@@ -170,6 +226,7 @@ int cmd_lines(int argc, char **argv)
 		return RG_EXIT_SETUP;
 	}
 	dwarfx_set_source_dir(dx, source_dir);
+	rows.dx = vars ? dx : NULL;
 	listed = dwarfx_lines(dx, file, from, to, keep_line, &rows, &err);
 	plan_warn_dropped(dx, NULL, NULL);
 	if (listed == DWARFX_NO_ENTRY)   /* a library's source, as check finds it */
@@ -191,6 +248,7 @@ int cmd_lines(int argc, char **argv)
 	for (k = 0; k < rows.n; k++) {
 		free(rows.v[k].function);
 		free(rows.v[k].text);
+		free(rows.v[k].vars);
 	}
 	free(rows.v);
 	free(file);
