@@ -298,7 +298,10 @@ static void compile_one(plan *p, size_t gate, const conds_site *cs, struct attem
 			 "(rebuild it with -g)");
 		return;
 	}
-	a->function = dwarfx_scope_function(ci->sc);
+	/* the function whose code it is (an inlined copy's caller), as a user finds it */
+	a->function = dwarfx_caller_at(dx, cs->site.link_addr);
+	if (!a->function)
+		a->function = dwarfx_scope_function(ci->sc);
 	memset(&c, 0, sizeof(c));
 	c.p = p;
 	c.sc = ci->sc;

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conds.h"
 #include "diagnose.h"
 #include "gates.h"
 #include "intmap.h"

@@ -45,6 +45,24 @@ foreach(c ${when_pick_cases})
     -- ${RG} run ${E2E_DIR}/when_${WHEN_NAME}.yaml)
 endforeach()
 
+# An -O2 build: at when_opt.c:24 the loop counter i is in a register and sq
+# is in another, both through location lists (gcc keeps them across the
+# call to sink, whose registers it knows).
+add_executable(e2e_when_opt e2e/programs/when_opt.c)
+target_compile_options(e2e_when_opt PRIVATE -O2 -g)
+target_link_libraries(e2e_when_opt PRIVATE Threads::Threads)
+set_target_properties(e2e_when_opt PROPERTIES OUTPUT_NAME when_opt
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(c "o2_register|i == 5|5" "o2_loclist|sq == 10|3")
+  string(REPLACE "|" ";" c "${c}")
+  list(GET c 0 WHEN_NAME)
+  list(GET c 1 WHEN_COND)
+  list(GET c 2 WHEN_AT)
+  configure_file(e2e/specs/when_opt.yaml.in ${E2E_DIR}/when_${WHEN_NAME}.yaml @ONLY)
+  racegate_e2e(when_${WHEN_NAME} 0 "^flag first seen at ${WHEN_AT}$" "PASSED"
+    -- ${RG} run ${E2E_DIR}/when_${WHEN_NAME}.yaml)
+endforeach()
+
 # $thread == ALIAS: main visits first and would be held (before setter
 # exists: SCHEDULE-DEADLOCK) if the condition did not tell it from walker.
 set(WHEN_NAME thread)
