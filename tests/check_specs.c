@@ -256,7 +256,7 @@ static const struct bad {
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, when: x = 1}]\n", -1,
 	 "gates.yaml:2:41: error: bad 'when' condition: '=' is assignment; compare with '=='"},
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, when: $foo > 1}]\n", -1,
-	 "gates.yaml:2:39: error: bad 'when' condition: unknown variable '$foo' (there are $hit and $tid)"},
+	 "gates.yaml:2:39: error: bad 'when' condition: unknown variable '$foo' (there are $hit, $tid, $thread and $streq)"},
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, when: f(x)}]\n", -1,
 	 "gates.yaml:2:40: error: bad 'when' condition: unexpected '('"},
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, when: '(a > 1'}]\n", -1,

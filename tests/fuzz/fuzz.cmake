@@ -37,6 +37,10 @@ get_target_property(spec_srcs rg_specs SOURCES)
 foreach(f ${spec_srcs})
   list(APPEND fuzz_srcs ${PROJECT_SOURCE_DIR}/specs/${f})
 endforeach()
+get_target_property(expr_srcs rg_expr SOURCES)
+foreach(f ${expr_srcs})
+  list(APPEND fuzz_srcs ${PROJECT_SOURCE_DIR}/expr/${f})
+endforeach()
 get_target_property(common_srcs rg_common SOURCES)
 foreach(f ${common_srcs})
   list(APPEND fuzz_srcs ${PROJECT_SOURCE_DIR}/common/${f})
@@ -45,6 +49,7 @@ add_custom_command(OUTPUT ${fuzz_bin}
   COMMAND ${RACEGATE_CLANG} -std=gnu11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror
           -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
           -I${PROJECT_SOURCE_DIR}/specs -I${PROJECT_SOURCE_DIR}/common
+          -I${PROJECT_SOURCE_DIR}/expr -I${PROJECT_SOURCE_DIR}/dwarf
           ${YAML_CFLAGS} ${fuzz_srcs} ${YAML_LDFLAGS} -o ${fuzz_bin}
   DEPENDS ${fuzz_srcs} ${PROJECT_SOURCE_DIR}/specs/spec.h ${PROJECT_SOURCE_DIR}/specs/spec_int.h
   COMMENT "Building the spec loader fuzzer with clang"
