@@ -258,6 +258,19 @@ static char *name_at(const char *text, size_t off)
 	return n ? xstrndup(text + off, n) : NULL;
 }
 
+/* Does place say where the whole value is (no optimized-out piece)? */
+static bool place_known(const dwarfx_place *pl)
+{
+	size_t i;
+
+	if (pl->kind != DWARFX_PLACE_KNOWN || !pl->npieces)
+		return pl->kind == DWARFX_PLACE_UNSUPPORTED;
+	for (i = 0; i < pl->npieces; i++)
+		if (pl->pieces[i].kind == DWARFX_PIECE_UNDEF)
+			return false;
+	return true;
+}
+
 /* "q, i" -- the function's names that have a location here. */
 static char *available_at(const dwarfx_scope *sc)
 {
@@ -268,7 +281,7 @@ static char *available_at(const dwarfx_scope *sc)
 	if (n > MAX_VISIBLE)
 		n = MAX_VISIBLE;
 	for (i = 0; i < n; i++)
-		if (vars[i]->place.kind == DWARFX_PLACE_KNOWN)
+		if (vars[i]->place.kind == DWARFX_PLACE_KNOWN && place_known(&vars[i]->place))
 			rg_buf_printf(&b, "%s%s", k++ ? ", " : "", vars[i]->name);
 	if (!k)
 		rg_buf_puts(&b, "none");
@@ -293,7 +306,7 @@ static void compile_one(plan *p, size_t gate, const conds_site *cs, struct attem
 	if (!dx || dwarfx_scope_at(dx, cs->site.link_addr, &ci->sc, &err) != DWARFX_OK) {
 		ci->sc = NULL;
 		snprintf(a->err.msg, sizeof(a->err.msg),
-			 "'when' cannot be evaluated at %s: %s", cs->where,
+			 "'when' cannot be evaluated at %.100s: %.300s", cs->where,
 			 err.msg[0] ? err.msg : "no debug information there "
 			 "(rebuild it with -g)");
 		return;
@@ -316,7 +329,7 @@ static void compile_one(plan *p, size_t gate, const conds_site *cs, struct attem
 	ci->code = NULL;
 	name = name_at(expr_text(pc->e[gate]), a->err.off);
 	v = name ? dwarfx_scope_find(ci->sc, name) : NULL;
-	if (v && v->place.kind == DWARFX_PLACE_OPTIMIZED_OUT) {
+	if (v && !place_known(&v->place)) {
 		a->optimized_out = true;
 		a->available = available_at(ci->sc);
 	}

@@ -113,3 +113,26 @@ racegate_e2e(bounded_queue_other_input 0 "took 0, expected 10" "REPRODUCED"
 racegate_e2e(bounded_queue_fixed 1 "took 7 items in order"
   "NOT-REPRODUCED: expected exit 1, got exit 0" "!NOT-ENFORCED"
   -- ${RG} run ${BQ}/gates.yaml -- ${BQ}/bounded_queue-fixed)
+
+# Every type error of the condition language through racegate check: the
+# exact message and the column of the offending token (table-driven:
+# specs/when_types.tsv).  when_inline.c's line is inlined twice at -O2, its
+# argument optimized out in one copy: the error names that instance.
+add_executable(e2e_when_types e2e/programs/when_types.c)
+target_compile_options(e2e_when_types PRIVATE -O0 -g)
+add_executable(e2e_when_inline e2e/programs/when_inline.c)
+target_compile_options(e2e_when_inline PRIVATE -O2 -g)
+foreach(t when_types when_inline)
+  set_target_properties(e2e_${t} PROPERTIES OUTPUT_NAME ${t}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+racegate_e2e(when_type_errors 0 "when_types: racegate check exit 2"
+  "when_opt: racegate check exit 2" "when_inline: racegate check exit 2"
+  "^24 rows, 0 wrong$"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/when.sh types ${RG} ${PROJECT_SOURCE_DIR}
+     ${CMAKE_CURRENT_SOURCE_DIR}/e2e/specs/when_types.tsv ${E2E_DIR})
+# The same error ends a run before the program starts.
+racegate_e2e(when_error_run 2
+  "when_inline_run.yaml:7:[0-9]+: error: 'scale' is optimized out at when_inline.c:9 in 1 of 2 instances of the line: 'first' at 0x[0-9a-f]+ \\(available there: v\\)"
+  -- ${RG} run ${E2E_DIR}/when_inline_run.yaml)
+configure_file(e2e/specs/when_inline_run.yaml ${E2E_DIR}/when_inline_run.yaml COPYONLY)
