@@ -102,8 +102,7 @@ static const char *unsupported_op(Dwarf_Small atom)
 	switch (atom) {
 	case DW_OP_entry_value:
 	case DW_OP_GNU_entry_value:
-		return "its value is the one it had when the function was entered "
-			"(DW_OP_entry_value), which is gone";
+		return "only its value on entry to the function is known (DW_OP_entry_value)";
 	case DW_OP_form_tls_address:
 	case DW_OP_GNU_push_tls_address:
 		return "it is thread-local storage";

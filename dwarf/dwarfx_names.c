@@ -73,14 +73,21 @@ static void add_name(struct dwarfx_tname **list, size_t *n, size_t *cap,
 	(*list)[(*n)++] = *t;
 }
 
-/* t under key and under each tail of key at a "::". */
-static void add_tails(struct nwalk *w, bool enums, struct dwarfx_tname t, const char *key)
+/*
+ * t under key and under each tail of key at a "::"; with qualified, not
+ * under the last part alone (a scoped enum's enumerator: "Mode::BUSY",
+ * never "BUSY").
+ */
+static void add_tails(struct nwalk *w, bool enums, struct dwarfx_tname t, const char *key,
+		      bool qualified)
 {
 	struct dwarfx_vstate *vs = w->vs;
 	const char *p;
 	int depth = 0;
 
 	for (p = key; p; ) {
+		if (qualified && p != key && !strstr(p, "::"))
+			break;
 		t.key = intern(w, p);
 		if (enums)
 			add_name(&vs->enums, &vs->nenums, &vs->enums_cap, &t);
@@ -107,7 +114,7 @@ static void add_type_names(struct nwalk *w, uint64_t off, char tag, const char *
 	rg_buf b = RG_BUF_INIT;
 
 	if (w->cxx || !k) {
-		add_tails(w, false, t, q);
+		add_tails(w, false, t, q, false);
 		if (!k)
 			return;
 	}
@@ -156,12 +163,12 @@ static void add_enumerators(struct nwalk *w, Dwarf_Die en, uint64_t off,
 			dwarf_dealloc_attribute(a);
 			if (ename) {
 				rg_buf_printf(&b, "%s%s::%s", prefix, ename, name);
-				add_tails(w, true, t, b.s);
+				add_tails(w, true, t, b.s, scoped);
 				rg_buf_release(&b);
 			}
 			if (!scoped) {
 				rg_buf_printf(&b, "%s%s", prefix, name);
-				add_tails(w, true, t, b.s);
+				add_tails(w, true, t, b.s, false);
 				rg_buf_release(&b);
 			}
 		}

@@ -384,12 +384,26 @@ static void collect_var(struct collect *co, Dwarf_Die d, Dwarf_Half tag, unsigne
 	}
 	if (abstract_only)
 		return;
-	if (tag == DW_TAG_formal_parameter)
+	if (tag == DW_TAG_formal_parameter) {
+		/*
+		 * In declaration order, which an inlined copy need not keep
+		 * (gcc lists some backwards): the originals' order.
+		 */
+		uint64_t order;
+		Dwarf_Off off = 0;
+		Dwarf_Error e = NULL;
+
+		if (dwarfx_die_ref(dx->dbg, d, DW_AT_abstract_origin, &order) != DW_DLV_OK) {
+			if (dwarf_dieoffset(d, &off, &e) != DW_DLV_OK)
+				drop(dx->dbg, &e);
+			order = off;
+		}
 		push(&co->params, &co->nparams, &co->params_cap,
-		     make_var(co->c, d, name, DWARFX_VAR_PARAM), level, co->seq++);
-	else
+		     make_var(co->c, d, name, DWARFX_VAR_PARAM), level, (size_t)order);
+	} else {
 		push(&co->locals, &co->nlocals, &co->locals_cap,
 		     make_var(co->c, d, name, DWARFX_VAR_LOCAL), level, co->seq++);
+	}
 }
 
 /*
@@ -543,6 +557,7 @@ static int fill(dwarfx_scope *sc, uint32_t f, Dwarf_Die die, rg_err *err)
 				dx->path, sc->function);
 	}
 	qsort(co.locals, co.nlocals, sizeof(*co.locals), by_level);
+	qsort(co.params, co.nparams, sizeof(*co.params), by_level);
 	for (i = 0; i < co.nlocals; i++)
 		add(sc, co.locals[i].v);
 	for (i = 0; i < co.nparams; i++)

@@ -21,7 +21,7 @@
 static const char usage_text[] =
 "usage: racegate run   [OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]\n"
 "       racegate check GATES.yaml [-- COMMAND [ARGS...]]\n"
-"       racegate lines FILE[:FROM-TO] [--source-dir DIR] -- PROGRAM\n"
+"       racegate lines FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM\n"
 "       racegate --help | --version\n";
 
 static const char help_text[] =
@@ -77,6 +77,12 @@ static const char help_text[] =
 "                     racegate does (setup steps, breakpoint counts)\n"
 "  --color=auto|always|never\n"
 "                     colour the outcome (auto: on a terminal, unless NO_COLOR)\n"
+"\n"
+"Options of lines:\n"
+"  --vars             under each line, the variables a when: condition may\n"
+"                     name there (the function's locals, parameters and\n"
+"                     statics, with their types; those optimized out there\n"
+"                     say so)\n"
 "\n"
 "Options of run, check and lines:\n"
 "  --source-dir DIR   read the program's sources (FILE:/REGEX/ anchors, lines)\n"

@@ -11,7 +11,8 @@ instructions), line table rows (moved a byte), and the section headers
 the original's, so objdump's listing of the original says where its
 instructions start.
 
-Each mutant goes through `racegate lines`, `racegate check` and `racegate
+Each mutant goes through `racegate lines --vars` (a scope at every line's
+address: types, location lists, the CFI), `racegate check` and `racegate
 run` on a trivial spec (several gate forms, all optional), each with a time
 budget.  A failure is: an exit status outside 0..3 (a crash, an abort,
 rg_bug), a sanitizer report, a hang, or a breakpoint address in `check`'s
@@ -38,7 +39,9 @@ SANITIZER = re.compile(rb'AddressSanitizer|LeakSanitizer|UndefinedBehaviorSaniti
 LISTED = re.compile(r"^ {6}0x([0-9a-f]+)  (.*?)(?:  in '([^']+)' \(before load bias\))?$")
 CONTENTS = ['.debug_line', '.debug_info', '.debug_abbrev', '.debug_str',
             '.debug_line_str', '.debug_rnglists', '.debug_aranges', '.symtab',
-            '.strtab', '.dynsym', '.eh_frame_hdr']
+            '.strtab', '.dynsym', '.eh_frame_hdr',
+            # `lines --vars` reads location lists and the CFI (issue 12)
+            '.debug_loclists', '.debug_loc', '.eh_frame']
 HEADERS = ['.text', '.symtab', '.strtab', '.debug_line', '.debug_info',
            '.debug_abbrev', '.debug_str', '.shstrtab']
 SHF_EXECINSTR = 0x4
@@ -269,12 +272,12 @@ def one(i, t, data, recipe, a, targets, spec, env0, stats):
         mpath = os.path.join(mdir, os.path.basename(t.path))
         prog = targets['host'].path
         env['LD_LIBRARY_PATH'] = mdir
-        lines_args = ['lines', 'fz_lib.c', '--', mpath]
+        lines_args = ['lines', 'fz_lib.c', '--vars', '--', mpath]
     else:
         mpath = os.path.join(mdir, 'fz_mutant')
         prog = mpath
         env['LD_LIBRARY_PATH'] = os.path.dirname(targets['so'].path)
-        lines_args = ['lines', 'fz_main.c', '--', mpath]
+        lines_args = ['lines', 'fz_main.c', '--vars', '--', mpath]
     with open(mpath, 'wb') as f:
         f.write(data)
     os.chmod(mpath, 0o755)
