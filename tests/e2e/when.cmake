@@ -136,3 +136,20 @@ racegate_e2e(when_error_run 2
   "when_inline_run.yaml:7:[0-9]+: error: 'scale' is optimized out at when_inline.c:9 in 1 of 2 instances of the line: 'first' at 0x[0-9a-f]+ \\(available there: v\\)"
   -- ${RG} run ${E2E_DIR}/when_inline_run.yaml)
 configure_file(e2e/specs/when_inline_run.yaml ${E2E_DIR}/when_inline_run.yaml COPYONLY)
+
+# Hostile: a node unmapped by another thread before the condition reads it;
+# threads killed by the process's exit while their conditions are evaluated.
+add_executable(e2e_when_freed e2e/programs/when_freed.c)
+target_compile_options(e2e_when_freed PRIVATE -O0 -g)
+target_link_libraries(e2e_when_freed PRIVATE Threads::Threads)
+set_target_properties(e2e_when_freed PROPERTIES OUTPUT_NAME when_freed
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s when_freed when_exit)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+racegate_e2e(when_unmapped_pointer 0 "reader done" "PASSED"
+  "freer +tid [0-9]+ +when_freed.c:43 +unmapped +opened unmapped"
+  "reader +tid [0-9]+ +when_freed.c:27 +dangling +when: p->id unreadable at 0x[0-9a-f]+$"
+  -- ${RG} run ${E2E_DIR}/when_freed.yaml)
+racegate_e2e(when_exit_while_evaluating 0 "20 runs: 20 PASSED$"
+  -- ${RG} run --repeat 20 ${E2E_DIR}/when_exit.yaml)
