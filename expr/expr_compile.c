@@ -594,7 +594,7 @@ static int name(cc *x, const expr_node *n, val *v)
 		return member(x, n, n->name, n->off, v);
 	}
 	if (x->env->enumerator && x->env->enumerator(x->env->ctx, n->name, &value, &et)) {
-		v->t = et ? et : &expr_t_int;
+		v->t = expr_is_int(et) ? et : &expr_t_int;
 		v->k = V_RVAL;
 		return emit(x, O_CONST, value) < 0 ? -1 : norm(x, v->t);
 	}

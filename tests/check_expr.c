@@ -51,6 +51,7 @@ static const struct { const char *text; size_t off; const char *msg; } parse_err
 	{"a::", 3, "expected a value at the end"},
 	{"x == 1 y", 7, "unexpected 'y'"},
 	{"@", 0, "unexpected '@'"},
+	{"(const)x", 6, "expected a type name"},
 };
 
 START_TEST(test_parse_errors)
@@ -180,6 +181,15 @@ static const struct { const char *text; size_t off; const char *msg; } type_erro
 	{"opq->x", 5, "'struct opaque' is only declared here: its members are unknown"},
 	{"opq + 1", 0, "the size of 'struct opaque' is unknown"},
 	{"this->nope", 6, "'struct Queue' has no member 'nope'"},
+	{"under == 1", 0, "'under' has a location racegate cannot read"},
+	{"two == 1", 0, "'two' has a location racegate cannot read"},
+	{"deref3 == 1", 0, "'deref3' has a location racegate cannot read"},
+	{"unknown == 1", 0, "'unknown' has a location racegate cannot read"},
+	{"deep == 1", 0, "the condition is too complex to compile"},
+	{"half == 1", 0, "'half' is optimized out at queue.c:40"},
+	{"bigreg.a == 1", 0, "'bigreg' is 'struct big' (24 bytes): it is neither a number nor in memory here"},
+	{"&pair", 0, "'&' needs a variable in memory: 'pair' is in a register here"},
+	{"pair == 1", 0, "'pair' is 'struct pair', not a number or a pointer"},
 	{"Queue::x", 0, "'Queue::x' is not visible at queue.c:40; visible there: q, item, n"},
 };
 
@@ -262,7 +272,8 @@ static const struct { const char *text; int want; } values[] = {
 	{"q->head > (struct node *)q", 1}, {"(void *)q == q", 1}, {"(unsigned long)q == 0x5000", 1},
 	{"*(int *)0x1000 == 5", 1}, {"((struct queue *)0x5000)->length == 3", 1},
 	{"*&item == 5", 1}, {"&*q == q", 1}, {"q + 1 == (struct queue *)0x5040", 1},
-	{"true && !false", 1}, {"RED < BLUE", 1}, {"-item == -5", 1}, {"+uc == 255", 1},
+	{"true && !false", 1}, {"split == 65543", 1}, {"pair.a == 3 && pair.b == 5", 1},
+	{"divz == 0 || 1", 0}, {"RED < BLUE", 1}, {"-item == -5", 1}, {"+uc == 255", 1},
 };
 
 START_TEST(test_values)
@@ -283,6 +294,7 @@ START_TEST(test_faults)
 		{"item == 5 && *(int *)0x9999 > 0", "*(int *)0x9999", 0x9999},
 		{"$streq((char *)0x4000, \"x\")", "(char *)0x4000", 0x4000},
 		{"$streq(edge, \"abc\")", "edge", 0x2000},
+		{"farreg == 1", "farreg", 0},
 		{"arr[2000] == 0", "arr[2000]", 0x1010 + 8000},
 	};
 	fake_host fh;
@@ -323,6 +335,40 @@ START_TEST(test_batch)
 	/* no roots, no batch */
 	ck_assert_int_eq(eval("$hit == 3", &fh, &f), 1);
 	ck_assert_uint_eq(fh.calls, 0);
+}
+END_TEST
+
+/* "1+(1+(...1...))", k deep. */
+static void nest(char *s, size_t k)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < k; i++, n += 3)
+		memcpy(s + n, "1+(", 3);
+	s[n++] = '1';
+	for (i = 0; i < k; i++)
+		s[n++] = ')';
+	s[n] = '\0';
+}
+
+/* Right-nested operators need one stack slot each: past the bound, refused when compiled. */
+START_TEST(test_stack_bound)
+{
+	char s[1024];
+	expr_error err;
+	expr_code *c;
+	expr *e;
+
+	nest(s, 70);
+	ck_assert_int_eq(expr_parse(s, &e, &err), 0);
+	ck_assert_int_eq(expr_compile(e, &fake_env, &c, &err), -1);
+	ck_assert_str_eq(err.msg, "the condition is too complex to compile");
+	expr_free(e);
+	nest(s, 40);
+	ck_assert_int_eq(expr_parse(s, &e, &err), 0);
+	ck_assert_int_eq(expr_compile(e, &fake_env, &c, &err), 0);
+	expr_code_free(c);
+	expr_free(e);
 }
 END_TEST
 
@@ -369,6 +415,7 @@ static Suite *expr_suite(void)
 	tcase_add_loop_test(tc, test_values, 0, (int)(sizeof(values) / sizeof(values[0])));
 	tcase_add_test(tc, test_faults);
 	tcase_add_test(tc, test_batch);
+	tcase_add_test(tc, test_stack_bound);
 	tcase_add_test(tc, test_no_host_reads);
 	suite_add_tcase(su, tc);
 	return su;

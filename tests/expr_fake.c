@@ -108,6 +108,33 @@ static const dwarfx_op op_c[] = {
 	{.code = DWARFX_OP_ADD},
 };
 
+/* Hostile places: programs a corrupt or unexpected DWARF could give. */
+static const dwarfx_op op_under[] = {{.code = DWARFX_OP_ADD}};
+static const dwarfx_op op_two[] = {{.code = DWARFX_OP_CONST, .arg = 1}, {.code = DWARFX_OP_CONST, .arg = 2}};
+static const dwarfx_op op_deref3[] = {{.code = DWARFX_OP_CONST, .arg = 0x1000},
+				      {.code = DWARFX_OP_DEREF, .size = 3}};
+static const dwarfx_op op_unknown[] = {{.code = 200}};
+static const dwarfx_op op_divz[] = {{.code = DWARFX_OP_CONST, .arg = 1}, {.code = DWARFX_OP_CONST, .arg = 0},
+				    {.code = DWARFX_OP_DIV}};
+/* CONST 1, then DUP x 79: deeper than the evaluation stack */
+static const dwarfx_op op_deep[80] = {[0] = {.code = DWARFX_OP_CONST, .arg = 1},
+				      [1 ... 79] = {.code = DWARFX_OP_DUP}};
+static const uint8_t one_zero[] = {1, 0};
+
+static const dwarfx_member pair_members[] = {
+	{.name = "a", .type = &t_int, .offset = 0}, {.name = "b", .type = &t_int, .offset = 4},
+};
+static const dwarfx_type t_pair = {.kind = DWARFX_T_STRUCT, .name = "pair", .size = 8,
+				   .members = pair_members, .nmembers = 2};
+static const dwarfx_type t_big = {.kind = DWARFX_T_STRUCT, .name = "big", .size = 24,
+				  .members = pair_members, .nmembers = 2};
+
+#define VALUE(prog) {.kind = DWARFX_PLACE_KNOWN, .npieces = 1, \
+	.pieces = (const dwarfx_piece[]){{.kind = DWARFX_PIECE_VALUE, .ops = prog, \
+					  .nops = sizeof(prog) / sizeof(prog[0])}}}
+#define INREG(r) {.kind = DWARFX_PLACE_KNOWN, .npieces = 1, \
+	.pieces = (const dwarfx_piece[]){{.kind = DWARFX_PIECE_REG, .reg = r}}}
+
 #define MEM(prog) {.kind = DWARFX_PLACE_KNOWN, .npieces = 1, \
 	.pieces = (const dwarfx_piece[]){{.kind = DWARFX_PIECE_MEM, .ops = prog, \
 					  .nops = sizeof(prog) / sizeof(prog[0])}}}
@@ -139,6 +166,25 @@ static const dwarfx_var vars[] = {
 							 .nops = 3}}},
 	 DWARFX_VAR_LOCAL},
 	{"opt", &t_int, {.kind = DWARFX_PLACE_OPTIMIZED_OUT}, DWARFX_VAR_LOCAL},
+	{"under", &t_int, MEM(op_under), DWARFX_VAR_LOCAL},
+	{"two", &t_int, MEM(op_two), DWARFX_VAR_LOCAL},
+	{"deref3", &t_int, MEM(op_deref3), DWARFX_VAR_LOCAL},
+	{"unknown", &t_int, MEM(op_unknown), DWARFX_VAR_LOCAL},
+	{"divz", &t_int, VALUE(op_divz), DWARFX_VAR_LOCAL},
+	{"deep", &t_int, VALUE(op_deep), DWARFX_VAR_LOCAL},
+	{"farreg", &t_int, INREG(200), DWARFX_VAR_LOCAL},
+	{"pair", &t_pair, INREG(4), DWARFX_VAR_LOCAL},
+	{"bigreg", &t_big, INREG(4), DWARFX_VAR_LOCAL},
+	{"split", &t_int, {.kind = DWARFX_PLACE_KNOWN, .npieces = 2,
+			   .pieces = (const dwarfx_piece[]){
+				   {.kind = DWARFX_PIECE_REG, .reg = 3, .size = 2},
+				   {.kind = DWARFX_PIECE_BYTES, .bytes = one_zero, .size = 2}}},
+	 DWARFX_VAR_LOCAL},
+	{"half", &t_int, {.kind = DWARFX_PLACE_KNOWN, .npieces = 2,
+			  .pieces = (const dwarfx_piece[]){
+				  {.kind = DWARFX_PIECE_REG, .reg = 3, .size = 2},
+				  {.kind = DWARFX_PIECE_UNDEF, .size = 2}}},
+	 DWARFX_VAR_LOCAL},
 	{"total", &t_int, {.kind = DWARFX_PLACE_UNSUPPORTED, .why = "thread-local storage"},
 	 DWARFX_VAR_GLOBAL},
 };
@@ -313,6 +359,7 @@ void fake_host_init(fake_host *fh)
 	put(0x7010, 0x5000, 8);
 	put(0x10100, 123, 4);
 	fh->regs[3] = 0xdead000000000007ull;
+	fh->regs[4] = 0x0000000500000003ull;
 	fh->regs[5] = 0x6000;
 	fh->regs[7] = 0x7000;
 	fh->h.regs = fh->regs;

@@ -28,6 +28,9 @@ if(FUZZ_SKIP)
   add_test(NAME fuzz_spec_loader
            COMMAND sh -c "echo 'fuzz_spec_loader: skipped: ${FUZZ_SKIP}'; exit 77")
   set_tests_properties(fuzz_spec_loader PROPERTIES LABELS fuzz SKIP_RETURN_CODE 77)
+  add_test(NAME fuzz_expr
+           COMMAND sh -c "echo 'fuzz_expr: skipped: ${FUZZ_SKIP}'; exit 77")
+  set_tests_properties(fuzz_expr PROPERTIES LABELS fuzz SKIP_RETURN_CODE 77)
   return()
 endif()
 
@@ -61,3 +64,31 @@ add_test(NAME fuzz_spec_loader
   COMMAND sh -c "mkdir -p '${fuzz_out}' && exec '${fuzz_bin}' -max_total_time=${RACEGATE_FUZZ_SECONDS} -timeout=${RACEGATE_FUZZ_INPUT_SECONDS} -rss_limit_mb=2048 -print_final_stats=1 '${fuzz_out}' '${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus'")
 set_tests_properties(fuzz_spec_loader PROPERTIES LABELS fuzz
                      TIMEOUT ${RACEGATE_FUZZ_SECONDS}0)
+
+# libFuzzer on conditions (tests/fuzz/fuzz_expr.c): parse, compile against the
+# fake scope of tests/expr_fake.c, evaluate over its fake memory.  Seeds in
+# tests/fuzz/corpus_expr: the conditions of tests/check_expr.c.
+set(RACEGATE_FUZZ_EXPR_SECONDS 30 CACHE STRING "How long ctest fuzzes conditions")
+set(fuzz_expr_bin ${CMAKE_CURRENT_BINARY_DIR}/fuzz_expr)
+set(fuzz_expr_srcs ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_expr.c ${CMAKE_CURRENT_SOURCE_DIR}/expr_fake.c)
+foreach(f ${expr_srcs})
+  list(APPEND fuzz_expr_srcs ${PROJECT_SOURCE_DIR}/expr/${f})
+endforeach()
+foreach(f ${common_srcs})
+  list(APPEND fuzz_expr_srcs ${PROJECT_SOURCE_DIR}/common/${f})
+endforeach()
+add_custom_command(OUTPUT ${fuzz_expr_bin}
+  COMMAND ${RACEGATE_CLANG} -std=gnu11 -g -O1 -D_GNU_SOURCE -Wall -Wextra -Werror
+          -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+          -I${PROJECT_SOURCE_DIR}/expr -I${PROJECT_SOURCE_DIR}/dwarf
+          -I${PROJECT_SOURCE_DIR}/common -I${CMAKE_CURRENT_SOURCE_DIR}
+          ${fuzz_expr_srcs} -o ${fuzz_expr_bin}
+  DEPENDS ${fuzz_expr_srcs} ${PROJECT_SOURCE_DIR}/expr/expr.h ${PROJECT_SOURCE_DIR}/expr/expr_int.h
+          ${CMAKE_CURRENT_SOURCE_DIR}/expr_fake.h
+  COMMENT "Building the condition fuzzer with clang"
+  VERBATIM)
+add_custom_target(fuzz_expr_target ALL DEPENDS ${fuzz_expr_bin})
+set(fuzz_expr_out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-corpus-expr)
+add_test(NAME fuzz_expr
+  COMMAND sh -c "mkdir -p '${fuzz_expr_out}' && exec '${fuzz_expr_bin}' -max_total_time=${RACEGATE_FUZZ_EXPR_SECONDS} -timeout=${RACEGATE_FUZZ_INPUT_SECONDS} -max_len=4200 -rss_limit_mb=2048 -print_final_stats=1 '${fuzz_expr_out}' '${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus_expr'")
+set_tests_properties(fuzz_expr PROPERTIES LABELS fuzz TIMEOUT ${RACEGATE_FUZZ_EXPR_SECONDS}0)
