@@ -148,6 +148,7 @@ struct die {
 	char const_value[128];
 	char frame_base[256];
 	long data_bit_offset, bit_size;
+	long bit_offset, byte_size, member_location;   /* DWARF 4 bitfields */
 	uint64_t low_pc;
 };
 
@@ -181,7 +182,8 @@ static struct die *dies_read(const char *listing, size_t *count)
 			}
 			memset(&d[n], 0, sizeof(d[n]));
 			d[n].depth = depth;
-			d[n].data_bit_offset = d[n].bit_size = -1;
+			d[n].data_bit_offset = d[n].bit_size = d[n].bit_offset = -1;
+			d[n].byte_size = d[n].member_location = -1;
 			snprintf(d[n].tag, sizeof(d[n].tag), "%s", tag);
 			n++;
 			continue;
@@ -203,6 +205,12 @@ static struct die *dies_read(const char *listing, size_t *count)
 			snprintf(d[n - 1].frame_base, sizeof(d[n - 1].frame_base), "%s", v);
 		} else if ((v = attr_value(l, "DW_AT_data_bit_offset"))) {
 			d[n - 1].data_bit_offset = atol(v);
+		} else if ((v = attr_value(l, "DW_AT_bit_offset"))) {
+			d[n - 1].bit_offset = atol(v);
+		} else if ((v = attr_value(l, "DW_AT_byte_size"))) {
+			d[n - 1].byte_size = atol(v);
+		} else if ((v = attr_value(l, "DW_AT_data_member_location"))) {
+			d[n - 1].member_location = atol(v);
 		} else if ((v = attr_value(l, "DW_AT_low_pc"))) {
 			d[n - 1].low_pc = strtoull(v, NULL, 16);
 		} else if ((v = attr_value(l, "DW_AT_bit_size"))) {
@@ -482,14 +490,23 @@ static const dwarfx_var *own(const dwarfx_scope *sc, const char *name, int idx)
  * evaluates to CFA + the DIE's DW_OP_fbreg offset, the CFA being what the
  * CFI says at that address; the inner `total` shadows the outer one.
  */
-START_TEST(test_o0_frame_offsets)
+/* VX_OUT_DIR/name.ext */
+static const char *listing(char *buf, size_t len, const char *name, const char *ext)
 {
-	dwarfx *dx = open_fx(FX("vars_fx_O0"));
+	snprintf(buf, len, "%s/%s%s%s", VX_OUT_DIR, name, *ext ? "." : "", ext);
+	return buf;
+}
+
+static void check_frame_offsets(const char *name)
+{
+	char p[4][512];
+	dwarfx *dx = open_fx(listing(p[0], sizeof(p[0]), name, ""));
 	size_t nd;
-	struct die *d = dies_read(LISTING("vars_fx_O0", "info"), &nd);
+	struct die *d = dies_read(listing(p[1], sizeof(p[1]), name, "info"), &nd);
 	int inner = marker_line(SRC("vars.c"), "inner-block");
-	uint64_t addr = line_addr(LISTING("vars_fx_O0", "lines"), "vars.c", inner);
-	struct cfa c = cfa_at(LISTING("vars_fx_O0", "frames"), addr);
+	const char *lines = listing(p[2], sizeof(p[2]), name, "lines");
+	uint64_t addr = line_addr(lines, "vars.c", inner);
+	struct cfa c = cfa_at(listing(p[3], sizeof(p[3]), name, "frames"), addr);
 	const struct die *fn = die_find(d, nd, "DW_TAG_subprogram", "walk", 0);
 	uint64_t regs[NREGS], cfa;
 	dwarfx_scope *sc = scope(dx, addr);
@@ -526,8 +543,7 @@ START_TEST(test_o0_frame_offsets)
 	}
 	/* outside the block, only one total */
 	dwarfx_scope_free(sc);
-	sc = scope(dx, line_addr(LISTING("vars_fx_O0", "lines"), "vars.c",
-				 marker_line(SRC("vars.c"), "after-loop")));
+	sc = scope(dx, line_addr(lines, "vars.c", marker_line(SRC("vars.c"), "after-loop")));
 	ck_assert_ptr_eq(dwarfx_scope_find(sc, "total"), own(sc, "total", 0));
 	ck_assert_uint_eq(mem_addr(own(sc, "total", 0), regs), cfa +
 			  (uint64_t)fbreg_of(die_find(d, nd, "DW_TAG_variable", "total",
@@ -535,6 +551,28 @@ START_TEST(test_o0_frame_offsets)
 	dwarfx_scope_free(sc);
 	free(d);
 	dwarfx_free(dx);
+}
+
+START_TEST(test_o0_frame_offsets)
+{
+	check_frame_offsets("vars_fx_O0");
+}
+END_TEST
+
+/* The same with the CFI in .debug_frame, which is read first when present. */
+START_TEST(test_o0_frame_offsets_debug_frame)
+{
+	char path[512];
+	struct text t = text_read(listing(path, sizeof(path), "vars_fx_O0_debug_frame",
+					  "frames"));
+	size_t i;
+	bool has = false;
+
+	for (i = 0; i < t.n; i++)
+		has |= strstr(t.lines[i], "Contents of the .debug_frame section") != NULL;
+	text_free(&t);
+	ck_assert_msg(has, "the fixture has no .debug_frame");
+	check_frame_offsets("vars_fx_O0_debug_frame");
 }
 END_TEST
 
@@ -659,13 +697,28 @@ START_TEST(test_globals_o2)
 }
 END_TEST
 
-/* Bitfields where readelf puts them, the anonymous union, the enum. */
-START_TEST(test_struct_bitfields_enum)
+/*
+ * A bitfield's first bit, counted from bit 0 of the object: DWARF 5's
+ * DW_AT_data_bit_offset, or DWARF 4's DW_AT_bit_offset, which counts from
+ * the most significant bit of a storage unit of DW_AT_byte_size bytes.
+ */
+static long first_bit(const struct die *m)
 {
-	dwarfx *dx = open_fx(FX("vars_fx_O0"));
+	if (m->data_bit_offset >= 0)
+		return m->data_bit_offset;
+	ck_assert_msg(m->bit_offset >= 0 && m->byte_size > 0, "member %s: no bit offset",
+		      m->name);
+	return (m->member_location > 0 ? m->member_location : 0) * 8 + m->byte_size * 8 -
+		m->bit_offset - m->bit_size;
+}
+
+/* Bitfields where readelf puts them, the anonymous union, the enum. */
+static void check_bitfields_enum(const char *exe, const char *info, const char *nm)
+{
+	dwarfx *dx = open_fx(exe);
 	size_t nd, i, seen = 0;
-	struct die *d = dies_read(LISTING("vars_fx_O0", "info"), &nd);
-	dwarfx_scope *sc = scope(dx, nm_addr(LISTING("vars_fx_O0", "nm"), "main", false));
+	struct die *d = dies_read(info, &nd);
+	dwarfx_scope *sc = scope(dx, nm_addr(nm, "main", false));
 	const dwarfx_var *v = dwarfx_scope_find(sc, "flagset");
 	const dwarfx_type *t = dwarfx_type_strip(v->type), *u;
 	int64_t val;
@@ -681,7 +734,8 @@ START_TEST(test_struct_bitfields_enum)
 			continue;
 		md = die_find(d, nd, "DW_TAG_member", m->name, 0);
 		ck_assert_int_eq((long)m->bit_size, md->bit_size);
-		ck_assert_int_eq((long)(m->offset * 8 + m->bit_offset), md->data_bit_offset);
+		ck_assert_uint_lt(m->bit_offset, 8);
+		ck_assert_int_eq((long)(m->offset * 8 + m->bit_offset), first_bit(md));
 		seen++;
 	}
 	ck_assert_uint_eq(seen, 3);
@@ -710,13 +764,68 @@ START_TEST(test_struct_bitfields_enum)
 	free(d);
 	dwarfx_free(dx);
 }
+
+START_TEST(test_struct_bitfields_enum)
+{
+	check_bitfields_enum(FX("vars_fx_O0"), LISTING("vars_fx_O0", "info"),
+			     LISTING("vars_fx_O0", "nm"));
+}
+END_TEST
+
+START_TEST(test_struct_bitfields_enum_dwarf4)
+{
+	check_bitfields_enum(FX("vars_fx_O2_dwarf4"), LISTING("vars_fx_O2_dwarf4", "info"),
+			     LISTING("vars_fx_O2_dwarf4", "nm"));
+}
 END_TEST
 
 /* ---- -O2: location lists, registers, values, entry values ---- */
 
 struct tally {
-	size_t compared, reg, value, unsupported, optimized;
+	size_t compared, reg, value, unsupported, optimized, pieces;
 };
+
+/*
+ * "DW_OP_reg5 (rdi); DW_OP_piece: 8; DW_OP_reg4 (rsi); DW_OP_piece: 8"
+ * against v's pieces: registers and sizes, an empty piece optimized out.
+ * False when expr has a piece racegate's test does not parse.
+ */
+static bool compare_pieces(const char *expr, const dwarfx_var *v)
+{
+	char buf[512], *save = NULL, *op;
+	size_t n = 0;
+	int reg = -1;
+
+	snprintf(buf, sizeof(buf), "%s", expr);
+	ck_assert_int_eq(v->place.kind, DWARFX_PLACE_KNOWN);
+	for (op = strtok_r(buf, ";", &save); op; op = strtok_r(NULL, ";", &save)) {
+		int r;
+		unsigned long size;
+
+		while (*op == ' ')
+			op++;
+		if (sscanf(op, "DW_OP_reg%d", &r) == 1) {
+			reg = r;
+		} else if (sscanf(op, "DW_OP_piece: %lu", &size) == 1) {
+			const dwarfx_piece *p;
+
+			ck_assert_uint_lt(n, v->place.npieces);
+			p = &v->place.pieces[n++];
+			ck_assert_uint_eq(p->size, size);
+			if (reg < 0) {
+				ck_assert_int_eq(p->kind, DWARFX_PIECE_UNDEF);
+			} else {
+				ck_assert_int_eq(p->kind, DWARFX_PIECE_REG);
+				ck_assert_int_eq(p->reg, reg);
+			}
+			reg = -1;
+		} else {
+			return false;
+		}
+	}
+	ck_assert_uint_eq(n, v->place.npieces);
+	return true;
+}
 
 /*
  * var (d, its entry) at addr: dwarfx's place against readelf's location
@@ -763,7 +872,9 @@ static void compare_place(const char *loc, const struct die *d, const dwarfx_var
 		ck_assert_ptr_nonnull(v->place.why);
 		t->unsupported++;
 	} else if (strstr(expr, "DW_OP_piece")) {
-		return;	/* not in this comparison */
+		if (!compare_pieces(expr, v))
+			return;
+		t->pieces++;
 	} else if (sscanf(expr, "DW_OP_reg%d (", &n) == 1) {
 		ck_assert_int_eq(v->place.kind, DWARFX_PLACE_KNOWN);
 		ck_assert_msg(v->place.pieces[0].kind == DWARFX_PIECE_REG, "%s at %#" PRIx64 ": %s",
@@ -836,10 +947,10 @@ static void check_lists(const char *exe, const char *lines, const char *info,
 	dwarfx *dx = open_fx(exe);
 	size_t nd;
 	struct die *d = dies_read(info, &nd);
-	struct tally t = {0, 0, 0, 0, 0};
-	static const char *const fns[] = {"walk", "spin"};
+	struct tally t = {0, 0, 0, 0, 0, 0};
+	static const char *const fns[] = {"walk", "spin", "width"};
 	int from = marker_line(SRC("vars.c"), "walk-start");
-	int to = marker_line(SRC("vars.c"), "spin-end");
+	int to = marker_line(SRC("vars.c"), "lists-end");
 	int line;
 
 	for (line = from; line <= to; line++) {
@@ -852,7 +963,8 @@ static void check_lists(const char *exe, const char *lines, const char *info,
 			size_t nv = dwarfx_scope_locals(sc, v, 64), j;
 			const char *fn = dwarfx_scope_function(sc);
 
-			if (strncmp(fn, fns[0], 4) && strncmp(fn, fns[1], 4)) {
+			if (strncmp(fn, fns[0], 4) && strncmp(fn, fns[1], 4) &&
+			    strncmp(fn, fns[2], 5)) {
 				dwarfx_scope_free(sc);	/* an inlined callee */
 				continue;
 			}
@@ -873,6 +985,7 @@ static void check_lists(const char *exe, const char *lines, const char *info,
 	ck_assert_uint_gt(t.compared, 20);
 	ck_assert_uint_gt(t.reg, 0);
 	ck_assert_uint_gt(t.optimized, 0);
+	ck_assert_uint_gt(t.pieces, 0);
 	free(d);
 	dwarfx_free(dx);
 }
@@ -966,7 +1079,7 @@ static void check_cxx(const char *exe, const char *name, bool o0)
 		ck_assert_uint_eq(mem_addr(self, regs),
 				  regs[c.reg] + (uint64_t)c.off + (uint64_t)fbreg_of(this_die));
 	} else {
-		struct tally t = {0, 0, 0, 0, 0};
+		struct tally t = {0, 0, 0, 0, 0, 0};
 
 		compare_place(loc, this_die, self, addr, &t);
 		ck_assert_uint_eq(t.compared, 1);
@@ -1048,10 +1161,12 @@ static Suite *vars_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_o0_frame_offsets);
+	tcase_add_test(tc, test_o0_frame_offsets_debug_frame);
 	tcase_add_test(tc, test_o0_cfa_entry_and_body);
 	tcase_add_test(tc, test_globals_o0);
 	tcase_add_test(tc, test_globals_o2);
 	tcase_add_test(tc, test_struct_bitfields_enum);
+	tcase_add_test(tc, test_struct_bitfields_enum_dwarf4);
 	tcase_add_test(tc, test_o2_location_lists);
 	tcase_add_test(tc, test_o2_dwarf4_location_lists);
 	tcase_add_test(tc, test_o2_inlined_callee);
