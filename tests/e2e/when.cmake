@@ -153,3 +153,16 @@ racegate_e2e(when_unmapped_pointer 0 "reader done" "PASSED"
   -- ${RG} run ${E2E_DIR}/when_freed.yaml)
 racegate_e2e(when_exit_while_evaluating 0 "20 runs: 20 PASSED$"
   -- ${RG} run --repeat 20 ${E2E_DIR}/when_exit.yaml)
+
+# A module opened with dlopen: its conditions compile when it maps; an error
+# there ends the run (ERROR) with the message check would give.
+foreach(s when_plugin when_plugin_bad)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+racegate_e2e(when_dlopen_module 0 "count = 1" "REPRODUCED"
+  "w[12] +tid [0-9]+ +plugin.c:7 +w[12]-write +held: waiting for w[12]-read"
+  -- ${RG} run ${E2E_DIR}/when_plugin.yaml)
+racegate_e2e(when_dlopen_module_error 2
+  "ERROR: .*when_plugin_bad.yaml:11:79: 'cc' is not visible at plugin.c:7; visible there: c"
+  "!REPRODUCED"
+  -- ${RG} run ${E2E_DIR}/when_plugin_bad.yaml)
