@@ -163,6 +163,6 @@ racegate_e2e(when_dlopen_module 0 "count = 1" "REPRODUCED"
   "w[12] +tid [0-9]+ +plugin.c:7 +w[12]-write +held: waiting for w[12]-read"
   -- ${RG} run ${E2E_DIR}/when_plugin.yaml)
 racegate_e2e(when_dlopen_module_error 2
-  "ERROR: .*when_plugin_bad.yaml:11:79: 'cc' is not visible at plugin.c:7. visible there: c"
+  "ERROR: .*when_plugin_bad.yaml:10:79: 'cc' is not visible at plugin.c:7. visible there: c"
   "!REPRODUCED"
   -- ${RG} run ${E2E_DIR}/when_plugin_bad.yaml)
