@@ -166,3 +166,9 @@ racegate_e2e(when_dlopen_module_error 2
   "ERROR: .*when_plugin_bad.yaml:10:79: 'cc' is not visible at plugin.c:7. visible there: c"
   "!REPRODUCED"
   -- ${RG} run ${E2E_DIR}/when_plugin_bad.yaml)
+
+# FUNCTION:return cannot have a condition: the error says why and what to do.
+configure_file(e2e/specs/when_return.yaml ${E2E_DIR}/when_return.yaml COPYONLY)
+racegate_e2e(when_on_return_refused 2
+  "when_return.yaml:6:[0-9]+: error: gate 'back': 'when' is not evaluated at 'depth:return': a return arrives in each caller. gate a line of 'depth' instead"
+  -- ${RG} check ${E2E_DIR}/when_return.yaml)
