@@ -27,6 +27,7 @@ struct cond_inst {
 struct plan_conds {
 	expr **e;              /* per gate, NULL when it has none (or it did not parse) */
 	size_t ngates;
+	bool other_objects;    /* some condition reads a global of a library */
 	struct cond_inst *inst;
 	size_t ninst, capinst;
 	rg_intmap ix;          /* link-time address -> latest instance there */
@@ -120,6 +121,11 @@ bool conds_has(const plan *p, size_t gate)
 	return p->conds && gate < p->conds->ngates && p->conds->e[gate];
 }
 
+bool conds_read_libraries(const plan *p)
+{
+	return p->conds && p->conds->other_objects;
+}
+
 const expr *conds_expr(const plan *p, size_t gate)
 {
 	return conds_has(p, gate) ? p->conds->e[gate] : NULL;
@@ -172,6 +178,7 @@ static const dwarfx_var *env_var(void *ctx, const char *name, int *obj)
 			continue;
 		if ((v = dwarfx_global(dx, name))) {
 			*obj = (int)o + 2;
+			c->p->conds->other_objects = true;
 			return v;
 		}
 	}

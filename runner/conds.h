@@ -39,6 +39,12 @@ bool conds_has(const plan *p, size_t gate);
 /* The parsed condition of gate i, or NULL. */
 const expr *conds_expr(const plan *p, size_t gate);
 
+/*
+ * Does a condition read a global of a library (not of the object its gate
+ * is in)?  Then a run must know where every library maps (objects.h).
+ */
+bool conds_read_libraries(const plan *p);
+
 /* One instance of a gate's location, to compile at. */
 typedef struct conds_site {
 	rg_site site;

@@ -575,12 +575,15 @@ run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
 {
 	run_locs *l;
 	size_t k;
+	/* a condition's library global: biases come from the link map */
+	bool libs = conds_read_libraries(p);
 
-	if (!p->locs || !p->locs->ng)
+	if (!libs && (!p->locs || !p->locs->ng))
 		return NULL;
 	l = xcalloc(1, sizeof(*l));
 	l->p = p;
-	l->pl = p->locs;
+	l->pl = locs_of(p);
+	l->watch = libs;
 	l->tr = tr;
 	l->bt = bt;
 	l->busy = busy;

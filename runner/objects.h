@@ -68,7 +68,8 @@ typedef bool (*run_locs_busy_fn)(void *ctx, uint64_t addr);
 
 /*
  * Per-run state; NULL when the plan needs none (no pending or return
- * gates), and every run_locs_* function accepts NULL.
+ * gates, no condition reading a library's global), and every run_locs_*
+ * function accepts NULL.
  */
 /* bt: the run's bias table, kept up to date here as objects map and unmap. */
 run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,

@@ -18,7 +18,7 @@ foreach(t e2e_when_pick e2e_when_cxx e2e_whenlib e2e_when_lib)
 endforeach()
 set_target_properties(e2e_whenlib PROPERTIES OUTPUT_NAME whenlib
                       LIBRARY_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s when_null when_sequence when_cxx_this when_cxx_member when_lib)
+foreach(s when_null when_sequence when_cxx_this when_cxx_member when_lib when_lib_global)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 
@@ -100,6 +100,11 @@ racegate_e2e(when_cxx_member 0 "^flag first seen at 4$" "PASSED"
 # A gate inside a shared library's function, over the library's file static.
 racegate_e2e(when_library_static 0 "^flag first seen at 3$" "PASSED"
   -- ${RG} run ${E2E_DIR}/when_lib.yaml)
+
+# A gate in the executable over the library's static: a global of another
+# object, read at that object's place in this run.
+racegate_e2e(when_library_global_from_exe 0 "^flag first seen at 3$" "PASSED"
+  -- ${RG} run ${E2E_DIR}/when_lib_global.yaml)
 
 # The example: the take that finds the queue empty depends on the input,
 # and the same gates reproduce with any.
