@@ -82,8 +82,17 @@ racegate_e2e(when_null_is_false 0 "PASSED"
   -- ${RG} run ${E2E_DIR}/when_null.yaml)
 racegate_e2e(when_null_report 0 "racegate exit 0"
   "through-null: false 6, unreadable 2, first 'when: .* unreadable at 0x0'"
+  "unreadable events: 1"
   -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/when.sh report ${RG} ${PROJECT_SOURCE_DIR}
      ${E2E_DIR}/when_null.yaml)
+# ... also from worker processes (--jobs): the counts travel with the result.
+racegate_e2e(when_null_report_jobs 0 "racegate exit 0"
+  "through-null: false 6, unreadable 2, first 'when: .* unreadable at 0x0'"
+  "unreadable events: 1"
+  "through-null: false 6, unreadable 2, first 'when: .* unreadable at 0x0'"
+  "unreadable events: 1"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/when.sh report ${RG} ${PROJECT_SOURCE_DIR}
+     ${E2E_DIR}/when_null.yaml 2 2)
 racegate_e2e(when_verbose_counts 0 "gate 'through-null': 'when' was false at 6 arrivals \\(2 unreadable\\)"
   -- ${RG} run --verbose ${E2E_DIR}/when_null.yaml)
 

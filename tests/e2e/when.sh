@@ -2,7 +2,8 @@
 # when: checks through the real racegate binary that need more than its
 # output.  Run by tests/e2e/when.cmake:
 #
-#   when.sh report RACEGATE SOURCE_DIR SPEC   the JSON report is valid and
+#   when.sh report RACEGATE SOURCE_DIR SPEC [RUNS JOBS]
+#                                             the JSON report is valid and
 #                                             says each condition's counts
 #   when.sh types RACEGATE SOURCE_DIR TABLE BIN_DIR
 #                                             racegate check refuses each
@@ -15,20 +16,22 @@ trap 'rm -rf "$tmp"' EXIT
 
 case $case_ in
 report)
-	"$rg" run -q --report "$tmp/r.json" "$4"
+	# when.sh report RACEGATE SOURCE_DIR SPEC [RUNS JOBS]
+	runs=${5:-1} jobs=${6:-1}
+	"$rg" run -q --repeat "$runs" --jobs "$jobs" --report "$tmp/r.json" "$4"
 	echo "racegate exit $?"
 	python3 "$src/tests/e2e/tools/check_json.py" "$src/docs/report.schema.json" \
-		"$tmp/r.json" --runs 1 || exit 1
+		"$tmp/r.json" --runs "$runs" || exit 1
 	python3 - "$tmp/r.json" <<'PY'
 import json, sys
-run = json.load(open(sys.argv[1]))["runs"][0]
-for g in run["gates"]:
-    w = g.get("when")
-    if w:
-        print("%s: false %d, unreadable %d, first '%s'" %
-              (g["name"], w["false"], w["unreadable"], w["first_unreadable"]))
-kinds = [e["kind"] for e in run["events"]]
-print("unreadable events:", kinds.count("unreadable"))
+for run in json.load(open(sys.argv[1]))["runs"]:
+    for g in run["gates"]:
+        w = g.get("when")
+        if w:
+            print("%s: false %d, unreadable %d, first '%s'" %
+                  (g["name"], w["false"], w["unreadable"], w["first_unreadable"]))
+    kinds = [e["kind"] for e in run["events"]]
+    print("unreadable events:", kinds.count("unreadable"))
 PY
 	;;
 types)
