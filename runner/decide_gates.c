@@ -240,11 +240,13 @@ static bool on_when(void *ctx, pid_t tid, size_t gate, unsigned long hit)
 			gate_note n = {.kind = GATE_NOTE_ARRIVE, .t_ms = session_now(g->s),
 				       .tid = tid, .gate = (int)gate};
 
+			size_t ntl = r->ntl;
+
 			r->when_fault[gate] = xstrdup(fault);
 			tl_add(g, &n, at->where, g->p->sp->gates[gate].name, fault);
-			if (r->ntl && r->tl[r->ntl - 1].what == fault)
-				r->tl[r->ntl - 1].kind = TL_WHEN_FAULT;
-			fault = NULL;
+			if (r->ntl > ntl)   /* not past the timeline's cap */
+				r->tl[ntl].kind = TL_WHEN_FAULT;
+			fault = NULL;   /* the timeline's now */
 		}
 	}
 	free(fault);
