@@ -28,6 +28,8 @@ enum vkind {
 	V_RVAL,   /* the value itself is on the stack */
 	V_MEM,    /* its address is on the stack */
 	V_BITF,   /* the address of the bytes holding the bitfield is on the stack */
+	V_PIECES, /* nothing on the stack yet: bytes [poff, ...) of a variable in pieces
+	           * (a struct split between registers), read once a member is chosen */
 };
 
 typedef struct val {
@@ -36,6 +38,9 @@ typedef struct val {
 	unsigned bit_off, bit_size;
 	bool null_const;          /* 0, NULL, nullptr: compares with any pointer */
 	bool in_reg;              /* a variable held in a register ('&' message) */
+	const dwarfx_var *pv;     /* V_PIECES: the variable, its object, the offset in it */
+	int pobj;
+	uint64_t poff;
 } val;
 
 typedef struct shadow {
@@ -86,6 +91,7 @@ static const char *text(const cc *x, const expr_node *n, char *buf, size_t len)
 }
 
 #define SPELL(t, b) expr_spell((t), (b), sizeof(b))
+#define WHERE(x) ((x)->env->where ? (x)->env->where : "this location")
 
 /* ---- emission ---- */
 
@@ -331,7 +337,7 @@ static int piece_value(cc *x, const dwarfx_piece *p, uint64_t size, int obj,
 			return -1;
 		return load(x, size, false, n);
 	default:
-		return fail(x, n->off, EM_OPTIMIZED, n->name, x->env->where);
+		return fail(x, n->off, EM_OPTIMIZED, n->name, WHERE(x));
 	}
 	return size < 8 ? emit_sized(x, O_NORM, (unsigned)size, false, 0) : 0;
 }
@@ -360,18 +366,26 @@ static int place_ops(cc *x, const dwarfx_var *var, int obj, const expr_node *n, 
 	memset(v, 0, sizeof(*v));
 	v->t = var->type;
 	if (pl->kind == DWARFX_PLACE_OPTIMIZED_OUT)
-		return fail(x, n->off, EM_OPTIMIZED, n->name, x->env->where);
+		return fail(x, n->off, EM_OPTIMIZED, n->name, WHERE(x));
 	if (pl->kind == DWARFX_PLACE_UNSUPPORTED)
 		return fail(x, n->off, EM_UNREADABLE, n->name, pl->why ? pl->why : "unsupported location");
 	if (!pl->npieces)
-		return fail(x, n->off, EM_OPTIMIZED, n->name, x->env->where);
-	for (i = 0; i < pl->npieces; i++)
-		if (pl->pieces[i].kind == DWARFX_PIECE_UNDEF)
-			return fail(x, n->off, EM_OPTIMIZED, n->name, x->env->where);
+		return fail(x, n->off, EM_OPTIMIZED, n->name, WHERE(x));
 	if (pl->npieces == 1 && pl->pieces[0].kind == DWARFX_PIECE_MEM) {
 		v->k = V_MEM;
 		return dwarf_ops(x, pl->pieces[0].ops, pl->pieces[0].nops, obj, n);
 	}
+	if (size > 8 && pl->npieces > 1) {
+		/* read later, only the piece holding the member asked for */
+		v->k = V_PIECES;
+		v->pv = var;
+		v->pobj = obj;
+		v->in_reg = true;
+		return 0;
+	}
+	for (i = 0; i < pl->npieces; i++)
+		if (pl->pieces[i].kind == DWARFX_PIECE_UNDEF)
+			return fail(x, n->off, EM_OPTIMIZED, n->name, WHERE(x));
 	/* not (wholly) in memory: the value itself, assembled from its pieces */
 	if (size > 8 || (!size && expr_strip(var->type) &&
 			 expr_strip(var->type)->kind != DWARFX_T_VOID))
@@ -405,6 +419,66 @@ static int place_ops(cc *x, const dwarfx_var *var, int obj, const expr_node *n, 
 
 static int check(cc *x, const expr_node *n, val *v);
 
+/*
+ * V_PIECES -> V_MEM, V_BITF or V_RVAL: the piece holding v's bytes, at
+ * its place.  A member split between two pieces is refused.
+ */
+static int pieces_read(cc *x, const expr_node *n, val *v)
+{
+	const dwarfx_place *pl = &v->pv->place;
+	uint64_t need = v->bit_size ? (v->bit_off + v->bit_size + 7) / 8 : expr_size(v->t);
+	uint64_t total = expr_size(v->pv->type), at = 0, ps = 0, rel;
+	const dwarfx_piece *p = NULL;
+	expr_node var = *n;
+	char b1[128], b2[128];
+	uint64_t size;
+	bool sgn;
+	size_t i;
+	long pc;
+
+	var.name = (char *)v->pv->name;   /* place errors name the variable */
+	for (i = 0; i < pl->npieces; i++, at += ps) {
+		ps = pl->pieces[i].size ? pl->pieces[i].size : total - at;
+		if (v->poff >= at && v->poff + need <= at + ps) {
+			p = &pl->pieces[i];
+			break;
+		}
+	}
+	text(x, n, b1, sizeof(b1));
+	if (!p || !need)
+		return fail(x, n->off, EM_SPLIT, b1);
+	if (p->kind == DWARFX_PIECE_UNDEF)
+		return fail(x, n->off, EM_OPTIMIZED, b1, WHERE(x));
+	rel = v->poff - at;
+	v->k = v->bit_size ? V_BITF : V_MEM;
+	if (p->kind == DWARFX_PIECE_MEM) {
+		v->in_reg = false;
+		if (dwarf_ops(x, p->ops, p->nops, v->pobj, &var))
+			return -1;
+		return rel ? (emit(x, O_PLUS_CONST, (int64_t)rel) < 0 ? -1 : 0) : 0;
+	}
+	if (ps > 8)
+		return fail(x, n->off, EM_BIG_VALUE, v->pv->name, SPELL(v->pv->type, b2),
+			    (unsigned long long)total);
+	if (piece_value(x, p, ps, v->pobj, &var, v))
+		return -1;
+	if (rel) {
+		emit(x, O_CONST, (int64_t)(rel * 8));
+		emit(x, O_SHRU, 0);
+	}
+	v->k = V_RVAL;
+	if (v->bit_size) {
+		if ((pc = emit(x, O_BITX, v->bit_off)) < 0)
+			return -1;
+		x->c->ops[pc].aux = v->bit_size;
+		x->c->ops[pc].sgn = expr_int_repr(v->t, &size, &sgn) && sgn;
+		return 0;
+	}
+	if (expr_int_repr(v->t, &size, &sgn))
+		return size < 8 ? emit_sized(x, O_NORM, (unsigned)size, sgn, 0) : 0;
+	return need < 8 ? emit_sized(x, O_NORM, (unsigned)need, false, 0) : 0;
+}
+
 /* A reference is read through: its value is the address of what it names. */
 static int through_ref(cc *x, const expr_node *n, val *v)
 {
@@ -412,6 +486,8 @@ static int through_ref(cc *x, const expr_node *n, val *v)
 
 	if (!t || t->kind != DWARFX_T_REFERENCE)
 		return 0;
+	if (v->k == V_PIECES && pieces_read(x, n, v))
+		return -1;
 	if (v->k == V_MEM && load(x, 8, false, n))
 		return -1;
 	v->k = V_MEM;
@@ -432,6 +508,9 @@ static int rval(cc *x, const expr_node *n, val *v)
 		return fail(x, n->off, EM_NOT_SCALAR, text(x, n, b1, sizeof(b1)), "void");
 	if (t->kind == DWARFX_T_FLOAT)
 		return fail(x, n->off, EM_FLOATVAR, text(x, n, b1, sizeof(b1)), SPELL(v->t, b2));
+	if (v->k == V_PIECES && (t->kind == DWARFX_T_ARRAY || expr_int_repr(t, &size, &sgn)) &&
+	    pieces_read(x, n, v))
+		return -1;
 	if (t->kind == DWARFX_T_ARRAY) {
 		if (v->k != V_MEM)
 			return fail(x, n->off, EM_ADDR_VALUE, text(x, n, b1, sizeof(b1)));
@@ -494,6 +573,12 @@ static int member(cc *x, const expr_node *n, const char *name, size_t name_off, 
 	}
 	v->t = m->type;
 	v->null_const = false;
+	if (v->k == V_PIECES) {
+		v->poff += off;
+		v->bit_off = m->bit_size ? m->bit_offset : 0;
+		v->bit_size = m->bit_size;
+		return through_ref(x, n, v);
+	}
 	if (v->k == V_MEM) {
 		if (off && emit(x, O_PLUS_CONST, (int64_t)off) < 0)
 			return -1;
@@ -545,9 +630,9 @@ static int not_visible(cc *x, const expr_node *n)
 		snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", names[i]);
 	}
 	if (!k)
-		return fail(x, n->off, EM_NOT_VISIBLE, n->name, x->env->where);
+		return fail(x, n->off, EM_NOT_VISIBLE, n->name, WHERE(x));
 	return fail(x, n->off, EM_NOT_VISIBLE "; visible there: %s", n->name,
-		    x->env->where, list);
+		    WHERE(x), list);
 }
 
 static const dwarfx_var *find_var(cc *x, const char *name, int *obj)

@@ -306,7 +306,9 @@ int expr_eval(const expr_code *c, const expr_host *h, expr_fault *fault)
 	run *r, one;
 
 	r = &one;
-	memset(r, 0, sizeof(*r));
+	/* only what is read before written: the root flags and the cache */
+	memset(r->root_ok, 0, sizeof(r->root_ok));
+	memset(&r->cache, 0, sizeof(r->cache));
 	r->c = c;
 	r->h = h;
 	if (c->nroots)

@@ -59,6 +59,7 @@
 #define EM_WIDE         "'%s' is '%s': integers wider than 64 bits are not supported"
 #define EM_BIG_VALUE    "'%s' is '%s' (%llu bytes): it is neither a number nor in memory here"
 #define EM_TOO_COMPLEX  "the condition is too complex to compile"
+#define EM_SPLIT        "'%s' is split between registers here"
 #define EM_BAD_PLACE    "'%s' has a location racegate cannot read"
 
 #endif

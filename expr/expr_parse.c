@@ -547,51 +547,44 @@ static expr_node *dollar(parser *p)
 	return fail(p, at, EM_DOLLAR, tok_text(p, buf, sizeof(buf))), NULL;
 }
 
+static expr_node *paren(parser *p)
+{
+	size_t at = p->lx.pos;
+	expr_node *n;
+
+	lex(&p->lx);
+	if (!(n = cond(p)))
+		return NULL;
+	if (!is_p(p, ")"))
+		return p->lx.tok == T_END ? (fail(p, p->lx.pos, EM_MISSING, ")"), NULL) :
+			(unexpected(p), NULL);
+	/* the parenthesised span, so "*(p+1)" is named whole */
+	n->off = at;
+	n->len = p->lx.next - at;
+	lex(&p->lx);
+	return n;
+}
+
 static expr_node *primary(parser *p)
 {
 	size_t at = p->lx.pos, end = at;
 	expr_node *n;
 	char *name;
 
-	switch (p->lx.tok) {
-	case T_NUM:
-		n = num_lit(p);
-		break;
-	case T_CHAR:
-		n = char_lit(p);
-		break;
-	case T_DOLLAR:
+	if (p->lx.tok == T_DOLLAR)
 		return dollar(p);
-	case T_NAME:
-		if (type_keyword(p) || is_word(p, "sizeof"))
-			return unexpected(p), NULL;
-		/* fall through */
-	case T_PUNCT:
-		if (p->lx.tok == T_NAME || is_p(p, "::")) {
-			if (!(name = qualified(p, &end)))
-				return NULL;
-			n = node(p, N_NAME, at, end);
-			n->name = name;
-			return n;
-		}
-		if (is_p(p, "(")) {
-			lex(&p->lx);
-			if (!(n = cond(p)))
-				return NULL;
-			if (!is_p(p, ")"))
-				return p->lx.tok == T_END ? (fail(p, p->lx.pos, EM_MISSING, ")"), NULL) :
-					(unexpected(p), NULL);
-			/* the parenthesised span, so "*(p+1)" is named whole */
-			n->off = at;
-			n->len = p->lx.next - at;
-			lex(&p->lx);
-			return n;
-		}
-		/* fall through */
-	default:
-		return unexpected(p), NULL;
+	if (is_p(p, "("))
+		return paren(p);
+	if ((p->lx.tok == T_NAME && !type_keyword(p) && !is_word(p, "sizeof")) || is_p(p, "::")) {
+		if (!(name = qualified(p, &end)))
+			return NULL;
+		n = node(p, N_NAME, at, end);
+		n->name = name;
+		return n;
 	}
-	if (n)
+	if (p->lx.tok != T_NUM && p->lx.tok != T_CHAR)
+		return unexpected(p), NULL;
+	if ((n = p->lx.tok == T_NUM ? num_lit(p) : char_lit(p)))
 		lex(&p->lx);
 	return n;
 }

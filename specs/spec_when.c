@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "expr.h"
+#include "expr_syntax.h"
 #include "spec_int.h"
 
 int spec_when_check(const char *text, size_t *off, char *why, size_t whylen)

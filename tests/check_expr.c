@@ -190,6 +190,10 @@ static const struct { const char *text; size_t off; const char *msg; } type_erro
 	{"bigreg.a == 1", 0, "'bigreg' is 'struct big' (24 bytes): it is neither a number nor in memory here"},
 	{"&pair", 0, "'&' needs a variable in memory: 'pair' is in a register here"},
 	{"pair == 1", 0, "'pair' is 'struct pair', not a number or a pointer"},
+	{"wide == 1", 0, "'wide' is 'struct wide', not a number or a pointer"},
+	{"wide.mid == 1", 0, "'wide.mid' is split between registers here"},
+	{"wmem.a == 1", 0, "'wmem.a' is optimized out at queue.c:40"},
+	{"&wide.lo", 0, "'&' needs a variable in memory: 'wide.lo' is in a register here"},
 	{"Queue::x", 0, "'Queue::x' is not visible at queue.c:40; visible there: q, item, n"},
 };
 
@@ -273,7 +277,9 @@ static const struct { const char *text; int want; } values[] = {
 	{"*(int *)0x1000 == 5", 1}, {"((struct queue *)0x5000)->length == 3", 1},
 	{"*&item == 5", 1}, {"&*q == q", 1}, {"q + 1 == (struct queue *)0x5040", 1},
 	{"true && !false", 1}, {"split == 65543", 1}, {"pair.a == 3 && pair.b == 5", 1},
-	{"divz == 0 || 1", 0}, {"RED < BLUE", 1}, {"-item == -5", 1}, {"+uc == 255", 1},
+	{"divz == 0 || 1", 0},
+	{"wide.a == (long)0xdead000000000007", 1}, {"wide.lo == 7 && wide.hi == -2", 1},
+	{"wide.bits == 10", 1}, {"wmem.lo == 10 && wmem.hi == 0 && wmem.bits == 1", 1}, {"sizeof wide == 16", 1}, {"RED < BLUE", 1}, {"-item == -5", 1}, {"+uc == 255", 1},
 };
 
 START_TEST(test_values)

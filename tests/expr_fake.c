@@ -15,8 +15,10 @@
  *   0x6000 *this (class Queue : Base): base_id 9, state 4
  *   0x7010 q (struct queue *) at the frame: DWARF register 7 + 16
  *   0x10100 g2 (int) 123, in object 1 (link-time 0x100, bias 0x10000)
- * Registers: 3 holds n (int 7, garbage above bit 31), 5 holds this (0x6000),
- *   7 the stack pointer 0x7000.  c is computed (DW_OP_stack_value): 42.
+ * Registers: 3 holds n (int 7, garbage above bit 31), 4 pair {3, 5},
+ *   5 this (0x6000), 6 the second half of wide, 7 the stack pointer 0x7000.
+ *   wide (16 bytes) is in registers 3 and 6; wmem's first half is optimized
+ *   out, its second is arr[0..1] in memory.  c is computed (DW_OP_stack_value): 42.
  */
 #include <string.h>
 
@@ -129,6 +131,17 @@ static const dwarfx_type t_pair = {.kind = DWARFX_T_STRUCT, .name = "pair", .siz
 static const dwarfx_type t_big = {.kind = DWARFX_T_STRUCT, .name = "big", .size = 24,
 				  .members = pair_members, .nmembers = 2};
 
+/* a 16-byte struct the optimizer keeps in pieces */
+static const dwarfx_type t_long = {.kind = DWARFX_T_INT, .name = "long", .size = 8, .is_signed = true};
+static const dwarfx_member wide_members[] = {
+	{.name = "a", .type = &t_long, .offset = 0}, {.name = "lo", .type = &t_short, .offset = 8},
+	{.name = "hi", .type = &t_short, .offset = 10}, {.name = "bits", .type = &t_uint, .offset = 12,
+							  .bit_size = 4, .bit_offset = 4},
+	{.name = "mid", .type = &t_int, .offset = 6},
+};
+static const dwarfx_type t_wide = {.kind = DWARFX_T_STRUCT, .name = "wide", .size = 16,
+				   .members = wide_members, .nmembers = 5};
+
 #define VALUE(prog) {.kind = DWARFX_PLACE_KNOWN, .npieces = 1, \
 	.pieces = (const dwarfx_piece[]){{.kind = DWARFX_PIECE_VALUE, .ops = prog, \
 					  .nops = sizeof(prog) / sizeof(prog[0])}}}
@@ -175,6 +188,16 @@ static const dwarfx_var vars[] = {
 	{"farreg", &t_int, INREG(200), DWARFX_VAR_LOCAL},
 	{"pair", &t_pair, INREG(4), DWARFX_VAR_LOCAL},
 	{"bigreg", &t_big, INREG(4), DWARFX_VAR_LOCAL},
+	{"wide", &t_wide, {.kind = DWARFX_PLACE_KNOWN, .npieces = 2,
+			   .pieces = (const dwarfx_piece[]){
+				   {.kind = DWARFX_PIECE_REG, .reg = 3, .size = 8},
+				   {.kind = DWARFX_PIECE_REG, .reg = 6, .size = 8}}},
+	 DWARFX_VAR_LOCAL},
+	{"wmem", &t_wide, {.kind = DWARFX_PLACE_KNOWN, .npieces = 2,
+			   .pieces = (const dwarfx_piece[]){
+				   {.kind = DWARFX_PIECE_UNDEF, .size = 8},
+				   {.kind = DWARFX_PIECE_MEM, .ops = op_arr, .nops = 1, .size = 8}}},
+	 DWARFX_VAR_LOCAL},
 	{"split", &t_int, {.kind = DWARFX_PLACE_KNOWN, .npieces = 2,
 			   .pieces = (const dwarfx_piece[]){
 				   {.kind = DWARFX_PIECE_REG, .reg = 3, .size = 2},
@@ -360,6 +383,7 @@ void fake_host_init(fake_host *fh)
 	put(0x10100, 123, 4);
 	fh->regs[3] = 0xdead000000000007ull;
 	fh->regs[4] = 0x0000000500000003ull;
+	fh->regs[6] = 0x000000a0fffe0007ull;   /* wide: lo 7, hi -2, bits 10 */
 	fh->regs[5] = 0x6000;
 	fh->regs[7] = 0x7000;
 	fh->h.regs = fh->regs;
