@@ -187,6 +187,30 @@ static uint32_t row_fn(const dwarfx *dx, const struct dwarfx_row *r)
 	return f;
 }
 
+uint32_t dwarfx_fn_for_line(const dwarfx *dx, uint64_t addr, const char *file, int line)
+{
+	size_t lo = 0, hi = dx->nrows;
+
+	if (!file || line <= 0)
+		return dwarfx_fn_at(dx, addr);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dx->rows[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < dx->nrows && dx->rows[lo].addr == addr; lo++) {
+		const struct dwarfx_row *r = &dx->rows[lo];
+
+		if (!r->end_seq && r->line == (uint32_t)line &&
+		    !strcmp(dx->files[r->file].path, file))
+			return row_fn(dx, r);
+	}
+	return dwarfx_fn_at(dx, addr);
+}
+
 static const struct dwarfx_sym *sym_at(const dwarfx *dx, uint64_t addr)
 {
 	size_t lo = 0, hi = dx->nsyms, g, k;

@@ -4,8 +4,8 @@
  * .eh_frame (which every x86-64 object has, debug info or not).  gcc's
  * frame base is DW_OP_call_frame_cfa, so every -O0 local is "CFA + k": the
  * CFA rule turns it into registers, with no unwinding.  The rule changes
- * inside a function (rsp+8 at the entry, rbp+16 after an -O0 prologue), so
- * it is read for the exact address of the breakpoint.
+ * inside a function (stack pointer + 8 at the entry, frame pointer + 16
+ * after an -O0 prologue), so it is read for the breakpoint's own address.
  */
 #include "dwarfx_vint.h"
 

@@ -252,6 +252,12 @@ int dwarfx_no_rows(dwarfx *dx, const char *file, const char *path, long line,
 
 /* dwarfx.c: the innermost function instance holding addr, or DWARFX_NONE. */
 uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr);
+/*
+ * dwarfx.c: the instance a breakpoint for file:line at addr is in: where an
+ * inlined copy starts at addr, the caller for the caller's line (location
+ * views, as FILE:LINE resolves); else dwarfx_fn_at.
+ */
+uint32_t dwarfx_fn_for_line(const dwarfx *dx, uint64_t addr, const char *file, int line);
 
 /*
  * dwarfx_cxx.c: C++ names as written against names as demangled.

@@ -499,7 +499,7 @@ void dwarfx_loc_frame_base(struct dwarfx_locctx *c, Dwarf_Die subprogram)
 		c->fb = p.pieces[0].ops;
 		c->nfb = p.pieces[0].nops;
 	} else if (p.pieces[0].kind == DWARFX_PIECE_REG) {
-		/* clang: DW_OP_reg6, the frame base is what rbp holds */
+		/* clang: DW_OP_reg6, the frame base is what the frame pointer holds */
 		dwarfx_op *op = dwarfx_arena_alloc(c->arena, sizeof(*op));
 
 		op->code = DWARFX_OP_REG;

@@ -703,41 +703,42 @@ static void spell_base(const dwarfx_type *t, char *b, size_t len)
 
 const char *dwarfx_type_spell(const dwarfx_type *t, char *buf, size_t len)
 {
-	char decl[256] = "", tmp[256];
+	rg_buf decl = RG_BUF_INIT, tmp = RG_BUF_INIT;
 	unsigned hops = 0;
 
 	if (!len)
 		return buf;
 	buf[0] = '\0';
+	rg_buf_puts(&decl, "");
 	/* peel the declarator from the outside in, as C reads it inside out */
 	while (t && hops++ < DWARFX_VMAX_DEPTH) {
 		if (t->kind == DWARFX_T_POINTER || t->kind == DWARFX_T_REFERENCE) {
-			snprintf(tmp, sizeof(tmp), "%s%s", t->kind == DWARFX_T_POINTER ? "*" : "&",
-				 decl);
-			memcpy(decl, tmp, sizeof(decl));
+			rg_buf_printf(&tmp, "%s%s", t->kind == DWARFX_T_POINTER ? "*" : "&",
+				      decl.s);
 		} else if (t->kind == DWARFX_T_ARRAY || t->kind == DWARFX_T_FUNC) {
-			bool wrap = decl[0] == '*' || decl[0] == '&';
+			bool wrap = decl.s[0] == '*' || decl.s[0] == '&';
 
+			rg_buf_printf(&tmp, wrap ? "(%s)" : "%s", decl.s);
 			if (t->kind == DWARFX_T_ARRAY && t->count)
-				snprintf(tmp, sizeof(tmp), wrap ? "(%s)[%llu]" : "%s[%llu]", decl,
-					 (unsigned long long)t->count);
+				rg_buf_printf(&tmp, "[%llu]", (unsigned long long)t->count);
 			else
-				snprintf(tmp, sizeof(tmp), wrap ? "(%s)%s" : "%s%s", decl,
-					 t->kind == DWARFX_T_ARRAY ? "[]" : "()");
-			memcpy(decl, tmp, sizeof(decl));
+				rg_buf_puts(&tmp, t->kind == DWARFX_T_ARRAY ? "[]" : "()");
 		} else {
 			break;
 		}
+		rg_buf_release(&decl);
+		decl = tmp;
+		memset(&tmp, 0, sizeof(tmp));
 		t = t->target;
 	}
-	if (!t) {
+	if (!t)
 		cat(buf, len, "void");
-	} else {
+	else
 		spell_base(t, buf, len);
-	}
-	if (decl[0]) {
+	if (decl.s[0]) {
 		cat(buf, len, " ");
-		cat(buf, len, decl);
+		cat(buf, len, decl.s);
 	}
+	rg_buf_release(&decl);
 	return buf;
 }

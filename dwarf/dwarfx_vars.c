@@ -556,8 +556,10 @@ static int fill(dwarfx_scope *sc, uint32_t f, Dwarf_Die die, rg_err *err)
 		return rg_error(err, "cannot read the debug info of '%s': the variables of '%s'",
 				dx->path, sc->function);
 	}
-	qsort(co.locals, co.nlocals, sizeof(*co.locals), by_level);
-	qsort(co.params, co.nparams, sizeof(*co.params), by_level);
+	if (co.nlocals > 1)
+		qsort(co.locals, co.nlocals, sizeof(*co.locals), by_level);
+	if (co.nparams > 1)
+		qsort(co.params, co.nparams, sizeof(*co.params), by_level);
 	for (i = 0; i < co.nlocals; i++)
 		add(sc, co.locals[i].v);
 	for (i = 0; i < co.nparams; i++)
@@ -578,14 +580,14 @@ static int fill(dwarfx_scope *sc, uint32_t f, Dwarf_Die die, rg_err *err)
 	return 0;
 }
 
-int dwarfx_scope_at(dwarfx *dx, uint64_t addr, dwarfx_scope **out, rg_err *err)
+/* The scope at addr of instance f (DWARFX_NONE: no function there). */
+static int scope_of(dwarfx *dx, uint64_t addr, uint32_t f, dwarfx_scope **out, rg_err *err)
 {
 	dwarfx_scope *sc;
-	uint32_t f;
 	Dwarf_Die die;
 
 	*out = NULL;
-	if (!dx->dbg || (f = dwarfx_fn_at(dx, addr)) == DWARFX_NONE)
+	if (!dx->dbg || f == DWARFX_NONE)
 		return DWARFX_NO_ENTRY;
 	if (dwarfx_names_index(dx, err) < 0)
 		return DWARFX_ERROR;
@@ -608,6 +610,24 @@ int dwarfx_scope_at(dwarfx *dx, uint64_t addr, dwarfx_scope **out, rg_err *err)
 	dwarf_dealloc_die(die);
 	*out = sc;
 	return DWARFX_OK;
+}
+
+int dwarfx_scope_at(dwarfx *dx, uint64_t addr, dwarfx_scope **out, rg_err *err)
+{
+	*out = NULL;
+	if (!dx->dbg)
+		return DWARFX_NO_ENTRY;
+	return scope_of(dx, addr, dwarfx_fn_at(dx, addr), out, err);
+}
+
+int dwarfx_scope_at_loc(dwarfx *dx, const dwarfx_loc *loc, dwarfx_scope **out,
+			rg_err *err)
+{
+	*out = NULL;
+	if (!dx->dbg)
+		return DWARFX_NO_ENTRY;
+	return scope_of(dx, loc->addr, dwarfx_fn_for_line(dx, loc->addr, loc->file, loc->line),
+			out, err);
 }
 
 void dwarfx_scope_free(dwarfx_scope *sc)

@@ -171,6 +171,15 @@ typedef struct dwarfx_scope dwarfx_scope;
  * *out: free with dwarfx_scope_free.
  */
 int dwarfx_scope_at(dwarfx *dx, uint64_t addr, dwarfx_scope **out, rg_err *err);
+/*
+ * As dwarfx_scope_at(dx, loc->addr, ...), for a breakpoint dwarfx_resolve
+ * placed for a source line (loc->file, loc->line): at an address where an
+ * inlined copy starts, the same instruction begins its caller's line too,
+ * and a gate at the caller's line sees the caller's names, not the
+ * callee's.  (dwarfx_scope_at picks the innermost: the callee.)
+ */
+int dwarfx_scope_at_loc(dwarfx *dx, const dwarfx_loc *loc, dwarfx_scope **out,
+			rg_err *err);
 void dwarfx_scope_free(dwarfx_scope *sc);
 
 /*

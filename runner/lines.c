@@ -31,8 +31,8 @@ struct line_rows {
 	dwarfx *dx;            /* --vars: the object listed (else NULL) */
 };
 
-/* --vars: the function's own variables at addr, one "kind name: type" a line. */
-static char *vars_at(dwarfx *dx, uint64_t addr)
+/* --vars: the function's own variables at li's address, one "kind name: type" a line. */
+static char *vars_at(dwarfx *dx, const dwarfx_line_info *li)
 {
 	static const char *const kinds[] = {"local", "param", "static", "global"};
 	const dwarfx_var *v[256];
@@ -40,7 +40,8 @@ static char *vars_at(dwarfx *dx, uint64_t addr)
 	rg_err err = RG_ERR_INIT;
 	rg_buf b = RG_BUF_INIT;
 	size_t n, i;
-	int res = dwarfx_scope_at(dx, addr, &sc, &err);
+	dwarfx_loc loc = {li->addr, li->file, li->line, li->function, false};
+	int res = dwarfx_scope_at_loc(dx, &loc, &sc, &err);
 
 	if (res == DWARFX_ERROR)
 		return xstrdup(err.msg);
@@ -76,7 +77,7 @@ static int keep_line(const dwarfx_line_info *li, void *arg)
 	r->instances = li->instances;
 	r->function = xstrdup(li->function ? li->function : "?");
 	r->text = li->text ? xstrdup(li->text) : NULL;
-	r->vars = rows->dx ? vars_at(rows->dx, li->addr) : NULL;
+	r->vars = rows->dx ? vars_at(rows->dx, li) : NULL;
 	rows->path = li->file;
 	return 0;
 }

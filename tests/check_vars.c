@@ -786,7 +786,7 @@ struct tally {
 };
 
 /*
- * "DW_OP_reg5 (rdi); DW_OP_piece: 8; DW_OP_reg4 (rsi); DW_OP_piece: 8"
+ * "DW_OP_reg5 (x); DW_OP_piece: 8; DW_OP_reg4 (y); DW_OP_piece: 8"
  * against v's pieces: registers and sizes, an empty piece optimized out.
  * False when expr has a piece racegate's test does not parse.
  */
@@ -854,7 +854,7 @@ static void compare_place(const char *loc, const struct die *d, const dwarfx_var
 		return;
 	}
 	if (!strstr(d->location, "(location list)")) {
-		/* "1 byte block: 55 \t(DW_OP_reg5 (rdi))": the part in parentheses */
+		/* "1 byte block: 55 \t(DW_OP_reg5 (x))": the part in parentheses */
 		const char *p = strchr(d->location, '\t');
 
 		ck_assert_msg(p && p[1] == '(', "'%s': %s", d->name, d->location);
@@ -1035,6 +1035,51 @@ START_TEST(test_o2_inlined_callee)
 }
 END_TEST
 
+/*
+ * A gate at the line of a call whose inlined copy starts at the same
+ * address: resolved as FILE:LINE, its scope is the caller's (views), while
+ * the address alone gives the innermost instance.
+ */
+START_TEST(test_o2_caller_line_at_inlined_entry)
+{
+	dwarfx *dx = open_fx(FX("vars_fx_O2"));
+	rg_err err = RG_ERR_INIT;
+	dwarfx_loc *locs = NULL;
+	size_t n = 0, k, shared = 0;
+	char where[64];
+
+	snprintf(where, sizeof(where), "vars.c:%d", marker_line(SRC("vars.c"), "spin-return"));
+	ck_assert_msg(dwarfx_resolve(dx, where, &locs, &n, NULL, &err) == DWARFX_OK, "%s",
+		      err.msg);
+	for (k = 0; k < n; k++) {
+		dwarfx_scope *sc = NULL, *inner = NULL;
+		const char *fn;
+
+		ck_assert_int_eq(dwarfx_scope_at_loc(dx, &locs[k], &sc, &err), DWARFX_OK);
+		/* the instance the resolver placed the breakpoint in */
+		fn = dwarfx_scope_function(sc);
+		ck_assert_msg(!strncmp(fn, locs[k].function, strlen(locs[k].function)) &&
+			      fn[strlen(locs[k].function)] == ' ', "%s, resolved in %s", fn,
+			      locs[k].function);
+		if (strcmp(locs[k].function, "spin")) {
+			dwarfx_scope_free(sc);
+			continue;	/* code of the line inside the inlined copy */
+		}
+		ck_assert_int_eq(own(sc, "acc", 0)->kind, DWARFX_VAR_LOCAL);
+		ck_assert_int_eq(own(sc, "n", 0)->kind, DWARFX_VAR_PARAM);
+		ck_assert_ptr_null(dwarfx_scope_find(sc, "doubled"));
+		ck_assert_int_eq(dwarfx_scope_at(dx, locs[k].addr, &inner, &err), DWARFX_OK);
+		shared += !strncmp(dwarfx_scope_function(inner), "twice", 5);
+		dwarfx_scope_free(inner);
+		dwarfx_scope_free(sc);
+	}
+	/* gcc starts an inlined twice() at the first instruction of the call's line */
+	ck_assert_uint_gt(shared, 0);
+	free(locs);
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- C++ ---- */
 
 static void check_cxx(const char *exe, const char *name, bool o0)
@@ -1138,6 +1183,32 @@ START_TEST(test_cxx_o2)
 }
 END_TEST
 
+/*
+ * Another object's names (a condition naming a shared library's variable):
+ * its global, and its file static when no other static has that name.
+ */
+START_TEST(test_library_globals)
+{
+	dwarfx *dx = open_fx(FX("vars_fx_lib"));
+	uint64_t regs[NREGS];
+	const dwarfx_var *v;
+
+	choose_regs(regs);
+	v = dwarfx_global(dx, "lib_level");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->kind, DWARFX_VAR_GLOBAL);
+	ck_assert_uint_eq(mem_addr(v, regs), nm_addr(LISTING("vars_fx_lib", "nm"),
+						     "lib_level", false));
+	v = dwarfx_global(dx, "lib_hidden");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->kind, DWARFX_VAR_STATIC);
+	ck_assert_uint_eq(mem_addr(v, regs), nm_addr(LISTING("vars_fx_lib", "nm"),
+						     "lib_hidden", false));
+	ck_assert_ptr_null(dwarfx_global(dx, "counter"));
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- what has no scope ---- */
 
 START_TEST(test_no_scope)
@@ -1170,8 +1241,10 @@ static Suite *vars_suite(void)
 	tcase_add_test(tc, test_o2_location_lists);
 	tcase_add_test(tc, test_o2_dwarf4_location_lists);
 	tcase_add_test(tc, test_o2_inlined_callee);
+	tcase_add_test(tc, test_o2_caller_line_at_inlined_entry);
 	tcase_add_test(tc, test_cxx_o0);
 	tcase_add_test(tc, test_cxx_o2);
+	tcase_add_test(tc, test_library_globals);
 	tcase_add_test(tc, test_no_scope);
 	suite_add_tcase(s, tc);
 	return s;

@@ -332,6 +332,14 @@ def main():
     pool = [Target('exe', p, a.objdump) for p in a.exe] + [targets['so']]
     spec_paths = specs(a.src_dir, a.workdir)
     env0 = dict(os.environ)
+    # libdwarf's own leaks on corrupt input (lsan.supp says which, and why)
+    supp = 'suppressions=' + os.path.join(HERE, 'lsan.supp')
+    env0['LSAN_OPTIONS'] = (env0['LSAN_OPTIONS'] + ':' + supp
+                            if env0.get('LSAN_OPTIONS') else supp)
+    # suppressions match frames: unwind libdwarf's, which has no frame pointers
+    slow = 'fast_unwind_on_malloc=0'
+    env0['ASAN_OPTIONS'] = (env0['ASAN_OPTIONS'] + ':' + slow
+                            if env0.get('ASAN_OPTIONS') else slow)
     failed = ran = 0
     stats = {}
     t0 = time.monotonic()
