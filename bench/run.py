@@ -401,7 +401,10 @@ gates:
 def bench_when():
     """A gate whose when: is false at every arrival (registers read, one
     batched memory read, evaluated, passed) against the pass-through hit of
-    a gate that never holds (hit: 10^9), same program, same run of rounds."""
+    a gate that never holds (hit: 10^9), same program, same rounds.  Wall
+    time per arrival, pinned and unpinned as for hit cost, and CPU time
+    (user + system of racegate and the program, from wait4), which other
+    load on the machine disturbs far less."""
     hl = os.path.join(D, "hitloop")
     loc = "hitloop.c:%d" % marker_line(os.path.join(SRC, "hitloop.c"), "SITE")
     plain = write("when_plain.yaml", """version: 1
@@ -424,25 +427,31 @@ gates:
         for r in range(args.rounds):
             order = comps if r % 2 == 0 else comps[::-1]
             for name, spec in order:
-                t0, _, _ = run([RG, "run", spec, "--", hl, "0"], pin, check=r"sum 0\b")
-                t1, _, _ = run([RG, "run", spec, "--", hl, str(N)], pin,
-                               check=r"sum %d\b" % (N * (N - 1) // 2))
-                res.setdefault((name, pin), []).append((t1 - t0) / N)
+                pre = ["taskset", "-c", args.cpu] if pin else []
+                w0, c0 = run_cpu(pre + [RG, "run", spec, "--", hl, "0"], check=r"sum 0\b")
+                w1, c1 = run_cpu(pre + [RG, "run", spec, "--", hl, str(N)],
+                                 check=r"sum %d\b" % (N * (N - 1) // 2))
+                res.setdefault((name, pin), []).append(((w1 - w0) / N, (c1 - c0) / N))
             print("  when: %s round %d done" % ("pinned" if pin else "unpinned", r + 1), file=sys.stderr)
+
+    def m(name, pin, k):
+        return med([x[k] for x in res[(name, pin)]])
     out("### 6. A false `when:` condition (per arrival, median of %d rounds, N = %d hits)" % (args.rounds, N))
     out()
-    out("| gate | pinned (1 CPU) | unpinned |")
-    out("|---|---|---|")
+    out("| gate | wall, pinned (1 CPU) | wall, unpinned | CPU, pinned | CPU, unpinned |")
+    out("|---|---|---|---|---|")
     for name, _ in comps:
-        out("| %s | %s | %s |" % (name, fmt_us(med(res[(name, True)])), fmt_us(med(res[(name, False)]))))
+        out("| %s | %s | %s | %s | %s |" % (name, fmt_us(m(name, True, 0)), fmt_us(m(name, False, 0)),
+                                         fmt_us(m(name, True, 1)), fmt_us(m(name, False, 1))))
     out()
-    for pin in (True, False):
-        out("- %s: when false / pass-through = %.2f× (target ≤ 1.5×)"
-            % ("pinned" if pin else "unpinned",
-               med(res[(comps[1][0], pin)]) / med(res[(comps[0][0], pin)])))
+    for k, what in ((0, "wall"), (1, "CPU")):
+        out("- %s: when false / pass-through = %.2f× pinned, %.2f× unpinned (target ≤ 1.5×)"
+            % (what, m(comps[1][0], True, k) / m(comps[0][0], True, k),
+               m(comps[1][0], False, k) / m(comps[0][0], False, k)))
     out()
 
 
+# ---------------------------------------------------------------------------
 out("## racegate benchmarks")
 out()
 out("`%s` on %s, %d CPUs; %s" % (" ".join(sys.argv[1:]) and "bench/run.py " + " ".join(
