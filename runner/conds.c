@@ -310,7 +310,10 @@ static void compile_one(plan *p, size_t gate, const conds_site *cs, struct attem
 	memset(a, 0, sizeof(*a));
 	a->inst = pc->ninst - 1;
 	a->addr = plan_site_str(p, cs->site);
-	if (!dx || dwarfx_scope_at(dx, cs->site.link_addr, &ci->sc, &err) != DWARFX_OK) {
+	/* the line's own scope where an inlined copy starts at its first instruction */
+	if (!dx || (cs->loc.file && cs->loc.line ?
+		    dwarfx_scope_at_loc(dx, &cs->loc, &ci->sc, &err) :
+		    dwarfx_scope_at(dx, cs->site.link_addr, &ci->sc, &err)) != DWARFX_OK) {
 		ci->sc = NULL;
 		snprintf(a->err.msg, sizeof(a->err.msg),
 			 "'when' cannot be evaluated at %.100s: %.300s", cs->where,

@@ -49,6 +49,9 @@ bool conds_read_libraries(const plan *p);
 typedef struct conds_site {
 	rg_site site;
 	const char *where;      /* "queue.c:40", for messages */
+	dwarfx_loc loc;         /* as dwarfx_resolve placed it (file and line: the
+				   line's own scope where an inlined copy starts),
+				   or all zero: the scope at the address */
 } conds_site;
 
 /*

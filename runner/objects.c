@@ -44,6 +44,8 @@ struct pl_loc {
 	uint64_t addr;         /* link-time, in its object */
 	const char *where;     /* interned in plan_locs */
 	const char *function;  /* owned by the object's dwarfx, or NULL */
+	const char *file;      /* as resolved (owned by the dwarfx), or NULL */
+	int line;
 };
 
 /* A gate resolved outside plan->bps. */
@@ -195,6 +197,8 @@ static void set_locs(struct plan_locs *pl, const struct pl_gate *g,
 		(*out)[j].addr = locs[j].addr;
 		(*out)[j].where = g->ret_where ? g->ret_where : intern(pl, w);
 		(*out)[j].function = locs[j].function;
+		(*out)[j].file = locs[j].file;
+		(*out)[j].line = locs[j].line;
 		free(w);
 	}
 }
@@ -264,6 +268,9 @@ static int compile_in(plan *p, size_t gate, const struct pl_res *r, spec_diags *
 	for (j = 0; j < r->nlocs; j++) {
 		cs[j].site = (rg_site){o, r->locs[j].addr};
 		cs[j].where = r->locs[j].where;
+		cs[j].loc = (dwarfx_loc){.addr = r->locs[j].addr, .file = r->locs[j].file,
+					 .line = r->locs[j].line,
+					 .function = r->locs[j].function};
 	}
 	rc = conds_compile(p, gate, cs, r->nlocs, d, err);
 	free(cs);

@@ -310,6 +310,7 @@ static void compile_conds(plan *p, const struct pairs *pr, spec_diags *d)
 			where[n] = describe_loc(&pr->v[j].loc);
 			cs[n].site = (rg_site){PLAN_EXE, pr->v[j].addr};
 			cs[n].where = where[n];
+			cs[n].loc = pr->v[j].loc;
 			n++;
 		}
 		conds_compile(p, i, cs, n, d, NULL);

@@ -186,3 +186,10 @@ configure_file(e2e/specs/when_return.yaml ${E2E_DIR}/when_return.yaml COPYONLY)
 racegate_e2e(when_on_return_refused 2
   "when_return.yaml:6:[0-9]+: error: gate 'back': 'when' is not evaluated at 'depth:return': a return arrives in each caller. gate a line of 'depth' instead"
   -- ${RG} check ${E2E_DIR}/when_return.yaml)
+
+# A caller's line where an inlined callee starts at the same instruction:
+# the caller's scope (dwarfx_scope_at_loc), not the callee's.
+configure_file(e2e/specs/when_inline_caller.yaml ${E2E_DIR}/when_inline_caller.yaml COPYONLY)
+racegate_e2e(when_inline_caller_scope 0 "^done$" "PASSED"
+  "main +tid [0-9]+ +when_inline.c:19 +caller-line +opened seen"
+  -- ${RG} run ${E2E_DIR}/when_inline_caller.yaml)
