@@ -532,15 +532,17 @@ bool dwarfx_loc_is_static(dwarfx *dx, Dwarf_Die die)
 		Dwarf_Addr lo, hi;
 		Dwarf_Locdesc_c d = NULL;
 
+		/* DW_OP_addr; or a thread-local static: an offset, then the TLS op */
 		if (dwarf_get_loclist_head_kind(head, &kind, &e) == DW_DLV_OK &&
 		    kind == DW_LKIND_expression && n == 1 &&
 		    dwarf_get_locdesc_entry_d(head, 0, &lle, &rawlo, &rawhi, &unavail, &lo,
 					      &hi, &cnt, &d, &src, &eoff, &doff,
-					      &e) == DW_DLV_OK && cnt == 1 &&
-		    dwarf_get_location_op_value_c(d, 0, &atom, &o1, &o2, &o3, &br,
+					      &e) == DW_DLV_OK && (cnt == 1 || cnt == 2) &&
+		    dwarf_get_location_op_value_c(d, cnt - 1, &atom, &o1, &o2, &o3, &br,
 						  &e) == DW_DLV_OK)
-			yes = atom == DW_OP_addr || atom == DW_OP_addrx ||
-				atom == DW_OP_GNU_addr_index;
+			yes = cnt == 1 ? atom == DW_OP_addr || atom == DW_OP_addrx ||
+				atom == DW_OP_GNU_addr_index :
+				atom == DW_OP_form_tls_address || atom == DW_OP_GNU_push_tls_address;
 		drop(dbg, &e);
 		dwarf_loc_head_c_dealloc(head);
 	}

@@ -230,6 +230,8 @@ static int entry(struct nwalk *w, Dwarf_Die d, Dwarf_Half tag, const char *prefi
 	rg_buf b = RG_BUF_INIT;
 	int res, ret = 0;
 	char kind;
+	uint64_t spec;
+	const char *sq;
 
 	if (dwarf_dieoffset(d, &off, &e) != DW_DLV_OK)
 		return fail(w, e, "entry offset");
@@ -253,13 +255,34 @@ static int entry(struct nwalk *w, Dwarf_Die d, Dwarf_Half tag, const char *prefi
 	case DW_TAG_base_type:
 		kind = tag == DW_TAG_union_type ? 'u' : tag == DW_TAG_enumeration_type ? 'e' :
 			tag == DW_TAG_typedef ? 't' : tag == DW_TAG_base_type ? 'o' : 's';
+		/*
+		 * A type unit defines a class at its top level, naming its
+		 * declaration in the namespace (DW_AT_specification): the
+		 * declaration's name is the qualified one.
+		 */
+		if (q && dwarfx_die_ref(w->dbg, d, DW_AT_specification, &spec) == DW_DLV_OK &&
+		    (sq = dwarfx_names_qualified(w->dx, spec))) {
+			q = sq;
+			rg_buf_release(&b);
+			rg_buf_puts(&b, q);
+		}
 		if (q) {
 			set_qname(w, off, q);
 			add_type_names(w, off, kind, q,
 				       dwarfx_die_flag(w->dbg, d, DW_AT_declaration));
 		}
-		if (tag == DW_TAG_enumeration_type)
-			add_enumerators(w, d, off, prefix, w->cxx ? name : NULL);
+		if (tag == DW_TAG_enumeration_type) {
+			/* enumerators live where the enum is, which q says */
+			const char *last = q ? q + strlen(q) : NULL;
+			char *encl = NULL;
+
+			while (last && last > q + 1 && !(last[-1] == ':' && last[-2] == ':'))
+				last--;
+			if (last && last > q + 1)
+				encl = xstrndup(q, (size_t)(last - q));
+			add_enumerators(w, d, off, encl ? encl : prefix, w->cxx ? name : NULL);
+			free(encl);
+		}
 		else if (kind == 's' || kind == 'u') {
 			if (q)
 				rg_buf_puts(&b, "::");

@@ -40,6 +40,33 @@ Dwarf_Die dwarfx_die_at(Dwarf_Debug dbg, uint64_t off)
 	return d;
 }
 
+/*
+ * A reference to a type unit (-fdebug-types-section: DW_FORM_ref_sig8, in
+ * DW_AT_signature or DW_AT_type) names the type by its 8-byte signature,
+ * which libdwarf's dwarf_global_formref does not follow;
+ * dwarf_find_die_given_sig8 does.  Only type units in .debug_info (DWARF
+ * 5): every offset here is into it.
+ */
+static bool by_signature(Dwarf_Debug dbg, Dwarf_Attribute attr, uint64_t *def)
+{
+	Dwarf_Error e = NULL;
+	Dwarf_Sig8 sig;
+	Dwarf_Die t = NULL;
+	Dwarf_Bool is_info = true;
+	Dwarf_Off off;
+	bool ok = false;
+
+	if (dwarf_formsig8(attr, &sig, &e) == DW_DLV_OK &&
+	    dwarf_find_die_given_sig8(dbg, &sig, &t, &is_info, &e) == DW_DLV_OK) {
+		ok = is_info && dwarf_dieoffset(t, &off, &e) == DW_DLV_OK;
+		if (ok)
+			*def = off;
+		dwarf_dealloc_die(t);
+	}
+	drop(dbg, &e);
+	return ok;
+}
+
 int dwarfx_die_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *off)
 {
 	Dwarf_Attribute attr;
@@ -53,11 +80,13 @@ int dwarfx_die_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at, uint64_t *off)
 		return DW_DLV_NO_ENTRY;
 	}
 	res = dwarf_global_formref(attr, &o, &e);
-	dwarf_dealloc_attribute(attr);
 	if (res != DW_DLV_OK) {
 		drop(dbg, &e);
-		return DW_DLV_NO_ENTRY;
+		res = by_signature(dbg, attr, off) ? DW_DLV_OK : DW_DLV_NO_ENTRY;
+		dwarf_dealloc_attribute(attr);
+		return res;
 	}
+	dwarf_dealloc_attribute(attr);
 	*off = o;
 	return DW_DLV_OK;
 }
@@ -257,13 +286,33 @@ static void base_type(dwarfx *dx, Dwarf_Die die, struct tnode *n)
 		n->t.name = "?";
 }
 
+/* An expression that is DW_OP_plus_uconst N: N. */
+static bool plus_uconst(const unsigned char *b, Dwarf_Unsigned len, uint64_t *off)
+{
+	uint64_t u = 0;
+	unsigned shift = 0;
+	Dwarf_Unsigned i;
+
+	if (len < 2 || b[0] != DW_OP_plus_uconst)
+		return false;
+	for (i = 1; i < len && shift < 64; i++, shift += 7) {
+		u |= (uint64_t)(b[i] & 0x7f) << shift;
+		if (!(b[i] & 0x80))
+			break;
+	}
+	*off = u;
+	return true;
+}
+
 /* DW_AT_data_member_location as a constant or DW_OP_plus_uconst N. */
 static bool member_offset(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *off)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Error e = NULL;
-	Dwarf_Unsigned u, len;
+	Dwarf_Unsigned len;
+	Dwarf_Block *b = NULL;
 	Dwarf_Ptr p;
+	bool ok = false;
 	int res;
 
 	*off = 0;
@@ -273,38 +322,20 @@ static bool member_offset(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *off)
 		return res == DW_DLV_NO_ENTRY;	/* a union's members: 0 */
 	}
 	if (dwarfx_attr_udata(dbg, attr, off) == DW_DLV_OK) {
-		dwarf_dealloc_attribute(attr);
-		return true;
-	}
-	res = dwarf_formexprloc(attr, &len, &p, &e);
-	if (res != DW_DLV_OK) {
-		Dwarf_Block *b = NULL;
-
+		ok = true;
+	} else if (dwarf_formexprloc(attr, &len, &p, &e) == DW_DLV_OK) {
+		ok = plus_uconst(p, len, off);
+	} else {
+		/* DWARF 2 and 3: a block */
 		drop(dbg, &e);
 		if (dwarf_formblock(attr, &b, &e) == DW_DLV_OK) {
-			len = b->bl_len;
-			p = b->bl_data;
-			res = DW_DLV_OK;
+			ok = plus_uconst(b->bl_data, b->bl_len, off);
+			dwarf_dealloc(dbg, b, DW_DLA_BLOCK);
 		}
-		drop(dbg, &e);
 	}
+	drop(dbg, &e);
 	dwarf_dealloc_attribute(attr);
-	if (res != DW_DLV_OK || len < 2 || ((unsigned char *)p)[0] != DW_OP_plus_uconst)
-		return false;
-	{
-		const unsigned char *b = p;
-		unsigned shift = 0;
-		Dwarf_Unsigned i;
-
-		u = 0;
-		for (i = 1; i < len && shift < 64; i++, shift += 7) {
-			u |= (uint64_t)(b[i] & 0x7f) << shift;
-			if (!(b[i] & 0x80))
-				break;
-		}
-		*off = u;
-	}
-	return true;
+	return ok;
 }
 
 static void add_member(dwarfx *dx, Dwarf_Die m, Dwarf_Half tag, dwarfx_member *out,

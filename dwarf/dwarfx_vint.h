@@ -138,8 +138,8 @@ void dwarfx_loc_place(struct dwarfx_locctx *c, Dwarf_Die die, uint64_t size,
 /* Sets c->fb from subprogram's DW_AT_frame_base at c->addr. */
 void dwarfx_loc_frame_base(struct dwarfx_locctx *c, Dwarf_Die subprogram);
 /*
- * True when die's location is one static address (DW_OP_addr): a
- * function's static variable rather than a local.
+ * True when die's location is one static address (DW_OP_addr) or a
+ * thread-local one: a function's static variable rather than a local.
  */
 bool dwarfx_loc_is_static(dwarfx *dx, Dwarf_Die die);
 

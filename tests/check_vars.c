@@ -79,6 +79,15 @@ static int marker_line(const char *src, const char *tag)
 	return line;
 }
 
+/* objdump names a file by its name or by a path ending with it. */
+static bool same_file(const char *listed, const char *file)
+{
+	size_t a = strlen(listed), b = strlen(file);
+
+	return !strcmp(listed, file) ||
+		(a > b && listed[a - b - 1] == '/' && !strcmp(listed + a - b, file));
+}
+
 /* The statement rows of file:line in objdump's line table, ascending. */
 static size_t line_addrs(const char *listing, const char *file, int line, uint64_t *out,
 			 size_t max)
@@ -91,7 +100,7 @@ static size_t line_addrs(const char *listing, const char *file, int line, uint64
 		size_t len = strlen(t.lines[i]);
 
 		if (sscanf(t.lines[i], "%511s %63s %63s", name, lno, addr) != 3 ||
-		    strcmp(name, file) || atoi(lno) != line || len < 2 ||
+		    !same_file(name, file) || atoi(lno) != line || len < 2 ||
 		    t.lines[i][len - 1] != 'x' || !isspace((unsigned char)t.lines[i][len - 2]))
 			continue;
 		if (n < max)
@@ -193,8 +202,10 @@ static struct die *dies_read(const char *listing, size_t *count)
 		if ((v = attr_value(l, "DW_AT_name"))) {
 			const char *s = strstr(v, "): ");
 
+			/* "(indirect string, offset: 0x4b): x", "(indexed string: 0x3): x" */
 			snprintf(d[n - 1].name, sizeof(d[n - 1].name), "%s",
-				 !strncmp(v, "(indirect", 9) && s ? s + 3 : v);
+				 (!strncmp(v, "(indirect", 9) || !strncmp(v, "(indexed", 8)) && s ?
+				 s + 3 : v);
 		} else if ((v = attr_value(l, "DW_AT_decl_line"))) {
 			d[n - 1].decl_line = atoi(v);
 		} else if ((v = attr_value(l, "DW_AT_location"))) {
@@ -210,7 +221,10 @@ static struct die *dies_read(const char *listing, size_t *count)
 		} else if ((v = attr_value(l, "DW_AT_byte_size"))) {
 			d[n - 1].byte_size = atol(v);
 		} else if ((v = attr_value(l, "DW_AT_data_member_location"))) {
-			d[n - 1].member_location = atol(v);
+			/* a constant, or "2 byte block: 23 8 \t(DW_OP_plus_uconst: 8)" */
+			const char *pu = strstr(v, "(DW_OP_plus_uconst: ");
+
+			d[n - 1].member_location = pu ? atol(pu + 20) : atol(v);
 		} else if ((v = attr_value(l, "DW_AT_low_pc"))) {
 			d[n - 1].low_pc = strtoull(v, NULL, 16);
 		} else if ((v = attr_value(l, "DW_AT_bit_size"))) {
@@ -497,6 +511,22 @@ static const char *listing(char *buf, size_t len, const char *name, const char *
 	return buf;
 }
 
+/*
+ * What the function's DW_AT_frame_base makes of regs: the CFA (gcc), or a
+ * register's value (clang: DW_OP_reg6).
+ */
+static uint64_t frame_base(const struct die *fn, const uint64_t *regs, struct cfa c)
+{
+	int r;
+
+	if (strstr(fn->frame_base, "(DW_OP_call_frame_cfa)"))
+		return regs[c.reg] + (uint64_t)c.off;
+	ck_assert_msg(sscanf(strchr(fn->frame_base, '(') ? strchr(fn->frame_base, '(') : "",
+			     "(DW_OP_reg%d", &r) == 1, "frame base: %s", fn->frame_base);
+	ck_assert_int_lt(r, NREGS);
+	return regs[r];
+}
+
 static void check_frame_offsets(const char *name)
 {
 	char p[4][512];
@@ -514,11 +544,9 @@ static void check_frame_offsets(const char *name)
 	static const char *const names[] = {"i", "list", "limit"};
 	size_t k;
 
-	ck_assert_msg(strstr(fn->frame_base, "DW_OP_call_frame_cfa"), "frame base: %s",
-		      fn->frame_base);
 	ck_assert(!c.expr);
 	choose_regs(regs);
-	cfa = regs[c.reg] + (uint64_t)c.off;
+	cfa = frame_base(fn, regs, c);
 	ck_assert_ptr_nonnull(strstr(dwarfx_scope_function(sc), "walk"));
 
 	/* innermost first: the block's total, then the function's */
@@ -575,6 +603,15 @@ START_TEST(test_o0_frame_offsets_debug_frame)
 	check_frame_offsets("vars_fx_O0_debug_frame");
 }
 END_TEST
+
+#if VX_CLANG
+/* clang's frame base is a register, not the CFA. */
+START_TEST(test_o0_frame_offsets_clang)
+{
+	check_frame_offsets("vars_fx_clang_O0");
+}
+END_TEST
+#endif
 
 /*
  * The CFA rule changes inside a function: at walk's first instruction and
@@ -644,6 +681,12 @@ static void check_globals(const char *exe, const char *nm, const char *info, boo
 	ck_assert_int_eq(v->kind, DWARFX_VAR_STATIC);
 	ck_assert_uint_eq(mem_addr(v, regs), nm_addr(nm, "calls.", true));
 
+	v = dwarfx_scope_find(sc, "mine");	/* static __thread in walk() */
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->kind, DWARFX_VAR_STATIC);
+	ck_assert_int_eq(v->place.kind, DWARFX_PLACE_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(v->place.why, "thread-local"));
+
 	v = dwarfx_scope_find(sc, "per_thread");
 	ck_assert_ptr_nonnull(v);
 	ck_assert_int_eq(v->place.kind, DWARFX_PLACE_UNSUPPORTED);
@@ -656,6 +699,13 @@ static void check_globals(const char *exe, const char *nm, const char *info, boo
 	ck_assert(!v->type->target->incomplete);
 	ck_assert_uint_eq(v->type->target->nmembers, 2);
 	ck_assert_str_eq(v->type->target->members[1].name, "size");
+
+	/* defined nowhere: incomplete, and spelled as declared */
+	v = dwarfx_scope_find(sc, "nowhere");
+	ck_assert_ptr_nonnull(v);
+	ck_assert(v->type->target->incomplete);
+	ck_assert_uint_eq(v->type->target->size, 0);
+	ck_assert_str_eq(dwarfx_type_spell(v->type, buf, sizeof(buf)), "struct never *");
 
 	v = dwarfx_scope_find(sc, "grid");
 	ck_assert_str_eq(dwarfx_type_spell(v->type, buf, sizeof(buf)), "int [2][3]");
@@ -730,9 +780,13 @@ static void check_bitfields_enum(const char *exe, const char *info, const char *
 		const dwarfx_member *m = &t->members[i];
 		const struct die *md;
 
-		if (!m->name || !m->bit_size)
+		if (!m->name)
 			continue;
 		md = die_find(d, nd, "DW_TAG_member", m->name, 0);
+		if (!m->bit_size) {
+			ck_assert_int_eq((long)m->offset, md->member_location);
+			continue;
+		}
 		ck_assert_int_eq((long)m->bit_size, md->bit_size);
 		ck_assert_uint_lt(m->bit_offset, 8);
 		ck_assert_int_eq((long)(m->offset * 8 + m->bit_offset), first_bit(md));
@@ -769,6 +823,14 @@ START_TEST(test_struct_bitfields_enum)
 {
 	check_bitfields_enum(FX("vars_fx_O0"), LISTING("vars_fx_O0", "info"),
 			     LISTING("vars_fx_O0", "nm"));
+}
+END_TEST
+
+/* DWARF 2: member offsets are DW_OP_plus_uconst expressions. */
+START_TEST(test_struct_bitfields_enum_dwarf2)
+{
+	check_bitfields_enum(FX("vars_fx_O0_dwarf2"), LISTING("vars_fx_O0_dwarf2", "info"),
+			     LISTING("vars_fx_O0_dwarf2", "nm"));
 }
 END_TEST
 
@@ -1177,6 +1239,13 @@ START_TEST(test_cxx_o0)
 }
 END_TEST
 
+/* Types in type units: a class declared in the unit, defined by signature. */
+START_TEST(test_cxx_o0_type_units)
+{
+	check_cxx(FX("vars_fx_cxx_O0_types"), "vars_fx_cxx_O0_types", true);
+}
+END_TEST
+
 START_TEST(test_cxx_o2)
 {
 	check_cxx(FX("vars_fx_cxx_O2"), "vars_fx_cxx_O2", false);
@@ -1233,16 +1302,21 @@ static Suite *vars_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_o0_frame_offsets);
 	tcase_add_test(tc, test_o0_frame_offsets_debug_frame);
+#if VX_CLANG
+	tcase_add_test(tc, test_o0_frame_offsets_clang);
+#endif
 	tcase_add_test(tc, test_o0_cfa_entry_and_body);
 	tcase_add_test(tc, test_globals_o0);
 	tcase_add_test(tc, test_globals_o2);
 	tcase_add_test(tc, test_struct_bitfields_enum);
 	tcase_add_test(tc, test_struct_bitfields_enum_dwarf4);
+	tcase_add_test(tc, test_struct_bitfields_enum_dwarf2);
 	tcase_add_test(tc, test_o2_location_lists);
 	tcase_add_test(tc, test_o2_dwarf4_location_lists);
 	tcase_add_test(tc, test_o2_inlined_callee);
 	tcase_add_test(tc, test_o2_caller_line_at_inlined_entry);
 	tcase_add_test(tc, test_cxx_o0);
+	tcase_add_test(tc, test_cxx_o0_type_units);
 	tcase_add_test(tc, test_cxx_o2);
 	tcase_add_test(tc, test_library_globals);
 	tcase_add_test(tc, test_no_scope);
