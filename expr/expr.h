@@ -99,7 +99,11 @@ typedef struct expr_fault {
 
 /*
  * Evaluates c.  Returns 1 (true) or 0 (false); -1 when a read faulted
- * (fault says which; the condition then counts as false).
+ * (fault says which; the condition then counts as false).  Division by
+ * zero gives 0, not -1: nothing to report.  Reads: at most one host->read
+ * batch for every read whose address needs no other read (more only after
+ * a failed request), then one call per other read reached.  Never loops:
+ * time is bounded by the compiled size.
  */
 int expr_eval(const expr_code *c, const expr_host *h, expr_fault *fault);
 

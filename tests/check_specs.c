@@ -508,6 +508,28 @@ START_TEST(test_selectors)
 }
 END_TEST
 
+/* when: accepts the whole condition language of expr/ (expr_syntax.h), not a subset. */
+START_TEST(test_when_language)
+{
+	static const char *const conds[] = {
+		"'$streq(q->name, \"work\")'", "'(struct queue *)p != NULL'",
+		"'$thread == w1 || $thread != w2'", "'sizeof(struct node) > 8u && ns::count < ::g'",
+		"'(unsigned long)p % 8 == 0 && ~flags & 0x4'", "'this->state == Color::RED'",
+	};
+	char text[512];
+	size_t i;
+	spec *s;
+
+	for (i = 0; i < sizeof(conds) / sizeof(conds[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "version: 1\nthreads: {w1: {start: a}, w2: {start: b}}\n"
+			 "gates: [{at: a.c:1, barrier: 1, when: %s}]\n", conds[i]);
+		s = load_clean(text);
+		spec_free(s);
+	}
+}
+END_TEST
+
 START_TEST(test_gate_keys)
 {
 	spec *s = load_clean(
@@ -1142,6 +1164,7 @@ static Suite *specs_suite(void)
 	tcase_add_test(tc, test_sequence);
 	tcase_add_test(tc, test_selectors);
 	tcase_add_test(tc, test_gate_keys);
+	tcase_add_test(tc, test_when_language);
 	tcase_add_test(tc, test_expect_variants);
 	tcase_add_test(tc, test_durations);
 	tcase_add_test(tc, test_signals);
