@@ -350,6 +350,49 @@ START_TEST(test_regs_and_batch)
 }
 END_TEST
 
+/*
+ * The process dies (SIGKILL from elsewhere) while a thread is stopped at a
+ * breakpoint and a condition is about to read it: the registers of the
+ * stop may still be given (they are cached), the batch reads the memory
+ * while the dying thread waits in its exit stop or nothing after, and
+ * nothing crashes; the exit is reported as usual.
+ */
+static bool read_after_death(struct run *r, const tracer_event *ev)
+{
+	uint64_t regs[32];
+	size_t n = 0;
+	char mark[32];
+	rg_err err = RG_ERR_INIT;
+	tracer_read_req req = { r->base + TRSYM_held_held_mark, mark, sizeof(mark) };
+
+	if (ev->kind != TRACER_EV_BREAKPOINT)
+		return true;
+	ck_assert_int_eq(kill(tracer_pid(r->tr), SIGKILL), 0);
+	usleep(100 * 1000);
+	if (tracer_dwarf_regs(r->tr, ev->tid, regs, 32, &n, &err) == 0)
+		ck_assert_uint_eq(regs[16], ev->addr);
+	/* a dying thread waits in its exit stop with its memory still there */
+	if (tracer_read_batch(r->tr, &req, 1) == 1)
+		ck_assert_str_eq(mark, "racegate batch read");
+	*(pid_t *)r->data = ev->tid;
+	return true;
+}
+
+START_TEST(test_read_after_death)
+{
+	pid_t seen = 0;
+	struct run r;
+
+	start(&r, FX("held"), TRSYM_held__start);
+	r.data = &seen;
+	bp(&r, r.base + TRSYM_held_held_fn);
+	run_to_exit(&r, read_after_death);
+	ck_assert(seen > 0);
+	ck_assert_int_eq(r.exit_ev.term_signal, SIGKILL);
+	finish(&r);
+}
+END_TEST
+
 /* tracer_kill and tracer_free with a thread held. */
 START_TEST(test_kill_while_held)
 {
@@ -883,6 +926,7 @@ static Suite *tracer_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_no_lost_hits);
 	tcase_add_test(tc, test_regs_and_batch);
+	tcase_add_test(tc, test_read_after_death);
 	tcase_add_test(tc, test_remove_while_running);
 	tcase_add_loop_test(tc, test_step_kinds, 0, 2);
 	tcase_add_test(tc, test_signals);
