@@ -93,6 +93,10 @@ racegate_e2e(when_null_report_jobs 0 "racegate exit 0"
   "unreadable events: 1"
   -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/when.sh report ${RG} ${PROJECT_SOURCE_DIR}
      ${E2E_DIR}/when_null.yaml 2 2)
+racegate_e2e(when_null_trace 0 "racegate exit 0" "trace ok"
+  "when event: when: .* unreadable at 0x0 \\(i\\)"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/when.sh trace ${RG} ${PROJECT_SOURCE_DIR}
+     ${E2E_DIR}/when_null.yaml)
 racegate_e2e(when_verbose_counts 0 "gate 'through-null': 'when' was false at 6 arrivals \\(2 unreadable\\)"
   -- ${RG} run --verbose ${E2E_DIR}/when_null.yaml)
 

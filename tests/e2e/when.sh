@@ -5,6 +5,7 @@
 #   when.sh report RACEGATE SOURCE_DIR SPEC [RUNS JOBS]
 #                                             the JSON report is valid and
 #                                             says each condition's counts
+#   when.sh trace RACEGATE SOURCE_DIR SPEC    the trace file shows the fault
 #   when.sh types RACEGATE SOURCE_DIR TABLE BIN_DIR
 #                                             racegate check refuses each
 #                                             condition of TABLE with its
@@ -32,6 +33,21 @@ for run in json.load(open(sys.argv[1]))["runs"]:
                   (g["name"], w["false"], w["unreadable"], w["first_unreadable"]))
     kinds = [e["kind"] for e in run["events"]]
     print("unreadable events:", kinds.count("unreadable"))
+PY
+	;;
+trace)
+	# when.sh trace RACEGATE SOURCE_DIR SPEC: the trace file is valid and
+	# has the condition's first unreadable read as an instant event
+	"$rg" run -q --trace "$tmp/t.json" "$4" >/dev/null
+	echo "racegate exit $?"
+	python3 "$src/tests/e2e/tools/check_trace.py" "$tmp/t.json" || exit 1
+	python3 - "$tmp/t.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+evs = d["traceEvents"] if isinstance(d, dict) else d
+for e in evs:
+    if e.get("cat") == "when":
+        print("when event: %s (%s)" % (e["name"], e["ph"]))
 PY
 	;;
 types)
