@@ -233,6 +233,14 @@ static int entry(struct nwalk *w, Dwarf_Die d, Dwarf_Half tag, const char *prefi
 	uint64_t spec;
 	const char *sq;
 
+	switch (tag) {
+	case DW_TAG_namespace: case DW_TAG_structure_type: case DW_TAG_class_type:
+	case DW_TAG_union_type: case DW_TAG_enumeration_type: case DW_TAG_typedef:
+	case DW_TAG_base_type: case DW_TAG_variable: case DW_TAG_member:
+		break;
+	default:
+		return 0;	/* functions, parameters, ...: most entries */
+	}
 	if (dwarf_dieoffset(d, &off, &e) != DW_DLV_OK)
 		return fail(w, e, "entry offset");
 	res = dwarf_diename(d, &name, &e);
@@ -456,6 +464,30 @@ static int walk_units(struct nwalk *w)
 	}
 }
 
+static int static_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct dwarfx_gvar *g = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	if (g[a].cu != g[b].cu)
+		return g[a].cu < g[b].cu ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Every scope lists its unit's file statics: find them by unit, not by a scan. */
+static void index_statics(struct dwarfx_vstate *vs)
+{
+	size_t i;
+
+	vs->statics = xcalloc(vs->ngvars ? vs->ngvars : 1, sizeof(*vs->statics));
+	vs->nstatics = 0;
+	for (i = 0; i < vs->ngvars; i++)
+		if (!vs->gvars[i].external)
+			vs->statics[vs->nstatics++] = (uint32_t)i;
+	if (vs->nstatics > 1)
+		qsort_r(vs->statics, vs->nstatics, sizeof(*vs->statics), static_cmp, vs->gvars);
+}
+
 int dwarfx_names_index(dwarfx *dx, rg_err *err)
 {
 	struct dwarfx_vstate *vs = dwarfx_vstate_get(dx);
@@ -479,7 +511,26 @@ int dwarfx_names_index(dwarfx *dx, rg_err *err)
 		qsort(vs->tnames, vs->ntnames, sizeof(*vs->tnames), tname_cmp);
 	if (vs->nenums > 1)
 		qsort(vs->enums, vs->nenums, sizeof(*vs->enums), tname_cmp);
+	index_statics(vs);
 	return ret;
+}
+
+size_t dwarfx_statics_of(const struct dwarfx_vstate *vs, uint64_t cu, size_t *first)
+{
+	size_t lo = 0, hi = vs->nstatics, end;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vs->gvars[vs->statics[mid]].cu < cu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	for (end = lo; end < vs->nstatics && vs->gvars[vs->statics[end]].cu == cu; end++)
+		;
+	return end - lo;
 }
 
 size_t dwarfx_names_find(const struct dwarfx_tname *list, size_t n, const char *key,

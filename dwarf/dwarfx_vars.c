@@ -82,6 +82,7 @@ void dwarfx_vars_release(dwarfx *dx)
 	dwarfx_map_release(&vs->types);
 	free(vs->tlist);
 	free(vs->gvars);
+	free(vs->statics);
 	free(vs->tnames);
 	free(vs->enums);
 	dwarfx_map_release(&vs->cxx_units);
@@ -529,7 +530,7 @@ static int fill(dwarfx_scope *sc, uint32_t f, Dwarf_Die die, rg_err *err)
 	struct collect co;
 	uint32_t root = f;
 	Dwarf_Die rd, od;
-	size_t i;
+	size_t i, n, first;
 
 	memset(&co, 0, sizeof(co));
 	co.sc = sc;
@@ -567,11 +568,10 @@ static int fill(dwarfx_scope *sc, uint32_t f, Dwarf_Die die, rg_err *err)
 	for (i = 0; i < co.nstatics; i++)
 		add(sc, co.statics[i].v);
 	sc->nown = sc->nvars;
-	for (i = 0; i < vs->ngvars; i++) {
-		const dwarfx_var *v;
+	for (i = 0, n = dwarfx_statics_of(vs, sc->cu, &first); i < n; i++) {
+		const dwarfx_var *v = gvar_var(dx, &vs->gvars[vs->statics[first + i]]);
 
-		if (vs->gvars[i].cu == sc->cu && !vs->gvars[i].external &&
-		    (v = gvar_var(dx, &vs->gvars[i])))
+		if (v)
 			add(sc, v);
 	}
 	free(co.locals);

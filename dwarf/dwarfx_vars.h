@@ -163,10 +163,11 @@ typedef struct dwarfx_var {
 typedef struct dwarfx_scope dwarfx_scope;
 
 /*
- * The scope at link-time addr: the locals of every lexical block and
- * inlined callee holding addr (innermost first, so an inner name shadows an
- * outer one), the parameters, the function's statics, the CU's file
- * statics, then the object's globals.  DWARFX_NO_ENTRY when no DWARF
+ * The scope at link-time addr: the locals of every lexical block holding
+ * addr in the innermost function instance there (innermost first, so an
+ * inner name shadows an outer one; in an inlined callee, the callee's own
+ * names, not its caller's, as in C), the parameters, the function's
+ * statics, the CU's file statics, then the object's globals.  DWARFX_NO_ENTRY when no DWARF
  * function holds addr (no debug info there); DWARFX_ERROR on corrupt DWARF.
  * *out: free with dwarfx_scope_free.
  */
@@ -217,14 +218,16 @@ bool dwarfx_scope_enumerator(const dwarfx_scope *sc, const char *name,
 
 /*
  * Where sc is, for messages: the function (C++: qualified) and its source
- * file:line at the scope's address.  Strings owned by dx.
+ * file:line at the scope's address, "ns::Queue::push (queue.cpp:28)".
+ * Owned by dx.
  */
 const char *dwarfx_scope_function(const dwarfx_scope *sc);
 
 /*
  * A global variable of dx by name (as dwarfx_scope_find, globals only), for
- * a condition that names another object's global (a shared library's).
- * NULL when dx has none.
+ * a condition that names another object's global (a shared library's);
+ * when dx has no global of that name but exactly one file static, that
+ * static.  NULL when dx has neither.
  */
 const dwarfx_var *dwarfx_global(dwarfx *dx, const char *name);
 

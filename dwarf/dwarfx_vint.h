@@ -63,6 +63,8 @@ struct dwarfx_vstate {
 	int indexed;                 /* 0 not yet, 1 done, -1 failed */
 	struct dwarfx_gvar *gvars;   /* sorted by name */
 	size_t ngvars, gvars_cap;
+	uint32_t *statics;           /* the file statics in gvars, by unit */
+	size_t nstatics;
 	struct dwarfx_tname *tnames; /* sorted by key */
 	size_t ntnames, tnames_cap;
 	struct dwarfx_tname *enums;  /* sorted by key */
@@ -93,6 +95,8 @@ const char *dwarfx_names_qualified(dwarfx *dx, uint64_t off);
 size_t dwarfx_names_find(const struct dwarfx_tname *list, size_t n, const char *key,
 			 size_t *first);
 size_t dwarfx_gvars_find(const struct dwarfx_vstate *vs, const char *key, size_t *first);
+/* The file statics of unit cu: indexes in gvars, statics[*first..+count). */
+size_t dwarfx_statics_of(const struct dwarfx_vstate *vs, uint64_t cu, size_t *first);
 
 /* dwarfx_tmodel.c */
 /* The type at DIE offset off (never NULL: UNKNOWN when unreadable). */

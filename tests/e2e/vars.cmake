@@ -23,3 +23,14 @@ racegate_e2e(lines_vars_O2 0 "^ +param +q: struct queue \\*" "optimized out here
 # Without --vars, lines lists no variables.
 racegate_e2e(lines_without_vars 0 "^ +22 +produce +1 " "!param " "!local "
   -- ${RG} lines varsq.c:13-35 -- ${E2E_DIR}/varsq_O0)
+
+# C++: `this` is a parameter of its class's pointer type; a reference
+# parameter is a reference; the class's static member is not listed.
+add_executable(e2e_varsq_cxx e2e/programs/varsq_cxx.cpp)
+target_compile_options(e2e_varsq_cxx PRIVATE -O0 -g)
+set_target_properties(e2e_varsq_cxx PROPERTIES OUTPUT_NAME varsq_cxx
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(lines_vars_cxx 0 "^ +15 +shop::Till::ring +1 "
+  "^ +local +line: int$" "^ +param +this: shop::Till \\*$" "^ +param +price: int &$"
+  "^ +param +qty: int$" "!^ +[a-z]+ +(shop::Till::)?opened:"
+  -- ${RG} lines varsq_cxx.cpp:15-15 --vars -- ${E2E_DIR}/varsq_cxx)
