@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """racegate benchmarks (issue 6): hit cost, ungated threads, startup, scale;
-FUNCTION:return against recursion depth (issue 11).
+FUNCTION:return against recursion depth (issue 11); a false `when:`
+condition against a pass-through hit (issue 12).
 
     cmake --build build --target bench          # builds everything, runs this
     bench/run.py --racegate build/racegate --dir build/bench --src bench [--quick]
@@ -30,7 +31,7 @@ ap.add_argument("--rounds", type=int, default=5)
 ap.add_argument("--hits", type=int, default=20000)
 ap.add_argument("--cpu", default="1", help="CPU for the pinned runs")
 ap.add_argument("--quick", action="store_true", help="fewer rounds and hits, no 1M-hit run")
-ap.add_argument("--only", default="", help="comma list: hits,threads,startup,scale,returns")
+ap.add_argument("--only", default="", help="comma list: hits,threads,startup,scale,returns,when")
 ap.add_argument("--returns", type=int, default=80000,
                 help="returns per run of the returns benchmark (= the deepest recursion)")
 args = ap.parse_args()
@@ -396,6 +397,61 @@ gates:
     out()
 
 
+# ---------------------------------------------------------------------------
+def bench_when():
+    """A gate whose when: is false at every arrival (registers read, one
+    batched memory read, evaluated, passed) against the pass-through hit of
+    a gate that never holds (hit: 10^9), same program, same rounds.  Wall
+    time per arrival, pinned and unpinned as for hit cost, and CPU time
+    (user + system of racegate and the program, from wait4), which other
+    load on the machine disturbs far less."""
+    hl = os.path.join(D, "hitloop")
+    loc = "hitloop.c:%d" % marker_line(os.path.join(SRC, "hitloop.c"), "SITE")
+    plain = write("when_plain.yaml", """version: 1
+name: pass-through gate in a hot loop
+command: [%s]
+gates:
+  - {name: pass, at: '%s', hit: 1000000000, open: never, optional: true}
+""" % (hl, loc))
+    cond = write("when_false.yaml", """version: 1
+name: a false condition in a hot loop
+command: [%s]
+gates:
+  # i is a register (the parameter), counter a global read from memory
+  - {name: cond, at: '%s', when: "i < 0 || counter < 0", open: never, optional: true}
+""" % (hl, loc))
+    comps = [("pass-through hit (hit: 10^9)", plain), ("when: false (register + memory)", cond)]
+    N = args.hits
+    res = {}
+    for pin in (True, False):
+        for r in range(args.rounds):
+            order = comps if r % 2 == 0 else comps[::-1]
+            for name, spec in order:
+                pre = ["taskset", "-c", args.cpu] if pin else []
+                w0, c0 = run_cpu(pre + [RG, "run", spec, "--", hl, "0"], check=r"sum 0\b")
+                w1, c1 = run_cpu(pre + [RG, "run", spec, "--", hl, str(N)],
+                                 check=r"sum %d\b" % (N * (N - 1) // 2))
+                res.setdefault((name, pin), []).append(((w1 - w0) / N, (c1 - c0) / N))
+            print("  when: %s round %d done" % ("pinned" if pin else "unpinned", r + 1), file=sys.stderr)
+
+    def m(name, pin, k):
+        return med([x[k] for x in res[(name, pin)]])
+    out("### 6. A false `when:` condition (per arrival, median of %d rounds, N = %d hits)" % (args.rounds, N))
+    out()
+    out("| gate | wall, pinned (1 CPU) | wall, unpinned | CPU, pinned | CPU, unpinned |")
+    out("|---|---|---|---|---|")
+    for name, _ in comps:
+        out("| %s | %s | %s | %s | %s |" % (name, fmt_us(m(name, True, 0)), fmt_us(m(name, False, 0)),
+                                         fmt_us(m(name, True, 1)), fmt_us(m(name, False, 1))))
+    out()
+    for k, what in ((0, "wall"), (1, "CPU")):
+        out("- %s: when false / pass-through = %.2f× pinned, %.2f× unpinned (target ≤ 1.5×)"
+            % (what, m(comps[1][0], True, k) / m(comps[0][0], True, k),
+               m(comps[1][0], False, k) / m(comps[0][0], False, k)))
+    out()
+
+
+# ---------------------------------------------------------------------------
 out("## racegate benchmarks")
 out()
 out("`%s` on %s, %d CPUs; %s" % (" ".join(sys.argv[1:]) and "bench/run.py " + " ".join(
@@ -404,7 +460,7 @@ out("`%s` on %s, %d CPUs; %s" % (" ".join(sys.argv[1:]) and "bench/run.py " + " 
 out()
 for name, fn in (("hits", bench_hits), ("threads", bench_threads),
                  ("startup", bench_startup), ("scale", bench_scale),
-                 ("returns", bench_returns)):
+                 ("returns", bench_returns), ("when", bench_when)):
     if ONLY and name not in ONLY:
         continue
     print("== %s" % name, file=sys.stderr, flush=True)

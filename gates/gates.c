@@ -204,7 +204,7 @@ struct gate_engine {
 	gate_strmap start_ix;
 	int nanon;                 /* threads with no known start routine */
 
-	rg_intmap hits;          /* (thread seq, gate) -> arrivals, for hit: gates */
+	rg_intmap hits;          /* (thread seq, gate) -> arrivals, for hit: and when: gates */
 
 	struct ref *queue;         /* threads whose waits have all opened */
 	size_t nqueue, capqueue;
@@ -1346,7 +1346,7 @@ bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
 		 double t_ms)
 {
 	struct gate_thread *th = thread_find(e, tid);
-	size_t k, j;
+	size_t k, j, hit = 0;
 	bool held;
 
 	if (!th || th->exited) {
@@ -1368,15 +1368,20 @@ bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
 		if (gi >= e->ngates)
 			continue;
 		g = &e->gates[gi];
-		if (g->sp->hit > 0) {
+		if (g->sp->hit > 0 || g->sp->when) {
 			/* counted on every arrival here, whatever the other filters say */
 			size_t *c = rg_intmap_ref(&e->hits,
 						    ((uint64_t)th->seq << 32) | (uint32_t)gi, 0);
 
-			if (++*c != (size_t)g->sp->hit)
+			hit = ++*c;
+			if (g->sp->hit > 0 && hit != (size_t)g->sp->hit)
 				continue;
 		}
 		if (g->done || !sel_match(e, g, th))
+			continue;
+		/* last and lazily: a thread the gate does not select never reads */
+		if (g->sp->when && e->hooks.when &&
+		    !e->hooks.when(e->hooks.ctx, tid, gi, (unsigned long)hit))
 			continue;
 		g->reached = true;
 		if (g->sp->once)
@@ -1535,6 +1540,18 @@ bool gate_selects(const gate_engine *e, size_t i, pid_t tid)
 	const struct gate_thread *th = thread_find(e, tid);
 
 	return i < e->ngates && th && sel_match(e, &e->gates[i], th);
+}
+
+bool gate_thread_is(const gate_engine *e, pid_t tid, const char *alias)
+{
+	const struct gate_thread *th = thread_find(e, tid);
+	const size_t *v = gate_strmap_get(&e->alias_ix, alias);
+
+	if (!th)
+		return false;
+	if (v)
+		return e->aliases[*v].th == th;
+	return !strcmp(alias, "main") && th->is_main;
 }
 
 bool gate_event_open(const gate_engine *e, const char *event)

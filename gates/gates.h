@@ -59,6 +59,17 @@ typedef struct gate_note {
 typedef struct gate_hooks {
 	void *ctx;
 	void (*note)(void *ctx, const gate_note *note);
+	/*
+	 * A gate's `when:` condition (spec_gate.when), asked lazily: only for
+	 * a gate that is not done and whose thread: and hit: filters matched
+	 * this arrival, in file order, while the arrival is being decided
+	 * (an alias bound by an earlier gate at the location is already
+	 * bound).  hit is tid's pass count at the gate's location, this pass
+	 * included (1 on the first): $hit.  The gate applies only when it
+	 * returns true.  NULL: every condition is true.  Same rule as note:
+	 * query the engine (gate_thread_is), never mutate it.
+	 */
+	bool (*when)(void *ctx, pid_t tid, size_t gate, unsigned long hit);
 } gate_hooks;
 
 /*
@@ -114,8 +125,9 @@ void gate_thread_exited(gate_engine *e, pid_t tid, double t_ms);
 
 /*
  * tid is about to execute the location of gates[0..n-1] (indices into
- * spec->gates, ascending = file order).  Applies filters (thread, hit, once)
- * and the merged actions.  Returns true when tid must be held (stay
+ * spec->gates, ascending = file order).  Applies filters (thread, hit, once,
+ * then when through the hook) and the merged actions.  Every pass is
+ * counted per thread and gate for hit: and $hit, whatever the filters say.  Returns true when tid must be held (stay
  * stopped until a RELEASE or TIMEOUT note names it), false when it passes.
  */
 bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
@@ -164,6 +176,12 @@ const char *gate_thread_label(const gate_engine *e, pid_t tid);
  * now (an exited thread too)?  hit: and once: are not looked at.
  */
 bool gate_selects(const gate_engine *e, size_t i, pid_t tid);
+
+/*
+ * Is alias bound to tid?  ("main" is the initial thread even when no gate
+ * binds it.)  False for an unknown alias or thread: `$thread == ALIAS`.
+ */
+bool gate_thread_is(const gate_engine *e, pid_t tid, const char *alias);
 
 /* Is event open? */
 bool gate_event_open(const gate_engine *e, const char *event);

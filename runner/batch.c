@@ -183,6 +183,11 @@ static void report_one(struct session *s, long no, const run_result *r, bool ok)
 		rg_trace("%zu breakpoint hits at gates, %zu arrivals, %zu "
 			 "breakpoints disarmed", r->bp_hits, r->arrivals,
 			 r->bp_disarmed);
+	for (size_t i = 0; bo->verbose && r->when_false && i < r->ngates; i++)
+		if (s->sp->gates[i].when)
+			rg_trace("gate '%s': 'when' was false at %zu arrival%s (%zu "
+				 "unreadable)", s->sp->gates[i].name, r->when_false[i],
+				 r->when_false[i] == 1 ? "" : "s", r->when_faults[i]);
 }
 
 /*

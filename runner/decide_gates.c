@@ -15,6 +15,7 @@
 #include "diagnose.h"
 #include "gates.h"
 #include "intmap.h"
+#include "when.h"
 
 #define TL_MAX 20000    /* timeline entries kept per run; later ones are counted */
 
@@ -36,6 +37,7 @@ struct gates_decider {
 	const run_opts *o;
 	run_result *res;
 	gate_engine *eng;
+	when_run *when;        /* evaluates when: conditions (when.h) */
 	double next_gate;      /* the next gate timeout (ms), or -1 */
 	gates_verdict v;
 
@@ -216,10 +218,48 @@ static void on_note(void *ctx, const gate_note *n)
 	tl_add(g, n, where, gate, what);
 }
 
+/*
+ * A condition false at an arrival is counted for the report; the first
+ * unreadable read at each gate is also a line of the timeline.
+ */
+static bool on_when(void *ctx, pid_t tid, size_t gate, unsigned long hit)
+{
+	gates_decider *g = ctx;
+	run_result *r = g->res;
+	const plan_bp *at = session_thread_at(g->s, tid);
+	char *fault = NULL;
+	int v;
+
+	if (!at)
+		rg_bug("thread %d arrived nowhere", (int)tid);
+	v = when_eval(g->when, tid, gate, at->site, hit, &fault);
+	if (v > 0)
+		return true;
+	r->when_false[gate]++;
+	if (v < 0) {
+		r->when_faults[gate]++;
+		if (!r->when_fault[gate]) {
+			gate_note n = {.kind = GATE_NOTE_ARRIVE, .t_ms = session_now(g->s),
+				       .tid = tid, .gate = (int)gate};
+
+			size_t ntl = r->ntl;
+
+			r->when_fault[gate] = xstrdup(fault);
+			tl_add(g, &n, at->where, g->p->sp->gates[gate].name, fault);
+			if (r->ntl > ntl)   /* not past the timeline's cap */
+				r->tl[ntl].kind = TL_WHEN_FAULT;
+			fault = NULL;   /* the timeline's now */
+		}
+	}
+	free(fault);
+	return false;
+}
+
 gates_decider *gates_decider_new(session *s, const run_opts *o)
 {
 	gates_decider *g = xcalloc(1, sizeof(*g));
-	gate_hooks hooks = { .ctx = g, .note = on_note };
+	gate_hooks hooks = { .ctx = g, .note = on_note, .when = on_when };
+	size_t n;
 
 	g->s = s;
 	g->p = session_plan(s);
@@ -228,6 +268,11 @@ gates_decider *gates_decider_new(session *s, const run_opts *o)
 	g->next_gate = -1;
 	g->arrive_idx = (size_t)-1;
 	g->eng = gate_engine_new(g->p->sp, &hooks);
+	g->when = when_new(s, g->eng);
+	n = g->p->sp->ngates ? g->p->sp->ngates : 1;
+	g->res->when_false = xcalloc(n, sizeof(size_t));
+	g->res->when_faults = xcalloc(n, sizeof(size_t));
+	g->res->when_fault = xcalloc(n, sizeof(char *));
 	return g;
 }
 
@@ -236,6 +281,7 @@ void gates_decider_free(gates_decider *g)
 	if (!g)
 		return;
 	gate_engine_free(g->eng);
+	when_free(g->when);
 	rg_intmap_release(&g->rel_ix);
 	for (size_t i = 0; i < g->nrel; i++)
 		free(g->rel[i].ahead);
@@ -367,6 +413,7 @@ static enum decision dg_arrive(void *d, pid_t tid, const plan_bp *at, double t_m
 	/* its process may run another image since it started (exec): {exe:} */
 	if (session_thread_proc(g->s, tid, &sp))
 		gate_thread_exe(g->eng, tid, sp.exe, t_ms);
+	when_arrival(g->when);
 	return gate_arrive(g->eng, tid, at->gates, at->ngates, t_ms) ?
 	       DECIDE_HOLD : DECIDE_PASS;
 }

@@ -117,6 +117,12 @@ void run_result_encode(rg_buf *b, const run_result *r)
 	put_u64(b, r->bp_hits);
 	put_u64(b, r->bp_disarmed);
 	put_strn(b, r->warnings.s, r->warnings.len);
+	/* when: counts, per gate */
+	for (i = 0; i < r->ngates; i++) {
+		put_u64(b, r->when_false ? r->when_false[i] : 0);
+		put_u64(b, r->when_faults ? r->when_faults[i] : 0);
+		put_str(b, r->when_fault ? r->when_fault[i] : NULL);
+	}
 	put_u64(b, RESULT_MAGIC);
 }
 
@@ -288,6 +294,14 @@ int run_result_decode(const char *s, size_t len, run_result *r,
 	r->bp_hits = get_u64(&rd);
 	r->bp_disarmed = get_u64(&rd);
 	get_buf(&rd, &r->warnings);
+	r->when_false = xcalloc(r->ngates ? r->ngates : 1, sizeof(size_t));
+	r->when_faults = xcalloc(r->ngates ? r->ngates : 1, sizeof(size_t));
+	r->when_fault = xcalloc(r->ngates ? r->ngates : 1, sizeof(char *));
+	for (i = 0; i < r->ngates; i++) {
+		r->when_false[i] = get_u64(&rd);
+		r->when_faults[i] = get_u64(&rd);
+		r->when_fault[i] = get_str(&rd);
+	}
 	if (get_u64(&rd) != RESULT_MAGIC || rd.off != rd.len)
 		rd.bad = true;
 	return rd.bad ? -1 : 0;

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conds.h"
 #include "dwarfx_dyn.h"
 #include "linkmap.h"
 
@@ -43,6 +44,8 @@ struct pl_loc {
 	uint64_t addr;         /* link-time, in its object */
 	const char *where;     /* interned in plan_locs */
 	const char *function;  /* owned by the object's dwarfx, or NULL */
+	const char *file;      /* as resolved (owned by the dwarfx), or NULL */
+	int line;
 };
 
 /* A gate resolved outside plan->bps. */
@@ -152,6 +155,15 @@ static void find_libs(plan *p)
 	dwarfx_ldpath_free(lp);
 }
 
+size_t plan_locs_libs(plan *p, const char *const **libs)
+{
+	struct plan_locs *pl = locs_of(p);
+
+	find_libs(p);
+	*libs = (const char *const *)pl->libs;
+	return pl->nlibs;
+}
+
 /* FUNCTION:return resolves its entry (*FUNCTION): an error there names the
  * location as the user wrote it. */
 static void return_entry_error(const struct pl_gate *g, int rc, rg_err *err)
@@ -185,6 +197,8 @@ static void set_locs(struct plan_locs *pl, const struct pl_gate *g,
 		(*out)[j].addr = locs[j].addr;
 		(*out)[j].where = g->ret_where ? g->ret_where : intern(pl, w);
 		(*out)[j].function = locs[j].function;
+		(*out)[j].file = locs[j].file;
+		(*out)[j].line = locs[j].line;
 		free(w);
 	}
 }
@@ -233,6 +247,34 @@ static const struct pl_res *resolve_in(plan *p, size_t k, const char *path)
 	set_locs(pl, g, locs, n, &r->locs, &r->nlocs);
 	free(locs);
 	return r;
+}
+
+/*
+ * Compiles gate's condition at every instance r found in its object: at
+ * check time (d) for the libraries the program is linked with, else when
+ * the object maps (an error then ends the run: err).
+ */
+static int compile_in(plan *p, size_t gate, const struct pl_res *r, spec_diags *d,
+		      rg_err *err)
+{
+	conds_site *cs;
+	size_t j, o;
+	int rc;
+
+	if (!conds_has(p, gate) || r->state != 1)
+		return 0;
+	o = plan_object_index(p, r->path);
+	cs = xcalloc(r->nlocs ? r->nlocs : 1, sizeof(*cs));
+	for (j = 0; j < r->nlocs; j++) {
+		cs[j].site = (rg_site){o, r->locs[j].addr};
+		cs[j].where = r->locs[j].where;
+		cs[j].loc = (dwarfx_loc){.addr = r->locs[j].addr, .file = r->locs[j].file,
+					 .line = r->locs[j].line,
+					 .function = r->locs[j].function};
+	}
+	rc = conds_compile(p, gate, cs, r->nlocs, d, err);
+	free(cs);
+	return rc;
 }
 
 /* ---- plan side ---- */
@@ -319,8 +361,10 @@ static bool pending_static(plan *p, size_t k, const dwarfx_hint *exe_hint,
 			g->dead = true;
 			return true;
 		}
-		if (r->state > 0)
+		if (r->state > 0) {
 			found = true;
+			compile_in(p, g->gate, r, d, NULL);
+		}
 		if (!hint && r->state == 0 && r->suggest) {
 			hint = r->suggest;
 			hint_in = pl->libs[j];
@@ -538,12 +582,15 @@ run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
 {
 	run_locs *l;
 	size_t k;
+	/* a condition's library global: biases come from the link map */
+	bool libs = conds_read_libraries(p);
 
-	if (!p->locs || !p->locs->ng)
+	if (!libs && (!p->locs || !p->locs->ng))
 		return NULL;
 	l = xcalloc(1, sizeof(*l));
 	l->p = p;
-	l->pl = p->locs;
+	l->pl = locs_of(p);
+	l->watch = libs;
 	l->tr = tr;
 	l->bt = bt;
 	l->busy = busy;
@@ -720,6 +767,8 @@ static int object_mapped(run_locs *l, size_t o, rg_err *err)
 			l->why[g->gate] = xasprintf("%s (in '%s')", r->msg, l->objs[o].path);
 		if (r->state <= 0)
 			continue;
+		if (compile_in(l->p, g->gate, r, NULL, err) < 0)
+			return -1;
 		for (j = 0; j < r->nlocs; j++) {
 			rg_site s = {l->objs[o].pobj, r->locs[j].addr};
 			int rc;

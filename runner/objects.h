@@ -52,6 +52,13 @@ void plan_locs_describe(const plan *p, size_t i, FILE *f);
 
 void plan_locs_free(plan *p);
 
+/*
+ * The libraries the executable is linked with (and theirs), as ld.so would
+ * find them, canonical paths, read once: where a condition looks for a
+ * global its scope does not have.  Owned by the plan.
+ */
+size_t plan_locs_libs(plan *p, const char *const **libs);
+
 /* ---- run side (objects.c) ---- */
 
 typedef struct run_locs run_locs;
@@ -61,7 +68,8 @@ typedef bool (*run_locs_busy_fn)(void *ctx, uint64_t addr);
 
 /*
  * Per-run state; NULL when the plan needs none (no pending or return
- * gates), and every run_locs_* function accepts NULL.
+ * gates, no condition reading a library's global), and every run_locs_*
+ * function accepts NULL.
  */
 /* bt: the run's bias table, kept up to date here as objects map and unmap. */
 run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,

@@ -4,6 +4,7 @@
  * serves every gate at that place (their actions merge, in file order).
  */
 #include "runner.h"
+#include "conds.h"
 #include "objects.h"
 #include "starts.h"
 
@@ -258,14 +259,6 @@ static void resolve_gate(plan *p, size_t i, bool *warned_nodebug,
 	dwarfx_hint hint = DWARFX_HINT_INIT;
 	int rg;
 
-	if (g->when) {
-		/* Silently ignoring a condition would hold the wrong arrivals. */
-		spec_diags_add(d, SPEC_ERROR, g->when_pos,
-			       "gate '%s': 'when' conditions are not evaluated by "
-			       "this version of racegate; use 'hit' or 'thread' "
-			       "to pick the arrival", g->name);
-		return;
-	}
 	/* FUNCTION:return, in:, shared objects: objects.c */
 	if (plan_locs_take(p, i, d))
 		return;
@@ -296,6 +289,36 @@ static void resolve_gate(plan *p, size_t i, bool *warned_nodebug,
 		pr->n++;
 	}
 	free(locs);
+}
+
+/*
+ * Every instance of an executable gate's location compiles its condition
+ * now, before anything runs (conds.h).
+ */
+static void compile_conds(plan *p, const struct pairs *pr, spec_diags *d)
+{
+	conds_site *cs = xcalloc(pr->n ? pr->n : 1, sizeof(*cs));
+	char **where = xcalloc(pr->n ? pr->n : 1, sizeof(*where));
+	size_t i, j, n;
+
+	for (i = 0; i < p->sp->ngates; i++) {
+		if (!conds_has(p, i))
+			continue;
+		for (j = n = 0; j < pr->n; j++) {
+			if (pr->v[j].gate != i)
+				continue;
+			where[n] = describe_loc(&pr->v[j].loc);
+			cs[n].site = (rg_site){PLAN_EXE, pr->v[j].addr};
+			cs[n].where = where[n];
+			cs[n].loc = pr->v[j].loc;
+			n++;
+		}
+		conds_compile(p, i, cs, n, d, NULL);
+		for (j = 0; j < n; j++)
+			free(where[j]);
+	}
+	free(where);
+	free(cs);
 }
 
 /* One plan_bp per address, with the gates there in file order. */
@@ -383,10 +406,12 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 		check_start(p, &sp->aliases[i].sel, d);
 	for (i = 0; i < sp->ngates; i++)
 		check_start(p, &sp->gates[i].thread, d);
+	conds_parse(p, d);
 	/* a gate of another executable's ({exe:}) waits for a process to run it */
 	for (i = 0; i < sp->ngates; i++)
 		if (plan_gate_in_image(sp, i, p->exe, true))
 			resolve_gate(p, i, &warned_nodebug, &pr, d);
+	compile_conds(p, &pr, d);
 	if (d->nerrors) {
 		free(pr.v);
 		return -1;
@@ -492,6 +517,7 @@ void plan_release(plan *p)
 	free(p->argv);
 	free(p->exe);
 	free(p->pthread_create_addrs);
+	conds_free(p);
 	plan_locs_free(p);
 	for (i = 0; i < p->nobjs; i++) {
 		free(p->objs[i].path);

@@ -107,6 +107,8 @@ void json_num(rg_buf *b, double v)
 
 const char *tl_kind_name(int kind)
 {
+	if (kind == TL_WHEN_FAULT)
+		return "unreadable";
 	switch ((enum gate_note_kind)kind) {
 	case GATE_NOTE_ARRIVE: return "arrive";
 	case GATE_NOTE_OPEN: return "open";
@@ -288,6 +290,28 @@ static void put_event(rg_buf *b, const tl_entry *e)
 	rg_buf_puts(b, "}");
 }
 
+/*
+ * A gate's condition: how many arrivals it rejected, how many of those
+ * because a read faulted, and the first such fault; null without when:.
+ */
+static void put_when(rg_buf *b, const spec *sp, const run_result *r, size_t i,
+		     bool *first)
+{
+	bool f = true;
+
+	key(b, "when", first);
+	if (!sp->gates[i].when) {
+		rg_buf_puts(b, "null");
+		return;
+	}
+	rg_buf_puts(b, "{");
+	kv_str(b, "condition", sp->gates[i].when, &f);
+	kv_int(b, "false", r->when_false ? (long long)r->when_false[i] : 0, &f);
+	kv_int(b, "unreadable", r->when_faults ? (long long)r->when_faults[i] : 0, &f);
+	kv_str(b, "first_unreadable", r->when_fault ? r->when_fault[i] : NULL, &f);
+	rg_buf_puts(b, "}");
+}
+
 static void put_run(rg_buf *b, const report_ctx *rc, const run_record *rec)
 {
 	const run_result *r = &rec->r;
@@ -319,6 +343,7 @@ static void put_run(rg_buf *b, const report_ctx *rc, const run_record *rec)
 		kv_str(b, "name", rc->sp->gates[i].name, &f2);
 		kv_bool(b, "reached", r->gate_reached && r->gate_reached[i], &f2);
 		kv_bool(b, "timed_out", r->gate_timed_out && r->gate_timed_out[i], &f2);
+		put_when(b, rc->sp, r, i, &f2);
 		rg_buf_puts(b, "}");
 	}
 	rg_buf_puts(b, "]");

@@ -186,6 +186,13 @@ static void put_run(struct tw *w, const report_ctx *rc, const run_record *rec)
 		double ts = base + e->t_ms * 1e3;
 		char *name;
 
+		if (e->kind == TL_WHEN_FAULT) {   /* a condition's first unreadable read */
+			ev_begin(w, "i", e->what, "when", pid, e->tid, ts);
+			rg_buf_puts(w->b, ",\"s\":\"t\"");
+			args_entry(w->b, e);
+			rg_buf_puts(w->b, "}");
+			continue;
+		}
 		switch ((enum gate_note_kind)e->kind) {
 		case GATE_NOTE_HOLD:
 			if (!hold_ended(r, i))

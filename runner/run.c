@@ -109,5 +109,10 @@ void run_result_release(run_result *res)
 	for (i = 0; res->gate_unarmed && i < res->ngates; i++)
 		free(res->gate_unarmed[i]);
 	free(res->gate_unarmed);
+	for (i = 0; res->when_fault && i < res->ngates; i++)
+		free(res->when_fault[i]);
+	free(res->when_fault);
+	free(res->when_false);
+	free(res->when_faults);
 	memset(res, 0, sizeof(*res));
 }

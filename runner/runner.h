@@ -106,6 +106,7 @@ typedef struct plan {
 	const char *source_dir; /* --source-dir (regex anchors): set before plan_build, kept */
 	struct plan **images;  /* images followed children exec (plan_image), kept */
 	size_t nimages;
+	struct plan_conds *conds; /* when: conditions, compiled per site (conds.h) */
 } plan;
 
 /*
@@ -242,6 +243,9 @@ typedef struct run_opts {
 	bool follow_fork;      /* trace the program's fork children too (--follow-fork) */
 } run_opts;
 
+/* tl_entry.kind of a condition's first unreadable read at a gate (not a gate note). */
+#define TL_WHEN_FAULT 100
+
 /* One line of the timeline; kind/gate_index/event/held_ms for machine reports. */
 typedef struct tl_entry {
 	double t_ms;
@@ -292,6 +296,9 @@ typedef struct run_result {
 	size_t bp_disarmed;    /* gate breakpoints taken out: no gate there could act again */
 	rg_buf warnings;       /* setup steps that failed but let the run go on, one
 				* message a line: batch.c says each once a session */
+	size_t *when_false;    /* per gate: arrivals its when: rejected (faults included) */
+	size_t *when_faults;   /* per gate: of those, arrivals where a read faulted */
+	char **when_fault;     /* per gate: the first, "when: *p unreadable at 0x0", or NULL */
 } run_result;
 
 /*

@@ -249,6 +249,11 @@ run_result *session_result(const session *s)
 	return s->res;
 }
 
+const run_bias *session_run_bias(const session *s)
+{
+	return &s->bt;
+}
+
 /*
  * Restarts tid.  When the arrival it was just released from (or passed)
  * left lines to get past (the decider's pass_depth), the tracer watches it

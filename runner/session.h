@@ -186,5 +186,7 @@ run_result *session_result(const session *s);
 /* At a stuck verdict (decider_ops.stuck): is a thread the decider holds
  * among the stuck ones?  (If not, the program deadlocked by itself.) */
 bool session_stuck_held(const session *s);
+/* This run's object -> load bias table (kept up to date as objects map). */
+const run_bias *session_run_bias(const session *s);
 
 #endif

@@ -589,6 +589,32 @@ static spec_pos when_pos(const yaml_node_t *v, size_t off)
 	return p;
 }
 
+/* The condition's first character, when its columns map onto the file; else line 0. */
+static spec_pos when_origin(const yaml_node_t *v)
+{
+	spec_pos none = {0, 0};
+	yaml_scalar_style_t st = v->data.scalar.style;
+	size_t width = v->end_mark.index - v->start_mark.index;
+
+	if (v->start_mark.line != v->end_mark.line)
+		return none;
+	if ((st == YAML_PLAIN_SCALAR_STYLE && width == slen(v)) ||
+	    ((st == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	      st == YAML_DOUBLE_QUOTED_SCALAR_STYLE) && width == slen(v) + 2))
+		return when_pos(v, 0);
+	return none;
+}
+
+spec_pos spec_when_pos(const spec_gate *g, size_t off)
+{
+	spec_pos p = g->when_text;
+
+	if (!p.line)
+		return g->when_pos;
+	p.col += (int)off;
+	return p;
+}
+
 static void load_when(walk *w, yaml_node_t *v, spec_gate *g)
 {
 	char why[160];
@@ -597,6 +623,7 @@ static void load_when(walk *w, yaml_node_t *v, spec_gate *g)
 	if (get_str(w, "when", v, false, &g->when))
 		return;
 	g->when_pos = node_pos(v);
+	g->when_text = when_origin(v);
 	if (spec_when_check(g->when, &off, why, sizeof(why)))
 		spec_err(w->ld, when_pos(v, off), "bad 'when' condition: %s", why);
 }

@@ -98,6 +98,8 @@ typedef struct spec_gate {
 	long hit;            /* 0 = every arrival; N = only this thread's N-th arrival here */
 	char *when;          /* condition text, or NULL (syntax checked here; evaluated by runner) */
 	spec_pos when_pos;
+	spec_pos when_text;  /* the condition's first character when its columns are
+				exact (one line, no escapes), else line 0: spec_when_pos */
 	spec_strv open;      /* opened on arrival */
 	spec_strv wait;      /* hold until all are open */
 	spec_strv then_open; /* opened once the released thread has got past the line */
@@ -191,6 +193,13 @@ bool spec_names_process(const spec *s);
 /* Formats diagnostic i as "FILE:LINE:COL: error: text"; caller frees. */
 char *spec_diag_format(const spec_diags *d, size_t i);
 void spec_diags_release(spec_diags *d);
+
+/*
+ * Where byte off of gate g's `when:` text is in the file: exact when the
+ * condition is on one line as written (plain, or quoted without escapes),
+ * else the condition's own position.
+ */
+spec_pos spec_when_pos(const spec_gate *g, size_t off);
 
 /* Adds a diagnostic; used by later stages (location resolution) too. */
 void spec_diags_add(spec_diags *d, enum spec_severity sev, spec_pos pos,

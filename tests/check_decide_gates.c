@@ -11,6 +11,7 @@
 
 #include "decide_gates.h"
 #include "diagnose.h"
+#include "when.h"
 
 /* ---- the fake session ------------------------------------------------ */
 
@@ -67,6 +68,23 @@ void diagnose(const diag_input *in, run_result *res)
 	((struct session *)in->p)->ndiagnose++;   /* p is the fake's first member */
 }
 bool run_spec_uses_names(const spec *sp) { (void)sp; return false; }
+/* when.h: these specs have no when: conditions, so none is ever evaluated. */
+struct when_run { int unused; };
+when_run *when_new(session *s, const gate_engine *eng)
+{
+	(void)s;
+	(void)eng;
+	return xcalloc(1, sizeof(when_run));
+}
+void when_free(when_run *w) { free(w); }
+void when_arrival(when_run *w) { (void)w; }
+int when_eval(when_run *w, pid_t tid, size_t gate, rg_site site, unsigned long hit,
+	      char **fault)
+{
+	(void)w; (void)tid; (void)gate; (void)site; (void)hit; (void)fault;
+	ck_abort_msg("a condition was evaluated, but no gate has one");
+	return 0;
+}
 
 /* ---- fixtures -------------------------------------------------------- */
 
@@ -127,6 +145,9 @@ static void teardown(void)
 	free(S.res.note);
 	free(S.res.gate_reached);
 	free(S.res.gate_timed_out);
+	free(S.res.when_false);
+	free(S.res.when_faults);
+	free(S.res.when_fault);
 	spec_free(SP);
 }
 

@@ -132,6 +132,7 @@ static void tspec_free(spec *s)
 		tstrv_free(&g->then_open);
 		free(g->barrier_name);
 		free(g->as);
+		free(g->when);
 	}
 	for (i = 0; i < s->naliases; i++) {
 		free(s->aliases[i].name);
@@ -187,7 +188,7 @@ static gate_engine *E;
 
 static void start_engine(void)
 {
-	gate_hooks h = {&R, rec_note};
+	gate_hooks h = {.ctx = &R, .note = rec_note};
 
 	memset(&R, 0, sizeof(R));
 	E = gate_engine_new(S, &h);
@@ -739,6 +740,92 @@ START_TEST(hit_n)
 		"release 1 @0 1\n"
 		"arrive 1 @1\n"
 		"open 1 @1 third\n");
+}
+END_TEST
+
+/*
+ * The fake condition: logs what it was asked, and is true on even passes,
+ * or (gate text "$thread == first") when the thread is first.
+ */
+static bool rec_when(void *ctx, pid_t tid, size_t gate, unsigned long hit)
+{
+	struct rec *r = ctx;
+
+	rg_buf_printf(&r->log, "when %d @%zu hit %lu\n", (int)tid, gate, hit);
+	if (!strcmp(S->gates[gate].when, "$thread == first"))
+		return gate_thread_is(r->e, tid, "first");
+	return hit % 2 == 0;
+}
+
+static void start_engine_when(void)
+{
+	gate_hooks h = {&R, rec_note, rec_when};
+
+	memset(&R, 0, sizeof(R));
+	E = gate_engine_new(S, &h);
+	R.e = E;
+}
+
+/*
+ * when: is asked last and lazily (after thread:, hit: and once: matched),
+ * with this thread's pass count at the location even when no hit: is
+ * given; a false condition leaves a once: gate live; an alias bound by an
+ * earlier gate of the same arrival is seen by a later gate's condition.
+ */
+START_TEST(when_hook)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "w1", "worker", NULL, 1);
+	g = tgate(S, "q.c:7");             /* 0: w1, even passes, once */
+	tsel_alias(&g->thread, "w1");
+	g->when = xstrdup("$hit % 2 == 0");
+	g->once = true;
+	tlist(&g->open, "even", NULL);
+	g = tgate(S, "q.c:7");             /* 1: any thread's 3rd pass, if even: never */
+	g->hit = 3;
+	g->when = xstrdup("$hit % 2 == 0");
+	g = tgate(S, "q.c:9");             /* 2: binds first */
+	g->as = xstrdup("first");
+	g = tgate(S, "q.c:9");             /* 3: $thread == first */
+	g->when = xstrdup("$thread == first");
+	tlist(&g->open, "first-here", NULL);
+	start_engine_when();
+
+	gate_thread_started(E, 1, "worker", false, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	take();
+	ck_assert(!arrive2(2, 0, 1, 1));   /* not w1: gate 0 never asks */
+	ck_assert(!arrive2(1, 0, 1, 2));   /* pass 1: false */
+	ck_assert_str_eq(take(), "when 1 @0 hit 1\n");
+	ck_assert(gate_live(E, 0));
+	ck_assert(!arrive2(1, 0, 1, 3));   /* pass 2: true, once */
+	ck_assert(!arrive2(1, 0, 1, 4));   /* done: not asked; gate 1's hit 3 is */
+	ck_assert(!arrive2(2, 0, 1, 5));
+	ck_assert(!arrive2(2, 0, 1, 6));   /* 2's third pass */
+	ck_assert_str_eq(take(),
+		"when 1 @0 hit 2\n"
+		"arrive 1 @0\n"
+		"open 1 @0 even\n"
+		"when 1 @1 hit 3\n"
+		"when 2 @1 hit 3\n");
+	ck_assert(!gate_live(E, 0));
+	ck_assert(!arrive2(2, 2, 3, 7));   /* binds 2 as first, then asks */
+	ck_assert(!arrive2(1, 2, 3, 8));
+	ck_assert_str_eq(take(),
+		"arrive 2 @2\n"
+		"bind 2 first\n"
+		"open 2 @-1 started:first\n"
+		"when 2 @3 hit 1\n"
+		"arrive 2 @3\n"
+		"open 2 @3 first-here\n"
+		"arrive 1 @2\n"
+		"when 1 @3 hit 1\n");
+	ck_assert(gate_thread_is(E, 2, "first"));
+	ck_assert(!gate_thread_is(E, 1, "first"));
+	ck_assert(!gate_thread_is(E, 1, "nobody"));
+	ck_assert(!gate_thread_is(E, 99, "first"));
 }
 END_TEST
 
@@ -1688,6 +1775,7 @@ static Suite *gates_suite(void)
 	tc = tcase_create("filters");
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, hit_n);
+	tcase_add_test(tc, when_hook);
 	tcase_add_test(tc, once_gate);
 	tcase_add_test(tc, as_in_pool);
 	tcase_add_test(tc, not_alias);

@@ -573,7 +573,7 @@ START_TEST(plan_errors_at_gate_positions)
 		"gates:\n"
 		"  - {name: fine, at: \"plan_prog.c:%d\", thread: w}\n"
 		"  - {name: nowhere, at: \"plan_prog.c:2\"}\n"
-		"  - {name: cond, at: \"plan_prog.c:%d\", when: \"v > 0\"}\n"
+		"  - {name: cond, at: \"plan_prog.c:%d\", when: \"1 + nosuch > 0\"}\n"
 		"  - {name: typo, at: \"wroker\"}\n",
 		RFX_PROG, ln_load, ln_load);
 	spec *sp = load(yaml);
@@ -595,11 +595,13 @@ START_TEST(plan_errors_at_gate_positions)
 		      "%s", m);
 	free(m);
 
-	/* when: is refused where it is written */
-	m = diag_at(&d, sp->gates[2].when_pos, SPEC_ERROR);
+	/* a condition naming what is not there: at the name, inside the text */
+	ck_assert_int_eq(spec_when_pos(&sp->gates[2], 4).col,
+			 sp->gates[2].when_pos.col + 1 + 4);
+	m = diag_at(&d, spec_when_pos(&sp->gates[2], 4), SPEC_ERROR);
 	ck_assert_msg(m != NULL, "no error at the when: of gate 'cond'");
-	ck_assert_ptr_nonnull(strstr(m, "gate 'cond': 'when' conditions are not "
-				     "evaluated"));
+	ck_assert_msg(strstr(m, "'nosuch' is not visible at plan_prog.c:") != NULL,
+		      "%s", m);
 	free(m);
 
 	/* a misspelt function, with a suggestion (an error, or a warning while

@@ -321,6 +321,100 @@ START_TEST(test_exit_while_held)
 }
 END_TEST
 
+/*
+ * At a held breakpoint: the DWARF registers put the PC at the breakpoint,
+ * and one batch reads memory in order, showing the program's bytes under
+ * an int3 and stopping at the first request that cannot be read.
+ */
+static bool check_regs_and_batch(struct run *r, const tracer_event *ev)
+{
+	uint64_t regs[32], sp = 0;
+	size_t n = 0;
+	uint8_t code = 0, word[8];
+	char mark[32], again[32];
+	rg_err err = RG_ERR_INIT;
+	tracer_read_req reqs[4] = {
+		{ ev->addr, &code, 1 },
+		{ r->base + TRSYM_held_held_mark, mark, sizeof(mark) },
+		{ 0, word, sizeof(word) },
+		{ r->base + TRSYM_held_held_mark, again, sizeof(again) },
+	};
+
+	if (ev->kind != TRACER_EV_BREAKPOINT)
+		return true;
+	ck_assert_msg(tracer_dwarf_regs(r->tr, ev->tid, regs, 32, &n, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_uint_eq(n, 17);
+	ck_assert_uint_eq(regs[16], ev->addr);             /* DWARF 16: the PC */
+	ck_assert_int_eq(tracer_get_sp(r->tr, ev->tid, &sp, &err), 0);
+	ck_assert_uint_eq(regs[7], sp);                    /* DWARF 7: the SP */
+	ck_assert_uint_eq(tracer_read_batch(r->tr, ev->tid, reqs, 4), 2);
+	ck_assert(code != 0xcc);
+	ck_assert_str_eq(mark, "racegate batch read");
+	ck_assert_uint_eq(tracer_read_batch(r->tr, ev->tid, reqs + 3, 1), 1);
+	ck_assert_str_eq(again, "racegate batch read");
+	*(pid_t *)r->data = ev->tid;
+	return true;
+}
+
+START_TEST(test_regs_and_batch)
+{
+	pid_t seen = 0;
+	struct run r;
+
+	start(&r, FX("held"), TRSYM_held__start);
+	r.data = &seen;
+	bp(&r, r.base + TRSYM_held_held_fn);
+	run_to_exit(&r, check_regs_and_batch);
+	ck_assert_int_eq(r.nbreak, 1);
+	ck_assert(seen > 0);
+	finish(&r);
+}
+END_TEST
+
+/*
+ * The process dies (SIGKILL from elsewhere) while a thread is stopped at a
+ * breakpoint and a condition is about to read it: the registers of the
+ * stop may still be given (they are cached), the batch reads the memory
+ * while the dying thread waits in its exit stop or nothing after, and
+ * nothing crashes; the exit is reported as usual.
+ */
+static bool read_after_death(struct run *r, const tracer_event *ev)
+{
+	uint64_t regs[32];
+	size_t n = 0;
+	char mark[32];
+	rg_err err = RG_ERR_INIT;
+	tracer_read_req req = { r->base + TRSYM_held_held_mark, mark, sizeof(mark) };
+
+	if (ev->kind != TRACER_EV_BREAKPOINT)
+		return true;
+	ck_assert_int_eq(kill(tracer_pid(r->tr), SIGKILL), 0);
+	usleep(100 * 1000);
+	if (tracer_dwarf_regs(r->tr, ev->tid, regs, 32, &n, &err) == 0)
+		ck_assert_uint_eq(regs[16], ev->addr);
+	/* a dying thread waits in its exit stop with its memory still there */
+	if (tracer_read_batch(r->tr, ev->tid, &req, 1) == 1)
+		ck_assert_str_eq(mark, "racegate batch read");
+	*(pid_t *)r->data = ev->tid;
+	return true;
+}
+
+START_TEST(test_read_after_death)
+{
+	pid_t seen = 0;
+	struct run r;
+
+	start(&r, FX("held"), TRSYM_held__start);
+	r.data = &seen;
+	bp(&r, r.base + TRSYM_held_held_fn);
+	run_to_exit(&r, read_after_death);
+	ck_assert(seen > 0);
+	ck_assert_int_eq(r.exit_ev.term_signal, SIGKILL);
+	finish(&r);
+}
+END_TEST
+
 /* tracer_kill and tracer_free with a thread held. */
 START_TEST(test_kill_while_held)
 {
@@ -1084,6 +1178,8 @@ static Suite *tracer_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_no_lost_hits);
+	tcase_add_test(tc, test_regs_and_batch);
+	tcase_add_test(tc, test_read_after_death);
 	tcase_add_test(tc, test_remove_while_running);
 	tcase_add_loop_test(tc, test_step_kinds, 0, 2);
 	tcase_add_test(tc, test_signals);

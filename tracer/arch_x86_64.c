@@ -80,6 +80,25 @@ void arch_entry_frame(const struct user_regs_struct *r, bool *in_mem,
 	*sp_after = r->rsp + 8;
 }
 
+/*
+ * x86-64 psABI, figure 3.36: 0 rax, 1 rdx, 2 rcx, 3 rbx, 4 rsi, 5 rdi,
+ * 6 rbp, 7 rsp, 8-15 r8-r15, 16 the return address column (the PC).
+ */
+size_t arch_dwarf_regs(const struct user_regs_struct *r, uint64_t *out, size_t max)
+{
+	const uint64_t v[] = {
+		r->rax, r->rdx, r->rcx, r->rbx, r->rsi, r->rdi, r->rbp, r->rsp,
+		r->r8, r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15,
+		r->rip,
+	};
+	size_t n = sizeof(v) / sizeof(v[0]);
+
+	if (n > max)
+		n = max;
+	memcpy(out, v, n * sizeof(*out));
+	return n;
+}
+
 /* int3 is a trap, not a fault: RIP points past it. */
 uint64_t arch_bp_from_trap_pc(uint64_t pc)
 {

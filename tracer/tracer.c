@@ -493,6 +493,82 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
 	return 0;
 }
 
+int tracer_dwarf_regs(tracer *tr, pid_t tid, uint64_t *out, size_t max, size_t *n,
+		      rg_err *err)
+{
+	struct user_regs_struct r;
+
+	*n = 0;
+	if (tracer_get_regs(tr, tid, &r, err) < 0)
+		return -1;
+	*n = arch_dwarf_regs(&r, out, max);
+	return 0;
+}
+
+/* Shows the program's bytes, not our int3s, in buf (len bytes read at addr). */
+static void unmask_bps(const struct image *img, uint64_t addr, void *buf, size_t len)
+{
+	for (size_t i = tracer_bp_lower(img, addr); i < img->nbps &&
+	     img->bps[i].addr < addr + len; i++)
+		((uint8_t *)buf)[img->bps[i].addr - addr] = img->bps[i].orig;
+}
+
+/*
+ * reqs[0..n) with one process_vm_readv (n <= IOV_MAX): how many came whole.
+ * The kernel reads the iovecs in order and stops at the first byte it
+ * cannot read, so the count of whole requests follows from the total.
+ */
+static size_t read_vm_batch(pid_t pid, const tracer_read_req *reqs, size_t n)
+{
+	struct iovec local[64], remote[64];
+	size_t i, whole = 0;
+	ssize_t got;
+
+	if (n > 64)
+		n = 64;
+	for (i = 0; i < n; i++) {
+		local[i].iov_base = reqs[i].buf;
+		local[i].iov_len = reqs[i].len;
+		remote[i].iov_base = (void *)(uintptr_t)reqs[i].addr;
+		remote[i].iov_len = reqs[i].len;
+	}
+	got = process_vm_readv(pid, local, n, remote, n, 0);
+	if (got <= 0)
+		return 0;
+	for (i = 0; i < n && (size_t)got >= reqs[i].len; i++) {
+		got -= (ssize_t)reqs[i].len;
+		whole++;
+	}
+	return whole;
+}
+
+size_t tracer_read_batch(tracer *tr, pid_t tid, const tracer_read_req *reqs, size_t n)
+{
+	const struct tcb *t = tracer_tcb_find(tr, tid);
+	const struct aspace *as = t ? tracer_as_find(tr, t->tgid) : NULL;
+	size_t done = 0;
+
+	if (!as)
+		as = TRACER_MAIN_AS(tr);
+	while (done < n) {
+		size_t k = read_vm_batch(as->pid, reqs + done, n - done);
+
+		if (!k) {
+			/* a request across an unreadable page, or no process_vm_readv */
+			const tracer_read_req *q = &reqs[done];
+
+			if (tracer_mem_pread(as->memfd, q->addr, q->buf, q->len) !=
+			    (int)q->len)
+				break;
+			k = 1;
+		}
+		for (size_t i = done; i < done + k; i++)
+			unmask_bps(as->img, reqs[i].addr, reqs[i].buf, reqs[i].len);
+		done += k;
+	}
+	return done;
+}
+
 void tracer_kill(tracer *tr)
 {
 	if (tr->reaped)

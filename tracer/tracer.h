@@ -280,6 +280,35 @@ int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err
 int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err);
 
 /*
+ * For conditions (`when:`): the registers of a stopped thread as DWARF
+ * numbers them (the psABI's numbering; no register is named outside the
+ * architecture's file).  out[i] is DWARF register i; *n says how many
+ * (at most max).  At a breakpoint the PC is the breakpoint's address.  The
+ * registers come from the stop's cache (one PTRACE_GETREGS per stop, shared
+ * with the step over the breakpoint).  -1 when tid is not stopped.
+ */
+int tracer_dwarf_regs(tracer *tr, pid_t tid, uint64_t *out, size_t max, size_t *n,
+		      rg_err *err);
+
+/* One piece of program memory to read: len bytes at run-time addr into buf. */
+typedef struct tracer_read_req {
+	uint64_t addr;
+	void *buf;
+	size_t len;
+} tracer_read_req;
+
+/*
+ * Reads reqs[0..n) from the memory of thread tid's process (a followed
+ * fork child's is its own) in order, as one batch (one process_vm_readv with an
+ * iovec per request, 64 at a time); a request the batch read only in
+ * part (a page boundary, a kernel refusing process_vm_readv) is read again
+ * through /proc/PID/mem before giving up on it.  Returns how many requests
+ * were read whole: a request that cannot be read, and every later one, are
+ * not.  Breakpoints show as the program's bytes.  Never fails otherwise.
+ */
+size_t tracer_read_batch(tracer *tr, pid_t tid, const tracer_read_req *reqs, size_t n);
+
+/*
  * The n-th (from 0) integer or pointer argument of a function, read from
  * regs of a thread stopped at the function's first instruction (the
  * architecture's calling convention; arch_x86_64.c).  0 past the ones

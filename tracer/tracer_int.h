@@ -51,6 +51,12 @@ uint64_t arch_get_sp(const struct user_regs_struct *r);
  */
 void arch_entry_frame(const struct user_regs_struct *r, bool *in_mem,
 		      uint64_t *ret, uint64_t *sp_after);
+/*
+ * The registers as DWARF numbers them (the psABI's numbering): out[i] is
+ * DWARF register i.  Fills at most max; returns how many the architecture
+ * numbers from 0 without a gap (the rest are not general registers).
+ */
+size_t arch_dwarf_regs(const struct user_regs_struct *r, uint64_t *out, size_t max);
 /* The address of the breakpoint that trapped, from the PC after the trap. */
 uint64_t arch_bp_from_trap_pc(uint64_t pc);
 void arch_set_syscall_args(struct user_regs_struct *r, long nr,
