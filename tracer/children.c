@@ -70,6 +70,10 @@ struct fchild *tracer_fork_first_stop(tracer *tr, pid_t tid)
 
 void tracer_fork_drop(tracer *tr, struct fchild *f)
 {
+	if (f->as)
+		tracer_as_drop(tr, f->as);   /* gone before it was followed */
+	if (f->img)
+		tracer_image_put(f->img);
 	*f = tr->forks[--tr->nforks];
 }
 
@@ -137,13 +141,15 @@ static int follow(tracer *tr, pid_t child, pid_t parent, rg_err *err)
  * the parent's; its first thread is reported (after FORK), held until the
  * caller resumes it.
  */
-static int follow_process(tracer *tr, pid_t child, const struct tcb *p, rg_err *err)
+static int follow_process(tracer *tr, pid_t child, const struct tcb *p,
+			  struct aspace *as, const struct image *img, rg_err *err)
 {
-	struct aspace *as = tracer_as_add(tr, child, p->as, err);
 	struct tcb *c;
 
+	if (!as)
+		as = tracer_as_add(tr, child, p->as, err);
 	if (!as) {
-		unshare_breakpoints(p->as->img, child);
+		unshare_breakpoints(img, child);
 		ptrace(PTRACE_DETACH, child, 0L, 0L);
 		return rg_error_prefix(err, "cannot follow process %d", child);
 	}
@@ -159,11 +165,25 @@ static int follow_process(tracer *tr, pid_t child, const struct tcb *p, rg_err *
 	return 0;
 }
 
+void tracer_fork_snapshot(tracer *tr, struct fchild *f, const struct tcb *parent)
+{
+	const struct aspace *from = parent->as ? parent->as : TRACER_MAIN_AS(tr);
+
+	if (f->img || shares_memory(f))
+		return;
+	f->img = from->img;
+	tracer_image_get(f->img);
+	if (tr->follow_fork && parent->as && !(parent->flags & TCB_CHILD))
+		f->as = tracer_as_add(tr, f->pid, parent->as, NULL);
+}
+
 int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err *err)
 {
 	pid_t child = f->pid, parent = f->parent;
 	const struct tcb *p = tracer_tcb_find(tr, parent);
 	bool shared = shares_memory(f);
+	struct aspace *snap = f->as;
+	struct image *img = f->img;
 	int rc;
 
 	if (f->stub_ret) {
@@ -176,21 +196,30 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err 
 			ptrace(PTRACE_SETREGS, child, 0L, &r);
 		}
 	}
+	f->as = NULL;
+	f->img = NULL;
 	tracer_fork_drop(tr, f);
+	if (!img)
+		tracer_image_get(img = p && p->as ? p->as->img : TRACER_MAIN_AS(tr)->img);
 	if (!shared && tr->follow_fork && follow_shared && p && p->as &&
-	    !(p->flags & TCB_CHILD))
-		return follow_process(tr, child, p, err);
+	    !(p->flags & TCB_CHILD)) {
+		rc = follow_process(tr, child, p, snap, img, err);
+		tracer_image_put(img);
+		return rc;
+	}
+	if (snap)
+		tracer_as_drop(tr, snap);
 	if (shared && follow_shared) {
 		rc = follow(tr, child, parent, err);
 	} else {
 		if (!shared)
-			unshare_breakpoints(p && p->as ? p->as->img :
-					    TRACER_MAIN_AS(tr)->img, child);
+			unshare_breakpoints(img, child);
 		rc = 0;
 		if (ptrace(PTRACE_DETACH, child, 0L, 0L) < 0 && errno != ESRCH)
 			rc = rg_error(err, "cannot detach forked process %d: %s",
 				      child, strerror(errno));
 	}
+	tracer_image_put(img);
 	/* a child's child is no business of the caller's */
 	if (rc == 0 && (!p || !(p->flags & TCB_CHILD)))
 		tracer_queue_event(tr, TRACER_EV_FORK, parent)->child = child;

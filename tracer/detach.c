@@ -308,16 +308,25 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 				      (unsigned long long)img->bps[i].addr,
 				      strerror(errno));
 	/* Children not let go yet: the breakpoints out of a copy of their own
-	 * (the list is still there), and go; shared memory is clean already. */
-	while (tr->nforks) {
-		struct fchild *f = &tr->forks[0];
+	 * (the list is still there), and go; shared memory is clean already.
+	 * At the program's exec (children), a fork child to be followed, whose
+	 * first stop has not come, stays: it has memory and breakpoints of its
+	 * own (its snapshot), and its first stop follows it. */
+	for (i = 0; i < tr->nforks;) {
+		struct fchild *f = &tr->forks[i];
 
+		if (children && f->as) {
+			i++;
+			continue;
+		}
 		if (!f->parent_known)
 			f->parent = tr->pid;
 		if (tracer_fork_finish(tr, f, false, err) < 0)
 			rc = -1;
 	}
-	img->nbps = 0;
+	/* the exec gives the program a new image; followed children keep this one */
+	if (!children)
+		img->nbps = 0;
 	return rc;
 }
 

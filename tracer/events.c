@@ -134,6 +134,7 @@ int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
 		f->parent_known = true;
 		f->vfork = event == PTRACE_EVENT_VFORK;
 		f->stub_ret = (parent->flags & TCB_IN_STUB) ? parent->stub_ret : 0;
+		tracer_fork_snapshot(tr, f, parent);
 		if (restart && f->started && tracer_fork_finish(tr, f, true, err) < 0) {
 			tracer_restart(parent->tid, tracer_cont_op(parent), 0, NULL);
 			return -1;

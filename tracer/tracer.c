@@ -272,6 +272,11 @@ void tracer_release(tracer *tr)
 {
 	if (tr->sigfd >= 0)
 		close(tr->sigfd);
+	/* children whose first stop never came: their snapshots (their
+	 * address spaces are in tr->as, dropped below) */
+	for (size_t i = 0; i < tr->nforks; i++)
+		if (tr->forks[i].img)
+			tracer_image_put(tr->forks[i].img);
 	while (tr->nas)
 		tracer_as_drop(tr, tr->as[tr->nas - 1]);
 	free(tr->as);
@@ -299,6 +304,16 @@ static void image_put(struct image *img)
 	free(img->bps);
 	rg_intmap_release(&img->ever);
 	free(img);
+}
+
+void tracer_image_get(struct image *img)
+{
+	img->refs++;
+}
+
+void tracer_image_put(struct image *img)
+{
+	image_put(img);
 }
 
 struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,

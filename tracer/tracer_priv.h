@@ -120,6 +120,11 @@ struct fchild {
 	bool parent_known;         /* the parent's fork/vfork/clone event was seen */
 	bool vfork;                /* shares memory with the parent */
 	uint64_t stub_ret;         /* the parent forked from the stub: continue here */
+	/* taken at the parent's event (its exec may come before the child's
+	 * first stop): the image whose int3s the child's memory holds, and,
+	 * followed, its address space copied from the parent's then */
+	struct image *img;
+	struct aspace *as;
 };
 
 struct bp {
@@ -201,6 +206,9 @@ void tracer_as_drop(tracer *tr, struct aspace *as);
 struct aspace *tracer_as_find(const tracer *tr, pid_t pid);
 /* as runs a new image (exec): no breakpoint, page or copy of racegate's. */
 void tracer_as_exec(struct aspace *as);
+/* One reference more, one less, to an image (the last frees it). */
+void tracer_image_get(struct image *img);
+void tracer_image_put(struct image *img);
 /* Out-of-line copy of the breakpoint at addr in as, or 0. */
 uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr);
 
@@ -372,6 +380,8 @@ struct fchild *tracer_fork_first_stop(tracer *tr, pid_t tid);
  * the program's.
  */
 int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow, rg_err *err);
+/* At the parent's fork event: what f's memory holds of racegate's (struct fchild). */
+void tracer_fork_snapshot(tracer *tr, struct fchild *f, const struct tcb *parent);
 
 /* A followed child (TCB_CHILD) stopped at its exec: nothing of racegate's
  * is in its new memory, so it is let go. */
