@@ -510,6 +510,40 @@ static struct dthread *find_thread(struct dthread *v, size_t n, pid_t tid)
 	return NULL;
 }
 
+/*
+ * A gate that opens ev with a thread filter that could pick any thread
+ * (gate_open_ended), while some thread can still move: that thread might
+ * reach the gate, so the wait-for graph rightly finds no deadlock, and the
+ * run can only end at its timeout.  Says so, and how to pin the gate down;
+ * false when it does not apply.
+ */
+static bool explain_open_ended(struct dctx *d, struct dthread *v, size_t n,
+			       const char *ev, rg_buf *b)
+{
+	const spec *sp = d->in->p->sp;
+	const struct dthread *mover = NULL;
+	size_t i;
+
+	for (i = 0; i < n && !mover; i++)
+		if (v[i].live && !v[i].held && v[i].wait != TRACER_WAIT_FOREVER)
+			mover = &v[i];
+	if (!mover)
+		return false;
+	for (i = 0; i < sp->ngates; i++) {
+		const spec_gate *g = &sp->gates[i];
+
+		if ((!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev)) ||
+		    !gate_open_ended(d->in->eng, i))
+			continue;
+		rg_buf_printf(b, "; no deadlock verdict: gate '%s', which opens %s, does not "
+			      "name one thread, and %s (tid %d) still moves, so it might "
+			      "get there; a thread alias or {start: F, nth: K} on the gate "
+			      "lets racegate tell", g->name, ev, mover->label, (int)mover->tid);
+		return true;
+	}
+	return false;
+}
+
 /* Who could open ev, and can they?  Appended to b as a sentence. */
 static void explain_event(struct dctx *d, struct dthread *v, size_t n,
 			  const char *ev, rg_buf *b)
@@ -546,7 +580,7 @@ static void explain_event(struct dctx *d, struct dthread *v, size_t n,
 			      ngone > 1 ? "they have all" : "it has");
 	else if (!strncmp(ev, "exited:", 7))
 		rg_buf_printf(b, "; %s opens only when %s exits", ev, ev + 7);
-	else
+	else if (!explain_open_ended(d, v, n, ev, b))
 		rg_buf_printf(b, "; nothing else can open %s", ev);
 	rg_buf_release(&gone);
 }

@@ -1,0 +1,24 @@
+# Found by trying racegate as a user would, on programs written for it.
+# (Patterns say ". " for the "; " of the chain: ';' splits a CMake list.)
+foreach(prog trial_unpinned)
+  add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
+  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+foreach(s trial_unpinned trial_pinned)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+
+# A gate that opens the awaited event with no thread: any thread that moves
+# (the event loop) might reach it, so the run can only time out; the chain
+# must say that, and how to get a verdict, not "nothing else can open".
+racegate_e2e(trial_unpinned_opener_says_why 3 "TIMEOUT"
+  "wait-for chain: .*no deadlock verdict: gate 'trial_unpinned.c:/REMOVED/', which opens removed, does not name one thread, and event_loop#1 \\(tid [0-9]+\\) still moves"
+  "!nothing else can open"
+  -- ${RG} run ${E2E_DIR}/trial_unpinned.yaml)
+# Pinned, the same order is a schedule deadlock beside the event loop.
+racegate_e2e(trial_pinned_opener_deadlock 3 "SCHEDULE-DEADLOCK"
+  "rem +tid [0-9]+ +blocked: waits for mutex 'table', held by ins"
+  "!TIMEOUT" -- ${RG} run ${E2E_DIR}/trial_pinned.yaml)
