@@ -304,8 +304,15 @@ static char *describe_pc(struct dctx *d, uint64_t pc, bool is_return,
 		return xasprintf("%s at %s:%d", loc.function ? loc.function : "??",
 				 base_name(loc.file), loc.line);
 	}
-	return xasprintf("%s (%s)", loc.function ? loc.function : "??",
-			 base_name(dwarfx_path(dx)));
+	{
+		/* a library's symbol table: std::thread::join(), not _ZNSt6thread4joinEv */
+		char *dem = dwarfx_demangle(loc.function);
+		char *s = xasprintf("%s (%s)", dem ? dem : loc.function ? loc.function : "??",
+				    base_name(dwarfx_path(dx)));
+
+		free(dem);
+		return s;
+	}
 }
 
 /* "'lock'" or "'bank'+8" or "at 0x...": the variable at run-time address a. */
@@ -316,9 +323,15 @@ static char *object_name(struct dctx *d, uint64_t a, bool whole)
 	char name[128];
 
 	if (dx && dwarfx_data_symbol_at(dx, link, name, sizeof(name), &off)) {
+		/* a C++ variable as its source names it (std::mutex m, not _ZL1m) */
+		char *dem = dwarfx_demangle(name), *s;
+
 		if (off && !whole)
-			return xasprintf("'%s'+%llu", name, (unsigned long long)off);
-		return xasprintf("'%s'", name);
+			s = xasprintf("'%s'+%llu", dem ? dem : name, (unsigned long long)off);
+		else
+			s = xasprintf("'%s'", dem ? dem : name);
+		free(dem);
+		return s;
 	}
 	return xasprintf("at 0x%llx", (unsigned long long)a);
 }

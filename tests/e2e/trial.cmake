@@ -22,3 +22,16 @@ racegate_e2e(trial_unpinned_opener_says_why 3 "TIMEOUT"
 racegate_e2e(trial_pinned_opener_deadlock 3 "SCHEDULE-DEADLOCK"
   "rem +tid [0-9]+ +blocked: waits for mutex 'table', held by ins"
   "!TIMEOUT" -- ${RG} run ${E2E_DIR}/trial_pinned.yaml)
+
+# A std::mutex in a namespace is named 'store::table_lock' in the thread
+# lines and the chain, not by its mangled symbol (_ZN5store10table_lockE).
+add_executable(e2e_trial_cxxlock e2e/programs/trial_cxxlock.cpp)
+target_compile_options(e2e_trial_cxxlock PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_cxxlock PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_cxxlock PROPERTIES OUTPUT_NAME trial_cxxlock
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/trial_cxxlock.yaml ${E2E_DIR}/trial_cxxlock.yaml COPYONLY)
+racegate_e2e(trial_cxx_mutex_named_as_in_source 3 "SCHEDULE-DEADLOCK"
+  "rem +tid [0-9]+ +blocked: waits for mutex 'store::table_lock', held by ins"
+  "on mutex 'store::table_lock' owned by ins" "!_ZN"
+  -- ${RG} run ${E2E_DIR}/trial_cxxlock.yaml)
