@@ -557,6 +557,51 @@ static bool explain_open_ended(struct dctx *d, struct dthread *v, size_t n,
 	return false;
 }
 
+/*
+ * A thread that a gate opening ev selects is blocked on something any
+ * thread might end (a condition variable, a semaphore, a futex whose owner
+ * is not known) while another thread still moves: the wait-for graph
+ * cannot call that stuck, so the run can only end at its timeout.  Says
+ * so; false when it does not apply.
+ */
+static bool explain_woken_opener(struct dctx *d, struct dthread *v, size_t n,
+				 const char *ev, rg_buf *b)
+{
+	const spec *sp = d->in->p->sp;
+	const struct dthread *mover = NULL;
+	size_t i, k;
+
+	for (i = 0; i < n && !mover; i++)
+		if (v[i].live && !v[i].held && v[i].wait != TRACER_WAIT_FOREVER)
+			mover = &v[i];
+	if (!mover)
+		return false;
+	for (i = 0; i < sp->ngates; i++) {
+		const spec_gate *g = &sp->gates[i];
+
+		if (!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev))
+			continue;
+		for (k = 0; k < n; k++) {
+			struct dthread *t = &v[k];
+			char *st;
+
+			if (!t->live || t->held || t->wait != TRACER_WAIT_FOREVER ||
+			    t->what == W_JOIN || (t->what == W_MUTEX && t->other > 0) ||
+			    !gate_selects(d->in->eng, i, t->tid))
+				continue;
+			st = state_text(d, t);
+			rg_buf_printf(b, "; no deadlock verdict: %s, which opens %s at gate "
+				      "'%s', is blocked (%s), and %s (tid %d) still moves, "
+				      "so it might wake it", t->label, ev, g->name,
+				      !strncmp(st, "blocked: ", 9) ? st + 9 : st,
+				      mover->label, (int)mover->tid);
+			free(st);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Who could open ev, and can they?  Appended to b as a sentence. */
 static void explain_event(struct dctx *d, struct dthread *v, size_t n,
 			  const char *ev, rg_buf *b)
@@ -593,7 +638,8 @@ static void explain_event(struct dctx *d, struct dthread *v, size_t n,
 			      ngone > 1 ? "they have all" : "it has");
 	else if (!strncmp(ev, "exited:", 7))
 		rg_buf_printf(b, "; %s opens only when %s exits", ev, ev + 7);
-	else if (!explain_open_ended(d, v, n, ev, b))
+	else if (!explain_open_ended(d, v, n, ev, b) &&
+		 !explain_woken_opener(d, v, n, ev, b))
 		rg_buf_printf(b, "; nothing else can open %s", ev);
 	rg_buf_release(&gone);
 }

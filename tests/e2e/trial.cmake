@@ -57,3 +57,17 @@ if(Python3_FOUND)
                          LABELS e2e TIMEOUT 300)
   endforeach()
 endif()
+
+# The only opener waits on a condition variable beside an event loop: no
+# verdict can come, and the timeout's chain says why instead of "nothing
+# else can open".
+add_executable(e2e_trial_condpool e2e/programs/trial_condpool.c)
+target_compile_options(e2e_trial_condpool PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_condpool PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_condpool PROPERTIES OUTPUT_NAME trial_condpool
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/trial_condpool.yaml ${E2E_DIR}/trial_condpool.yaml COPYONLY)
+racegate_e2e(trial_condvar_opener_says_why 3 "TIMEOUT"
+  "wait-for chain: .*no deadlock verdict: w, which opens took at gate 'trial_condpool.c:/TOOK/', is blocked \\(waits on condition variable 'nonempty'\\), and event_loop#1 \\(tid [0-9]+\\) still moves"
+  "!nothing else can open"
+  -- ${RG} run ${E2E_DIR}/trial_condpool.yaml)
