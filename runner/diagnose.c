@@ -417,6 +417,22 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 				t->what = W_MUTEX;
 		}
 	}
+	if (t->what == W_FUTEX) {
+		/* a robust or PI mutex (libc's own static lock function) */
+		pid_t who = 0;
+
+		if (tracer_tstate_futex_on(tracer_pid(d->in->tr), &t->st, &who) ==
+		    TRACER_FUTEX_MUTEX && who != t->tid) {
+			for (i = 0; i < nlive; i++)
+				if (live[i] == who)
+					break;
+			if (i < nlive) {
+				t->what = W_MUTEX;
+				owner = who;
+				known_owner = true;
+			}
+		}
+	}
 	if (t->what == W_JOIN && known_word)
 		t->other = word;
 	if (t->what == W_MUTEX && known_owner)

@@ -71,3 +71,20 @@ racegate_e2e(trial_condvar_opener_says_why 3 "TIMEOUT"
   "wait-for chain: .*no deadlock verdict: w, which opens took at gate 'trial_condpool.c:/TOOK/', is blocked \\(waits on condition variable 'nonempty'\\), and event_loop#1 \\(tid [0-9]+\\) still moves"
   "!nothing else can open"
   -- ${RG} run ${E2E_DIR}/trial_condpool.yaml)
+
+# A robust or priority-inheritance mutex keeps its owner in the futex word:
+# the cycle through it is a SCHEDULE-DEADLOCK beside an event loop (it was
+# a TIMEOUT, the wait taken for one anyone could end), and the remover's
+# line names the mutex and its owner.
+add_executable(e2e_trial_robust e2e/programs/trial_robust.c)
+target_compile_options(e2e_trial_robust PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_robust PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_robust PROPERTIES OUTPUT_NAME trial_robust
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/trial_robust.yaml ${E2E_DIR}/trial_robust.yaml COPYONLY)
+foreach(kind robust pi)
+  racegate_e2e(trial_${kind}_mutex_cycle_beside_loop 3 "SCHEDULE-DEADLOCK"
+    "rem +tid [0-9]+ +blocked: waits for mutex 'table', held by ins"
+    "!TIMEOUT"
+    -- ${RG} run ${E2E_DIR}/trial_robust.yaml -- ${E2E_DIR}/trial_robust ${kind})
+endforeach()
