@@ -1595,6 +1595,11 @@ static bool sel_open_ended(const gate_engine *e, const struct gate *g)
 	return true;
 }
 
+bool gate_open_ended(const gate_engine *e, size_t i)
+{
+	return i < e->ngates && gate_live(e, i) && sel_open_ended(e, &e->gates[i]);
+}
+
 static void need_by(gate_need *nd, pid_t tid)
 {
 	for (size_t i = 0; i < nd->nby; i++)

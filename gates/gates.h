@@ -183,6 +183,14 @@ bool gate_selects(const gate_engine *e, size_t i, pid_t tid);
  */
 bool gate_thread_is(const gate_engine *e, pid_t tid, const char *alias);
 
+/*
+ * Could live gate i's thread filter still pick a thread racegate cannot
+ * name now: `any`, "!ALIAS", an unbound alias, an inline selector without
+ * nth (or with name), or whose nth thread is not created yet?  Then any
+ * thread that can move might reach it (gate_needs: anyone).
+ */
+bool gate_open_ended(const gate_engine *e, size_t i);
+
 /* Is event open? */
 bool gate_event_open(const gate_engine *e, const char *event);
 
@@ -200,7 +208,8 @@ const char *gate_hold_reason(const gate_engine *e, pid_t tid, int *gate);
  * the barrier selects, those with the event's then_open pending (or to
  * come when their hold ends), the thread whose exit opens exited:ALIAS.
  * anyone: a thread not known now could meet it too (a selector that is
- * `any`, "!ALIAS", an unbound alias, {start:}/{name:} not yet matched, or
+ * `any`, "!ALIAS", an unbound alias, {start:} without nth or before its nth
+ * thread, {name:}, or
  * started:ALIAS), so any thread that can move might: by[] then need not
  * list the threads such a gate selects.
  */

@@ -152,9 +152,18 @@ void attach_judge(const spec *sp, run_result *r, const session_end *end,
 			r->outcome = OUT_DEADLOCK;
 		judge_run(sp, r, v->stuck, false, false);
 		if (v->stuck && !r->note)
-			r->note = xstrdup("every live thread is held at a gate or blocked "
-					  "for ever: the gated order cannot happen");
+			r->note = xstrdup("the held threads wait only on threads that wait "
+					  "on them: the gated order cannot happen");
 		add_note(r, xasprintf("racegate let process %d go on", (int)pid));
+		return;
+	}
+	if (v->infeasible) {
+		/* released by on_deadlock: release, whatever the gates did after */
+		r->outcome = OUT_ORDER_INFEASIBLE;
+		add_note(r, xasprintf("the gated order could not happen: the held threads "
+				      "waited only on threads that waited on them, so "
+				      "they were released (on_deadlock: release); "
+				      "racegate let process %d go on", (int)pid));
 		return;
 	}
 	gaps = unreached(sp, r);

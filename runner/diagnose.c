@@ -347,8 +347,15 @@ static char *describe_pc(struct dctx *d, uint64_t pc, bool is_return,
 		return xasprintf("%s at %s:%d", loc.function ? loc.function : "??",
 				 base_name(loc.file), loc.line);
 	}
-	return xasprintf("%s (%s)", loc.function ? loc.function : "??",
-			 base_name(dwarfx_path(dx)));
+	{
+		/* a library's symbol table: std::thread::join(), not _ZNSt6thread4joinEv */
+		char *dem = dwarfx_demangle(loc.function);
+		char *s = xasprintf("%s (%s)", dem ? dem : loc.function ? loc.function : "??",
+				    base_name(dwarfx_path(dx)));
+
+		free(dem);
+		return s;
+	}
 }
 
 /* "'lock'" or "'bank'+8" or "at 0x...": the variable at run-time address a. */
@@ -359,9 +366,15 @@ static char *object_name(struct dctx *d, uint64_t a, bool whole)
 	char name[128];
 
 	if (dx && dwarfx_data_symbol_at(dx, link, name, sizeof(name), &off)) {
+		/* a C++ variable as its source names it (std::mutex m, not _ZL1m) */
+		char *dem = dwarfx_demangle(name), *s;
+
 		if (off && !whole)
-			return xasprintf("'%s'+%llu", name, (unsigned long long)off);
-		return xasprintf("'%s'", name);
+			s = xasprintf("'%s'+%llu", dem ? dem : name, (unsigned long long)off);
+		else
+			s = xasprintf("'%s'", dem ? dem : name);
+		free(dem);
+		return s;
 	}
 	return xasprintf("at 0x%llx", (unsigned long long)a);
 }
@@ -446,6 +459,22 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 				t->what = W_JOIN;
 			else if (known_owner && owner == live[i] && (word == 1 || word == 2))
 				t->what = W_MUTEX;
+		}
+	}
+	if (t->what == W_FUTEX) {
+		/* a robust or PI mutex (libc's own static lock function) */
+		pid_t who = 0;
+
+		if (tracer_tstate_futex_on(tracer_pid(d->in->tr), &t->st, &who) ==
+		    TRACER_FUTEX_MUTEX && who != t->tid) {
+			for (i = 0; i < nlive; i++)
+				if (live[i] == who)
+					break;
+			if (i < nlive) {
+				t->what = W_MUTEX;
+				owner = who;
+				known_owner = true;
+			}
 		}
 	}
 	if (t->what == W_JOIN && known_word)
@@ -554,6 +583,85 @@ static struct dthread *find_thread(struct dthread *v, size_t n, pid_t tid)
 	return NULL;
 }
 
+/*
+ * A gate that opens ev with a thread filter that could pick any thread
+ * (gate_open_ended), while some thread can still move: that thread might
+ * reach the gate, so the wait-for graph rightly finds no deadlock, and the
+ * run can only end at its timeout.  Says so, and how to pin the gate down;
+ * false when it does not apply.
+ */
+static bool explain_open_ended(struct dctx *d, struct dthread *v, size_t n,
+			       const char *ev, rg_buf *b)
+{
+	const spec *sp = d->in->p->sp;
+	const struct dthread *mover = NULL;
+	size_t i;
+
+	for (i = 0; i < n && !mover; i++)
+		if (v[i].live && !v[i].held && v[i].wait != TRACER_WAIT_FOREVER)
+			mover = &v[i];
+	if (!mover)
+		return false;
+	for (i = 0; i < sp->ngates; i++) {
+		const spec_gate *g = &sp->gates[i];
+
+		if ((!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev)) ||
+		    !gate_open_ended(d->in->eng, i))
+			continue;
+		rg_buf_printf(b, "; no deadlock verdict: gate '%s', which opens %s, does not "
+			      "name one thread, and %s (tid %d) still moves, so it might "
+			      "get there; a thread alias or {start: F, nth: K} on the gate "
+			      "lets racegate tell", g->name, ev, mover->label, (int)mover->tid);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A thread that a gate opening ev selects is blocked on something any
+ * thread might end (a condition variable, a semaphore, a futex whose owner
+ * is not known) while another thread still moves: the wait-for graph
+ * cannot call that stuck, so the run can only end at its timeout.  Says
+ * so; false when it does not apply.
+ */
+static bool explain_woken_opener(struct dctx *d, struct dthread *v, size_t n,
+				 const char *ev, rg_buf *b)
+{
+	const spec *sp = d->in->p->sp;
+	const struct dthread *mover = NULL;
+	size_t i, k;
+
+	for (i = 0; i < n && !mover; i++)
+		if (v[i].live && !v[i].held && v[i].wait != TRACER_WAIT_FOREVER)
+			mover = &v[i];
+	if (!mover)
+		return false;
+	for (i = 0; i < sp->ngates; i++) {
+		const spec_gate *g = &sp->gates[i];
+
+		if (!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev))
+			continue;
+		for (k = 0; k < n; k++) {
+			struct dthread *t = &v[k];
+			char *st;
+
+			if (!t->live || t->held || t->wait != TRACER_WAIT_FOREVER ||
+			    t->what == W_JOIN || (t->what == W_MUTEX && t->other > 0) ||
+			    !gate_selects(d->in->eng, i, t->tid))
+				continue;
+			st = state_text(d, t);
+			rg_buf_printf(b, "; no deadlock verdict: %s, which opens %s at gate "
+				      "'%s', is blocked (%s), and %s (tid %d) still moves, "
+				      "so it might wake it", t->label, ev, g->name,
+				      !strncmp(st, "blocked: ", 9) ? st + 9 : st,
+				      mover->label, (int)mover->tid);
+			free(st);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Who could open ev, and can they?  Appended to b as a sentence. */
 static void explain_event(struct dctx *d, struct dthread *v, size_t n,
 			  const char *ev, rg_buf *b)
@@ -590,7 +698,8 @@ static void explain_event(struct dctx *d, struct dthread *v, size_t n,
 			      ngone > 1 ? "they have all" : "it has");
 	else if (!strncmp(ev, "exited:", 7))
 		rg_buf_printf(b, "; %s opens only when %s exits", ev, ev + 7);
-	else
+	else if (!explain_open_ended(d, v, n, ev, b) &&
+		 !explain_woken_opener(d, v, n, ev, b))
 		rg_buf_printf(b, "; nothing else can open %s", ev);
 	rg_buf_release(&gone);
 }

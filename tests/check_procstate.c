@@ -291,6 +291,30 @@ START_TEST(futex_classify)
 }
 END_TEST
 
+/* Robust and PI mutexes: the word is the owner's tid, with waiters. */
+START_TEST(futex_classify_robust_pi)
+{
+	struct tracer_futex_words robust = { 0x80001092u, true, (int32_t)0x80001092u,
+					     true, 0x1092 };
+	struct tracer_futex_words pi = { 0, true, (int32_t)0x80001092u, true, 0x1092 };
+	struct tracer_futex_words no_waiters = { 0x1092, true, 0x1092, true, 0x1092 };
+	struct tracer_futex_words other_owner = { 0, true, (int32_t)0x80001092u,
+						  true, 0x1093 };
+	pid_t who = -1;
+
+	ck_assert_int_eq(tracer_futex_classify(&robust, 100, &who), TRACER_FUTEX_MUTEX);
+	ck_assert_int_eq(who, 0x1092);
+	who = -1;
+	ck_assert_int_eq(tracer_futex_classify(&pi, 100, &who), TRACER_FUTEX_MUTEX);
+	ck_assert_int_eq(who, 0x1092);
+	/* a tid word without FUTEX_WAITERS is what pthread_join waits on */
+	ck_assert_int_eq(tracer_futex_classify(&no_waiters, 100, &who), TRACER_FUTEX_JOIN);
+	/* the owner field must agree, else it is some other futex */
+	ck_assert_int_eq(tracer_futex_classify(&other_owner, 100, &who), TRACER_FUTEX_OTHER);
+	ck_assert_int_eq(who, 0);
+}
+END_TEST
+
 static pthread_mutex_t owned = PTHREAD_MUTEX_INITIALIZER;
 
 static void *locker(void *arg)
@@ -348,6 +372,7 @@ static Suite *procstate_suite(void)
 	tcase_add_test(tc, select_epoll);
 	tcase_add_test(tc, unknown_syscall);
 	tcase_add_test(tc, futex_classify);
+	tcase_add_test(tc, futex_classify_robust_pi);
 	tcase_add_test(tc, futex_owner_real);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gather");

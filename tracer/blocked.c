@@ -12,6 +12,9 @@
 #define FUTEX_WAIT_BITSET_ 9
 #define FUTEX_WAIT_REQUEUE_PI_ 11
 #define FUTEX_LOCK_PI2_ 13
+/* the word of a robust or PI futex (linux/futex.h) */
+#define FUTEX_WAITERS_ 0x80000000u
+#define FUTEX_TID_MASK_ 0x3fffffffu
 
 static struct tracer_wait_verdict verdict(enum tracer_wait w, const char *why)
 {
@@ -163,6 +166,17 @@ enum tracer_futex_kind tracer_futex_classify(const struct tracer_futex_words *w,
 	if (!w->have_word)
 		return TRACER_FUTEX_OTHER;
 	if (w->word == 2 && w->expected == 2 && w->have_owner && w->owner > 0) {
+		*who = w->owner;
+		return TRACER_FUTEX_MUTEX;
+	}
+	/*
+	 * A robust or priority-inheritance mutex keeps its owner's tid in the
+	 * word itself, with FUTEX_WAITERS set once someone waits (the kernel's
+	 * futex ABI), and glibc copies it to the owner field too: both must
+	 * agree, so that no other futex is taken for one.
+	 */
+	if ((uint32_t)w->word & FUTEX_WAITERS_ && w->have_owner && w->owner > 0 &&
+	    (int32_t)((uint32_t)w->word & FUTEX_TID_MASK_) == w->owner) {
 		*who = w->owner;
 		return TRACER_FUTEX_MUTEX;
 	}

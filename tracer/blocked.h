@@ -122,7 +122,9 @@ struct tracer_futex_words {
  * an owner tid: MUTEX, *who = owner (which may be gone, or the caller
  * itself).  A word that holds a tid and is expected to (the thread
  * descriptor's tid field that pthread_join waits on): JOIN, *who = that
- * tid; the caller makes sure it is a live thread.  Else OTHER.
+ * tid; the caller makes sure it is a live thread.  A robust or PI mutex
+ * (the word is the owner's tid with FUTEX_WAITERS, matching the owner
+ * field): MUTEX too.  Else OTHER.
  */
 enum tracer_futex_kind tracer_futex_classify(const struct tracer_futex_words *w,
 					     pid_t self, pid_t *who);

@@ -568,6 +568,16 @@ const char *tracer_syscall_name(long nr, char *buf, size_t len)
 		{ SYS_rt_sigtimedwait, "rt_sigtimedwait" }, { SYS_flock, "flock" },
 		{ SYS_fcntl, "fcntl" }, { SYS_connect, "connect" },
 		{ SYS_sched_yield, "sched_yield" },
+		/* others a thread may be found in, by hand or by its libc */
+		{ SYS_openat, "openat" }, { SYS_open, "open" },
+		{ SYS_execve, "execve" }, { SYS_execveat, "execveat" },
+		{ SYS_vfork, "vfork" }, { SYS_clone, "clone" },
+		{ SYS_writev, "writev" }, { SYS_sendto, "sendto" },
+		{ SYS_sendmsg, "sendmsg" }, { SYS_msgrcv, "msgrcv" },
+		{ SYS_msgsnd, "msgsnd" }, { SYS_semop, "semop" },
+		{ SYS_semtimedop, "semtimedop" },
+		{ SYS_mq_timedreceive, "mq_timedreceive" },
+		{ SYS_mq_timedsend, "mq_timedsend" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
