@@ -309,14 +309,17 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 				      strerror(errno));
 	/* Children not let go yet: the breakpoints out of a copy of their own
 	 * (the list is still there), and go; shared memory is clean already.
-	 * At the program's exec (children), a fork child to be followed, whose
-	 * first stop has not come, stays: it has memory and breakpoints of its
-	 * own (its snapshot), and its first stop follows it. */
+	 * At the program's exec (children), a fork child to be followed has
+	 * memory and breakpoints of its own (its snapshot): it is followed now
+	 * if its first stop came (here, perhaps), else by that stop. */
 	for (i = 0; i < tr->nforks;) {
 		struct fchild *f = &tr->forks[i];
 
 		if (children && f->as) {
-			i++;
+			if (!f->started || !f->parent_known)
+				i++;
+			else if (tracer_fork_finish(tr, f, true, err) < 0)
+				rc = -1;
 			continue;
 		}
 		if (!f->parent_known)
