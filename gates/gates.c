@@ -21,7 +21,7 @@
  * The note hook must not call back into the functions that change the
  * engine (it may query it).
  */
-#include "gates.h"
+#include "gates_int.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -31,200 +31,6 @@
 #include "gmap.h"
 #include "intmap.h"
 #include "msg.h"
-
-#define NONE ((size_t)-1)
-
-enum stage {
-	STAGE_NONE = 0,
-	STAGE_WAIT,     /* held until every event in wait[] is open */
-	STAGE_BARRIER,  /* held until every barrier in bars[] has fired */
-};
-
-/* A thread's place in a list, valid while that arrival's hold lasts. */
-struct ref {
-	struct gate_thread *th;
-	unsigned long serial;
-};
-
-struct event {
-	char *name;
-	bool open;               /* a latch: never closes again */
-	double opened_at;        /* when it opened (ms) */
-	struct ref *waiters;     /* threads held with this event among their waits */
-	size_t nwaiters, capwaiters;
-	unsigned long stamp;     /* last arrival that listed it: dedups waits */
-};
-
-struct barrier {
-	const char *name;        /* barrier_name, or the gate's name when anonymous */
-	int count;
-	int arrived;             /* counted and still there (exits and timeouts leave) */
-	bool fired;              /* one-shot: once fired, arrivals pass */
-	double fired_at;         /* when it fired (ms) */
-	struct ref *counted;
-	size_t ncounted, capcounted;
-};
-
-struct alias {
-	char *name;
-	const spec_selector *sel;  /* from threads:, or NULL when only as: binds it */
-	struct gate_thread *th;    /* bound thread; bound once, never rebound */
-	size_t started, exited;    /* its built-in events */
-};
-
-/*
- * The threads matching one {start, name, tid} selector, in creation order,
- * so that {..., nth: K} is members[K-1]: O(1) per arrival instead of a count
- * over every thread.  Classes without name: change only at thread start;
- * those with name: also when a thread is renamed.
- */
-struct tclass {
-	char *key;
-	const char *start, *name;  /* borrowed from the spec */
-	long tid;
-	const spec_process *proc;  /* borrowed from the spec */
-	bool initial;              /* a process's initial thread only */
-	size_t *m;                 /* thread seqs, ascending */
-	size_t n, cap;
-	size_t *aliases;           /* threads: aliases using this selector */
-	size_t naliases, capaliases;
-};
-
-/* The classes a thread could join, found from one of its properties. */
-struct route {
-	char *key;                 /* "s:START", "n:NAME", "t:TID" or "*" */
-	size_t *cls;
-	size_t n, cap;
-};
-
-struct gate_thread {
-	pid_t tid;
-	size_t seq;                /* creation rank, index in e->threads */
-	char *start;               /* start routine, or NULL */
-	char *name;                /* current comm, or NULL */
-	char *label;               /* "main", "worker#2", "thread#1", "process#1" */
-	bool is_main;
-	int proc_nth;              /* its process: 0 main, K the K-th child process */
-	char *exe;                 /* the image its process runs, or NULL */
-	bool proc_initial;         /* its process's initial thread */
-	bool exited;
-	size_t alias;              /* first alias bound to it (its label), or NONE */
-	size_t *aliases;           /* every alias bound to it: exited:ALIAS */
-	size_t naliases, capaliases;
-
-	/* The arrival in progress, kept while held: the gates that matched. */
-	unsigned long serial;
-	size_t *ar;
-	size_t nar, capar;
-
-	bool held;                 /* stopped at a gate until a RELEASE/TIMEOUT note */
-	enum stage stage;
-	double since;              /* start of the hold, for held_ms and timeouts */
-	int gate;                  /* the gate named in its HOLD/RELEASE notes */
-	size_t *wait;              /* events waited for (deduped), open or not */
-	size_t nwait, capwait;
-	size_t remaining;          /* of those, still closed */
-	size_t *bars;              /* gates through which it was counted at a barrier */
-	size_t nbars, capbars;
-
-	/*
-	 * then_open still to come: the gates of released arrivals whose line
-	 * the thread has not got past yet (gate_passed).  A stack of sets:
-	 * pass[marks[k]..] is set k; a gated line inside a function called
-	 * from another gated line pushes a second set, which passes first.
-	 */
-	size_t *pass;
-	size_t npass, cappass;
-	size_t *marks;
-	size_t nmarks, capmarks;
-};
-
-struct gate {
-	const spec_gate *sp;
-	size_t *open, *wait, *then_open;  /* event indices, parallel to sp's lists */
-	size_t sel_alias;          /* SPEC_SEL_ALIAS / NOT_ALIAS, or NONE */
-	struct tclass *cls;        /* SPEC_SEL_MATCH with nth, or NULL */
-	const spec_process *proc;  /* processes it acts in, or NULL: its selector says */
-	size_t as;                 /* alias bound by as:, or NONE */
-	size_t barrier;            /* or NONE */
-	bool reached, timed_out;
-	bool done;                 /* once: and it has acted */
-};
-
-struct deadline {
-	double at;
-	unsigned long serial;
-	struct gate_thread *th;
-	int gate;
-};
-
-struct startcount {
-	char *name;
-	int n;
-};
-
-struct bindreq {
-	size_t alias;
-	struct gate_thread *th;
-};
-
-struct gate_engine {
-	const spec *sp;
-	gate_hooks hooks;
-
-	struct gate *gates;
-	size_t ngates;
-
-	struct event *events;
-	size_t nevents, capevents;
-	gate_strmap event_ix;
-
-	struct alias *aliases;
-	size_t naliases, capaliases;
-	gate_strmap alias_ix;
-	size_t *main_aliases;
-	size_t nmain, capmain;
-
-	struct barrier *barriers;
-	size_t nbarriers, capbarriers;
-	gate_strmap barrier_ix;    /* named barriers only */
-
-	struct tclass **classes;
-	size_t nclasses, capclasses;
-	gate_strmap class_ix;
-	struct route *routes;
-	size_t nroutes, caproutes;
-	gate_strmap route_ix;
-
-	struct gate_thread **threads;
-	size_t nthreads, capthreads;
-	rg_intmap tid_ix;        /* tid -> latest thread with it (tids get reused) */
-	struct startcount *starts;
-	size_t nstarts, capstarts;
-	gate_strmap start_ix;
-	int nanon;                 /* threads with no known start routine */
-
-	rg_intmap hits;          /* (thread seq, gate) -> arrivals, for hit: and when: gates */
-
-	struct ref *queue;         /* threads whose waits have all opened */
-	size_t nqueue, capqueue;
-	struct deadline *heap;     /* gate timeouts, earliest first */
-	size_t nheap, capheap;
-	struct bindreq *binds;
-	size_t nbinds, capbinds;
-
-	unsigned long serial;
-	unsigned long stamp;
-	size_t nheld;
-
-	/*
-	 * Separate allocations so that gate_hold_reason(), which gets a const
-	 * engine, can still format into its buffer.  Two of them so that a note
-	 * hook asking for a hold reason does not overwrite the note's text.
-	 */
-	rg_buf *notebuf;
-	rg_buf *reasonbuf;
-};
 
 static void emit(gate_engine *e, const gate_note *n)
 {
@@ -652,7 +458,7 @@ static void event_open(gate_engine *e, size_t ev, pid_t tid, int gate, double t)
 	v->nwaiters = v->capwaiters = 0;
 }
 
-static void format_reason(const gate_engine *e, const struct gate_thread *th, rg_buf *b)
+void gi_format_reason(const gate_engine *e, const struct gate_thread *th, rg_buf *b)
 {
 	size_t i;
 
@@ -718,12 +524,12 @@ static void hold_note(gate_engine *e, struct gate_thread *th, double t)
 {
 	gate_note n = {.kind = GATE_NOTE_HOLD, .t_ms = t, .tid = th->tid, .gate = th->gate};
 
-	format_reason(e, th, e->notebuf);
+	gi_format_reason(e, th, e->notebuf);
 	n.text = e->notebuf->s;
 	emit(e, &n);
 }
 
-static bool any_closed(const gate_engine *e, const size_t *ev, size_t n)
+bool gi_any_closed(const gate_engine *e, const size_t *ev, size_t n)
 {
 	size_t i;
 
@@ -735,7 +541,7 @@ static bool any_closed(const gate_engine *e, const size_t *ev, size_t n)
 
 static bool gate_holding(const gate_engine *e, const struct gate *g)
 {
-	return any_closed(e, g->wait, g->sp->wait.n)
+	return gi_any_closed(e, g->wait, g->sp->wait.n)
 	       || (g->barrier != NONE && !e->barriers[g->barrier].fired);
 }
 
@@ -858,7 +664,7 @@ static bool bars_fired(const gate_engine *e, const struct gate_thread *th, size_
 	return true;
 }
 
-static bool counted_at(const gate_engine *e, const struct gate_thread *th, size_t bi)
+bool gi_counted_at(const gate_engine *e, const struct gate_thread *th, size_t bi)
 {
 	size_t i;
 
@@ -905,7 +711,7 @@ static bool pass_barriers(gate_engine *e, struct gate_thread *th, double t)
 		if (bi == NONE)
 			continue;
 		b = &e->barriers[bi];
-		if (b->fired || counted_at(e, th, bi))
+		if (b->fired || gi_counted_at(e, th, bi))
 			continue;
 		RG_GROW(th->bars, th->nbars + 1, th->capbars);
 		th->bars[th->nbars++] = th->ar[i];
@@ -988,7 +794,7 @@ static void drain(gate_engine *e, double t)
 
 /* ---- threads, selectors, aliases ------------------------------------- */
 
-static struct gate_thread *thread_find(const gate_engine *e, pid_t tid)
+struct gate_thread *gi_thread_find(const gate_engine *e, pid_t tid)
 {
 	size_t *v = rg_intmap_get(&e->tid_ix, (uint64_t)(uint32_t)tid);
 
@@ -1170,7 +976,7 @@ static void route_leave(gate_engine *e, const char *key, struct gate_thread *th)
 		class_remove(e->classes[e->routes[*v].cls[i]], th);
 }
 
-static bool sel_match(const gate_engine *e, const struct gate *g,
+bool gi_sel_match(const gate_engine *e, const struct gate *g,
 		      const struct gate_thread *th)
 {
 	const spec_selector *sel = &g->sp->thread;
@@ -1247,7 +1053,7 @@ void gate_thread_started(gate_engine *e, pid_t tid, const char *start,
 void gate_thread_started_in(gate_engine *e, pid_t tid, const char *start,
 			    bool is_main, const gate_proc *proc, double t_ms)
 {
-	struct gate_thread *th = thread_find(e, tid);
+	struct gate_thread *th = gi_thread_find(e, tid);
 	char key[32];
 	size_t i;
 
@@ -1284,7 +1090,7 @@ void gate_thread_started_in(gate_engine *e, pid_t tid, const char *start,
 
 void gate_thread_exe(gate_engine *e, pid_t tid, const char *exe, double t_ms)
 {
-	struct gate_thread *th = thread_find(e, tid);
+	struct gate_thread *th = gi_thread_find(e, tid);
 
 	if (!th || th->exited || !exe || (th->exe && !strcmp(th->exe, exe)))
 		return;
@@ -1297,7 +1103,7 @@ void gate_thread_exe(gate_engine *e, pid_t tid, const char *exe, double t_ms)
 
 void gate_thread_named(gate_engine *e, pid_t tid, const char *name, double t_ms)
 {
-	struct gate_thread *th = thread_find(e, tid);
+	struct gate_thread *th = gi_thread_find(e, tid);
 	char *k;
 
 	if (!th || th->exited)
@@ -1323,7 +1129,7 @@ void gate_thread_named(gate_engine *e, pid_t tid, const char *name, double t_ms)
 
 void gate_thread_exited(gate_engine *e, pid_t tid, double t_ms)
 {
-	struct gate_thread *th = thread_find(e, tid);
+	struct gate_thread *th = gi_thread_find(e, tid);
 	size_t i;
 
 	if (!th || th->exited)
@@ -1345,14 +1151,14 @@ void gate_thread_exited(gate_engine *e, pid_t tid, double t_ms)
 bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
 		 double t_ms)
 {
-	struct gate_thread *th = thread_find(e, tid);
+	struct gate_thread *th = gi_thread_find(e, tid);
 	size_t k, j, hit = 0;
 	bool held;
 
 	if (!th || th->exited) {
 		/* the caller missed its start: better an anonymous thread than none */
 		gate_thread_started(e, tid, NULL, false, t_ms);
-		th = thread_find(e, tid);
+		th = gi_thread_find(e, tid);
 	}
 	if (th->held)
 		return true;  /* cannot arrive anywhere while stopped */
@@ -1377,7 +1183,7 @@ bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
 			if (g->sp->hit > 0 && hit != (size_t)g->sp->hit)
 				continue;
 		}
-		if (g->done || !sel_match(e, g, th))
+		if (g->done || !gi_sel_match(e, g, th))
 			continue;
 		/* last and lazily: a thread the gate does not select never reads */
 		if (g->sp->when && e->hooks.when &&
@@ -1460,277 +1266,10 @@ void gate_release_all(gate_engine *e, double t_ms)
 
 void gate_passed(gate_engine *e, pid_t tid, double t_ms)
 {
-	struct gate_thread *th = thread_find(e, tid);
+	struct gate_thread *th = gi_thread_find(e, tid);
 
 	if (!th || th->exited)
 		return;
 	pass_pop(e, th, t_ms);
 	drain(e, t_ms);
-}
-
-/* ---- queries --------------------------------------------------------- */
-
-size_t gate_pass_depth(const gate_engine *e, pid_t tid)
-{
-	const struct gate_thread *th = thread_find(e, tid);
-
-	return th ? th->nmarks : 0;
-}
-
-size_t gate_nheld(const gate_engine *e)
-{
-	return e->nheld;
-}
-
-bool gate_is_held(const gate_engine *e, pid_t tid)
-{
-	const struct gate_thread *th = thread_find(e, tid);
-
-	return th && th->held;
-}
-
-bool gate_reached(const gate_engine *e, size_t i)
-{
-	return i < e->ngates && e->gates[i].reached;
-}
-
-bool gate_timed_out(const gate_engine *e, size_t i)
-{
-	return i < e->ngates && e->gates[i].timed_out;
-}
-
-bool gate_live(const gate_engine *e, size_t i)
-{
-	const struct gate *g;
-
-	if (i >= e->ngates)
-		return false;
-	g = &e->gates[i];
-	if (g->done)
-		return false;
-	/* its thread is gone for good: nothing will ever match */
-	if (g->sp->thread.kind == SPEC_SEL_ALIAS && g->sel_alias != NONE
-	    && e->aliases[g->sel_alias].th && e->aliases[g->sel_alias].th->exited)
-		return false;
-	/* still to be seen arriving: "reached" is part of the verdict */
-	if (!g->reached)
-		return true;
-	if (any_closed(e, g->open, g->sp->open.n)
-	    || any_closed(e, g->then_open, g->sp->then_open.n)
-	    || any_closed(e, g->wait, g->sp->wait.n))
-		return true;
-	if (g->barrier != NONE && !e->barriers[g->barrier].fired)
-		return true;
-	if (g->as != NONE && !e->aliases[g->as].th)
-		return true;
-	return false;
-}
-
-const char *gate_thread_label(const gate_engine *e, pid_t tid)
-{
-	const struct gate_thread *th = thread_find(e, tid);
-
-	if (!th)
-		return "unknown";
-	return th->alias != NONE ? e->aliases[th->alias].name : th->label;
-}
-
-bool gate_selects(const gate_engine *e, size_t i, pid_t tid)
-{
-	const struct gate_thread *th = thread_find(e, tid);
-
-	return i < e->ngates && th && sel_match(e, &e->gates[i], th);
-}
-
-bool gate_thread_is(const gate_engine *e, pid_t tid, const char *alias)
-{
-	const struct gate_thread *th = thread_find(e, tid);
-	const size_t *v = gate_strmap_get(&e->alias_ix, alias);
-
-	if (!th)
-		return false;
-	if (v)
-		return e->aliases[*v].th == th;
-	return !strcmp(alias, "main") && th->is_main;
-}
-
-bool gate_event_open(const gate_engine *e, const char *event)
-{
-	const size_t *v = gate_strmap_get(&e->event_ix, event);
-
-	return v && e->events[*v].open;
-}
-
-const char *gate_hold_reason(const gate_engine *e, pid_t tid, int *gate)
-{
-	const struct gate_thread *th = thread_find(e, tid);
-
-	if (!th || !th->held)
-		return NULL;
-	if (gate)
-		*gate = th->gate;
-	format_reason(e, th, e->reasonbuf);
-	return e->reasonbuf->s;
-}
-
-/* ---- the wait-for graph's view (gate_needs) -------------------------- */
-
-/* Could g's selector pick a thread not known now (a new one, a renamed one)? */
-static bool sel_open_ended(const gate_engine *e, const struct gate *g)
-{
-	const spec_selector *sel = &g->sp->thread;
-
-	switch (sel->kind) {
-	case SPEC_SEL_MAIN:
-		return false;
-	case SPEC_SEL_ALIAS:
-		return g->sel_alias == NONE || !e->aliases[g->sel_alias].th;
-	case SPEC_SEL_MATCH:
-		/* {start:, nth:} once its K-th thread exists is that thread */
-		return !(g->cls && !sel->name && g->cls->n >= (size_t)sel->nth);
-	case SPEC_SEL_ANY:
-	case SPEC_SEL_NOT_ALIAS:
-		break;
-	}
-	return true;
-}
-
-bool gate_open_ended(const gate_engine *e, size_t i)
-{
-	return i < e->ngates && gate_live(e, i) && sel_open_ended(e, &e->gates[i]);
-}
-
-static void need_by(gate_need *nd, pid_t tid)
-{
-	for (size_t i = 0; i < nd->nby; i++)
-		if (nd->by[i] == tid)
-			return;
-	nd->by = xrealloc(nd->by, (nd->nby + 1) * sizeof(*nd->by));
-	nd->by[nd->nby++] = tid;
-}
-
-/* Gate gi could meet nd: the threads it selects (not those counted at bi). */
-static void need_gate(const gate_engine *e, gate_need *nd, size_t gi, size_t bi)
-{
-	const struct gate *g = &e->gates[gi];
-	size_t i;
-
-	if (!gate_live(e, gi))
-		return;
-	if (nd->gate < 0)
-		nd->gate = (int)gi;
-	/* anyone who can move will do: naming them all would add nothing */
-	if (sel_open_ended(e, g))
-		nd->anyone = true;
-	for (i = 0; !nd->anyone && i < e->nthreads; i++) {
-		const struct gate_thread *th = e->threads[i];
-
-		if (th->exited || !sel_match(e, g, th))
-			continue;
-		if (bi != NONE && th->held && counted_at(e, th, bi))
-			continue;
-		need_by(nd, th->tid);
-	}
-}
-
-static bool has_ev(const size_t *v, size_t n, size_t ev)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == ev)
-			return true;
-	return false;
-}
-
-/* Who could open closed event ev. */
-static void need_event(const gate_engine *e, gate_need *nd, size_t ev)
-{
-	size_t i, j;
-
-	nd->event = e->events[ev].name;
-	for (i = 0; i < e->ngates; i++) {
-		const struct gate *g = &e->gates[i];
-
-		if (has_ev(g->open, g->sp->open.n, ev) ||
-		    has_ev(g->then_open, g->sp->then_open.n, ev))
-			need_gate(e, nd, i, NONE);
-	}
-	for (i = 0; i < e->nthreads; i++) {
-		const struct gate_thread *th = e->threads[i];
-
-		if (th->exited)
-			continue;
-		/* then_open pending, or to come when its hold ends */
-		for (j = 0; j < th->npass; j++)
-			if (has_ev(e->gates[th->pass[j]].then_open,
-				   e->gates[th->pass[j]].sp->then_open.n, ev))
-				need_by(nd, th->tid);
-		for (j = 0; th->held && j < th->nar; j++)
-			if (has_ev(e->gates[th->ar[j]].then_open,
-				   e->gates[th->ar[j]].sp->then_open.n, ev))
-				need_by(nd, th->tid);
-	}
-	for (i = 0; i < e->naliases; i++) {
-		const struct alias *a = &e->aliases[i];
-
-		if (a->started == ev)
-			nd->anyone = true;
-		if (a->exited == ev && a->th)
-			need_by(nd, a->th->tid);
-		else if (a->exited == ev)
-			nd->anyone = true;
-	}
-}
-
-/* Who could still arrive at barrier bi. */
-static void need_barrier(const gate_engine *e, gate_need *nd, size_t bi)
-{
-	const struct barrier *b = &e->barriers[bi];
-
-	nd->barrier = b->name;
-	nd->missing = b->count - b->arrived;
-	for (size_t i = 0; i < e->ngates; i++)
-		if (e->gates[i].barrier == bi)
-			need_gate(e, nd, i, bi);
-}
-
-size_t gate_needs(const gate_engine *e, pid_t tid, gate_need **out)
-{
-	const struct gate_thread *th = thread_find(e, tid);
-	gate_need *v;
-	size_t i, k, n = 0;
-
-	*out = NULL;
-	if (!th || !th->held)
-		return 0;
-	v = xcalloc(th->nwait + th->nbars + 1, sizeof(*v));
-	for (i = 0; th->stage == STAGE_WAIT && i < th->nwait; i++) {
-		if (e->events[th->wait[i]].open)
-			continue;
-		v[n].gate = -1;
-		need_event(e, &v[n++], th->wait[i]);
-	}
-	for (i = 0; th->stage == STAGE_BARRIER && i < th->nbars; i++) {
-		size_t bi = e->gates[th->bars[i]].barrier;
-
-		for (k = 0; k < i; k++)
-			if (e->gates[th->bars[k]].barrier == bi)
-				break;
-		if (k < i || e->barriers[bi].fired)
-			continue;
-		v[n].gate = -1;
-		need_barrier(e, &v[n++], bi);
-	}
-	if (!n) {
-		free(v);
-		v = NULL;
-	}
-	*out = v;
-	return n;
-}
-
-void gate_needs_free(gate_need *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i].by);
-	free(v);
 }

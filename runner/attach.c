@@ -68,40 +68,6 @@ char *attach_program_path(pid_t pid, rg_err *err)
 	return xstrdup(path);
 }
 
-/* The gates that count and were never reached, by name, or NULL. */
-static char *unreached(const spec *sp, const run_result *r)
-{
-	rg_buf b = RG_BUF_INIT;
-	size_t n = 0;
-
-	for (size_t i = 0; i < sp->ngates; i++) {
-		const spec_gate *g = &sp->gates[i];
-
-		if (g->optional)
-			continue;
-		if (!r->gate_reached[i])
-			rg_buf_printf(&b, "%s'%s' (%s) was never reached", n++ ? ", " : "",
-				      g->name, g->at);
-		else if (r->gate_timed_out[i])
-			rg_buf_printf(&b, "%s'%s' let a thread go by its timeout",
-				      n++ ? ", " : "", g->name);
-	}
-	return n ? rg_buf_detach(&b) : NULL;
-}
-
-static void add_note(run_result *r, char *text)
-{
-	if (r->note) {
-		char *both = xasprintf("%s; %s", r->note, text);
-
-		free(r->note);
-		free(text);
-		r->note = both;
-	} else {
-		r->note = text;
-	}
-}
-
 /*
  * The process ended while attached: judged by expect as a run is, but for
  * its output, which went where the process sends it: stdout: and stderr:
@@ -118,7 +84,7 @@ static void judge_ended(const spec *sp, run_result *r, const gates_verdict *v)
 	    !copy.expect.deadlock)
 		copy.expect.any = false;
 	judge_run(&copy, r, v->stuck, v->infeasible, false);
-	add_note(r, xasprintf("the process ended while racegate was attached%s",
+	judge_add_note(r, xasprintf("the process ended while racegate was attached%s",
 			      had_text ? " (its output is not racegate's: expect's "
 			      "stdout: and stderr: were not checked)" : ""));
 }
@@ -136,7 +102,7 @@ void attach_judge(const spec *sp, run_result *r, const session_end *end,
 		const char *name = spec_signal_name(end->interrupted);
 
 		r->outcome = OUT_INTERRUPTED;
-		add_note(r, xasprintf("racegate got %s: it let process %d go on",
+		judge_add_note(r, xasprintf("racegate got %s: it let process %d go on",
 				      name ? name : strsignal(end->interrupted),
 				      (int)pid));
 		return;
@@ -154,27 +120,27 @@ void attach_judge(const spec *sp, run_result *r, const session_end *end,
 		if (v->stuck && !r->note)
 			r->note = xstrdup("the held threads wait only on threads that wait "
 					  "on them: the gated order cannot happen");
-		add_note(r, xasprintf("racegate let process %d go on", (int)pid));
+		judge_add_note(r, xasprintf("racegate let process %d go on", (int)pid));
 		return;
 	}
 	if (v->infeasible) {
 		/* released by on_deadlock: release, whatever the gates did after */
 		r->outcome = OUT_ORDER_INFEASIBLE;
-		add_note(r, xasprintf("the gated order could not happen: the held threads "
+		judge_add_note(r, xasprintf("the gated order could not happen: the held threads "
 				      "waited only on threads that waited on them, so "
 				      "they were released (on_deadlock: release); "
 				      "racegate let process %d go on", (int)pid));
 		return;
 	}
-	gaps = unreached(sp, r);
+	gaps = judge_unenforced(sp, r);
 	if (end->completed && !gaps) {
 		r->outcome = OUT_ENFORCED;
-		add_note(r, xasprintf("every gate acted; racegate let process %d go on",
+		judge_add_note(r, xasprintf("every gate acted; racegate let process %d go on",
 				      (int)pid));
 		return;
 	}
 	r->outcome = OUT_NOT_ENFORCED;
-	add_note(r, xasprintf("the order did not take hold: %s%s; racegate let "
+	judge_add_note(r, xasprintf("the order did not take hold: %s%s; racegate let "
 			      "process %d go on", gaps ? gaps : "the gates did not act",
 			      end->timed_out ? " before --for ran out" : "", (int)pid));
 	free(gaps);

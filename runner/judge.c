@@ -174,8 +174,7 @@ static bool key_gate_unarmed(const spec *sp, const run_result *r)
 	return false;
 }
 
-/* Gates that did not take hold, by name, or NULL when all did. */
-static char *unenforced_gates(const spec *sp, const run_result *r)
+char *judge_unenforced(const spec *sp, const run_result *r)
 {
 	rg_buf b = RG_BUF_INIT;
 	size_t i, n = 0;
@@ -198,7 +197,7 @@ static char *unenforced_gates(const spec *sp, const run_result *r)
 	return n ? rg_buf_detach(&b) : NULL;
 }
 
-static void set_note(run_result *r, char *text)
+void judge_add_note(run_result *r, char *text)
 {
 	if (r->note) {
 		char *both = xasprintf("%s; %s", r->note, text);
@@ -224,7 +223,7 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	if (timed_out) {
 		r->outcome = OUT_TIMEOUT;
 		/* the session says what became of the program: killed, or left stopped */
-		set_note(r, xasprintf("the run did not end within its timeout"));
+		judge_add_note(r, xasprintf("the run did not end within its timeout"));
 		return;
 	}
 	if (stuck) {
@@ -234,27 +233,27 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	if (r->outcome == OUT_DEADLOCK) {
 		/* the session: threads blocked on each other, none by a gate */
 		if (sp->expect.deadlock && key_gate_unarmed(sp, r)) {
-			gaps = unenforced_gates(sp, r);
+			gaps = judge_unenforced(sp, r);
 			r->outcome = OUT_NOT_ENFORCED;
-			set_note(r, xasprintf("the order did not take hold: %s; the "
+			judge_add_note(r, xasprintf("the order did not take hold: %s; the "
 					      "program deadlocked, as expected, but "
 					      "not in the gated order", gaps));
 			free(gaps);
 		} else if (sp->expect.deadlock) {
 			r->outcome = OUT_REPRODUCED;
-			set_note(r, xstrdup("the program deadlocked, as expected"));
+			judge_add_note(r, xstrdup("the program deadlocked, as expected"));
 		} else {
-			set_note(r, xstrdup("the program deadlocked by itself: its "
+			judge_add_note(r, xstrdup("the program deadlocked by itself: its "
 					    "blocked threads wait only on each other"));
 		}
 		return;
 	}
 
 	met = expectation_met(sp, r, &why);
-	gaps = unenforced_gates(sp, r);
+	gaps = judge_unenforced(sp, r);
 	if (met && !success && key_gate_unarmed(sp, r)) {
 		r->outcome = OUT_NOT_ENFORCED;
-		set_note(r, xasprintf("the order did not take hold: %s; what was "
+		judge_add_note(r, xasprintf("the order did not take hold: %s; what was "
 				      "expected happened (%s), but not in the gated "
 				      "order", gaps, why.s));
 		free(gaps);
@@ -263,11 +262,11 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 	} else if (met && !success) {
 		r->outcome = OUT_REPRODUCED;
 		if (gaps)
-			set_note(r, xasprintf("reproduced although %s", gaps));
+			judge_add_note(r, xasprintf("reproduced although %s", gaps));
 	} else if (infeasible) {
 		r->outcome = met ? OUT_ORDER_INFEASIBLE : success ? OUT_FAILED :
 			     OUT_ORDER_INFEASIBLE;
-		set_note(r, xasprintf("the gated order could not happen: the held "
+		judge_add_note(r, xasprintf("the gated order could not happen: the held "
 				      "threads waited only on threads that waited on "
 				      "them, so they were released "
 				      "(on_deadlock: release); the program then ended "
@@ -277,14 +276,14 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 		return;
 	} else if (gaps) {
 		r->outcome = OUT_NOT_ENFORCED;
-		set_note(r, xasprintf("the order did not take hold: %s", gaps));
+		judge_add_note(r, xasprintf("the order did not take hold: %s", gaps));
 	} else if (met) {
 		r->outcome = OUT_PASSED;
 	} else {
 		r->outcome = success ? OUT_FAILED : OUT_NOT_REPRODUCED;
 	}
 	if (r->outcome != OUT_NOT_ENFORCED)
-		set_note(r, rg_buf_detach(&why));
+		judge_add_note(r, rg_buf_detach(&why));
 	free(gaps);
 	rg_buf_release(&why);
 }

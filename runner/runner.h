@@ -326,6 +326,10 @@ void judge_run(const spec *sp, run_result *res, bool schedule_stuck,
 
 /* Does the spec need the program's output to judge a run? */
 bool judge_needs_output(const spec *sp);
+/* The gates that count and did not take hold, by name and why, or NULL. */
+char *judge_unenforced(const spec *sp, const run_result *r);
+/* Appends text (taken) to r's note ("a; b"). */
+void judge_add_note(run_result *r, char *text);
 
 /* Exit status for one outcome. */
 int run_outcome_exit(enum run_outcome o);
