@@ -12,12 +12,13 @@ foreach(prog abba_poll bystanders pshared join_held)
   configure_file(e2e/specs/${prog}.yaml ${E2E_DIR}/${prog}.yaml COPYONLY)
 endforeach()
 
-# (Patterns say ". " for the "; " of the chain: ';' splits a CMake list.)
+# (Patterns say ". " for the "; " of the chain: ';' splits a CMake list.
+# A bystander may be caught between two sleeps: "running" is as good.)
 # Two mutexes taken in opposite orders, no gate holding, a poller and a
 # napper running: DEADLOCK (as the spec expects), not TIMEOUT.
 racegate_e2e(waitfor_mutex_cycle_beside_poller 0
   "REPRODUCED: the program deadlocked, as expected"
-  "poller#1 +tid [0-9]+ +sleeping in poll"
+  "poller#1 +tid [0-9]+ +(sleeping in poll|running)"
   "forward +tid [0-9]+ +blocked: waits for mutex 'lock_b', held by backward"
   "backward +tid [0-9]+ +blocked: waits for mutex 'lock_a', held by forward"
   "wait-for chain: forward \\(tid [0-9]+\\) is blocked in pthread_mutex_lock on mutex 'lock_b' owned by backward \\(tid [0-9]+\\). backward is blocked in pthread_mutex_lock on mutex 'lock_a' owned by forward. main \\(tid [0-9]+\\) is blocked in pthread_join waiting for forward to exit"
@@ -27,7 +28,7 @@ racegate_e2e(waitfor_mutex_cycle_beside_poller 0
 # A held thread whose only opener joins it, a napper beside: the cycle goes
 # through pthread_join.
 racegate_e2e(waitfor_join_cycle_beside_napper 3 "SCHEDULE-DEADLOCK"
-  "napper#1 +tid [0-9]+ +sleeping in"
+  "napper#1 +tid [0-9]+ +(sleeping in|running)"
   "waiter +tid [0-9]+ +held at gate 'wait-go': waiting for go"
   "wait-for chain: waiter \\(tid [0-9]+\\) held at join_held.c:[0-9]+ waiting for 'go', which only main \\(tid [0-9]+\\) opens. main is blocked in pthread_join waiting for waiter to exit$"
   "!TIMEOUT" -- ${RG} run ${E2E_DIR}/join_held.yaml)
@@ -65,8 +66,8 @@ racegate_e2e(kv_server_fixed_infeasible_100_of_100 0 "100 runs: 100 ORDER-INFEAS
   -- ${RG} run --repeat 100 --on-deadlock release ${KV}/gates.yaml
      -- ${KV}/kv_server-fixed --drive)
 racegate_e2e(kv_server_fixed_cycle 3 "SCHEDULE-DEADLOCK"
-  "main +tid [0-9]+ +sleeping in epoll_wait"
-  "sleeper#1 +tid [0-9]+ +sleeping in clock_nanosleep"
+  "main +tid [0-9]+ +(sleeping in epoll_wait|running)"
+  "sleeper#1 +tid [0-9]+ +(sleeping in clock_nanosleep|running)"
   "incr +tid [0-9]+ +held at gate 'incr-checked': waiting for deleted"
   "deleter +tid [0-9]+ +blocked: waits for mutex 'table_lock', held by incr"
   "wait-for chain: incr \\(tid [0-9]+\\) held at kv_server.c:[0-9]+ waiting for 'deleted', which only deleter \\(tid [0-9]+\\) opens. deleter is blocked in pthread_mutex_lock on mutex 'table_lock' owned by incr$"
