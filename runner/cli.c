@@ -326,9 +326,71 @@ static int attach_check_cli(const struct cli *c)
 	return 0;
 }
 
+/*
+ * The options of run, check and attach about the program's run: durations,
+ * what to do on a deadlock, processes, sources, colour.  0 when argv[*i]
+ * was one (c is set, *i past its value), RG_EXIT_SETUP when its value is
+ * wrong, -1 when it is none of them.
+ */
+static int parse_valued(struct cli *c, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+
+	if (is_option(a, "--timeout") ||
+	    (!strcmp(c->cmd, "attach") && is_option(a, "--for"))) {
+		if (!(v = option_value(argc, argv, i, a[2] == 'f' ? "--for" :
+				       "--timeout")))
+			return usage_error("'%s' needs a duration", a);
+		c->timeout_ms = spec_parse_duration(v);
+		if (c->timeout_ms <= 0)
+			return usage_error("%s takes a duration such as 10s, "
+					   "500ms or 2m, not '%s'",
+					   a[2] == 'f' ? "--for" : "--timeout", v);
+	} else if (is_option(a, "--quiet-period")) {
+		if (!(v = option_value(argc, argv, i, "--quiet-period")))
+			return usage_error("'%s' needs a duration", a);
+		c->quiet_ms = spec_parse_duration(v);
+		if (c->quiet_ms <= 0)
+			return usage_error("--quiet-period takes a duration such as "
+					   "100ms or 1s, not '%s'", v);
+	} else if (!strcmp(a, "--keep-stopped")) {
+		c->keep_stopped = true;
+	} else if (!strcmp(a, "--follow-fork") || !strcmp(a, "--no-follow-fork")) {
+		c->follow_fork = a[2] != 'n';
+	} else if (is_option(a, "--on-deadlock")) {
+		if (!(v = option_value(argc, argv, i, "--on-deadlock")))
+			return usage_error("'%s' needs fail or release", a);
+		if (!strcmp(v, "fail"))
+			c->on_deadlock = SPEC_ON_DEADLOCK_FAIL;
+		else if (!strcmp(v, "release"))
+			c->on_deadlock = SPEC_ON_DEADLOCK_RELEASE;
+		else
+			return usage_error("--on-deadlock takes fail or release, "
+					   "not '%s'", v);
+	} else if (is_option(a, "--source-dir")) {
+		if (!(v = option_value(argc, argv, i, "--source-dir")) || !*v)
+			return usage_error("'%s' needs a folder", a);
+		c->source_dir = v;
+	} else if (is_option(a, "--color") || is_option(a, "--colour")) {
+		v = strchr(a, '=') ? strchr(a, '=') + 1 : "always";
+		if (!strcmp(v, "auto"))
+			c->color = -1;
+		else if (!strcmp(v, "always"))
+			c->color = 1;
+		else if (!strcmp(v, "never"))
+			c->color = 0;
+		else
+			return usage_error("--color takes auto, always or never, "
+					   "not '%s'", v);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
 int cli_parse(struct cli *c, int argc, char **argv)
 {
-	int i;
+	int i, r;
 
 	memset(c, 0, sizeof(*c));
 	c->repeat = 1;
@@ -402,52 +464,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
 				c->trace = v;
 		} else if (!strcmp(a, "--tap")) {
 			c->tap = true;
-		} else if (is_option(a, "--timeout") ||
-			   (!strcmp(c->cmd, "attach") && is_option(a, "--for"))) {
-			if (!(v = option_value(argc, argv, &i, a[2] == 'f' ? "--for" :
-					       "--timeout")))
-				return usage_error("'%s' needs a duration", a);
-			c->timeout_ms = spec_parse_duration(v);
-			if (c->timeout_ms <= 0)
-				return usage_error("%s takes a duration such as 10s, "
-						   "500ms or 2m, not '%s'",
-						   a[2] == 'f' ? "--for" : "--timeout", v);
-		} else if (is_option(a, "--quiet-period")) {
-			if (!(v = option_value(argc, argv, &i, "--quiet-period")))
-				return usage_error("'%s' needs a duration", a);
-			c->quiet_ms = spec_parse_duration(v);
-			if (c->quiet_ms <= 0)
-				return usage_error("--quiet-period takes a duration such as "
-						   "100ms or 1s, not '%s'", v);
-		} else if (!strcmp(a, "--keep-stopped")) {
-			c->keep_stopped = true;
-		} else if (!strcmp(a, "--follow-fork") || !strcmp(a, "--no-follow-fork")) {
-			c->follow_fork = a[2] != 'n';
-		} else if (is_option(a, "--on-deadlock")) {
-			if (!(v = option_value(argc, argv, &i, "--on-deadlock")))
-				return usage_error("'%s' needs fail or release", a);
-			if (!strcmp(v, "fail"))
-				c->on_deadlock = SPEC_ON_DEADLOCK_FAIL;
-			else if (!strcmp(v, "release"))
-				c->on_deadlock = SPEC_ON_DEADLOCK_RELEASE;
-			else
-				return usage_error("--on-deadlock takes fail or release, "
-						   "not '%s'", v);
-		} else if (is_option(a, "--source-dir")) {
-			if (!(v = option_value(argc, argv, &i, "--source-dir")) || !*v)
-				return usage_error("'%s' needs a folder", a);
-			c->source_dir = v;
-		} else if (is_option(a, "--color") || is_option(a, "--colour")) {
-			v = strchr(a, '=') ? strchr(a, '=') + 1 : "always";
-			if (!strcmp(v, "auto"))
-				c->color = -1;
-			else if (!strcmp(v, "always"))
-				c->color = 1;
-			else if (!strcmp(v, "never"))
-				c->color = 0;
-			else
-				return usage_error("--color takes auto, always or never, "
-						   "not '%s'", v);
+		} else if ((r = parse_valued(c, argc, argv, &i)) >= 0) {
+			if (r)
+				return r;
 		} else {
 			return usage_error("unknown option '%s' (see racegate --help)", a);
 		}
