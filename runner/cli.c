@@ -228,19 +228,27 @@ static const char help_text[] =
 "     racegate ends by that signal once it has cleaned up (attach too: the\n"
 "     signal wins over the outcome)\n";
 
+int cli_vusage(const char *usage, const char *fmt, va_list ap)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	rg_buf_vprintf(&b, fmt, ap);
+	rg_say("%s", b.s);
+	rg_buf_release(&b);
+	fputs(usage, stderr);
+	return RG_EXIT_SETUP;
+}
+
 static int usage_error(const char *fmt, ...) RG_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
 {
-	rg_buf b = RG_BUF_INIT;
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	rg_buf_vprintf(&b, fmt, ap);
+	r = cli_vusage(usage_text, fmt, ap);
 	va_end(ap);
-	rg_say("%s", b.s);
-	rg_buf_release(&b);
-	fputs(usage_text, stderr);
-	return RG_EXIT_SETUP;
+	return r;
 }
 
 static const char *option_value(int argc, char **argv, int *i, const char *name)

@@ -5,6 +5,8 @@
 #ifndef RACEGATE_CLI_H
 #define RACEGATE_CLI_H
 
+#include <stdarg.h>
+
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -42,5 +44,8 @@ int cli_parse(struct cli *c, int argc, char **argv);
 
 /* The whole program: returns racegate's exit status (or dies by a signal). */
 int cli_main(int argc, char **argv);
+
+/* Says what is wrong with the command line, then usage; RG_EXIT_SETUP. */
+int cli_vusage(const char *usage, const char *fmt, va_list ap);
 
 #endif

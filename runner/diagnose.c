@@ -583,6 +583,15 @@ static struct dthread *find_thread(struct dthread *v, size_t n, pid_t tid)
 	return NULL;
 }
 
+/* The first live thread neither held nor blocked for ever, or NULL. */
+static const struct dthread *first_mover(const struct dthread *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].live && !v[i].held && v[i].wait != TRACER_WAIT_FOREVER)
+			return &v[i];
+	return NULL;
+}
+
 /*
  * A gate that opens ev with a thread filter that could pick any thread
  * (gate_open_ended), while some thread can still move: that thread might
@@ -594,12 +603,9 @@ static bool explain_open_ended(struct dctx *d, struct dthread *v, size_t n,
 			       const char *ev, rg_buf *b)
 {
 	const spec *sp = d->in->p->sp;
-	const struct dthread *mover = NULL;
+	const struct dthread *mover = first_mover(v, n);
 	size_t i;
 
-	for (i = 0; i < n && !mover; i++)
-		if (v[i].live && !v[i].held && v[i].wait != TRACER_WAIT_FOREVER)
-			mover = &v[i];
 	if (!mover)
 		return false;
 	for (i = 0; i < sp->ngates; i++) {
@@ -628,12 +634,9 @@ static bool explain_woken_opener(struct dctx *d, struct dthread *v, size_t n,
 				 const char *ev, rg_buf *b)
 {
 	const spec *sp = d->in->p->sp;
-	const struct dthread *mover = NULL;
+	const struct dthread *mover = first_mover(v, n);
 	size_t i, k;
 
-	for (i = 0; i < n && !mover; i++)
-		if (v[i].live && !v[i].held && v[i].wait != TRACER_WAIT_FOREVER)
-			mover = &v[i];
 	if (!mover)
 		return false;
 	for (i = 0; i < sp->ngates; i++) {

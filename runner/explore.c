@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "cli.h"
 #include "interrupt.h"
 #include "intmap.h"
 #include "session.h"
@@ -111,16 +112,13 @@ static double elapsed_ms(const struct xctx *c)
 static int xusage(const char *fmt, ...) RG_PRINTF(1, 2);
 static int xusage(const char *fmt, ...)
 {
-	rg_buf b = RG_BUF_INIT;
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	rg_buf_vprintf(&b, fmt, ap);
+	r = cli_vusage(explore_usage, fmt, ap);
 	va_end(ap);
-	rg_say("%s", b.s);
-	rg_buf_release(&b);
-	fputs(explore_usage, stderr);
-	return RG_EXIT_SETUP;
+	return r;
 }
 
 /* --name VALUE or --name=VALUE at argv[*i]; NULL when it is not that option. */

@@ -362,6 +362,16 @@ static void own_pthread_create(plan *p)
 				p->pthread_create_addrs[i];
 }
 
+/* An empty plan for sp over the program cmd, its ELF/DWARF open. */
+static int plan_open(plan *p, const spec *sp, char *const *cmd,
+		     const char *source_dir, rg_err *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->sp = sp;
+	p->source_dir = source_dir;
+	return open_program(p, cmd, sp, err);
+}
+
 /* The {exe:} a gate names, on itself or through its thread, or NULL. */
 static const char *gate_exe(const spec *sp, const spec_gate *g)
 {
@@ -394,13 +404,9 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 	char *const *cmd = cmd_override && cmd_override[0] ? cmd_override : sp->command;
 	struct pairs pr = {NULL, 0, 0};
 	bool warned_nodebug = false;
-	const char *source_dir = p->source_dir;
 	size_t i;
 
-	memset(p, 0, sizeof(*p));
-	p->sp = sp;
-	p->source_dir = source_dir;
-	if (open_program(p, cmd, sp, err) < 0)
+	if (plan_open(p, sp, cmd, p->source_dir, err) < 0)
 		return -1;
 	for (i = 0; i < sp->naliases; i++)
 		check_start(p, &sp->aliases[i].sel, d);
@@ -430,10 +436,7 @@ int plan_build_image(plan *p, const spec *sp, const char *exe, const char *sourc
 	bool warned_nodebug = false;
 	size_t i;
 
-	memset(p, 0, sizeof(*p));
-	p->sp = sp;
-	p->source_dir = source_dir;
-	if (open_program(p, cmd, sp, err) < 0)
+	if (plan_open(p, sp, cmd, source_dir, err) < 0)
 		return -1;
 	for (i = 0; i < sp->ngates; i++)
 		if (plan_gate_in_image(sp, i, p->exe, false))

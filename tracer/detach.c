@@ -386,6 +386,17 @@ void tracer_detach_children(tracer *tr)
 	detach_let_go(tr, true, NULL);
 }
 
+/* Lets every thread go (detach_let_go); the program is no longer traced. */
+static int detach_finish(tracer *tr, int rc, rg_err *err)
+{
+	if (detach_let_go(tr, false, err) < 0)
+		rc = -1;
+	tr->ev_head = tr->nev = 0;      /* no event follows */
+	tr->exit_queued = true;
+	tr->reaped = true;
+	return rc;
+}
+
 int tracer_detach_stopped(tracer *tr, rg_err *err)
 {
 	int rc;
@@ -400,12 +411,7 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 	rc = detach_clean(tr, false, err);
 	/* Pending until a thread runs: the first one detached stops them all. */
 	kill(tr->pid, SIGSTOP);
-	if (detach_let_go(tr, false, err) < 0)
-		rc = -1;
-	tr->ev_head = tr->nev = 0;      /* no event follows */
-	tr->exit_queued = true;
-	tr->reaped = true;
-	return rc;
+	return detach_finish(tr, rc, err);
 }
 
 /*
@@ -441,10 +447,5 @@ int tracer_detach(tracer *tr, rg_err *err)
 			      "is in a plain stop");
 	else if (as->npages && tracer_scratch_unmap(tr, by, err) < 0)
 		rc = -1;
-	if (detach_let_go(tr, false, err) < 0)
-		rc = -1;
-	tr->ev_head = tr->nev = 0;      /* no event follows */
-	tr->exit_queued = true;
-	tr->reaped = true;
-	return rc;
+	return detach_finish(tr, rc, err);
 }
