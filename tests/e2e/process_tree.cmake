@@ -43,7 +43,7 @@ racegate_e2e(process_tree_child_threads 0 "counter = 2" "REPRODUCED: exit 1"
 # opens what it had not got past, and the parent sees the signal.
 racegate_e2e(process_tree_child_crashes 0 "child Segmentation fault" "PASSED"
   "child +pid [0-9]+ +tid [0-9]+ +proctree.c:69 +crash +opened child-past"
-  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:42 +parent-waits +released"
+  "main +pid [0-9]+ +tid [0-9]+ +proctree.c:42 +parent-waits +(released|passed)"
   -- ${RG} run ${E2E_DIR}/proctree_crash.yaml)
 # Fifty children made one after the other, each through a gate of
 # process: any; {process: {nth: 50}} is the last one's first thread.
