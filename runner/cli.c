@@ -87,6 +87,8 @@ static const char help_text[] =
 "  --keep-stopped     at a verdict (deadlock, timeout) leave the program\n"
 "                     stopped and detached, with no breakpoint in it, and\n"
 "                     print the gdb -p PID command to look inside\n"
+"  --no-fastpath      evaluate every gate hit through a trap (no jump pads;\n"
+"                     for comparison, and as an escape hatch)\n"
 "  --follow-fork      trace the program's fork children too: gates with\n"
 "                     process: act in them (the default when the spec names\n"
 "                     a process); --no-follow-fork lets them go untraced\n"
@@ -363,6 +365,8 @@ static int parse_valued(struct cli *c, int argc, char **argv, int *i)
 					   "100ms or 1s, not '%s'", v);
 	} else if (!strcmp(a, "--keep-stopped")) {
 		c->keep_stopped = true;
+	} else if (!strcmp(a, "--no-fastpath")) {
+		c->no_fastpath = true;
 	} else if (!strcmp(a, "--follow-fork") || !strcmp(a, "--no-follow-fork")) {
 		c->follow_fork = a[2] != 'n';
 	} else if (is_option(a, "--on-deadlock")) {
@@ -635,6 +639,7 @@ static int cmd_run(const struct cli *c)
 	o.on_deadlock = c->on_deadlock >= 0 ? c->on_deadlock : (int)sp->on_deadlock;
 	o.quiet_ms = c->quiet_ms;
 	o.keep_stopped = c->keep_stopped;
+	o.no_fastpath = c->no_fastpath;
 	if (c->attach_pid) {
 		/* the process's output is its own; --for (or the spec's) only */
 		o.attach_pid = c->attach_pid;

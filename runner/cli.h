@@ -25,6 +25,7 @@ struct cli {
 	int on_deadlock;       /* -1: the spec's */
 	long quiet_ms;         /* --quiet-period, 0: the default */
 	bool keep_stopped;
+	bool no_fastpath;      /* --no-fastpath: every gate hit traps */
 	int follow_fork;       /* --follow-fork 1, --no-follow-fork 0, -1: the spec says */
 	bool quiet, verbose;
 	int color;             /* -1 auto, 0 never, 1 always */

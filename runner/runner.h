@@ -241,6 +241,7 @@ typedef struct run_opts {
 	int ninherit;
 	pid_t attach_pid;      /* racegate attach: the running process, else 0 */
 	bool follow_fork;      /* trace the program's fork children too (--follow-fork) */
+	bool no_fastpath;      /* --no-fastpath: gate sites keep their int3, no jump pads */
 } run_opts;
 
 /* tl_entry.kind of a condition's first unreadable read at a gate (not a gate note). */
