@@ -140,8 +140,14 @@ void attach_judge(const spec *sp, run_result *r, const session_end *end,
 		return;
 	}
 	r->outcome = OUT_NOT_ENFORCED;
-	judge_add_note(r, xasprintf("the order did not take hold: %s%s; racegate let "
-			      "process %d go on", gaps ? gaps : "the gates did not act",
-			      end->timed_out ? " before --for ran out" : "", (int)pid));
+	if (end->execed[0])
+		judge_add_note(r, xasprintf("the order did not take hold: %s before process "
+				      "%d ran exec ('%s'), which took the gated code "
+				      "away; racegate let it go on", gaps ? gaps :
+				      "the gates did not act", (int)pid, end->execed));
+	else
+		judge_add_note(r, xasprintf("the order did not take hold: %s%s; racegate let "
+				      "process %d go on", gaps ? gaps : "the gates did not act",
+				      end->timed_out ? " before --for ran out" : "", (int)pid));
 	free(gaps);
 }

@@ -516,6 +516,18 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 	restart_released(s);
 }
 
+/* The path of the program process pid runs, into buf; false if unknown. */
+static bool program_path(pid_t pid, char *buf, size_t cap)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = readlink(path, buf, cap - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0;
+}
+
 static int find_bias(session *s, rg_err *err);
 
 /*
@@ -531,6 +543,14 @@ static void on_exec(session *s)
 	rg_err err = RG_ERR_INIT;
 	size_t i;
 
+	if (s->attached) {
+		/* the gated code is gone with the old image: nothing is left
+		 * for racegate to do, and the new program may run for ever */
+		if (!program_path(tracer_pid(s->tr), s->end.execed,
+				  sizeof(s->end.execed)))
+			snprintf(s->end.execed, sizeof(s->end.execed), "?");
+		return;
+	}
 	s->entry = 0;
 	s->nptc = 0;
 	for (i = 0; i < s->npend; i++)
@@ -624,20 +644,17 @@ static void on_child_exec(session *s, pid_t pid, pid_t tid)
 		restart_released(s);
 	}
 	pr = &s->procs[proc_index(s, pid)];
-	char path[64], exe[PATH_MAX];
+	char exe[PATH_MAX];
 	spec_diags d = SPEC_DIAGS_INIT;
 	rg_err err = RG_ERR_INIT;
 	uint64_t bias;
-	ssize_t n;
+	bool known = program_path(pid, exe, sizeof(exe));
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
 	free(pr->exe);
-	pr->exe = n > 0 ? xstrdup(strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe) : NULL;
+	pr->exe = known ? xstrdup(strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe) : NULL;
 	proc_drop_image(pr);
-	rg_trace("process %d runs '%s' now", (int)pid, n > 0 ? exe : "?");
-	if (n <= 0 || !image_gated(s->p->sp, exe)) {
+	rg_trace("process %d runs '%s' now", (int)pid, known ? exe : "?");
+	if (!known || !image_gated(s->p->sp, exe)) {
 		resume(s, tid);     /* an executable no gate names: nothing to arm */
 		return;
 	}
@@ -679,17 +696,13 @@ static void stall_refresh(session *s)
 /* A followed child process: its threads are told of as they come (THREAD_NEW). */
 static void on_fork(session *s, pid_t child)
 {
-	char path[64], exe[PATH_MAX];
-	ssize_t n;
+	char exe[PATH_MAX];
+	bool known = program_path(child, exe, sizeof(exe));
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)child);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	if (n > 0)
-		exe[n] = '\0';
-	proc_add(s, child, n > 0 ? exe : NULL);
+	proc_add(s, child, known ? exe : NULL);
 	stall_refresh(s);
 	rg_trace("following process %d (%s), child #%zu", (int)child,
-		 n > 0 ? exe : "?", s->nprocs - 1);
+		 known ? exe : "?", s->nprocs - 1);
 }
 
 static void dispatch(session *s, const tracer_event *ev)
@@ -1016,6 +1029,8 @@ static void event_loop(session *s)
 			s->end.completed = true;
 			session_let_go(s);
 		}
+		if (s->end.execed[0] && !s->killed)
+			session_let_go(s);
 		if (s->end.detached)
 			break;
 

@@ -135,6 +135,8 @@ typedef struct session_end {
 	bool kept;             /* left stopped and detached (--keep-stopped) */
 	bool detached;         /* attach: let go, clean or not (res->note says) */
 	bool completed;        /* attach: let go because every gate that counts acted */
+	char execed[256];      /* attach: let go because the process ran exec: the
+				  new program (empty: it did not) */
 	pid_t kept_pid;
 } session_end;
 

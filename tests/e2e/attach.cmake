@@ -19,7 +19,7 @@ endforeach()
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   foreach(mode reproduce tid for interrupt exits fork eperm zombie kill9 churn stopped dlopen
-               otheruser forkproc)
+               otheruser forkproc exec)
     set(prog attach_server)
     if(mode STREQUAL churn)
       set(prog churn)

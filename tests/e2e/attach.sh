@@ -14,6 +14,8 @@
 #              expect: exit: 3
 #   fork       the process forks while attached: the child, running gated
 #              code, exits 0; SIGTERM then: 143
+#   exec       the process runs exec (a server's upgrade in place): racegate
+#              lets it go at once, NOT-ENFORCED, and the new image is clean
 #   forkproc   a spec with a gate for a child process: attach follows no
 #              fork, says so at the start, and the child forked while
 #              attached runs untraced and clean; --for ends it: NOT-ENFORCED
@@ -208,6 +210,17 @@ fork)
 	kill -TERM "$rgpid"
 	finish 143
 	has "INTERRUPTED: racegate got SIGTERM: it let process $srv go on"
+	unharmed
+	;;
+exec)
+	attach "$srv" "$specs/attach_race.yaml"
+	[ "$(client send exec)" = ok ] || fail "the exec request was not answered"
+	finish 3
+	has "NOT-ENFORCED: the order did not take hold: 'w1-loaded' .* was never reached before process $srv ran exec \\('.*attach_server'\\), which took the gated code away; racegate let it go on"
+	for _ in $(seq 100); do
+		client send get >/dev/null 2>&1 && break
+		sleep 0.1
+	done
 	unharmed
 	;;
 forkproc)

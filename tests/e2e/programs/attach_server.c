@@ -14,7 +14,8 @@
  * (0 when its copy of the code is clean), "plugin" opens
  * libe2e_plugin.so (next to the program) with dlopen the first time and
  * answers its count after a plugin_add, "quit" ends the server with
- * exit 0, "exit3" with exit 3.
+ * exit 0, "exit3" with exit 3, "exec" answers "ok" and runs the server
+ * afresh with exec (a server's upgrade in place), on the same socket.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -57,6 +58,7 @@ static void forked_child(void)
 }
 
 static const char *self_path;
+static const char *sock_path;
 
 /* libe2e_plugin.so, opened on first use: a library loaded after an attach. */
 static long plugin(void)
@@ -108,6 +110,10 @@ static void serve(int fd)
 			exit(0);
 		} else if (!strncmp(line, "exit3", 5)) {
 			exit(3);
+		} else if (!strncmp(line, "exec", 4)) {
+			reply(out, "ok\n", 0);
+			execl(self_path, self_path, sock_path, (char *)NULL);
+			exit(4);
 		} else {
 			reply(out, "?\n", 0);
 		}
@@ -152,6 +158,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	self_path = argv[0];
+	sock_path = argv[1];
 	signal(SIGPIPE, SIG_IGN);
 	strcpy(sa.sun_path, argv[1]);
 	unlink(argv[1]);
