@@ -523,15 +523,16 @@ static char *state_text(struct dctx *d, const struct dthread *t)
 	case W_NONE:
 		break;
 	}
+	if (t->st.state == 'T' || t->st.state == 't')
+		return xstrdup("stopped");
 	if (t->st.state == 'R' || !t->st.in_syscall)
-		return xstrdup(t->st.state == 'T' || t->st.state == 't' ? "stopped" : "running");
+		return xstrdup("running");
 	nm = tracer_syscall_name(t->st.nr, b2, sizeof(b2));
 	if (t->wait == TRACER_WAIT_TIMED)
 		return xasprintf("sleeping in %s (wakes by itself)", nm);
 	if (t->wait == TRACER_WAIT_FOREVER)
 		return xasprintf("blocked: %s with no timeout%s", nm,
-				 t->st.nr == 0 || t->st.nr == 19 || t->st.nr == 45 ||
-				 t->st.nr == 47 || t->st.nr == 43 || t->st.nr == 288 ?
+				 tracer_syscall_reads_fd(t->st.nr) ?
 				 " on a pipe or socket only the program can write" : "");
 	return xasprintf("in %s (may wake)", nm);
 }

@@ -578,6 +578,11 @@ const char *tracer_syscall_name(long nr, char *buf, size_t len)
 		{ SYS_semtimedop, "semtimedop" },
 		{ SYS_mq_timedreceive, "mq_timedreceive" },
 		{ SYS_mq_timedsend, "mq_timedsend" },
+		{ SYS_kill, "kill" }, { SYS_tgkill, "tgkill" }, { SYS_tkill, "tkill" },
+		{ SYS_rt_sigprocmask, "rt_sigprocmask" }, { SYS_getpid, "getpid" },
+		{ SYS_gettid, "gettid" }, { SYS_mmap, "mmap" },
+		{ SYS_munmap, "munmap" }, { SYS_exit, "exit" },
+		{ SYS_exit_group, "exit_group" }, { SYS_close, "close" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -585,4 +590,19 @@ const char *tracer_syscall_name(long nr, char *buf, size_t len)
 			return names[i].name;
 	snprintf(buf, len, "syscall %ld", nr);
 	return buf;
+}
+
+bool tracer_syscall_reads_fd(long nr)
+{
+	switch (nr) {
+	case SYS_read:
+	case SYS_readv:
+	case SYS_recvfrom:
+	case SYS_recvmsg:
+	case SYS_accept:
+	case SYS_accept4:
+		return true;
+	default:
+		return false;
+	}
 }

@@ -41,6 +41,10 @@ enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st);
 /* "futex", "nanosleep", ...; "syscall N" for the rest (static buffer-free: buf). */
 const char *tracer_syscall_name(long nr, char *buf, size_t len);
 
+/* Whether syscall nr waits on the fd in its first argument (a read, a
+ * receive, an accept). */
+bool tracer_syscall_reads_fd(long nr);
+
 /* FUTEX_WAIT-like futex call: its address, else 0. */
 uint64_t tracer_tstate_futex(const tracer_tstate *st);
 
