@@ -10,6 +10,7 @@
  * "no code on this line" lie.
  */
 #include "dwarfx_int.h"
+#include "dwarfx_dieranges.h"
 
 #include <dwarf.h>
 #include <libdwarf.h>
@@ -543,131 +544,30 @@ static void add_range(struct walk *w, struct rangebuf *rb, uint64_t lo, uint64_t
 	dx->nranges++;
 }
 
-/* DWARF 5: DW_AT_ranges is an offset into, or index of, .debug_rnglists. */
-static int read_rnglists(struct walk *w, Dwarf_Attribute attr, Dwarf_Half form,
-			 struct rangebuf *rb)
+struct addctx {
+	struct walk *w;
+	struct rangebuf *rb;
+};
+
+static int add_one(void *arg, uint64_t lo, uint64_t hi)
 {
-	Dwarf_Rnglists_Head head = NULL;
-	Dwarf_Unsigned val, count, global_off, i;
-	Dwarf_Error e = NULL;
-	int res;
+	struct addctx *c = arg;
 
-	if (form == DW_FORM_rnglistx)
-		res = dwarf_formudata(attr, &val, &e);
-	else
-		res = dwarf_global_formref(attr, &val, &e);
-	if (res == DW_DLV_ERROR)
-		return dw_fail(w, e, "DW_AT_ranges");
-	if (res == DW_DLV_NO_ENTRY)
-		return 0;
-	res = dwarf_rnglists_get_rle_head(attr, form, val, &head, &count,
-					  &global_off, &e);
-	if (res == DW_DLV_ERROR)
-		return dw_fail(w, e, "range list");
-	if (res == DW_DLV_NO_ENTRY)
-		return 0;
-	for (i = 0; i < count; i++) {
-		unsigned len, code;
-		Dwarf_Unsigned raw1, raw2, lo, hi;
-		Dwarf_Bool no_addr;
-
-		res = dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1,
-							&raw2, &no_addr, &lo, &hi, &e);
-		if (res == DW_DLV_ERROR) {
-			dwarf_dealloc_rnglists_head(head);
-			return dw_fail(w, e, "range list entry");
-		}
-		if (res == DW_DLV_NO_ENTRY || code == DW_RLE_end_of_list)
-			break;
-		if (code == DW_RLE_base_address || code == DW_RLE_base_addressx ||
-		    no_addr)
-			continue;
-		/* the "cooked" values already have the base address applied */
-		add_range(w, rb, lo, hi);
-	}
-	dwarf_dealloc_rnglists_head(head);
-	return 0;
-}
-
-/* DWARF 2-4: DW_AT_ranges is an offset into .debug_ranges. */
-static int read_ranges(struct walk *w, Dwarf_Die die, Dwarf_Attribute attr,
-		       Dwarf_Half form, struct rangebuf *rb)
-{
-	Dwarf_Ranges *list = NULL;
-	Dwarf_Signed n = 0, i;
-	Dwarf_Unsigned bytes, off;
-	Dwarf_Off realoff, ref;
-	Dwarf_Error e = NULL;
-	uint64_t base = w->cu_base;
-	int res;
-
-	if (form == DW_FORM_data4 || form == DW_FORM_data8) {
-		res = dwarf_formudata(attr, &off, &e);
-	} else {
-		res = dwarf_global_formref(attr, &ref, &e);
-		off = ref;
-	}
-	if (res == DW_DLV_ERROR)
-		return dw_fail(w, e, "DW_AT_ranges");
-	if (res == DW_DLV_NO_ENTRY)
-		return 0;
-	res = dwarf_get_ranges_b(w->dbg, off, die, &realoff, &list, &n, &bytes, &e);
-	if (res == DW_DLV_ERROR)
-		return dw_fail(w, e, "range list");
-	if (res == DW_DLV_NO_ENTRY)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (list[i].dwr_type == DW_RANGES_END)
-			break;
-		if (list[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
-			base = list[i].dwr_addr2;
-		else
-			add_range(w, rb, base + list[i].dwr_addr1,
-				  base + list[i].dwr_addr2);
-	}
-	dwarf_ranges_dealloc(w->dbg, list, n);
+	add_range(c->w, c->rb, lo, hi);
 	return 0;
 }
 
 /* Appends the die's code ranges to dx->ranges (those in executable memory). */
 static int die_ranges(struct walk *w, Dwarf_Die die, struct rangebuf *rb)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Addr lo, hv;
-	Dwarf_Half form;
-	enum Dwarf_Form_Class cls;
+	struct addctx c = { w, rb };
 	Dwarf_Error e = NULL;
-	int res, ret;
+	const char *what = NULL;
 
-	res = dwarf_lowpc(die, &lo, &e);
-	if (res == DW_DLV_ERROR)
-		return dw_fail(w, e, "DW_AT_low_pc");
-	if (res == DW_DLV_OK) {
-		res = dwarf_highpc_b(die, &hv, &form, &cls, &e);
-		if (res == DW_DLV_ERROR)
-			return dw_fail(w, e, "DW_AT_high_pc");
-		if (res == DW_DLV_NO_ENTRY)
-			add_range(w, rb, lo, lo + 1);
-		else
-			add_range(w, rb, lo, cls == DW_FORM_CLASS_CONSTANT ? lo + hv : hv);
-		return 0;
-	}
-	res = dwarf_attr(die, DW_AT_ranges, &attr, &e);
-	if (res == DW_DLV_ERROR)
-		return dw_fail(w, e, "DW_AT_ranges");
-	if (res == DW_DLV_NO_ENTRY)
-		return 0;
-	res = dwarf_whatform(attr, &form, &e);
-	if (res != DW_DLV_OK) {
-		dwarf_dealloc_attribute(attr);
-		return dw_fail(w, e, "DW_AT_ranges");
-	}
-	if (w->version >= 5)
-		ret = read_rnglists(w, attr, form, rb);
-	else
-		ret = read_ranges(w, die, attr, form, rb);
-	dwarf_dealloc_attribute(attr);
-	return ret;
+	if (dwarfx_die_ranges(w->dbg, die, w->cu_base, add_one, &c, &e, &what) ==
+	    DW_DLV_ERROR)
+		return dw_fail(w, e, what);
+	return 0;
 }
 
 /*

@@ -11,6 +11,7 @@
  * abstract original only.
  */
 #include "dwarfx_vint.h"
+#include "dwarfx_dieranges.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,113 +218,31 @@ static const dwarfx_var *global_tail(dwarfx *dx, const char *name)
 
 /* ---- ranges of lexical blocks ---- */
 
-static bool in_rnglists(Dwarf_Debug dbg, Dwarf_Attribute attr, Dwarf_Half form,
-			uint64_t addr)
+struct holds {
+	uint64_t addr;
+	bool in;
+};
+
+static int holds_addr(void *arg, uint64_t lo, uint64_t hi)
 {
-	Dwarf_Rnglists_Head head = NULL;
-	Dwarf_Unsigned val, count, global_off, i;
-	Dwarf_Error e = NULL;
-	bool in = false;
-	int res;
+	struct holds *h = arg;
 
-	if (form == DW_FORM_rnglistx)
-		res = dwarf_formudata(attr, &val, &e);
-	else
-		res = dwarf_global_formref(attr, &val, &e);
-	if (res == DW_DLV_OK)
-		res = dwarf_rnglists_get_rle_head(attr, form, val, &head, &count,
-						  &global_off, &e);
-	if (res != DW_DLV_OK) {
-		drop(dbg, &e);
-		return false;
-	}
-	for (i = 0; i < count && !in; i++) {
-		unsigned len, code;
-		Dwarf_Unsigned raw1, raw2, lo, hi;
-		Dwarf_Bool no_addr;
-
-		if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1, &raw2,
-						      &no_addr, &lo, &hi, &e) != DW_DLV_OK) {
-			drop(dbg, &e);
-			break;
-		}
-		if (code == DW_RLE_end_of_list)
-			break;
-		if (code == DW_RLE_base_address || code == DW_RLE_base_addressx || no_addr)
-			continue;
-		in = lo <= addr && addr < hi;
-	}
-	dwarf_dealloc_rnglists_head(head);
-	return in;
+	h->in = lo <= h->addr && h->addr < hi;
+	return h->in;
 }
 
-static bool in_ranges(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Attribute attr,
-		      Dwarf_Half form, uint64_t base, uint64_t addr)
-{
-	Dwarf_Ranges *list = NULL;
-	Dwarf_Signed n = 0, i;
-	Dwarf_Unsigned bytes, off = 0;
-	Dwarf_Off realoff, ref;
-	Dwarf_Error e = NULL;
-	bool in = false;
-	int res;
-
-	if (form == DW_FORM_data4 || form == DW_FORM_data8) {
-		res = dwarf_formudata(attr, &off, &e);
-	} else {
-		res = dwarf_global_formref(attr, &ref, &e);
-		off = ref;
-	}
-	if (res == DW_DLV_OK)
-		res = dwarf_get_ranges_b(dbg, off, die, &realoff, &list, &n, &bytes, &e);
-	if (res != DW_DLV_OK) {
-		drop(dbg, &e);
-		return false;
-	}
-	for (i = 0; i < n && !in; i++) {
-		if (list[i].dwr_type == DW_RANGES_END)
-			break;
-		if (list[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
-			base = list[i].dwr_addr2;
-		else
-			in = base + list[i].dwr_addr1 <= addr && addr < base + list[i].dwr_addr2;
-	}
-	dwarf_ranges_dealloc(dbg, list, n);
-	return in;
-}
-
-/* Does die (a lexical block) hold addr?  base: the unit's low pc. */
+/* Does die (a lexical block) hold addr?  base: the unit's low pc.  An
+ * unreadable range list holds nothing. */
 static bool die_holds(Dwarf_Debug dbg, Dwarf_Die die, uint64_t base, uint64_t addr)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Addr lo, hv;
-	Dwarf_Half form = 0, version = 0, offsize = 0;
-	enum Dwarf_Form_Class cls;
+	struct holds h = { addr, false };
 	Dwarf_Error e = NULL;
-	bool in;
+	const char *what;
 
-	if (dwarf_lowpc(die, &lo, &e) == DW_DLV_OK) {
-		if (dwarf_highpc_b(die, &hv, &form, &cls, &e) != DW_DLV_OK) {
-			drop(dbg, &e);
-			return false;
-		}
-		return lo <= addr && addr < (cls == DW_FORM_CLASS_CONSTANT ? lo + hv : hv);
-	}
+	if (dwarfx_die_ranges(dbg, die, base, holds_addr, &h, &e, &what) == DW_DLV_ERROR)
+		h.in = false;
 	drop(dbg, &e);
-	if (dwarf_attr(die, DW_AT_ranges, &attr, &e) != DW_DLV_OK) {
-		drop(dbg, &e);
-		return false;
-	}
-	if (dwarf_whatform(attr, &form, &e) != DW_DLV_OK ||
-	    dwarf_get_version_of_die(die, &version, &offsize) != DW_DLV_OK) {
-		drop(dbg, &e);
-		dwarf_dealloc_attribute(attr);
-		return false;
-	}
-	in = version >= 5 ? in_rnglists(dbg, attr, form, addr) :
-		in_ranges(dbg, die, attr, form, base, addr);
-	dwarf_dealloc_attribute(attr);
-	return in;
+	return h.in;
 }
 
 /* ---- the walk ---- */
