@@ -1,6 +1,7 @@
 /*
  * specs/ internals: the loader state shared by the YAML walker (spec.c),
- * the whole-spec checks (spec_check.c), the value parsers (spec_value.c)
+ * the whole-spec checks (spec_check.c), the value parsers (spec_value.c),
+ * the regex cost check (spec_regex.c)
  * and the 'when:' syntax check (spec_when.c).  Not for other modules.
  */
 #ifndef RACEGATE_SPEC_INT_H
@@ -80,6 +81,10 @@ const char *spec_signal_name_at(size_t i);
 
 /* Whole-spec checks, after every node was read (spec_check.c). */
 void spec_check_all(spec_loader *ld);
+
+/* spec_regex.c: whether regcomp can build regex re in reasonable time and
+ * memory (stacked repetitions blow it up exponentially). */
+bool spec_regex_cheap(const char *re);
 
 /*
  * Syntax of a when: condition (spec_when.c).  Returns 0 when expr is a
