@@ -529,36 +529,6 @@ static size_t line_lower_bound(const dwarfx *dx, const struct dwarfx_file *f,
 	return lo;
 }
 
-/* Up to 60 characters of a source line, blanks around it trimmed. */
-static void add_excerpt(rg_buf *b, const char *text)
-{
-	size_t len;
-
-	while (*text == ' ' || *text == '\t')
-		text++;
-	len = strlen(text);
-	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
-		len--;
-	if (len > 60)
-		rg_buf_printf(b, "'%.57s...'", text);
-	else
-		rg_buf_printf(b, "'%.*s'", (int)len, text);
-}
-
-/*
- * Could this line have held code?  Blank lines, comments and lone braces
- * never do; anything else may be a statement an optimiser removed.
- */
-static bool looks_like_code(const char *text)
-{
-	while (*text == ' ' || *text == '\t')
-		text++;
-	if (!*text || !strncmp(text, "//", 2) || !strncmp(text, "/*", 2) ||
-	    *text == '*' || *text == '#')
-		return false;
-	return strspn(text, "{}; \t") != strlen(text);
-}
-
 /*
  * No code at line of f (k: where it would be in byline).  Names the nearest
  * lines with code; in an optimised build, says when the line looks like a
@@ -585,12 +555,12 @@ static int no_code(dwarfx *dx, const char *where, const struct dwarfx_file *f,
 		if (!text && dwarfx_source_read(dx, f->path, &src, NULL) == 0 &&
 		    line <= (long)src.nlines)
 			text = src.lines[line - 1];
-		optimised = !text || looks_like_code(text);
+		optimised = !text || dwarfx_source_may_be_code(text);
 	}
 	rg_buf_printf(&b, "cannot resolve '%s': ", where);
 	if (match) {
 		rg_buf_printf(&b, "the matching line, %s:%ld ", base_name(f->path), line);
-		add_excerpt(&b, match);
+		dwarfx_source_excerpt(&b, match);
 		rg_buf_puts(&b, ", has no code");
 	} else {
 		rg_buf_puts(&b, "no code on this line");
@@ -1249,7 +1219,7 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 		for (i = 0; i < mv.n && i < MAX_LISTED; i++) {
 			rg_buf_printf(&b, "%s%s:%ld ", i ? ", " : "",
 				      base_name(mv.v[i].file->path), mv.v[i].line);
-			add_excerpt(&b, mv.v[i].text);
+			dwarfx_source_excerpt(&b, mv.v[i].text);
 		}
 		if (mv.n > MAX_LISTED)
 			rg_buf_printf(&b, ", and %zu more", mv.n - MAX_LISTED);

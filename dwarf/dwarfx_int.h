@@ -232,6 +232,11 @@ struct dwarfx_source {
 int dwarfx_source_read(dwarfx *dx, const char *path, struct dwarfx_source *src,
 		       rg_err *err);
 void dwarfx_source_release(struct dwarfx_source *src);
+/* Appends up to 60 characters of a source line, quoted, blanks trimmed. */
+void dwarfx_source_excerpt(rg_buf *b, const char *text);
+/* Could this source line have held code?  Blank lines, comments and lone
+ * braces never do; anything else may be a statement an optimiser removed. */
+bool dwarfx_source_may_be_code(const char *text);
 
 /*
  * dwarfx_markers.c: line of the source at path, through the preprocessor

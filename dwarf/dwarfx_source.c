@@ -114,3 +114,33 @@ void dwarfx_source_release(struct dwarfx_source *src)
 	free(src->path);
 	memset(src, 0, sizeof(*src));
 }
+
+/* Up to 60 characters of a source line, blanks around it trimmed. */
+void dwarfx_source_excerpt(rg_buf *b, const char *text)
+{
+	size_t len;
+
+	while (*text == ' ' || *text == '\t')
+		text++;
+	len = strlen(text);
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len > 60)
+		rg_buf_printf(b, "'%.57s...'", text);
+	else
+		rg_buf_printf(b, "'%.*s'", (int)len, text);
+}
+
+/*
+ * Could this line have held code?  Blank lines, comments and lone braces
+ * never do; anything else may be a statement an optimiser removed.
+ */
+bool dwarfx_source_may_be_code(const char *text)
+{
+	while (*text == ' ' || *text == '\t')
+		text++;
+	if (!*text || !strncmp(text, "//", 2) || !strncmp(text, "/*", 2) ||
+	    *text == '*' || *text == '#')
+		return false;
+	return strspn(text, "{}; \t") != strlen(text);
+}
