@@ -84,6 +84,22 @@ static bool can_move(struct solve *s, size_t i)
 		return t->nneeds ? true : someone_free(s, i);
 	case GATE_WF_ON_ANYONE:
 		return someone_free(s, i);
+	case GATE_WF_ON_ANY_OF: {
+		bool any = false;
+
+		for (k = 0; k < t->nons; k++) {
+			size_t j = index_of(s, t->ons[k]);
+
+			if (j == NOIX)
+				continue;  /* gone */
+			any = true;
+			if (!s->v[j].stuck)
+				return true;
+			if (t->next == NOIX)
+				t->next = j;
+		}
+		return !any;
+	}
 	}
 	rg_bug("wait-for node of kind %d", (int)t->kind);
 	return true;

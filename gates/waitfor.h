@@ -13,6 +13,9 @@
  *    (it could be, or start, the one a selector picks);
  *  - blocked for ever on one thread (the owner of the mutex it locks, the
  *    thread it joins) waits for that thread alone (ON_THREAD);
+ *  - blocked until one of a few threads acts (a parent in wait4 for a child
+ *    process: any of the child's threads may end it) waits for those
+ *    (ON_ANY_OF); when none of them is left, it can move (the wait ends);
  *  - blocked for ever otherwise (a condition, a futex no owner is known of,
  *    a pipe only the program writes) waits for anyone (ON_ANYONE).
  * The stuck set is the largest set of those threads in which each waits
@@ -34,6 +37,7 @@ enum gate_wf_kind {
 	GATE_WF_HELD,          /* held at a gate: needs[] */
 	GATE_WF_ON_THREAD,     /* blocked for ever until thread `on` acts */
 	GATE_WF_ON_ANYONE,     /* blocked for ever until some thread acts */
+	GATE_WF_ON_ANY_OF,     /* blocked until one of ons[] acts */
 };
 
 typedef struct gate_wf_node {
@@ -44,13 +48,16 @@ typedef struct gate_wf_node {
 	const gate_need *needs;    /* HELD: what it still needs; with none it
 				      counts as ON_ANYONE */
 	size_t nneeds;
+	const pid_t *ons;          /* ON_ANY_OF: the threads that can end its wait */
+	size_t nons;
 	/* set by gate_wf_solve */
 	bool stuck;
 	int blocked_need;          /* HELD and stuck: a need no thread outside the
 				      stuck set can meet; else -1 */
 	size_t next;               /* stuck: the node it waits for in the chain
 				      (ON_THREAD: the owner; HELD: a thread of
-				      blocked_need's by), or (size_t)-1 */
+				      blocked_need's by; ON_ANY_OF: one of ons),
+				      or (size_t)-1 */
 } gate_wf_node;
 
 /*

@@ -169,6 +169,49 @@ static void blocked_node(pid_t pid, const tracer_tstate *st, const pid_t *live,
 }
 
 /*
+ * A thread of process pid in wait4/waitid: the threads of the child
+ * processes it waits for (*ons, caller frees), when every such child is
+ * one of those watched (tids[i] in process pids[i]); else false: a child
+ * racegate does not see may end the wait.
+ */
+static bool child_wait_node(pid_t pid, const tracer_tstate *st, const pid_t *tids,
+			    const pid_t *pids, size_t n, pid_t **ons, size_t *nons)
+{
+	pid_t child, *kids = NULL;
+	size_t nkids = 0, i, k, cap = 0;
+	bool ok = true;
+
+	*ons = NULL;
+	*nons = 0;
+	if (!tracer_tstate_waits_child(st, &child))
+		return false;
+	if (child > 0) {
+		kids = xmalloc(sizeof(*kids));
+		kids[nkids++] = child;
+	} else if (tracer_children(pid, &kids, &nkids) < 0 || !nkids) {
+		free(kids);
+		return false;
+	}
+	for (k = 0; k < nkids && ok; k++) {
+		size_t before = *nons;
+
+		for (i = 0; i < n; i++)
+			if (pids[i] == kids[k]) {
+				RG_GROW(*ons, *nons + 1, cap);
+				(*ons)[(*nons)++] = tids[i];
+			}
+		ok = *nons > before;
+	}
+	free(kids);
+	if (!ok) {
+		free(*ons);
+		*ons = NULL;
+		*nons = 0;
+	}
+	return ok;
+}
+
+/*
  * The wait-for graph of the live threads now (waitfor.h), and a snapshot
  * of its stuck set (*out, *nout); returns whether a held thread is in it.
  */
@@ -202,7 +245,14 @@ static bool stuck_now(stall_held_fn held, stall_needs_fn needs, void *ctx,
 		tracer_tstate_read(pids[i], tids[i], &st);
 		if (!st.state || st.state == 'Z' || st.state == 'X')
 			continue;          /* dead, not yet reaped */
-		if (tracer_tstate_wait(pids[i], &st) == TRACER_WAIT_FOREVER) {
+		if (child_wait_node(pids[i], &st, tids, pids, n, (pid_t **)&nd->ons,
+				    &nd->nons)) {
+			nd->kind = GATE_WF_ON_ANY_OF;
+			sp->kind = 'B';
+			sp->nr = st.nr;
+			sp->a0 = st.args[0];
+			sp->runs = st.runs;
+		} else if (tracer_tstate_wait(pids[i], &st) == TRACER_WAIT_FOREVER) {
 			blocked_node(pids[i], &st, tids, n, nd);
 			sp->kind = 'B';
 			sp->on = nd->on;
@@ -221,8 +271,10 @@ static bool stuck_now(stall_held_fn held, stall_needs_fn needs, void *ctx,
 			snap[ns++] = snap[i];
 		}
 	}
-	for (i = 0; i < nv; i++)
+	for (i = 0; i < nv; i++) {
 		gate_needs_free((gate_need *)v[i].needs, v[i].nneeds);
+		free((pid_t *)v[i].ons);
+	}
 	free(v);
 	*out = snap;
 	*nout = ns;
@@ -381,7 +433,7 @@ static char *object_name(struct dctx *d, uint64_t a, bool whole)
 
 /* ---- one thread ------------------------------------------------------- */
 
-enum waits { W_NONE, W_MUTEX, W_COND, W_JOIN, W_BARRIER, W_SEM, W_RWLOCK, W_FUTEX };
+enum waits { W_NONE, W_MUTEX, W_COND, W_JOIN, W_BARRIER, W_SEM, W_RWLOCK, W_FUTEX, W_CHILD };
 
 struct dthread {
 	pid_t tid;
@@ -400,7 +452,8 @@ struct dthread {
 	char *where_paren;         /* "fn (file.c:12)" */
 	enum waits what;
 	uint64_t obj;              /* futex address */
-	pid_t other;               /* W_MUTEX: owner, W_JOIN: the joined thread */
+	pid_t other;               /* W_MUTEX: owner, W_JOIN: the joined thread,
+				      W_CHILD: the child process (-1: any) */
 };
 
 static const char *label_of(const diag_input *in, pid_t tid, char *buf, size_t len)
@@ -436,6 +489,10 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 	bool known_word = false, known_owner = false;
 	size_t i;
 
+	if (tracer_tstate_waits_child(&t->st, &t->other)) {
+		t->what = W_CHILD;
+		return;
+	}
 	t->obj = tracer_tstate_futex(&t->st);
 	if (!t->obj) {
 		t->what = W_NONE;
@@ -505,6 +562,12 @@ static char *state_text(struct dctx *d, const struct dthread *t)
 	case W_JOIN:
 		return xasprintf("blocked: waits for %s (tid %d) to exit (pthread_join)",
 				 label_of(d->in, t->other, b1, sizeof(b1)), (int)t->other);
+	case W_CHILD:
+		nm = tracer_syscall_name(t->st.nr, b2, sizeof(b2));
+		if (t->other < 0)
+			return xasprintf("blocked: waits for a child process to end (%s)", nm);
+		return xasprintf("blocked: waits for %s (pid %d) to end (%s)",
+				 label_of(d->in, t->other, b1, sizeof(b1)), (int)t->other, nm);
 	case W_COND:
 	case W_BARRIER:
 	case W_SEM:
@@ -961,11 +1024,19 @@ static char *cycle_chain(struct dctx *d, struct dthread *v, size_t n)
 {
 	struct cyc c = { .d = d, .v = v, .n = n };
 	rg_buf b = RG_BUF_INIT;
-	size_t i, nstuck, first = (size_t)-1;
+	size_t i, nstuck, first = (size_t)-1, nlive = 0;
+	pid_t *tids, *pids;
 
 	c.w = xcalloc(n + 1, sizeof(*c.w));
 	c.th = xcalloc(n + 1, sizeof(*c.th));
 	c.needs = xcalloc(n + 1, sizeof(*c.needs));
+	tids = xcalloc(n + 1, sizeof(*tids));
+	pids = xcalloc(n + 1, sizeof(*pids));
+	for (i = 0; i < n; i++)
+		if (v[i].live) {
+			tids[nlive] = v[i].tid;
+			pids[nlive++] = v[i].pid;
+		}
 	for (i = 0; i < n; i++) {
 		struct dthread *t = &v[i];
 		gate_wf_node *nd = &c.w[c.nw];
@@ -978,6 +1049,10 @@ static char *cycle_chain(struct dctx *d, struct dthread *v, size_t n)
 			nd->kind = GATE_WF_HELD;
 			nd->nneeds = gate_needs(d->in->eng, t->tid, &c.needs[c.nw]);
 			nd->needs = c.needs[c.nw];
+		} else if (t->what == W_CHILD &&
+			   child_wait_node(t->pid, &t->st, tids, pids, nlive,
+					   (pid_t **)&nd->ons, &nd->nons)) {
+			nd->kind = GATE_WF_ON_ANY_OF;
 		} else if ((t->what == W_MUTEX || t->what == W_JOIN) && t->other > 0 &&
 			   (find_thread(v, n, t->other) || thread_gone(t->other))) {
 			nd->kind = GATE_WF_ON_THREAD;
@@ -1003,11 +1078,15 @@ static char *cycle_chain(struct dctx *d, struct dthread *v, size_t n)
 		free(c.said);
 		free(c.named);
 	}
-	for (i = 0; i < c.nw; i++)
+	for (i = 0; i < c.nw; i++) {
 		gate_needs_free(c.needs[i], c.w[i].nneeds);
+		free((pid_t *)c.w[i].ons);
+	}
 	free(c.needs);
 	free(c.w);
 	free(c.th);
+	free(tids);
+	free(pids);
 	return b.len ? rg_buf_detach(&b) : (rg_buf_release(&b), NULL);
 }
 

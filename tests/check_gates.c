@@ -1467,6 +1467,33 @@ START_TEST(wf_anyone)
 }
 END_TEST
 
+/* A parent in wait4 for a child process: any of the child's threads can end
+ * the wait; it is stuck when all of them are, and free when none is left. */
+START_TEST(wf_any_of)
+{
+	pid_t child[] = { 5, 6 };
+	pid_t by_parent[] = { 1 };
+	gate_need need = { .event = "parent-went", .gate = 0, .by = by_parent, .nby = 1 };
+	gate_wf_node v[3] = { wnode(1, 'R', 0), wnode(5, 'H', 0), wnode(6, 'R', 0) };
+
+	v[0].kind = GATE_WF_ON_ANY_OF;
+	v[0].ons = child;
+	v[0].nons = 2;
+	v[1].needs = &need;
+	v[1].nneeds = 1;
+	/* the child's other thread runs: the child may still exit */
+	ck_assert_str_eq(stuck_of(v, 3), "");
+	/* it is blocked for good too: parent and child wait on each other */
+	v[2] = wnode(6, 'T', 5);
+	ck_assert_str_eq(stuck_of(v, 3), "1 5 6");
+	ck_assert_uint_eq(v[0].next, 1);
+	/* no thread of the child is left: its wait ends */
+	child[0] = 50;
+	child[1] = 60;
+	ck_assert_str_eq(stuck_of(v, 3), "");
+}
+END_TEST
+
 /* Held threads: their needs, who could meet them, and anyone. */
 START_TEST(wf_held)
 {
@@ -1806,6 +1833,7 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, wf_mutex_cycle);
 	tcase_add_test(tc, wf_anyone);
 	tcase_add_test(tc, wf_held);
+	tcase_add_test(tc, wf_any_of);
 	tcase_add_test(tc, wf_held_cycle);
 	tcase_add_test(tc, needs_events);
 	tcase_add_test(tc, needs_barrier);

@@ -606,3 +606,60 @@ bool tracer_syscall_reads_fd(long nr)
 		return false;
 	}
 }
+
+bool tracer_tstate_waits_child(const tracer_tstate *st, pid_t *child)
+{
+	enum { WNOHANG_ = 1, P_ALL_ = 0, P_PID_ = 1 };
+
+	if (!st->in_syscall || (st->state != 'S' && st->state != 'D'))
+		return false;
+	if (st->nr == SYS_wait4 && !(st->args[2] & WNOHANG_)) {
+		*child = (pid_t)(int)st->args[0];
+		return *child > 0 || *child == -1;
+	}
+	if (st->nr == SYS_waitid && !(st->args[3] & WNOHANG_) &&
+	    (st->args[0] == P_ALL_ || st->args[0] == P_PID_)) {
+		*child = st->args[0] == P_ALL_ ? -1 : (pid_t)(int)st->args[1];
+		return *child != 0;
+	}
+	return false;
+}
+
+int tracer_children(pid_t pid, pid_t **kids, size_t *n)
+{
+	pid_t *tids = NULL;
+	size_t ntids = 0, cap = 0;
+	int ret = 0;
+
+	*kids = NULL;
+	*n = 0;
+	if (tracer_tasks(pid, &tids, &ntids) < 0)
+		return -1;
+	for (size_t i = 0; i < ntids && ret == 0; i++) {
+		char path[96], buf[4096], *p, *end;
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid,
+			 (int)tids[i]);
+		if ((len = read_small(path, buf, sizeof(buf))) < 0 ||
+		    (size_t)len >= sizeof(buf) - 1) {
+			ret = -1;      /* no such file, or too many to read whole */
+			break;
+		}
+		for (p = buf; ; p = end) {
+			long k = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			RG_GROW(*kids, *n + 1, cap);
+			(*kids)[(*n)++] = (pid_t)k;
+		}
+	}
+	free(tids);
+	if (ret < 0) {
+		free(*kids);
+		*kids = NULL;
+		*n = 0;
+	}
+	return ret;
+}

@@ -41,6 +41,17 @@ enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st);
 /* "futex", "nanosleep", ...; "syscall N" for the rest (static buffer-free: buf). */
 const char *tracer_syscall_name(long nr, char *buf, size_t len);
 
+/*
+ * A thread blocked waiting for its child processes (wait4 or waitid,
+ * without WNOHANG): *child is the one child it waits for, or -1 for any.
+ * False for anything else (a process group: racegate does not tell).
+ */
+bool tracer_tstate_waits_child(const tracer_tstate *st, pid_t *child);
+
+/* The child processes of process pid (of all its threads), from /proc;
+ * caller frees *kids.  -1 when /proc does not say. */
+int tracer_children(pid_t pid, pid_t **kids, size_t *n);
+
 /* Whether syscall nr waits on the fd in its first argument (a read, a
  * receive, an accept). */
 bool tracer_syscall_reads_fd(long nr);

@@ -64,6 +64,13 @@ racegate_e2e(process_tree_outlived 0 "^orphan: exit 0$" "PASSED: exit 0"
   "process#1 +tid [0-9]+ +proctree.c:42 +child-held +held: waiting for never"
   "^done$" "!LEFT RUNNING"
   -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/process_tree.sh ${RG} ${E2E_DIR})
+# The parent blocks in waitpid for a child held for ever: the wait-for
+# graph sees the parent wait on the child's threads, so the run ends as
+# SCHEDULE-DEADLOCK at once, not at its timeout.
+racegate_e2e(process_tree_parent_waits_held_child 3 "SCHEDULE-DEADLOCK"
+  "main +pid [0-9]+ +tid [0-9]+ +blocked: waits for process#1 \\(pid [0-9]+\\) to end \\(wait4\\)"
+  "wait-for chain: main waits for process#1 \\(pid [0-9]+\\) to end \\(wait4\\)"
+  -- ${RG} run ${E2E_DIR}/proctree_hang.yaml)
 # Without --follow-fork the child is let go: its gate never acts, and the
 # parent waits for it in vain.
 racegate_e2e(process_tree_no_follow 3

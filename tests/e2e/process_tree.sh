@@ -25,8 +25,10 @@ kid=$(tid_of 'process#1')
 [ -n "$kid" ] && settle "$kid" && alive "$kid" && echo "LEFT RUNNING: $kid"
 
 # setsid, and SIGINT back to its default: a background job of a script
-# starts with SIGINT ignored, which racegate keeps as it found it
-setsid env --default-signal=INT "$rg" run proctree_hang.yaml >"$out" 2>&1 &
+# starts with SIGINT ignored, which racegate keeps as it found it; the
+# parent waits for the held child, which is a deadlock racegate sees: a
+# long quiet period keeps the verdict from coming before the SIGINT
+setsid env --default-signal=INT "$rg" run --quiet-period 600s proctree_hang.yaml >"$out" 2>&1 &
 rgpid=$!
 # the timeline comes at the end: the child held at its gate is found in /proc
 kid= parent=
