@@ -454,13 +454,25 @@ static void add_sync_points(struct xctx *c)
 		{ "*pthread_mutex_lock", XP_MUTEX_LOCK },
 		{ "*pthread_mutex_trylock", XP_SYNC },
 		{ "*pthread_mutex_unlock", XP_SYNC },
-		{ "*pthread_cond_wait", XP_SYNC },
+		{ "*pthread_cond_wait", XP_WAIT },
 		{ "*pthread_cond_signal", XP_SYNC },
 		{ "*pthread_cond_broadcast", XP_SYNC },
 		{ "*pthread_create", XP_SYNC },
 		{ "*pthread_join", XP_JOIN },
-		{ "*sem_wait", XP_SYNC },
+		{ "*sem_wait", XP_SEM_WAIT },
 		{ "*sem_post", XP_SYNC },
+		/* after the ten above, so that earlier schedule ids keep their points */
+		{ "*pthread_cond_timedwait", XP_WAIT },
+		{ "*sem_timedwait", XP_WAIT },
+		{ "*sem_trywait", XP_SYNC },
+		{ "*pthread_rwlock_rdlock", XP_RDLOCK },
+		{ "*pthread_rwlock_wrlock", XP_WRLOCK },
+		{ "*pthread_rwlock_tryrdlock", XP_SYNC },
+		{ "*pthread_rwlock_trywrlock", XP_SYNC },
+		{ "*pthread_rwlock_unlock", XP_SYNC },
+		{ "*pthread_barrier_wait", XP_BARRIER },
+		{ "*pthread_spin_lock", XP_SPIN_LOCK },
+		{ "*pthread_spin_unlock", XP_SYNC },
 	};
 
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)

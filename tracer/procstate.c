@@ -207,6 +207,21 @@ bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken)
 	return true;
 }
 
+/*
+ * glibc's sem_t on x86_64 (struct new_sem with 64-bit atomics): uint64_t
+ * data, the count in its low 32 bits and the waiters in the high ones.
+ */
+bool tracer_sem_value(pid_t pid, uint64_t sem, unsigned *value)
+{
+	uint64_t data = 0;
+
+	*value = 0;
+	if (!peek(pid, sem, &data, sizeof(data)))
+		return false;
+	*value = (unsigned)(data & 0xffffffffu);
+	return true;
+}
+
 /* ---- who else could wake a read ----------------------------------------
  *
  * A read, recv or accept (and poll, select, epoll_wait with no timeout) is

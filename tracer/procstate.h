@@ -85,4 +85,7 @@ bool tracer_barrier_read(pid_t pid, uint64_t bar, unsigned *waiting, unsigned *c
 /* A pthread_spinlock_t in pid: is it taken? */
 bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken);
 
+/* A sem_t in pid: its count (what sem_getvalue says). */
+bool tracer_sem_value(pid_t pid, uint64_t sem, unsigned *value);
+
 #endif
