@@ -195,7 +195,11 @@ bool tracer_barrier_read(pid_t pid, uint64_t bar, unsigned *waiting, unsigned *c
 	return true;
 }
 
-/* glibc's pthread_spinlock_t: an int, 0 when free. */
+/*
+ * glibc's pthread_spinlock_t on x86_64: an int that pthread_spin_init and
+ * _unlock set to 1 and _lock decrements, spinning while it is not above 0
+ * (the generic C version uses 0 for free; x86 has its own assembly).
+ */
 bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken)
 {
 	int32_t v = 0;
@@ -203,7 +207,7 @@ bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken)
 	*taken = false;
 	if (!peek(pid, lock, &v, sizeof(v)))
 		return false;
-	*taken = v != 0;
+	*taken = v <= 0;
 	return true;
 }
 

@@ -24,6 +24,17 @@ repro100)
 	"$rg" run -q --repeat 100 "$tmp/repro.yaml"
 	echo "run exit $?"
 	;;
+report)
+	# explore ARGS... with a bug report: the gates file, the diagram's
+	# notes and arrows (who ran, why the switch), then the file run 20 times
+	"$rg" explore "$@" -o "$tmp/repro.yaml" --markdown "$tmp/r.md" -- "./$prog"
+	echo "explore exit $?"
+	[ -f "$tmp/r.md" ] && grep -E '^    (Note|.*->>)' "$tmp/r.md"
+	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; exit 0; }
+	cat "$tmp/repro.yaml"
+	"$rg" run -q --repeat 20 "$tmp/repro.yaml"
+	echo "run exit $?"
+	;;
 replay20)
 	# explore ARGS... finds a failure; --replay of its id, 20 times with two
 	# copies running at once (a loaded machine), fails the same way each time
@@ -44,6 +55,12 @@ replay20)
 		done
 	done
 	echo "replays failing as '$kind': $same/20"
+	;;
+waits)
+	# explore -v ARGS...: how often a thread chosen at a wait was seen
+	# inside a futex wait (and given up at once) in the whole search
+	n=$("$rg" explore -v "$@" -- "./$prog" 2>&1 >/dev/null | grep -c "waits on a futex")
+	echo "futex waits seen: $n"
 	;;
 *)
 	echo "explore_points.sh: unknown case '$case_'" >&2
