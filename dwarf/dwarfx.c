@@ -1473,6 +1473,53 @@ int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 	return 0;
 }
 
+int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out, size_t *n,
+			 rg_err *err)
+{
+	dwarfx_loc *locs = NULL;
+	size_t nlocs = 0, i, j, fewest = SIZE_MAX, cap = 0;
+	bool *any = NULL;
+	size_t nany = 0;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	r = dwarfx_resolve(dx, where, &locs, &nlocs, NULL, err);
+	if (r)
+		return r;
+	for (i = 0; i < nlocs; i++) {
+		const dwarfx_loc *l = &locs[i];
+		uint64_t hi = l->file ? line_block_end(dx, l->addr, l->file, l->line) :
+			      l->addr;
+		bool *shared;
+		size_t count;
+
+		if (dwarfx_insn_scan(dx, l->addr, hi, &shared, &count, err) < 0) {
+			free(locs);
+			free(any);
+			return rg_error_prefix(err, "cannot decode '%s'", where);
+		}
+		if (count < fewest)
+			fewest = count;
+		if (count > nany) {
+			any = xrealloc(any, count * sizeof(*any));
+			memset(any + nany, 0, (count - nany) * sizeof(*any));
+			nany = count;
+		}
+		for (j = 0; j < count; j++)
+			any[j] = any[j] || shared[j];
+		free(shared);
+	}
+	for (j = 0; j < nany && j < fewest; j++)
+		if (any[j]) {
+			RG_GROW(*out, *n + 1, cap);
+			(*out)[(*n)++] = j;
+		}
+	free(any);
+	free(locs);
+	return DWARFX_OK;
+}
+
 void dwarfx_set_source_dir(dwarfx *dx, const char *dir)
 {
 	free(dx->source_dir);

@@ -161,6 +161,19 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
 		 dwarfx_line_fn fn, void *arg, rg_err *err);
 
 /*
+ * The instructions of the line `where` (FILE:LINE, as dwarfx_resolve takes
+ * it) that may read or write memory other threads see: a load or store
+ * whose address is not on the thread's own stack or in its thread-local
+ * storage (the machine's file in dwarf/ says which registers and segments
+ * those are).  Named as FILE:LINE+N names them: *out (malloc'd, ascending)
+ * holds each N that is such an access in some instance of the line and that
+ * every instance has, so that "where+N" resolves.  Returns as
+ * dwarfx_resolve; *n may be 0.
+ */
+int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out, size_t *n,
+			 rg_err *err);
+
+/*
  * Where is addr?  Fills file/line (from the line table, may be NULL/0) and
  * function (from DWARF or the symbol table).  Returns 0, or -1 when addr is
  * in no known function.

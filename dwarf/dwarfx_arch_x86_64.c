@@ -75,3 +75,29 @@ size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
 		*flow = flow_of(d, target);
 	return d->insn->size;
 }
+
+bool dwarfx_decoded_shared(const dwarfx_decoder *d)
+{
+	const cs_insn *ci = d->insn;
+	const cs_x86 *x = &ci->detail->x86;
+
+	if (ci->id == X86_INS_LEA || ci->id == X86_INS_NOP ||
+	    cs_insn_group(d->cs, ci, CS_GRP_JUMP) || cs_insn_group(d->cs, ci, CS_GRP_CALL) ||
+	    cs_insn_group(d->cs, ci, CS_GRP_RET))
+		return false;
+	for (uint8_t i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+		x86_reg b = op->mem.base;
+
+		if (op->type != X86_OP_MEM)
+			continue;
+		/* fs: and gs: are the thread's own storage (TLS) on x86-64 Linux */
+		if (op->mem.segment == X86_REG_FS || op->mem.segment == X86_REG_GS)
+			continue;
+		if (b == X86_REG_RSP || b == X86_REG_RBP || b == X86_REG_ESP ||
+		    b == X86_REG_EBP)
+			continue;
+		return true;
+	}
+	return false;
+}

@@ -141,6 +141,37 @@ int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 	return 0;
 }
 
+int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
+		     size_t *count, rg_err *err)
+{
+	dwarfx_decoder *d;
+	uint8_t *buf;
+	ssize_t size;
+	size_t off = 0, len, cap = 0;
+
+	*count = 0;
+	*shared = NULL;
+	if (!exec_phdr(dx, lo))
+		return rg_error(err, "0x%llx is not code in '%s'",
+				(unsigned long long)lo, dx->path);
+	if (hi <= lo)
+		return 0;
+	if (!(d = decoder(dx, err)))
+		return -1;
+	size = read_code(dx, lo, hi, &buf, err);
+	if (size < 0)
+		return -1;
+	while (off < (size_t)size &&
+	       (len = dwarfx_decode(d, buf + off, (size_t)size - off, lo + off,
+				    NULL, 0, NULL, NULL))) {
+		RG_GROW(*shared, *count + 1, cap);
+		(*shared)[(*count)++] = dwarfx_decoded_shared(d);
+		off += len;
+	}
+	free(buf);
+	return 0;
+}
+
 /* ---- instruction boundaries ---- */
 
 static void cand_add(const dwarfx *dx, struct cand *c, size_t *n, uint64_t addr,

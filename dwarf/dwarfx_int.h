@@ -288,6 +288,14 @@ int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 		    uint64_t *addr, size_t *count, rg_err *err);
 
 /*
+ * dwarfx_insn.c: the instructions in [lo, hi), as dwarfx_insn_nth counts
+ * them: *count of them, and (*shared)[i] (malloc'd) true when the i-th may
+ * touch memory other threads see (dwarfx_decoded_shared).
+ */
+int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
+		     size_t *count, rg_err *err);
+
+/*
  * dwarfx_insn.c: may a line table row's address get a breakpoint?  True
  * when it starts an instruction; false (and one warning for the row, kept
  * for dwarfx_take_warnings) when it is inside one or cannot be checked.
@@ -314,6 +322,17 @@ void dwarfx_decoder_free(dwarfx_decoder *d);
 size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
 		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
 		     uint64_t *target);
+/*
+ * Does the instruction dwarfx_decode decoded last read or write memory
+ * another thread may see?  A data access whose address is neither on the
+ * thread's own stack (based on the stack or frame pointer) nor in its
+ * thread-local storage.  Not: an address computed but not accessed (lea,
+ * a nop's operand), a jump or call through memory (code pointers), the
+ * stack that push, pop, call and ret use.  A local reached through
+ * another register counts: which memory a register points to is not in
+ * the instruction.
+ */
+bool dwarfx_decoded_shared(const dwarfx_decoder *d);
 
 /* What a failed look-up found out, for dwarfx_resolve's caller. */
 struct dwarfx_result {

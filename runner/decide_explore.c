@@ -23,6 +23,14 @@
  */
 #define SPIN_STEPS 10000
 
+/*
+ * A thread chosen at a thread-library point that may wait (a lock, a
+ * condition, a semaphore, a barrier) is looked at this often while it
+ * runs: once it is inside a futex wait it is blocked, and the schedule
+ * goes on at once instead of after run_max_ms.
+ */
+#define BLOCK_POLL_MS 1.0
+
 enum xstate {
 	XT_FRESH,              /* created, not yet at a point: waited for */
 	XT_HELD,               /* at a point, stopped */
@@ -39,6 +47,7 @@ struct xthread {
 	uint64_t arg0;         /* first argument at a thread-library point */
 	uint64_t self;         /* pthread_t (thread pointer), 0 when unknown */
 	double since;          /* XT_FRESH: when it was created; XT_RUN: chosen */
+	bool watch;            /* XT_RUN from a point where it may wait: polled (BLOCK_POLL_MS) */
 	rg_intmap hits;        /* gate -> arrivals */
 };
 
@@ -82,6 +91,53 @@ static bool other_live_tid(const explore_decider *x, const struct xthread *t, pi
 	return false;
 }
 
+/* How many held threads stand at a point of kind k with first argument arg? */
+static unsigned held_at(const explore_decider *x, enum explore_point_kind k, uint64_t arg)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < x->nt; i++)
+		n += x->t[i].st == XT_HELD && x->kinds[x->t[i].gate] == k &&
+		     x->t[i].arg0 == arg;
+	return n;
+}
+
+/*
+ * Can the held thread t go on from a point of the thread library's locks,
+ * semaphores and barriers?  What cannot be read lets it try: a thread that
+ * then blocks is seen blocked.
+ */
+static bool can_run_sync(explore_decider *x, const struct xthread *t)
+{
+	pid_t pid = tracer_pid(session_tracer(x->s));
+	tracer_rwlock rw;
+	unsigned a, b;
+	bool taken;
+
+	if (!t->arg0)
+		return true;
+	switch (x->kinds[t->gate]) {
+	case XP_SEM_WAIT:
+		return !tracer_sem_value(pid, t->arg0, &a) || a > 0;
+	case XP_RDLOCK:
+	case XP_WRLOCK:
+		if (!tracer_rwlock_read(pid, t->arg0, &rw))
+			return true;
+		/* a writer at its own lock gets EDEADLK: it goes on */
+		if (rw.writer && rw.writer != t->info.tid && other_live_tid(x, t, rw.writer))
+			return false;
+		return x->kinds[t->gate] == XP_RDLOCK || rw.write_phase || !rw.readers;
+	case XP_BARRIER:
+		/* the round fills when the threads held here, with those in it, are enough */
+		return !tracer_barrier_read(pid, t->arg0, &a, &b) ||
+		       a + held_at(x, XP_BARRIER, t->arg0) >= b;
+	case XP_SPIN_LOCK:
+		return !tracer_spin_taken(pid, t->arg0, &taken) || !taken;
+	default:
+		return true;
+	}
+}
+
 /* Can the held thread t go on from its point? */
 static bool can_run(explore_decider *x, const struct xthread *t)
 {
@@ -100,8 +156,28 @@ static bool can_run(explore_decider *x, const struct xthread *t)
 				return false;
 		return true;
 	default:
-		return true;
+		return can_run_sync(x, t);
 	}
+}
+
+/* May a thread that goes on from a point of kind k wait in the kernel there? */
+static bool may_wait(enum explore_point_kind k)
+{
+	return k != XP_LINE && k != XP_SYNC && k != XP_SPIN_LOCK;
+}
+
+/*
+ * Is t, chosen at a point where it may wait, now waiting on a futex?  Read
+ * from /proc without stopping it (procstate.h): a condition or a semaphore
+ * it waits on can only be signalled by another thread, which must now be
+ * chosen.
+ */
+static bool in_futex_wait(explore_decider *x, const struct xthread *t)
+{
+	tracer_tstate st;
+
+	tracer_tstate_read(tracer_pid(session_tracer(x->s)), t->info.tid, &st);
+	return st.state == 'S' && tracer_tstate_futex(&st);
 }
 
 /*
@@ -163,6 +239,7 @@ static int decide(explore_decider *x, double t_ms)
 	x->in_a_row = c == x->last ? x->in_a_row + 1 : 1;
 	x->t[c].st = XT_RUN;
 	x->t[c].since = t_ms;
+	x->t[c].watch = may_wait(x->kinds[x->t[c].gate]);
 	x->running = c;
 	x->last = c;
 	return c;
@@ -351,13 +428,22 @@ static double xd_tick(void *d, double t_ms)
 
 	if (session_ending(x->s))
 		return -1;
-	if (x->running >= 0 && t_ms - x->t[x->running].since >= x->run_max_ms) {
+	if (x->running >= 0 && (t_ms - x->t[x->running].since >= x->run_max_ms ||
+				(x->t[x->running].watch &&
+				 in_futex_wait(x, &x->t[x->running])))) {
+		rg_trace("explore: thread %d does not reach a point: %s", x->running,
+			 t_ms - x->t[x->running].since >= x->run_max_ms ?
+			 "let loose" : "it waits on a futex");
 		x->t[x->running].st = XT_LOOSE;
 		x->running = -1;
 	}
 	decide_release(x, t_ms, 0);
-	if (x->running >= 0)
-		return x->t[x->running].since + x->run_max_ms;
+	if (x->running >= 0) {
+		const struct xthread *r = &x->t[x->running];
+		double due = r->since + x->run_max_ms;
+
+		return r->watch && t_ms + BLOCK_POLL_MS < due ? t_ms + BLOCK_POLL_MS : due;
+	}
 	for (size_t i = 0; i < x->nt; i++)
 		if (x->t[i].st == XT_FRESH) {
 			double due = x->t[i].since + FRESH_WAIT_MS;

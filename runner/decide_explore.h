@@ -19,8 +19,14 @@
  * Who cannot run: a thread at pthread_mutex_lock whose mutex another live
  * thread owns (the owner read from the mutex, tracer.h), and a thread at
  * pthread_join whose target is alive (its pthread_t is its thread
- * pointer).  A chosen thread that blocks anywhere else (a condition wait,
- * a read) is seen blocked by the stall watch after the quiet period; one
+ * pointer); at sem_wait on a semaphore whose count is 0; at an rwlock
+ * another live thread holds for writing (or, for a writer, that readers
+ * hold); at a barrier whose round the threads held there and those
+ * already in it do not fill; at a spin lock that is taken (procstate.h
+ * reads these).  A chosen thread that goes from a thread-library point
+ * into a futex wait (a condition wait, a timed wait) is seen blocked at
+ * once, by polling its state while it runs.  One that blocks anywhere
+ * else (a read) is seen blocked by the stall watch after the quiet period; one
  * that spins or computes without reaching a point for run_max_ms is let
  * loose too; either no longer counts as running, and another thread is chosen; one
  * chosen many times in a row while others could run is taken to spin
@@ -40,6 +46,12 @@ enum explore_point_kind {
 	XP_MUTEX_LOCK,         /* pthread_mutex_lock: not runnable while another owns it */
 	XP_JOIN,               /* pthread_join: not runnable while its target lives */
 	XP_SYNC,               /* another thread-library operation: always runnable */
+	XP_WAIT,               /* a wait (condition, timed): runnable, but may block at once */
+	XP_SEM_WAIT,           /* sem_wait: not runnable while the count is 0 */
+	XP_RDLOCK,             /* pthread_rwlock_rdlock: not runnable while another writes */
+	XP_WRLOCK,             /* pthread_rwlock_wrlock: nor while others read */
+	XP_BARRIER,            /* pthread_barrier_wait: not runnable before the round fills */
+	XP_SPIN_LOCK,          /* pthread_spin_lock: not runnable while taken */
 };
 
 /* How the thread chosen before a decision had stopped running. */

@@ -26,7 +26,8 @@
 #include "session.h"
 
 static const char explore_usage[] =
-"usage: racegate explore [--at LOC[,LOC...]] [--no-sync] [--strategy random|pct|dfs]\n"
+"usage: racegate explore [--at LOC[,LOC...]] [--points lines|accesses] [--no-sync]\n"
+"                        [--strategy random|pct|dfs]\n"
 "                        [--schedules N] [--time D] [--seed S] [--replay ID]\n"
 "                        [--shard I/N] [-o FILE.yaml] [--report FILE.json]\n"
 "                        [OPTIONS] -- PROGRAM [ARGS...]\n";
@@ -46,6 +47,7 @@ struct xopts {
 	char **at;             /* --at values, each a comma-separated list */
 	size_t nat;
 	bool sync;
+	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
 	enum explore_kind strategy;
 	int depth, bound;
 	long est_steps;        /* --pct-steps, 0: from a first run */
@@ -157,6 +159,10 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 	if (!strcmp(name, "--at")) {
 		o->at = xrealloc(o->at, (o->nat + 1) * sizeof(*o->at));
 		o->at[o->nat++] = (char *)v;
+	} else if (!strcmp(name, "--points")) {
+		if (strcmp(v, "lines") && strcmp(v, "accesses"))
+			return xusage("--points takes lines or accesses, not '%s'", v);
+		o->lines_only = v[0] == 'l';
 	} else if (!strcmp(name, "--strategy")) {
 		if (!strcmp(v, "random"))
 			o->strategy = EXPLORE_RANDOM;
@@ -236,6 +242,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
 		"--output", "--report", "--expect-exit", "--expect-stdout",
 		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
+		"--points",
 	};
 	int i;
 
@@ -314,20 +321,53 @@ struct line_walk {
 	const char *file;      /* as the user wrote it */
 	const char *function;  /* only lines of it, or NULL */
 	size_t n;
+	int *lines;            /* the lines found, in order */
+	size_t caplines;
 };
 
 static int add_line(const dwarfx_line_info *li, void *arg)
 {
 	struct line_walk *w = arg;
-	char *at;
 
 	if (w->function && (!li->function || strcmp(li->function, w->function)))
 		return 0;
-	at = xasprintf("%s:%d", w->file, li->line);
-	add_point(w->c, at, XP_LINE);
-	free(at);
-	w->n++;
+	RG_GROW(w->lines, w->n + 1, w->caplines);
+	w->lines[w->n++] = li->line;
 	return 0;
+}
+
+/*
+ * The points of the lines w found in dx: each line, and (unless --points
+ * lines) after it each instruction of it that may touch memory another
+ * thread sees, as FILE:LINE+N.  A race inside one line (count++: load, add,
+ * store) needs a point between its instructions; accesses to the thread's
+ * own stack cannot race, so they get none (dwarfx_line_accesses).
+ */
+static void add_lines(struct line_walk *w, dwarfx *dx)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		char *at = xasprintf("%s:%d", w->file, w->lines[i]);
+		size_t *plus = NULL, nplus = 0;
+		rg_err err = RG_ERR_INIT;
+
+		add_point(w->c, at, XP_LINE);
+		if (!w->c->o->lines_only &&
+		    dwarfx_line_accesses(dx, at, &plus, &nplus, &err) != DWARFX_OK)
+			rg_trace("no instruction points in '%s': %s", at, err.msg);
+		for (size_t k = 0; k < nplus; k++) {
+			char *in;
+
+			if (!plus[k])
+				continue;   /* the line's own point */
+			in = xasprintf("%s+%zu", at, plus[k]);
+			add_point(w->c, in, XP_LINE);
+			free(in);
+		}
+		free(plus);
+		free(at);
+	}
+	free(w->lines);
+	w->lines = NULL;
 }
 
 /* A bare FILE: every line of it with code. */
@@ -357,7 +397,7 @@ static int function_lines(struct xctx *c, const char *loc, rg_err *err)
 	dwarfx_loc *locs = NULL;
 	size_t n = 0;
 	dwarfx_hint h = DWARFX_HINT_INIT;
-	struct line_walk w = { c, NULL, loc, 0 };
+	struct line_walk w = { c, NULL, loc, 0, NULL, 0 };
 
 	if (dwarfx_resolve(c->p.dx, loc, &locs, &n, &h, err) != DWARFX_OK || !n ||
 	    !locs[0].file) {
@@ -369,6 +409,7 @@ static int function_lines(struct xctx *c, const char *loc, rg_err *err)
 	w.file = strrchr(locs[0].file, '/') ? strrchr(locs[0].file, '/') + 1 : locs[0].file;
 	if (dwarfx_lines(c->p.dx, w.file, 0, 0, add_line, &w, err) < 0 || !w.n)
 		add_point(c, loc, XP_LINE);
+	add_lines(&w, c->p.dx);
 	free(locs);
 	return 0;
 }
@@ -380,7 +421,7 @@ static int expand_at(struct xctx *c, const char *list, rg_err *err)
 
 	for (loc = strtok_r(copy, ",", &save); loc && !r; loc = strtok_r(NULL, ",", &save)) {
 		if (looks_like_file(loc)) {
-			struct line_walk w = { c, loc, NULL, 0 };
+			struct line_walk w = { c, loc, NULL, 0, NULL, 0 };
 			int listed = dwarfx_lines(c->p.dx, loc, 0, 0, add_line, &w, err);
 			dwarfx *lib = NULL;
 
@@ -388,6 +429,9 @@ static int expand_at(struct xctx *c, const char *list, rg_err *err)
 			if (listed == DWARFX_NO_ENTRY)
 				listed = run_lines_in_libs(c->p.exe, loc, 0, 0, c->o->source_dir,
 							   add_line, &w, &lib, err);
+			if (listed >= 0)
+				add_lines(&w, lib ? lib : c->p.dx);
+			free(w.lines);
 			if (lib)
 				dwarfx_free(lib);
 			if (listed < 0)
@@ -410,13 +454,25 @@ static void add_sync_points(struct xctx *c)
 		{ "*pthread_mutex_lock", XP_MUTEX_LOCK },
 		{ "*pthread_mutex_trylock", XP_SYNC },
 		{ "*pthread_mutex_unlock", XP_SYNC },
-		{ "*pthread_cond_wait", XP_SYNC },
+		{ "*pthread_cond_wait", XP_WAIT },
 		{ "*pthread_cond_signal", XP_SYNC },
 		{ "*pthread_cond_broadcast", XP_SYNC },
 		{ "*pthread_create", XP_SYNC },
 		{ "*pthread_join", XP_JOIN },
-		{ "*sem_wait", XP_SYNC },
+		{ "*sem_wait", XP_SEM_WAIT },
 		{ "*sem_post", XP_SYNC },
+		/* after the ten above, so that earlier schedule ids keep their points */
+		{ "*pthread_cond_timedwait", XP_WAIT },
+		{ "*sem_timedwait", XP_WAIT },
+		{ "*sem_trywait", XP_SYNC },
+		{ "*pthread_rwlock_rdlock", XP_RDLOCK },
+		{ "*pthread_rwlock_wrlock", XP_WRLOCK },
+		{ "*pthread_rwlock_tryrdlock", XP_SYNC },
+		{ "*pthread_rwlock_trywrlock", XP_SYNC },
+		{ "*pthread_rwlock_unlock", XP_SYNC },
+		{ "*pthread_barrier_wait", XP_BARRIER },
+		{ "*pthread_spin_lock", XP_SPIN_LOCK },
+		{ "*pthread_spin_unlock", XP_SYNC },
 	};
 
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -1062,6 +1118,8 @@ static char *replay_cmdline(const struct xctx *c, const char *id)
 		rg_buf_printf(&b, " --at '%s'", c->o->at[i]);
 	if (!c->o->sync)
 		rg_buf_puts(&b, " --no-sync");
+	if (c->o->lines_only)
+		rg_buf_puts(&b, " --points lines");
 	rg_buf_printf(&b, " --replay %s --", id);
 	for (char **a = c->o->command; *a; a++)
 		rg_buf_printf(&b, " %s", *a);

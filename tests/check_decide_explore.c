@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "decide_explore.h"
+#include "procstate.h"
 
 /* ---- the fake session and tracer -------------------------------------- */
 
@@ -63,13 +64,67 @@ bool tracer_mutex_owner(pid_t pid, uint64_t mutex, pid_t *owner)
 	return true;
 }
 
+/* The one rwlock, barrier, semaphore at RWLOCK, BARRIER, SEM. */
+#define RWLOCK 0x2000
+#define BARRIER 0x3000
+#define SEM 0x4000
+static tracer_rwlock RW;
+static unsigned BAR_IN, BAR_COUNT, SEM_VALUE;
+/* The thread waiting in a futex, as /proc would say, or 0. */
+static pid_t IN_FUTEX;
+
+bool tracer_rwlock_read(pid_t pid, uint64_t rw, tracer_rwlock *out)
+{
+	ck_assert_int_eq(pid, MAIN_PID);
+	ck_assert_uint_eq(rw, RWLOCK);
+	*out = RW;
+	return true;
+}
+bool tracer_barrier_read(pid_t pid, uint64_t bar, unsigned *waiting, unsigned *count)
+{
+	ck_assert_int_eq(pid, MAIN_PID);
+	ck_assert_uint_eq(bar, BARRIER);
+	*waiting = BAR_IN;
+	*count = BAR_COUNT;
+	return true;
+}
+bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken)
+{
+	(void)pid, (void)lock;
+	*taken = false;
+	return false;
+}
+bool tracer_sem_value(pid_t pid, uint64_t sem, unsigned *value)
+{
+	ck_assert_int_eq(pid, MAIN_PID);
+	ck_assert_uint_eq(sem, SEM);
+	*value = SEM_VALUE;
+	return true;
+}
+void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st)
+{
+	ck_assert_int_eq(pid, MAIN_PID);
+	memset(st, 0, sizeof(*st));
+	st->tid = tid;
+	st->state = tid == IN_FUTEX ? 'S' : 'R';
+	st->in_syscall = tid == IN_FUTEX;
+}
+uint64_t tracer_tstate_futex(const tracer_tstate *st)
+{
+	return st->in_syscall ? 0x5000 : 0;
+}
+
 /* ---- fixtures ---------------------------------------------------------- */
 
 enum { MAIN = 10, A = 11, B = 12 };
-/* points: 0 a line, 1 pthread_mutex_lock, 2 pthread_join */
-static const enum explore_point_kind KINDS[] = { XP_LINE, XP_MUTEX_LOCK, XP_JOIN };
-static size_t GATE[3] = { 0, 1, 2 };
-static plan_bp BP[3];
+/* points: 0 a line, 1 pthread_mutex_lock, 2 pthread_join, 3 rdlock,
+ * 4 wrlock, 5 barrier wait, 6 sem_wait, 7 condition wait */
+enum { NPOINTS = 8 };
+static const enum explore_point_kind KINDS[NPOINTS] = {
+	XP_LINE, XP_MUTEX_LOCK, XP_JOIN, XP_RDLOCK, XP_WRLOCK, XP_BARRIER, XP_SEM_WAIT, XP_WAIT,
+};
+static size_t GATE[NPOINTS] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+static plan_bp BP[NPOINTS];
 static struct session S;
 static explore_sched SC;
 static explore_decider *X;
@@ -80,7 +135,10 @@ static void setup(void)
 	memset(ARG0, 0, sizeof(ARG0));
 	memset(SELF, 0, sizeof(SELF));
 	OWNER = 0;
-	for (int i = 0; i < 3; i++) {
+	memset(&RW, 0, sizeof(RW));
+	BAR_IN = BAR_COUNT = SEM_VALUE = 0;
+	IN_FUTEX = 0;
+	for (int i = 0; i < NPOINTS; i++) {
 		memset(&BP[i], 0, sizeof(BP[i]));
 		BP[i].gates = &GATE[i];
 		BP[i].ngates = 1;
@@ -213,6 +271,111 @@ START_TEST(blocked_thread_gives_way)
 }
 END_TEST
 
+/* A reader waits while another thread writes; a writer also while others read. */
+START_TEST(rwlock_writer_and_readers)
+{
+	start(MAIN, true);
+	start(A, false);
+	start(B, false);
+	ARG0[A] = ARG0[B] = RWLOCK;
+	RW.writer = MAIN;              /* main holds it for writing */
+	RW.write_phase = true;
+	ck_assert_int_eq(arrive(A, 3), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(B, 4), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS); /* neither A nor B can run */
+	RW.writer = 0;                 /* main unlocked; A gets it to read */
+	RW.write_phase = false;
+	explore_decider_ops.thread_exited(X, MAIN, 0);
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], A);
+	RW.readers = 1;                /* A reads: B, the writer, must wait */
+	ck_assert_int_eq(arrive(A, 0), DECIDE_PASS);
+	/* A stuck in the kernel: B cannot run either, a deadlock */
+	ck_assert(!explore_decider_ops.stuck(X, 100));
+	ck_assert(explore_decider_deadlock(X));
+}
+END_TEST
+
+/* A thread at a barrier runs only once the threads there fill the round. */
+START_TEST(barrier_fills)
+{
+	start(MAIN, true);
+	start(A, false);
+	ARG0[MAIN] = ARG0[A] = BARRIER;
+	BAR_COUNT = 2;
+	ck_assert_int_eq(arrive(MAIN, 5), DECIDE_HOLD);   /* A on its way */
+	ck_assert(!explore_decider_ops.stuck(X, 100));    /* 1 of 2: nobody */
+	ck_assert(explore_decider_deadlock(X));
+	teardown();
+	setup();
+	start(MAIN, true);
+	start(A, false);
+	ARG0[MAIN] = ARG0[A] = BARRIER;
+	BAR_COUNT = 2;
+	ck_assert_int_eq(arrive(MAIN, 5), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(A, 5), DECIDE_HOLD);      /* 2 of 2: main goes */
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], MAIN);
+}
+END_TEST
+
+/* sem_wait on a count of 0 waits for a post. */
+START_TEST(semaphore_count)
+{
+	start(MAIN, true);
+	start(A, false);
+	ARG0[A] = SEM;
+	ck_assert_int_eq(arrive(A, 6), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);   /* A cannot run */
+	SEM_VALUE = 1;                                    /* main posted */
+	explore_decider_ops.thread_exited(X, MAIN, 0);
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], A);
+}
+END_TEST
+
+/*
+ * A thread chosen at a condition wait that then waits on a futex gives way
+ * at the next tick, long before the run_max deadline.
+ */
+START_TEST(futex_wait_gives_way)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 7), DECIDE_PASS);   /* main goes into its wait */
+	/* it runs: the decider wants to look again soon, not at 500 ms */
+	ck_assert(explore_decider_ops.tick(X, 0.5) < 100);
+	ck_assert_uint_eq(S.nreleased, 0);
+	IN_FUTEX = MAIN;
+	explore_decider_ops.tick(X, 1.5);
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], A);
+
+	const explore_step *st;
+	size_t n = explore_decider_steps(X, &st);
+
+	ck_assert_int_eq(st[n - 1].prev_stop, XS_BLOCKED);
+}
+END_TEST
+
+/* A thread chosen at a line is not polled: it gives way only at run_max. */
+START_TEST(line_not_polled)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	IN_FUTEX = MAIN;
+	ck_assert(explore_decider_ops.tick(X, 1.5) >= 499);
+	ck_assert_uint_eq(S.nreleased, 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("decide_explore");
@@ -224,6 +387,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, join_waits_for_its_target);
 	tcase_add_test(tc, nothing_runnable_is_deadlock);
 	tcase_add_test(tc, blocked_thread_gives_way);
+	tcase_add_test(tc, rwlock_writer_and_readers);
+	tcase_add_test(tc, barrier_fills);
+	tcase_add_test(tc, semaphore_count);
+	tcase_add_test(tc, futex_wait_gives_way);
+	tcase_add_test(tc, line_not_polled);
 	suite_add_tcase(s, tc);
 	return s;
 }

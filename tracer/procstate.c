@@ -152,6 +152,80 @@ bool tracer_mutex_owner(pid_t pid, uint64_t mutex, pid_t *owner)
 	return true;
 }
 
+/*
+ * glibc's pthread_rwlock_t on x86_64 (struct __pthread_rwlock_arch_t,
+ * glibc 2.25 on): unsigned __readers at 0, whose bit 0 is the write phase,
+ * bit 1 "write-locked" and bits 3 and up the readers; int __cur_writer at
+ * 24, the tid of the writer that holds it (set once it has it, 0 after).
+ */
+#define RWLOCK_WRPHASE 1u
+#define RWLOCK_READER_SHIFT 3
+#define RWLOCK_CUR_WRITER_OFF 24
+
+bool tracer_rwlock_read(pid_t pid, uint64_t rw, tracer_rwlock *out)
+{
+	uint32_t readers;
+	int32_t writer;
+
+	memset(out, 0, sizeof(*out));
+	if (!peek(pid, rw, &readers, sizeof(readers)) ||
+	    !peek(pid, rw + RWLOCK_CUR_WRITER_OFF, &writer, sizeof(writer)))
+		return false;
+	out->writer = writer;
+	out->readers = readers >> RWLOCK_READER_SHIFT;
+	out->write_phase = readers & RWLOCK_WRPHASE;
+	return true;
+}
+
+/*
+ * glibc's pthread_barrier_t (struct pthread_barrier, glibc 2.25 on):
+ * unsigned in (arrivals so far), current_round (the arrivals at which the
+ * round began), count.  A round is complete when in reaches
+ * current_round + count.
+ */
+bool tracer_barrier_read(pid_t pid, uint64_t bar, unsigned *waiting, unsigned *count)
+{
+	uint32_t w[3];
+
+	*waiting = *count = 0;
+	if (!peek(pid, bar, w, sizeof(w)))
+		return false;
+	*waiting = w[0] - w[1];
+	*count = w[2];
+	return true;
+}
+
+/*
+ * glibc's pthread_spinlock_t on x86_64: an int that pthread_spin_init and
+ * _unlock set to 1 and _lock decrements, spinning while it is not above 0
+ * (the generic C version uses 0 for free; x86 has its own assembly).
+ */
+bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken)
+{
+	int32_t v = 0;
+
+	*taken = false;
+	if (!peek(pid, lock, &v, sizeof(v)))
+		return false;
+	*taken = v <= 0;
+	return true;
+}
+
+/*
+ * glibc's sem_t on x86_64 (struct new_sem with 64-bit atomics): uint64_t
+ * data, the count in its low 32 bits and the waiters in the high ones.
+ */
+bool tracer_sem_value(pid_t pid, uint64_t sem, unsigned *value)
+{
+	uint64_t data = 0;
+
+	*value = 0;
+	if (!peek(pid, sem, &data, sizeof(data)))
+		return false;
+	*value = (unsigned)(data & 0xffffffffu);
+	return true;
+}
+
 /* ---- who else could wake a read ----------------------------------------
  *
  * A read, recv or accept (and poll, select, epoll_wait with no timeout) is

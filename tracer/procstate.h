@@ -77,4 +77,30 @@ enum tracer_futex_kind tracer_tstate_futex_on(pid_t pid, const tracer_tstate *st
 /* The owner field of the pthread_mutex_t at mutex in pid; false if unreadable. */
 bool tracer_mutex_owner(pid_t pid, uint64_t mutex, pid_t *owner);
 
+/*
+ * A pthread_rwlock_t in pid, as glibc keeps it: writer is the tid of the
+ * writer that holds it (0: none); readers counts the readers that hold it
+ * or are about to wait for it; write_phase says the lock is (or is being
+ * handed over) in writing, so that readers counts waiting readers only.
+ * False when it cannot be read.
+ */
+typedef struct tracer_rwlock {
+	pid_t writer;
+	unsigned readers;
+	bool write_phase;
+} tracer_rwlock;
+bool tracer_rwlock_read(pid_t pid, uint64_t rw, tracer_rwlock *out);
+
+/*
+ * A pthread_barrier_t in pid: count is the number of threads a round
+ * needs, waiting the threads already waiting in the current round.
+ */
+bool tracer_barrier_read(pid_t pid, uint64_t bar, unsigned *waiting, unsigned *count);
+
+/* A pthread_spinlock_t in pid: is it taken? */
+bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken);
+
+/* A sem_t in pid: its count (what sem_getvalue says). */
+bool tracer_sem_value(pid_t pid, uint64_t sem, unsigned *value);
+
 #endif
