@@ -58,6 +58,7 @@ struct xopts {
 	bool has_expect_exit;
 	int expect_exit;
 	const char *expect_stdout;
+	const char *expect_file; /* --expect FILE.yaml: its expect: block */
 	long timeout_ms, quiet_ms;
 	long verify;           /* replays of the written file */
 	bool quiet, verbose;
@@ -76,6 +77,7 @@ struct xctx {
 	run_opts ro;
 	regex_t re;
 	bool has_re;
+	spec *xspec;           /* --expect FILE, loaded: its expect: judges */
 	struct timespec t0;
 };
 
@@ -83,7 +85,7 @@ const char *explore_fail_name(enum explore_fail f)
 {
 	static const char *const names[XF_NKINDS] = {
 		"pass", "exit status", "fatal signal", "deadlock", "timeout",
-		"stdout mismatch",
+		"stdout mismatch", "expected failure", "output mismatch",
 	};
 
 	return f < XF_NKINDS ? names[f] : "?";
@@ -95,6 +97,7 @@ void explore_run_release(explore_run *r)
 		free(r->threads[i].start);
 	free(r->threads);
 	free(r->steps);
+	free(r->out);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -215,6 +218,8 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 		o->replay = v;
 	} else if (!strcmp(name, "--expect-stdout")) {
 		o->expect_stdout = v;
+	} else if (!strcmp(name, "--expect")) {
+		o->expect_file = v;
 	} else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
 		o->out = v;
 	} else if (!strcmp(name, "--report")) {
@@ -236,6 +241,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
 		"--output", "--report", "--expect-exit", "--expect-stdout",
 		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
+		"--expect",
 	};
 	int i;
 
@@ -286,10 +292,9 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 	}
 	if (!o->command)
 		return xusage("explore needs the program to run after '--'");
-	if (o->strategy == EXPLORE_DFS && o->shard_n > 1)
-		return xusage("--shard splits random and pct schedules by index; dfs "
-			      "schedules follow from the ones before, so it cannot be "
-			      "sharded");
+	if (o->expect_file && (o->has_expect_exit || o->expect_stdout))
+		return xusage("--expect FILE says what to look for; it goes with "
+			      "neither --expect-exit nor --expect-stdout");
 	return 0;
 }
 
@@ -510,6 +515,36 @@ static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
 }
 
 /*
+ * --expect FILE: the run judged as `racegate run` judges it against the
+ * file's expect: (judge.c).  When that describes a bug, finding it (a
+ * REPRODUCED run) is the failure explore looks for; when it describes a
+ * good run, anything but PASSED is one, of the kind the run shows.
+ */
+static enum explore_fail judged_fail(const struct xctx *c, run_result *res,
+				     bool deadlock, bool timed_out)
+{
+	spec js = *c->sp;      /* the points, judged by the file's expect: */
+
+	js.expect = c->xspec->expect;
+	if (deadlock)
+		res->outcome = OUT_DEADLOCK;
+	judge_run(&js, res, false, false, timed_out);
+	if (judge_expects_bug(&js.expect))
+		return res->outcome == OUT_REPRODUCED ? XF_EXPECTED : XF_NONE;
+	if (res->outcome == OUT_PASSED)
+		return XF_NONE;
+	if (deadlock)
+		return XF_DEADLOCK;
+	if (timed_out)
+		return XF_TIMEOUT;
+	if (res->term_signal)
+		return XF_SIGNAL;
+	if (res->exit_code != (js.expect.has_exit ? js.expect.exit_code : 0))
+		return XF_EXIT;
+	return XF_OUTPUT;
+}
+
+/*
  * Runs the program once under schedule sc; out says how it went.  0, 1
  * when racegate was interrupted, -1 when the program could not be run
  * (said).
@@ -537,6 +572,8 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	} else if (!end.started || end.failed) {
 		rg_say("cannot explore '%s': %s", c->p.exe, res.note ? res.note : "the run failed");
 		r = -1;
+	} else if (c->xspec) {
+		out->fail = judged_fail(c, &res, explore_decider_deadlock(x), end.timed_out);
 	} else if (explore_decider_deadlock(x)) {
 		out->fail = XF_DEADLOCK;
 	} else if (end.timed_out) {
@@ -548,6 +585,8 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	} else if (c->has_re && regexec(&c->re, res.out.s ? res.out.s : "", 0, NULL, 0)) {
 		out->fail = XF_STDOUT;
 	}
+	if (out->fail != XF_NONE && res.out.s)
+		out->out = xstrndup(res.out.s, res.out.len);
 	explore_decider_free(x);
 	session_free(s);
 	run_result_release(&res);
@@ -561,6 +600,7 @@ struct search {
 	rg_intmap seen;        /* interleaving hashes */
 	size_t distinct;
 	bool exhausted;        /* dfs: every schedule within the bound was run */
+	long learning;         /* dfs shard: runs of other shards' subtrees */
 	explore_sched fail_sc; /* the failing schedule */
 	explore_run fail_run;
 	char *fail_id;
@@ -647,6 +687,10 @@ static int search(struct xctx *c, struct search *se)
 	explore_cfg cfg = { c->o->strategy, c->o->seed, c->o->depth, 0, c->o->bound };
 	explore_dfs *dfs = c->o->strategy == EXPLORE_DFS ? explore_dfs_new(c->o->bound) : NULL;
 	int rc = 0;
+	bool mine;
+
+	if (dfs && c->o->shard_n > 1)
+		explore_dfs_set_shard(dfs, (unsigned)c->o->shard_i, (unsigned)c->o->shard_n);
 
 	if (c->o->strategy == EXPLORE_PCT && (rc = pct_steps(c, &cfg, se)) != 0)
 		goto out;
@@ -661,18 +705,22 @@ static int search(struct xctx *c, struct search *se)
 			se->exhausted = true;
 			break;
 		}
+		/* a dfs shard runs other shards' schedules only to learn the tree */
+		mine = !dfs || explore_dfs_owned(dfs);
 		rc = run_schedule(c, &sc, &r);
-		se->tried++;
+		se->tried += mine;
+		se->learning += !mine;
 		if (rc) {
 			explore_run_release(&r);
 			explore_sched_release(&sc);
 			break;
 		}
-		note_seen(se, &r);
+		if (mine)
+			note_seen(se, &r);
 		if (dfs)
 			explore_dfs_feed(dfs, &sc);
 		progress(c, se, false);
-		if (r.fail != XF_NONE) {
+		if (mine && r.fail != XF_NONE) {
 			se->failed = true;
 			se->fail_id = sched_id(&sc, &cfg, k, c->o);
 			se->fail_sc = sc;
@@ -900,7 +948,9 @@ static int write_repro(struct xctx *c, const struct search *se, const char *id,
 	}
 	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
 		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
-					"found by racegate explore" };
+					"found by racegate explore",
+					se->fail_run.fail == XF_EXPECTED ?
+					&c->xspec->expect : NULL };
 		rg_err err = RG_ERR_INIT;
 		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
 		long ok;
@@ -1015,6 +1065,11 @@ static void summary(const struct xctx *c, const struct search *se)
 		printf("  failing schedule: %s (%zu preemption%s, %zu decisions)\n",
 		       se->fail_id, se->fail_run.npreempt,
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps);
+	else if (se->exhausted && c->o->shard_n > 1)
+		printf("  every schedule of shard %ld/%ld with at most %d preemption%s "
+		       "was run (and %ld of other shards, to find where the tree "
+		       "branches)\n", c->o->shard_i, c->o->shard_n, c->o->bound,
+		       c->o->bound == 1 ? "" : "s", se->learning);
 	else if (se->exhausted)
 		printf("  every schedule with at most %d preemption%s was run\n",
 		       c->o->bound, c->o->bound == 1 ? "" : "s");
@@ -1072,7 +1127,7 @@ static int write_markdown(struct xctx *c, const struct search *se, const char *i
 			  const char *yaml)
 {
 	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
-				c->o->command, id, NULL };
+				c->o->command, id, NULL, NULL };
 	char *cmd = replay_cmdline(c, id);
 	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
 	int r = write_file(c->o->markdown, md);
@@ -1114,10 +1169,35 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	return r;
 }
 
+/* --expect FILE: a gates file, of which only expect: counts. */
+static int load_expect_file(struct xctx *c)
+{
+	spec_diags d = SPEC_DIAGS_INIT;
+	int r = 0;
+
+	if (spec_load_file(c->o->expect_file, &c->xspec, &d) < 0) {
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].severity == SPEC_ERROR) {
+				char *m = spec_diag_format(&d, i);
+
+				rg_say("--expect: %s", m);
+				free(m);
+			}
+		r = -1;
+	} else if (!c->xspec->expect.any) {
+		rg_say("--expect: '%s' has no expect: block to look for",
+		       c->o->expect_file);
+		r = -1;
+	}
+	spec_diags_release(&d);
+	return r;
+}
+
 static void xctx_release(struct xctx *c)
 {
 	plan_release(&c->p);
 	spec_free(c->sp);
+	spec_free(c->xspec);
 	for (size_t i = 0; i < c->npoints; i++)
 		free(c->at[i]);
 	free(c->at);
@@ -1152,6 +1232,8 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 		}
 		c.has_re = true;
 	}
+	if (o.expect_file && load_expect_file(&c) < 0)
+		goto out;
 	if (o.report && report_check_path(o.report, &err) < 0) {
 		rg_say("--report: %s", err.msg);
 		goto out;

@@ -90,6 +90,11 @@ START_TEST(pct_depth2_finds_lost_update)
 }
 END_TEST
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* DFS: how many schedules until the search ends, and whether one failed. */
 static size_t run_dfs(const struct model *m, int bound, bool *failed, size_t *fail_at)
 {
@@ -187,6 +192,91 @@ START_TEST(shards_partition_indices)
 }
 END_TEST
 
+/*
+ * The schedules a (possibly sharded) DFS runs as its own, each as the
+ * string of its choices, sorted; *runs counts every run, discovery included.
+ */
+static char **dfs_schedules(const struct model *m, int bound, unsigned i, unsigned n,
+			    size_t *count, size_t *runs)
+{
+	explore_dfs *d = explore_dfs_new(bound);
+	explore_sched s;
+	char **v = NULL;
+
+	*count = *runs = 0;
+	if (n > 1)
+		explore_dfs_set_shard(d, i, n);
+	while (explore_dfs_next(d, &s)) {
+		bool mine = explore_dfs_owned(d);
+		char *str;
+
+		run_model(m, &s);
+		str = xcalloc(s.nsteps + 1, 1);
+		for (size_t k = 0; k < s.nsteps; k++)
+			str[k] = (char)('0' + s.steps[k].chosen);
+		if (mine) {
+			v = xrealloc(v, (*count + 1) * sizeof(*v));
+			v[(*count)++] = str;
+		} else {
+			free(str);
+		}
+		explore_dfs_feed(d, &s);
+		explore_sched_release(&s);
+		ck_assert_uint_lt(++*runs, 100000);
+	}
+	explore_dfs_free(d);
+	qsort(v, *count, sizeof(*v), cmp_str);
+	return v;
+}
+
+/* --shard I/N of dfs: the shards' schedules are disjoint and together
+ * exactly the unsharded search's, for several N and bounds */
+START_TEST(dfs_shards_partition_the_tree)
+{
+	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
+	static const struct model four = { 4, 2, { LOAD, STORE_INC } };
+	const struct { const struct model *m; int bound; } cases[] = {
+		{ &lost_update, 64 }, { &three, 1 }, { &three, 2 }, { &three, 64 },
+		{ &four, 2 },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		size_t nall, runs;
+		char **all = dfs_schedules(cases[c].m, cases[c].bound, 0, 1, &nall, &runs);
+
+		ck_assert_uint_eq(runs, nall);
+		for (unsigned n = 2; n <= 7; n++) {
+			char **got = NULL;
+			size_t ngot = 0, extra = 0;
+
+			for (unsigned i = 0; i < n; i++) {
+				size_t k, r;
+				char **v = dfs_schedules(cases[c].m, cases[c].bound, i, n, &k, &r);
+
+				extra += r - k;
+				got = xrealloc(got, (ngot + k + 1) * sizeof(*got));
+				memcpy(got + ngot, v, k * sizeof(*v));
+				ngot += k;
+				free(v);
+			}
+			/* union = unsharded, and no schedule twice (sorted, equal) */
+			qsort(got, ngot, sizeof(*got), cmp_str);
+			ck_assert_uint_eq(ngot, nall);
+			for (size_t k = 0; k < ngot; k++) {
+				ck_assert_str_eq(got[k], all[k]);
+				free(got[k]);
+			}
+			free(got);
+			/* learning the tree's branching costs a fraction, not a rerun */
+			ck_assert_uint_le(extra, nall * (n - 1));
+		}
+		for (size_t k = 0; k < nall; k++)
+			free(all[k]);
+		free(all);
+	}
+}
+END_TEST
+
 /* The synthetic failure needs deviations 3 and 7 and nothing else. */
 static bool needs_3_and_7(void *ctx, explore_dev *devs, size_t *n)
 {
@@ -248,7 +338,7 @@ START_TEST(writer_yaml_loads)
 	explore_step st[4];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost" };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -291,6 +381,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, dfs_bound_finds_lost_update);
 	tcase_add_test(tc, seeds_are_deterministic);
 	tcase_add_test(tc, shards_partition_indices);
+	tcase_add_test(tc, dfs_shards_partition_the_tree);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
 	suite_add_tcase(s, tc);
