@@ -85,7 +85,7 @@ const char *explore_fail_name(enum explore_fail f)
 {
 	static const char *const names[XF_NKINDS] = {
 		"pass", "exit status", "fatal signal", "deadlock", "timeout",
-		"stdout mismatch", "expected failure", "output mismatch",
+		"stdout mismatch", "expected failure", "stderr mismatch",
 	};
 
 	return f < XF_NKINDS ? names[f] : "?";
@@ -541,7 +541,7 @@ static enum explore_fail judged_fail(const struct xctx *c, run_result *res,
 		return XF_SIGNAL;
 	if (res->exit_code != (js.expect.has_exit ? js.expect.exit_code : 0))
 		return XF_EXIT;
-	return XF_OUTPUT;
+	return judge_stdout_met(&js.expect, res->out.s) ? XF_OUTPUT : XF_STDOUT;
 }
 
 /*

@@ -16,7 +16,9 @@ enum explore_fail {
 	XF_SIGNAL,             /* killed by a signal (crash, assert/abort) */
 	XF_DEADLOCK,           /* no thread could move */
 	XF_TIMEOUT,            /* the whole-run timeout */
-	XF_STDOUT,             /* stdout did not match --expect-stdout */
+	XF_STDOUT,             /* stdout did not match --expect-stdout or --expect's */
+	XF_EXPECTED,           /* the run met --expect FILE's bug (judge: REPRODUCED) */
+	XF_OUTPUT,             /* stderr missed --expect FILE's good run */
 	XF_NKINDS,
 };
 
@@ -33,6 +35,7 @@ typedef struct explore_run {
 	size_t nthreads;
 	size_t npreempt;
 	uint64_t hash;
+	char *out;             /* its stdout (NUL-terminated), or NULL */
 } explore_run;
 
 void explore_run_release(explore_run *r);
@@ -44,6 +47,9 @@ typedef struct explore_write_in {
 	char *const *command;   /* as the gates file should say it */
 	const char *id;         /* the schedule id, for the header comment */
 	const char *name;       /* name: of the spec */
+	/* the expect: to write (--expect FILE, the bug it describes), or NULL:
+	 * from r's failure */
+	const spec_expect *expect;
 } explore_write_in;
 
 /* How much of the schedule the gates.yaml enforces. */

@@ -207,11 +207,75 @@ static void wgates_release(struct wgates *g)
 	free(g->v);
 }
 
-static int put_expect(rg_buf *b, const explore_run *r, rg_err *err)
+/* A pattern of expect: as the file says it: plain text quoted, /regex/ too. */
+static void put_pattern(rg_buf *b, const char *key, const char *text, bool regex)
 {
+	char *s = regex ? xasprintf("/%s/", text) : xstrdup(text);
+
+	rg_buf_printf(b, "  %s: ", key);
+	put_quoted(b, s);
+	rg_buf_puts(b, "\n");
+	free(s);
+}
+
+/* The expect: of --expect FILE, key by key as it loaded. */
+static void put_given_expect(rg_buf *b, const spec_expect *x)
+{
+	if (x->has_exit)
+		rg_buf_printf(b, "  exit: %d\n", x->exit_code);
+	if (x->has_signal)
+		rg_buf_printf(b, "  signal: %s\n", spec_signal_name(x->signo));
+	if (x->deadlock)
+		rg_buf_puts(b, "  deadlock: true\n");
+	if (x->stdout_text)
+		put_pattern(b, "stdout", x->stdout_text, x->stdout_regex);
+	if (x->stderr_text)
+		put_pattern(b, "stderr", x->stderr_text, x->stderr_regex);
+	if (x->multiline)
+		rg_buf_puts(b, "  multiline: true\n");
+}
+
+/*
+ * A run whose stdout was wrong: expect: says the stdout it printed, all of
+ * it, as text the replays must print (no exit:, which with 0 would make
+ * the file a regression test).  An empty stdout is a regex that only the
+ * empty string matches.
+ */
+static int put_stdout_expect(rg_buf *b, const explore_run *r, rg_err *err)
+{
+	const char *out = r->out ? r->out : "";
+	size_t n = strlen(out);
+	char *text;
+
+	if (!n) {
+		rg_buf_puts(b, "  stdout: \"/^$/\"\n  multiline: true\n");
+		return 0;
+	}
+	if (n > 2000)
+		return rg_error(err, "the failing run's stdout (%zu bytes) is too long "
+				"to be said in expect:", n);
+	if (n >= 2 && out[0] == '/' && out[n - 1] == '/')
+		return rg_error(err, "the failing run's stdout reads as a /regex/ in "
+				"expect:");
+	/* as a person would write it: without the last line's newline */
+	if (n > 1 && out[n - 1] == '\n' && out[n - 2] != '\n')
+		n--;
+	text = xstrndup(out, n);
+	put_pattern(b, "stdout", text, false);
+	free(text);
+	return 0;
+}
+
+static int put_expect(rg_buf *b, const explore_write_in *in, rg_err *err)
+{
+	const explore_run *r = in->r;
 	const char *sig;
 
 	rg_buf_puts(b, "expect:\n");
+	if (in->expect) {
+		put_given_expect(b, in->expect);
+		return 0;
+	}
 	switch (r->fail) {
 	case XF_EXIT:
 		rg_buf_printf(b, "  exit: %d\n", r->exit_code);
@@ -226,9 +290,11 @@ static int put_expect(rg_buf *b, const explore_run *r, rg_err *err)
 	case XF_DEADLOCK:
 		rg_buf_puts(b, "  deadlock: true\n");
 		return 0;
+	case XF_STDOUT:
+		return put_stdout_expect(b, r, err);
 	default:
-		return rg_error(err, "a %s cannot be said in a gates file's expect:",
-				explore_fail_name(r->fail));
+		return rg_error(err, "what failed (%s) cannot be said in a gates "
+				"file's expect:", explore_fail_name(r->fail));
 	}
 }
 
@@ -288,7 +354,7 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	rg_buf_puts(&b, "gates:\n");
 	for (i = 0; i < g.n; i++)
 		put_gate(&b, &g.v[i], in, alias, i + 1);
-	if (put_expect(&b, r, err) < 0)
+	if (put_expect(&b, in, err) < 0)
 		goto out;
 	out = rg_buf_detach(&b);
 out:

@@ -73,6 +73,11 @@ static bool expects_success(const spec_expect *x)
 	return x->has_exit && x->exit_code == 0 && !x->has_signal && !x->deadlock;
 }
 
+bool judge_expects_bug(const spec_expect *x)
+{
+	return !expects_success(x);
+}
+
 /*
  * A substring, or a POSIX ERE: line by line (REG_NEWLINE: '^' and '$' at
  * each line, '.' never a newline), or over the whole output as one string
@@ -92,6 +97,12 @@ static bool text_matches(const char *pattern, bool is_regex, bool multiline,
 	ok = regexec(&re, text, 0, NULL, 0) == 0;
 	regfree(&re);
 	return ok;
+}
+
+bool judge_stdout_met(const spec_expect *x, const char *out)
+{
+	return !x->stdout_text ||
+	       text_matches(x->stdout_text, x->stdout_regex, x->multiline, out ? out : "");
 }
 
 static void describe_status(rg_buf *b, const run_result *r)
