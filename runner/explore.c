@@ -55,6 +55,7 @@ struct xopts {
 	const char *replay;
 	long shard_i, shard_n;
 	const char *out, *report, *markdown;
+	const char *trace;     /* --trace FILE.json: a replay of the gates file */
 	bool has_expect_exit;
 	int expect_exit;
 	const char *expect_stdout;
@@ -224,6 +225,8 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 		o->out = v;
 	} else if (!strcmp(name, "--report")) {
 		o->report = v;
+	} else if (!strcmp(name, "--trace")) {
+		o->trace = v;
 	} else if (!strcmp(name, "--markdown")) {
 		o->markdown = v;
 	} else if (!strcmp(name, "--source-dir")) {
@@ -241,7 +244,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
 		"--output", "--report", "--expect-exit", "--expect-stdout",
 		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
-		"--expect",
+		"--expect", "--trace",
 	};
 	int i;
 
@@ -601,6 +604,10 @@ struct search {
 	size_t distinct;
 	bool exhausted;        /* dfs: every schedule within the bound was run */
 	long learning;         /* dfs shard: runs of other shards' subtrees */
+	/* for --report: the failure as found, shrunk and replayed */
+	size_t found_preempt, found_steps, shrink_runs, ndevs;
+	long reproduced;       /* best replays of a gates file that reproduced, -1 none */
+	bool wrote;            /* -o FILE.yaml written */
 	explore_sched fail_sc; /* the failing schedule */
 	explore_run fail_run;
 	char *fail_id;
@@ -847,6 +854,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 		se->fail_run = k.best;
 	}
 	*shrunk_id = explore_id_forced(devs, n);
+	se->ndevs = n;
 	free(devs);
 	return runs;
 }
@@ -872,20 +880,49 @@ static bool is_cwd(const char *dir)
 }
 
 /*
- * Replays yaml as `racegate run FILE --repeat n` would (the file's own
- * command, relative to dir); how many runs were REPRODUCED, or -1.
+ * The trace (--trace) of a replay of the gates file that reproduced, as
+ * `racegate run --trace` writes it; 0, or -1 said.
  */
-static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long n)
+static int write_trace(const struct xctx *c, const spec *sp, const plan *p,
+		       const run_record *rec)
+{
+	report_ctx rc;
+	rg_err err = RG_ERR_INIT;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.sp = sp;
+	rc.p = p;
+	rc.runs = rec;
+	rc.nruns = 1;
+	rc.elapsed_ms = rec->r.elapsed_ms;
+	if (report_trace_write(&rc, c->o->trace, &err) < 0) {
+		rg_say("--trace: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Replays yaml as `racegate run FILE --repeat n` would (the file's own
+ * command, relative to dir); how many runs were REPRODUCED, or -1.  With
+ * trace, when all n did, writes the trace of the first (--trace).
+ */
+static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long n,
+			bool trace)
 {
 	spec *sp = NULL;
 	spec_diags d = SPEC_DIAGS_INIT;
 	rg_err err = RG_ERR_INIT;
 	plan p;
 	run_opts o;
+	run_record first;
+	bool kept = false;
 	long ok = 0;
 
 	memset(&p, 0, sizeof(p));
-	if (spec_load_string(yaml, strlen(yaml), "repro", dir, &sp, &d) < 0)
+	memset(&first, 0, sizeof(first));
+	if (spec_load_string(yaml, strlen(yaml), c->o->out ? c->o->out : "repro", dir,
+			     &sp, &d) < 0)
 		rg_bug("explore wrote a gates file that does not load: %s", d.v[0].msg);
 	p.source_dir = c->o->source_dir;
 	if (plan_build(&p, sp, NULL, &d, &err) < 0) {
@@ -905,9 +942,20 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 		rg_trace("replay %ld of the gates file: %s%s%s", i + 1,
 			 run_outcome_name(res.outcome), res.note ? ": " : "",
 			 res.note ? res.note : "");
+		if (trace && !kept && res.outcome == OUT_REPRODUCED) {
+			first.no = 1;
+			first.ok = true;
+			first.r = res;
+			kept = true;
+			continue;
+		}
 		run_result_release(&res);
 	}
+	if (kept && ok == n && write_trace(c, sp, &p, &first) < 0)
+		ok = -1;
 out:
+	if (kept)
+		run_result_release(&first.r);
 	plan_release(&p);
 	spec_diags_release(&d);
 	spec_free(sp);
@@ -930,10 +978,10 @@ static int write_file(const char *path, const char *text)
  * reproduces every time it is replayed; says how it went.  0 written, 1
  * not (said why), -1 error.
  */
-static int write_repro(struct xctx *c, const struct search *se, const char *id,
+static int write_repro(struct xctx *c, struct search *se, const char *id,
 		       char **written)
 {
-	char *dir = dir_of(c->o->out);
+	char *dir = c->o->out ? dir_of(c->o->out) : xstrdup(".");
 	char *exe_abs = NULL;
 	char **cmd = c->o->command;
 	char *save0 = cmd[0];
@@ -962,9 +1010,15 @@ static int write_repro(struct xctx *c, const struct search *se, const char *id,
 			continue;
 		}
 		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
-		ok = verify_yaml(c, yaml, dir, c->o->verify);
+		ok = verify_yaml(c, yaml, dir, c->o->verify, c->o->trace != NULL);
 		if (ok < 0) {
 			r = -1;
+		} else if (ok == c->o->verify && !c->o->out) {
+			printf("  its gates file reproduced %ld/%ld under racegate run "
+			       "(-o FILE.yaml writes it)\n", ok, c->o->verify);
+			*written = yaml;
+			yaml = NULL;
+			r = 0;
 		} else if (ok == c->o->verify) {
 			r = write_file(c->o->out, yaml) < 0 ? -1 : 0;
 			if (!r) {
@@ -978,9 +1032,16 @@ static int write_repro(struct xctx *c, const struct search *se, const char *id,
 			best = ok;
 		free(yaml);
 	}
+	if (r == 0 && c->o->trace)
+		printf("  wrote %s: the trace of a replay of the gates file (Perfetto)\n",
+		       c->o->trace);
 	if (r == 1 && best >= 0)
 		printf("  no gates file written: the best order written reproduced "
 		       "%ld/%ld under racegate run\n", best, c->o->verify);
+	if (r == 1 && c->o->trace)
+		printf("  no trace written: it is a replay of the gates file\n");
+	se->reproduced = best;
+	se->wrote = r == 0 && c->o->out;
 	cmd[0] = save0;
 	free(exe_abs);
 	free(dir);
@@ -1012,6 +1073,23 @@ static void say_failure(const explore_run *r)
 	}
 }
 
+/* The rest of a failure's record: as found, shrunk, replayed, written. */
+static void put_report_more(rg_buf *b, const struct xctx *c, const struct search *se)
+{
+	rg_buf_printf(b, ", \"found_preemptions\": %zu, \"found_steps\": %zu, "
+		      "\"deviations\": %zu, \"shrink_runs\": %zu",
+		      se->found_preempt, se->found_steps, se->ndevs, se->shrink_runs);
+	if (se->reproduced >= 0)
+		rg_buf_printf(b, ", \"reproduced\": %ld, \"replays\": %ld",
+			      se->reproduced, c->o->verify);
+	else
+		rg_buf_puts(b, ", \"reproduced\": null, \"replays\": 0");
+	rg_buf_puts(b, ", \"gates_file\": ");
+	json_str(b, se->wrote ? c->o->out : NULL);
+	rg_buf_puts(b, ", \"trace\": ");
+	json_str(b, se->reproduced == c->o->verify ? c->o->trace : NULL);
+}
+
 static int write_report(const struct xctx *c, const struct search *se,
 			const char *shrunk_id)
 {
@@ -1032,8 +1110,10 @@ static int write_report(const struct xctx *c, const struct search *se,
 		rg_buf_puts(&b, ", \"shrunk_id\": ");
 		json_str(&b, shrunk_id ? shrunk_id : se->fail_id);
 		rg_buf_printf(&b, ", \"preemptions\": %zu, \"steps\": %zu, \"exit\": %d, "
-			      "\"signal\": %d}", se->fail_run.npreempt, se->fail_run.nsteps,
+			      "\"signal\": %d", se->fail_run.npreempt, se->fail_run.nsteps,
 			      se->fail_run.exit_code, se->fail_run.signo);
+		put_report_more(&b, c, se);
+		rg_buf_puts(&b, "}");
 	}
 	rg_buf_puts(&b, "]}\n");
 	r = write_file(c->o->report, b.s);
@@ -1148,8 +1228,16 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	size_t runs;
 	int r = 0;
 
+	explore_dev *devs;
+
+	se->found_preempt = se->fail_run.npreempt;
+	se->found_steps = se->fail_run.nsteps;
+	se->ndevs = explore_deviations(&se->fail_sc, &devs);   /* shrink cuts it */
+	free(devs);
+	se->reproduced = -1;
 	if (!c->o->replay) {
 		runs = shrink(c, se, shrunk_id);
+		se->shrink_runs = runs;
 		printf("  shrunk to %s (%zu preemption%s, %zu decisions) in %zu run%s\n",
 		       *shrunk_id, se->fail_run.npreempt,
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps,
@@ -1161,9 +1249,10 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	free(cmd);
 	if (interrupt_signal())
 		return 0;
-	if (c->o->out && write_repro(c, se, id, &yaml) < 0)
+	if ((c->o->out || c->o->trace) && write_repro(c, se, id, &yaml) < 0)
 		r = -1;
-	if (c->o->markdown && !interrupt_signal() && write_markdown(c, se, id, yaml) < 0)
+	if (c->o->markdown && !interrupt_signal() &&
+	    write_markdown(c, se, id, c->o->out ? yaml : NULL) < 0)
 		r = -1;
 	free(yaml);
 	return r;
@@ -1236,6 +1325,10 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 		goto out;
 	if (o.report && report_check_path(o.report, &err) < 0) {
 		rg_say("--report: %s", err.msg);
+		goto out;
+	}
+	if (o.trace && report_check_path(o.trace, &err) < 0) {
+		rg_say("--trace: %s", err.msg);
 		goto out;
 	}
 	if (o.markdown && report_check_path(o.markdown, &err) < 0) {
