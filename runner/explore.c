@@ -608,6 +608,8 @@ struct search {
 	size_t found_preempt, found_steps, shrink_runs, ndevs;
 	long reproduced;       /* best replays of a gates file that reproduced, -1 none */
 	bool wrote;            /* -o FILE.yaml written */
+	bool traced;           /* --trace written */
+	size_t gates_before, gates_after; /* the file's gates, before and after dropping */
 	explore_sched fail_sc; /* the failing schedule */
 	explore_run fail_run;
 	char *fail_id;
@@ -973,6 +975,90 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
+/* How many gates a gates file that explore wrote has. */
+static size_t count_gates(const char *yaml)
+{
+	size_t n = 0;
+
+	for (const char *p = yaml; (p = strstr(p, "\n  - {name: ")); p++)
+		n++;
+	return n;
+}
+
+/* Replays of a gates file that --trace may take before it gives up. */
+#define TRACE_TRIES 3
+
+/* --trace: a replay of yaml that reproduced, written; 0, 1 none did, -1 error. */
+static int trace_replay(struct xctx *c, const char *yaml, const char *dir)
+{
+	for (int i = 0; i < TRACE_TRIES && !interrupt_signal(); i++) {
+		long ok = verify_yaml(c, yaml, dir, 1, true);
+
+		if (ok != 0)
+			return ok < 0 ? -1 : 0;
+	}
+	printf("  no trace written: %d replays of the gates file did not reproduce\n",
+	       TRACE_TRIES);
+	return 1;
+}
+
+/* Replays a candidate with fewer gates gets before the full --verify. */
+#define SCREEN_RUNS 5
+
+/*
+ * yaml (written from in at level, and verified) with the gates the failure
+ * does not need left out: each gate in turn, last first, is dropped when
+ * the file without it still reproduces SCREEN_RUNS times out of as many;
+ * the result must then pass the full --verify, else yaml stays.  Returns
+ * the file to write (yaml, or a new one and yaml freed).
+ */
+static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_in *in,
+			 enum explore_write_level level, const char *dir, char *yaml)
+{
+	size_t n = explore_write_ngates(in, level), runs = 0;
+	bool *drop = xcalloc(n ? n : 1, sizeof(bool));
+	long screen = c->o->verify < SCREEN_RUNS ? c->o->verify : SCREEN_RUNS;
+	explore_write_in less = *in;
+	char *cur = xstrdup(yaml);
+
+	less.drop = drop;
+	less.ndrop = n;
+	for (size_t i = n; i-- > 0 && n > 1 && !interrupt_signal();) {
+		rg_err err = RG_ERR_INIT;
+		char *cand;
+
+		drop[i] = true;
+		cand = explore_write_yaml(&less, level, &err);
+		if (cand && !strcmp(cand, cur)) {   /* it went with another */
+			free(cand);
+			continue;
+		}
+		if (cand && (runs += (size_t)screen,
+			     verify_yaml(c, cand, dir, screen, false) == screen)) {
+			free(cur);
+			cur = cand;
+			continue;
+		}
+		drop[i] = false;
+		free(cand);
+	}
+	se->gates_before = count_gates(yaml);
+	if (strcmp(cur, yaml) && !interrupt_signal()) {
+		runs += (size_t)c->o->verify;
+		if (verify_yaml(c, cur, dir, c->o->verify, false) == c->o->verify) {
+			free(yaml);
+			yaml = cur;
+			cur = NULL;
+		}
+	}
+	se->gates_after = count_gates(yaml);
+	printf("  gates: %zu for the schedule's switches, %zu the failure needs "
+	       "(%zu replays to tell)\n", se->gates_before, se->gates_after, runs);
+	free(cur);
+	free(drop);
+	return yaml;
+}
+
 /*
  * Writes the gates file for se's failure at the first level that
  * reproduces every time it is replayed; says how it went.  0 written, 1
@@ -986,7 +1072,7 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 	char **cmd = c->o->command;
 	char *save0 = cmd[0];
 	long best = -1;
-	int r = 1;
+	int r = 1, traced = 1;
 
 	/* the file names its program relative to itself */
 	if (!is_cwd(dir)) {
@@ -998,7 +1084,7 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
 					"found by racegate explore",
 					se->fail_run.fail == XF_EXPECTED ?
-					&c->xspec->expect : NULL };
+					&c->xspec->expect : NULL, NULL, 0 };
 		rg_err err = RG_ERR_INIT;
 		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
 		long ok;
@@ -1010,7 +1096,13 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 			continue;
 		}
 		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
-		ok = verify_yaml(c, yaml, dir, c->o->verify, c->o->trace != NULL);
+		ok = verify_yaml(c, yaml, dir, c->o->verify, false);
+		if (ok == c->o->verify) {
+			yaml = fewer_gates(c, se, &in, (enum explore_write_level)lvl, dir, yaml);
+			traced = c->o->trace ? trace_replay(c, yaml, dir) : 1;
+			if (traced < 0)
+				ok = -1;
+		}
 		if (ok < 0) {
 			r = -1;
 		} else if (ok == c->o->verify && !c->o->out) {
@@ -1032,7 +1124,7 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 			best = ok;
 		free(yaml);
 	}
-	if (r == 0 && c->o->trace)
+	if (r == 0 && traced == 0)
 		printf("  wrote %s: the trace of a replay of the gates file (Perfetto)\n",
 		       c->o->trace);
 	if (r == 1 && best >= 0)
@@ -1042,6 +1134,7 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 		printf("  no trace written: it is a replay of the gates file\n");
 	se->reproduced = best;
 	se->wrote = r == 0 && c->o->out;
+	se->traced = r == 0 && traced == 0;
 	cmd[0] = save0;
 	free(exe_abs);
 	free(dir);
@@ -1084,10 +1177,12 @@ static void put_report_more(rg_buf *b, const struct xctx *c, const struct search
 			      se->reproduced, c->o->verify);
 	else
 		rg_buf_puts(b, ", \"reproduced\": null, \"replays\": 0");
+	rg_buf_printf(b, ", \"gates\": %zu, \"gates_unshrunk\": %zu",
+		      se->gates_after, se->gates_before);
 	rg_buf_puts(b, ", \"gates_file\": ");
 	json_str(b, se->wrote ? c->o->out : NULL);
 	rg_buf_puts(b, ", \"trace\": ");
-	json_str(b, se->reproduced == c->o->verify ? c->o->trace : NULL);
+	json_str(b, se->traced ? c->o->trace : NULL);
 }
 
 static int write_report(const struct xctx *c, const struct search *se,
@@ -1207,7 +1302,7 @@ static int write_markdown(struct xctx *c, const struct search *se, const char *i
 			  const char *yaml)
 {
 	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
-				c->o->command, id, NULL, NULL };
+				c->o->command, id, NULL, NULL, NULL, 0 };
 	char *cmd = replay_cmdline(c, id);
 	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
 	int r = write_file(c->o->markdown, md);

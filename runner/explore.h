@@ -50,6 +50,10 @@ typedef struct explore_write_in {
 	/* the expect: to write (--expect FILE, the bug it describes), or NULL:
 	 * from r's failure */
 	const spec_expect *expect;
+	/* per gate of the level's full list (explore_write_ngates): leave it
+	 * out, with the waits on what only it opened; NULL: none */
+	const bool *drop;
+	size_t ndrop;
 } explore_write_in;
 
 /* How much of the schedule the gates.yaml enforces. */
@@ -68,6 +72,15 @@ enum explore_write_level {
  */
 char *explore_write_yaml(const explore_write_in *in, enum explore_write_level level,
 			 rg_err *err);
+/*
+ * How many gates the file of in at level has before in->drop: what drop
+ * is indexed by.  Dropping gate i leaves out its opens and waits; then a
+ * wait on an event no gate opens any more goes, an open nobody waits for
+ * goes, and a gate left with neither goes, until nothing changes (the
+ * file names only what a person would need).  explore_write_yaml fails
+ * when no gate is left.
+ */
+size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level);
 
 /*
  * A Markdown bug report (malloc'd) of the run in: the command line that

@@ -318,6 +318,104 @@ static void put_header(rg_buf *b, const explore_write_in *in)
 	rg_buf_puts(b, "]\ntimeout: 10s\n");
 }
 
+static void strv_drop(char **v, size_t *n, size_t i)
+{
+	free(v[i]);
+	memmove(v + i, v + i + 1, (*n - i - 1) * sizeof(*v));
+	(*n)--;
+}
+
+static bool strv_has(char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+/* Does a gate of g list ev in its opens (or its waits)? */
+static bool anyone(const struct wgates *g, const char *ev, bool opens)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (opens ? strv_has(g->v[i].open, g->v[i].nopen, ev) :
+			    strv_has(g->v[i].wait, g->v[i].nwait, ev))
+			return true;
+	return false;
+}
+
+/* in->drop applied to g, then what it left dangling (explore_write_ngates). */
+static void drop_gates(struct wgates *g, const explore_write_in *in)
+{
+	bool changed = true;
+
+	for (size_t i = 0; i < g->n && i < in->ndrop; i++)
+		if (in->drop[i]) {
+			while (g->v[i].nopen)
+				strv_drop(g->v[i].open, &g->v[i].nopen, 0);
+			while (g->v[i].nwait)
+				strv_drop(g->v[i].wait, &g->v[i].nwait, 0);
+		}
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < g->n; i++) {
+			struct wgate *w = &g->v[i];
+
+			for (size_t k = w->nwait; k-- > 0;)
+				if (strncmp(w->wait[k], "exited:", 7) &&
+				    !anyone(g, w->wait[k], true)) {
+					strv_drop(w->wait, &w->nwait, k);
+					changed = true;
+				}
+			for (size_t k = w->nopen; k-- > 0;)
+				if (!anyone(g, w->open[k], false)) {
+					strv_drop(w->open, &w->nopen, k);
+					changed = true;
+				}
+		}
+	}
+}
+
+/* Does a gate left in g name thread t (alias a), or wait for its exit? */
+static bool thread_used(const struct wgates *g, const char *a, size_t t)
+{
+	char *ev = xasprintf("exited:%s", a);
+	bool used = anyone(g, ev, false);
+
+	for (size_t i = 0; i < g->n && !used; i++)
+		used = g->v[i].thread == (int)t && (g->v[i].nopen || g->v[i].nwait);
+	free(ev);
+	return used;
+}
+
+/* The gates of r at level, before any is dropped. */
+static void level_gates(const explore_run *r, enum explore_write_level level,
+			char **alias, struct wgates *g)
+{
+	for (size_t i = 1; i < r->nsteps; i++)
+		if (r->steps[i].prev != r->steps[i].thread &&
+		    (level == XW_STRETCHES || r->steps[i].preempt))
+			switch_gates(r, i, level == XW_PREEMPTIONS, alias, g);
+}
+
+size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level)
+{
+	const explore_run *r = in->r;
+	struct wgates g = { NULL, 0, 0 };
+	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
+	size_t n;
+
+	for (size_t i = 0; i < r->nthreads; i++)
+		alias[i] = r->threads[i].is_main || r->threads[i].start ?
+			   alias_of(&r->threads[i]) : xasprintf("thread_%zu", i);
+	level_gates(r, level, alias, &g);
+	n = g.n;
+	wgates_release(&g);
+	for (size_t i = 0; i < r->nthreads; i++)
+		free(alias[i]);
+	free(alias);
+	return n;
+}
+
 char *explore_write_yaml(const explore_write_in *in, enum explore_write_level level,
 			 rg_err *err)
 {
@@ -325,7 +423,7 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	rg_buf b = RG_BUF_INIT;
 	struct wgates g = { NULL, 0, 0 };
 	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
-	size_t i;
+	size_t i, k;
 	char *out = NULL;
 
 	for (i = 0; i < r->nthreads; i++) {
@@ -336,24 +434,28 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 		}
 		alias[i] = alias_of(&r->threads[i]);
 	}
-	for (i = 1; i < r->nsteps; i++)
-		if (r->steps[i].prev != r->steps[i].thread &&
-		    (level == XW_STRETCHES || r->steps[i].preempt))
-			switch_gates(r, i, level == XW_PREEMPTIONS, alias, &g);
+	level_gates(r, level, alias, &g);
 	if (!g.n) {
 		rg_error(err, "the schedule has no switch between threads to write");
 		goto out;
 	}
+	if (in->drop)
+		drop_gates(&g, in);
 	put_header(&b, in);
 	rg_buf_puts(&b, "threads:\n");
 	for (i = 0; i < r->nthreads; i++) {
-		if (!r->threads[i].is_main)
+		if (!r->threads[i].is_main && thread_used(&g, alias[i], i))
 			rg_buf_printf(&b, "  %s: {start: %s, nth: %d}\n", alias[i],
 				      r->threads[i].start, r->threads[i].nth);
 	}
 	rg_buf_puts(&b, "gates:\n");
-	for (i = 0; i < g.n; i++)
-		put_gate(&b, &g.v[i], in, alias, i + 1);
+	for (i = 0, k = 0; i < g.n; i++)
+		if (g.v[i].nopen || g.v[i].nwait)
+			put_gate(&b, &g.v[i], in, alias, ++k);
+	if (!k) {
+		rg_error(err, "no gate is left to write");
+		goto out;
+	}
 	if (put_expect(&b, in, err) < 0)
 		goto out;
 	out = rg_buf_detach(&b);

@@ -338,7 +338,7 @@ START_TEST(writer_yaml_loads)
 	explore_step st[4];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, NULL, 0 };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
