@@ -10,3 +10,48 @@ foreach(n 2 3)
     -- ${XS} shards ${EXAMPLES}/lost_update lost_update-fixed ${n}
        --at lost_update.c --preemptions 1)
 endforeach()
+
+# The found failure's files: the gates file keeps only the gates the
+# failure needs (fewer than the schedule's switches on string_buffer) and
+# reproduces 100/100; the report and the Perfetto trace are valid JSON and
+# say so
+racegate_e2e(explore_string_buffer_fewer_gates 0 "FAILED \\(exit status 1\\)"
+  "gates: [0-9]+ for the schedule's switches, [0-9]+ the failure needs"
+  "wrote .*reproduced 100/100" "wrote .*the trace of a replay" "explore exit 1"
+  "gates: fewer \\([0-9]+ -> [0-9]+\\)" "100 runs: 100 REPRODUCED" "run exit 0"
+  "report: exit status gates [0-9]+ of [0-9]+ deviations 2 reproduced 100 of 100 trace yes"
+  "trace: [0-9]+ events, [1-9][0-9]* holds, [1-9][0-9]* flows, run 1: REPRODUCED"
+  -- ${XS} found ${EXAMPLES}/string_buffer string_buffer --at sbuf.c --verify 100)
+racegate_e2e(explore_lost_update_verify_100 0 "FAILED \\(exit status 1\\)"
+  "gates: [0-9]+ for the schedule's switches" "wrote .*reproduced 100/100"
+  "explore exit 1" "100 runs: 100 REPRODUCED" "run exit 0"
+  "report: exit status gates [0-9]+ of [0-9]+ deviations [0-9]+ reproduced 100 of 100 trace yes"
+  "trace: [0-9]+ events, [1-9][0-9]* holds"
+  -- ${XS} found ${EXAMPLES}/lost_update lost_update --at lost_update.c --verify 100)
+
+# --expect FILE: the expect: of the example's own gates file is the bug to
+# find (exit 1 and "counter = 1"), judged as run judges it, and the written
+# file carries it whole
+racegate_e2e(explore_expect_file 0 "FAILED \\(expected failure\\)" "wrote .*reproduced 100/100"
+  "explore exit 1" "^expect:$" "^  exit: 1$" "^  stdout: \"counter = 1\"$"
+  "100 runs: 100 REPRODUCED" "run exit 0" "report: expected failure"
+  -- ${XS} found ${EXAMPLES}/lost_update lost_update --at lost_update.c
+     --expect ${EXAMPLES}/lost_update/gates.yaml --verify 100)
+
+# a bug that only the output shows (exit 0): found by --expect-stdout and by
+# a good run's --expect FILE, and written as the stdout the failing run
+# printed
+add_executable(e2e_explore_lostchar e2e/programs/explore_lostchar.c)
+target_compile_options(e2e_explore_lostchar PRIVATE -O0 -g)
+target_link_libraries(e2e_explore_lostchar PRIVATE Threads::Threads)
+set_target_properties(e2e_explore_lostchar PROPERTIES OUTPUT_NAME explore_lostchar
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+set(lostchar_found "FAILED \\(stdout mismatch\\)" "wrote .*reproduced 100/100"
+  "explore exit 1" "^  stdout: \"1 chars\"$" "100 runs: 100 REPRODUCED" "run exit 0"
+  "report: stdout mismatch")
+racegate_e2e(explore_stdout_mismatch 0 ${lostchar_found}
+  -- ${XS} found ${E2E_DIR} explore_lostchar --at explore_lostchar.c
+     --expect-stdout "^2 chars$" --verify 100)
+racegate_e2e(explore_expect_good_run 0 ${lostchar_found}
+  -- ${XS} found ${E2E_DIR} explore_lostchar --at explore_lostchar.c
+     --expect ${CMAKE_CURRENT_SOURCE_DIR}/e2e/specs/explore_two_chars.yaml --verify 100)

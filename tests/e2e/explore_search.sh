@@ -38,6 +38,42 @@ shards)
 	done
 	echo "schedules: whole $whole, shards $sum, shards ended $ends/$n"
 	;;
+found)
+	# DIR PROGRAM ARGS...: explore writes the gates file, its trace and
+	# report; racegate run replays the file 100 times; both JSON files
+	# load, and say what they should
+	dir=$1 prog=$2
+	shift 2
+	cd "$dir" || exit 2
+	"$rg" explore -o "$tmp/repro.yaml" --report "$tmp/r.json" --trace "$tmp/t.json" \
+		"$@" -- "./$prog" | tee "$tmp/out"
+	echo "explore exit ${PIPESTATUS[0]}"
+	sed -n 's/^  gates: \([0-9]*\) .*, \([0-9]*\) the failure needs .*/\1 \2/p' "$tmp/out" |
+		while read -r before after; do
+			[ "$after" -lt "$before" ] && echo "gates: fewer ($before -> $after)"
+			[ "$after" -eq "$before" ] && echo "gates: as many ($before)"
+		done
+	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; exit 0; }
+	cat "$tmp/repro.yaml"
+	echo
+	echo "gates in the file: $(grep -c '^  - {name: ' "$tmp/repro.yaml")"
+	"$rg" run -q --repeat 100 "$tmp/repro.yaml"
+	echo "run exit $?"
+	python3 - "$tmp/r.json" "$tmp/t.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for f in r["failures"]:
+    print("report:", f["kind"], "gates", f["gates"], "of", f["gates_unshrunk"],
+          "deviations", f["deviations"], "reproduced", f["reproduced"], "of",
+          f["replays"], "trace", "yes" if f["trace"] else "no")
+t = json.load(open(sys.argv[2]))
+ev = t["traceEvents"]
+print("trace:", len(ev), "events,",
+      sum(1 for e in ev if e.get("cat") == "held"), "holds,",
+      sum(1 for e in ev if e.get("ph") == "s"), "flows,",
+      ", ".join(sorted({e["args"]["name"] for e in ev if e.get("name") == "process_name"})))
+PY
+	;;
 *)
 	echo "explore_search.sh: unknown case '$case_'" >&2
 	exit 2
