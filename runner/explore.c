@@ -62,6 +62,7 @@ struct xopts {
 	const char *expect_file; /* --expect FILE.yaml: its expect: block */
 	long timeout_ms, quiet_ms;
 	long verify;           /* replays of the written file */
+	long jobs;             /* --jobs: schedules at once (random, pct) */
 	bool quiet, verbose;
 	const char *source_dir;
 	char **command;
@@ -182,6 +183,9 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 		if (!parse_long(v, 1, 100000000, &o->schedules))
 			return xusage("--schedules takes a number from 1 to 100000000, "
 				      "not '%s'", v);
+	} else if (!strcmp(name, "--jobs") || !strcmp(name, "-j")) {
+		if (!parse_long(v, 1, 256, &o->jobs))
+			return xusage("--jobs takes a number from 1 to 256, not '%s'", v);
 	} else if (!strcmp(name, "--verify")) {
 		if (!parse_long(v, 1, 100000, &o->verify))
 			return xusage("--verify takes a number from 1 to 100000, not '%s'", v);
@@ -244,7 +248,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
 		"--output", "--report", "--expect-exit", "--expect-stdout",
 		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
-		"--expect", "--trace",
+		"--expect", "--trace", "--jobs", "-j",
 	};
 	int i;
 
@@ -256,6 +260,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 	o->seed = 1;
 	o->shard_n = 1;
 	o->verify = 20;
+	o->jobs = 1;
 	o->timeout_ms = 10000;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
@@ -295,6 +300,10 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 	}
 	if (!o->command)
 		return xusage("explore needs the program to run after '--'");
+	if (o->jobs > 1 && o->strategy == EXPLORE_DFS)
+		return xusage("dfs runs its schedules one after another, each from "
+			      "what the ones before found; to run it on several "
+			      "cores, run --shard I/N shards of it at once");
 	if (o->expect_file && (o->has_expect_exit || o->expect_stdout))
 		return xusage("--expect FILE says what to look for; it goes with "
 			      "neither --expect-exit nor --expect-stdout");
@@ -609,6 +618,9 @@ struct search {
 	long reproduced;       /* best replays of a gates file that reproduced, -1 none */
 	bool wrote;            /* -o FILE.yaml written */
 	bool traced;           /* --trace written */
+	explore_dev *fail_devs; /* --jobs: the failing schedule's deviations */
+	size_t nfail_devs;
+	bool has_fail_devs;
 	size_t gates_before, gates_after; /* the file's gates, before and after dropping */
 	explore_sched fail_sc; /* the failing schedule */
 	explore_run fail_run;
@@ -690,6 +702,82 @@ static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
 	return rc;
 }
 
+/* ---- --jobs: the search's schedules in worker processes (explore_jobs.c) ---- */
+
+struct jobs_ctx {
+	struct xctx *c;
+	struct search *se;
+	explore_cfg *cfg;
+};
+
+static int job_run(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs)
+{
+	struct jobs_ctx *j = ctx;
+	explore_sched sc;
+	int rc;
+
+	next_schedule(j->c, NULL, j->cfg, k, &sc);
+	rc = run_schedule(j->c, &sc, r);
+	*ndevs = explore_deviations(&sc, devs);
+	explore_sched_release(&sc);
+	return rc;
+}
+
+/* As the loop of search() takes a schedule's result, in schedule order. */
+static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_t ndevs)
+{
+	struct jobs_ctx *j = ctx;
+	struct search *se = j->se;
+
+	se->tried++;
+	note_seen(se, r);
+	progress(j->c, se, false);
+	if (r->fail == XF_NONE) {
+		explore_run_release(r);
+		free(devs);
+		return false;
+	}
+	se->failed = true;
+	next_schedule(j->c, NULL, j->cfg, k, &se->fail_sc);   /* its id; no steps */
+	se->fail_id = sched_id(&se->fail_sc, j->cfg, k, j->c->o);
+	se->fail_run = *r;
+	se->fail_devs = devs;
+	se->nfail_devs = ndevs;
+	se->has_fail_devs = true;
+	return true;
+}
+
+static bool job_more(void *ctx, long k)
+{
+	struct jobs_ctx *j = ctx;
+
+	return k < j->c->o->schedules &&
+	       !(j->c->o->time_ms && elapsed_ms(j->c) >= (double)j->c->o->time_ms);
+}
+
+/*
+ * Random and pct schedules J at a time: results are taken in schedule
+ * order, so the failure is the lowest-numbered one and the counts are
+ * those of one schedule at a time, with any J.
+ */
+static int search_jobs(struct xctx *c, struct search *se, explore_cfg *cfg)
+{
+	static const explore_jobs_ops ops = { job_run, job_take, job_more };
+	struct jobs_ctx j = { c, se, cfg };
+
+	return explore_jobs_run((int)c->o->jobs, &ops, &j);
+}
+
+/* The failing schedule's deviations (malloc'd), however it was run. */
+static size_t failing_devs(const struct search *se, explore_dev **out)
+{
+	if (!se->has_fail_devs)
+		return explore_deviations(&se->fail_sc, out);
+	*out = xcalloc(se->nfail_devs ? se->nfail_devs : 1, sizeof(**out));
+	memcpy(*out, se->fail_devs, se->nfail_devs * sizeof(**out));
+	return se->nfail_devs;
+}
+
 /* Runs schedules until one fails, or a limit; 0, 1 interrupted, -1 error. */
 static int search(struct xctx *c, struct search *se)
 {
@@ -703,6 +791,10 @@ static int search(struct xctx *c, struct search *se)
 
 	if (c->o->strategy == EXPLORE_PCT && (rc = pct_steps(c, &cfg, se)) != 0)
 		goto out;
+	if (c->o->jobs > 1 && !se->failed) {
+		rc = search_jobs(c, se, &cfg);
+		goto out;
+	}
 	for (long k = 0; !se->failed; k++) {
 		explore_sched sc;
 		explore_run r;
@@ -837,7 +929,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 {
 	struct shrink_ctx k;
 	explore_dev *devs;
-	size_t n = explore_deviations(&se->fail_sc, &devs), runs;
+	size_t n = failing_devs(se, &devs), runs;
 	size_t pre = se->fail_run.npreempt;
 
 	memset(&k, 0, sizeof(k));
@@ -1334,7 +1426,7 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 
 	se->found_preempt = se->fail_run.npreempt;
 	se->found_steps = se->fail_run.nsteps;
-	se->ndevs = explore_deviations(&se->fail_sc, &devs);   /* shrink cuts it */
+	se->ndevs = failing_devs(se, &devs);   /* shrink cuts it */
 	free(devs);
 	se->reproduced = -1;
 	if (!c->o->replay) {
@@ -1473,6 +1565,7 @@ out:
 		explore_sched_release(&se.fail_sc);
 	}
 	free(se.fail_id);
+	free(se.fail_devs);
 	free(shrunk_id);
 	rg_intmap_release(&se.seen);
 	xctx_release(&c);

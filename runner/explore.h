@@ -92,6 +92,25 @@ char *explore_write_markdown(const explore_write_in *in, const char *yaml,
 			     const char *yaml_path, const char *cmdline);
 
 /*
+ * --jobs J (explore_jobs.c): schedules 0, 1, 2, ... of a search, J at a
+ * time, each in a worker process.
+ *   run   in the worker: runs schedule k into *r, the deviations it took
+ *         into *devs (malloc'd); returns as run_schedule (0, 1
+ *         interrupted, -1 error)
+ *   take  in racegate, in schedule order: takes r and devs (frees them);
+ *         true to stop (the workers past k are killed, never counted)
+ *   more  may schedule k start (limits of count and time)?
+ * Returns 0, 1 interrupted, -1 error (said).
+ */
+typedef struct explore_jobs_ops {
+	int (*run)(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs);
+	bool (*take)(void *ctx, long k, explore_run *r, explore_dev *devs, size_t ndevs);
+	bool (*more)(void *ctx, long k);
+} explore_jobs_ops;
+
+int explore_jobs_run(int njobs, const explore_jobs_ops *ops, void *ctx);
+
+/*
  * racegate explore ARGS... (argv[0] is "explore"); racegate's exit status.
  * closed_std, inherit: as run_opts has them (the fds racegate got).
  */

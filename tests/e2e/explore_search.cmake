@@ -55,3 +55,16 @@ racegate_e2e(explore_stdout_mismatch 0 ${lostchar_found}
 racegate_e2e(explore_expect_good_run 0 ${lostchar_found}
   -- ${XS} found ${E2E_DIR} explore_lostchar --at explore_lostchar.c
      --expect ${CMAKE_CURRENT_SOURCE_DIR}/e2e/specs/explore_two_chars.yaml --verify 100)
+
+# --jobs J: schedules in J workers at once, results taken in schedule order:
+# the same failing schedule and the same counts as one at a time, for a
+# failure late in the search and for a search with none
+racegate_e2e(explore_jobs_same_failure 0 "jobs 1 exit 1" "jobs 3 exit 1"
+  "same with --jobs 1 and 3: FAILED \\(exit status 1\\) after 10 schedules .*random:7:9 $"
+  -- ${XS} jobs ${EXAMPLES}/array_list array_list 3 --at array_list.c --seed 7)
+racegate_e2e(explore_jobs_no_failure 0 "jobs 1 exit 0" "jobs 2 exit 0"
+  "same with --jobs 1 and 2: no failure after 60 schedules \\(60 distinct"
+  -- ${XS} jobs ${EXAMPLES}/lost_update lost_update-fixed 2 --at lost_update.c
+     --schedules 60)
+racegate_e2e(explore_jobs_dfs_refused 2 "dfs runs its schedules one after another.*--shard"
+  -- ${RG} explore --strategy dfs --jobs 2 -- ${EXAMPLES}/lost_update/lost_update)

@@ -28,15 +28,36 @@ shards)
 	echo "whole exit $?"
 	cat "$tmp/all"
 	whole=$(count < "$tmp/all")
+	whole=${whole:-none}
 	sum=0 ends=0
 	for ((i = 0; i < n; i++)); do
 		"$rg" explore --strategy dfs --shard "$i/$n" "$@" -- "./$prog" > "$tmp/s$i"
 		echo "shard $i exit $?"
 		cat "$tmp/s$i"
-		sum=$((sum + $(count < "$tmp/s$i")))
+		c=$(count < "$tmp/s$i")
+		sum=$((sum + ${c:-0}))
 		grep -q "^  every schedule of shard $i/$n with" "$tmp/s$i" && ends=$((ends + 1))
 	done
 	echo "schedules: whole $whole, shards $sum, shards ended $ends/$n"
+	;;
+jobs)
+	# DIR PROGRAM J ARGS...: the same search one schedule at a time and J at
+	# once: the same summary counts and the same failing schedule
+	dir=$1 prog=$2 j=$3
+	shift 3
+	cd "$dir" || exit 2
+	for n in 1 "$j"; do
+		"$rg" explore --jobs "$n" "$@" -- "./$prog" > "$tmp/j$n"
+		echo "jobs $n exit $?"
+		cat "$tmp/j$n"
+		sed -n -e 's/^racegate explore: \(.*\) in [0-9.]* s, \(.*\)/\1, \2/p' \
+			-e 's/^  failing schedule: \([^ ]*\) .*/\1/p' "$tmp/j$n" > "$tmp/k$n"
+	done
+	if [ -s "$tmp/k1" ] && cmp -s "$tmp/k1" "$tmp/k$j"; then
+		echo "same with --jobs 1 and $j: $(tr '\n' ' ' < "$tmp/k1")"
+	else
+		echo "different"
+	fi
 	;;
 found)
 	# DIR PROGRAM ARGS...: explore writes the gates file, its trace and
