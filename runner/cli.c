@@ -133,6 +133,8 @@ static const char help_text[] =
 "  --seed S           random and pct draw schedule I of seed S (default 1)\n"
 "  --shard I/N        run schedule indices I, I+N, I+2N, ... (random, pct);\n"
 "                     dfs: the subtrees numbered I mod N (docs/explore.md)\n"
+"  --jobs J, -j J     run J random or pct schedules at once, in worker\n"
+"                     processes; the same failure and counts as with 1\n"
 "  --replay ID        run the schedule ID printed by an earlier explore\n"
 "  --expect-exit N    the exit status of a good run (default 0); crashes,\n"
 "                     signals, deadlocks and timeouts always fail\n"
