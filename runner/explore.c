@@ -1111,6 +1111,9 @@ static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_
 			 enum explore_write_level level, const char *dir, char *yaml)
 {
 	size_t n = explore_write_ngates(in, level), runs = 0;
+	/* a hang costs its whole timeout per replay: fewer gates are not worth it */
+	bool hangs = in->r->fail == XF_TIMEOUT ||
+		     (in->expect && in->expect->timeout);
 	bool *drop = xcalloc(n ? n : 1, sizeof(bool));
 	long screen = c->o->verify < SCREEN_RUNS ? c->o->verify : SCREEN_RUNS;
 	explore_write_in less = *in;
@@ -1118,7 +1121,7 @@ static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_
 
 	less.drop = drop;
 	less.ndrop = n;
-	for (size_t i = n; i-- > 0 && n > 1 && !interrupt_signal();) {
+	for (size_t i = n; i-- > 0 && n > 1 && !hangs && !interrupt_signal();) {
 		rg_err err = RG_ERR_INIT;
 		char *cand;
 
@@ -1151,8 +1154,12 @@ static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_
 		}
 	}
 	se->gates_after = count_gates(yaml);
-	printf("  gates: %zu for the schedule's switches, %zu the failure needs "
-	       "(%zu replays to tell)\n", se->gates_before, se->gates_after, runs);
+	if (hangs)
+		printf("  gates: %zu, all kept (each replay of a hang lasts its "
+		       "timeout)\n", se->gates_after);
+	else
+		printf("  gates: %zu for the schedule's switches, %zu the failure needs "
+		       "(%zu replays to tell)\n", se->gates_before, se->gates_after, runs);
 	free(cur);
 	free(drop);
 	return yaml;
@@ -1183,7 +1190,7 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
 					"found by racegate explore",
 					se->fail_run.fail == XF_EXPECTED ?
-					&c->xspec->expect : NULL, NULL, 0 };
+					&c->xspec->expect : NULL, NULL, 0, c->o->timeout_ms };
 		rg_err err = RG_ERR_INIT;
 		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
 		long ok;
@@ -1401,7 +1408,7 @@ static int write_markdown(struct xctx *c, const struct search *se, const char *i
 			  const char *yaml)
 {
 	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
-				c->o->command, id, NULL, NULL, NULL, 0 };
+				c->o->command, id, NULL, NULL, NULL, 0, 0 };
 	char *cmd = replay_cmdline(c, id);
 	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
 	int r = write_file(c->o->markdown, md);

@@ -54,6 +54,7 @@ typedef struct explore_write_in {
 	 * out, with the waits on what only it opened; NULL: none */
 	const bool *drop;
 	size_t ndrop;
+	long timeout_ms;        /* the file's timeout:, 0: 10s */
 } explore_write_in;
 
 /* How much of the schedule the gates.yaml enforces. */

@@ -292,6 +292,9 @@ static int put_expect(rg_buf *b, const explore_write_in *in, rg_err *err)
 		return 0;
 	case XF_STDOUT:
 		return put_stdout_expect(b, r, err);
+	case XF_TIMEOUT:
+		rg_buf_puts(b, "  timeout: true\n");
+		return 0;
 	default:
 		return rg_error(err, "what failed (%s) cannot be said in a gates "
 				"file's expect:", explore_fail_name(r->fail));
@@ -315,7 +318,11 @@ static void put_header(rg_buf *b, const explore_write_in *in)
 			rg_buf_puts(b, ", ");
 		put_quoted(b, in->command[i]);
 	}
-	rg_buf_puts(b, "]\ntimeout: 10s\n");
+	if (in->timeout_ms > 0 && in->timeout_ms % 1000)
+		rg_buf_printf(b, "]\ntimeout: %ldms\n", in->timeout_ms);
+	else
+		rg_buf_printf(b, "]\ntimeout: %lds\n",
+			      in->timeout_ms > 0 ? in->timeout_ms / 1000 : 10);
 }
 
 static void strv_drop(char **v, size_t *n, size_t i)

@@ -338,7 +338,7 @@ START_TEST(writer_yaml_loads)
 	explore_step st[4];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, NULL, 0 };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, NULL, 0, 0 };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -364,10 +364,65 @@ START_TEST(writer_yaml_loads)
 		spec_diags_release(&d);
 		free(y);
 	}
-	/* a timeout cannot be an expect: */
+	/* a hang is expect: {timeout: true}, with explore's timeout */
 	r.fail = XF_TIMEOUT;
+	in.timeout_ms = 1500;
+	{
+		char *y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+
+		ck_assert_msg(y != NULL, "%s", err.msg);
+		ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+			      "%s\n%s", y, d.n ? d.v[0].msg : "");
+		ck_assert(sp->expect.timeout);
+		ck_assert_int_eq(sp->timeout_ms, 1500);
+		spec_free(sp);
+		spec_diags_release(&d);
+		free(y);
+	}
+	/* a stderr mismatch cannot be an expect: */
+	r.fail = XF_OUTPUT;
 	ck_assert_ptr_null(explore_write_yaml(&in, XW_PREEMPTIONS, &err));
-	ck_assert_ptr_nonnull(strstr(err.msg, "timeout"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "stderr"));
+}
+END_TEST
+
+/*
+ * Dropping a gate takes what only it opened with it: drop w2's wait and
+ * w1's open of the event nobody waits for any more goes too, leaving w1
+ * waiting for w2's exit; drop both and nothing is left to write.
+ */
+START_TEST(writer_drops_gates)
+{
+	static const char *const at[] = { "c.c:10", "c.c:21", "c.c:23" };
+	char *cmd[] = { (char *)"./lost_update", NULL };
+	explore_step st[4];
+	explore_thread_info th[3];
+	explore_run r;
+	bool drop[2] = { false, true };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, drop, 2, 0 };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *y;
+
+	lost_update_run(&r, st, th);
+	ck_assert_uint_eq(explore_write_ngates(&in, XW_PREEMPTIONS), 2);
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+		      "%s\n%s", y, d.n ? d.v[0].msg : "");
+	ck_assert_uint_eq(sp->ngates, 1);
+	ck_assert_ptr_nonnull(strstr(y, "thread: worker_1, at: \"c.c:23\", "
+				     "wait: [exited:worker_2]}"));
+	ck_assert_ptr_null(strstr(y, "worker_1-stop1"));
+	spec_free(sp);
+	spec_diags_release(&d);
+	free(y);
+	/* without w1's gate, w2's wait has nothing to wait for: nothing left */
+	drop[0] = true;
+	drop[1] = false;
+	ck_assert_ptr_null(explore_write_yaml(&in, XW_PREEMPTIONS, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "no gate"));
 }
 END_TEST
 
@@ -384,6 +439,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, dfs_shards_partition_the_tree);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
+	tcase_add_test(tc, writer_drops_gates);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -68,3 +68,21 @@ racegate_e2e(explore_jobs_no_failure 0 "jobs 1 exit 0" "jobs 2 exit 0"
      --schedules 60)
 racegate_e2e(explore_jobs_dfs_refused 2 "dfs runs its schedules one after another.*--shard"
   -- ${RG} explore --strategy dfs --jobs 2 -- ${EXAMPLES}/lost_update/lost_update)
+
+# a hang that is no deadlock (main spins on a count a lost update keeps
+# short): found by the timeout, written as expect: {timeout: true} with
+# explore's --timeout, and REPRODUCED by racegate run
+add_executable(e2e_explore_hang e2e/programs/explore_hang.c)
+target_compile_options(e2e_explore_hang PRIVATE -O0 -g)
+target_link_libraries(e2e_explore_hang PRIVATE Threads::Threads)
+set_target_properties(e2e_explore_hang PROPERTIES OUTPUT_NAME explore_hang
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(explore_timeout_written 0 "FAILED \\(timeout\\)"
+  "gates: [0-9]+, all kept" "wrote .*reproduced 3/3" "explore exit 1"
+  "^timeout: 1s$" "^expect:$" "^  timeout: true$"
+  "2 runs: 2 REPRODUCED" "run exit 0"
+  -- ${XS} hang ${E2E_DIR} explore_hang --at explore_hang.c --timeout 1s --verify 3)
+# expect: timeout goes with none of exit, signal, deadlock
+racegate_e2e(expect_timeout_excludes_exit 2
+  "explore_timeout_exit.yaml:[0-9]+:[0-9]+: error: 'expect' cannot have 'timeout: true' with 'exit'"
+  -- ${RG} check ${CMAKE_CURRENT_SOURCE_DIR}/e2e/specs/explore_timeout_exit.yaml)

@@ -40,6 +40,19 @@ shards)
 	done
 	echo "schedules: whole $whole, shards $sum, shards ended $ends/$n"
 	;;
+hang)
+	# DIR PROGRAM ARGS...: a schedule that hangs is written with expect:
+	# {timeout: true}, which racegate run then judges REPRODUCED
+	dir=$1 prog=$2
+	shift 2
+	cd "$dir" || exit 2
+	"$rg" explore -o "$tmp/repro.yaml" "$@" -- "./$prog"
+	echo "explore exit $?"
+	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; exit 0; }
+	cat "$tmp/repro.yaml"
+	"$rg" run --repeat 2 "$tmp/repro.yaml"
+	echo "run exit $?"
+	;;
 jobs)
 	# DIR PROGRAM J ARGS...: the same search one schedule at a time and J at
 	# once: the same summary counts and the same failing schedule
