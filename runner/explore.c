@@ -57,11 +57,14 @@ struct xopts {
 	const char *replay;
 	long shard_i, shard_n;
 	const char *out, *report, *markdown;
+	const char *trace;     /* --trace FILE.json: a replay of the gates file */
 	bool has_expect_exit;
 	int expect_exit;
 	const char *expect_stdout;
+	const char *expect_file; /* --expect FILE.yaml: its expect: block */
 	long timeout_ms, quiet_ms;
 	long verify;           /* replays of the written file */
+	long jobs;             /* --jobs: schedules at once (random, pct) */
 	bool quiet, verbose;
 	const char *source_dir;
 	char **command;
@@ -78,6 +81,7 @@ struct xctx {
 	run_opts ro;
 	regex_t re;
 	bool has_re;
+	spec *xspec;           /* --expect FILE, loaded: its expect: judges */
 	struct timespec t0;
 };
 
@@ -85,7 +89,7 @@ const char *explore_fail_name(enum explore_fail f)
 {
 	static const char *const names[XF_NKINDS] = {
 		"pass", "exit status", "fatal signal", "deadlock", "timeout",
-		"stdout mismatch",
+		"stdout mismatch", "expected failure", "stderr mismatch",
 	};
 
 	return f < XF_NKINDS ? names[f] : "?";
@@ -97,6 +101,7 @@ void explore_run_release(explore_run *r)
 		free(r->threads[i].start);
 	free(r->threads);
 	free(r->steps);
+	free(r->out);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -184,6 +189,9 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 		if (!parse_long(v, 1, 100000000, &o->schedules))
 			return xusage("--schedules takes a number from 1 to 100000000, "
 				      "not '%s'", v);
+	} else if (!strcmp(name, "--jobs") || !strcmp(name, "-j")) {
+		if (!parse_long(v, 1, 256, &o->jobs))
+			return xusage("--jobs takes a number from 1 to 256, not '%s'", v);
 	} else if (!strcmp(name, "--verify")) {
 		if (!parse_long(v, 1, 100000, &o->verify))
 			return xusage("--verify takes a number from 1 to 100000, not '%s'", v);
@@ -221,10 +229,14 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 		o->replay = v;
 	} else if (!strcmp(name, "--expect-stdout")) {
 		o->expect_stdout = v;
+	} else if (!strcmp(name, "--expect")) {
+		o->expect_file = v;
 	} else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
 		o->out = v;
 	} else if (!strcmp(name, "--report")) {
 		o->report = v;
+	} else if (!strcmp(name, "--trace")) {
+		o->trace = v;
 	} else if (!strcmp(name, "--markdown")) {
 		o->markdown = v;
 	} else if (!strcmp(name, "--source-dir")) {
@@ -243,6 +255,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 		"--output", "--report", "--expect-exit", "--expect-stdout",
 		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
 		"--points",
+		"--expect", "--trace", "--jobs", "-j",
 	};
 	int i;
 
@@ -254,6 +267,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 	o->seed = 1;
 	o->shard_n = 1;
 	o->verify = 20;
+	o->jobs = 1;
 	o->timeout_ms = 10000;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
@@ -293,10 +307,13 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 	}
 	if (!o->command)
 		return xusage("explore needs the program to run after '--'");
-	if (o->strategy == EXPLORE_DFS && o->shard_n > 1)
-		return xusage("--shard splits random and pct schedules by index; dfs "
-			      "schedules follow from the ones before, so it cannot be "
-			      "sharded");
+	if (o->jobs > 1 && o->strategy == EXPLORE_DFS)
+		return xusage("dfs runs its schedules one after another, each from "
+			      "what the ones before found; to run it on several "
+			      "cores, run --shard I/N shards of it at once");
+	if (o->expect_file && (o->has_expect_exit || o->expect_stdout))
+		return xusage("--expect FILE says what to look for; it goes with "
+			      "neither --expect-exit nor --expect-stdout");
 	return 0;
 }
 
@@ -566,6 +583,36 @@ static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
 }
 
 /*
+ * --expect FILE: the run judged as `racegate run` judges it against the
+ * file's expect: (judge.c).  When that describes a bug, finding it (a
+ * REPRODUCED run) is the failure explore looks for; when it describes a
+ * good run, anything but PASSED is one, of the kind the run shows.
+ */
+static enum explore_fail judged_fail(const struct xctx *c, run_result *res,
+				     bool deadlock, bool timed_out)
+{
+	spec js = *c->sp;      /* the points, judged by the file's expect: */
+
+	js.expect = c->xspec->expect;
+	if (deadlock)
+		res->outcome = OUT_DEADLOCK;
+	judge_run(&js, res, false, false, timed_out);
+	if (judge_expects_bug(&js.expect))
+		return res->outcome == OUT_REPRODUCED ? XF_EXPECTED : XF_NONE;
+	if (res->outcome == OUT_PASSED)
+		return XF_NONE;
+	if (deadlock)
+		return XF_DEADLOCK;
+	if (timed_out)
+		return XF_TIMEOUT;
+	if (res->term_signal)
+		return XF_SIGNAL;
+	if (res->exit_code != (js.expect.has_exit ? js.expect.exit_code : 0))
+		return XF_EXIT;
+	return judge_stdout_met(&js.expect, res->out.s) ? XF_OUTPUT : XF_STDOUT;
+}
+
+/*
  * Runs the program once under schedule sc; out says how it went.  0, 1
  * when racegate was interrupted, -1 when the program could not be run
  * (said).
@@ -593,6 +640,8 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	} else if (!end.started || end.failed) {
 		rg_say("cannot explore '%s': %s", c->p.exe, res.note ? res.note : "the run failed");
 		r = -1;
+	} else if (c->xspec) {
+		out->fail = judged_fail(c, &res, explore_decider_deadlock(x), end.timed_out);
 	} else if (explore_decider_deadlock(x)) {
 		out->fail = XF_DEADLOCK;
 	} else if (end.timed_out) {
@@ -604,6 +653,8 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	} else if (c->has_re && regexec(&c->re, res.out.s ? res.out.s : "", 0, NULL, 0)) {
 		out->fail = XF_STDOUT;
 	}
+	if (out->fail != XF_NONE && res.out.s)
+		out->out = xstrndup(res.out.s, res.out.len);
 	explore_decider_free(x);
 	session_free(s);
 	run_result_release(&res);
@@ -617,6 +668,16 @@ struct search {
 	rg_intmap seen;        /* interleaving hashes */
 	size_t distinct;
 	bool exhausted;        /* dfs: every schedule within the bound was run */
+	long learning;         /* dfs shard: runs of other shards' subtrees */
+	/* for --report: the failure as found, shrunk and replayed */
+	size_t found_preempt, found_steps, shrink_runs, ndevs;
+	long reproduced;       /* best replays of a gates file that reproduced, -1 none */
+	bool wrote;            /* -o FILE.yaml written */
+	bool traced;           /* --trace written */
+	explore_dev *fail_devs; /* --jobs: the failing schedule's deviations */
+	size_t nfail_devs;
+	bool has_fail_devs;
+	size_t gates_before, gates_after; /* the file's gates, before and after dropping */
 	explore_sched fail_sc; /* the failing schedule */
 	explore_run fail_run;
 	char *fail_id;
@@ -697,15 +758,99 @@ static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
 	return rc;
 }
 
+/* ---- --jobs: the search's schedules in worker processes (explore_jobs.c) ---- */
+
+struct jobs_ctx {
+	struct xctx *c;
+	struct search *se;
+	explore_cfg *cfg;
+};
+
+static int job_run(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs)
+{
+	struct jobs_ctx *j = ctx;
+	explore_sched sc;
+	int rc;
+
+	next_schedule(j->c, NULL, j->cfg, k, &sc);
+	rc = run_schedule(j->c, &sc, r);
+	*ndevs = explore_deviations(&sc, devs);
+	explore_sched_release(&sc);
+	return rc;
+}
+
+/* As the loop of search() takes a schedule's result, in schedule order. */
+static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_t ndevs)
+{
+	struct jobs_ctx *j = ctx;
+	struct search *se = j->se;
+
+	se->tried++;
+	note_seen(se, r);
+	progress(j->c, se, false);
+	if (r->fail == XF_NONE) {
+		explore_run_release(r);
+		free(devs);
+		return false;
+	}
+	se->failed = true;
+	next_schedule(j->c, NULL, j->cfg, k, &se->fail_sc);   /* its id; no steps */
+	se->fail_id = sched_id(&se->fail_sc, j->cfg, k, j->c->o);
+	se->fail_run = *r;
+	se->fail_devs = devs;
+	se->nfail_devs = ndevs;
+	se->has_fail_devs = true;
+	return true;
+}
+
+static bool job_more(void *ctx, long k)
+{
+	struct jobs_ctx *j = ctx;
+
+	return k < j->c->o->schedules &&
+	       !(j->c->o->time_ms && elapsed_ms(j->c) >= (double)j->c->o->time_ms);
+}
+
+/*
+ * Random and pct schedules J at a time: results are taken in schedule
+ * order, so the failure is the lowest-numbered one and the counts are
+ * those of one schedule at a time, with any J.
+ */
+static int search_jobs(struct xctx *c, struct search *se, explore_cfg *cfg)
+{
+	static const explore_jobs_ops ops = { job_run, job_take, job_more };
+	struct jobs_ctx j = { c, se, cfg };
+
+	return explore_jobs_run((int)c->o->jobs, &ops, &j);
+}
+
+/* The failing schedule's deviations (malloc'd), however it was run. */
+static size_t failing_devs(const struct search *se, explore_dev **out)
+{
+	if (!se->has_fail_devs)
+		return explore_deviations(&se->fail_sc, out);
+	*out = xcalloc(se->nfail_devs ? se->nfail_devs : 1, sizeof(**out));
+	memcpy(*out, se->fail_devs, se->nfail_devs * sizeof(**out));
+	return se->nfail_devs;
+}
+
 /* Runs schedules until one fails, or a limit; 0, 1 interrupted, -1 error. */
 static int search(struct xctx *c, struct search *se)
 {
 	explore_cfg cfg = { c->o->strategy, c->o->seed, c->o->depth, 0, c->o->bound };
 	explore_dfs *dfs = c->o->strategy == EXPLORE_DFS ? explore_dfs_new(c->o->bound) : NULL;
 	int rc = 0;
+	bool mine;
+
+	if (dfs && c->o->shard_n > 1)
+		explore_dfs_set_shard(dfs, (unsigned)c->o->shard_i, (unsigned)c->o->shard_n);
 
 	if (c->o->strategy == EXPLORE_PCT && (rc = pct_steps(c, &cfg, se)) != 0)
 		goto out;
+	if (c->o->jobs > 1 && !se->failed) {
+		rc = search_jobs(c, se, &cfg);
+		goto out;
+	}
 	for (long k = 0; !se->failed; k++) {
 		explore_sched sc;
 		explore_run r;
@@ -717,18 +862,22 @@ static int search(struct xctx *c, struct search *se)
 			se->exhausted = true;
 			break;
 		}
+		/* a dfs shard runs other shards' schedules only to learn the tree */
+		mine = !dfs || explore_dfs_owned(dfs);
 		rc = run_schedule(c, &sc, &r);
-		se->tried++;
+		se->tried += mine;
+		se->learning += !mine;
 		if (rc) {
 			explore_run_release(&r);
 			explore_sched_release(&sc);
 			break;
 		}
-		note_seen(se, &r);
+		if (mine)
+			note_seen(se, &r);
 		if (dfs)
 			explore_dfs_feed(dfs, &sc);
 		progress(c, se, false);
-		if (r.fail != XF_NONE) {
+		if (mine && r.fail != XF_NONE) {
 			se->failed = true;
 			se->fail_id = sched_id(&sc, &cfg, k, c->o);
 			se->fail_sc = sc;
@@ -836,7 +985,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 {
 	struct shrink_ctx k;
 	explore_dev *devs;
-	size_t n = explore_deviations(&se->fail_sc, &devs), runs;
+	size_t n = failing_devs(se, &devs), runs;
 	size_t pre = se->fail_run.npreempt;
 
 	memset(&k, 0, sizeof(k));
@@ -855,6 +1004,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 		se->fail_run = k.best;
 	}
 	*shrunk_id = explore_id_forced(devs, n);
+	se->ndevs = n;
 	free(devs);
 	return runs;
 }
@@ -880,20 +1030,49 @@ static bool is_cwd(const char *dir)
 }
 
 /*
- * Replays yaml as `racegate run FILE --repeat n` would (the file's own
- * command, relative to dir); how many runs were REPRODUCED, or -1.
+ * The trace (--trace) of a replay of the gates file that reproduced, as
+ * `racegate run --trace` writes it; 0, or -1 said.
  */
-static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long n)
+static int write_trace(const struct xctx *c, const spec *sp, const plan *p,
+		       const run_record *rec)
+{
+	report_ctx rc;
+	rg_err err = RG_ERR_INIT;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.sp = sp;
+	rc.p = p;
+	rc.runs = rec;
+	rc.nruns = 1;
+	rc.elapsed_ms = rec->r.elapsed_ms;
+	if (report_trace_write(&rc, c->o->trace, &err) < 0) {
+		rg_say("--trace: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Replays yaml as `racegate run FILE --repeat n` would (the file's own
+ * command, relative to dir); how many runs were REPRODUCED, or -1.  With
+ * trace, when all n did, writes the trace of the first (--trace).
+ */
+static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long n,
+			bool trace)
 {
 	spec *sp = NULL;
 	spec_diags d = SPEC_DIAGS_INIT;
 	rg_err err = RG_ERR_INIT;
 	plan p;
 	run_opts o;
+	run_record first;
+	bool kept = false;
 	long ok = 0;
 
 	memset(&p, 0, sizeof(p));
-	if (spec_load_string(yaml, strlen(yaml), "repro", dir, &sp, &d) < 0)
+	memset(&first, 0, sizeof(first));
+	if (spec_load_string(yaml, strlen(yaml), c->o->out ? c->o->out : "repro", dir,
+			     &sp, &d) < 0)
 		rg_bug("explore wrote a gates file that does not load: %s", d.v[0].msg);
 	p.source_dir = c->o->source_dir;
 	if (plan_build(&p, sp, NULL, &d, &err) < 0) {
@@ -913,9 +1092,20 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 		rg_trace("replay %ld of the gates file: %s%s%s", i + 1,
 			 run_outcome_name(res.outcome), res.note ? ": " : "",
 			 res.note ? res.note : "");
+		if (trace && !kept && res.outcome == OUT_REPRODUCED) {
+			first.no = 1;
+			first.ok = true;
+			first.r = res;
+			kept = true;
+			continue;
+		}
 		run_result_release(&res);
 	}
+	if (kept && ok == n && write_trace(c, sp, &p, &first) < 0)
+		ok = -1;
 out:
+	if (kept)
+		run_result_release(&first.r);
 	plan_release(&p);
 	spec_diags_release(&d);
 	spec_free(sp);
@@ -933,20 +1123,118 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
+/* How many gates a gates file that explore wrote has. */
+static size_t count_gates(const char *yaml)
+{
+	size_t n = 0;
+
+	for (const char *p = yaml; (p = strstr(p, "\n  - {name: ")); p++)
+		n++;
+	return n;
+}
+
+/* Replays of a gates file that --trace may take before it gives up. */
+#define TRACE_TRIES 3
+
+/* --trace: a replay of yaml that reproduced, written; 0, 1 none did, -1 error. */
+static int trace_replay(struct xctx *c, const char *yaml, const char *dir)
+{
+	for (int i = 0; i < TRACE_TRIES && !interrupt_signal(); i++) {
+		long ok = verify_yaml(c, yaml, dir, 1, true);
+
+		if (ok != 0)
+			return ok < 0 ? -1 : 0;
+	}
+	printf("  no trace written: %d replays of the gates file did not reproduce\n",
+	       TRACE_TRIES);
+	return 1;
+}
+
+/* Replays a candidate with fewer gates gets before the full --verify. */
+#define SCREEN_RUNS 5
+
+/*
+ * yaml (written from in at level, and verified) with the gates the failure
+ * does not need left out: each gate in turn, last first, is dropped when
+ * the file without it still reproduces on every one of --verify replays
+ * (SCREEN_RUNS first, so that most candidates cost few).  A gate that
+ * made the order certain can look unneeded when the program's own timing
+ * mostly gives that order: so the result must pass --verify again, with
+ * fresh runs, else yaml stays.  Returns the file to write (yaml, or a new
+ * one and yaml freed).
+ */
+static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_in *in,
+			 enum explore_write_level level, const char *dir, char *yaml)
+{
+	size_t n = explore_write_ngates(in, level), runs = 0;
+	/* a hang costs its whole timeout per replay: fewer gates are not worth it */
+	bool hangs = in->r->fail == XF_TIMEOUT ||
+		     (in->expect && in->expect->timeout);
+	bool *drop = xcalloc(n ? n : 1, sizeof(bool));
+	long screen = c->o->verify < SCREEN_RUNS ? c->o->verify : SCREEN_RUNS;
+	explore_write_in less = *in;
+	char *cur = xstrdup(yaml);
+
+	less.drop = drop;
+	less.ndrop = n;
+	for (size_t i = n; i-- > 0 && n > 1 && !hangs && !interrupt_signal();) {
+		rg_err err = RG_ERR_INIT;
+		char *cand;
+
+		drop[i] = true;
+		cand = explore_write_yaml(&less, level, &err);
+		if (cand && !strcmp(cand, cur)) {   /* it went with another */
+			free(cand);
+			continue;
+		}
+		/* a few replays turn most candidates down; the rest get them all */
+		if (cand && (runs += (size_t)screen,
+			     verify_yaml(c, cand, dir, screen, false) == screen) &&
+		    (runs += (size_t)(c->o->verify - screen),
+		     verify_yaml(c, cand, dir, c->o->verify - screen, false) ==
+		     c->o->verify - screen)) {
+			free(cur);
+			cur = cand;
+			continue;
+		}
+		drop[i] = false;
+		free(cand);
+	}
+	se->gates_before = count_gates(yaml);
+	if (strcmp(cur, yaml) && !interrupt_signal()) {
+		runs += (size_t)c->o->verify;
+		if (verify_yaml(c, cur, dir, c->o->verify, false) == c->o->verify) {
+			free(yaml);
+			yaml = cur;
+			cur = NULL;
+		}
+	}
+	se->gates_after = count_gates(yaml);
+	if (hangs)
+		printf("  gates: %zu, all kept (each replay of a hang lasts its "
+		       "timeout)\n", se->gates_after);
+	else
+		printf("  gates: %zu for the schedule's switches, %zu the failure needs "
+		       "(%zu replays to tell)\n", se->gates_before, se->gates_after, runs);
+	free(cur);
+	free(drop);
+	return yaml;
+}
+
 /*
  * Writes the gates file for se's failure at the first level that
  * reproduces every time it is replayed; says how it went.  0 written, 1
  * not (said why), -1 error.
  */
-static int write_repro(struct xctx *c, const struct search *se, const char *id,
+static int write_repro(struct xctx *c, struct search *se, const char *id,
 		       char **written)
 {
-	char *dir = dir_of(c->o->out);
+	char *dir = c->o->out ? dir_of(c->o->out) : xstrdup(".");
 	char *exe_abs = NULL;
 	char **cmd = c->o->command;
 	char *save0 = cmd[0];
 	long best = -1;
-	int r = 1;
+	int r = 1, traced = 1;
 
 	/* the file names its program relative to itself */
 	if (!is_cwd(dir)) {
@@ -956,7 +1244,9 @@ static int write_repro(struct xctx *c, const struct search *se, const char *id,
 	}
 	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
 		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
-					"found by racegate explore" };
+					"found by racegate explore",
+					se->fail_run.fail == XF_EXPECTED ?
+					&c->xspec->expect : NULL, NULL, 0, c->o->timeout_ms };
 		rg_err err = RG_ERR_INIT;
 		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
 		long ok;
@@ -968,9 +1258,21 @@ static int write_repro(struct xctx *c, const struct search *se, const char *id,
 			continue;
 		}
 		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
-		ok = verify_yaml(c, yaml, dir, c->o->verify);
+		ok = verify_yaml(c, yaml, dir, c->o->verify, false);
+		if (ok == c->o->verify) {
+			yaml = fewer_gates(c, se, &in, (enum explore_write_level)lvl, dir, yaml);
+			traced = c->o->trace ? trace_replay(c, yaml, dir) : 1;
+			if (traced < 0)
+				ok = -1;
+		}
 		if (ok < 0) {
 			r = -1;
+		} else if (ok == c->o->verify && !c->o->out) {
+			printf("  its gates file reproduced %ld/%ld under racegate run "
+			       "(-o FILE.yaml writes it)\n", ok, c->o->verify);
+			*written = yaml;
+			yaml = NULL;
+			r = 0;
 		} else if (ok == c->o->verify) {
 			r = write_file(c->o->out, yaml) < 0 ? -1 : 0;
 			if (!r) {
@@ -984,9 +1286,17 @@ static int write_repro(struct xctx *c, const struct search *se, const char *id,
 			best = ok;
 		free(yaml);
 	}
+	if (r == 0 && traced == 0)
+		printf("  wrote %s: the trace of a replay of the gates file (Perfetto)\n",
+		       c->o->trace);
 	if (r == 1 && best >= 0)
 		printf("  no gates file written: the best order written reproduced "
 		       "%ld/%ld under racegate run\n", best, c->o->verify);
+	if (r == 1 && c->o->trace)
+		printf("  no trace written: it is a replay of the gates file\n");
+	se->reproduced = best;
+	se->wrote = r == 0 && c->o->out;
+	se->traced = r == 0 && traced == 0;
 	cmd[0] = save0;
 	free(exe_abs);
 	free(dir);
@@ -1018,6 +1328,25 @@ static void say_failure(const explore_run *r)
 	}
 }
 
+/* The rest of a failure's record: as found, shrunk, replayed, written. */
+static void put_report_more(rg_buf *b, const struct xctx *c, const struct search *se)
+{
+	rg_buf_printf(b, ", \"found_preemptions\": %zu, \"found_steps\": %zu, "
+		      "\"deviations\": %zu, \"shrink_runs\": %zu",
+		      se->found_preempt, se->found_steps, se->ndevs, se->shrink_runs);
+	if (se->reproduced >= 0)
+		rg_buf_printf(b, ", \"reproduced\": %ld, \"replays\": %ld",
+			      se->reproduced, c->o->verify);
+	else
+		rg_buf_puts(b, ", \"reproduced\": null, \"replays\": 0");
+	rg_buf_printf(b, ", \"gates\": %zu, \"gates_unshrunk\": %zu",
+		      se->gates_after, se->gates_before);
+	rg_buf_puts(b, ", \"gates_file\": ");
+	json_str(b, se->wrote ? c->o->out : NULL);
+	rg_buf_puts(b, ", \"trace\": ");
+	json_str(b, se->traced ? c->o->trace : NULL);
+}
+
 static int write_report(const struct xctx *c, const struct search *se,
 			const char *shrunk_id)
 {
@@ -1038,8 +1367,10 @@ static int write_report(const struct xctx *c, const struct search *se,
 		rg_buf_puts(&b, ", \"shrunk_id\": ");
 		json_str(&b, shrunk_id ? shrunk_id : se->fail_id);
 		rg_buf_printf(&b, ", \"preemptions\": %zu, \"steps\": %zu, \"exit\": %d, "
-			      "\"signal\": %d}", se->fail_run.npreempt, se->fail_run.nsteps,
+			      "\"signal\": %d", se->fail_run.npreempt, se->fail_run.nsteps,
 			      se->fail_run.exit_code, se->fail_run.signo);
+		put_report_more(&b, c, se);
+		rg_buf_puts(&b, "}");
 	}
 	rg_buf_puts(&b, "]}\n");
 	r = write_file(c->o->report, b.s);
@@ -1071,6 +1402,11 @@ static void summary(const struct xctx *c, const struct search *se)
 		printf("  failing schedule: %s (%zu preemption%s, %zu decisions)\n",
 		       se->fail_id, se->fail_run.npreempt,
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps);
+	else if (se->exhausted && c->o->shard_n > 1)
+		printf("  every schedule of shard %ld/%ld with at most %d preemption%s "
+		       "was run (and %ld of other shards, to find where the tree "
+		       "branches)\n", c->o->shard_i, c->o->shard_n, c->o->bound,
+		       c->o->bound == 1 ? "" : "s", se->learning);
 	else if (se->exhausted)
 		printf("  every schedule with at most %d preemption%s was run\n",
 		       c->o->bound, c->o->bound == 1 ? "" : "s");
@@ -1130,7 +1466,7 @@ static int write_markdown(struct xctx *c, const struct search *se, const char *i
 			  const char *yaml)
 {
 	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
-				c->o->command, id, NULL };
+				c->o->command, id, NULL, NULL, NULL, 0, 0 };
 	char *cmd = replay_cmdline(c, id);
 	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
 	int r = write_file(c->o->markdown, md);
@@ -1151,8 +1487,16 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	size_t runs;
 	int r = 0;
 
+	explore_dev *devs;
+
+	se->found_preempt = se->fail_run.npreempt;
+	se->found_steps = se->fail_run.nsteps;
+	se->ndevs = failing_devs(se, &devs);   /* shrink cuts it */
+	free(devs);
+	se->reproduced = -1;
 	if (!c->o->replay) {
 		runs = shrink(c, se, shrunk_id);
+		se->shrink_runs = runs;
 		printf("  shrunk to %s (%zu preemption%s, %zu decisions) in %zu run%s\n",
 		       *shrunk_id, se->fail_run.npreempt,
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps,
@@ -1164,11 +1508,36 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	free(cmd);
 	if (interrupt_signal())
 		return 0;
-	if (c->o->out && write_repro(c, se, id, &yaml) < 0)
+	if ((c->o->out || c->o->trace) && write_repro(c, se, id, &yaml) < 0)
 		r = -1;
-	if (c->o->markdown && !interrupt_signal() && write_markdown(c, se, id, yaml) < 0)
+	if (c->o->markdown && !interrupt_signal() &&
+	    write_markdown(c, se, id, c->o->out ? yaml : NULL) < 0)
 		r = -1;
 	free(yaml);
+	return r;
+}
+
+/* --expect FILE: a gates file, of which only expect: counts. */
+static int load_expect_file(struct xctx *c)
+{
+	spec_diags d = SPEC_DIAGS_INIT;
+	int r = 0;
+
+	if (spec_load_file(c->o->expect_file, &c->xspec, &d) < 0) {
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].severity == SPEC_ERROR) {
+				char *m = spec_diag_format(&d, i);
+
+				rg_say("--expect: %s", m);
+				free(m);
+			}
+		r = -1;
+	} else if (!c->xspec->expect.any) {
+		rg_say("--expect: '%s' has no expect: block to look for",
+		       c->o->expect_file);
+		r = -1;
+	}
+	spec_diags_release(&d);
 	return r;
 }
 
@@ -1176,6 +1545,7 @@ static void xctx_release(struct xctx *c)
 {
 	plan_release(&c->p);
 	spec_free(c->sp);
+	spec_free(c->xspec);
 	for (size_t i = 0; i < c->npoints; i++)
 		free(c->at[i]);
 	free(c->at);
@@ -1210,8 +1580,14 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 		}
 		c.has_re = true;
 	}
+	if (o.expect_file && load_expect_file(&c) < 0)
+		goto out;
 	if (o.report && report_check_path(o.report, &err) < 0) {
 		rg_say("--report: %s", err.msg);
+		goto out;
+	}
+	if (o.trace && report_check_path(o.trace, &err) < 0) {
+		rg_say("--trace: %s", err.msg);
 		goto out;
 	}
 	if (o.markdown && report_check_path(o.markdown, &err) < 0) {
@@ -1254,6 +1630,7 @@ out:
 		explore_sched_release(&se.fail_sc);
 	}
 	free(se.fail_id);
+	free(se.fail_devs);
 	free(shrunk_id);
 	rg_intmap_release(&se.seen);
 	xctx_release(&c);

@@ -16,7 +16,9 @@ enum explore_fail {
 	XF_SIGNAL,             /* killed by a signal (crash, assert/abort) */
 	XF_DEADLOCK,           /* no thread could move */
 	XF_TIMEOUT,            /* the whole-run timeout */
-	XF_STDOUT,             /* stdout did not match --expect-stdout */
+	XF_STDOUT,             /* stdout did not match --expect-stdout or --expect's */
+	XF_EXPECTED,           /* the run met --expect FILE's bug (judge: REPRODUCED) */
+	XF_OUTPUT,             /* stderr missed --expect FILE's good run */
 	XF_NKINDS,
 };
 
@@ -33,6 +35,7 @@ typedef struct explore_run {
 	size_t nthreads;
 	size_t npreempt;
 	uint64_t hash;
+	char *out;             /* its stdout (NUL-terminated), or NULL */
 } explore_run;
 
 void explore_run_release(explore_run *r);
@@ -44,6 +47,14 @@ typedef struct explore_write_in {
 	char *const *command;   /* as the gates file should say it */
 	const char *id;         /* the schedule id, for the header comment */
 	const char *name;       /* name: of the spec */
+	/* the expect: to write (--expect FILE, the bug it describes), or NULL:
+	 * from r's failure */
+	const spec_expect *expect;
+	/* per gate of the level's full list (explore_write_ngates): leave it
+	 * out, with the waits on what only it opened; NULL: none */
+	const bool *drop;
+	size_t ndrop;
+	long timeout_ms;        /* the file's timeout:, 0: 10s */
 } explore_write_in;
 
 /* How much of the schedule the gates.yaml enforces. */
@@ -62,6 +73,15 @@ enum explore_write_level {
  */
 char *explore_write_yaml(const explore_write_in *in, enum explore_write_level level,
 			 rg_err *err);
+/*
+ * How many gates the file of in at level has before in->drop: what drop
+ * is indexed by.  Dropping gate i leaves out its opens and waits; then a
+ * wait on an event no gate opens any more goes, an open nobody waits for
+ * goes, and a gate left with neither goes, until nothing changes (the
+ * file names only what a person would need).  explore_write_yaml fails
+ * when no gate is left.
+ */
+size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level);
 
 /*
  * A Markdown bug report (malloc'd) of the run in: the command line that
@@ -71,6 +91,25 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
  */
 char *explore_write_markdown(const explore_write_in *in, const char *yaml,
 			     const char *yaml_path, const char *cmdline);
+
+/*
+ * --jobs J (explore_jobs.c): schedules 0, 1, 2, ... of a search, J at a
+ * time, each in a worker process.
+ *   run   in the worker: runs schedule k into *r, the deviations it took
+ *         into *devs (malloc'd); returns as run_schedule (0, 1
+ *         interrupted, -1 error)
+ *   take  in racegate, in schedule order: takes r and devs (frees them);
+ *         true to stop (the workers past k are killed, never counted)
+ *   more  may schedule k start (limits of count and time)?
+ * Returns 0, 1 interrupted, -1 error (said).
+ */
+typedef struct explore_jobs_ops {
+	int (*run)(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs);
+	bool (*take)(void *ctx, long k, explore_run *r, explore_dev *devs, size_t ndevs);
+	bool (*more)(void *ctx, long k);
+} explore_jobs_ops;
+
+int explore_jobs_run(int njobs, const explore_jobs_ops *ops, void *ctx);
 
 /*
  * racegate explore ARGS... (argv[0] is "explore"); racegate's exit status.

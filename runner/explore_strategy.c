@@ -223,6 +223,12 @@ struct explore_dfs {
 	int *next;             /* the next prefix */
 	size_t nnext;
 	bool started, done;
+	/* --shard I/N (explore_dfs_set_shard); N = 1: every subtree is ours */
+	unsigned shard_i, shard_n;
+	int split;             /* subtrees are cut at this many deviations */
+	long nsub;             /* subtrees entered so far, in DFS order */
+	long sub;              /* the ordinal of the current schedule's subtree */
+	bool owned;            /* the schedule next handed out is this shard's */
 };
 
 explore_dfs *explore_dfs_new(int bound)
@@ -230,7 +236,32 @@ explore_dfs *explore_dfs_new(int bound)
 	explore_dfs *d = xcalloc(1, sizeof(*d));
 
 	d->bound = bound;
+	d->shard_n = 1;
+	d->owned = true;
+	d->nsub = 1;           /* the first schedule's subtree is number 0 */
 	return d;
+}
+
+void explore_dfs_set_shard(explore_dfs *d, unsigned i, unsigned n)
+{
+	if (n < 1 || i >= n || d->started)
+		rg_bug("explore_dfs_set_shard(%u, %u) on a %s search", i, n,
+		       d->started ? "started" : "new");
+	d->shard_i = i;
+	d->shard_n = n;
+	/*
+	 * Level 1 alone gives as many subtrees as the default schedule has
+	 * choices, but the early ones hold most schedules; level 2 spreads
+	 * those too, for one run of each level-1 subtree, which is a
+	 * subtree's only schedule when the bound is 1.
+	 */
+	d->split = d->bound >= 2 ? 2 : 1;
+	d->owned = d->sub % (long)n == (long)i;
+}
+
+bool explore_dfs_owned(const explore_dfs *d)
+{
+	return d->owned;
 }
 
 static void node_release(struct dfs_node *nd)
@@ -273,6 +304,35 @@ static bool same_node(const struct dfs_node *nd, const explore_decision *x)
 	       !memcmp(nd->runnable, x->runnable, x->n * sizeof(int));
 }
 
+/*
+ * Sharding, decided when backtracking takes another choice at node bt.
+ * Every choice backtracking takes is a deviation (the run through a node
+ * took its default first), so it starts the subtree of the schedules that
+ * share its prefix; its level L is 1 + the deviations above it.  Each
+ * subtree entered at a level up to split is numbered, in DFS order, and
+ * subtree k, with everything below it, belongs to shard k mod N.  The
+ * subtrees of level 1 hang off the default schedule, those of level 2 off
+ * the first schedule of a level-1 subtree, and so on: every shard runs
+ * those first schedules (not its own, when another shard owns them:
+ * explore_dfs_owned says so) and so numbers the subtrees alike; a subtree
+ * of another shard at level split or below is skipped unrun.  False: skip
+ * this choice.
+ */
+static bool shard_takes(explore_dfs *d, size_t bt)
+{
+	int level = 1;
+
+	if (d->shard_n <= 1)
+		return true;
+	for (size_t k = 0; k < bt; k++)
+		level += d->v[k].chosen != default_choice(d->v[k].cur, d->v[k].runnable,
+							  d->v[k].n);
+	if (level <= d->split)
+		d->sub = d->nsub++;
+	d->owned = d->sub % (long)d->shard_n == (long)d->shard_i;
+	return d->owned || level < d->split;
+}
+
 /* The deepest node with an untried alternative within the bound, marked tried. */
 static bool backtrack(explore_dfs *d)
 {
@@ -287,6 +347,8 @@ static bool backtrack(explore_dfs *d)
 				continue;
 			nd->tried[i] = true;
 			nd->chosen = nd->runnable[i];
+			if (!shard_takes(d, d->n - 1))
+				continue;
 			d->next = xrealloc(d->next, d->n * sizeof(int));
 			for (size_t k = 0; k < d->n; k++)
 				d->next[k] = d->v[k].chosen;

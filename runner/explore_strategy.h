@@ -127,6 +127,18 @@ explore_dfs *explore_dfs_new(int bound);
 void explore_dfs_free(explore_dfs *d);
 bool explore_dfs_next(explore_dfs *d, explore_sched *s);
 void explore_dfs_feed(explore_dfs *d, const explore_sched *s);
+/*
+ * --shard I/N of a depth-first search, set before the first next: the
+ * tree is cut into subtrees at its first branching levels, numbered in
+ * DFS order, and shard I takes those numbered I mod N, so the N shards
+ * together run every schedule of the unsharded search, each once (for a
+ * program that replays its prefixes).  To learn where the tree branches a
+ * shard sometimes runs one schedule of a subtree it does not own:
+ * explore_dfs_owned is false for it, and the caller runs and feeds it but
+ * neither counts nor judges it.
+ */
+void explore_dfs_set_shard(explore_dfs *d, unsigned i, unsigned n);
+bool explore_dfs_owned(const explore_dfs *d);
 
 /*
  * Schedule ids.  "random:SEED:INDEX", "pct:DEPTH:STEPS:SEED:INDEX" name a

@@ -207,11 +207,75 @@ static void wgates_release(struct wgates *g)
 	free(g->v);
 }
 
-static int put_expect(rg_buf *b, const explore_run *r, rg_err *err)
+/* A pattern of expect: as the file says it: plain text quoted, /regex/ too. */
+static void put_pattern(rg_buf *b, const char *key, const char *text, bool regex)
 {
+	char *s = regex ? xasprintf("/%s/", text) : xstrdup(text);
+
+	rg_buf_printf(b, "  %s: ", key);
+	put_quoted(b, s);
+	rg_buf_puts(b, "\n");
+	free(s);
+}
+
+/* The expect: of --expect FILE, key by key as it loaded. */
+static void put_given_expect(rg_buf *b, const spec_expect *x)
+{
+	if (x->has_exit)
+		rg_buf_printf(b, "  exit: %d\n", x->exit_code);
+	if (x->has_signal)
+		rg_buf_printf(b, "  signal: %s\n", spec_signal_name(x->signo));
+	if (x->deadlock)
+		rg_buf_puts(b, "  deadlock: true\n");
+	if (x->stdout_text)
+		put_pattern(b, "stdout", x->stdout_text, x->stdout_regex);
+	if (x->stderr_text)
+		put_pattern(b, "stderr", x->stderr_text, x->stderr_regex);
+	if (x->multiline)
+		rg_buf_puts(b, "  multiline: true\n");
+}
+
+/*
+ * A run whose stdout was wrong: expect: says the stdout it printed, all of
+ * it, as text the replays must print (no exit:, which with 0 would make
+ * the file a regression test).  An empty stdout is a regex that only the
+ * empty string matches.
+ */
+static int put_stdout_expect(rg_buf *b, const explore_run *r, rg_err *err)
+{
+	const char *out = r->out ? r->out : "";
+	size_t n = strlen(out);
+	char *text;
+
+	if (!n) {
+		rg_buf_puts(b, "  stdout: \"/^$/\"\n  multiline: true\n");
+		return 0;
+	}
+	if (n > 2000)
+		return rg_error(err, "the failing run's stdout (%zu bytes) is too long "
+				"to be said in expect:", n);
+	if (n >= 2 && out[0] == '/' && out[n - 1] == '/')
+		return rg_error(err, "the failing run's stdout reads as a /regex/ in "
+				"expect:");
+	/* as a person would write it: without the last line's newline */
+	if (n > 1 && out[n - 1] == '\n' && out[n - 2] != '\n')
+		n--;
+	text = xstrndup(out, n);
+	put_pattern(b, "stdout", text, false);
+	free(text);
+	return 0;
+}
+
+static int put_expect(rg_buf *b, const explore_write_in *in, rg_err *err)
+{
+	const explore_run *r = in->r;
 	const char *sig;
 
 	rg_buf_puts(b, "expect:\n");
+	if (in->expect) {
+		put_given_expect(b, in->expect);
+		return 0;
+	}
 	switch (r->fail) {
 	case XF_EXIT:
 		rg_buf_printf(b, "  exit: %d\n", r->exit_code);
@@ -226,9 +290,14 @@ static int put_expect(rg_buf *b, const explore_run *r, rg_err *err)
 	case XF_DEADLOCK:
 		rg_buf_puts(b, "  deadlock: true\n");
 		return 0;
+	case XF_STDOUT:
+		return put_stdout_expect(b, r, err);
+	case XF_TIMEOUT:
+		rg_buf_puts(b, "  timeout: true\n");
+		return 0;
 	default:
-		return rg_error(err, "a %s cannot be said in a gates file's expect:",
-				explore_fail_name(r->fail));
+		return rg_error(err, "what failed (%s) cannot be said in a gates "
+				"file's expect:", explore_fail_name(r->fail));
 	}
 }
 
@@ -249,7 +318,109 @@ static void put_header(rg_buf *b, const explore_write_in *in)
 			rg_buf_puts(b, ", ");
 		put_quoted(b, in->command[i]);
 	}
-	rg_buf_puts(b, "]\ntimeout: 10s\n");
+	if (in->timeout_ms > 0 && in->timeout_ms % 1000)
+		rg_buf_printf(b, "]\ntimeout: %ldms\n", in->timeout_ms);
+	else
+		rg_buf_printf(b, "]\ntimeout: %lds\n",
+			      in->timeout_ms > 0 ? in->timeout_ms / 1000 : 10);
+}
+
+static void strv_drop(char **v, size_t *n, size_t i)
+{
+	free(v[i]);
+	memmove(v + i, v + i + 1, (*n - i - 1) * sizeof(*v));
+	(*n)--;
+}
+
+static bool strv_has(char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return true;
+	return false;
+}
+
+/* Does a gate of g list ev in its opens (or its waits)? */
+static bool anyone(const struct wgates *g, const char *ev, bool opens)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (opens ? strv_has(g->v[i].open, g->v[i].nopen, ev) :
+			    strv_has(g->v[i].wait, g->v[i].nwait, ev))
+			return true;
+	return false;
+}
+
+/* in->drop applied to g, then what it left dangling (explore_write_ngates). */
+static void drop_gates(struct wgates *g, const explore_write_in *in)
+{
+	bool changed = true;
+
+	for (size_t i = 0; i < g->n && i < in->ndrop; i++)
+		if (in->drop[i]) {
+			while (g->v[i].nopen)
+				strv_drop(g->v[i].open, &g->v[i].nopen, 0);
+			while (g->v[i].nwait)
+				strv_drop(g->v[i].wait, &g->v[i].nwait, 0);
+		}
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < g->n; i++) {
+			struct wgate *w = &g->v[i];
+
+			for (size_t k = w->nwait; k-- > 0;)
+				if (strncmp(w->wait[k], "exited:", 7) &&
+				    !anyone(g, w->wait[k], true)) {
+					strv_drop(w->wait, &w->nwait, k);
+					changed = true;
+				}
+			for (size_t k = w->nopen; k-- > 0;)
+				if (!anyone(g, w->open[k], false)) {
+					strv_drop(w->open, &w->nopen, k);
+					changed = true;
+				}
+		}
+	}
+}
+
+/* Does a gate left in g name thread t (alias a), or wait for its exit? */
+static bool thread_used(const struct wgates *g, const char *a, size_t t)
+{
+	char *ev = xasprintf("exited:%s", a);
+	bool used = anyone(g, ev, false);
+
+	for (size_t i = 0; i < g->n && !used; i++)
+		used = g->v[i].thread == (int)t && (g->v[i].nopen || g->v[i].nwait);
+	free(ev);
+	return used;
+}
+
+/* The gates of r at level, before any is dropped. */
+static void level_gates(const explore_run *r, enum explore_write_level level,
+			char **alias, struct wgates *g)
+{
+	for (size_t i = 1; i < r->nsteps; i++)
+		if (r->steps[i].prev != r->steps[i].thread &&
+		    (level == XW_STRETCHES || r->steps[i].preempt))
+			switch_gates(r, i, level == XW_PREEMPTIONS, alias, g);
+}
+
+size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level)
+{
+	const explore_run *r = in->r;
+	struct wgates g = { NULL, 0, 0 };
+	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
+	size_t n;
+
+	for (size_t i = 0; i < r->nthreads; i++)
+		alias[i] = r->threads[i].is_main || r->threads[i].start ?
+			   alias_of(&r->threads[i]) : xasprintf("thread_%zu", i);
+	level_gates(r, level, alias, &g);
+	n = g.n;
+	wgates_release(&g);
+	for (size_t i = 0; i < r->nthreads; i++)
+		free(alias[i]);
+	free(alias);
+	return n;
 }
 
 char *explore_write_yaml(const explore_write_in *in, enum explore_write_level level,
@@ -259,7 +430,7 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	rg_buf b = RG_BUF_INIT;
 	struct wgates g = { NULL, 0, 0 };
 	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
-	size_t i;
+	size_t i, k;
 	char *out = NULL;
 
 	for (i = 0; i < r->nthreads; i++) {
@@ -270,25 +441,29 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 		}
 		alias[i] = alias_of(&r->threads[i]);
 	}
-	for (i = 1; i < r->nsteps; i++)
-		if (r->steps[i].prev != r->steps[i].thread &&
-		    (level == XW_STRETCHES || r->steps[i].preempt))
-			switch_gates(r, i, level == XW_PREEMPTIONS, alias, &g);
+	level_gates(r, level, alias, &g);
 	if (!g.n) {
 		rg_error(err, "the schedule has no switch between threads to write");
 		goto out;
 	}
+	if (in->drop)
+		drop_gates(&g, in);
 	put_header(&b, in);
 	rg_buf_puts(&b, "threads:\n");
 	for (i = 0; i < r->nthreads; i++) {
-		if (!r->threads[i].is_main)
+		if (!r->threads[i].is_main && thread_used(&g, alias[i], i))
 			rg_buf_printf(&b, "  %s: {start: %s, nth: %d}\n", alias[i],
 				      r->threads[i].start, r->threads[i].nth);
 	}
 	rg_buf_puts(&b, "gates:\n");
-	for (i = 0; i < g.n; i++)
-		put_gate(&b, &g.v[i], in, alias, i + 1);
-	if (put_expect(&b, r, err) < 0)
+	for (i = 0, k = 0; i < g.n; i++)
+		if (g.v[i].nopen || g.v[i].nwait)
+			put_gate(&b, &g.v[i], in, alias, ++k);
+	if (!k) {
+		rg_error(err, "no gate is left to write");
+		goto out;
+	}
+	if (put_expect(&b, in, err) < 0)
 		goto out;
 	out = rg_buf_detach(&b);
 out:

@@ -70,7 +70,13 @@ static bool expects_success(const spec_expect *x)
 {
 	if (!x->any)
 		return true;
-	return x->has_exit && x->exit_code == 0 && !x->has_signal && !x->deadlock;
+	return x->has_exit && x->exit_code == 0 && !x->has_signal && !x->deadlock &&
+	       !x->timeout;
+}
+
+bool judge_expects_bug(const spec_expect *x)
+{
+	return !expects_success(x);
 }
 
 /*
@@ -92,6 +98,12 @@ static bool text_matches(const char *pattern, bool is_regex, bool multiline,
 	ok = regexec(&re, text, 0, NULL, 0) == 0;
 	regfree(&re);
 	return ok;
+}
+
+bool judge_stdout_met(const spec_expect *x, const char *out)
+{
+	return !x->stdout_text ||
+	       text_matches(x->stdout_text, x->stdout_regex, x->multiline, out ? out : "");
 }
 
 static void describe_status(rg_buf *b, const run_result *r)
@@ -117,7 +129,8 @@ static void describe_status(rg_buf *b, const run_result *r)
  * Checks every expectation; returns true when all hold.  Writes what did not
  * hold (or, when all held, what was seen) to why.
  */
-static bool expectation_met(const spec *sp, const run_result *r, rg_buf *why)
+static bool expectation_met(const spec *sp, const run_result *r, rg_buf *why,
+			    bool timed_out)
 {
 	const spec_expect *x = &sp->expect;
 	bool ok = true;
@@ -151,6 +164,11 @@ static bool expectation_met(const spec *sp, const run_result *r, rg_buf *why)
 	}
 	if (x->deadlock) {
 		rg_buf_printf(why, "%sexpected a deadlock, got ", ok ? "" : "; ");
+		describe_status(why, r);
+		ok = false;
+	}
+	if (x->timeout && !timed_out) {
+		rg_buf_printf(why, "%sexpected the run to time out, got ", ok ? "" : "; ");
 		describe_status(why, r);
 		ok = false;
 	}
@@ -220,6 +238,16 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 
 	if (r->outcome == OUT_ERROR || r->outcome == OUT_INTERRUPTED)
 		return;   /* the session said why */
+	if (timed_out && sp->expect.timeout) {
+		/* expect: {timeout: true}: the hang is the bug (and its output, if said) */
+		met = expectation_met(sp, r, &why, true);
+		r->outcome = met ? OUT_REPRODUCED : OUT_NOT_REPRODUCED;
+		judge_add_note(r, met ? xstrdup("the run did not end within its "
+						"timeout, as expected") :
+			       rg_buf_detach(&why));
+		rg_buf_release(&why);
+		return;
+	}
 	if (timed_out) {
 		r->outcome = OUT_TIMEOUT;
 		/* the session says what became of the program: killed, or left stopped */
@@ -249,7 +277,7 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 		return;
 	}
 
-	met = expectation_met(sp, r, &why);
+	met = expectation_met(sp, r, &why, false);
 	gaps = judge_unenforced(sp, r);
 	if (met && !success && key_gate_unarmed(sp, r)) {
 		r->outcome = OUT_NOT_ENFORCED;

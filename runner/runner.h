@@ -327,6 +327,13 @@ void judge_run(const spec *sp, run_result *res, bool schedule_stuck,
 
 /* Does the spec need the program's output to judge a run? */
 bool judge_needs_output(const spec *sp);
+/*
+ * Does x describe a bug (REPRODUCED when met) rather than a good run
+ * (PASSED when met, FAILED when not)?  Exit 0, or no expect:, is a good run.
+ */
+bool judge_expects_bug(const spec_expect *x);
+/* Does out (NULL: none) meet x's stdout: (true when it has none)? */
+bool judge_stdout_met(const spec_expect *x, const char *out);
 /* The gates that count and did not take hold, by name and why, or NULL. */
 char *judge_unenforced(const spec *sp, const run_result *r);
 /* Appends text (taken) to r's note ("a; b"). */

@@ -797,9 +797,10 @@ static void load_gate_list(walk *w, const char *what, yaml_node_t *v, bool steps
 
 /* ---- expect ---- */
 
-enum { E_EXIT, E_SIGNAL, E_STDOUT, E_STDERR, E_DEADLOCK, E_MULTILINE, NEXPKEYS };
+enum { E_EXIT, E_SIGNAL, E_STDOUT, E_STDERR, E_DEADLOCK, E_MULTILINE, E_TIMEOUT,
+       NEXPKEYS };
 static const char *const expect_keys[NEXPKEYS] = {
-	"exit", "signal", "stdout", "stderr", "deadlock", "multiline",
+	"exit", "signal", "stdout", "stderr", "deadlock", "multiline", "timeout",
 };
 
 static void load_signal(walk *w, yaml_node_t *v, spec_expect *e)
@@ -916,6 +917,9 @@ static void load_expect(walk *w, yaml_node_t *m)
 		load_output(w, "stderr", v[E_STDERR], &e->stderr_text, &e->stderr_regex);
 	if (v[E_DEADLOCK])
 		get_bool(w, "deadlock", v[E_DEADLOCK], &e->deadlock);
+	/* a hang that is no deadlock (a spin, a livelock): the run's timeout */
+	if (v[E_TIMEOUT])
+		get_bool(w, "timeout", v[E_TIMEOUT], &e->timeout);
 	/*
 	 * POSIX regexes have no inline (?s): multiline: true is regcomp
 	 * without REG_NEWLINE, for patterns that span lines.  It means
@@ -935,6 +939,10 @@ static void load_expect(walk *w, yaml_node_t *m)
 		spec_err(w->ld, kp[E_DEADLOCK],
 			 "'expect' cannot have 'deadlock: true' with '%s'",
 			 v[E_EXIT] ? "exit" : "signal");
+	if (e->timeout && (v[E_EXIT] || v[E_SIGNAL] || e->deadlock))
+		spec_err(w->ld, kp[E_TIMEOUT],
+			 "'expect' cannot have 'timeout: true' with '%s'",
+			 v[E_EXIT] ? "exit" : v[E_SIGNAL] ? "signal" : "deadlock");
 	if (m->data.mapping.pairs.start == m->data.mapping.pairs.top)
 		spec_warn(w->ld, e->pos,
 			  "'expect' is empty (the run is judged by exit 0)");

@@ -130,6 +130,7 @@ typedef struct spec_expect {
 	char *stderr_text;
 	bool stderr_regex;
 	bool deadlock;
+	bool timeout;        /* the run is expected to hit the whole-run timeout (a hang) */
 	bool multiline;      /* /regex/ patterns see the whole output as one string
 				(no REG_NEWLINE): '.' and [^x] match newlines */
 	spec_pos pos;

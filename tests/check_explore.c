@@ -90,6 +90,11 @@ START_TEST(pct_depth2_finds_lost_update)
 }
 END_TEST
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* DFS: how many schedules until the search ends, and whether one failed. */
 static size_t run_dfs(const struct model *m, int bound, bool *failed, size_t *fail_at)
 {
@@ -187,6 +192,91 @@ START_TEST(shards_partition_indices)
 }
 END_TEST
 
+/*
+ * The schedules a (possibly sharded) DFS runs as its own, each as the
+ * string of its choices, sorted; *runs counts every run, discovery included.
+ */
+static char **dfs_schedules(const struct model *m, int bound, unsigned i, unsigned n,
+			    size_t *count, size_t *runs)
+{
+	explore_dfs *d = explore_dfs_new(bound);
+	explore_sched s;
+	char **v = NULL;
+
+	*count = *runs = 0;
+	if (n > 1)
+		explore_dfs_set_shard(d, i, n);
+	while (explore_dfs_next(d, &s)) {
+		bool mine = explore_dfs_owned(d);
+		char *str;
+
+		run_model(m, &s);
+		str = xcalloc(s.nsteps + 1, 1);
+		for (size_t k = 0; k < s.nsteps; k++)
+			str[k] = (char)('0' + s.steps[k].chosen);
+		if (mine) {
+			v = xrealloc(v, (*count + 1) * sizeof(*v));
+			v[(*count)++] = str;
+		} else {
+			free(str);
+		}
+		explore_dfs_feed(d, &s);
+		explore_sched_release(&s);
+		ck_assert_uint_lt(++*runs, 100000);
+	}
+	explore_dfs_free(d);
+	qsort(v, *count, sizeof(*v), cmp_str);
+	return v;
+}
+
+/* --shard I/N of dfs: the shards' schedules are disjoint and together
+ * exactly the unsharded search's, for several N and bounds */
+START_TEST(dfs_shards_partition_the_tree)
+{
+	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
+	static const struct model four = { 4, 2, { LOAD, STORE_INC } };
+	const struct { const struct model *m; int bound; } cases[] = {
+		{ &lost_update, 64 }, { &three, 1 }, { &three, 2 }, { &three, 64 },
+		{ &four, 2 },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		size_t nall, runs;
+		char **all = dfs_schedules(cases[c].m, cases[c].bound, 0, 1, &nall, &runs);
+
+		ck_assert_uint_eq(runs, nall);
+		for (unsigned n = 2; n <= 7; n++) {
+			char **got = NULL;
+			size_t ngot = 0, extra = 0;
+
+			for (unsigned i = 0; i < n; i++) {
+				size_t k, r;
+				char **v = dfs_schedules(cases[c].m, cases[c].bound, i, n, &k, &r);
+
+				extra += r - k;
+				got = xrealloc(got, (ngot + k + 1) * sizeof(*got));
+				memcpy(got + ngot, v, k * sizeof(*v));
+				ngot += k;
+				free(v);
+			}
+			/* union = unsharded, and no schedule twice (sorted, equal) */
+			qsort(got, ngot, sizeof(*got), cmp_str);
+			ck_assert_uint_eq(ngot, nall);
+			for (size_t k = 0; k < ngot; k++) {
+				ck_assert_str_eq(got[k], all[k]);
+				free(got[k]);
+			}
+			free(got);
+			/* learning the tree's branching costs a fraction, not a rerun */
+			ck_assert_uint_le(extra, nall * (n - 1));
+		}
+		for (size_t k = 0; k < nall; k++)
+			free(all[k]);
+		free(all);
+	}
+}
+END_TEST
+
 /* The synthetic failure needs deviations 3 and 7 and nothing else. */
 static bool needs_3_and_7(void *ctx, explore_dev *devs, size_t *n)
 {
@@ -248,7 +338,7 @@ START_TEST(writer_yaml_loads)
 	explore_step st[4];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost" };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, NULL, 0, 0 };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -274,10 +364,65 @@ START_TEST(writer_yaml_loads)
 		spec_diags_release(&d);
 		free(y);
 	}
-	/* a timeout cannot be an expect: */
+	/* a hang is expect: {timeout: true}, with explore's timeout */
 	r.fail = XF_TIMEOUT;
+	in.timeout_ms = 1500;
+	{
+		char *y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+
+		ck_assert_msg(y != NULL, "%s", err.msg);
+		ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+			      "%s\n%s", y, d.n ? d.v[0].msg : "");
+		ck_assert(sp->expect.timeout);
+		ck_assert_int_eq(sp->timeout_ms, 1500);
+		spec_free(sp);
+		spec_diags_release(&d);
+		free(y);
+	}
+	/* a stderr mismatch cannot be an expect: */
+	r.fail = XF_OUTPUT;
 	ck_assert_ptr_null(explore_write_yaml(&in, XW_PREEMPTIONS, &err));
-	ck_assert_ptr_nonnull(strstr(err.msg, "timeout"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "stderr"));
+}
+END_TEST
+
+/*
+ * Dropping a gate takes what only it opened with it: drop w2's wait and
+ * w1's open of the event nobody waits for any more goes too, leaving w1
+ * waiting for w2's exit; drop both and nothing is left to write.
+ */
+START_TEST(writer_drops_gates)
+{
+	static const char *const at[] = { "c.c:10", "c.c:21", "c.c:23" };
+	char *cmd[] = { (char *)"./lost_update", NULL };
+	explore_step st[4];
+	explore_thread_info th[3];
+	explore_run r;
+	bool drop[2] = { false, true };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, drop, 2, 0 };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *y;
+
+	lost_update_run(&r, st, th);
+	ck_assert_uint_eq(explore_write_ngates(&in, XW_PREEMPTIONS), 2);
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+		      "%s\n%s", y, d.n ? d.v[0].msg : "");
+	ck_assert_uint_eq(sp->ngates, 1);
+	ck_assert_ptr_nonnull(strstr(y, "thread: worker_1, at: \"c.c:23\", "
+				     "wait: [exited:worker_2]}"));
+	ck_assert_ptr_null(strstr(y, "worker_1-stop1"));
+	spec_free(sp);
+	spec_diags_release(&d);
+	free(y);
+	/* without w1's gate, w2's wait has nothing to wait for: nothing left */
+	drop[0] = true;
+	drop[1] = false;
+	ck_assert_ptr_null(explore_write_yaml(&in, XW_PREEMPTIONS, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "no gate"));
 }
 END_TEST
 
@@ -291,8 +436,10 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, dfs_bound_finds_lost_update);
 	tcase_add_test(tc, seeds_are_deterministic);
 	tcase_add_test(tc, shards_partition_indices);
+	tcase_add_test(tc, dfs_shards_partition_the_tree);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
+	tcase_add_test(tc, writer_drops_gates);
 	suite_add_tcase(s, tc);
 	return s;
 }
