@@ -1,0 +1,32 @@
+# racegate explore tried as a new user would, on programs nobody designed
+# it for (tests/e2e/programs/trial_x_*: a C++ booking service, a work
+# queue, a refcount, double-checked locking, 16 threads, a forked helper,
+# SIGALRM beside a thread, an -O2 build, a launcher that forks and execs).
+# Each defect found has its test here.  See trial_explore.sh.
+set(TRIALX ${CMAKE_CURRENT_SOURCE_DIR}/e2e/trial_explore.sh)
+foreach(prog trial_x_seats trial_x_workq trial_x_refcount trial_x_dcl trial_x_sixteen
+             trial_x_forkhelper trial_x_alarm trial_x_transfer trial_x_launcher
+             trial_x_logbuf)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/${prog}.cpp)
+    add_executable(e2e_${prog} e2e/programs/${prog}.cpp)
+  else()
+    add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  endif()
+  if(prog STREQUAL trial_x_transfer)
+    target_compile_options(e2e_${prog} PRIVATE -O2 -g)
+  else()
+    target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+  endif()
+  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
+  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+
+# The replay line explore prints must replay the failure when pasted into
+# a shell: the program's arguments quoted, and the judgement (here
+# --expect-stdout; a program that always exits 0) kept.
+racegate_e2e(trial_explore_replay_line_replays 0 "FAILED \\(stdout mismatch\\)"
+  "explore exit 1" "FAILED \\(stdout mismatch\\) after 1 schedule .*replay$"
+  "replay exit 1"
+  -- ${TRIALX} replay_line ${RG} ${E2E_DIR} --at trial_x_logbuf.c
+     --expect-stdout "lines: 2" -- ./trial_x_logbuf "it's up" "all \"done\" now")
