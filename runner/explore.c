@@ -629,6 +629,7 @@ static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
 	cfg->est_steps = r.nsteps ? (long)r.nsteps : 1;
 	rg_trace("pct: %zu decisions in the default schedule", r.nsteps);
 	if (!rc && r.fail != XF_NONE) {
+		note_seen(se, &r);     /* a schedule like any other, once it counts */
 		se->failed = true;
 		se->fail_id = xstrdup("dev:");
 		se->fail_sc = sc;

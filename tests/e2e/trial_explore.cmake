@@ -30,3 +30,11 @@ racegate_e2e(trial_explore_replay_line_replays 0 "FAILED \\(stdout mismatch\\)"
   "replay exit 1"
   -- ${TRIALX} replay_line ${RG} ${E2E_DIR} --at trial_x_logbuf.c
      --expect-stdout "lines: 2" -- ./trial_x_logbuf "it's up" "all \"done\" now")
+
+# pct's first run, in the default order, is a schedule like any other: when
+# it fails (the work queue drops jobs in the default order) the summary
+# counts it as one distinct interleaving, not zero.
+racegate_e2e(trial_explore_pct_first_run_counted 1
+  "FAILED \\(exit status 1\\) after 1 schedule \\(1 distinct interleaving\\)"
+  "failing schedule: dev: " "!0 distinct"
+  -- ${RG} explore --at trial_x_workq.c --strategy pct -- ${E2E_DIR}/trial_x_workq)
