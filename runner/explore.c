@@ -1232,7 +1232,8 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 		status = RG_EXIT_SETUP;
 done:
 	if (interrupt_signal()) {
-		printf("racegate explore: interrupted after %ld schedules\n", se.tried);
+		printf("racegate explore: interrupted after %ld schedule%s\n", se.tried,
+		       se.tried == 1 ? "" : "s");
 		status = RG_EXIT_SIGNAL + interrupt_signal();
 	}
 	interrupt_uninstall();

@@ -38,3 +38,27 @@ racegate_e2e(trial_explore_pct_first_run_counted 1
   "FAILED \\(exit status 1\\) after 1 schedule \\(1 distinct interleaving\\)"
   "failing schedule: dev: " "!0 distinct"
   -- ${RG} explore --at trial_x_workq.c --strategy pct -- ${E2E_DIR}/trial_x_workq)
+
+# A program that never ends, and racegate interrupted mid-explore: SIGINT
+# and SIGTERM end the search with 128+N and say after how many schedules;
+# SIGKILL leaves the kernel to kill the program.  Either way the program is
+# gone: not stopped, not running on with breakpoints in it.
+add_executable(e2e_trial_x_server e2e/programs/trial_x_server.c)
+target_compile_options(e2e_trial_x_server PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_x_server PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_x_server PROPERTIES OUTPUT_NAME trial_x_server
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(sig INT TERM)
+  if(sig STREQUAL INT)
+    set(code 130)
+  else()
+    set(code 143)
+  endif()
+  racegate_e2e(trial_explore_sig${sig}_server 0 "explore exit ${code}"
+    "interrupted after 1 schedule$" "program after: gone"
+    -- ${TRIALX} interrupt ${RG} ${E2E_DIR} ${sig} --at trial_x_server.c
+       --timeout 60s -- ./trial_x_server)
+endforeach()
+racegate_e2e(trial_explore_sigKILL_server 0 "explore exit 137" "program after: gone"
+  -- ${TRIALX} interrupt ${RG} ${E2E_DIR} KILL --at trial_x_server.c
+     --timeout 60s -- ./trial_x_server)

@@ -23,6 +23,39 @@ replay_line)
 	eval "\"\$rg\" $line"
 	echo "replay exit $?"
 	;;
+interrupt)
+	# SIG ARGS: explore in the background (with job control, so SIGINT is
+	# not ignored as it is for a script's background job); once the
+	# program runs, SIG to racegate; then what became of the program
+	sig=$1
+	shift
+	set -m
+	"$rg" explore "$@" > "$tmp/out" 2>&1 &
+	rgpid=$!
+	prog=
+	for _ in $(seq 300); do
+		prog=$(pgrep -P "$rgpid" | head -1)
+		[ -n "$prog" ] && break
+		sleep 0.1
+	done
+	[ -n "$prog" ] || { echo "the program never started"; kill -KILL "$rgpid"; exit 0; }
+	sleep 1
+	kill "-$sig" "$rgpid"
+	wait "$rgpid"
+	echo "explore exit $?"
+	cat "$tmp/out"
+	# a killed program may stay a zombie a moment (its reaper is init)
+	for _ in $(seq 50); do
+		st=$(ps -o stat= -p "$prog" | cut -c1)
+		[ -z "$st" ] || [ "$st" = Z ] && break
+		sleep 0.1
+	done
+	case $st in
+	''|Z) echo "program after: gone" ;;
+	T|t) echo "program after: stopped" ;;
+	*) echo "program after: still running ($st)"; kill -KILL "$prog" ;;
+	esac
+	;;
 *)
 	echo "trial_explore.sh: unknown case '$case_'" >&2
 	exit 2
