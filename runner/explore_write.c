@@ -25,16 +25,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A thread's alias: main, or START_NTH made of the start routine's name. */
+/*
+ * A thread's alias: main, or START_NTH made of the start routine's name,
+ * each run of other characters than letters and digits one '_' (a C++
+ * "shop::Inventory::restock" is shop_Inventory_restock_1, not
+ * shop__Inventory__restock_1).
+ */
 static char *alias_of(const explore_thread_info *t)
 {
 	rg_buf b = RG_BUF_INIT;
+	bool sep = false;
 
 	if (t->is_main)
 		return xstrdup("main");
-	for (const char *p = t->start; *p; p++)
-		rg_buf_printf(&b, "%c", isalnum((unsigned char)*p) ? *p : '_');
-	rg_buf_printf(&b, "_%d", t->nth);
+	for (const char *p = t->start; *p; p++) {
+		if (!isalnum((unsigned char)*p)) {
+			sep = b.len > 0;
+			continue;
+		}
+		if (sep)
+			rg_buf_puts(&b, "_");
+		sep = false;
+		rg_buf_printf(&b, "%c", *p);
+	}
+	rg_buf_printf(&b, "%s%d", b.len ? "_" : "thread_", t->nth);
 	return rg_buf_detach(&b);
 }
 
@@ -269,6 +283,15 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 			goto out;
 		}
 		alias[i] = alias_of(&r->threads[i]);
+		/* two start routines may differ only in what became '_' */
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(alias[j], alias[i])) {
+				char *a = xasprintf("%s_t%zu", alias[i], i);
+
+				free(alias[i]);
+				alias[i] = a;
+				break;
+			}
 	}
 	for (i = 1; i < r->nsteps; i++)
 		if (r->steps[i].prev != r->steps[i].thread &&
@@ -281,9 +304,17 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	put_header(&b, in);
 	rg_buf_puts(&b, "threads:\n");
 	for (i = 0; i < r->nthreads; i++) {
-		if (!r->threads[i].is_main)
-			rg_buf_printf(&b, "  %s: {start: %s, nth: %d}\n", alias[i],
-				      r->threads[i].start, r->threads[i].nth);
+		if (r->threads[i].is_main)
+			continue;
+		/* a C++ start routine has ':' and braces in its name: quoted */
+		rg_buf_printf(&b, "  %s: {start: ", alias[i]);
+		if (strspn(r->threads[i].start, "abcdefghijklmnopqrstuvwxyz"
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+		    strlen(r->threads[i].start))
+			rg_buf_puts(&b, r->threads[i].start);
+		else
+			put_quoted(&b, r->threads[i].start);
+		rg_buf_printf(&b, ", nth: %d}\n", r->threads[i].nth);
 	}
 	rg_buf_puts(&b, "gates:\n");
 	for (i = 0; i < g.n; i++)

@@ -281,6 +281,41 @@ START_TEST(writer_yaml_loads)
 }
 END_TEST
 
+/*
+ * C++ start routines: quoted in the file, which loads; aliases with one
+ * '_' per run of punctuation; two names that differ only there still get
+ * two aliases.
+ */
+START_TEST(writer_cxx_start_names)
+{
+	static const char *const at[] = { "c.cpp:10", "c.cpp:21", "c.cpp:23" };
+	char *cmd[] = { (char *)"./shop", NULL };
+	explore_step st[4];
+	explore_thread_info th[3];
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "shop" };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *y;
+
+	lost_update_run(&r, st, th);
+	th[1].start = (char *)"main::{lambda()#1}";
+	th[1].nth = 1;
+	th[2].start = (char *)"main::{lambda()#1}::";
+	th[2].nth = 1;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+		      "%s\n%s", y, d.n ? d.v[0].msg : "");
+	ck_assert_ptr_nonnull(strstr(y, "  main_lambda_1_1: {start: \"main::{lambda()#1}\", nth: 1}"));
+	ck_assert_ptr_nonnull(strstr(y, "  main_lambda_1_1_t2: {start: "));
+	spec_free(sp);
+	spec_diags_release(&d);
+	free(y);
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
 	Suite *s = suite_create("explore");
@@ -293,6 +328,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, shards_partition_indices);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
+	tcase_add_test(tc, writer_cxx_start_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -62,3 +62,18 @@ endforeach()
 racegate_e2e(trial_explore_sigKILL_server 0 "explore exit 137" "program after: gone"
   -- ${TRIALX} interrupt ${RG} ${E2E_DIR} KILL --at trial_x_server.c
      --timeout 60s -- ./trial_x_server)
+
+# C++ threads run a lambda and a member function: their start routines
+# ("main::{lambda()#1}", "shop::Inventory::restock") are quoted in the
+# written file, which loads, and the aliases made of them read plainly.
+add_executable(e2e_trial_x_lambda e2e/programs/trial_x_lambda.cpp)
+target_compile_options(e2e_trial_x_lambda PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_x_lambda PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_x_lambda PROPERTIES OUTPUT_NAME trial_x_lambda
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(trial_explore_cxx_start_routines 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 20/20" "explore exit 1"
+  "main_lambda_1_1: \\{start: \"main::\\{lambda\\(\\)#1\\}\", nth: 1\\}"
+  "shop_Inventory_restock_1: \\{start: \"shop::Inventory::restock\", nth: 1\\}"
+  "20 runs: 20 REPRODUCED" "run exit 0" "!BUG"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_lambda.cpp -- ./trial_x_lambda)

@@ -56,6 +56,16 @@ interrupt)
 	*) echo "program after: still running ($st)"; kill -KILL "$prog" ;;
 	esac
 	;;
+write_run)
+	# ARGS: explore's arguments; explore writes a gates file, which is
+	# shown and run 20 times
+	"$rg" explore -o "$tmp/repro.yaml" "$@"
+	echo "explore exit $?"
+	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; exit 0; }
+	cat "$tmp/repro.yaml"
+	"$rg" run -q --repeat 20 "$tmp/repro.yaml"
+	echo "run exit $?"
+	;;
 *)
 	echo "trial_explore.sh: unknown case '$case_'" >&2
 	exit 2
