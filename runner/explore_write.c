@@ -75,6 +75,7 @@ struct wgate {
 	char **open, **wait;   /* event names */
 	size_t nopen, nwait;
 	int other;             /* the thread it lets run / waits for, for the comment */
+	bool blocks;           /* its thread blocks after it (blocked_event) */
 };
 
 struct wgates {
@@ -109,6 +110,34 @@ static void strv_add(char ***v, size_t *n, const char *s)
 }
 
 /*
+ * A stretch that ended blocked in the kernel (a condition wait, a read)
+ * left no place to open "stopped" at; the nearest is its thread's arrival
+ * at the stretch's last point, just before it blocked: what the stretch
+ * did up to there is then ordered before whoever waits for it.  Not when
+ * the stretch is one decision long: its last point is the one it starts
+ * from, where it waits for its turn, and opens come before waits.
+ */
+static char *blocked_event(const explore_run *r, size_t next, char **alias,
+			   struct wgates *g, int other)
+{
+	const explore_step *last;
+	struct wgate *w;
+	char *ev;
+
+	if (next < 2 || r->steps[next - 1].thread != r->steps[next].prev ||
+	    r->steps[next - 2].thread != r->steps[next - 1].thread)
+		return NULL;
+	last = &r->steps[next - 1];
+	ev = xasprintf("%s-stop%zu", alias[last->thread], next);
+	w = wgate_at(g, last->thread, last->gate, last->hit);
+	strv_add(&w->open, &w->nopen, ev);
+	w->blocks = true;
+	if (w->other < 0)
+		w->other = other;
+	return ev;
+}
+
+/*
  * The event that says the stretch before decision next has stopped,
  * opened where its thread stopped (a gate, or its exit); NULL when it
  * blocked (there is nothing to wait for).
@@ -133,6 +162,8 @@ static char *stopped_event(const explore_run *r, size_t next, char **alias,
 		return ev;
 	case XS_EXITED:
 		return xasprintf("exited:%s", alias[s->prev]);
+	case XS_BLOCKED:
+		return blocked_event(r, next, alias, g, other);
 	default:
 		return NULL;
 	}
@@ -191,7 +222,9 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 	const char *me = alias[w->thread];
 	const char *other = w->other >= 0 ? alias[w->other] : "the others";
 
-	if (w->nopen && w->nwait)
+	if (w->blocks && !w->nwait)
+		rg_buf_printf(b, "  # %s blocks soon after here: %s may run\n", me, other);
+	else if (w->nopen && w->nwait)
 		rg_buf_printf(b, "  # %s stops here and lets %s run; it goes on once "
 			      "that has stopped\n", me, other);
 	else if (w->nopen)

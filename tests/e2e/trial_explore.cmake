@@ -75,5 +75,20 @@ racegate_e2e(trial_explore_cxx_start_routines 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 20/20" "explore exit 1"
   "main_lambda_1_1: \\{start: \"main::\\{lambda\\(\\)#1\\}\", nth: 1\\}"
   "shop_Inventory_restock_1: \\{start: \"shop::Inventory::restock\", nth: 1\\}"
-  "20 runs: 20 REPRODUCED" "run exit 0" "!BUG"
+  "40 runs: 40 REPRODUCED" "run exit 0" "!BUG"
   -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_lambda.cpp -- ./trial_x_lambda)
+
+# The preempting thread's stretch ends blocked in a condition wait (it is
+# then cancelled): the preempted main must wait for it to get that far, or
+# the written file races and is refused (it reproduced 15-18 of 20).
+add_executable(e2e_trial_x_cancel e2e/programs/trial_x_cancel.c)
+target_compile_options(e2e_trial_x_cancel PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_x_cancel PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_x_cancel PROPERTIES OUTPUT_NAME trial_x_cancel
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(trial_explore_blocked_stretch_written 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 40/40" "explore exit 1"
+  "thread: main, .*wait: \\[worker_1-stop[0-9]+\\]"
+  "thread: worker_1, at: \"\\*pthread_cond_wait\", open: \\[worker_1-stop[0-9]+\\]"
+  "40 runs: 40 REPRODUCED" "run exit 0"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_cancel.c --verify 40 -- ./trial_x_cancel)

@@ -58,12 +58,12 @@ interrupt)
 	;;
 write_run)
 	# ARGS: explore's arguments; explore writes a gates file, which is
-	# shown and run 20 times
+	# shown and run 40 times
 	"$rg" explore -o "$tmp/repro.yaml" "$@"
 	echo "explore exit $?"
 	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; exit 0; }
 	cat "$tmp/repro.yaml"
-	"$rg" run -q --repeat 20 "$tmp/repro.yaml"
+	"$rg" run -q --repeat 40 "$tmp/repro.yaml"
 	echo "run exit $?"
 	;;
 *)
