@@ -746,6 +746,7 @@ static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
 	cfg->est_steps = r.nsteps ? (long)r.nsteps : 1;
 	rg_trace("pct: %zu decisions in the default schedule", r.nsteps);
 	if (!rc && r.fail != XF_NONE) {
+		note_seen(se, &r);     /* a schedule like any other, once it counts */
 		se->failed = true;
 		se->fail_id = xstrdup("dev:");
 		se->fail_sc = sc;
@@ -1444,21 +1445,70 @@ static int replay(struct xctx *c, struct search *se)
 	return 0;
 }
 
-/* The command that replays schedule id, as a shell would take it. */
+/*
+ * " WORD" as one word to a POSIX shell: bare when it holds only characters
+ * no shell treats specially (and quoting is not asked for), else in single
+ * quotes with each ' as '\''.
+ */
+static void put_shell_word(rg_buf *b, const char *w, bool quote)
+{
+	rg_buf_add(b, " ", 1);
+	if (!quote && *w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789_-+=./:,@%") == strlen(w)) {
+		rg_buf_puts(b, w);
+		return;
+	}
+	rg_buf_add(b, "'", 1);
+	for (; *w; w++)
+		if (*w == '\'')
+			rg_buf_puts(b, "'\\''");
+		else
+			rg_buf_add(b, w, 1);
+	rg_buf_add(b, "'", 1);
+}
+
+/*
+ * The command that replays schedule id, as a shell would take it: the
+ * points, and what judges a run (a replay that judged otherwise would not
+ * fail the same way), each word quoted as it needs.
+ */
 static char *replay_cmdline(const struct xctx *c, const char *id)
 {
+	const struct xopts *o = c->o;
 	rg_buf b = RG_BUF_INIT;
 
 	rg_buf_puts(&b, "racegate explore");
-	for (size_t i = 0; i < c->o->nat; i++)
-		rg_buf_printf(&b, " --at '%s'", c->o->at[i]);
-	if (!c->o->sync)
+	for (size_t i = 0; i < o->nat; i++) {
+		rg_buf_puts(&b, " --at");
+		put_shell_word(&b, o->at[i], true);
+	}
+	if (!o->sync)
 		rg_buf_puts(&b, " --no-sync");
-	if (c->o->lines_only)
+	if (o->lines_only)
 		rg_buf_puts(&b, " --points lines");
-	rg_buf_printf(&b, " --replay %s --", id);
-	for (char **a = c->o->command; *a; a++)
-		rg_buf_printf(&b, " %s", *a);
+	if (o->source_dir) {
+		rg_buf_puts(&b, " --source-dir");
+		put_shell_word(&b, o->source_dir, false);
+	}
+	if (o->expect_file) {
+		rg_buf_puts(&b, " --expect");
+		put_shell_word(&b, o->expect_file, false);
+	}
+	if (o->has_expect_exit && o->expect_exit)
+		rg_buf_printf(&b, " --expect-exit %d", o->expect_exit);
+	if (o->expect_stdout) {
+		rg_buf_puts(&b, " --expect-stdout");
+		put_shell_word(&b, o->expect_stdout, false);
+	}
+	if (o->timeout_ms != 10000)
+		rg_buf_printf(&b, " --timeout %ldms", o->timeout_ms);
+	if (o->quiet_ms)
+		rg_buf_printf(&b, " --quiet-period %ldms", o->quiet_ms);
+	rg_buf_puts(&b, " --replay");
+	put_shell_word(&b, id, false);
+	rg_buf_puts(&b, " --");
+	for (char **a = o->command; *a; a++)
+		put_shell_word(&b, *a, false);
 	return rg_buf_detach(&b);
 }
 
@@ -1620,7 +1670,8 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 		status = RG_EXIT_SETUP;
 done:
 	if (interrupt_signal()) {
-		printf("racegate explore: interrupted after %ld schedules\n", se.tried);
+		printf("racegate explore: interrupted after %ld schedule%s\n", se.tried,
+		       se.tried == 1 ? "" : "s");
 		status = RG_EXIT_SIGNAL + interrupt_signal();
 	}
 	interrupt_uninstall();

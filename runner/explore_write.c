@@ -25,16 +25,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A thread's alias: main, or START_NTH made of the start routine's name. */
+/*
+ * A thread's alias: main, or START_NTH made of the start routine's name,
+ * each run of other characters than letters and digits one '_' (a C++
+ * "shop::Inventory::restock" is shop_Inventory_restock_1, not
+ * shop__Inventory__restock_1).
+ */
 static char *alias_of(const explore_thread_info *t)
 {
 	rg_buf b = RG_BUF_INIT;
+	bool sep = false;
 
 	if (t->is_main)
 		return xstrdup("main");
-	for (const char *p = t->start; *p; p++)
-		rg_buf_printf(&b, "%c", isalnum((unsigned char)*p) ? *p : '_');
-	rg_buf_printf(&b, "_%d", t->nth);
+	for (const char *p = t->start; *p; p++) {
+		if (!isalnum((unsigned char)*p)) {
+			sep = b.len > 0;
+			continue;
+		}
+		if (sep)
+			rg_buf_puts(&b, "_");
+		sep = false;
+		rg_buf_printf(&b, "%c", *p);
+	}
+	rg_buf_printf(&b, "%s%d", b.len ? "_" : "thread_", t->nth);
 	return rg_buf_detach(&b);
 }
 
@@ -61,6 +75,7 @@ struct wgate {
 	char **open, **wait;   /* event names */
 	size_t nopen, nwait;
 	int other;             /* the thread it lets run / waits for, for the comment */
+	bool blocks;           /* its thread blocks after it (blocked_event) */
 };
 
 struct wgates {
@@ -95,6 +110,34 @@ static void strv_add(char ***v, size_t *n, const char *s)
 }
 
 /*
+ * A stretch that ended blocked in the kernel (a condition wait, a read)
+ * left no place to open "stopped" at; the nearest is its thread's arrival
+ * at the stretch's last point, just before it blocked: what the stretch
+ * did up to there is then ordered before whoever waits for it.  Not when
+ * the stretch is one decision long: its last point is the one it starts
+ * from, where it waits for its turn, and opens come before waits.
+ */
+static char *blocked_event(const explore_run *r, size_t next, char **alias,
+			   struct wgates *g, int other)
+{
+	const explore_step *last;
+	struct wgate *w;
+	char *ev;
+
+	if (next < 2 || r->steps[next - 1].thread != r->steps[next].prev ||
+	    r->steps[next - 2].thread != r->steps[next - 1].thread)
+		return NULL;
+	last = &r->steps[next - 1];
+	ev = xasprintf("%s-stop%zu", alias[last->thread], next);
+	w = wgate_at(g, last->thread, last->gate, last->hit);
+	strv_add(&w->open, &w->nopen, ev);
+	w->blocks = true;
+	if (w->other < 0)
+		w->other = other;
+	return ev;
+}
+
+/*
  * The event that says the stretch before decision next has stopped,
  * opened where its thread stopped (a gate, or its exit); NULL when it
  * blocked (there is nothing to wait for).
@@ -119,6 +162,8 @@ static char *stopped_event(const explore_run *r, size_t next, char **alias,
 		return ev;
 	case XS_EXITED:
 		return xasprintf("exited:%s", alias[s->prev]);
+	case XS_BLOCKED:
+		return blocked_event(r, next, alias, g, other);
 	default:
 		return NULL;
 	}
@@ -177,7 +222,9 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 	const char *me = alias[w->thread];
 	const char *other = w->other >= 0 ? alias[w->other] : "the others";
 
-	if (w->nopen && w->nwait)
+	if (w->blocks && !w->nwait)
+		rg_buf_printf(b, "  # %s blocks soon after here: %s may run\n", me, other);
+	else if (w->nopen && w->nwait)
 		rg_buf_printf(b, "  # %s stops here and lets %s run; it goes on once "
 			      "that has stopped\n", me, other);
 	else if (w->nopen)
@@ -440,6 +487,15 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 			goto out;
 		}
 		alias[i] = alias_of(&r->threads[i]);
+		/* two start routines may differ only in what became '_' */
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(alias[j], alias[i])) {
+				char *a = xasprintf("%s_t%zu", alias[i], i);
+
+				free(alias[i]);
+				alias[i] = a;
+				break;
+			}
 	}
 	level_gates(r, level, alias, &g);
 	if (!g.n) {
@@ -451,9 +507,17 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	put_header(&b, in);
 	rg_buf_puts(&b, "threads:\n");
 	for (i = 0; i < r->nthreads; i++) {
-		if (!r->threads[i].is_main && thread_used(&g, alias[i], i))
-			rg_buf_printf(&b, "  %s: {start: %s, nth: %d}\n", alias[i],
-				      r->threads[i].start, r->threads[i].nth);
+		if (r->threads[i].is_main || !thread_used(&g, alias[i], i))
+			continue;
+		/* a C++ start routine has ':' and braces in its name: quoted */
+		rg_buf_printf(&b, "  %s: {start: ", alias[i]);
+		if (strspn(r->threads[i].start, "abcdefghijklmnopqrstuvwxyz"
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+		    strlen(r->threads[i].start))
+			rg_buf_puts(&b, r->threads[i].start);
+		else
+			put_quoted(&b, r->threads[i].start);
+		rg_buf_printf(&b, ", nth: %d}\n", r->threads[i].nth);
 	}
 	rg_buf_puts(&b, "gates:\n");
 	for (i = 0, k = 0; i < g.n; i++)

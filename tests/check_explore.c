@@ -426,6 +426,87 @@ START_TEST(writer_drops_gates)
 }
 END_TEST
 
+/*
+ * C++ start routines: quoted in the file, which loads; aliases with one
+ * '_' per run of punctuation; two names that differ only there still get
+ * two aliases.
+ */
+START_TEST(writer_cxx_start_names)
+{
+	static const char *const at[] = { "c.cpp:10", "c.cpp:21", "c.cpp:23" };
+	char *cmd[] = { (char *)"./shop", NULL };
+	explore_step st[4];
+	explore_thread_info th[3];
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "shop", NULL, NULL, 0, 0 };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *y;
+
+	lost_update_run(&r, st, th);
+	th[1].start = (char *)"main::{lambda()#1}";
+	th[1].nth = 1;
+	th[2].start = (char *)"main::{lambda()#1}::";
+	th[2].nth = 1;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+		      "%s\n%s", y, d.n ? d.v[0].msg : "");
+	ck_assert_ptr_nonnull(strstr(y, "  main_lambda_1_1: {start: \"main::{lambda()#1}\", nth: 1}"));
+	ck_assert_ptr_nonnull(strstr(y, "  main_lambda_1_1_t2: {start: "));
+	spec_free(sp);
+	spec_diags_release(&d);
+	free(y);
+}
+END_TEST
+
+/*
+ * A preempting stretch that ends blocked (a condition wait): the
+ * preempted thread waits for its arrival at the stretch's last point,
+ * not for nothing.
+ */
+START_TEST(writer_blocked_stretch_is_waited_for)
+{
+	static const char *const at[] = { "c.c:30", "c.c:22", "c.c:39", "*pthread_cond_wait" };
+	char *cmd[] = { (char *)"./cancel", NULL };
+	explore_step st[4];
+	explore_thread_info th[2];
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:0.2.1.1", "cancel", NULL, NULL, 0, 0 };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *y;
+
+	memset(&r, 0, sizeof(r));
+	th[0] = (explore_thread_info){ 100, NULL, 1, true };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false };
+	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
+	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
+	st[1] = (explore_step){ 1, 1, 1, true, 0, XS_ARRIVED, 2, 1 };
+	st[2] = (explore_step){ 1, 3, 1, false, 1, XS_ARRIVED, 3, 1 };
+	st[3] = (explore_step){ 0, 2, 1, false, 1, XS_BLOCKED, 0, 0 };
+	r.steps = st;
+	r.nsteps = 4;
+	r.threads = th;
+	r.nthreads = 2;
+	r.fail = XF_EXIT;
+	r.exit_code = 1;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+		      "%s\n%s", y, d.n ? d.v[0].msg : "");
+	ck_assert_msg(strstr(y, "thread: main, at: \"c.c:39\", open: [main-stop1], "
+			     "wait: [worker_1-stop3]") != NULL, "%s", y);
+	ck_assert_msg(strstr(y, "thread: worker_1, at: \"*pthread_cond_wait\", "
+			     "open: [worker_1-stop3]}") != NULL, "%s", y);
+	spec_free(sp);
+	spec_diags_release(&d);
+	free(y);
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
 	Suite *s = suite_create("explore");
@@ -440,6 +521,8 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
 	tcase_add_test(tc, writer_drops_gates);
+	tcase_add_test(tc, writer_cxx_start_names);
+	tcase_add_test(tc, writer_blocked_stretch_is_waited_for);
 	suite_add_tcase(s, tc);
 	return s;
 }

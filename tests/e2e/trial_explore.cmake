@@ -1,0 +1,94 @@
+# racegate explore tried as a new user would, on programs nobody designed
+# it for (tests/e2e/programs/trial_x_*: a C++ booking service, a work
+# queue, a refcount, double-checked locking, 16 threads, a forked helper,
+# SIGALRM beside a thread, an -O2 build, a launcher that forks and execs).
+# Each defect found has its test here.  See trial_explore.sh.
+set(TRIALX ${CMAKE_CURRENT_SOURCE_DIR}/e2e/trial_explore.sh)
+foreach(prog trial_x_seats trial_x_workq trial_x_refcount trial_x_dcl trial_x_sixteen
+             trial_x_forkhelper trial_x_alarm trial_x_transfer trial_x_launcher
+             trial_x_logbuf)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/${prog}.cpp)
+    add_executable(e2e_${prog} e2e/programs/${prog}.cpp)
+  else()
+    add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  endif()
+  if(prog STREQUAL trial_x_transfer)
+    target_compile_options(e2e_${prog} PRIVATE -O2 -g)
+  else()
+    target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+  endif()
+  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
+  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+
+# The replay line explore prints must replay the failure when pasted into
+# a shell: the program's arguments quoted, and the judgement (here
+# --expect-stdout; a program that always exits 0) kept.
+racegate_e2e(trial_explore_replay_line_replays 0 "FAILED \\(stdout mismatch\\)"
+  "explore exit 1" "FAILED \\(stdout mismatch\\) after 1 schedule .*replay$"
+  "replay exit 1"
+  -- ${TRIALX} replay_line ${RG} ${E2E_DIR} --at trial_x_logbuf.c
+     --expect-stdout "lines: 2" -- ./trial_x_logbuf "it's up" "all \"done\" now")
+
+# pct's first run, in the default order, is a schedule like any other: when
+# it fails (the work queue drops jobs in the default order) the summary
+# counts it as one distinct interleaving, not zero.
+racegate_e2e(trial_explore_pct_first_run_counted 1
+  "FAILED \\(exit status 1\\) after 1 schedule \\(1 distinct interleaving\\)"
+  "failing schedule: dev: " "!0 distinct"
+  -- ${RG} explore --at trial_x_workq.c --strategy pct -- ${E2E_DIR}/trial_x_workq)
+
+# A program that never ends, and racegate interrupted mid-explore: SIGINT
+# and SIGTERM end the search with 128+N and say after how many schedules;
+# SIGKILL leaves the kernel to kill the program.  Either way the program is
+# gone: not stopped, not running on with breakpoints in it.
+add_executable(e2e_trial_x_server e2e/programs/trial_x_server.c)
+target_compile_options(e2e_trial_x_server PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_x_server PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_x_server PROPERTIES OUTPUT_NAME trial_x_server
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(sig INT TERM)
+  if(sig STREQUAL INT)
+    set(code 130)
+  else()
+    set(code 143)
+  endif()
+  racegate_e2e(trial_explore_sig${sig}_server 0 "explore exit ${code}"
+    "interrupted after 1 schedule$" "program after: gone"
+    -- ${TRIALX} interrupt ${RG} ${E2E_DIR} ${sig} --at trial_x_server.c
+       --timeout 60s -- ./trial_x_server)
+endforeach()
+racegate_e2e(trial_explore_sigKILL_server 0 "explore exit 137" "program after: gone"
+  -- ${TRIALX} interrupt ${RG} ${E2E_DIR} KILL --at trial_x_server.c
+     --timeout 60s -- ./trial_x_server)
+
+# C++ threads run a lambda and a member function: their start routines
+# ("main::{lambda()#1}", "shop::Inventory::restock") are quoted in the
+# written file, which loads, and the aliases made of them read plainly.
+add_executable(e2e_trial_x_lambda e2e/programs/trial_x_lambda.cpp)
+target_compile_options(e2e_trial_x_lambda PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_x_lambda PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_x_lambda PROPERTIES OUTPUT_NAME trial_x_lambda
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(trial_explore_cxx_start_routines 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 20/20" "explore exit 1"
+  "main_lambda_1_1: \\{start: \"main::\\{lambda\\(\\)#1\\}\", nth: 1\\}"
+  "shop_Inventory_restock_1: \\{start: \"shop::Inventory::restock\", nth: 1\\}"
+  "40 runs: 40 REPRODUCED" "run exit 0" "!BUG"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_lambda.cpp -- ./trial_x_lambda)
+
+# The preempting thread's stretch ends blocked in a condition wait (it is
+# then cancelled): the preempted main must wait for it to get that far, or
+# the written file races and is refused (it reproduced 15-18 of 20).
+add_executable(e2e_trial_x_cancel e2e/programs/trial_x_cancel.c)
+target_compile_options(e2e_trial_x_cancel PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_x_cancel PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_x_cancel PROPERTIES OUTPUT_NAME trial_x_cancel
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(trial_explore_blocked_stretch_written 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 40/40" "explore exit 1"
+  "thread: main, .*wait: \\[worker_1-stop[0-9]+\\]"
+  "thread: worker_1, at: \"\\*pthread_cond_wait\", open: \\[worker_1-stop[0-9]+\\]"
+  "40 runs: 40 REPRODUCED" "run exit 0"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_cancel.c --verify 40 -- ./trial_x_cancel)
