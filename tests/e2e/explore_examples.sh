@@ -28,6 +28,7 @@ find)
 		-o "$tmp/repro.yaml" -- "./$prog" "$@"
 	echo "explore exit $?"
 	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; exit 0; }
+	cat "$tmp/repro.yaml"
 	"$rg" run -q --repeat 100 "$tmp/repro.yaml"
 	echo "run exit $?"
 	;;
