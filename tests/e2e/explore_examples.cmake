@@ -54,12 +54,16 @@ racegate_explore_example(bounded_queue bounded_queue bounded_queue.c random
 racegate_explore_example(long_task long_task long_task.c random
   SUMMARY "FAILED \\(exit status 1\\) after 1 schedule"
   YAML "thread: long_running_task_1, .*wait: \\[exited:main\\]")
-racegate_explore_example(busy_flag busy_flag busy_flag.c dfs
-  SUMMARY "FAILED \\(exit status 1\\).*dfs$" "failing schedule: dev:[^ ]+ \\(2 preemptions,")
+# (dfs finds it too, with 2 preemptions, but its file leaves worker_1
+# free, and worker_1 may take the encoder first: 86/100)
+racegate_explore_example(busy_flag busy_flag busy_flag.c pct
+  SUMMARY "FAILED \\(exit status 1\\)" "shrunk to dev:[^ ]+ \\(2 preemptions,")
 racegate_explore_example(payment_ring payment_ring payment_ring.c pct
   SUMMARY "FAILED \\(deadlock\\)")
-# Not here: job_queue, the bug behind a condition variable.  explore finds
-# it, but the file it writes does not reproduce it every time (bench/README.md).
+# Not here: job_queue, the bug behind a condition variable, and kv_server
+# (`--at handle_incr,incr_apply,handle_del --timeout 30s -- ./kv_server
+# --drive`): explore finds both, but the file it writes does not reproduce
+# either every time yet (bench/README.md).
 
 # busy_flag needs two preemptions: every schedule with one is run, and none fails
 racegate_e2e(explore_example_busy_flag_bound_1 0 "no failure after [0-9]+ schedules.*dfs$"

@@ -24,8 +24,9 @@ find)
 	dir=$1 prog=$2 at=$3 strategy=$4
 	shift 4
 	cd "$dir" || exit 2
+	# kv_server's driver needs more than the default 10 s under explore
 	"$rg" explore --at "$at" --strategy "$strategy" --seed 1 --schedules 1000 \
-		-o "$tmp/repro.yaml" -- "./$prog" "$@"
+		--timeout 30s -o "$tmp/repro.yaml" -- "./$prog" "$@"
 	echo "explore exit $?"
 	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; exit 0; }
 	cat "$tmp/repro.yaml"
