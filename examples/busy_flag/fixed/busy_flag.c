@@ -5,16 +5,18 @@
  * the encoder busy takes the slow path (snprintf) instead of waiting.  The
  * "lock" is a plain flag: check it, then set it.  A worker stopped between
  * the check and the set, while another worker is inside the encoder, goes
- * in as well; the two share the encoder's buffer and one frame comes out
- * corrupted.  Two threads must be stopped at once, each in its own window:
- * a bug that needs two preemptions.  Plain runs never show it.
+ * in as well; the two share the encoder's buffer, and the encoder's own
+ * check of the frame's length aborts the program.  Two threads must
+ * be stopped at once, each in its own window: a bug that needs two
+ * preemptions.  Plain runs never show it.
  *
  * gates.yaml: worker 1 checks the flag and waits; worker 2 goes in and
  * waits inside the encoder; worker 1 goes in and encodes; worker 2 ends its
- * frame with worker 1's bytes.
+ * frame behind worker 1's bytes, and its assertion fails.
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WORKERS 3
@@ -43,6 +45,7 @@ static void encode(const char *msg, char *out)
     enc_put("<");
     enc_put(msg);
     enc_put(">");
+    if (enc.len != (int)strlen(msg) + 2) abort();  /* <msg>, nothing else */
     memcpy(out, enc.buf, enc.len);
     out[enc.len] = '\0';
 }
