@@ -67,6 +67,9 @@ struct explore_decider {
 	size_t nsteps, capsteps;
 	uint64_t hash;
 	bool deadlock;
+	bool end_held;         /* deadlock: the last chosen thread was held, at */
+	size_t end_gate;       /* end_gate for the end_hit-th time */
+	long end_hit;
 	int *run_buf;          /* scratch: runnable ids */
 };
 
@@ -291,6 +294,15 @@ bool explore_decider_deadlock(const explore_decider *x)
 	return x->deadlock;
 }
 
+bool explore_decider_last_stop(const explore_decider *x, size_t *gate, long *hit)
+{
+	if (!x->end_held)
+		return false;
+	*gate = x->end_gate;
+	*hit = x->end_hit;
+	return true;
+}
+
 size_t explore_decider_steps(const explore_decider *x, const explore_step **out)
 {
 	*out = x->steps;
@@ -488,6 +500,13 @@ static bool xd_stuck(void *d, double t_ms)
 	if (decide_release(x, t_ms, 0) >= 0)
 		return true;
 	x->deadlock = true;
+	/* where the last stretch ended, before the end of the run kills it */
+	if (x->last >= 0 && x->nsteps && x->steps[x->nsteps - 1].thread == x->last &&
+	    x->t[x->last].st == XT_HELD) {
+		x->end_held = true;
+		x->end_gate = x->t[x->last].gate;
+		x->end_hit = x->t[x->last].hit;
+	}
 	return false;
 }
 

@@ -102,6 +102,14 @@ size_t explore_decider_steps(const explore_decider *x, const explore_step **out)
 /* How many threads the run had; thread i by logical id (owned by x). */
 size_t explore_decider_nthreads(const explore_decider *x);
 const explore_thread_info *explore_decider_thread(const explore_decider *x, size_t i);
+/*
+ * Where the last stretch ended, when its thread is held at a point at the
+ * end of the run (a deadlock: it arrived where it cannot go on): true and
+ * *gate, *hit (its arrival count there).  False when it ran on, blocked
+ * in the kernel or exited, or no thread was chosen.
+ */
+bool explore_decider_last_stop(const explore_decider *x, size_t *gate, long *hit);
+
 /* The hash of the interleaving: the sequence of (thread, point) decisions. */
 uint64_t explore_decider_hash(const explore_decider *x);
 

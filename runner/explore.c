@@ -580,6 +580,7 @@ static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
 	}
 	out->hash = explore_decider_hash(x);
 	out->npreempt = sc->npreempt;
+	out->end_held = explore_decider_last_stop(x, &out->end_gate, &out->end_hit);
 }
 
 /*

@@ -36,6 +36,10 @@ typedef struct explore_run {
 	size_t npreempt;
 	uint64_t hash;
 	char *out;             /* its stdout (NUL-terminated), or NULL */
+	/* the last stretch's thread was left held at a point (a deadlock) */
+	bool end_held;
+	size_t end_gate;       /* end_held: that point, and its arrival there */
+	long end_hit;
 } explore_run;
 
 void explore_run_release(explore_run *r);

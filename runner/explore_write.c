@@ -169,6 +169,26 @@ static char *stopped_event(const explore_run *r, size_t next, char **alias,
 	}
 }
 
+/*
+ * The same for the last stretch, which no decision follows: in a deadlock
+ * its thread is held where it cannot go on, and its arrival there is what
+ * the thread it preempted must wait for (or that one may take the lock
+ * first, and nothing deadlocks).  NULL when it did not end at a point.
+ */
+static char *last_stop_event(const explore_run *r, char **alias, struct wgates *g)
+{
+	int t = r->steps[r->nsteps - 1].thread;
+	char *ev;
+	struct wgate *w;
+
+	if (!r->end_held)
+		return NULL;
+	ev = xasprintf("%s-stop%zu", alias[t], r->nsteps);
+	w = wgate_at(g, t, r->end_gate, r->end_hit);
+	strv_add(&w->open, &w->nopen, ev);
+	return ev;
+}
+
 /* The decision that starts the stretch after the one starting at k, or nsteps. */
 static size_t stretch_end(const explore_run *r, size_t k)
 {
@@ -196,9 +216,12 @@ static void switch_gates(const explore_run *r, size_t k, bool both_ways, char **
 		free(ev);
 	}
 	/* the preempted thread goes on only once the preempting stretch ended */
-	if (!both_ways || s->prev_stop != XS_ARRIVED || next >= r->nsteps)
+	if (!both_ways || s->prev_stop != XS_ARRIVED)
 		return;
-	ev = stopped_event(r, next, alias, g, -1);
+	if (next >= r->nsteps)
+		ev = last_stop_event(r, alias, g);
+	else
+		ev = stopped_event(r, next, alias, g, -1);
 	if (!ev)
 		return;
 	w = wgate_at(g, s->prev, s->prev_gate, s->prev_hit);

@@ -66,3 +66,23 @@ racegate_e2e(lost_update_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
   "wait-for chain: .*w[12] holds mutex 'counter_lock' \\(lost_update.c:23\\) and is held at gate w[12]-store waiting for w[12]-loaded. .*nothing else can open w[12]-loaded"
   "w[12]-store +held: waiting for w[12]-loaded" "!REPRODUCED"
   -- ${RG} run ${EX}/lost_update/gates.yaml -- ${EX}/lost_update/lost_update-fixed)
+
+# The examples written for racegate explore (docs/explore.md): a missed
+# `while` around a condition wait, a check-then-act that needs two
+# preemptions, a lock cycle of three threads.
+foreach(ex job_queue busy_flag payment_ring)
+  racegate_e2e(${ex}_reproduces_100_of_100 0 "100 runs: 100 REPRODUCED$"
+    -- ${RG} run --repeat 100 ${EX}/${ex}/gates.yaml)
+endforeach()
+# worker 1 looks again, waits again, and the jobs are done
+racegate_e2e(job_queue_fixed_not_reproduced 1 "NOT-REPRODUCED: expected SIGSEGV, got exit 0"
+  "w1-waits-again +opened w1-woke" "!SCHEDULE-DEADLOCK"
+  -- ${RG} run ${EX}/job_queue/gates.yaml -- ${EX}/job_queue/job_queue-fixed)
+# worker 2's trylock fails while worker 1 is held: it never gets inside
+racegate_e2e(busy_flag_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
+  "only worker_2 .* can open w2-inside, and it has exited" "!REPRODUCED"
+  -- ${RG} run ${EX}/busy_flag/gates.yaml -- ${EX}/busy_flag/busy_flag-fixed)
+# the third payment blocks on a lock the first one holds at the barrier
+racegate_e2e(payment_ring_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
+  "blocked: waits for mutex .*, held by settle#1" "!REPRODUCED"
+  -- ${RG} run ${EX}/payment_ring/gates.yaml -- ${EX}/payment_ring/payment_ring-fixed)
