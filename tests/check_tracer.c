@@ -23,6 +23,7 @@
 
 #include "linkmap.h"
 #include "tracer.h"
+#include "tracer_int.h"
 #include "tracer_fx_syms.h"
 
 #define FX(name) TRACER_FX_DIR "/tr_" name
@@ -181,6 +182,44 @@ static void finish(struct run *r)
 }
 
 /* (a) Two threads, 10,000 hits each, every one reported and stepped over. */
+/* RIP-relative SSE and VEX forms (capstone does not always say where
+ * their displacement is): decoded, and relocated to the same target. */
+START_TEST(test_riprel_sse_relocates)
+{
+	static const struct { uint8_t b[12]; size_t n; int off; } v[] = {
+		/* movdqa xmm3, [rip + 0xc00] */
+		{ { 0x66, 0x0f, 0x6f, 0x1d, 0x00, 0x0c, 0x00, 0x00 }, 8, 4 },
+		/* vmovdqa xmm0, [rip + 0x10] */
+		{ { 0xc5, 0xf9, 0x6f, 0x05, 0x10, 0x00, 0x00, 0x00 }, 8, 4 },
+		/* palignr xmm0, [rip + 0x10], 8 */
+		{ { 0x66, 0x0f, 0x3a, 0x0f, 0x05, 0x10, 0x00, 0x00, 0x00, 0x08 }, 10, 5 },
+		/* mov eax, [rip + 0x20] */
+		{ { 0x8b, 0x05, 0x20, 0x00, 0x00, 0x00 }, 6, 2 },
+	};
+	arch *a = NULL;
+	rg_err err = RG_ERR_INIT;
+
+	ck_assert_int_eq(arch_new(&a, &err), 0);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct arch_insn in;
+		uint8_t out[ARCH_MAX_INSN];
+		int32_t d0, d1;
+
+		ck_assert_msg(arch_decode(a, v[i].b, v[i].n, 0x401000, &in, &err) == 0,
+			      "%zu: %s", i, err.msg);
+		ck_assert(in.flags & ARCH_INSN_RIPREL);
+		ck_assert_int_eq(in.len, v[i].n);
+		ck_assert_int_eq(in.disp_off, v[i].off);
+		memcpy(&d0, v[i].b + v[i].off, 4);
+		ck_assert_uint_eq(in.riprel_target, 0x401000 + v[i].n + (int64_t)d0);
+		ck_assert_int_eq(arch_relocate(&in, 0x401000, 0x400000, out, &err), 0);
+		memcpy(&d1, out + v[i].off, 4);
+		ck_assert_int_eq(d1, d0 + 0x1000);
+	}
+	arch_free(a);
+}
+END_TEST
+
 START_TEST(test_no_lost_hits)
 {
 	struct run r;
@@ -1178,6 +1217,7 @@ static Suite *tracer_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_no_lost_hits);
+	tcase_add_test(tc, test_riprel_sse_relocates);
 	tcase_add_test(tc, test_regs_and_batch);
 	tcase_add_test(tc, test_read_after_death);
 	tcase_add_test(tc, test_remove_while_running);

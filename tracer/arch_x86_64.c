@@ -174,6 +174,28 @@ static bool has_imm_operand(const cs_x86 *x)
 	return false;
 }
 
+/*
+ * Where a RIP-relative operand's 32-bit displacement is in an instruction,
+ * when capstone does not say (it leaves disp_offset 0 for some SSE and VEX
+ * forms): right after a ModRM byte of mod 00, r/m 101, and equal to disp.
+ * 0 unless exactly one place fits.
+ */
+static int riprel_disp_offset(const uint8_t *b, size_t size, int64_t disp)
+{
+	int32_t d = (int32_t)disp;
+	int found = 0;
+
+	if (disp != d)
+		return 0;
+	for (size_t k = 1; k + 4 <= size; k++)
+		if ((b[k - 1] & 0xc7) == 0x05 && !memcmp(b + k, &d, 4)) {
+			if (found)
+				return 0;
+			found = (int)k;
+		}
+	return found;
+}
+
 int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 		struct arch_insn *insn, rg_err *err)
 {
@@ -218,7 +240,11 @@ int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 		const cs_x86_op *op = &x->operands[i];
 
 		if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP) {
-			if (x->encoding.disp_size != 4 || !x->encoding.disp_offset) {
+			int off = x->encoding.disp_size == 4 ? x->encoding.disp_offset : 0;
+
+			if (!off)
+				off = riprel_disp_offset(ci->bytes, ci->size, op->mem.disp);
+			if (!off) {
 				rg_error(err, "cannot relocate '%s' at 0x%llx: "
 					 "unexpected displacement encoding",
 					 insn->text, (unsigned long long)addr);
@@ -226,7 +252,7 @@ int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 				return -1;
 			}
 			insn->flags |= ARCH_INSN_RIPREL;
-			insn->disp_off = x->encoding.disp_offset;
+			insn->disp_off = (uint8_t)off;
 			insn->riprel_target = addr + ci->size + (int64_t)op->mem.disp;
 		}
 	}
