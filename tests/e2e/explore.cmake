@@ -6,7 +6,7 @@ set(EXPLORE ${CMAKE_CURRENT_SOURCE_DIR}/e2e/explore.sh)
 set(XP ${EXPLORE} find ${RG} ${PROJECT_BINARY_DIR})
 
 set(found_rest "wrote .*reproduced 20/20 under racegate run" "wrote .*the bug report"
-  "explore exit 1" "markdown: mermaid" "markdown: [1-9][0-9]* switches" "thread: worker_[12], at: \"lost_update.c:[0-9]+\".*open:"
+  "explore exit 1" "markdown: mermaid" "markdown: [1-9][0-9]* switches" "thread: worker_[12], at: \"lost_update.c:[0-9]+(\\+[0-9]+)?\".*open:"
   "expect:" "exit: 1" "20 runs: 20 REPRODUCED" "run exit 0" "FAILED" "replay exit 1"
   "report: [0-9]+ schedules, exit status dev:")
 set(found_lost "FAILED \\(exit status 1\\)" ${found_rest})
@@ -45,7 +45,7 @@ racegate_e2e(explore_lost_count_instructions 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 20/20" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
   -- ${XP} lost_count lost_count.c:19,lost_count.c:19+1,lost_count.c:19+2)
 # a bare FUNCTION is every line of it
-racegate_e2e(explore_function_points 0 "FAILED \\(exit status 1\\).*, 5 scheduling points,"
+racegate_e2e(explore_function_points 0 "FAILED \\(exit status 1\\).*, 6 scheduling points,"
   "wrote .*reproduced 20/20" "explore exit 1" "at: \"lost_update.c:[0-9]+\"" "20 runs: 20 REPRODUCED" "replay exit 1"
   -- ${XP} lost_update counter_increment --no-sync)
 # the same seed finds the same schedule
