@@ -49,6 +49,7 @@ struct xthread {
 	double polled;         /* XT_FRESH, XT_RUN: last looked at (give_up) */
 	unsigned long long cpu0; /* its CPU time (ns) when it began to run, once known */
 	bool cpu_known;
+	bool blocked;          /* XT_LOOSE because it waited for another thread */
 	rg_intmap hits;        /* gate -> arrivals */
 };
 
@@ -185,8 +186,9 @@ enum xgive {
  *     blocked.h says only the program ends: blocked;
  *   - run_max_ms of CPU time since it began to run: a spin-wait on a
  *     flag, or a long computation;
- *   - asleep in a way that ends by itself (a sleep, a timed wait on a
- *     file, the disk), or its CPU time unknown: run_max_ms of wall time.
+ *   - asleep in a system call that ends by itself (a sleep, a timed
+ *     wait on a file, the disk), or its CPU time unknown: run_max_ms of
+ *     wall time.
  */
 static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 {
@@ -207,9 +209,28 @@ static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 		if ((double)(st.cpu_ns - t->cpu0) / 1e6 >= x->run_max_ms)
 			return XG_CPU;
 	}
-	if (st.state == 'S' || st.state == 'D' || !st.cpu_ns)
+	/* not a page fault or a lock of the kernel's: those are the machine's */
+	if (((st.state == 'S' || st.state == 'D') && st.in_syscall) || !st.cpu_ns)
 		return t_ms - t->since >= x->run_max_ms ? XG_WALL : XG_NO;
 	return XG_NO;
+}
+
+/*
+ * Has t, given up as blocked, been woken?  A thread a futex wake made
+ * runnable is 'R' at once, before it runs, so the thread that woke it
+ * cannot reach its next point before this says so.
+ */
+static bool woken(explore_decider *x, const struct xthread *t)
+{
+	pid_t pid = tracer_pid(session_tracer(x->s));
+	tracer_tstate st;
+
+	tracer_tstate_read(pid, t->info.tid, &st);
+	if (!st.state || st.state == 'Z' || st.state == 'X')
+		return false;
+	return !(st.state == 'S' && st.in_syscall &&
+		 (tracer_tstate_futex(&st) ||
+		  tracer_tstate_wait(pid, &st) == TRACER_WAIT_FOREVER));
 }
 
 /* How often t is looked at while it runs to a point. */
@@ -231,7 +252,20 @@ static int decide(explore_decider *x, double t_ms)
 
 	if (x->running >= 0)
 		return -1;
-	/* a new thread runs to its first point first (give_up says how long) */
+	/*
+	 * a new thread runs to its first point first (give_up says how long),
+	 * and so does one that was blocked and has been woken (by the thread
+	 * that ran last): else both would run at once, in an order the
+	 * machine picks
+	 */
+	for (i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_LOOSE && x->t[i].blocked && woken(x, &x->t[i])) {
+			rg_trace("explore: thread %zu, given up as blocked, was woken", i);
+			x->t[i].st = XT_FRESH;
+			x->t[i].blocked = false;
+			x->t[i].since = x->t[i].polled = t_ms;
+			x->t[i].cpu_known = false;
+		}
 	for (i = 0; i < x->nt; i++)
 		if (x->t[i].st == XT_FRESH)
 			return -1;
@@ -485,6 +519,7 @@ static double xd_tick(void *d, double t_ms)
 		if (x->running == (int)i)
 			x->running = -1;
 		t->st = XT_LOOSE;
+		t->blocked = g == XG_BLOCKED;
 	}
 	decide_release(x, t_ms, 0);
 	for (i = 0; i < x->nt; i++)

@@ -370,6 +370,30 @@ START_TEST(futex_wait_gives_way)
 }
 END_TEST
 
+/*
+ * A thread given up as blocked that another thread woke runs to its next
+ * point before anyone is chosen again: the two never run at once.
+ */
+START_TEST(woken_thread_is_waited_for)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 7), DECIDE_PASS);   /* main waits on its condition */
+	IN_FUTEX = MAIN;
+	explore_decider_ops.tick(X, 1.5);
+	ck_assert_uint_eq(S.nreleased, 1);                /* A goes on */
+	IN_FUTEX = 0;                                      /* A signalled main */
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);       /* main is on its way */
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_HOLD);    /* default: A, which ran last */
+	ck_assert_uint_eq(S.nreleased, 2);
+	ck_assert_int_eq(S.released[1], A);
+}
+END_TEST
+
 /* A thread chosen at a line is looked at less often; a futex wait still gives way. */
 START_TEST(line_polled_slower)
 {
@@ -435,6 +459,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, semaphore_count);
 	tcase_add_test(tc, futex_wait_gives_way);
 	tcase_add_test(tc, line_polled_slower);
+	tcase_add_test(tc, woken_thread_is_waited_for);
 	tcase_add_test(tc, cpu_time_not_wall_time);
 	suite_add_tcase(s, tc);
 	return s;
