@@ -9,11 +9,6 @@
 #include "intmap.h"
 #include "procstate.h"
 
-/*
- * How long a new thread may take to reach its first point before the
- * schedule goes on without it (it is then held wherever it arrives).
- */
-#define FRESH_WAIT_MS 200.0
 
 /*
  * A thread chosen this many decisions in a row while another could run is
@@ -24,12 +19,15 @@
 #define SPIN_STEPS 10000
 
 /*
- * A thread chosen at a thread-library point that may wait (a lock, a
- * condition, a semaphore, a barrier) is looked at this often while it
- * runs: once it is inside a futex wait it is blocked, and the schedule
- * goes on at once instead of after run_max_ms.
+ * A thread that runs without having reached a point -- a new one on its
+ * way to its first, a chosen one to its next -- is looked at this often
+ * (give_up): a new thread, and one chosen at a thread-library point that
+ * may wait (a lock, a condition, a semaphore, a barrier), every
+ * BLOCK_POLL_MS, since they are the ones that block soon; any other every
+ * POLL_MS.  Most reach their point before the first look.
  */
 #define BLOCK_POLL_MS 1.0
+#define POLL_MS 5.0
 
 enum xstate {
 	XT_FRESH,              /* created, not yet at a point: waited for */
@@ -48,6 +46,10 @@ struct xthread {
 	uint64_t self;         /* pthread_t (thread pointer), 0 when unknown */
 	double since;          /* XT_FRESH: when it was created; XT_RUN: chosen */
 	bool watch;            /* XT_RUN from a point where it may wait: polled (BLOCK_POLL_MS) */
+	double polled;         /* XT_FRESH, XT_RUN: last looked at (give_up) */
+	unsigned long long cpu0; /* its CPU time (ns) when it began to run, once known */
+	bool cpu_known;
+	bool blocked;          /* XT_LOOSE because it waited for another thread */
 	rg_intmap hits;        /* gate -> arrivals */
 };
 
@@ -169,18 +171,75 @@ static bool may_wait(enum explore_point_kind k)
 	return k != XP_LINE && k != XP_SYNC && k != XP_SPIN_LOCK;
 }
 
+enum xgive {
+	XG_NO,                 /* wait on for it */
+	XG_BLOCKED,            /* it waits in the kernel for another thread */
+	XG_CPU,                /* it used run_max_ms of CPU: spins or computes */
+	XG_WALL,               /* it sleeps, or cannot be told: run_max_ms of wall time */
+};
+
 /*
- * Is t, chosen at a point where it may wait, now waiting on a futex?  Read
- * from /proc without stopping it (procstate.h): a condition or a semaphore
- * it waits on can only be signalled by another thread, which must now be
- * chosen.
+ * Should the schedule stop waiting for t, which runs and has reached no
+ * point?  Read from /proc without stopping it (procstate.h).  What counts
+ * is what the thread itself did, not how long the machine took, so that a
+ * replay on a loaded machine decides as the first run did: a thread that
+ * is runnable but gets no CPU is waited for.
+ *   - in a futex wait (a lock, a condition, a semaphore: only another
+ *     thread, which must now be chosen, can end it), or in a wait that
+ *     blocked.h says only the program ends: blocked;
+ *   - run_max_ms of CPU time since it began to run: a spin-wait on a
+ *     flag, or a long computation;
+ *   - asleep in a system call that ends by itself (a sleep, a timed
+ *     wait on a file, the disk), or its CPU time unknown: run_max_ms of
+ *     wall time.
  */
-static bool in_futex_wait(explore_decider *x, const struct xthread *t)
+static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 {
+	pid_t pid = tracer_pid(session_tracer(x->s));
 	tracer_tstate st;
 
-	tracer_tstate_read(tracer_pid(session_tracer(x->s)), t->info.tid, &st);
-	return st.state == 'S' && tracer_tstate_futex(&st);
+	tracer_tstate_read(pid, t->info.tid, &st);
+	if (!st.state || st.state == 'Z' || st.state == 'X')
+		return XG_NO;          /* its exit is on its way */
+	if (st.state == 'S' && st.in_syscall &&
+	    (tracer_tstate_futex(&st) || tracer_tstate_wait(pid, &st) == TRACER_WAIT_FOREVER))
+		return XG_BLOCKED;
+	if (st.cpu_ns) {
+		if (!t->cpu_known) {
+			t->cpu0 = st.cpu_ns;
+			t->cpu_known = true;
+		}
+		if ((double)(st.cpu_ns - t->cpu0) / 1e6 >= x->run_max_ms)
+			return XG_CPU;
+	}
+	/* not a page fault or a lock of the kernel's: those are the machine's */
+	if (((st.state == 'S' || st.state == 'D') && st.in_syscall) || !st.cpu_ns)
+		return t_ms - t->since >= x->run_max_ms ? XG_WALL : XG_NO;
+	return XG_NO;
+}
+
+/*
+ * Has t, given up as blocked, been woken?  A thread a futex wake made
+ * runnable is 'R' at once, before it runs, so the thread that woke it
+ * cannot reach its next point before this says so.
+ */
+static bool woken(explore_decider *x, const struct xthread *t)
+{
+	pid_t pid = tracer_pid(session_tracer(x->s));
+	tracer_tstate st;
+
+	tracer_tstate_read(pid, t->info.tid, &st);
+	if (!st.state || st.state == 'Z' || st.state == 'X')
+		return false;
+	return !(st.state == 'S' && st.in_syscall &&
+		 (tracer_tstate_futex(&st) ||
+		  tracer_tstate_wait(pid, &st) == TRACER_WAIT_FOREVER));
+}
+
+/* How often t is looked at while it runs to a point. */
+static double poll_every(const struct xthread *t)
+{
+	return t->st == XT_RUN && !t->watch ? POLL_MS : BLOCK_POLL_MS;
 }
 
 /*
@@ -196,12 +255,23 @@ static int decide(explore_decider *x, double t_ms)
 
 	if (x->running >= 0)
 		return -1;
+	/*
+	 * a new thread runs to its first point first (give_up says how long),
+	 * and so does one that was blocked and has been woken (by the thread
+	 * that ran last): else both would run at once, in an order the
+	 * machine picks
+	 */
 	for (i = 0; i < x->nt; i++)
-		if (x->t[i].st == XT_FRESH) {
-			if (t_ms - x->t[i].since < FRESH_WAIT_MS)
-				return -1;
-			x->t[i].st = XT_LOOSE;
+		if (x->t[i].st == XT_LOOSE && x->t[i].blocked && woken(x, &x->t[i])) {
+			rg_trace("explore: thread %zu, given up as blocked, was woken", i);
+			x->t[i].st = XT_FRESH;
+			x->t[i].blocked = false;
+			x->t[i].since = x->t[i].polled = t_ms;
+			x->t[i].cpu_known = false;
 		}
+	for (i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_FRESH)
+			return -1;
 	x->run_buf = xrealloc(x->run_buf, (x->nt ? x->nt : 1) * sizeof(int));
 	for (i = 0; i < x->nt; i++)
 		if (x->t[i].st == XT_HELD && can_run(x, &x->t[i]))
@@ -243,6 +313,8 @@ static int decide(explore_decider *x, double t_ms)
 	x->t[c].st = XT_RUN;
 	x->t[c].since = t_ms;
 	x->t[c].watch = may_wait(x->kinds[x->t[c].gate]);
+	x->t[c].polled = t_ms;
+	x->t[c].cpu_known = false;   /* read at the first look: few get that far */
 	x->running = c;
 	x->last = c;
 	return c;
@@ -350,7 +422,9 @@ static void xd_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 		if (start && x->t[i].info.start && !strcmp(x->t[i].info.start, start))
 			t->info.nth++;
 	t->st = XT_FRESH;
-	t->since = t_ms;
+	t->since = t->polled = t_ms;
+	t->cpu0 = 0;               /* all its CPU time is on its way to a point */
+	t->cpu_known = true;
 	*rg_intmap_ref(&x->ix, (uint64_t)(uint32_t)tid, 0) = x->nt;
 	x->nt++;
 }
@@ -427,38 +501,42 @@ static void xd_passed(void *d, pid_t tid, bool at_once, double t_ms)
 }
 
 /*
- * Deadlines: a new thread late to its first point, and a chosen thread
- * that reaches no point for run_max_ms: it spins or blocks where the
- * stall watch cannot see it, or computes for long; it stops counting as
- * the running thread (it goes on, and is held at its next point) and
- * another is chosen.
+ * Looks at the threads that run to a point (a new one, the chosen one) as
+ * often as poll_every says; one give_up gives up on is let loose: it no
+ * longer counts as running (it goes on, and is held at its next point),
+ * and another thread is chosen.  Returns when to look again.
  */
 static double xd_tick(void *d, double t_ms)
 {
+	static const char *const why[] = {
+		"", "it waits in the kernel for another thread", "it used its CPU time",
+		"it sleeps",
+	};
 	explore_decider *x = d;
 	double next = -1;
+	size_t i;
 
 	if (session_ending(x->s))
 		return -1;
-	if (x->running >= 0 && (t_ms - x->t[x->running].since >= x->run_max_ms ||
-				(x->t[x->running].watch &&
-				 in_futex_wait(x, &x->t[x->running])))) {
-		rg_trace("explore: thread %d does not reach a point: %s", x->running,
-			 t_ms - x->t[x->running].since >= x->run_max_ms ?
-			 "let loose" : "it waits on a futex");
-		x->t[x->running].st = XT_LOOSE;
-		x->running = -1;
+	for (i = 0; i < x->nt; i++) {
+		struct xthread *t = &x->t[i];
+		enum xgive g;
+
+		if ((t->st != XT_RUN && t->st != XT_FRESH) || t_ms - t->polled < poll_every(t))
+			continue;
+		t->polled = t_ms;
+		if ((g = give_up(x, t, t_ms)) == XG_NO)
+			continue;
+		rg_trace("explore: thread %zu reaches no point: %s", i, why[g]);
+		if (x->running == (int)i)
+			x->running = -1;
+		t->st = XT_LOOSE;
+		t->blocked = g == XG_BLOCKED;
 	}
 	decide_release(x, t_ms, 0);
-	if (x->running >= 0) {
-		const struct xthread *r = &x->t[x->running];
-		double due = r->since + x->run_max_ms;
-
-		return r->watch && t_ms + BLOCK_POLL_MS < due ? t_ms + BLOCK_POLL_MS : due;
-	}
-	for (size_t i = 0; i < x->nt; i++)
-		if (x->t[i].st == XT_FRESH) {
-			double due = x->t[i].since + FRESH_WAIT_MS;
+	for (i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_RUN || x->t[i].st == XT_FRESH) {
+			double due = x->t[i].polled + poll_every(&x->t[i]);
 
 			if (next < 0 || due < next)
 				next = due;

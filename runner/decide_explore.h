@@ -11,9 +11,9 @@
  *
  * Two kinds of thread run without having been chosen: a new thread, from
  * its creation to its first point (the explorer waits for it to get there
- * before choosing, up to a short deadline: a thread that never meets a
- * point must not stall the schedule), and a thread that blocked in the
- * kernel and was given up on (below) and then woke up.  Both are held at
+ * before choosing, unless it is given up on as below: a thread that never
+ * meets a point must not stall the schedule), and a thread that blocked in
+ * the kernel and was given up on and then woke up.  Both are held at
  * their next point.
  *
  * Who cannot run: a thread at pthread_mutex_lock whose mutex another live
@@ -23,12 +23,13 @@
  * another live thread holds for writing (or, for a writer, that readers
  * hold); at a barrier whose round the threads held there and those
  * already in it do not fill; at a spin lock that is taken (procstate.h
- * reads these).  A chosen thread that goes from a thread-library point
- * into a futex wait (a condition wait, a timed wait) is seen blocked at
- * once, by polling its state while it runs.  One that blocks anywhere
- * else (a read) is seen blocked by the stall watch after the quiet period; one
- * that spins or computes without reaching a point for run_max_ms is let
- * loose too; either no longer counts as running, and another thread is chosen; one
+ * reads these).  A thread that runs to a point (new, or chosen) is
+ * looked at in /proc while it does: inside a futex wait, or a wait only
+ * the program can end, it is blocked; with run_max_ms of CPU time used
+ * (a spin, a long computation), or run_max_ms asleep in a wait that ends
+ * by itself, it is let loose; never for wall-clock time while it is
+ * runnable, so that a loaded machine does not change a replay's choices.
+ * Either no longer counts as running, and another thread is chosen; one
  * chosen many times in a row while others could run is taken to spin
  * and left out of the next choice.  When no held
  * thread can run and nothing else can move, the stall watch ends the run

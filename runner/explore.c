@@ -34,10 +34,11 @@ static const char explore_usage[] =
 
 #define EXPLORE_QUIET_MS 30   /* default --quiet-period of explore */
 /*
- * A chosen thread that reaches no point for this long (and is not seen
- * blocked) is let loose (decide_explore.h).  Long enough that a slow,
- * loaded machine does not make a schedule depend on timing; short enough
- * that a spin-wait costs little.
+ * A thread running to a point that uses this much CPU time, or sleeps this
+ * long in a wait that ends by itself, without reaching one is let loose
+ * (decide_explore.h).  CPU time, not the clock, so that a loaded machine
+ * does not make a schedule depend on timing; short enough that a
+ * spin-wait costs little.
  */
 #define EXPLORE_RUN_MAX_MS 500.0
 /* schedules the shrinker's search for fewer preemptions may run, per bound */

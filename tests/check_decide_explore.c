@@ -70,8 +70,9 @@ bool tracer_mutex_owner(pid_t pid, uint64_t mutex, pid_t *owner)
 #define SEM 0x4000
 static tracer_rwlock RW;
 static unsigned BAR_IN, BAR_COUNT, SEM_VALUE;
-/* The thread waiting in a futex, as /proc would say, or 0. */
+/* The thread waiting in a futex, as /proc would say, or 0; CPU time (ns) per tid. */
 static pid_t IN_FUTEX;
+static unsigned long long CPU[64];
 
 bool tracer_rwlock_read(pid_t pid, uint64_t rw, tracer_rwlock *out)
 {
@@ -108,6 +109,12 @@ void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st)
 	st->tid = tid;
 	st->state = tid == IN_FUTEX ? 'S' : 'R';
 	st->in_syscall = tid == IN_FUTEX;
+	st->cpu_ns = CPU[tid];
+}
+enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
+{
+	(void)pid, (void)st;
+	return TRACER_WAIT_NONE;
 }
 uint64_t tracer_tstate_futex(const tracer_tstate *st)
 {
@@ -138,6 +145,8 @@ static void setup(void)
 	memset(&RW, 0, sizeof(RW));
 	BAR_IN = BAR_COUNT = SEM_VALUE = 0;
 	IN_FUTEX = 0;
+	for (int i = 0; i < 64; i++)
+		CPU[i] = 1;   /* known, and little */
 	for (int i = 0; i < NPOINTS; i++) {
 		memset(&BP[i], 0, sizeof(BP[i]));
 		BP[i].gates = &GATE[i];
@@ -361,8 +370,32 @@ START_TEST(futex_wait_gives_way)
 }
 END_TEST
 
-/* A thread chosen at a line is not polled: it gives way only at run_max. */
-START_TEST(line_not_polled)
+/*
+ * A thread given up as blocked that another thread woke runs to its next
+ * point before anyone is chosen again: the two never run at once.
+ */
+START_TEST(woken_thread_is_waited_for)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 7), DECIDE_PASS);   /* main waits on its condition */
+	IN_FUTEX = MAIN;
+	explore_decider_ops.tick(X, 1.5);
+	ck_assert_uint_eq(S.nreleased, 1);                /* A goes on */
+	IN_FUTEX = 0;                                      /* A signalled main */
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);       /* main is on its way */
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_HOLD);    /* default: A, which ran last */
+	ck_assert_uint_eq(S.nreleased, 2);
+	ck_assert_int_eq(S.released[1], A);
+}
+END_TEST
+
+/* A thread chosen at a line is looked at less often; a futex wait still gives way. */
+START_TEST(line_polled_slower)
 {
 	explore_decider_free(X);
 	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
@@ -371,8 +404,42 @@ START_TEST(line_not_polled)
 	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
 	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
 	IN_FUTEX = MAIN;
-	ck_assert(explore_decider_ops.tick(X, 1.5) >= 499);
+	ck_assert(explore_decider_ops.tick(X, 1.5) > 1.5);
 	ck_assert_uint_eq(S.nreleased, 0);
+	explore_decider_ops.tick(X, 5.5);
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], A);
+}
+END_TEST
+
+/*
+ * Wall-clock time does not decide: a thread that is runnable but got no
+ * CPU (a loaded machine) is waited for, new or chosen, however long; one
+ * that used run_max of CPU without reaching a point is let loose.
+ */
+START_TEST(cpu_time_not_wall_time)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	start(MAIN, true);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	start(A, false);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_HOLD);  /* A on its way */
+	explore_decider_ops.tick(X, 60000);               /* a minute, no CPU */
+	ck_assert_uint_eq(S.nreleased, 0);
+	CPU[A] = 600ull * 1000 * 1000;                    /* A spins */
+	explore_decider_ops.tick(X, 60010);
+	ck_assert_uint_eq(S.nreleased, 1);
+	ck_assert_int_eq(S.released[0], MAIN);
+	/* main, chosen, runs without a point: its CPU counts from its first look */
+	CPU[MAIN] = 1000;
+	explore_decider_ops.tick(X, 60020);
+	explore_decider_ops.tick(X, 120000);
+	ck_assert(explore_decider_ops.nheld(X) == 0);
+	ck_assert_uint_eq(S.nreleased, 1);
+	CPU[MAIN] = 1000 + 500ull * 1000 * 1000;
+	explore_decider_ops.tick(X, 120010);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_PASS);      /* main let loose: A goes */
 }
 END_TEST
 
@@ -391,7 +458,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, barrier_fills);
 	tcase_add_test(tc, semaphore_count);
 	tcase_add_test(tc, futex_wait_gives_way);
-	tcase_add_test(tc, line_not_polled);
+	tcase_add_test(tc, line_polled_slower);
+	tcase_add_test(tc, woken_thread_is_waited_for);
+	tcase_add_test(tc, cpu_time_not_wall_time);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,6 +359,82 @@ START_TEST(futex_owner_real)
 }
 END_TEST
 
+static pthread_barrier_t meet;
+
+static void *meets(void *arg)
+{
+	pthread_barrier_wait(&meet);
+	return arg;
+}
+
+/* glibc's rwlock, barrier, semaphore and spin lock, read as racegate reads them. */
+START_TEST(sync_layouts)
+{
+	pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+	pthread_spinlock_t spin;
+	pthread_t th;
+	tracer_rwlock r;
+	unsigned waiting = 9, count = 0, value = 0;
+	bool taken = true;
+	sem_t sem;
+	int tries;
+
+	ck_assert(tracer_rwlock_read(getpid(), (uint64_t)(uintptr_t)&rw, &r));
+	ck_assert(!r.writer && !r.readers);
+	pthread_rwlock_rdlock(&rw);
+	pthread_rwlock_rdlock(&rw);
+	ck_assert(tracer_rwlock_read(getpid(), (uint64_t)(uintptr_t)&rw, &r));
+	ck_assert_uint_eq(r.readers, 2);
+	ck_assert(!r.writer && !r.write_phase);
+	pthread_rwlock_unlock(&rw);
+	pthread_rwlock_unlock(&rw);
+	pthread_rwlock_wrlock(&rw);
+	ck_assert(tracer_rwlock_read(getpid(), (uint64_t)(uintptr_t)&rw, &r));
+	ck_assert_int_eq(r.writer, (pid_t)syscall(SYS_gettid));
+	ck_assert(r.write_phase);
+	pthread_rwlock_unlock(&rw);
+
+	ck_assert_int_eq(sem_init(&sem, 0, 3), 0);
+	ck_assert(tracer_sem_value(getpid(), (uint64_t)(uintptr_t)&sem, &value));
+	ck_assert_uint_eq(value, 3);
+	sem_wait(&sem);
+	ck_assert(tracer_sem_value(getpid(), (uint64_t)(uintptr_t)&sem, &value));
+	ck_assert_uint_eq(value, 2);
+	sem_destroy(&sem);
+
+	pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
+	ck_assert(tracer_spin_taken(getpid(), (uint64_t)(uintptr_t)&spin, &taken));
+	ck_assert(!taken);
+	pthread_spin_lock(&spin);
+	ck_assert(tracer_spin_taken(getpid(), (uint64_t)(uintptr_t)&spin, &taken));
+	ck_assert(taken);
+	pthread_spin_unlock(&spin);
+	ck_assert(tracer_spin_taken(getpid(), (uint64_t)(uintptr_t)&spin, &taken));
+	ck_assert(!taken);
+
+	pthread_barrier_init(&meet, NULL, 2);
+	ck_assert(tracer_barrier_read(getpid(), (uint64_t)(uintptr_t)&meet, &waiting, &count));
+	ck_assert_uint_eq(waiting, 0);
+	ck_assert_uint_eq(count, 2);
+	ck_assert_int_eq(pthread_create(&th, NULL, meets, NULL), 0);
+	for (tries = 0; tries < 500; tries++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		ck_assert(tracer_barrier_read(getpid(), (uint64_t)(uintptr_t)&meet,
+					      &waiting, &count));
+		if (waiting == 1)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	ck_assert_uint_eq(waiting, 1);
+	pthread_barrier_wait(&meet);
+	pthread_join(th, NULL);
+	ck_assert(tracer_barrier_read(getpid(), (uint64_t)(uintptr_t)&meet, &waiting, &count));
+	ck_assert_uint_eq(waiting, 0);
+	pthread_barrier_destroy(&meet);
+}
+END_TEST
+
 static Suite *procstate_suite(void)
 {
 	Suite *s = suite_create("procstate");
@@ -374,6 +451,7 @@ static Suite *procstate_suite(void)
 	tcase_add_test(tc, futex_classify);
 	tcase_add_test(tc, futex_classify_robust_pi);
 	tcase_add_test(tc, futex_owner_real);
+	tcase_add_test(tc, sync_layouts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gather");
 	tcase_add_test(tc, gather_pipe);

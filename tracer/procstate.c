@@ -96,7 +96,7 @@ void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)tid);
 	if (read_small(path, buf, sizeof(buf)) > 0)
-		sscanf(buf, "%*u %*u %llu", &st->runs);
+		sscanf(buf, "%llu %*u %llu", &st->cpu_ns, &st->runs);
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)pid, (int)tid);
 	if (read_small(path, buf, sizeof(buf)) <= 0 || !strncmp(buf, "running", 7))
 		return;

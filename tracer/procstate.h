@@ -26,6 +26,7 @@ typedef struct tracer_tstate {
 	uint64_t args[6];
 	uint64_t sp, pc;       /* user stack pointer and PC at the system call */
 	unsigned long long runs; /* times scheduled in: changes whenever it runs */
+	unsigned long long cpu_ns; /* time it has run on a CPU (0: unknown) */
 } tracer_tstate;
 
 /* The live threads of process pid, from /proc/PID/task; caller frees *tids. */

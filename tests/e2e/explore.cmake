@@ -91,7 +91,7 @@ racegate_e2e(explore_dfs_bound_2 0 "FAILED \\(exit status 1\\).*dfs$"
   "writer_1-3, thread: writer_1, .*wait: \\[exited:reader_._1\\]"
   "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
   -- ${EXPLORE} findin ${RG} ${PROJECT_BINARY_DIR} ${E2E_DIR} explore_two_preemptions
-     explore_two_preemptions.c --strategy dfs --preemptions 2)
+     explore_two_preemptions.c --strategy dfs --preemptions 2 --points lines)
 
 # fixed variants: nothing found, exit 0, and no gates file
 racegate_e2e(explore_lost_update_fixed 0 "no failure after 200 schedules"

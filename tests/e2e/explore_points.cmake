@@ -63,3 +63,18 @@ racegate_e2e(explore_points_timed_waits 0 "FAILED \\(exit status 1\\)"
   -- ${XPTS} report ${RG} ${E2E_DIR} xp_timed --at xp_timed.c --schedules 1000)
 racegate_e2e(explore_points_timed_waits_seen 0 "futex waits seen: [1-9]"
   -- ${XPTS} waits ${RG} ${E2E_DIR} xp_timed --at xp_timed.c --schedules 1000)
+
+# replay does not drift: the shrunk schedule of a program whose new threads
+# compute before their first point, replayed 20 times two at a time (a
+# loaded machine), fails the same way every time
+add_executable(e2e_xp_slowstart e2e/programs/xp_slowstart.c)
+target_compile_options(e2e_xp_slowstart PRIVATE -O0 -g)
+target_link_libraries(e2e_xp_slowstart PRIVATE Threads::Threads)
+set_target_properties(e2e_xp_slowstart PROPERTIES OUTPUT_NAME xp_slowstart
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(explore_points_replay_loaded 0 "FAILED \\(exit status 1\\)"
+  "replays failing as 'exit status 1': 20/20"
+  -- ${XPTS} replay20 ${RG} ${E2E_DIR} xp_slowstart --at bump --schedules 200)
+racegate_e2e(explore_points_replay_loaded_barrier 0 "FAILED \\(exit status 1\\)"
+  "replays failing as 'exit status 1': 20/20"
+  -- ${XPTS} replay20 ${RG} ${E2E_DIR} xp_barrier --at xp_barrier.c --schedules 1000)

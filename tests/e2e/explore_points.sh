@@ -59,7 +59,7 @@ replay20)
 waits)
 	# explore -v ARGS...: how often a thread chosen at a wait was seen
 	# inside a futex wait (and given up at once) in the whole search
-	n=$("$rg" explore -v "$@" -- "./$prog" 2>&1 >/dev/null | grep -c "waits on a futex")
+	n=$("$rg" explore -v "$@" -- "./$prog" 2>&1 >/dev/null | grep -c "reaches no point: it waits in the kernel")
 	echo "futex waits seen: $n"
 	;;
 *)
