@@ -63,6 +63,7 @@ struct xopts {
 	long timeout_ms, quiet_ms;
 	long verify;           /* replays of the written file */
 	long jobs;             /* --jobs: schedules at once (random, pct) */
+	bool fewer_gates;      /* --fewer-gates: drop the gates replays say are not needed */
 	bool quiet, verbose;
 	const char *source_dir;
 	char **command;
@@ -276,6 +277,10 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--sync") || !strcmp(a, "--no-sync")) {
 			o->sync = a[2] == 's';
+			continue;
+		}
+		if (!strcmp(a, "--fewer-gates")) {
+			o->fewer_gates = true;
 			continue;
 		}
 		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -1203,8 +1208,10 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 		}
 		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
 		ok = verify_yaml(c, yaml, dir, c->o->verify, false);
-		if (ok == c->o->verify) {
+		se->gates_before = se->gates_after = count_gates(yaml);
+		if (ok == c->o->verify && c->o->fewer_gates)
 			yaml = fewer_gates(c, se, &in, (enum explore_write_level)lvl, dir, yaml);
+		if (ok == c->o->verify) {
 			traced = c->o->trace ? trace_replay(c, yaml, dir) : 1;
 			if (traced < 0)
 				ok = -1;
