@@ -225,7 +225,8 @@ static char **dfs_schedules(const struct model *m, int bound, unsigned i, unsign
 		ck_assert_uint_lt(++*runs, 100000);
 	}
 	explore_dfs_free(d);
-	qsort(v, *count, sizeof(*v), cmp_str);
+	if (*count)
+		qsort(v, *count, sizeof(*v), cmp_str);
 	return v;
 }
 
@@ -255,7 +256,8 @@ START_TEST(dfs_shards_partition_the_tree)
 
 				extra += r - k;
 				got = xrealloc(got, (ngot + k + 1) * sizeof(*got));
-				memcpy(got + ngot, v, k * sizeof(*v));
+				if (k)
+					memcpy(got + ngot, v, k * sizeof(*v));
 				ngot += k;
 				free(v);
 			}
