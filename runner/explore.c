@@ -1244,7 +1244,8 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 		printf("  no gates file written: the best order written reproduced "
 		       "%ld/%ld under racegate run\n", best, c->o->verify);
 	if (r == 1 && c->o->trace)
-		printf("  no trace written: it is a replay of the gates file\n");
+		printf("  no trace written: it is a replay of the gates file, and none "
+		       "was written\n");
 	se->reproduced = best;
 	se->wrote = r == 0 && c->o->out;
 	se->traced = r == 0 && traced == 0;
