@@ -149,6 +149,8 @@ static const char help_text[] =
 "  -o FILE.yaml       write the gates file of the shrunk failing schedule,\n"
 "                     only if racegate run reproduces it every time of\n"
 "                     --verify N (default 20); --output FILE.yaml likewise\n"
+"  --fewer-gates      leave out of it each gate that --verify replays, twice,\n"
+"                     say the failure does not need (a statistical test)\n"
 "  --trace FILE.json  a replay of that gates file, as run --trace writes it\n"
 "  --markdown FILE.md a bug report: the command, the gates file, and the\n"
 "                     failing interleaving as a Mermaid sequence diagram\n"

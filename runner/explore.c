@@ -66,6 +66,7 @@ struct xopts {
 	long timeout_ms, quiet_ms;
 	long verify;           /* replays of the written file */
 	long jobs;             /* --jobs: schedules at once (random, pct) */
+	bool fewer_gates;      /* --fewer-gates: drop the gates replays say are not needed */
 	bool quiet, verbose;
 	const char *source_dir;
 	char **command;
@@ -284,6 +285,10 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 		}
 		if (!strcmp(a, "--sync") || !strcmp(a, "--no-sync")) {
 			o->sync = a[2] == 's';
+			continue;
+		}
+		if (!strcmp(a, "--fewer-gates")) {
+			o->fewer_gates = true;
 			continue;
 		}
 		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -1262,8 +1267,10 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 		}
 		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
 		ok = verify_yaml(c, yaml, dir, c->o->verify, false);
-		if (ok == c->o->verify) {
+		se->gates_before = se->gates_after = count_gates(yaml);
+		if (ok == c->o->verify && c->o->fewer_gates)
 			yaml = fewer_gates(c, se, &in, (enum explore_write_level)lvl, dir, yaml);
+		if (ok == c->o->verify) {
 			traced = c->o->trace ? trace_replay(c, yaml, dir) : 1;
 			if (traced < 0)
 				ok = -1;
@@ -1296,7 +1303,8 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 		printf("  no gates file written: the best order written reproduced "
 		       "%ld/%ld under racegate run\n", best, c->o->verify);
 	if (r == 1 && c->o->trace)
-		printf("  no trace written: it is a replay of the gates file\n");
+		printf("  no trace written: it is a replay of the gates file, and none "
+		       "was written\n");
 	se->reproduced = best;
 	se->wrote = r == 0 && c->o->out;
 	se->traced = r == 0 && traced == 0;

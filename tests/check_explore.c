@@ -225,7 +225,8 @@ static char **dfs_schedules(const struct model *m, int bound, unsigned i, unsign
 		ck_assert_uint_lt(++*runs, 100000);
 	}
 	explore_dfs_free(d);
-	qsort(v, *count, sizeof(*v), cmp_str);
+	if (*count)
+		qsort(v, *count, sizeof(*v), cmp_str);
 	return v;
 }
 
@@ -255,7 +256,8 @@ START_TEST(dfs_shards_partition_the_tree)
 
 				extra += r - k;
 				got = xrealloc(got, (ngot + k + 1) * sizeof(*got));
-				memcpy(got + ngot, v, k * sizeof(*v));
+				if (k)
+					memcpy(got + ngot, v, k * sizeof(*v));
 				ngot += k;
 				free(v);
 			}
@@ -375,6 +377,32 @@ START_TEST(writer_yaml_loads)
 			      "%s\n%s", y, d.n ? d.v[0].msg : "");
 		ck_assert(sp->expect.timeout);
 		ck_assert_int_eq(sp->timeout_ms, 1500);
+		spec_free(sp);
+		spec_diags_release(&d);
+		free(y);
+	}
+	/* --expect FILE's expect:, regex and multiline too, is written whole */
+	{
+		spec_expect x;
+		char *y;
+
+		memset(&x, 0, sizeof(x));
+		x.any = x.has_exit = x.multiline = x.stdout_regex = true;
+		x.exit_code = 1;
+		x.stdout_text = (char *)"DEL k -> DELETED.*GET k -> \"VALUE\"";
+		x.stderr_text = (char *)"lost";
+		r.fail = XF_EXPECTED;
+		in.expect = &x;
+		y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+		in.expect = NULL;
+		ck_assert_msg(y != NULL, "%s", err.msg);
+		ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+			      "%s\n%s", y, d.n ? d.v[0].msg : "");
+		ck_assert(sp->expect.has_exit && sp->expect.multiline && sp->expect.stdout_regex);
+		ck_assert_int_eq(sp->expect.exit_code, 1);
+		ck_assert_str_eq(sp->expect.stdout_text, x.stdout_text);
+		ck_assert(!sp->expect.stderr_regex);
+		ck_assert_str_eq(sp->expect.stderr_text, "lost");
 		spec_free(sp);
 		spec_diags_release(&d);
 		free(y);
