@@ -1206,6 +1206,12 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 		rg_say("--markdown: %s", err.msg);
 		goto out;
 	}
+	/* a search may take hours: a gates file that cannot be written is
+	 * said before it, as the reports are */
+	if (o.out && report_check_path(o.out, &err) < 0) {
+		rg_say("-o: %s", err.msg);
+		goto out;
+	}
 	if (prepare(&c) < 0)
 		goto out;
 	c.ro.timeout_ms = o.timeout_ms;

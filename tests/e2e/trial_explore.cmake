@@ -92,3 +92,10 @@ racegate_e2e(trial_explore_blocked_stretch_written 0 "FAILED \\(exit status 1\\)
   "thread: worker_1, at: \"\\*pthread_cond_wait\", open: \\[worker_1-stop[0-9]+\\]"
   "40 runs: 40 REPRODUCED" "run exit 0"
   -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_cancel.c --verify 40 -- ./trial_x_cancel)
+
+# A gates file that cannot be written is said before the search (which may
+# take hours), as --report and --markdown are, not after it.
+racegate_e2e(trial_explore_output_checked_first 2 "-o: cannot write '.*/no-such-dir/r.yaml'"
+  "!FAILED" "!shrunk"
+  -- ${RG} explore --at trial_x_dcl.c -o ${E2E_DIR}/no-such-dir/r.yaml
+     -- ${E2E_DIR}/trial_x_dcl)
