@@ -1019,6 +1019,11 @@ static void summary(const struct xctx *c, const struct search *se)
 	else if (se->exhausted)
 		printf("  every schedule with at most %d preemption%s was run\n",
 		       c->o->bound, c->o->bound == 1 ? "" : "s");
+	else if (!c->o->replay && se->tried > 1 && se->distinct == 1)
+		/* many schedules, one order: the points gave no choice */
+		printf("  every schedule ran the same interleaving: no point offered a "
+		       "choice of thread%s\n", c->o->nat ? "; add points with --at" :
+		       "; name the code to search with --at FILE");
 }
 
 /* --replay ID: that one schedule. */

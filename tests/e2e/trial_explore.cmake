@@ -99,3 +99,11 @@ racegate_e2e(trial_explore_output_checked_first 2 "-o: cannot write '.*/no-such-
   "!FAILED" "!shrunk"
   -- ${RG} explore --at trial_x_dcl.c -o ${E2E_DIR}/no-such-dir/r.yaml
      -- ${E2E_DIR}/trial_x_dcl)
+
+# Without --at only the thread library's calls are points: in the -O2
+# transfer program they offer no choice, and every schedule is the same.
+# The summary must say so and what to do, not just "no failure".
+racegate_e2e(trial_explore_no_choice_says_at 0
+  "no failure after 5 schedules \\(1 distinct interleaving\\)"
+  "every schedule ran the same interleaving: .*--at FILE"
+  -- ${RG} explore --schedules 5 -- ${E2E_DIR}/trial_x_transfer)
