@@ -107,3 +107,36 @@ racegate_e2e(trial_explore_no_choice_says_at 0
   "no failure after 5 schedules \\(1 distinct interleaving\\)"
   "every schedule ran the same interleaving: .*--at FILE"
   -- ${RG} explore --schedules 5 -- ${E2E_DIR}/trial_x_transfer)
+
+# Each trial program's bug is found by dfs from its source file alone,
+# written, and the file reproduces it 40 times out of 40 under racegate run:
+# std::thread and std::map, a work queue's shutdown, 16 threads, SIGALRM
+# every millisecond, an -O2 build, a fork between pthread_creates, a vfork
+# child running a point before its exec, threads that fork and exec sh,
+# a main that leaves with pthread_exit.
+set(found "FAILED \\((exit status 1|killed by SIG[A-Z]+)\\) .*dfs$" "wrote .*reproduced 20/20"
+  "explore exit 1" "40 runs: 40 REPRODUCED" "run exit 0")
+foreach(p trial_x_seats.cpp trial_x_workq.c trial_x_sixteen.c trial_x_alarm.c
+          trial_x_transfer.c trial_x_forkhelper.c trial_x_vfork.c trial_x_launcher.c
+          trial_x_mainexit.c trial_x_dcl.c)
+  string(REGEX REPLACE "\\.c(pp)?$" "" name ${p})
+  racegate_e2e(trial_explore_finds_${name} 0 ${found}
+    -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at ${p} --strategy dfs -- ./${name})
+endforeach()
+foreach(prog trial_x_vfork trial_x_mainexit trial_x_exitmid)
+  add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
+  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+# a double free (SIGABRT), and a thread's exit() racing main (SIGSEGV once
+# the atexit handler freed main's buffer; exit 3 is the good outcome)
+racegate_e2e(trial_explore_finds_trial_x_refcount 0 "FAILED \\(killed by SIGABRT\\)"
+  "wrote .*reproduced 20/20" "explore exit 1" "signal: SIGABRT" "40 runs: 40 REPRODUCED"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_refcount.c --strategy dfs
+     -- ./trial_x_refcount)
+racegate_e2e(trial_explore_finds_trial_x_exitmid 0 "FAILED \\(killed by SIGSEGV\\)"
+  "wrote .*reproduced 20/20" "explore exit 1" "signal: SIGSEGV" "40 runs: 40 REPRODUCED"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_exitmid.c --strategy dfs
+     --expect-exit 3 -- ./trial_x_exitmid)
