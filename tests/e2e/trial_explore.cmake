@@ -113,17 +113,17 @@ racegate_e2e(trial_explore_no_choice_says_at 0
 # std::thread and std::map, a work queue's shutdown, 16 threads, SIGALRM
 # every millisecond, an -O2 build, a fork between pthread_creates, a vfork
 # child running a point before its exec, threads that fork and exec sh,
-# a main that leaves with pthread_exit.
+# a main that leaves with pthread_exit, a signal thread in sigwait.
 set(found "FAILED \\((exit status 1|killed by SIG[A-Z]+)\\) .*dfs$" "wrote .*reproduced 20/20"
   "explore exit 1" "40 runs: 40 REPRODUCED" "run exit 0")
 foreach(p trial_x_seats.cpp trial_x_workq.c trial_x_sixteen.c trial_x_alarm.c
           trial_x_transfer.c trial_x_forkhelper.c trial_x_vfork.c trial_x_launcher.c
-          trial_x_mainexit.c trial_x_dcl.c)
+          trial_x_mainexit.c trial_x_dcl.c trial_x_sigwait.c)
   string(REGEX REPLACE "\\.c(pp)?$" "" name ${p})
   racegate_e2e(trial_explore_finds_${name} 0 ${found}
     -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at ${p} --strategy dfs -- ./${name})
 endforeach()
-foreach(prog trial_x_vfork trial_x_mainexit trial_x_exitmid)
+foreach(prog trial_x_vfork trial_x_mainexit trial_x_exitmid trial_x_sigwait trial_x_chatty)
   add_executable(e2e_${prog} e2e/programs/${prog}.c)
   target_compile_options(e2e_${prog} PRIVATE -O0 -g)
   target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
@@ -140,3 +140,10 @@ racegate_e2e(trial_explore_finds_trial_x_exitmid 0 "FAILED \\(killed by SIGSEGV\
   "wrote .*reproduced 20/20" "explore exit 1" "signal: SIGSEGV" "40 runs: 40 REPRODUCED"
   -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_exitmid.c --strategy dfs
      --expect-exit 3 -- ./trial_x_exitmid)
+
+# 800 KB of output from two threads, then a lost update: points at the two
+# lines of the update only (every line would be 16,000 decisions a run)
+racegate_e2e(trial_explore_finds_trial_x_chatty 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 20/20" "explore exit 1" "40 runs: 40 REPRODUCED"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_chatty.c:14,trial_x_chatty.c:15
+     --no-sync -- ./trial_x_chatty)
