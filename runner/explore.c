@@ -900,8 +900,9 @@ static int write_repro(struct xctx *c, const struct search *se, const char *id,
 			cmd[0] = exe_abs;
 	}
 	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
+		/* the run's timeout is the search's: a failing run may be slow */
 		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
-					"found by racegate explore" };
+					"found by racegate explore", c->o->timeout_ms };
 		rg_err err = RG_ERR_INIT;
 		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
 		long ok;
@@ -1123,7 +1124,7 @@ static int write_markdown(struct xctx *c, const struct search *se, const char *i
 			  const char *yaml)
 {
 	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
-				c->o->command, id, NULL };
+				c->o->command, id, NULL, c->o->timeout_ms };
 	char *cmd = replay_cmdline(c, id);
 	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
 	int r = write_file(c->o->markdown, md);

@@ -44,6 +44,7 @@ typedef struct explore_write_in {
 	char *const *command;   /* as the gates file should say it */
 	const char *id;         /* the schedule id, for the header comment */
 	const char *name;       /* name: of the spec */
+	long timeout_ms;        /* timeout: of the spec; 0: 10 s */
 } explore_write_in;
 
 /* How much of the schedule the gates.yaml enforces. */

@@ -296,7 +296,12 @@ static void put_header(rg_buf *b, const explore_write_in *in)
 			rg_buf_puts(b, ", ");
 		put_quoted(b, in->command[i]);
 	}
-	rg_buf_puts(b, "]\ntimeout: 10s\n");
+	rg_buf_puts(b, "]\n");
+	if (in->timeout_ms > 0 && in->timeout_ms % 1000)
+		rg_buf_printf(b, "timeout: %ldms\n", in->timeout_ms);
+	else
+		rg_buf_printf(b, "timeout: %lds\n", in->timeout_ms > 0 ?
+			      in->timeout_ms / 1000 : 10);
 }
 
 char *explore_write_yaml(const explore_write_in *in, enum explore_write_level level,

@@ -147,3 +147,19 @@ racegate_e2e(trial_explore_finds_trial_x_chatty 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 20/20" "explore exit 1" "40 runs: 40 REPRODUCED"
   -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_chatty.c:14,trial_x_chatty.c:15
      --no-sync -- ./trial_x_chatty)
+
+# A failing run that takes 10.5 s (the program waits before it gives up):
+# explore's --timeout 30s let the search see it fail, and the written file
+# must say the same timeout, or its replays time out at 10 s and no file is
+# written ("reproduced 0/1").  --replay of the one failing schedule keeps
+# the test to two slow runs.
+add_executable(e2e_trial_x_slow e2e/programs/trial_x_slow.c)
+target_compile_options(e2e_trial_x_slow PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_x_slow PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_x_slow PROPERTIES OUTPUT_NAME trial_x_slow
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(trial_explore_slow_failure_timeout_written 0
+  "FAILED \\(exit status 1\\) after 1 schedule" "wrote .*reproduced 1/1" "explore exit 1"
+  "^timeout: 30s$" "!no gates file"
+  -- ${TRIALX} write ${RG} ${E2E_DIR} --at trial_x_slow.c --timeout 30s --verify 1
+     --replay dev:1.2.1.2 -- ./trial_x_slow 10500)
