@@ -1109,7 +1109,8 @@ static char *replay_cmdline(const struct xctx *c, const char *id)
 		put_shell_word(&b, o->expect_stdout, false);
 	}
 	if (o->timeout_ms != 10000)
-		rg_buf_printf(&b, " --timeout %ldms", o->timeout_ms);
+		rg_buf_printf(&b, o->timeout_ms % 1000 ? " --timeout %ldms" : " --timeout %lds",
+			      o->timeout_ms % 1000 ? o->timeout_ms : o->timeout_ms / 1000);
 	if (o->quiet_ms)
 		rg_buf_printf(&b, " --quiet-period %ldms", o->quiet_ms);
 	rg_buf_puts(&b, " --replay");

@@ -26,9 +26,9 @@ endforeach()
 # a shell: the program's arguments quoted, and the judgement (here
 # --expect-stdout; a program that always exits 0) kept.
 racegate_e2e(trial_explore_replay_line_replays 0 "FAILED \\(stdout mismatch\\)"
-  "explore exit 1" "FAILED \\(stdout mismatch\\) after 1 schedule .*replay$"
-  "replay exit 1"
-  -- ${TRIALX} replay_line ${RG} ${E2E_DIR} --at trial_x_logbuf.c
+  "replay: racegate explore .* --timeout 20s --replay " "explore exit 1"
+  "FAILED \\(stdout mismatch\\) after 1 schedule .*replay$" "replay exit 1"
+  -- ${TRIALX} replay_line ${RG} ${E2E_DIR} --at trial_x_logbuf.c --timeout 20s
      --expect-stdout "lines: 2" -- ./trial_x_logbuf "it's up" "all \"done\" now")
 
 # pct's first run, in the default order, is a schedule like any other: when
