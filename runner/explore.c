@@ -1251,6 +1251,7 @@ static int write_repro(struct xctx *c, struct search *se, const char *id,
 			cmd[0] = exe_abs;
 	}
 	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
+		/* the run's timeout is the search's: a failing run may be slow */
 		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
 					"found by racegate explore",
 					se->fail_run.fail == XF_EXPECTED ?
@@ -1421,6 +1422,11 @@ static void summary(const struct xctx *c, const struct search *se)
 	else if (se->exhausted)
 		printf("  every schedule with at most %d preemption%s was run\n",
 		       c->o->bound, c->o->bound == 1 ? "" : "s");
+	else if (!c->o->replay && se->tried > 1 && se->distinct == 1)
+		/* many schedules, one order: the points gave no choice */
+		printf("  every schedule ran the same interleaving: no point offered a "
+		       "choice of thread%s\n", c->o->nat ? "; add points with --at" :
+		       "; name the code to search with --at FILE");
 }
 
 /* --replay ID: that one schedule. */
@@ -1511,7 +1517,8 @@ static char *replay_cmdline(const struct xctx *c, const char *id)
 		put_shell_word(&b, o->expect_stdout, false);
 	}
 	if (o->timeout_ms != 10000)
-		rg_buf_printf(&b, " --timeout %ldms", o->timeout_ms);
+		rg_buf_printf(&b, o->timeout_ms % 1000 ? " --timeout %ldms" : " --timeout %lds",
+			      o->timeout_ms % 1000 ? o->timeout_ms : o->timeout_ms / 1000);
 	if (o->quiet_ms)
 		rg_buf_printf(&b, " --quiet-period %ldms", o->quiet_ms);
 	rg_buf_puts(&b, " --replay");
@@ -1652,6 +1659,12 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 	}
 	if (o.markdown && report_check_path(o.markdown, &err) < 0) {
 		rg_say("--markdown: %s", err.msg);
+		goto out;
+	}
+	/* a search may take hours: a gates file that cannot be written is
+	 * said before it, as the reports are */
+	if (o.out && report_check_path(o.out, &err) < 0) {
+		rg_say("-o: %s", err.msg);
 		goto out;
 	}
 	if (prepare(&c) < 0)

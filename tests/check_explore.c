@@ -501,7 +501,7 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 	explore_step st[4];
 	explore_thread_info th[2];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:0.2.1.1", "cancel", NULL, NULL, 0, 0 };
+	explore_write_in in = { &r, at, cmd, "dev:0.2.1.1", "cancel", NULL, NULL, 0, 2500 };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -529,6 +529,9 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 			     "wait: [worker_1-stop3]") != NULL, "%s", y);
 	ck_assert_msg(strstr(y, "thread: worker_1, at: \"*pthread_cond_wait\", "
 			     "open: [worker_1-stop3]}") != NULL, "%s", y);
+	/* the search's --timeout, not 10 s: a failing run may be slow */
+	ck_assert_int_eq(sp->timeout_ms, 2500);
+	ck_assert_ptr_nonnull(strstr(y, "\ntimeout: 2500ms\n"));
 	spec_free(sp);
 	spec_diags_release(&d);
 	free(y);

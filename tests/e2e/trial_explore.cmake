@@ -26,9 +26,9 @@ endforeach()
 # a shell: the program's arguments quoted, and the judgement (here
 # --expect-stdout; a program that always exits 0) kept.
 racegate_e2e(trial_explore_replay_line_replays 0 "FAILED \\(stdout mismatch\\)"
-  "explore exit 1" "FAILED \\(stdout mismatch\\) after 1 schedule .*replay$"
-  "replay exit 1"
-  -- ${TRIALX} replay_line ${RG} ${E2E_DIR} --at trial_x_logbuf.c
+  "replay: racegate explore .* --timeout 20s --replay " "explore exit 1"
+  "FAILED \\(stdout mismatch\\) after 1 schedule .*replay$" "replay exit 1"
+  -- ${TRIALX} replay_line ${RG} ${E2E_DIR} --at trial_x_logbuf.c --timeout 20s
      --expect-stdout "lines: 2" -- ./trial_x_logbuf "it's up" "all \"done\" now")
 
 # pct's first run, in the default order, is a schedule like any other: when
@@ -92,3 +92,74 @@ racegate_e2e(trial_explore_blocked_stretch_written 0 "FAILED \\(exit status 1\\)
   "thread: worker_1, at: \"\\*pthread_cond_wait\", open: \\[worker_1-stop[0-9]+\\]"
   "40 runs: 40 REPRODUCED" "run exit 0"
   -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_cancel.c --verify 40 -- ./trial_x_cancel)
+
+# A gates file that cannot be written is said before the search (which may
+# take hours), as --report and --markdown are, not after it.
+racegate_e2e(trial_explore_output_checked_first 2 "-o: cannot write '.*/no-such-dir/r.yaml'"
+  "!FAILED" "!shrunk"
+  -- ${RG} explore --at trial_x_dcl.c -o ${E2E_DIR}/no-such-dir/r.yaml
+     -- ${E2E_DIR}/trial_x_dcl)
+
+# Without --at only the thread library's calls are points: in the -O2
+# transfer program they offer no choice, and every schedule is the same.
+# The summary must say so and what to do, not just "no failure".
+racegate_e2e(trial_explore_no_choice_says_at 0
+  "no failure after 5 schedules \\(1 distinct interleaving\\)"
+  "every schedule ran the same interleaving: .*--at FILE"
+  -- ${RG} explore --schedules 5 -- ${E2E_DIR}/trial_x_transfer)
+
+# Each trial program's bug is found by dfs from its source file alone,
+# written, and the file reproduces it 40 times out of 40 under racegate run:
+# std::thread and std::map, a work queue's shutdown, 16 threads, SIGALRM
+# every millisecond, an -O2 build, a fork between pthread_creates, a vfork
+# child running a point before its exec, threads that fork and exec sh,
+# a main that leaves with pthread_exit, a signal thread in sigwait.
+set(found "FAILED \\((exit status 1|killed by SIG[A-Z]+)\\) .*dfs$" "wrote .*reproduced 20/20"
+  "explore exit 1" "40 runs: 40 REPRODUCED" "run exit 0")
+foreach(p trial_x_seats.cpp trial_x_workq.c trial_x_sixteen.c trial_x_alarm.c
+          trial_x_transfer.c trial_x_forkhelper.c trial_x_vfork.c trial_x_launcher.c
+          trial_x_mainexit.c trial_x_dcl.c trial_x_sigwait.c)
+  string(REGEX REPLACE "\\.c(pp)?$" "" name ${p})
+  racegate_e2e(trial_explore_finds_${name} 0 ${found}
+    -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at ${p} --strategy dfs -- ./${name})
+endforeach()
+foreach(prog trial_x_vfork trial_x_mainexit trial_x_exitmid trial_x_sigwait trial_x_chatty)
+  add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
+  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+# a double free (SIGABRT), and a thread's exit() racing main (SIGSEGV once
+# the atexit handler freed main's buffer; exit 3 is the good outcome)
+racegate_e2e(trial_explore_finds_trial_x_refcount 0 "FAILED \\(killed by SIGABRT\\)"
+  "wrote .*reproduced 20/20" "explore exit 1" "signal: SIGABRT" "40 runs: 40 REPRODUCED"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_refcount.c --strategy dfs
+     -- ./trial_x_refcount)
+racegate_e2e(trial_explore_finds_trial_x_exitmid 0 "FAILED \\(killed by SIGSEGV\\)"
+  "wrote .*reproduced 20/20" "explore exit 1" "signal: SIGSEGV" "40 runs: 40 REPRODUCED"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_exitmid.c --strategy dfs
+     --expect-exit 3 -- ./trial_x_exitmid)
+
+# 800 KB of output from two threads, then a lost update: points at the two
+# lines of the update only (every line would be 16,000 decisions a run)
+racegate_e2e(trial_explore_finds_trial_x_chatty 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 20/20" "explore exit 1" "40 runs: 40 REPRODUCED"
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_chatty.c:14,trial_x_chatty.c:15
+     --no-sync -- ./trial_x_chatty)
+
+# A failing run that takes 10.5 s (the program waits before it gives up):
+# explore's --timeout 30s let the search see it fail, and the written file
+# must say the same timeout, or its replays time out at 10 s and no file is
+# written ("reproduced 0/1").  --replay of the one failing schedule keeps
+# the test to two slow runs.
+add_executable(e2e_trial_x_slow e2e/programs/trial_x_slow.c)
+target_compile_options(e2e_trial_x_slow PRIVATE -O0 -g)
+target_link_libraries(e2e_trial_x_slow PRIVATE Threads::Threads)
+set_target_properties(e2e_trial_x_slow PROPERTIES OUTPUT_NAME trial_x_slow
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e(trial_explore_slow_failure_timeout_written 0
+  "FAILED \\(exit status 1\\) after 1 schedule" "wrote .*reproduced 1/1" "explore exit 1"
+  "^timeout: 30s$" "!no gates file"
+  -- ${TRIALX} write ${RG} ${E2E_DIR} --at trial_x_slow.c --timeout 30s --verify 1
+     --replay dev:1.2.1.2 -- ./trial_x_slow 10500)

@@ -66,6 +66,12 @@ write_run)
 	"$rg" run -q --repeat 40 "$tmp/repro.yaml"
 	echo "run exit $?"
 	;;
+write)
+	# ARGS: explore's arguments; explore writes a gates file, which is shown
+	"$rg" explore -o "$tmp/repro.yaml" "$@"
+	echo "explore exit $?"
+	[ -f "$tmp/repro.yaml" ] && cat "$tmp/repro.yaml"
+	;;
 *)
 	echo "trial_explore.sh: unknown case '$case_'" >&2
 	exit 2
