@@ -18,7 +18,9 @@ rg=$build/racegate
 ex=$build/examples
 plain_runs=200
 
-# NAME|PROGRAM|--at|PROGRAM ARGS: what explore needs for each example
+# NAME|PROGRAM|--at|PROGRAM ARGS[|--at OF THE FIXED VARIANT]: what explore
+# needs for each example (the fixed count++ of lost_count is one locked
+# instruction: it has no +2 to put a point at)
 all=(
 	"lost_update|lost_update|lost_update.c|"
 	"abba_deadlock|abba_deadlock|abba_deadlock.c|"
@@ -27,7 +29,7 @@ all=(
 	"string_buffer|string_buffer|sbuf.c|"
 	"ledger|bank|ledger.c|"
 	"hoisted_count|hoisted_count|hoisted_count.c|"
-	"lost_count|lost_count|lost_count.c:19,lost_count.c:19+1,lost_count.c:19+2|"
+	"lost_count|lost_count|lost_count.c:19,lost_count.c:19+1,lost_count.c:19+2||lost_count.c"
 	"bounded_queue|bounded_queue|bounded_queue.c|3"
 	"long_task|long_task|long_task.c|"
 	"kv_server|kv_server|kv_server.c|--drive"
@@ -59,7 +61,7 @@ cell() {
 echo "| example | plain runs failing | random | pct | dfs | schedules/s (fixed) |"
 echo "|---|---|---|---|---|---|"
 for e in "${all[@]}"; do
-	IFS='|' read -r name prog at args <<< "$e"
+	IFS='|' read -r name prog at args fixed_at <<< "$e"
 	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
 		continue
 	fi
@@ -76,7 +78,7 @@ for e in "${all[@]}"; do
 	# throughput on the fixed variant (no failure: every schedule runs)
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	"$rg" explore --at "$at" --schedules 100 -- "./$prog-fixed" $args >/dev/null 2>&1
+	"$rg" explore --at "${fixed_at:-$at}" --schedules 100 -- "./$prog-fixed" $args >/dev/null 2>&1
 	t1=$(date +%s.%N)
 	echo "| $name | $fails / $plain_runs | $r | $p | $d | $(echo "100 / ($t1 - $t0)" | bc -l | cut -c1-5) |"
 	cd - >/dev/null || exit 1

@@ -538,6 +538,57 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 }
 END_TEST
 
+/*
+ * The lock-order inversion as the explorer records it: transfer (1) takes
+ * lock a (point 1) and is preempted at its second lock (point 2, hit 2 of
+ * the lock point) by refund (2), which takes lock b and arrives at its own
+ * second lock, where it cannot go on: no decision follows, the run is a
+ * deadlock, and refund was left held there (end_held).
+ */
+START_TEST(writer_deadlock_waits_for_the_last_stop)
+{
+	static const char *const at[] = { "a.c:17", "*pthread_mutex_lock", "a.c:29" };
+	char *cmd[] = { (char *)"./abba", NULL };
+	explore_step st[3];
+	explore_thread_info th[3];
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:1.1.2.2", "abba", NULL, NULL, 0, 0 };
+	rg_err err = RG_ERR_INIT;
+	char *y;
+
+	memset(&r, 0, sizeof(r));
+	th[0] = (explore_thread_info){ 100, NULL, 1, true };
+	th[1] = (explore_thread_info){ 101, (char *)"transfer", 1, false };
+	th[2] = (explore_thread_info){ 102, (char *)"refund", 1, false };
+	st[0] = (explore_step){ 1, 0, 1, false, -1, XS_NONE, 0, 0 };
+	st[1] = (explore_step){ 1, 1, 1, false, 1, XS_ARRIVED, 0, 1 };
+	st[2] = (explore_step){ 2, 2, 1, true, 1, XS_ARRIVED, 1, 2 };
+	r.steps = st;
+	r.nsteps = 3;
+	r.threads = th;
+	r.nthreads = 3;
+	r.fail = XF_DEADLOCK;
+	r.end_held = true;
+	r.end_gate = 1;
+	r.end_hit = 2;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	/* transfer holds a and waits there until refund has stopped at its lock */
+	ck_assert_msg(strstr(y, "thread: transfer_1, at: \"*pthread_mutex_lock\", hit: 2, "
+			     "open: [transfer_1-stop2], wait: [refund_1-stop3]") != NULL, "%s", y);
+	ck_assert_msg(strstr(y, "thread: refund_1, at: \"*pthread_mutex_lock\", hit: 2, "
+			     "open: [refund_1-stop3]") != NULL, "%s", y);
+	ck_assert_ptr_nonnull(strstr(y, "deadlock: true"));
+	free(y);
+	/* left running (not held) at the end: nothing to wait for */
+	r.end_held = false;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_ptr_nonnull(y);
+	ck_assert_ptr_null(strstr(y, "refund_1-stop"));
+	free(y);
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
 	Suite *s = suite_create("explore");
@@ -554,6 +605,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, writer_drops_gates);
 	tcase_add_test(tc, writer_cxx_start_names);
 	tcase_add_test(tc, writer_blocked_stretch_is_waited_for);
+	tcase_add_test(tc, writer_deadlock_waits_for_the_last_stop);
 	suite_add_tcase(s, tc);
 	return s;
 }
