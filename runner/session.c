@@ -460,18 +460,13 @@ static void pad_say(const session *s, const plan_bp *bp, const char *why)
 
 /*
  * The code of the function holding bp (run-time), for a pad that covers more
- * than the site's first instruction; none (0) when a gate there has
- * then_open: the thread is then stepped past the line from the site, which
- * the breakpoint's copy of one instruction does, a pad's copy of several not.
+ * than the site's first instruction.
  */
 static size_t pad_function(const session *s, const plan_bp *bp, tracer_span *out)
 {
 	dwarfx_span sp[8];
 	size_t n, k;
 
-	for (k = 0; k < bp->ngates; k++)
-		if (s->p->sp->gates[bp->gates[k]].then_open.n)
-			return 0;
 	n = dwarfx_function_spans(s->p->dx, bp->site.link_addr, sp, 8);
 	for (k = 0; k < n; k++) {
 		out[k].lo = run_bias_addr(&s->bt, (rg_site){PLAN_EXE, sp[k].lo});
@@ -504,6 +499,9 @@ static void make_pads(session *s)
 		if (!why && ((s->entry && addr == s->entry) || is_ptc(s, addr) ||
 			     run_locs_busy(s->locs, addr)))
 			why = "racegate's own breakpoint is there too";
+		for (size_t k = 0; !why && k < bp->ngates; k++)
+			if (s->p->sp->gates[bp->gates[k]].then_open.n)
+				why = "racegate steps past the line (then_open, sequence)";
 		if (!why && tracer_pad_make(s->tr, addr, fn, pad_function(s, bp, fn),
 					    &why, &err) < 0) {
 			rg_trace("no pad at 0x%llx: %s", (unsigned long long)addr, err.msg);

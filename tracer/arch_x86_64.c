@@ -12,6 +12,7 @@
 #include <capstone/capstone.h>
 
 const uint8_t arch_bp_insn[] = { 0xcc };
+const uint8_t arch_nop_insn[] = { 0x90 };
 
 /* syscall; int3 */
 const uint8_t arch_stub[] = { 0x0f, 0x05, 0xcc };

@@ -356,10 +356,35 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 	return 0;
 }
 
+void tracer_pad_force(struct tcb *t, uint64_t site, bool on)
+{
+	struct pad *p = t->as ? tracer_pad_find(t->as->img, site) : NULL;
+
+	for (size_t i = 0; p && i < p->nslots; i++)
+		if (p->slots[i].tid == t->tid && p->slots[i].key)
+			put_byte(t->as, slot_addr(p, i, PAD_FORCE_OFF), on);
+}
+
 int tracer_pad_trapped(tracer *tr, struct tcb *t, struct pad *p, rg_err *err)
 {
 	struct bp *b = tracer_bp_find(t->as->img, p->site);
+	uint64_t sp = arch_get_sp(&t->regs);
 
+	/* handle_sigtrap read the registers: the thread is at the site as far
+	 * as anyone can tell, the pad having put every register back */
+	if (tracer_range_waits_at(t, p->site, sp)) {
+		tracer_pad_force(t, p->site, false);
+		arch_set_pc(&t->regs, p->site);
+		t->flags |= TCB_REGS_DIRTY;
+		return tracer_range_returned(tr, t, p->site, err);
+	}
+	if ((t->flags & TCB_SIG_RETURN) && p->site == t->sigret_addr && sp == t->sigret_sp) {
+		/* back from the handler of a signal that came before the step:
+		 * not a second arrival (step.c, slot_signal) */
+		tracer_pad_force(t, p->site, false);
+		t->flags &= ~(TCB_SIG_RETURN | TCB_REGS);
+		return tracer_restart(t->tid, tracer_cont_op(t), 0, err);
+	}
 	if (p->off || !b || !b->user || (t->flags & TCB_CHILD)) {
 		/* nothing to report: on into the instruction, after the int3 */
 		t->flags &= ~TCB_REGS;
@@ -406,8 +431,15 @@ void tracer_pad_child_shares(tracer *tr, struct tcb *parent)
 
 void tracer_pad_unshare(const struct image *img, int fd)
 {
-	for (size_t k = 0; k < img->npads; k++)
+	/* its copy of a pad never traps either: a handler it forked from may
+	 * return into one */
+	for (size_t k = 0; k < img->npads; k++) {
+		uint8_t on = 1;
+
+		tracer_mem_pwrite(fd, img->pads[k].table, &on, 1);
+		tracer_mem_pwrite(fd, img->pads[k].trap, arch_nop_insn, ARCH_BP_LEN);
 		tracer_mem_pwrite(fd, img->pads[k].site, img->pads[k].orig, ARCH_JMP_LEN);
+	}
 }
 
 void tracer_pad_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, size_t n)
@@ -442,4 +474,17 @@ int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err)
 	arch_set_pc(&t->regs, p->reloc);
 	t->flags |= TCB_REGS_DIRTY;
 	return tracer_resume_pending(tr, t, err);
+}
+
+void tracer_pad_let_go(struct image *img, int fd)
+{
+	for (size_t k = 0; k < img->npads; k++) {
+		struct pad *p = &img->pads[k];
+		uint8_t on = 1;
+
+		tracer_mem_pwrite(fd, p->table, &on, 1);
+		tracer_mem_pwrite(fd, p->trap, arch_nop_insn, ARCH_BP_LEN);
+		tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
+		p->off = true;
+	}
 }

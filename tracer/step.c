@@ -487,6 +487,8 @@ static int slot_signal(tracer *tr, struct tcb *t, uint64_t orig,
 	t->flags |= TCB_SIG_RETURN;
 	t->sigret_addr = orig;
 	t->sigret_sp = sp;
+	/* the handler returns to a pad's jump: it must trap there (pad.c) */
+	tracer_pad_force(t, orig, true);
 	tracer_note_signal(tr, t, sig);
 	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
 }

@@ -20,6 +20,8 @@
 
 /* The breakpoint instruction and its length. */
 extern const uint8_t arch_bp_insn[];
+/* An instruction as long that does nothing (a pad's int3 once racegate lets go). */
+extern const uint8_t arch_nop_insn[];
 #define ARCH_BP_LEN 1
 
 /* A system call instruction followed by a breakpoint: the stub every scratch

@@ -355,6 +355,9 @@ struct pad *tracer_pad_by_trap(const struct image *img, uint64_t pc);
 struct pad *tracer_pad_find(const struct image *img, uint64_t site);
 /* A trap in pad p (handle_sigtrap): an arrival at its site, or nothing. */
 int tracer_pad_trapped(tracer *tr, struct tcb *t, struct pad *p, rg_err *err);
+/* t (stopped) must trap at the pad at site, whatever its count says (on),
+ * or no longer (a range waits for its return there, a handler's return). */
+void tracer_pad_force(struct tcb *t, uint64_t site, bool on);
 /* The breakpoint at p's site is removed / put back: p off / on. */
 void tracer_pad_set_off(struct aspace *as, struct pad *p, bool off);
 /* t is exiting (PTRACE_EVENT_EXIT): its slots die, their passes are kept. */
@@ -370,6 +373,13 @@ void tracer_pad_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, 
 int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err);
 /* A sync fault of the instruction in a pad: the PC back at the site. */
 bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site);
+/*
+ * Every thread that may run the pads is stopped and racegate lets them go:
+ * no pad traps any more (its int3 becomes a no-op, it is off: a thread
+ * inside one finishes it and goes on), and the program's bytes are back
+ * under the jumps, in memory fd.
+ */
+void tracer_pad_let_go(struct image *img, int fd);
 void tracer_pads_free(struct image *img);
 
 /* ---- step.c: breakpoints and displaced steps ---- */
