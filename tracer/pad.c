@@ -72,67 +72,20 @@ static bool all_stopped(const tracer *tr, const char **why)
 	return true;
 }
 
-/* Does a jump in fn's code go into (site, site+n)?  Or can it not be told? */
-static const char *jumps_into(tracer *tr, struct aspace *as, uint64_t site, size_t n,
-			      const tracer_span *fn, size_t nfn)
+const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t n,
+			     bool more, struct arch_insn *insn, size_t *ninsn)
 {
-	uint8_t code[256];
-	struct arch_insn in;
 	rg_err e = RG_ERR_INIT;
-	bool holds = false;
+	size_t len = 0, i;
 
-	for (size_t k = 0; k < nfn; k++)
-		holds |= site >= fn[k].lo && site + n <= fn[k].hi;
-	if (!holds)
-		return "its function's code is not known";
-	for (size_t k = 0; k < nfn; k++) {
-		uint64_t pc = fn[k].lo;
-
-		while (pc < fn[k].hi) {
-			size_t want = fn[k].hi - pc < sizeof(code) ? fn[k].hi - pc : sizeof(code);
-			size_t got = tracer_read_code(as, pc, code, want);
-
-			if (!got || arch_decode(tr->arch, code, got, pc, &in, &e) < 0)
-				return "its function does not decode";
-			if (in.flags & ARCH_INSN_INDIRECT)
-				return "its function has a jump whose target cannot be told (a jump table)";
-			if ((in.flags & ARCH_INSN_RELBRANCH) && in.target > site &&
-			    in.target < site + n)
-				return "the line's first 5 bytes hold a jump target";
-			pc += in.len;
-		}
-	}
-	return NULL;
-}
-
-/* Why b's instruction (and those after it the jump covers: insn[], *ninsn)
- * cannot be moved to a pad, or NULL. */
-static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
-				const tracer_span *fn, size_t nfn,
-				struct arch_insn *insn, size_t *ninsn, rg_err *err)
-{
-	uint8_t code[ARCH_MAX_INSN];
-	size_t n, i, len;
-
-	if (!b->decoded) {
-		n = tracer_read_code(as, b->addr, code, sizeof(code));
-		if (!n || arch_decode(tr->arch, code, n, b->addr, &b->insn, err) < 0)
-			return "its instruction cannot be decoded";
-		b->decoded = true;
-	}
-	if (b->ntemp)
-		return "racegate steps past a line there";
-	insn[0] = b->insn;
-	*ninsn = 1;
-	for (len = insn[0].len; len < ARCH_JMP_LEN; len += insn[*ninsn - 1].len) {
-		if (insn[*ninsn - 1].flags & ARCH_INSN_FLOWS)
-			break;
-		if (!nfn)
+	*ninsn = 0;
+	while (len < ARCH_JMP_LEN) {
+		if (*ninsn && !more)
 			return "its first instruction is shorter than 5 bytes";
-		n = tracer_read_code(as, b->addr + len, code, sizeof(code));
-		if (!n || arch_decode(tr->arch, code, n, b->addr + len, &insn[*ninsn], err) < 0)
+		if (len >= n || arch_decode(a, code + len, n - len, site + len,
+					    &insn[*ninsn], &e) < 0)
 			return "its instructions cannot be decoded";
-		(*ninsn)++;
+		len += insn[(*ninsn)++].len;
 	}
 	for (i = 0; i < *ninsn; i++)
 		if (insn[i].flags & ARCH_INSN_FLOWS)
@@ -140,6 +93,71 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 				   "(jump, call, return, system call)"
 				 : "its first instruction changes the flow (jump, call, "
 				   "return, system call)";
+	return NULL;
+}
+
+const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, size_t n,
+				  uint64_t site, size_t covered)
+{
+	struct arch_insn in;
+	rg_err e = RG_ERR_INIT;
+
+	for (size_t off = 0; off < n; off += in.len) {
+		if (arch_decode(a, code + off, n - off, lo + off, &in, &e) < 0)
+			return "its function does not decode";
+		if (in.flags & ARCH_INSN_INDIRECT)
+			return "its function has a jump whose target cannot be told (a jump table)";
+		if ((in.flags & ARCH_INSN_RELBRANCH) && in.target > site &&
+		    in.target < site + covered)
+			return "the line's first 5 bytes hold a jump target";
+	}
+	return NULL;
+}
+
+/* Does a jump in fn's code go into (site, site+n)?  Or can it not be told? */
+static const char *jumps_into(tracer *tr, struct aspace *as, uint64_t site, size_t n,
+			      const tracer_span *fn, size_t nfn)
+{
+	const char *why = NULL;
+	bool holds = false;
+
+	for (size_t k = 0; k < nfn; k++)
+		holds |= site >= fn[k].lo && site + n <= fn[k].hi;
+	if (!holds)
+		return "its function's code is not known";
+	for (size_t k = 0; k < nfn && !why; k++) {
+		size_t len = fn[k].hi - fn[k].lo;
+		uint8_t *code;
+
+		if (len > (1u << 24))
+			return "its function's code is not known";
+		code = xmalloc(len ? len : 1);
+		if (tracer_read_code(as, fn[k].lo, code, len) != len)
+			why = "its function's code is not known";
+		else
+			why = tracer_pad_jumps_into(tr->arch, fn[k].lo, code, len, site, n);
+		free(code);
+	}
+	return why;
+}
+
+/* Why b's instruction (and those after it the jump covers: insn[], *ninsn)
+ * cannot be moved to a pad, or NULL. */
+static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
+				const tracer_span *fn, size_t nfn,
+				struct arch_insn *insn, size_t *ninsn)
+{
+	uint8_t code[ARCH_JMP_LEN + ARCH_MAX_INSN];
+	const char *why;
+	size_t n, i, len = 0;
+
+	if (b->ntemp)
+		return "racegate steps past a line there";
+	n = tracer_read_code(as, b->addr, code, sizeof(code));
+	if ((why = tracer_pad_cover(tr->arch, b->addr, code, n, nfn > 0, insn, ninsn)))
+		return why;
+	for (i = 0; i < *ninsn; i++)
+		len += insn[i].len;
 	i = tracer_bp_lower(as->img, b->addr + 1);
 	if (i < as->img->nbps && as->img->bps[i].addr < b->addr + len)
 		return "another breakpoint is inside its first 5 bytes";
@@ -147,6 +165,10 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 		if (as->img->pads[i].site < b->addr + len &&
 		    b->addr < as->img->pads[i].site + as->img->pads[i].covered)
 			return "another pad overlaps it";
+	if (!b->decoded) {
+		b->insn = insn[0];
+		b->decoded = true;
+	}
 	return *ninsn > 1 ? jumps_into(tr, as, b->addr, len, fn, nfn) : NULL;
 }
 
@@ -179,7 +201,7 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 		*why = "no breakpoint there";
 		return 0;
 	}
-	if ((*why = site_refusal(tr, as, b, fn, nfn, insn, &ninsn, &derr)))
+	if ((*why = site_refusal(tr, as, b, fn, nfn, insn, &ninsn)))
 		return 0;
 	for (size_t i = 0; i < ninsn; i++)
 		covered += insn[i].len;

@@ -171,6 +171,21 @@ struct arch_pad {
  * not reach (the table, the instruction's operand, the way back). */
 int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err);
 
+/*
+ * pad.c's analysis, on bytes (pure, for tests too).  tracer_pad_cover: the
+ * instructions from site in code[0..n) that a jump must cover (insn[],
+ * *ninsn <= PAD_INSNS_MAX; more than the first only when more), or why
+ * they cannot be moved (one that calls, jumps, returns; not decodable).
+ * tracer_pad_jumps_into: why no pad may cover [site, site+covered) given a
+ * piece of its function's code, code[0..n) at lo: a direct jump into the
+ * covered bytes past site, a jump whose target is not written in it, code
+ * that does not decode; NULL when none.  Both return fixed strings.
+ */
+const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t n,
+			     bool more, struct arch_insn *insn, size_t *ninsn);
+const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, size_t n,
+				  uint64_t site, size_t covered);
+
 /* The thread pointer a pad compares (what it reads for the key). */
 uint64_t arch_thread_pointer(const struct user_regs_struct *r);
 
