@@ -1235,6 +1235,8 @@ START_TEST(test_pad_encode)
 		"cmp byte ptr [rcx + X], 1\n" "jne X\n"
 		"cmp rax, qword ptr [rcx]\n" "je X\n"
 		"add rcx, X\n" "jmp X\n"
+		"cmp rsp, qword ptr [rcx + X]\n" "jb X\n"
+		"cmp rsp, qword ptr [rcx + X]\n" "jae X\n"
 		"cmp byte ptr [rcx + X], 0\n" "jne X\n"
 		"mov rax, qword ptr [rcx + 8]\n"
 		"test rax, rax\n" "je X\n" "lea rdx, [rax - 1]\n"
@@ -1243,20 +1245,20 @@ START_TEST(test_pad_encode)
 		"mov rax, qword ptr [rip - X]\n" "jmp X\n"
 		"pop rdx\n" "pop rcx\n" "pop rax\n" "popfq \n" "lea rsp, [rsp + X]\n"
 		"int3 \n" "jmp X\n");
-	ck_assert_uint_eq(ntg, 13);
+	ck_assert_uint_eq(ntg, 15);
 	/* pad off: to the way through; the table's off byte; its first slot */
 	ck_assert_uint_eq(tg[0], table);
 	ck_assert_uint_eq(tg[1], ap.reloc - 12);
 	ck_assert_uint_eq(tg[2], table + PAD_SLOT0);
-	/* end of the table, force, count 0: to the trap's restore */
+	/* end of the table, another stack (2), force, count 0: to the trap's restore */
 	ck_assert_uint_eq(tg[3], ap.trap - 12);
-	ck_assert_uint_eq(tg[7], ap.trap - 12);
-	ck_assert_uint_eq(tg[8], ap.trap - 12);
+	for (size_t k = 7; k <= 10; k++)
+		ck_assert_uint_eq(tg[k], ap.trap - 12);
 	/* the moved instruction reads what it read at the site, and goes back */
-	ck_assert_uint_eq(tg[10], site + 7 + 0x100);
-	ck_assert_uint_eq(tg[11], site + 7);
+	ck_assert_uint_eq(tg[12], site + 7 + 0x100);
+	ck_assert_uint_eq(tg[13], site + 7);
 	/* the trap's way on is the moved instruction */
-	ck_assert_uint_eq(tg[12], ap.reloc);
+	ck_assert_uint_eq(tg[14], ap.reloc);
 	ck_assert_uint_eq(out[ap.trap - at], 0xcc);
 	free(text);
 	/* a table more than 2 GiB away cannot be reached */

@@ -313,6 +313,25 @@ int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_e
 	return 0;
 }
 
+/* The mapping that holds sp in process pid: the stack a thread runs on. */
+static bool stack_of(pid_t pid, uint64_t sp, uint64_t *lo, uint64_t *hi)
+{
+	tracer_map *maps;
+	size_t n;
+	bool found = false;
+
+	if (tracer_read_maps(pid, &maps, &n, NULL) < 0)
+		return false;
+	for (size_t i = 0; i < n && !found; i++)
+		if (sp >= maps[i].start && sp < maps[i].end) {
+			*lo = maps[i].start;
+			*hi = maps[i].end;
+			found = true;
+		}
+	tracer_maps_free(maps, n);
+	return found;
+}
+
 /* The live slot of key in p, or -1. */
 static long slot_of_key(const struct pad *p, uint64_t key)
 {
@@ -328,7 +347,7 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 	struct pad *p = tracer_pad_find(as->img, addr);
 	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct user_regs_struct r;
-	uint64_t key, buf[2];
+	uint64_t key, sp, lo = 0, hi = 0, buf[3];
 	long i;
 
 	if (!p || p->off || !t || !(t->flags & TCB_HELD) || (t->flags & TCB_CHILD) ||
@@ -338,6 +357,7 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 		return tracer_gone_or_error(err, "cannot read the registers of thread %d: %s",
 					    tid, strerror(errno));
 	key = arch_thread_pointer(&r);
+	sp = arch_get_sp(&r);
 	if (!key || key_shared(p, key))
 		return 0;                       /* it traps on every hit */
 	/* a thread pointer it had before (arch_prctl): that slot dies */
@@ -358,18 +378,30 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 	if (i < 0) {
 		if (p->nslots == PAD_SLOTS)
 			return 0;               /* full: it traps on every hit */
+		if (!stack_of(as->pid, sp, &lo, &hi))
+			return 0;
 		i = (long)p->nslots++;
-		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key };
+		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key, .lo = lo, .hi = hi };
 		buf[0] = key;
 		buf[1] = n;
+		buf[2] = lo;
 		if (tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_KEY_OFF), buf,
 				      sizeof(buf)) < 0 ||
+		    tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_HI_OFF), &hi,
+				      sizeof(hi)) < 0 ||
 		    put_byte(as, slot_addr(p, i, PAD_FORCE_OFF), 0) < 0 ||
 		    put_byte(as, slot_addr(p, i, PAD_STATE_OFF), 1) < 0)
 			return rg_error(err, "cannot write the pad of 0x%llx: %s",
 					(unsigned long long)addr, strerror(errno));
 		p->slots[i].given = n;
 		return 0;
+	}
+	/* its stack grew (the main thread's), or it ran on another one */
+	if ((sp < p->slots[i].lo || sp >= p->slots[i].hi) && stack_of(as->pid, sp, &lo, &hi)) {
+		p->slots[i].lo = lo;
+		p->slots[i].hi = hi;
+		tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LO_OFF), &lo, sizeof(lo));
+		tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_HI_OFF), &hi, sizeof(hi));
 	}
 	if (tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LEFT_OFF), &n, sizeof(n)) < 0)
 		return rg_error(err, "cannot write the pad of 0x%llx: %s",
