@@ -307,7 +307,8 @@ static bool may_come_to_select(const gate_engine *e, const struct gate *g)
 				return true;
 		return !a->sel || !sel_fixed_at_start(a->sel);
 	}
-	if (sel_fixed_at_start(sel))
+	/* "!A" that does not select th: A is th, bound for good */
+	if (sel_fixed_at_start(sel) || sel->kind == SPEC_SEL_NOT_ALIAS)
 		return false;
 	return sel_open_ended(e, g);
 }

@@ -794,7 +794,7 @@ END_TEST
 START_TEST(next_interest_fixed_selectors)
 {
 	spec_gate *g;
-	size_t z = 0, o = 1, t = 2;
+	size_t z = 0, o = 1, t = 2, n = 3;
 
 	S = tspec_new(4);
 	talias(S, "w2", "worker", NULL, 2);
@@ -804,6 +804,8 @@ START_TEST(next_interest_fixed_selectors)
 	tsel_match(&g->thread, "worker", NULL, 0, 1);
 	g = tgate(S, "a.c:3");                 /* 2: {name: flusher} */
 	tsel_match(&g->thread, NULL, "flusher", 0, 0);
+	g = tgate(S, "a.c:4");                 /* 3: any thread but w2 */
+	tsel_alias(&g->thread, "!w2");
 	start_engine();
 
 	gate_thread_started(E, 1, NULL, true, 0);
@@ -818,6 +820,9 @@ START_TEST(next_interest_fixed_selectors)
 	gate_thread_started(E, 3, "worker", false, 0);
 	take();
 	ck_assert_uint_eq(gate_next_interest(E, 3, &z, 1), 0);
+	/* "!w2", w2 bound to 3: 3 never again, every other thread every time */
+	ck_assert_uint_eq(gate_next_interest(E, 3, &n, 1), GATE_PASS_FOREVER);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &n, 1), 0);
 }
 END_TEST
 
