@@ -430,10 +430,15 @@ static void pad_say(const session *s, const plan_bp *bp, const char *why)
 	for (size_t k = 0; k < bp->ngates; k++) {
 		const spec_gate *g = &s->p->sp->gates[bp->gates[k]];
 
-		if (why)
+		if (why) {
 			rg_trace("gate '%s' at %s: no pad: %s", g->name, g->at, why);
-		else
-			rg_trace("gate '%s' at %s: pad", g->name, g->at);
+			continue;
+		}
+		rg_trace("gate '%s' at %s: pad", g->name, g->at);
+		if (g->when)
+			rg_trace("gate '%s' at %s: its when: is not evaluated in the pad: "
+				 "every hit its thread: and hit: let through traps", g->name,
+				 g->at);
 	}
 }
 
@@ -464,9 +469,11 @@ static size_t pad_function(const session *s, const plan_bp *bp, tracer_span *out
 static void make_pads(session *s)
 {
 	const char *off = s->o->no_fastpath ? "--no-fastpath" :
-			  s->o->keep_stopped ? "--keep-stopped" :
-			  !s->ops->next_interest || !s->ops->count_passes ?
-			  "the decider traps every hit" : NULL;
+			  s->o->keep_stopped ? "--keep-stopped" : NULL;
+
+	/* explore decides every hit itself: nothing to say per gate */
+	if (!s->ops->next_interest || !s->ops->count_passes)
+		return;
 
 	for (size_t i = 0; i < s->p->nbps && !s->end.failed; i++) {
 		const plan_bp *bp = &s->p->bps[i];
