@@ -474,6 +474,18 @@ static void make_pads(session *s)
 	/* explore decides every hit itself: nothing to say per gate */
 	if (!s->ops->next_interest || !s->ops->count_passes)
 		return;
+	/* gates with no site in the executable (a library's, FUNCTION:return) */
+	for (size_t k = 0; k < s->p->sp->ngates; k++) {
+		bool in_exe = false;
+
+		for (size_t i = 0; i < s->p->nbps && !in_exe; i++)
+			for (size_t j = 0; j < s->p->bps[i].ngates && !in_exe; j++)
+				in_exe = s->p->bps[i].gates[j] == k;
+		if (!in_exe)
+			rg_trace("gate '%s' at %s: no pad: not in the executable's own code "
+				 "(a library's, a function's return)", s->p->sp->gates[k].name,
+				 s->p->sp->gates[k].at);
+	}
 
 	for (size_t i = 0; i < s->p->nbps && !s->end.failed; i++) {
 		const plan_bp *bp = &s->p->bps[i];
