@@ -273,3 +273,105 @@ void gate_needs_free(gate_need *v, size_t n)
 		free(v[i].by);
 	free(v);
 }
+
+/* ---- the fast path's view (gate_next_interest) ----------------------- */
+
+/*
+ * Is sel's choice among threads known now final?  A {start:, tid:, nth:}
+ * selector (no name:, no process exe) picks at a thread's creation, from
+ * what the thread was created with: a thread it did not pick then, it never
+ * picks.  main is main.
+ */
+static bool sel_fixed_at_start(const spec_selector *sel)
+{
+	if (sel->kind == SPEC_SEL_MAIN)
+		return true;
+	return sel->kind == SPEC_SEL_MATCH && !sel->name &&
+	       sel->process.kind == SPEC_PROC_UNSET;
+}
+
+/* Could g's thread filter, which does not select th now, come to select it? */
+static bool may_come_to_select(const gate_engine *e, const struct gate *g)
+{
+	const spec_selector *sel = &g->sp->thread;
+
+	if (g->proc && g->proc->kind == SPEC_PROC_EXE)
+		return true;            /* an exe may match after an exec */
+	if (sel->kind == SPEC_SEL_ALIAS && g->sel_alias != NONE &&
+	    !e->aliases[g->sel_alias].th) {
+		const struct alias *a = &e->aliases[g->sel_alias];
+
+		/* bound by as: at some arrival, or by a selector that may still */
+		for (size_t i = 0; i < e->ngates; i++)
+			if (e->gates[i].as == g->sel_alias)
+				return true;
+		return !a->sel || !sel_fixed_at_start(a->sel);
+	}
+	/* "!A" that does not select th: A is th, bound for good */
+	if (sel_fixed_at_start(sel) || sel->kind == SPEC_SEL_NOT_ALIAS)
+		return false;
+	return sel_open_ended(e, g);
+}
+
+/* How many of th's next arrivals gate gi lets pass unnoted (see gates.h). */
+static unsigned long gate_interest(const gate_engine *e, size_t gi,
+				   const struct gate_thread *th)
+{
+	const struct gate *g = &e->gates[gi];
+	const size_t *c;
+	uint64_t key;
+
+	if (g->done)
+		return GATE_PASS_FOREVER;
+	if (!gi_sel_match(e, g, th))
+		/* a filter that may still come to select th: every arrival */
+		return may_come_to_select(e, g) ? 0 : GATE_PASS_FOREVER;
+	if (g->sp->hit <= 0)
+		return 0;
+	key = ((uint64_t)th->seq << 32) | (uint32_t)gi;
+	c = rg_intmap_get(&e->hits, key);
+	if (c && *c >= (size_t)g->sp->hit)
+		return GATE_PASS_FOREVER;
+	/* the hit-th arrival is the one: the ones before it pass */
+	return (unsigned long)g->sp->hit - (c ? *c : 0) - 1;
+}
+
+unsigned long gate_next_interest(const gate_engine *e, pid_t tid, const size_t *gates,
+				 size_t n)
+{
+	const struct gate_thread *th = gi_thread_find(e, tid);
+	unsigned long best = GATE_PASS_FOREVER;
+
+	if (!th || th->exited || th->held)
+		return 0;
+	for (size_t k = 0; k < n && best; k++) {
+		unsigned long v;
+
+		if (gates[k] >= e->ngates)
+			continue;
+		v = gate_interest(e, gates[k], th);
+		if (v < best)
+			best = v;
+	}
+	return best;
+}
+
+void gate_count_passes(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
+		       unsigned long k)
+{
+	const struct gate_thread *th = gi_thread_find(e, tid);
+
+	if (!th || th->exited || th->held || !k)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct gate *g;
+
+		if (gates[i] >= e->ngates)
+			continue;
+		g = &e->gates[gates[i]];
+		/* counted as gate_arrive counts: every arrival, for hit: and when: */
+		if (g->sp->hit > 0 || g->sp->when)
+			*rg_intmap_ref(&e->hits, ((uint64_t)th->seq << 32) |
+				       (uint32_t)gates[i], 0) += k;
+	}
+}
