@@ -1,0 +1,69 @@
+# Issue 15's hostile tests: whatever a gate site is made of (today's int3,
+# or a jump to a pad that decides pass-through hits in the thread), no hit
+# is lost or doubled, the instructions at a site run as they would natively,
+# and the program's text is its file's once racegate has let it go.  Every
+# test runs twice: with the default (pads where safe) and --no-fastpath
+# (every hit traps); both must give the same outcome and the same counts.
+add_executable(e2e_pads_passes e2e/programs/pads_passes.c)
+target_compile_options(e2e_pads_passes PRIVATE -O0 -g)
+target_link_libraries(e2e_pads_passes PRIVATE Threads::Threads)
+set_target_properties(e2e_pads_passes PROPERTIES OUTPUT_NAME pads_passes
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+add_executable(e2e_pads_passes_O2 e2e/programs/pads_passes.c)
+target_compile_options(e2e_pads_passes_O2 PRIVATE -O2 -g)
+target_link_libraries(e2e_pads_passes_O2 PRIVATE Threads::Threads)
+set_target_properties(e2e_pads_passes_O2 PROPERTIES OUTPUT_NAME pads_passes_O2
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(MODE call loop)
+  if(MODE STREQUAL call)
+    set(SITE "pass:/PASS-SITE/")
+  else()
+    set(SITE "worker:/LOOP-SITE/")
+  endif()
+  configure_file(e2e/specs/pads_passes.yaml.in ${E2E_DIR}/pads_passes_${MODE}.yaml @ONLY)
+endforeach()
+foreach(MODE signal alarm)
+  configure_file(e2e/specs/pads_signals.yaml.in ${E2E_DIR}/pads_signals_${MODE}.yaml @ONLY)
+endforeach()
+
+set(PADS_HOSTILE ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_hostile.sh)
+# pads_e2e(NAME ARGS...): one test per fast-path setting, NAME_default and
+# NAME_nofastpath; @FP@ in ARGS stands for the option (nothing, or
+# --no-fastpath).
+function(pads_e2e name)
+  foreach(fp default nofastpath)
+    set(opt "")
+    if(fp STREQUAL nofastpath)
+      set(opt --no-fastpath)
+    endif()
+    set(args)
+    foreach(a ${ARGN})
+      if(a STREQUAL "@FP@")
+        list(APPEND args ${opt})
+      else()
+        list(APPEND args "${a}")
+      endif()
+    endforeach()
+    add_test(NAME e2e_pads_${name}_${fp} COMMAND ${args})
+    set_tests_properties(e2e_pads_${name}_${fp} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
+  endforeach()
+endfunction()
+
+# 8 threads x 100,000 passes; the site is the first line of a function, or
+# the jump target of a loop; at -O0 and -O2.  The one extra hit is main's
+# at the end.
+set(PASS_COUNTS w1-first=1 w3-mid=1 w8-last=2 each-last=8 once-77777=1 doubled=0)
+foreach(MODE call loop)
+  pads_e2e(passes_${MODE}_O0 ${PADS_HOSTILE} 1 ${PASS_COUNTS} --
+    ${RG} run @FP@ ${E2E_DIR}/pads_passes_${MODE}.yaml)
+  pads_e2e(passes_${MODE}_O2 ${PADS_HOSTILE} 1 ${PASS_COUNTS} --
+    ${RG} run @FP@ ${E2E_DIR}/pads_passes_${MODE}.yaml -- ${E2E_DIR}/pads_passes_O2 ${MODE} 8 100000)
+endforeach()
+# The same with signals in a tight loop whose handler passes the site.
+set(SIG_COUNTS w2-last=1 each-5000=8 once-3333=1 live=0)
+foreach(MODE signal alarm)
+  pads_e2e(${MODE}_O0 ${PADS_HOSTILE} 1 ${SIG_COUNTS} --
+    ${RG} run @FP@ ${E2E_DIR}/pads_signals_${MODE}.yaml)
+endforeach()
+pads_e2e(signal_O2 ${PADS_HOSTILE} 1 ${SIG_COUNTS} --
+  ${RG} run @FP@ ${E2E_DIR}/pads_signals_signal.yaml -- ${E2E_DIR}/pads_passes_O2 signal 8 20000)

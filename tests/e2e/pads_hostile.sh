@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# pads_hostile.sh EXTRA [GATE=N...] -- RACEGATE run [OPTIONS] SPEC [-- CMD...]
+# Runs racegate --verbose (issue 15's hostile tests, with and without
+# --no-fastpath) and checks that nothing was lost or doubled: the run
+# PASSED; racegate's count of hits at gates equals the program's own count
+# of passes ("total passes T" in its output) plus EXTRA (hits at the other
+# gated sites); each GATE=N names a gate that must have exactly N lines in
+# the timeline (N=0: it never acted); and no `when:` of the spec was false
+# or unreadable at any arrival (the specs' when: conditions are the
+# program's own pass counts: a hit counted wrongly makes one false).
+set -u
+extra=$1; shift
+counts=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do counts+=("$1"); shift; done
+shift
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+rg=$1; shift
+timeout -k 5 280 "$rg" "$1" --verbose "${@:2}" >"$out" 2>&1
+st=$?
+fail() {
+	echo "FAIL: $*"
+	echo "---- racegate --verbose ${*:0:0}$(printf ' %q' "$@") ----"
+	head -c 20000 "$out"
+	exit 1
+}
+[ "$st" = 0 ] || fail "racegate exit status $st, expected 0"
+grep -q ": PASSED: " "$out" || fail "the run did not pass"
+total=$(sed -n 's/^total passes \([0-9]*\)$/\1/p' "$out")
+[ -n "$total" ] || fail "the program printed no total"
+hits=$(sed -n 's/^racegate: \([0-9]*\) breakpoint hits at gates.*/\1/p' "$out")
+[ -n "$hits" ] || fail "no count of hits in --verbose"
+[ "$hits" = $((total + extra)) ] ||
+	fail "racegate counted $hits hits at gates; the program passed $total times, + $extra elsewhere"
+for c in "${counts[@]}"; do
+	g=${c%=*} n=${c#*=}
+	got=$(grep -cE "^ +\+[0-9.]+ ms .* $g +(opened|passed|held|released)" "$out")
+	[ "$got" = "$n" ] || fail "gate '$g' has $got lines in the timeline, expected $n"
+done
+if grep -E "'when' was false at [1-9]|\([1-9][0-9]* unreadable\)" "$out"; then
+	fail "a when: was false or unreadable at some arrival"
+fi
+grep -E "^(thread|total|signals)|PASSED|breakpoint hits|pad" "$out"
+echo "ok: $total passes, $hits hits"

@@ -1,0 +1,154 @@
+/*
+ * No lost or doubled hits (issue 15): THREADS workers pass one gated line
+ * PASSES times each, at once, and count their own passes.  Whatever the
+ * gate site is made of (an int3 or a jump to a pad), racegate's counts and
+ * the program's must agree, and every hit: gate must act at exactly the
+ * pass it names (the specs check that with `when:` over counts[]).
+ *
+ *   pads_passes MODE THREADS PASSES
+ *
+ * MODE:
+ *   call    each pass is a call of pass(), whose first line is the site
+ *   loop    the site is the first line of a `for` body: the loop's jump
+ *           target
+ *   signal  as call, and a thread sends SIGUSR1 to the workers in a tight
+ *           loop (tgkill) while they run; the handler passes the site too
+ *           (on the thread it interrupts, which may be inside the site)
+ *   alarm   as call, with SIGALRM from setitimer(ITIMER_REAL) every 50 µs
+ *           instead, blocked in main: a worker takes it
+ *
+ * Prints "thread K passes N" for each worker, then "total passes N"; exits
+ * 0 when every worker's count is what it must be (exactly PASSES in call
+ * and loop modes; at least PASSES with signals).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define MAXT 16
+
+static volatile long counts[MAXT];
+static __thread int my_id = -1;
+static volatile pid_t tids[MAXT];
+static volatile int finished[MAXT];
+static volatile int stop_sender;
+static long passes;
+static int nthreads;
+static const char *mode;
+static pthread_barrier_t start_line;
+
+/* one pass: a single locked add, so a handler that interrupts it and
+ * passes too is never lost in a read-modify-write */
+__attribute__((noinline)) static void pass(void)
+{
+	__atomic_add_fetch(&counts[my_id], 1, __ATOMIC_RELAXED);     /* PASS-SITE */
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (my_id >= 0)
+		pass();
+}
+
+static void *worker(void *arg)
+{
+	long i;
+
+	my_id = (int)(long)arg;
+	tids[my_id] = (pid_t)syscall(SYS_gettid);
+	pthread_barrier_wait(&start_line);
+	if (!strcmp(mode, "loop")) {
+		for (i = 0; i < passes; i++) {
+			__atomic_add_fetch(&counts[my_id], 1, __ATOMIC_RELAXED); /* LOOP-SITE */
+		}
+	} else {
+		for (i = 0; i < passes; i++)
+			pass();
+	}
+	finished[my_id] = 1;
+	return NULL;
+}
+
+/* SIGUSR1 to each running worker in turn, until all have finished */
+static void *sender(void *arg)
+{
+	long sent = 0;
+	int k, left;
+
+	(void)arg;
+	do {
+		left = 0;
+		for (k = 0; k < nthreads; k++) {
+			if (finished[k])
+				continue;
+			left++;
+			if (syscall(SYS_tgkill, getpid(), tids[k], SIGUSR1) == 0)
+				sent++;
+		}
+	} while (left && !stop_sender);
+	fprintf(stderr, "signals sent %ld\n", sent);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[MAXT], s;
+	struct sigaction sa;
+	sigset_t alrm;
+	long total = 0;
+	int k, bad = 0, sig;
+
+	if (argc != 4 || (nthreads = atoi(argv[2])) < 1 || nthreads > MAXT
+	    || (passes = atol(argv[3])) < 1) {
+		fprintf(stderr, "usage: pads_passes call|loop|signal|alarm THREADS PASSES\n");
+		return 2;
+	}
+	mode = argv[1];
+	sig = !strcmp(mode, "signal") || !strcmp(mode, "alarm");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	pthread_barrier_init(&start_line, NULL, (unsigned)nthreads + 1);
+	for (k = 0; k < nthreads; k++)
+		pthread_create(&t[k], NULL, worker, (void *)(long)k);
+	/* the workers inherited an open mask; main takes no SIGALRM */
+	pthread_sigmask(SIG_BLOCK, &alrm, NULL);
+	if (!strcmp(mode, "alarm")) {
+		struct itimerval it = {{0, 50}, {0, 50}};
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
+	pthread_barrier_wait(&start_line);
+	if (!strcmp(mode, "signal"))
+		pthread_create(&s, NULL, sender, NULL);
+	for (k = 0; k < nthreads; k++)
+		pthread_join(t[k], NULL);
+	if (!strcmp(mode, "alarm")) {
+		struct itimerval off = {{0, 0}, {0, 0}};
+		setitimer(ITIMER_REAL, &off, NULL);
+	}
+	if (!strcmp(mode, "signal")) {
+		stop_sender = 1;
+		pthread_join(s, NULL);
+	}
+	for (k = 0; k < nthreads; k++) {
+		printf("thread %d passes %ld\n", k + 1, counts[k]);
+		total += counts[k];
+		if (sig ? counts[k] < passes : counts[k] != passes)
+			bad = 1;
+	}
+	printf("total passes %ld\n", total);                    /* END-SITE */
+	return bad;
+}
