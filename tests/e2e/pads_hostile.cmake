@@ -52,7 +52,7 @@ endfunction()
 # 8 threads x 100,000 passes; the site is the first line of a function, or
 # the jump target of a loop; at -O0 and -O2.  The one extra hit is main's
 # at the end.
-set(PASS_COUNTS w1-first=1 w3-mid=1 w8-last=2 each-last=8 once-77777=1 doubled=0)
+set(PASS_COUNTS w1-first=1 w3-mid=1 w8-last=1 each-last=8 once-77777=1 doubled=0)
 foreach(MODE call loop)
   pads_e2e(passes_${MODE}_O0 ${PADS_HOSTILE} 1 ${PASS_COUNTS} --
     ${RG} run @FP@ ${E2E_DIR}/pads_passes_${MODE}.yaml)
@@ -67,3 +67,31 @@ foreach(MODE signal alarm)
 endforeach()
 pads_e2e(signal_O2 ${PADS_HOSTILE} 1 ${SIG_COUNTS} --
   ${RG} run @FP@ ${E2E_DIR}/pads_signals_signal.yaml -- ${E2E_DIR}/pads_passes_O2 signal 8 20000)
+
+# Sites whose first instruction is a RIP-relative load, a call, a jcc rel8,
+# a rep movsb, a one-byte nop before a loop's jump target, a red-zone leaf's
+# line; pads_insns.sh first checks (-O0) that each site starts with the
+# instruction it is meant for.
+foreach(opt O0 O2)
+  add_executable(e2e_pads_insns_${opt} e2e/programs/pads_insns.c)
+  target_compile_options(e2e_pads_insns_${opt} PRIVATE -${opt} -g)
+  target_link_libraries(e2e_pads_insns_${opt} PRIVATE Threads::Threads)
+  set_target_properties(e2e_pads_insns_${opt} PROPERTIES OUTPUT_NAME pads_insns_${opt}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+configure_file(e2e/specs/pads_insns.yaml ${E2E_DIR}/pads_insns.yaml COPYONLY)
+set(PADS_INSNS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_insns.sh)
+pads_e2e(insns_O0 ${PADS_INSNS} ${PADS_HOSTILE} ${RG} ${E2E_DIR}/pads_insns.yaml
+  ${E2E_DIR}/pads_insns_O0 @FP@)
+pads_e2e(insns_O2 ${PADS_INSNS} ${PADS_HOSTILE} ${RG} ${E2E_DIR}/pads_insns.yaml
+  ${E2E_DIR}/pads_insns_O2 --any @FP@)
+
+# Two threads with one thread pointer: a clone(2) thread without its own
+# TLS keeps main's fs base; hits stay per thread.
+add_executable(e2e_pads_rawtls e2e/programs/pads_rawtls.c)
+target_compile_options(e2e_pads_rawtls PRIVATE -O0 -g)
+set_target_properties(e2e_pads_rawtls PROPERTIES OUTPUT_NAME pads_rawtls
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/pads_rawtls.yaml ${E2E_DIR}/pads_rawtls.yaml COPYONLY)
+pads_e2e(rawtls ${PADS_HOSTILE} 1 main-mid=1 main-last=1 each-last=2 doubled=0 --
+  ${RG} run @FP@ ${E2E_DIR}/pads_rawtls.yaml)
