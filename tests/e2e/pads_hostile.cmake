@@ -25,6 +25,9 @@ endforeach()
 foreach(MODE signal alarm)
   configure_file(e2e/specs/pads_signals.yaml.in ${E2E_DIR}/pads_signals_${MODE}.yaml @ONLY)
 endforeach()
+foreach(s serial many bind)
+  configure_file(e2e/specs/pads_${s}.yaml ${E2E_DIR}/pads_${s}.yaml COPYONLY)
+endforeach()
 
 set(PADS_HOSTILE ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_hostile.sh)
 # pads_e2e(NAME ARGS...): one test per fast-path setting, NAME_default and
@@ -67,6 +70,15 @@ foreach(MODE signal alarm)
 endforeach()
 pads_e2e(signal_O2 ${PADS_HOSTILE} 1 ${SIG_COUNTS} --
   ${RG} run @FP@ ${E2E_DIR}/pads_signals_signal.yaml -- ${E2E_DIR}/pads_passes_O2 signal 8 20000)
+# Threads one after another, reusing one stack and thread pointer: counts
+# start from 0 for each; 300 threads at once; an alias bound to a thread
+# that passed the site already (the bind site is the second extra hit).
+pads_e2e(serial ${PADS_HOSTILE} 1 w1-last=1 w5-first=1 w8-mid=1 each-last=8 doubled=0 --
+  ${RG} run @FP@ ${E2E_DIR}/pads_serial.yaml)
+pads_e2e(many ${PADS_HOSTILE} 1 w1-last=1 w300-mid=1 each-last=300 doubled=0 --
+  ${RG} run @FP@ ${E2E_DIR}/pads_many.yaml)
+pads_e2e(bind ${PADS_HOSTILE} 2 bind=1 late-7500=1 late-2500=0 others-last=7 doubled=0 --
+  ${RG} run @FP@ ${E2E_DIR}/pads_bind.yaml)
 
 # Sites whose first instruction is a RIP-relative load, a call, a jcc rel8,
 # a rep movsb, a one-byte nop before a loop's jump target, a red-zone leaf's

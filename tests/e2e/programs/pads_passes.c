@@ -16,6 +16,14 @@
  *           (on the thread it interrupts, which may be inside the site)
  *   alarm   as call, with SIGALRM from setitimer(ITIMER_REAL) every 50 µs
  *           instead, blocked in main: a worker takes it
+ *   bind    as call, and worker 3 passes bind_point() halfway through its
+ *           passes, where the spec binds an alias to it (`as:`): gates
+ *           for that alias start to match a thread that has passed the
+ *           site already
+ *   serial  as call, but one worker at a time: each is joined before the
+ *           next is made, so the thread library gives the next one the
+ *           same stack and thread pointer (TCB): a count kept by thread
+ *           pointer must start again from 0
  *
  * Prints "thread K passes N" for each worker, then "total passes N"; exits
  * 0 when every worker's count is what it must be (exactly PASSES in call
@@ -33,13 +41,14 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#define MAXT 16
+#define MAXT 512
 
 static volatile long counts[MAXT];
 static __thread int my_id = -1;
 static volatile pid_t tids[MAXT];
 static volatile int finished[MAXT];
 static volatile int stop_sender;
+static volatile long binds;
 static long passes;
 static int nthreads;
 static const char *mode;
@@ -50,6 +59,11 @@ static pthread_barrier_t start_line;
 __attribute__((noinline)) static void pass(void)
 {
 	__atomic_add_fetch(&counts[my_id], 1, __ATOMIC_RELAXED);     /* PASS-SITE */
+}
+
+__attribute__((noinline)) static void bind_point(void)
+{
+	__atomic_add_fetch(&binds, 1, __ATOMIC_RELAXED);             /* BIND-SITE */
 }
 
 static void on_signal(int sig)
@@ -65,14 +79,18 @@ static void *worker(void *arg)
 
 	my_id = (int)(long)arg;
 	tids[my_id] = (pid_t)syscall(SYS_gettid);
-	pthread_barrier_wait(&start_line);
+	if (strcmp(mode, "serial"))
+		pthread_barrier_wait(&start_line);
 	if (!strcmp(mode, "loop")) {
 		for (i = 0; i < passes; i++) {
 			__atomic_add_fetch(&counts[my_id], 1, __ATOMIC_RELAXED); /* LOOP-SITE */
 		}
 	} else {
-		for (i = 0; i < passes; i++)
+		for (i = 0; i < passes; i++) {
+			if (i == passes / 2 && my_id == 2 && !strcmp(mode, "bind"))
+				bind_point();
 			pass();
+		}
 	}
 	finished[my_id] = 1;
 	return NULL;
@@ -109,7 +127,7 @@ int main(int argc, char **argv)
 
 	if (argc != 4 || (nthreads = atoi(argv[2])) < 1 || nthreads > MAXT
 	    || (passes = atol(argv[3])) < 1) {
-		fprintf(stderr, "usage: pads_passes call|loop|signal|alarm THREADS PASSES\n");
+		fprintf(stderr, "usage: pads_passes call|loop|signal|alarm|serial THREADS PASSES\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -121,6 +139,13 @@ int main(int argc, char **argv)
 	sigaction(SIGALRM, &sa, NULL);
 	sigemptyset(&alrm);
 	sigaddset(&alrm, SIGALRM);
+	if (!strcmp(mode, "serial")) {
+		for (k = 0; k < nthreads; k++) {
+			pthread_create(&t[k], NULL, worker, (void *)(long)k);
+			pthread_join(t[k], NULL);
+		}
+		goto counted;
+	}
 	pthread_barrier_init(&start_line, NULL, (unsigned)nthreads + 1);
 	for (k = 0; k < nthreads; k++)
 		pthread_create(&t[k], NULL, worker, (void *)(long)k);
@@ -143,8 +168,10 @@ int main(int argc, char **argv)
 		stop_sender = 1;
 		pthread_join(s, NULL);
 	}
+counted:
 	for (k = 0; k < nthreads; k++) {
-		printf("thread %d passes %ld\n", k + 1, counts[k]);
+		if (nthreads <= 16 || k < 3 || k == nthreads - 1)
+			printf("thread %d passes %ld\n", k + 1, counts[k]);
 		total += counts[k];
 		if (sig ? counts[k] < passes : counts[k] != passes)
 			bad = 1;
