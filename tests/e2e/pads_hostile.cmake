@@ -25,7 +25,7 @@ endforeach()
 foreach(MODE signal alarm)
   configure_file(e2e/specs/pads_signals.yaml.in ${E2E_DIR}/pads_signals_${MODE}.yaml @ONLY)
 endforeach()
-foreach(s serial many bind)
+foreach(s serial many bind longjmp exit)
   configure_file(e2e/specs/pads_${s}.yaml ${E2E_DIR}/pads_${s}.yaml COPYONLY)
 endforeach()
 
@@ -70,6 +70,12 @@ foreach(MODE signal alarm)
 endforeach()
 pads_e2e(signal_O2 ${PADS_HOSTILE} 1 ${SIG_COUNTS} --
   ${RG} run @FP@ ${E2E_DIR}/pads_signals_signal.yaml -- ${E2E_DIR}/pads_passes_O2 signal 8 20000)
+# Handlers that siglongjmp out of the site, or end their thread inside it
+# (a raw exit system call), wherever the signal caught it.
+pads_e2e(longjmp ${PADS_HOSTILE} 1 w2-1000=1 each-5000=8 live=0 --
+  ${RG} run @FP@ ${E2E_DIR}/pads_longjmp.yaml)
+pads_e2e(exit ${PADS_HOSTILE} 1 each-20000=9 main-first=1 main-last=1 main-more=0 --
+  ${RG} run @FP@ ${E2E_DIR}/pads_exit.yaml)
 # Threads one after another, reusing one stack and thread pointer: counts
 # start from 0 for each; 300 threads at once; an alias bound to a thread
 # that passed the site already (the bind site is the second extra hit).

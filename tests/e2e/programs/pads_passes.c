@@ -20,6 +20,15 @@
  *           passes, where the spec binds an alias to it (`as:`): gates
  *           for that alias start to match a thread that has passed the
  *           site already
+ *   longjmp as signal, but the handler siglongjmps out of whatever the
+ *           worker was doing (the site included) back to its loop, which
+ *           goes on until PASSES passes are complete; prints "slack J", J
+ *           the number of jumps: an arrival may be cut off before its pass
+ *   exit    the workers pass the site until the sender, once each has made
+ *           PASSES passes, has them end with a raw exit system call from
+ *           the handler, wherever they are (the site included); then main
+ *           passes the site PASSES times itself; "slack" is the number of
+ *           workers
  *   serial  as call, but one worker at a time: each is joined before the
  *           next is made, so the thread library gives the next one the
  *           same stack and thread pointer (TCB): a count kept by thread
@@ -33,6 +42,7 @@
 #define _GNU_SOURCE
 #endif
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +59,10 @@ static volatile pid_t tids[MAXT];
 static volatile int finished[MAXT];
 static volatile int stop_sender;
 static volatile long binds;
+static volatile long jumps[MAXT];
+static __thread sigjmp_buf back;
+static __thread volatile int armed;
+static int on_sig;          /* 0: pass, 1: siglongjmp, 2: exit */
 static long passes;
 static int nthreads;
 static const char *mode;
@@ -69,7 +83,15 @@ __attribute__((noinline)) static void bind_point(void)
 static void on_signal(int sig)
 {
 	(void)sig;
-	if (my_id >= 0)
+	if (my_id < 0)
+		return;
+	if (on_sig == 2 && counts[my_id] >= passes)
+		syscall(SYS_exit, 0);
+	if (on_sig == 1 && armed) {
+		jumps[my_id]++;
+		siglongjmp(back, 1);
+	}
+	if (on_sig == 0)
 		pass();
 }
 
@@ -81,7 +103,16 @@ static void *worker(void *arg)
 	tids[my_id] = (pid_t)syscall(SYS_gettid);
 	if (strcmp(mode, "serial"))
 		pthread_barrier_wait(&start_line);
-	if (!strcmp(mode, "loop")) {
+	if (on_sig == 1) {
+		sigsetjmp(back, 1);
+		armed = 1;
+		while (counts[my_id] < passes)
+			pass();
+		armed = 0;
+	} else if (on_sig == 2) {
+		for (;;)
+			pass();
+	} else if (!strcmp(mode, "loop")) {
 		for (i = 0; i < passes; i++) {
 			__atomic_add_fetch(&counts[my_id], 1, __ATOMIC_RELAXED); /* LOOP-SITE */
 		}
@@ -108,7 +139,13 @@ static void *sender(void *arg)
 		for (k = 0; k < nthreads; k++) {
 			if (finished[k])
 				continue;
+			if (on_sig == 2 && tids[k] && syscall(SYS_tgkill, getpid(), tids[k], 0) != 0) {
+				finished[k] = 1;        /* gone */
+				continue;
+			}
 			left++;
+			if (on_sig == 2 && counts[k] < passes)
+				continue;
 			if (syscall(SYS_tgkill, getpid(), tids[k], SIGUSR1) == 0)
 				sent++;
 		}
@@ -131,7 +168,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[1];
-	sig = !strcmp(mode, "signal") || !strcmp(mode, "alarm");
+	on_sig = !strcmp(mode, "longjmp") ? 1 : !strcmp(mode, "exit") ? 2 : 0;
+	sig = !strcmp(mode, "signal") || !strcmp(mode, "alarm") || on_sig;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESTART;
@@ -156,7 +194,7 @@ int main(int argc, char **argv)
 		setitimer(ITIMER_REAL, &it, NULL);
 	}
 	pthread_barrier_wait(&start_line);
-	if (!strcmp(mode, "signal"))
+	if (!strcmp(mode, "signal") || on_sig)
 		pthread_create(&s, NULL, sender, NULL);
 	for (k = 0; k < nthreads; k++)
 		pthread_join(t[k], NULL);
@@ -164,9 +202,26 @@ int main(int argc, char **argv)
 		struct itimerval off = {{0, 0}, {0, 0}};
 		setitimer(ITIMER_REAL, &off, NULL);
 	}
-	if (!strcmp(mode, "signal")) {
+	if (!strcmp(mode, "signal") || on_sig) {
 		stop_sender = 1;
 		pthread_join(s, NULL);
+	}
+	if (on_sig == 2) {
+		/* the workers are gone, some from inside the site: main's own
+		 * passes, counted in counts[nthreads] */
+		my_id = nthreads;
+		for (long i = 0; i < passes; i++)
+			pass();
+		printf("main passes %ld\n", counts[nthreads]);
+		total += counts[nthreads];
+		printf("slack %d\n", nthreads);
+	}
+	if (on_sig == 1) {
+		long j = 0;
+
+		for (k = 0; k < nthreads; k++)
+			j += jumps[k];
+		printf("slack %ld\n", j);
 	}
 counted:
 	for (k = 0; k < nthreads; k++) {
