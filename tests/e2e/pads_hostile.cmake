@@ -116,7 +116,7 @@ pads_e2e(rawtls ${PADS_HOSTILE} 1 main-mid=1 main-last=1 each-last=2 doubled=0 -
 
 # Text integrity: the program checks that its code is its files' once
 # racegate has let it go: children forked (and exec'd) while the site is
-# armed, after attach --for, after --keep-stopped, and what racegate killed
+# armed, a clone(CLONE_VM) child that outlives the run, after attach --for, after --keep-stopped, and what racegate killed
 # with SIGKILL leaves (attach: its int3, and a SIGTRAP at the next pass;
 # run: the program dies with racegate).
 add_executable(e2e_pads_text e2e/programs/pads_text.c)
@@ -124,10 +124,10 @@ target_compile_options(e2e_pads_text PRIVATE -O0 -g)
 target_link_libraries(e2e_pads_text PRIVATE Threads::Threads)
 set_target_properties(e2e_pads_text PROPERTIES OUTPUT_NAME pads_text
                       RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s serve keep fork)
+foreach(s serve keep fork outlive)
   configure_file(e2e/specs/pads_text_${s}.yaml ${E2E_DIR}/pads_text_${s}.yaml COPYONLY)
 endforeach()
-foreach(mode fork attach keep kill9 runkill9)
+foreach(mode fork outlive attach keep kill9 runkill9)
   pads_e2e(text_${mode} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_text.sh ${RG}
     ${E2E_DIR}/pads_text ${E2E_DIR} ${mode} @FP@)
 endforeach()

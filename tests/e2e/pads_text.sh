@@ -6,6 +6,9 @@
 #   fork     racegate run: a child forked while the site is armed, not
 #            followed, and a child that execs, each pass the site and find
 #            their text intact
+#   outlive  racegate run: main leaves a clone(CLONE_VM) child behind and
+#            exits; once racegate has let it go, the child finds the memory
+#            it kept intact and passes the site
 #   attach   racegate attach --for 1s while two workers pass the site as
 #            fast as they can: after it, the text is intact and the workers
 #            make 200,000 more passes
@@ -79,6 +82,15 @@ fork)
 	grep -q "^fork child: exit 0" "$dir/rg" || fail "the forked child did not exit 0"
 	grep -q "^exec child: exit 0" "$dir/rg" || fail "the exec'd child did not exit 0"
 	grep -q "PASSED" "$dir/rg" || fail "the run did not pass"
+	;;
+outlive)
+	(cd "$specs" && timeout -k 5 240 "$rg" run --verbose "$@" pads_text_outlive.yaml -- \
+		"$prog" outlive "$dir/child") >"$dir/rg" 2>&1 || fail "racegate run failed"
+	cat "$dir/rg"
+	await "$dir/child" "still traced"
+	cat "$dir/child"
+	grep -q "^outliving child: text intact" "$dir/child" || fail "the memory the child kept is not the file's"
+	grep -q "^outliving child: passes 20000, still traced 0$" "$dir/child" || fail "the child did not pass the site untraced"
 	;;
 attach)
 	serve

@@ -16,6 +16,13 @@
  *                     (which does the same in the new image); exits 0 when
  *                     both children did
  *   pads_text execd   as the children of fork: pass, check, exit 0/1
+ *   pads_text outlive FILE
+ *                     the workers pass the site 20,000 times each, then
+ *                     main makes a child that shares its memory
+ *                     (clone(CLONE_VM), a process of its own) and exits;
+ *                     the child waits until no tracer is left, checks the
+ *                     text of the memory main left it, passes the site
+ *                     20,000 times and writes what it found to FILE
  *
  * Also prints how many executable mappings no file backs (racegate's
  * scratch pages), for the record: the check is about the files' bytes.
@@ -26,6 +33,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +236,54 @@ static int forks(const char *self)
 	return bad;
 }
 
+static char child_stack[1 << 16];
+
+static int outliver(void *arg)
+{
+	char line[256];
+	int i, traced = 1;
+	FILE *f;
+
+	/* racegate lets go of the memory once the program has ended */
+	for (i = 0; i < 3000 && traced; i++) {
+		usleep(10000);
+		traced = 0;
+		if ((f = fopen("/proc/self/status", "r"))) {
+			while (fgets(line, sizeof(line), f))
+				if (!strncmp(line, "TracerPid:", 10))
+					traced = atoi(line + 10) != 0;
+			fclose(f);
+		}
+	}
+	if (!freopen(arg, "w", stdout))
+		_exit(2);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	i = child_check("outliving child");
+	printf("outliving child: passes %ld, still traced %d\n", counts[0], traced);
+	fflush(stdout);
+	_exit(i);
+}
+
+static int outlive(const char *file)
+{
+	pthread_t t[2];
+	int k;
+
+	for (k = 0; k < 2; k++)
+		pthread_create(&t[k], NULL, worker, (void *)(long)k);
+	while (counts[0] < 20000 || counts[1] < 20000)
+		usleep(1000);
+	quit = 1;
+	for (k = 0; k < 2; k++)
+		pthread_join(t[k], NULL);
+	counts[0] = 0;
+	fflush(stdout);
+	if (clone(outliver, child_stack + sizeof(child_stack), CLONE_VM | SIGCHLD,
+		  (void *)file) < 0)
+		return 2;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX];
@@ -236,6 +292,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 2 && !strcmp(argv[1], "serve"))
 		return serve();
+	if (argc == 3 && !strcmp(argv[1], "outlive"))
+		return outlive(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "execd"))
 		return child_check("exec child");
 	if (argc == 2 && !strcmp(argv[1], "fork")) {
@@ -244,6 +302,6 @@ int main(int argc, char **argv)
 		self[l] = 0;
 		return forks(self);
 	}
-	fprintf(stderr, "usage: pads_text serve|fork|execd\n");
+	fprintf(stderr, "usage: pads_text serve|fork|execd|outlive FILE\n");
 	return 2;
 }
