@@ -233,6 +233,16 @@ typedef struct dwarfx_span {
  */
 size_t dwarfx_line_range(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max);
 
+/*
+ * The code of the function holding addr, every piece of it (a function's
+ * cold part too, from its DW_AT_ranges; for an inlined instance, the
+ * function it is inlined in): out[0..n), link-time; 0 when not known or
+ * more than max pieces.  Without debug information, the ELF symbol or
+ * unwind entry holding addr.  For a jump pad (tracer_pad_make), which must
+ * see every jump that could land in the bytes it replaces.
+ */
+size_t dwarfx_function_spans(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max);
+
 /* Is an address where an instruction starts?  (dwarfx_boundary) */
 enum dwarfx_bound {
 	DWARFX_BOUNDARY,       /* it starts an instruction */

@@ -559,3 +559,26 @@ void dwarfx_insn_release(dwarfx *dx)
 	free(dx->noted);
 	free(dx->fde_starts);
 }
+
+size_t dwarfx_function_spans(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max)
+{
+	uint32_t f = dwarfx_fn_at(dx, addr);
+	struct cand c[MAX_CANDS];
+	size_t n = 0, j;
+
+	/* an inlined instance is part of the function it is inlined in */
+	while (f != DWARFX_NONE && dx->fns[f].parent != DWARFX_NONE)
+		f = dx->fns[f].parent;
+	if (f != DWARFX_NONE) {
+		if (dx->fns[f].nranges > max)
+			return 0;
+		for (j = dx->fns[f].range0; j < dx->fns[f].range0 + dx->fns[f].nranges; j++)
+			out[n++] = (dwarfx_span){ dx->ranges[j].lo, dx->ranges[j].hi };
+		return n;
+	}
+	/* no debug information: the symbol (or unwind entry) holding it */
+	if (!max || !candidates(dx, addr, c))
+		return 0;
+	out[0] = (dwarfx_span){ c[0].lo, c[0].hi };
+	return 1;
+}

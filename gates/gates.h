@@ -191,6 +191,31 @@ bool gate_thread_is(const gate_engine *e, pid_t tid, const char *alias);
  */
 bool gate_open_ended(const gate_engine *e, size_t i);
 
+/*
+ * For a pass-through fast path (the tracer's jump pads): how many of tid's
+ * next arrivals at the location of gates[0..n) (as for gate_arrive) can
+ * pass without the engine noting anything, so need not reach gate_arrive;
+ * the one after them must.  GATE_PASS_FOREVER: none ever needs to, as the
+ * engine knows the gates now.  0 for a thread the engine does not know, a
+ * held one, a gate whose filters match every arrival (no hit:), a when:
+ * gate whose thread: and hit: match (the condition is not looked at), and
+ * a gate whose thread filter does not select tid now but could later pick
+ * a thread it cannot name now (gate_open_ended): a count that is only ever
+ * too small errs toward one more arrival, never one less.  Pure query.
+ */
+#define GATE_PASS_FOREVER ((unsigned long)-1)
+unsigned long gate_next_interest(const gate_engine *e, pid_t tid, const size_t *gates,
+				 size_t n);
+
+/*
+ * tid made k arrivals at the location of gates[0..n) that were not given to
+ * gate_arrive (passed in a pad, after gate_next_interest allowed them):
+ * counted for hit: and $hit as gate_arrive would have.  Nothing else
+ * changes.  Unknown or held tid: nothing is counted.
+ */
+void gate_count_passes(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
+		       unsigned long k);
+
 /* Is event open? */
 bool gate_event_open(const gate_engine *e, const char *event);
 

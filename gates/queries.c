@@ -273,3 +273,68 @@ void gate_needs_free(gate_need *v, size_t n)
 		free(v[i].by);
 	free(v);
 }
+
+/* ---- the fast path's view (gate_next_interest) ----------------------- */
+
+/* How many of th's next arrivals gate gi lets pass unnoted (see gates.h). */
+static unsigned long gate_interest(const gate_engine *e, size_t gi,
+				   const struct gate_thread *th)
+{
+	const struct gate *g = &e->gates[gi];
+	const size_t *c;
+	uint64_t key;
+
+	if (g->done)
+		return GATE_PASS_FOREVER;
+	if (!gi_sel_match(e, g, th))
+		/* a filter that may still come to select th: every arrival */
+		return sel_open_ended(e, g) ? 0 : GATE_PASS_FOREVER;
+	if (g->sp->hit <= 0)
+		return 0;
+	key = ((uint64_t)th->seq << 32) | (uint32_t)gi;
+	c = rg_intmap_get(&e->hits, key);
+	if (c && *c >= (size_t)g->sp->hit)
+		return GATE_PASS_FOREVER;
+	/* the hit-th arrival is the one: the ones before it pass */
+	return (unsigned long)g->sp->hit - (c ? *c : 0) - 1;
+}
+
+unsigned long gate_next_interest(const gate_engine *e, pid_t tid, const size_t *gates,
+				 size_t n)
+{
+	const struct gate_thread *th = gi_thread_find(e, tid);
+	unsigned long best = GATE_PASS_FOREVER;
+
+	if (!th || th->exited || th->held)
+		return 0;
+	for (size_t k = 0; k < n && best; k++) {
+		unsigned long v;
+
+		if (gates[k] >= e->ngates)
+			continue;
+		v = gate_interest(e, gates[k], th);
+		if (v < best)
+			best = v;
+	}
+	return best;
+}
+
+void gate_count_passes(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
+		       unsigned long k)
+{
+	const struct gate_thread *th = gi_thread_find(e, tid);
+
+	if (!th || th->exited || th->held || !k)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct gate *g;
+
+		if (gates[i] >= e->ngates)
+			continue;
+		g = &e->gates[gates[i]];
+		/* counted as gate_arrive counts: every arrival, for hit: and when: */
+		if (g->sp->hit > 0 || g->sp->when)
+			*rg_intmap_ref(&e->hits, ((uint64_t)th->seq << 32) |
+				       (uint32_t)gates[i], 0) += k;
+	}
+}

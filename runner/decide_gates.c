@@ -555,6 +555,20 @@ static bool dg_done(void *d)
 	return true;
 }
 
+static unsigned long dg_next_interest(void *d, pid_t tid, const plan_bp *at)
+{
+	gates_decider *g = d;
+
+	return gate_next_interest(g->eng, tid, at->gates, at->ngates);
+}
+
+static void dg_count_passes(void *d, pid_t tid, const plan_bp *at, unsigned long k)
+{
+	gates_decider *g = d;
+
+	gate_count_passes(g->eng, tid, at->gates, at->ngates, k);
+}
+
 const decider_ops gates_decider_ops = {
 	.wants_names = dg_wants_names,
 	.thread_started = dg_thread_started,
@@ -571,4 +585,6 @@ const decider_ops gates_decider_ops = {
 	.diagnose = dg_diagnose,
 	.needs = dg_needs,
 	.done = dg_done,
+	.next_interest = dg_next_interest,
+	.count_passes = dg_count_passes,
 };

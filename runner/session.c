@@ -445,6 +445,110 @@ static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
 		s->res->bp_disarmed++;
 }
 
+/* Says for each gate at bp whether it got a pad, and why not (--verbose). */
+static void pad_say(const session *s, const plan_bp *bp, const char *why)
+{
+	for (size_t k = 0; k < bp->ngates; k++) {
+		const spec_gate *g = &s->p->sp->gates[bp->gates[k]];
+
+		if (why)
+			rg_trace("gate '%s' at %s: no pad: %s", g->name, g->at, why);
+		else
+			rg_trace("gate '%s' at %s: pad", g->name, g->at);
+	}
+}
+
+/*
+ * The code of the function holding bp (run-time), for a pad that covers more
+ * than the site's first instruction.
+ */
+static size_t pad_function(const session *s, const plan_bp *bp, tracer_span *out)
+{
+	dwarfx_span sp[8];
+	size_t n, k;
+
+	n = dwarfx_function_spans(s->p->dx, bp->site.link_addr, sp, 8);
+	for (k = 0; k < n; k++) {
+		out[k].lo = run_bias_addr(&s->bt, (rg_site){PLAN_EXE, sp[k].lo});
+		out[k].hi = out[k].lo + (sp[k].hi - sp[k].lo);
+	}
+	return n;
+}
+
+/*
+ * Jump pads for the executable's gate sites (tracer_pad_make), at the exec
+ * stop: the one thread is stopped.  Not where racegate needs the trap of
+ * its own (the entry, pthread_create, a FUNCTION:return's entry), nor for
+ * a decider that cannot tell what passes, nor when the program is to be
+ * left stopped (the jumps would stay in it).
+ */
+static void make_pads(session *s)
+{
+	const char *off = s->o->no_fastpath ? "--no-fastpath" :
+			  s->o->keep_stopped ? "--keep-stopped" :
+			  !s->ops->next_interest || !s->ops->count_passes ?
+			  "the decider traps every hit" : NULL;
+
+	for (size_t i = 0; i < s->p->nbps && !s->end.failed; i++) {
+		const plan_bp *bp = &s->p->bps[i];
+		uint64_t addr = run_bias_addr(&s->bt, bp->site);
+		const char *why = off;
+		rg_err err = RG_ERR_INIT;
+		tracer_span fn[8];
+
+		if (!why && ((s->entry && addr == s->entry) || is_ptc(s, addr) ||
+			     run_locs_busy(s->locs, addr)))
+			why = "racegate's own breakpoint is there too";
+		for (size_t k = 0; !why && k < bp->ngates; k++)
+			if (s->p->sp->gates[bp->gates[k]].then_open.n)
+				why = "racegate steps past the line (then_open, sequence)";
+		if (!why && tracer_pad_make(s->tr, addr, fn, pad_function(s, bp, fn),
+					    &why, &err) < 0) {
+			rg_trace("no pad at 0x%llx: %s", (unsigned long long)addr, err.msg);
+			why = "the pad could not be written";
+		}
+		pad_say(s, bp, why);
+	}
+}
+
+/* tid's passes through the pad at addr since it was last told: to the decider. */
+static void pad_sync(session *s, pid_t tid, const plan_bp *bp, uint64_t addr)
+{
+	rg_err err = RG_ERR_INIT;
+	uint64_t k = 0;
+
+	if (tracer_pad_sync(s->tr, tid, addr, &k, &err) < 0 || !k)
+		return;
+	s->res->bp_hits += k;
+	s->ops->count_passes(s->d, tid, bp, (unsigned long)k);
+}
+
+/* After tid's arrival at the pad at addr: how far it may pass unseen. */
+static void pad_allow(session *s, pid_t tid, const plan_bp *bp, uint64_t addr)
+{
+	rg_err err = RG_ERR_INIT;
+	unsigned long n;
+
+	if (!tracer_pad_at(s->tr, addr) || !tracer_is_stopped(s->tr, tid))
+		return;
+	n = s->ops->next_interest(s->d, tid, bp);
+	if (tracer_pad_allow(s->tr, tid, addr, n == ULONG_MAX ? UINT64_MAX : n, &err) < 0)
+		rg_trace("pad at 0x%llx: %s", (unsigned long long)addr, err.msg);
+}
+
+/* A thread is gone: its passes through every pad count still. */
+static void pads_thread_gone(session *s, pid_t tid)
+{
+	if (!s->ops->count_passes)
+		return;
+	for (size_t i = 0; i < s->p->nbps; i++) {
+		uint64_t addr = run_bias_addr(&s->bt, s->p->bps[i].site);
+
+		if (tracer_pad_at(s->tr, addr))
+			pad_sync(s, tid, &s->p->bps[i], addr);
+	}
+}
+
 /* An arrival in the image a followed child runs after its exec. */
 static void on_image_breakpoint(session *s, pid_t tid, struct proc *pr, uint64_t addr)
 {
@@ -470,6 +574,7 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 {
 	const plan_bp *bp;
 	struct proc *pr = proc_of(s, tid);
+	bool pad = tracer_pad_at(s->tr, addr);
 
 	if (pr->img) {
 		on_image_breakpoint(s, tid, pr, addr);
@@ -505,7 +610,11 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 		s->res->bp_hits++;
 		if (s->names)
 			learn_names(s);
+		if (pad && s->ops->count_passes)
+			pad_sync(s, tid, bp, addr);
 		dn = s->ops->arrive(s->d, tid, bp, session_now(s));
+		if (pad && s->ops->next_interest)
+			pad_allow(s, tid, bp, addr);
 		restart_released(s);
 		disarm_if_dead(s, bp, addr);
 		if (dn == DECIDE_HOLD)
@@ -725,6 +834,7 @@ static void dispatch(session *s, const tracer_event *ev)
 		if (s->nlive)
 			s->nlive--;
 		run_locs_thread_exited(s->locs, ev->tid);
+		pads_thread_gone(s, ev->tid);
 		s->ops->thread_exited(s->d, ev->tid, t);
 		restart_released(s);
 		break;
@@ -1184,6 +1294,8 @@ static void arm_all(session *s)
 	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s);
 	if (!s->end.failed && run_locs_start(s->locs, &err) < 0)
 		locs_failed(s, &err);
+	if (!s->end.failed)
+		make_pads(s);
 }
 
 /*

@@ -744,6 +744,89 @@ START_TEST(hit_n)
 END_TEST
 
 /*
+ * The fast path's question (gate_next_interest): how many arrivals may pass
+ * unnoted.  A thread filter that does not match: never; hit: N: N-1 minus
+ * those counted; passes counted by gate_count_passes make the N-th arrival
+ * the one gate_arrive notes; once: done: never; when: matching: every one.
+ */
+START_TEST(next_interest_hit_and_thread)
+{
+	spec_gate *g;
+	size_t v[2] = {0, 1};
+
+	S = tspec_new(4);
+	talias(S, "w1", "worker", NULL, 1);
+	g = tgate(S, "loop.c:7");
+	g->hit = 5;
+	tsel_alias(&g->thread, "w1");
+	tlist(&g->open, "fifth", NULL);
+	g = tgate(S, "loop.c:7");
+	g->hit = 3;
+	tsel_alias(&g->thread, "w1");
+	start_engine();
+
+	gate_thread_started(E, 1, "worker", false, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	take();
+	ck_assert_uint_eq(gate_next_interest(E, 9, v, 2), 0);   /* unknown thread */
+	ck_assert_uint_eq(gate_next_interest(E, 1, v, 2), 2);   /* hit 3 is the first */
+	ck_assert_uint_eq(gate_next_interest(E, 2, v, 2), GATE_PASS_FOREVER);
+	gate_count_passes(E, 1, v, 2, 2);
+	ck_assert_uint_eq(gate_next_interest(E, 1, v, 2), 0);
+	ck_assert(!arrive2(1, 0, 1, 1));                       /* its third */
+	ck_assert_str_eq(take(), "arrive 1 @1\n");
+	ck_assert_uint_eq(gate_next_interest(E, 1, v, 2), 1);   /* 4th passes, 5th noted */
+	gate_count_passes(E, 1, v, 2, 1);
+	ck_assert(!arrive2(1, 0, 1, 2));
+	ck_assert_str_eq(take(), "arrive 1 @0\nopen 1 @0 fifth\n");
+	ck_assert_uint_eq(gate_next_interest(E, 1, v, 2), GATE_PASS_FOREVER);
+	/* thread 2's passes count too, although nothing selects it */
+	gate_count_passes(E, 2, v, 2, 7);
+	ck_assert_uint_eq(gate_next_interest(E, 2, v, 2), GATE_PASS_FOREVER);
+}
+END_TEST
+
+START_TEST(next_interest_once_when_alias)
+{
+	spec_gate *g;
+	size_t z = 0, o = 1, w = 2, h = 3;
+
+	S = tspec_new(4);
+	g = tgate(S, "a.c:1");                 /* 0: once, any thread */
+	g->once = true;
+	g = tgate(S, "a.c:2");                 /* 1: for an alias bound later */
+	tsel_alias(&g->thread, "late");
+	g = tgate(S, "a.c:3");                 /* 2: when:, thread main */
+	g->thread.kind = SPEC_SEL_MAIN;
+	g->when = xstrdup("$hit % 2 == 0");
+	g = tgate(S, "a.c:4");                 /* 3: binds late */
+	g->as = xstrdup("late");
+	g->hit = 2;
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	take();
+	ck_assert_uint_eq(gate_next_interest(E, 2, &z, 1), 0);
+	ck_assert(!arrive1(2, 0, 1));
+	ck_assert_uint_eq(gate_next_interest(E, 1, &z, 1), GATE_PASS_FOREVER);
+	/* an alias not bound yet may come to name anyone: every arrival */
+	ck_assert_uint_eq(gate_next_interest(E, 1, &o, 1), 0);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &o, 1), 0);
+	/* when: is asked on every arrival its thread filter matches */
+	ck_assert_uint_eq(gate_next_interest(E, 1, &w, 1), 0);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &w, 1), GATE_PASS_FOREVER);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &h, 1), 1);
+	gate_count_passes(E, 2, &h, 1, 1);
+	ck_assert(!arrive1(2, 3, 2));          /* binds late to 2 */
+	take();
+	ck_assert_uint_eq(gate_next_interest(E, 1, &o, 1), GATE_PASS_FOREVER);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &o, 1), 0);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &h, 1), GATE_PASS_FOREVER);
+}
+END_TEST
+
+/*
  * The fake condition: logs what it was asked, and is true on even passes,
  * or (gate text "$thread == first") when the thread is first.
  */
@@ -1775,6 +1858,8 @@ static Suite *gates_suite(void)
 	tc = tcase_create("filters");
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, hit_n);
+	tcase_add_test(tc, next_interest_hit_and_thread);
+	tcase_add_test(tc, next_interest_once_when_alias);
 	tcase_add_test(tc, when_hook);
 	tcase_add_test(tc, once_gate);
 	tcase_add_test(tc, as_in_pool);

@@ -12,6 +12,7 @@
 #include <capstone/capstone.h>
 
 const uint8_t arch_bp_insn[] = { 0xcc };
+const uint8_t arch_nop_insn[] = { 0x90 };
 
 /* syscall; int3 */
 const uint8_t arch_stub[] = { 0x0f, 0x05, 0xcc };
@@ -204,8 +205,14 @@ int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 	 * in 64-bit mode), which covers builds that do not set the group.
 	 */
 	if (cs_insn_group(a->cs, ci, CS_GRP_BRANCH_RELATIVE) ||
-	    ((jump || call) && has_imm_operand(x)))
+	    ((jump || call) && has_imm_operand(x))) {
 		insn->flags |= ARCH_INSN_RELBRANCH;
+		for (int i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_IMM)
+				insn->target = (uint64_t)x->operands[i].imm;
+	} else if (jump) {
+		insn->flags |= ARCH_INSN_INDIRECT;
+	}
 	if (ci->id == X86_INS_SYSCALL)
 		insn->flags |= ARCH_INSN_SYSCALL;
 	if (jump || call || (insn->flags & (ARCH_INSN_RET | ARCH_INSN_SYSCALL)) ||
@@ -285,4 +292,190 @@ uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
 	if (insn->flags & ARCH_INSN_RELBRANCH)
 		return pc - slot + orig;  /* taken: slot+len+rel -> orig+len+rel */
 	return pc;                        /* ret, indirect jmp/call: absolute */
+}
+
+/* ---- jump pads (tracer_int.h, pad.c) --------------------------------- */
+
+#include <sys/auxv.h>
+
+#ifndef HWCAP2_FSGSBASE
+#define HWCAP2_FSGSBASE (1 << 1)
+#endif
+
+/*
+ * The pad reads the thread pointer with rdfsbase: one instruction, no
+ * memory access, and 0 (never a key) for a thread that has none, where
+ * `mov %fs:0` would fault.  The kernel enables it for user space (5.9 on)
+ * and says so in AT_HWCAP2; racegate runs on the machine and kernel the
+ * program runs on.
+ */
+bool arch_pad_supported(const char **why)
+{
+	if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE)) {
+		*why = "the cpu or kernel lacks fsgsbase";
+		return false;
+	}
+	return true;
+}
+
+uint64_t arch_thread_pointer(const struct user_regs_struct *r)
+{
+	return r->fs_base;
+}
+
+struct emit {
+	uint8_t *out;
+	size_t n;
+	uint64_t at;
+};
+
+static void put(struct emit *e, const uint8_t *b, size_t n)
+{
+	memcpy(e->out + e->n, b, n);
+	e->n += n;
+}
+
+/* A rel32 to `to`, the last 4 bytes of an instruction ending `tail` bytes on. */
+static bool put_rel32(struct emit *e, uint64_t to, size_t tail)
+{
+	int64_t rel = (int64_t)(to - (e->at + e->n + 4 + tail));
+	int32_t r32 = (int32_t)rel;
+
+	memcpy(e->out + e->n, &r32, 4);
+	e->n += 4;
+	return rel == r32;
+}
+
+/* A jump of the pad's own, patched once its target is known. */
+static size_t put_j32(struct emit *e, const uint8_t *op, size_t oplen)
+{
+	static const uint8_t zero[4];
+
+	put(e, op, oplen);
+	put(e, zero, 4);
+	return e->n - 4;
+}
+
+static void fix_j32(struct emit *e, size_t where, size_t target)
+{
+	int32_t rel = (int32_t)((int64_t)target - (int64_t)(where + 4));
+
+	memcpy(e->out + where, &rel, 4);
+}
+
+static void fix_j8(struct emit *e, size_t where, size_t target)
+{
+	int64_t rel = (int64_t)target - (int64_t)(where + 1);
+
+	RG_ASSERT(rel >= -128 && rel <= 127);
+	e->out[where] = (uint8_t)(int8_t)rel;
+}
+
+/* pop %rdx; pop %rcx; pop %rax; popfq; lea 128(%rsp),%rsp */
+static const uint8_t pad_restore[] = {
+	0x5a, 0x59, 0x58, 0x9d, 0x48, 0x8d, 0xa4, 0x24, 0x80, 0x00, 0x00, 0x00,
+};
+
+/*
+ * The pad (see tracer_int.h for its table):
+ *
+ *        lea -128(%rsp),%rsp       the red zone is the function's
+ *        pushfq; push %rax; push %rcx; push %rdx
+ *        cmpb $0,table(%rip); jne pass
+ *        rdfsbase %rax
+ *        lea slots(%rip),%rcx
+ *  scan: cmpb $0,24(%rcx); je trap
+ *        cmpb $1,24(%rcx); jne next
+ *        cmp (%rcx),%rax; je found
+ *  next: add $32,%rcx; jmp scan
+ * found: cmpb $0,25(%rcx); jne trap
+ *        mov 8(%rcx),%rax
+ * again: test %rax,%rax; je trap
+ *        lea -1(%rax),%rdx
+ *        cmpxchg %rdx,8(%rcx); jne again
+ *  pass: restore; the instruction; jmp site+len
+ *  trap: restore; int3; jmp to the instruction
+ *
+ * The pass is taken with one compare-and-swap: a signal handler that runs
+ * the same pad in between (its own pass, or a trap after which the tracer
+ * writes a new count) makes it fail and the pass is decided again, so
+ * every pass is counted once and only against the count that allows it.
+ */
+int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err)
+{
+	static const uint8_t prologue[] = {
+		0x48, 0x8d, 0x64, 0x24, 0x80, 0x9c, 0x50, 0x51, 0x52,
+	};
+	static const uint8_t rdfsbase_rax[] = { 0xf3, 0x48, 0x0f, 0xae, 0xc0 };
+	struct emit e = { out, 0, p->at };
+	size_t j_off_pass, scan, j_end, j_next, j_found, next, found, j_force;
+	size_t again, j_zero, j_again, pass, trap, j_back, reloc;
+	bool ok = true;
+
+	memset(out, 0xcc, PAD_CODE_MAX);
+	put(&e, prologue, sizeof(prologue));
+	put(&e, (const uint8_t[]){ 0x80, 0x3d }, 2);      /* cmpb $0,table(%rip) */
+	ok &= put_rel32(&e, p->table, 1);
+	put(&e, (const uint8_t[]){ 0x00 }, 1);
+	j_off_pass = put_j32(&e, (const uint8_t[]){ 0x0f, 0x85 }, 2);
+	put(&e, rdfsbase_rax, sizeof(rdfsbase_rax));
+	put(&e, (const uint8_t[]){ 0x48, 0x8d, 0x0d }, 3); /* lea slots(%rip),%rcx */
+	ok &= put_rel32(&e, p->table + PAD_SLOT0, 0);
+	scan = e.n;
+	put(&e, (const uint8_t[]){ 0x80, 0x79, PAD_STATE_OFF, 0x00 }, 4);
+	j_end = put_j32(&e, (const uint8_t[]){ 0x0f, 0x84 }, 2);
+	put(&e, (const uint8_t[]){ 0x80, 0x79, PAD_STATE_OFF, 0x01, 0x75, 0 }, 6);
+	j_next = e.n - 1;
+	put(&e, (const uint8_t[]){ 0x48, 0x3b, 0x01, 0x74, 0 }, 5);
+	j_found = e.n - 1;
+	next = e.n;
+	put(&e, (const uint8_t[]){ 0x48, 0x83, 0xc1, PAD_SLOT_SIZE, 0xeb, 0 }, 6);
+	fix_j8(&e, e.n - 1, scan);
+	found = e.n;
+	put(&e, (const uint8_t[]){ 0x80, 0x79, PAD_FORCE_OFF, 0x00 }, 4);
+	j_force = put_j32(&e, (const uint8_t[]){ 0x0f, 0x85 }, 2);
+	put(&e, (const uint8_t[]){ 0x48, 0x8b, 0x41, PAD_LEFT_OFF }, 4);
+	again = e.n;
+	put(&e, (const uint8_t[]){ 0x48, 0x85, 0xc0 }, 3);
+	j_zero = put_j32(&e, (const uint8_t[]){ 0x0f, 0x84 }, 2);
+	put(&e, (const uint8_t[]){ 0x48, 0x8d, 0x50, 0xff }, 4);
+	put(&e, (const uint8_t[]){ 0x48, 0x0f, 0xb1, 0x51, PAD_LEFT_OFF, 0x75, 0 }, 7);
+	j_again = e.n - 1;
+	pass = e.n;
+	put(&e, pad_restore, sizeof(pad_restore));
+	reloc = e.n;
+	{
+		uint64_t from = p->site;
+
+		for (size_t i = 0; i < p->ninsn; i++) {
+			if (arch_relocate(&p->insn[i], from, p->at + e.n, out + e.n, err) < 0)
+				return -1;
+			e.n += p->insn[i].len;
+			from += p->insn[i].len;
+		}
+		put(&e, (const uint8_t[]){ 0xe9 }, 1);
+		ok &= put_rel32(&e, from, 0);
+	}
+	trap = e.n;
+	put(&e, pad_restore, sizeof(pad_restore));
+	put(&e, arch_bp_insn, ARCH_BP_LEN);
+	j_back = put_j32(&e, (const uint8_t[]){ 0xe9 }, 1);
+	RG_ASSERT(e.n <= PAD_CODE_MAX);
+
+	fix_j32(&e, j_off_pass, pass);
+	fix_j32(&e, j_end, trap);
+	fix_j8(&e, j_next, next);
+	fix_j8(&e, j_found, found);
+	fix_j32(&e, j_force, trap);
+	fix_j32(&e, j_zero, trap);
+	fix_j8(&e, j_again, again);
+	fix_j32(&e, j_back, reloc);
+	if (!ok)
+		return rg_error(err, "cannot place a pad at 0x%llx for 0x%llx: its table or "
+				"the way back is more than 2 GiB away",
+				(unsigned long long)p->at, (unsigned long long)p->site);
+	p->trap = p->at + trap + sizeof(pad_restore);
+	p->reloc = p->at + reloc;
+	p->len = e.n;
+	return 0;
 }

@@ -106,6 +106,9 @@ static void sync_breakpoints(const struct image *img, int fd, bool armed)
 		else
 			tracer_mem_pwrite(fd, addr, &orig, 1);
 	}
+	/* pads are in the program's memory only: a child let go has its bytes */
+	if (!armed)
+		tracer_pad_unshare(img, fd);
 }
 
 /* The program's bytes back under every int3 in the child's copy. */

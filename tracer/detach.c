@@ -182,6 +182,8 @@ static pid_t detach_unsettled(const tracer *tr, bool children)
  * out-of-line copies are left behind. */
 static uint64_t detach_pc(const struct tcb *t, uint64_t pc)
 {
+	uint64_t site;
+
 	if ((t->flags & TCB_IN_STUB) && t->as->stub && pc >= t->as->stub &&
 	    pc < ARCH_STUB_TRAP_PC(t->as->stub)) {
 		/*
@@ -194,6 +196,10 @@ static uint64_t detach_pc(const struct tcb *t, uint64_t pc)
 			return t->stub_ret - (ARCH_STUB_LEN - ARCH_BP_LEN);
 		return t->stub_ret;
 	}
+	/* in a pad's copy of the site's instructions: every register is the
+	 * program's there already (pad.c) */
+	if (tracer_pad_fault_pc(t->as->img, pc, &site))
+		return site;
 	for (size_t i = 0; i < t->as->img->nbps; i++) {
 		const struct bp *b = &t->as->img->bps[i];
 		uint64_t oot = tracer_as_oot(t->as, b->addr);
@@ -301,8 +307,12 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 			tracer_regs_store(t->tid, &r);
 		}
 	}
+	/* pads: none traps any more, and the program's bytes are back (every
+	 * thread is stopped; one still inside a pad finishes it) */
+	tracer_pad_let_go(img, TRACER_MAIN_AS(tr)->memfd);
 	for (i = 0; i < img->nbps; i++)
-		if (tracer_mem_pwrite(TRACER_MAIN_AS(tr)->memfd, img->bps[i].addr,
+		if (!tracer_pad_find(img, img->bps[i].addr) &&
+		    tracer_mem_pwrite(TRACER_MAIN_AS(tr)->memfd, img->bps[i].addr,
 				      &img->bps[i].orig, 1) < 0)
 			rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 				      (unsigned long long)img->bps[i].addr,

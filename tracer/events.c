@@ -133,6 +133,9 @@ int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
 		f->parent = parent->tid;
 		f->parent_known = true;
 		f->vfork = event == PTRACE_EVENT_VFORK;
+		/* it may run the pads with its parent's thread pointer */
+		if (event != PTRACE_EVENT_FORK)
+			tracer_pad_child_shares(tr, parent);
 		f->stub_ret = (parent->flags & TCB_IN_STUB) ? parent->stub_ret : 0;
 		tracer_fork_snapshot(tr, f, parent);
 		if (restart && f->started && tracer_fork_finish(tr, f, true, err) < 0) {
@@ -201,6 +204,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 	struct user_regs_struct r;
 	uint64_t pc, addr;
 	struct bp *b;
+	struct pad *p;
 
 	if (tracer_stepping(t) && si->si_code > 0 && si->si_code != SI_KERNEL)
 		return tracer_range_next(tr, t, err);  /* one more instruction of the line ran */
@@ -218,6 +222,8 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 						    strerror(errno));
 		return tracer_resume_pending(tr, t, err);
 	}
+	if ((p = tracer_pad_by_trap(t->as->img, pc)))
+		return tracer_pad_trapped(tr, t, p, err);   /* pad.c */
 	if ((b = tracer_bp_find(t->as->img, addr))) {
 		/* rewound in the cache only: see tracer_regs_read */
 		arch_set_pc(&t->regs, addr);
@@ -279,6 +285,9 @@ static bool surely_our_trap(struct tcb *t)
 
 	if (tracer_stepping(t) || (t->flags & TCB_IN_STUB) || tracer_regs_read(t, &r) < 0)
 		return false;
+	/* a pad's int3 is in racegate's page: no other stop has that PC */
+	if (tracer_pad_by_trap(t->as->img, arch_get_pc(&r)))
+		return true;
 	b = tracer_bp_find(t->as->img, arch_bp_from_trap_pc(arch_get_pc(&r)));
 	return b && b->decoded && arch_trap_pc_inside(&b->insn);
 }
@@ -402,6 +411,8 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	case PTRACE_EVENT_EXIT:
 		/* Let it die; the leader may stay a zombie until the others die. */
 		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
+		/* its memory is still there: its passes in pads are read now */
+		tracer_pad_thread_exiting(tr, t);
 		if (tid == tr->pid)
 			tracer_report_leader_gone(tr, t);
 		return tracer_restart(tid, PTRACE_CONT, 0, err);

@@ -66,18 +66,27 @@ static int temp_bp_get(tracer *tr, struct tcb *t, uint64_t addr, rg_err *err)
 		b->user = false;
 	}
 	b->ntemp++;
+	/* a pad there lets the thread pass unless told: it must trap */
+	tracer_pad_force(t, addr, true);
 	return 0;
 }
 
 static void temp_bp_put(tracer *tr, struct tcb *t, uint64_t addr)
 {
 	struct bp *b;
+	const struct range *rg;
 
 	if (!t->as)
 		return;         /* its process is gone: so is its image */
 	b = tracer_bp_find(t->as->img, addr);
 	if (!b || !b->ntemp)
 		return;
+	/* the pad lets t pass again, unless an outer range of its waits there too */
+	for (rg = t->range ? t->range->outer : NULL; rg; rg = rg->outer)
+		if (rg->waiting && rg->ret_addr == addr)
+			break;
+	if (!rg)
+		tracer_pad_force(t, addr, false);
 	if (--b->ntemp == 0 && !b->user)
 		tracer_bp_remove(tr, t->as, addr, NULL);
 }

@@ -275,15 +275,12 @@ out:
 	return rc;
 }
 
-static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
-			    const uint64_t *cand, size_t ncand,
-			    const struct bp *b, uint64_t near, rg_err *err)
+static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot,
+		    const uint64_t *cand, size_t ncand, const struct bp *b,
+		    uint64_t near, uint64_t *out, rg_err *err)
 {
-	uint8_t init[SLOT_OFF] = { 0 };
 	int64_t res = -ENOMEM;
 	uint64_t base = 0;
-	struct aspace *as = t->as;
-	struct scratch *sp;
 
 	/*
 	 * MAP_FIXED_NOREPLACE fails with EEXIST if another thread mapped
@@ -296,8 +293,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 
 		if (last && how == INJECT_STUB)
 			break;
-		rc = run_syscall(tr, t, how, SYS_mmap, last ? 0 : cand[i], PAGE,
-				 PROT_READ | PROT_EXEC,
+		rc = run_syscall(tr, t, how, SYS_mmap, last ? 0 : cand[i], PAGE, prot,
 				 MAP_PRIVATE | MAP_ANONYMOUS |
 				 (last ? 0 : MAP_FIXED_NOREPLACE),
 				 (uint64_t)-1, 0, &res, err);
@@ -313,8 +309,25 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 	}
 	if (!base)
 		return rg_error(err, "cannot map a scratch page in process %d: %s",
-				as->pid, res < 0 ? strerror((int)-res) :
+				t->as->pid, res < 0 ? strerror((int)-res) :
 				"no free address near the code");
+	*out = base;
+	return 0;
+}
+
+static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
+			    const uint64_t *cand, size_t ncand,
+			    const struct bp *b, uint64_t near, rg_err *err)
+{
+	uint8_t init[SLOT_OFF] = { 0 };
+	uint64_t base = 0;
+	struct aspace *as = t->as;
+	struct scratch *sp;
+	int rc = map_page(tr, t, how, PROT_READ | PROT_EXEC, cand, ncand, b, near,
+			  &base, err);
+
+	if (rc)
+		return rc;
 	memcpy(init, arch_stub, ARCH_STUB_LEN);
 	if (tracer_mem_pwrite(as->memfd, base, init, sizeof(init)) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",
@@ -391,6 +404,16 @@ int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err)
 					(unsigned long long)sp->base, strerror((int)-res));
 		as->npages--;
 	}
+	while (as->ndata) {
+		int64_t res = 0;
+
+		rc = run_syscall(tr, t, INJECT_STOPPED, SYS_munmap,
+				 as->data[as->ndata - 1].base, PAGE, 0, 0, 0, 0, &res, err);
+		if (rc)
+			return rc < 0 ? -1 : rg_error(err, "thread %d died while racegate's "
+						      "scratch page was unmapped", t->tid);
+		as->ndata--;
+	}
 	as->stub = 0;
 	/* the copies went with the pages */
 	rg_intmap_release(&as->oot);
@@ -400,11 +423,11 @@ int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err)
 
 /* Where a page puts what b needs: its slot, or (oot) its next out-of-line
  * copy; 0 when the page has no room left for one. */
-static uint64_t page_spot(const struct scratch *sp, bool oot)
+static uint64_t page_spot(const struct scratch *sp, bool oot, size_t need)
 {
 	if (!oot)
 		return sp->base + SLOT_OFF;
-	return sp->oot_next + OOT_SIZE <= PAGE ? sp->base + sp->oot_next : 0;
+	return sp->oot_next + need <= PAGE ? sp->base + sp->oot_next : 0;
 }
 
 /*
@@ -413,7 +436,7 @@ static uint64_t page_spot(const struct scratch *sp, bool oot)
  * the new one is out of reach; -1: error.
  */
 static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
-			struct scratch **out, rg_err *err)
+			size_t need, struct scratch **out, rg_err *err)
 {
 	tracer_map *maps;
 	size_t n, ncand;
@@ -421,7 +444,7 @@ static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
 	int rc;
 
 	for (size_t i = 0; i < t->as->npages; i++) {
-		spot = page_spot(&t->as->pages[i], oot);
+		spot = page_spot(&t->as->pages[i], oot, need);
 		if (spot && slot_fits(spot, b)) {
 			*out = &t->as->pages[i];
 			return 0;
@@ -438,13 +461,13 @@ static int scratch_near(tracer *tr, struct tcb *t, const struct bp *b, bool oot,
 	if (rc)
 		return rc;
 	*out = &t->as->pages[t->as->npages - 1];
-	return slot_fits(page_spot(*out, oot), b) ? 0 : 2;
+	return slot_fits(page_spot(*out, oot, need), b) ? 0 : 2;
 }
 
 int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
 			struct scratch **out, rg_err *err)
 {
-	int rc = scratch_near(tr, t, b, false, out, err);
+	int rc = scratch_near(tr, t, b, false, 0, out, err);
 
 	if (rc == 2)
 		return rg_error(err, "cannot step over the breakpoint at 0x%llx: "
@@ -456,7 +479,55 @@ int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
 int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
 		       struct scratch **out, rg_err *err)
 {
-	int rc = scratch_near(tr, t, b, true, out, err);
+	int rc = scratch_near(tr, t, b, true, OOT_SIZE, out, err);
 
 	return rc > 0 ? 1 : rc;
+}
+
+/*
+ * For a pad (pad.c), every thread stopped: PAD_CODE_MAX bytes of code in a
+ * scratch page within reach of b, and a table of PAD_TABLE_SIZE bytes in a
+ * read-write page (the program writes it) within reach of that code.
+ * 1: t died, or no page can be had near b.
+ */
+int tracer_scratch_pad(tracer *tr, struct tcb *t, const struct bp *b,
+		       uint64_t *code, uint64_t *table, rg_err *err)
+{
+	struct aspace *as = t->as;
+	struct scratch *sp = NULL;
+	tracer_map *maps;
+	size_t n, ncand, i;
+	uint64_t lo, hi, cand[2], base;
+	int rc = scratch_near(tr, t, b, true, PAD_CODE_MAX, &sp, err);
+
+	if (rc)
+		return rc > 0 ? 1 : rc;
+	*code = sp->base + sp->oot_next;
+	for (i = 0; i < as->ndata; i++)
+		if (as->data[i].oot_next + PAD_TABLE_SIZE <= PAGE &&
+		    within_reach(as->data[i].base, *code) &&
+		    within_reach(as->data[i].base + PAGE, *code))
+			break;
+	if (i == as->ndata) {
+		if (tracer_read_maps(as->pid, &maps, &n, err) < 0)
+			return -1;
+		object_range(maps, n, b->addr, &lo, &hi);
+		ncand = find_holes(maps, n, lo, hi, NULL, *code, cand, 2);
+		tracer_maps_free(maps, n);
+		if (!ncand)
+			return 1;
+		rc = map_page(tr, t, INJECT_STUB, PROT_READ | PROT_WRITE, cand, ncand,
+			      NULL, *code, &base, err);
+		if (rc)
+			return rc;
+		RG_GROW(as->data, as->ndata + 1, as->data_cap);
+		as->data[as->ndata++] = (struct scratch){ base, 0, 0 };
+		if (!within_reach(base + PAGE, *code))
+			return 1;
+	}
+	*table = as->data[i].base + as->data[i].oot_next;
+	as->data[i].oot_next += PAD_TABLE_SIZE;
+	/* 32-byte copies: the pad's code takes whole ones */
+	sp->oot_next += (PAD_CODE_MAX + OOT_SIZE - 1) / OOT_SIZE * OOT_SIZE;
+	return 0;
 }

@@ -65,9 +65,24 @@ int tracer_bp_insert(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 	bool exec = false, mapped = false;
 	uint8_t orig;
 	struct bp *b;
+	struct pad *p;
 
 	if ((b = tracer_bp_find(img, addr))) {
 		b->user = true;
+		return 0;
+	}
+	if ((p = tracer_pad_find(img, addr)) && !tr->exit_queued) {
+		/* its jump is still there: the pad simply traps again */
+		i = tracer_bp_lower(img, addr);
+		RG_GROW(img->bps, img->nbps + 1, img->bps_cap);
+		memmove(&img->bps[i + 1], &img->bps[i], (img->nbps - i) * sizeof(*img->bps));
+		img->nbps++;
+		memset(&img->bps[i], 0, sizeof(img->bps[i]));
+		img->bps[i].addr = addr;
+		img->bps[i].orig = p->orig[0];
+		img->bps[i].user = true;
+		forget_removed(img, addr);
+		tracer_pad_set_off(as, p, false);
 		return 0;
 	}
 	if (tr->exit_queued)
@@ -136,6 +151,7 @@ int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 	size_t i;
 	int rc = 0;
 	bool own_trap;
+	struct pad *pad;
 
 	if (!b)
 		return 0;
@@ -145,6 +161,18 @@ int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 		return 0;
 	}
 	own_trap = !memcmp(&b->orig, arch_bp_insn, ARCH_BP_LEN);
+	if ((pad = tracer_pad_find(img, addr))) {
+		/*
+		 * Its jump stays (threads may be on it; taking 5 bytes out
+		 * while they run is not safe): the pad is off, every hit
+		 * passes, and a trap it made before is let go (pad.c).
+		 */
+		tracer_pad_set_off(as, pad, true);
+		i = (size_t)(b - img->bps);
+		memmove(&img->bps[i], &img->bps[i + 1], (img->nbps - i - 1) * sizeof(*img->bps));
+		img->nbps--;
+		return 0;
+	}
 	if (!tr->exit_queued && tracer_mem_pwrite(as->memfd, addr, &b->orig, 1) < 0)
 		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
 			      (unsigned long long)addr, strerror(errno));
@@ -319,11 +347,20 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 void tracer_oot_fault(struct tcb *t, int sig, const siginfo_t *si)
 {
 	struct user_regs_struct r;
-	uint64_t pc;
+	uint64_t pc, site;
 
 	if (!tracer_is_sync_fault(sig, si) || tracer_regs_fetch(t->tid, &r) < 0)
 		return;
 	pc = arch_get_pc(&r);
+	if (t->as && tracer_pad_fault_pc(t->as->img, pc, &site)) {
+		/* the instruction a pad runs: as if at the site (pad.c) */
+		arch_set_pc(&r, site);
+		if (tracer_regs_store(t->tid, &r) == 0) {
+			t->flags |= TCB_REARRIVAL;
+			t->rearrival_addr = site;
+		}
+		return;
+	}
 	for (size_t i = 0; t->as && i < t->as->img->nbps; i++)
 		if (tracer_as_oot(t->as, t->as->img->bps[i].addr) == pc) {
 			arch_set_pc(&r, t->as->img->bps[i].addr);
@@ -450,6 +487,8 @@ static int slot_signal(tracer *tr, struct tcb *t, uint64_t orig,
 	t->flags |= TCB_SIG_RETURN;
 	t->sigret_addr = orig;
 	t->sigret_sp = sp;
+	/* the handler returns to a pad's jump: it must trap there (pad.c) */
+	tracer_pad_force(t, orig, true);
 	tracer_note_signal(tr, t, sig);
 	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
 }
@@ -608,7 +647,14 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 		return 0;
 	}
 	if ((t->flags & TCB_AT_BP) && (b = tracer_bp_find(t->as->img, t->bp_addr))) {
+		struct pad *p = tracer_pad_find(t->as->img, b->addr);
+
 		t->flags &= ~TCB_AT_BP;
+		/* a pad's site holds a jump: on through the pad's copy (a
+		 * line stepped past from one instruction long enough is
+		 * stepped from the breakpoint's copy as usual) */
+		if (p && (p->ninsn > 1 || !tracer_stepping(t)))
+			return tracer_pad_resume(tr, t, p, err);
 		return tracer_step_over(tr, t, b, err);
 	}
 	t->flags &= ~TCB_AT_BP;

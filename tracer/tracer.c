@@ -205,6 +205,7 @@ size_t tracer_read_code(const struct aspace *as, uint64_t addr, uint8_t *buf, si
 	for (size_t i = tracer_bp_lower(img, addr); i < img->nbps &&
 	     img->bps[i].addr < addr + (size_t)n; i++)
 		buf[img->bps[i].addr - addr] = img->bps[i].orig;
+	tracer_pad_show_orig(img, addr, buf, (size_t)n);
 	return (size_t)n;
 }
 
@@ -303,6 +304,7 @@ static void image_put(struct image *img)
 		return;
 	free(img->bps);
 	rg_intmap_release(&img->ever);
+	tracer_pads_free(img);
 	free(img);
 }
 
@@ -343,6 +345,10 @@ struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
 		if (from->noots_gone)
 			memcpy(as->oots_gone, from->oots_gone,
 			       from->noots_gone * sizeof(*as->oots_gone));
+		as->ndata = as->data_cap = from->ndata;
+		as->data = xcalloc(from->ndata + 1, sizeof(*as->data));
+		if (from->ndata)
+			memcpy(as->data, from->data, from->ndata * sizeof(*as->data));
 	}
 	RG_GROW(tr->as, tr->nas + 1, tr->as_cap);
 	tr->as[tr->nas++] = as;
@@ -373,6 +379,7 @@ void tracer_as_drop(tracer *tr, struct aspace *as)
 		close(as->memfd);
 	image_put(as->img);
 	free(as->pages);
+	free(as->data);
 	rg_intmap_release(&as->oot);
 	free(as->oots_gone);
 	free(as);
@@ -384,6 +391,7 @@ void tracer_as_exec(struct aspace *as)
 	as->img = xcalloc(1, sizeof(*as->img));
 	as->img->refs = 1;
 	as->npages = 0;
+	as->ndata = 0;
 	as->stub = 0;
 	rg_intmap_release(&as->oot);
 	as->noots_gone = 0;

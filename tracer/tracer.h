@@ -211,6 +211,48 @@ uint64_t tracer_entry(const tracer *tr);
  * rewound and resumed silently rather than killed by SIGTRAP. */
 int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err);
 int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err);
+/* A piece of code, [lo, hi), run-time addresses. */
+typedef struct tracer_span {
+	uint64_t lo, hi;
+} tracer_span;
+
+/*
+ * Jump pads (pad.c): the breakpoint at addr (tracer_insert_bp) becomes a
+ * jump to a pad in which each thread passes the site without a trap as many
+ * times as tracer_pad_allow said, and traps (an ordinary BREAKPOINT at addr,
+ * registers as at addr) on any other hit.  Only while every thread is
+ * stopped and the program is single-threaded (its libraries' code before
+ * the first thread is created), in the program's first image, not attached,
+ * not with follow_fork, and when the instruction at addr is long enough and
+ * goes on to the next one.  When the instruction at addr is shorter than
+ * the jump, the following ones are moved to the pad too when fn[0..nfn)
+ * (the code of the whole function holding addr, run-time) is given, decodes,
+ * has no jump whose target is not written in it (a jump table), and no jump
+ * into the bytes after addr that the jump covers; none of the instructions
+ * moved may call, jump or return.  1: a pad; 0: none, *why says why (a fixed
+ * string); -1: error (the breakpoint stays an int3).  tracer_remove_bp then
+ * turns the pad off (every hit passes) rather than take the jump out;
+ * tracer_insert_bp turns it on again.  A fork child let go gets the
+ * program's bytes back; an exec takes the pads with the image.
+ */
+int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
+		    const char **why, rg_err *err);
+/* Is there a pad, on, at addr? */
+bool tracer_pad_at(const tracer *tr, uint64_t addr);
+/*
+ * Passes of tid through the pad at addr since the last call (for tid
+ * stopped; or gone: what was read at its exit).  Call at each of its
+ * BREAKPOINT events there before deciding, and at its THREAD_EXIT.
+ */
+int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_err *err);
+/*
+ * tid, stopped, may pass the pad at addr n more times (UINT64_MAX: for
+ * ever) before its next hit traps.  A thread whose thread pointer is 0 or
+ * shared with another live thread, or one more than the pad has slots for,
+ * traps on every hit whatever n says.
+ */
+int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *err);
+
 /*
  * The same in the image followed process pid runs (follow_fork): a fork
  * child runs its parent's until it calls exec, and the breakpoints of an
@@ -244,10 +286,6 @@ int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
  */
 int tracer_resume(tracer *tr, pid_t tid, rg_err *err);
 
-/* A piece of code, [lo, hi), run-time addresses. */
-typedef struct tracer_span {
-	uint64_t lo, hi;
-} tracer_span;
 
 /*
  * Restarts a thread as tracer_resume does, then lets it run until it has got

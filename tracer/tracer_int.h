@@ -20,6 +20,8 @@
 
 /* The breakpoint instruction and its length. */
 extern const uint8_t arch_bp_insn[];
+/* An instruction as long that does nothing (a pad's int3 once racegate lets go). */
+extern const uint8_t arch_nop_insn[];
 #define ARCH_BP_LEN 1
 
 /* A system call instruction followed by a breakpoint: the stub every scratch
@@ -78,6 +80,7 @@ enum {
 	ARCH_INSN_RET        = 1 << 4, /* informational */
 	ARCH_INSN_FLOWS      = 1 << 5, /* may go elsewhere than the next instruction:
 					  any jump, call, return, interrupt, system call */
+	ARCH_INSN_INDIRECT   = 1 << 6, /* a jump whose target is in a register or memory */
 };
 
 struct arch_insn {
@@ -86,6 +89,7 @@ struct arch_insn {
 	uint8_t disp_off;       /* RIPREL: where the 32-bit displacement is */
 	unsigned flags;
 	uint64_t riprel_target; /* RIPREL: the address the operand points to */
+	uint64_t target;        /* RELBRANCH: where it goes when taken */
 	char text[128];         /* mnemonic and operands, for messages */
 };
 
@@ -117,6 +121,58 @@ void arch_jump(uint8_t out[ARCH_JMP_LEN], uint64_t from, uint64_t to);
  * now at pc (fall-through and relative branches are mapped back). */
 uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
 		       uint64_t slot, uint64_t pc);
+
+/*
+ * Jump pads (pad.c): a gated instruction of ARCH_JMP_LEN bytes or more is
+ * replaced by a jump to a pad that decides in the thread whether the hit
+ * must trap.  The pad's table (the program writes it: a page of its own,
+ * read-write, within reach of the pad's code) is shared with pad.c:
+ *
+ *   table + 0                  one byte: not 0 = the pad is off, every hit passes
+ *   table + PAD_SLOT0 + 32*i   slot i: key (the thread pointer, 8 bytes at 0),
+ *                              left (passes still allowed, 8 bytes at 8: the
+ *                              pad takes one with a compare-and-swap), state
+ *                              (a byte at 24: 0 end of the table, 1 live,
+ *                              2 dead), force (a byte at 25: not 0 = trap)
+ *
+ * A thread passes when its slot is live, force is 0 and left is not 0; any
+ * other hit (no slot for its thread pointer, a thread pointer of 0) traps
+ * on the pad's breakpoint, with every register as it was at the site.
+ */
+#define PAD_SLOT0 32
+#define PAD_SLOT_SIZE 32
+#define PAD_SLOTS 24                 /* live or dead; one more, always 0, ends it */
+#define PAD_TABLE_SIZE (PAD_SLOT0 + (PAD_SLOTS + 1) * PAD_SLOT_SIZE)
+#define PAD_KEY_OFF 0
+#define PAD_LEFT_OFF 8
+#define PAD_STATE_OFF 24
+#define PAD_FORCE_OFF 25
+#define PAD_CODE_MAX 160             /* room for a pad's code */
+
+/* Can this machine run pads?  false and *why when not (a fixed string). */
+bool arch_pad_supported(const char **why);
+
+#define PAD_INSNS_MAX ARCH_JMP_LEN  /* instructions a jump may cover */
+
+struct arch_pad {
+	uint64_t at;                 /* where the pad's code goes */
+	uint64_t site;               /* the gated instruction */
+	/* the instructions from the site on that the jump covers (their
+	 * lengths add up to ARCH_JMP_LEN or more), none of which flows */
+	const struct arch_insn *insn;
+	size_t ninsn;
+	uint64_t table;              /* its table (layout above) */
+	uint64_t trap;               /* out: the pad's breakpoint */
+	uint64_t reloc;              /* out: the instruction, relocated */
+	size_t len;                  /* out: bytes of code */
+};
+
+/* The pad's code into out[0..PAD_CODE_MAX); fails if a displacement does
+ * not reach (the table, the instruction's operand, the way back). */
+int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err);
+
+/* The thread pointer a pad compares (what it reads for the key). */
+uint64_t arch_thread_pointer(const struct user_regs_struct *r);
 
 /*
  * What the other files of tracer/ need from tracer.c.  A thread held at a

@@ -66,6 +66,40 @@ struct image {
 	 * (children.c puts its memory right) */
 	rg_intmap ever;
 	unsigned refs;             /* address spaces running it */
+	/* jump pads (pad.c): in the program's memory only (never with
+	 * follow_fork), so one image has them in one address space */
+	struct pad *pads;
+	size_t npads, pads_cap;
+};
+
+/* What pad.c knows of one slot of a pad's table (tracer_int.h). */
+struct pad_slot {
+	pid_t tid;                 /* its thread, 0 when dead */
+	uint64_t key;              /* its thread pointer */
+	uint64_t given;            /* the left written at its last allow */
+	uint64_t unsynced;         /* passes read at its death, not yet synced */
+};
+
+/*
+ * A gated instruction replaced by a jump to a pad (pad.c).  The pad stays
+ * when its breakpoint is removed (off: every hit passes), since a thread
+ * may run it: its code and table never move.
+ */
+struct pad {
+	uint64_t site;             /* the gated instruction */
+	uint8_t orig[ARCH_JMP_LEN]; /* the bytes the jump replaced */
+	uint64_t code, table;      /* the pad, its table */
+	uint64_t trap, reloc;      /* its breakpoint, its copy of the instructions */
+	size_t codelen;
+	size_t covered;            /* bytes of the instructions the jump covers (>= 5) */
+	size_t ninsn;              /* how many (1: the first alone is long enough) */
+	bool off;                  /* its breakpoint was removed: every hit passes */
+	struct pad_slot slots[PAD_SLOTS];
+	size_t nslots;             /* slots used (live or dead) */
+	/* thread pointers two threads share (a clone without CLONE_SETTLS, a
+	 * child sharing the memory): such threads trap on every hit */
+	uint64_t shared[PAD_SLOTS];
+	size_t nshared;
 };
 
 /* The out-of-line copy of a breakpoint since removed (tracer_remove_bp). */
@@ -92,6 +126,8 @@ struct aspace {
 	struct oot_gone *oots_gone; /* copies of removed breakpoints, which threads
 				     * may still be in: detach puts them back */
 	size_t noots_gone, oots_gone_cap;
+	struct scratch *data;      /* read-write pages for pad tables (oot_next: next free) */
+	size_t ndata, data_cap;
 };
 
 struct tcb {
@@ -306,6 +342,45 @@ int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
  * none has.  1: t died, or no page can be had near b. */
 int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
 		       struct scratch **out, rg_err *err);
+
+/* PAD_CODE_MAX bytes of code within reach of b and a read-write table of
+ * PAD_TABLE_SIZE bytes within reach of it (pad.c).  1: t died, or no page. */
+int tracer_scratch_pad(tracer *tr, struct tcb *t, const struct bp *b,
+		       uint64_t *code, uint64_t *table, rg_err *err);
+
+/* ---- pad.c: jump pads ---- */
+
+/* The pad whose breakpoint traps with the PC at pc, or NULL. */
+struct pad *tracer_pad_by_trap(const struct image *img, uint64_t pc);
+struct pad *tracer_pad_find(const struct image *img, uint64_t site);
+/* A trap in pad p (handle_sigtrap): an arrival at its site, or nothing. */
+int tracer_pad_trapped(tracer *tr, struct tcb *t, struct pad *p, rg_err *err);
+/* t (stopped) must trap at the pad at site, whatever its count says (on),
+ * or no longer (a range waits for its return there, a handler's return). */
+void tracer_pad_force(struct tcb *t, uint64_t site, bool on);
+/* The breakpoint at p's site is removed / put back: p off / on. */
+void tracer_pad_set_off(struct aspace *as, struct pad *p, bool off);
+/* t is exiting (PTRACE_EVENT_EXIT): its slots die, their passes are kept. */
+void tracer_pad_thread_exiting(tracer *tr, struct tcb *t);
+/* parent made a child that may share its memory: its thread pointer is shared. */
+void tracer_pad_child_shares(tracer *tr, struct tcb *parent);
+/* The program's bytes back under every pad's jump in memory fd (a child let go). */
+void tracer_pad_unshare(const struct image *img, int fd);
+/* The bytes at [addr, addr+n) with every pad's jump shown as what it replaced. */
+void tracer_pad_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, size_t n);
+/* t, held at p's site (its PC there in the cache), goes on: through the pad's
+ * copy of the instructions, no trap and no step. */
+int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err);
+/* A sync fault of the instruction in a pad: the PC back at the site. */
+bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site);
+/*
+ * Every thread that may run the pads is stopped and racegate lets them go:
+ * no pad traps any more (its int3 becomes a no-op, it is off: a thread
+ * inside one finishes it and goes on), and the program's bytes are back
+ * under the jumps, in memory fd.
+ */
+void tracer_pad_let_go(struct image *img, int fd);
+void tracer_pads_free(struct image *img);
 
 /* ---- step.c: breakpoints and displaced steps ---- */
 

@@ -1,0 +1,490 @@
+/*
+ * Jump pads: a gated instruction that most threads pass without anything
+ * to note is replaced by a jump to a pad, which counts and decides the hit
+ * in the thread itself (tracer_int.h has the pad and its table; docs/design.md
+ * "Jump pads" says why it is safe).  The tracer stays the only one who
+ * decides: a thread passes the pad only as many times as the caller allowed
+ * (tracer_pad_allow), and any other hit traps on the pad's breakpoint, which
+ * is reported as an ordinary BREAKPOINT at the site with every register as
+ * it was there.  Resuming it runs the instruction out of line as for an
+ * int3 (step.c).
+ *
+ * Writes to the program's memory that a running thread may see: a slot's
+ * state byte (made live last, dead in one byte), the force byte and the
+ * off byte; a slot's key and count are written only while its thread is
+ * stopped (or before the slot is live).  A thread never sees half a jump:
+ * the jumps are written with every thread stopped (tracer_pad_make), and
+ * never taken out while the program runs (a removed breakpoint turns its
+ * pad off instead).
+ */
+#include "tracer_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pad *tracer_pad_find(const struct image *img, uint64_t site)
+{
+	for (size_t i = 0; img && i < img->npads; i++)
+		if (img->pads[i].site == site)
+			return &img->pads[i];
+	return NULL;
+}
+
+struct pad *tracer_pad_by_trap(const struct image *img, uint64_t pc)
+{
+	uint64_t at = arch_bp_from_trap_pc(pc);
+
+	for (size_t i = 0; img && i < img->npads; i++)
+		if (img->pads[i].trap == at)
+			return &img->pads[i];
+	return NULL;
+}
+
+void tracer_pads_free(struct image *img)
+{
+	free(img->pads);
+	img->pads = NULL;
+	img->npads = img->pads_cap = 0;
+}
+
+static uint64_t slot_addr(const struct pad *p, size_t i, size_t off)
+{
+	return p->table + PAD_SLOT0 + i * PAD_SLOT_SIZE + off;
+}
+
+static int put_byte(struct aspace *as, uint64_t addr, uint8_t v)
+{
+	return tracer_mem_pwrite(as->memfd, addr, &v, 1);
+}
+
+/* Are all threads stopped, so that code can be replaced? */
+static bool all_stopped(const tracer *tr, const char **why)
+{
+	if (tr->nforks || tr->nas != 1 || tracer_has_children(tr)) {
+		*why = "a child process shares the memory";
+		return false;
+	}
+	if (tr->ntcbs != 1 || !(tr->tcbs[0]->flags & TCB_HELD)) {
+		*why = "threads run already";
+		return false;
+	}
+	return true;
+}
+
+/* Does a jump in fn's code go into (site, site+n)?  Or can it not be told? */
+static const char *jumps_into(tracer *tr, struct aspace *as, uint64_t site, size_t n,
+			      const tracer_span *fn, size_t nfn)
+{
+	uint8_t code[256];
+	struct arch_insn in;
+	rg_err e = RG_ERR_INIT;
+	bool holds = false;
+
+	for (size_t k = 0; k < nfn; k++)
+		holds |= site >= fn[k].lo && site + n <= fn[k].hi;
+	if (!holds)
+		return "its function's code is not known";
+	for (size_t k = 0; k < nfn; k++) {
+		uint64_t pc = fn[k].lo;
+
+		while (pc < fn[k].hi) {
+			size_t want = fn[k].hi - pc < sizeof(code) ? fn[k].hi - pc : sizeof(code);
+			size_t got = tracer_read_code(as, pc, code, want);
+
+			if (!got || arch_decode(tr->arch, code, got, pc, &in, &e) < 0)
+				return "its function does not decode";
+			if (in.flags & ARCH_INSN_INDIRECT)
+				return "its function has a jump whose target cannot be told (a jump table)";
+			if ((in.flags & ARCH_INSN_RELBRANCH) && in.target > site &&
+			    in.target < site + n)
+				return "the line's first 5 bytes hold a jump target";
+			pc += in.len;
+		}
+	}
+	return NULL;
+}
+
+/* Why b's instruction (and those after it the jump covers: insn[], *ninsn)
+ * cannot be moved to a pad, or NULL. */
+static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
+				const tracer_span *fn, size_t nfn,
+				struct arch_insn *insn, size_t *ninsn, rg_err *err)
+{
+	uint8_t code[ARCH_MAX_INSN];
+	size_t n, i, len;
+
+	if (!b->decoded) {
+		n = tracer_read_code(as, b->addr, code, sizeof(code));
+		if (!n || arch_decode(tr->arch, code, n, b->addr, &b->insn, err) < 0)
+			return "its instruction cannot be decoded";
+		b->decoded = true;
+	}
+	if (b->ntemp)
+		return "racegate steps past a line there";
+	insn[0] = b->insn;
+	*ninsn = 1;
+	for (len = insn[0].len; len < ARCH_JMP_LEN; len += insn[*ninsn - 1].len) {
+		if (insn[*ninsn - 1].flags & ARCH_INSN_FLOWS)
+			break;
+		if (!nfn)
+			return "its first instruction is shorter than 5 bytes";
+		n = tracer_read_code(as, b->addr + len, code, sizeof(code));
+		if (!n || arch_decode(tr->arch, code, n, b->addr + len, &insn[*ninsn], err) < 0)
+			return "its instructions cannot be decoded";
+		(*ninsn)++;
+	}
+	for (i = 0; i < *ninsn; i++)
+		if (insn[i].flags & ARCH_INSN_FLOWS)
+			return i ? "an instruction in its first 5 bytes changes the flow "
+				   "(jump, call, return, system call)"
+				 : "its first instruction changes the flow (jump, call, "
+				   "return, system call)";
+	i = tracer_bp_lower(as->img, b->addr + 1);
+	if (i < as->img->nbps && as->img->bps[i].addr < b->addr + len)
+		return "another breakpoint is inside its first 5 bytes";
+	for (i = 0; i < as->img->npads; i++)
+		if (as->img->pads[i].site < b->addr + len &&
+		    b->addr < as->img->pads[i].site + as->img->pads[i].covered)
+			return "another pad overlaps it";
+	return *ninsn > 1 ? jumps_into(tr, as, b->addr, len, fn, nfn) : NULL;
+}
+
+int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
+		    const char **why, rg_err *err)
+{
+	struct arch_insn insn[PAD_INSNS_MAX];
+	size_t ninsn = 0, covered = 0;
+	struct aspace *as = TRACER_MAIN_AS(tr);
+	struct tcb *t = tr->ntcbs ? tr->tcbs[0] : NULL;
+	struct bp *b = tracer_bp_find(as->img, addr);
+	struct arch_pad ap = { 0 };
+	uint8_t code[PAD_CODE_MAX], jmp[ARCH_JMP_LEN], zero[PAD_TABLE_SIZE] = { 0 };
+	struct pad *p;
+	rg_err derr = RG_ERR_INIT;
+	int rc;
+
+	if ((p = tracer_pad_find(as->img, addr))) {
+		tracer_pad_set_off(as, p, false);
+		return 1;
+	}
+	if (tr->attached || tr->follow_fork || tr->exit_queued) {
+		*why = tr->attached ? "attach" : tr->follow_fork ? "forks are followed"
+								  : "the program has ended";
+		return 0;
+	}
+	if (!arch_pad_supported(why) || !all_stopped(tr, why))
+		return 0;
+	if (!b || !b->user) {
+		*why = "no breakpoint there";
+		return 0;
+	}
+	if ((*why = site_refusal(tr, as, b, fn, nfn, insn, &ninsn, &derr)))
+		return 0;
+	for (size_t i = 0; i < ninsn; i++)
+		covered += insn[i].len;
+	rc = tracer_scratch_pad(tr, t, b, &ap.at, &ap.table, err);
+	if (rc) {
+		*why = "no scratch page within reach";
+		return rc < 0 ? -1 : 0;
+	}
+	ap.site = addr;
+	ap.insn = insn;
+	ap.ninsn = ninsn;
+	if (arch_pad_encode(&ap, code, &derr) < 0) {
+		*why = "its operand is out of a pad's reach";
+		return 0;
+	}
+	RG_GROW(as->img->pads, as->img->npads + 1, as->img->pads_cap);
+	p = &as->img->pads[as->img->npads];
+	memset(p, 0, sizeof(*p));
+	p->site = addr;
+	if (tracer_read_code(as, addr, p->orig, ARCH_JMP_LEN) != ARCH_JMP_LEN)
+		return rg_error(err, "cannot read the code at 0x%llx", (unsigned long long)addr);
+	p->code = ap.at;
+	p->table = ap.table;
+	p->trap = ap.trap;
+	p->reloc = ap.reloc;
+	p->codelen = ap.len;
+	p->covered = covered;
+	p->ninsn = ninsn;
+	arch_jump(jmp, addr, ap.at);
+	/* the pad and its table first; the jump to it last */
+	if (tracer_mem_pwrite(as->memfd, ap.table, zero, sizeof(zero)) < 0 ||
+	    tracer_mem_pwrite(as->memfd, ap.at, code, PAD_CODE_MAX) < 0 ||
+	    tracer_mem_pwrite(as->memfd, addr, jmp, ARCH_JMP_LEN) < 0)
+		return rg_error(err, "cannot write a pad for 0x%llx: %s",
+				(unsigned long long)addr, strerror(errno));
+	as->img->npads++;
+	return 1;
+}
+
+bool tracer_pad_at(const tracer *tr, uint64_t addr)
+{
+	const struct pad *p = tracer_pad_find(TRACER_MAIN_AS(tr)->img, addr);
+
+	return p && !p->off;
+}
+
+void tracer_pad_set_off(struct aspace *as, struct pad *p, bool off)
+{
+	if (p->off == off)
+		return;
+	p->off = off;
+	put_byte(as, p->table, off);
+}
+
+/* Slot i dies: no thread finds it from now on; its passes so far are kept. */
+static void slot_retire(struct aspace *as, struct pad *p, size_t i)
+{
+	struct pad_slot *s = &p->slots[i];
+	uint64_t left = 0;
+
+	if (!s->tid && !s->key)
+		return;
+	put_byte(as, slot_addr(p, i, PAD_STATE_OFF), 2);
+	if (tracer_mem_pread(as->memfd, slot_addr(p, i, PAD_LEFT_OFF), &left,
+			     sizeof(left)) == sizeof(left))
+		s->unsynced += s->given - left;
+	s->given = 0;
+	s->key = 0;
+}
+
+static bool key_shared(const struct pad *p, uint64_t key)
+{
+	for (size_t i = 0; i < p->nshared; i++)
+		if (p->shared[i] == key)
+			return true;
+	return false;
+}
+
+static void share_key(struct aspace *as, struct pad *p, uint64_t key)
+{
+	for (size_t i = 0; i < p->nslots; i++)
+		if (p->slots[i].key == key)
+			slot_retire(as, p, i);
+	if (!key_shared(p, key) && p->nshared < PAD_SLOTS)
+		p->shared[p->nshared++] = key;
+}
+
+int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_err *err)
+{
+	struct aspace *as = TRACER_MAIN_AS(tr);
+	struct pad *p = tracer_pad_find(as->img, addr);
+
+	(void)err;
+	*passes = 0;
+	for (size_t i = 0; p && i < p->nslots; i++) {
+		struct pad_slot *s = &p->slots[i];
+		uint64_t left;
+
+		if (s->tid != tid)
+			continue;
+		if (s->key && tracer_mem_pread(as->memfd, slot_addr(p, i, PAD_LEFT_OFF),
+					       &left, sizeof(left)) == sizeof(left)) {
+			s->unsynced += s->given - left;
+			s->given = left;
+		}
+		*passes += s->unsynced;
+		s->unsynced = 0;
+	}
+	return 0;
+}
+
+/* The live slot of key in p, or -1. */
+static long slot_of_key(const struct pad *p, uint64_t key)
+{
+	for (size_t i = 0; i < p->nslots; i++)
+		if (p->slots[i].key == key)
+			return (long)i;
+	return -1;
+}
+
+int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *err)
+{
+	struct aspace *as = TRACER_MAIN_AS(tr);
+	struct pad *p = tracer_pad_find(as->img, addr);
+	struct tcb *t = tracer_tcb_find(tr, tid);
+	struct user_regs_struct r;
+	uint64_t key, buf[2];
+	long i;
+
+	if (!p || p->off || !t || !(t->flags & TCB_HELD) || (t->flags & TCB_CHILD) ||
+	    t->as != as)
+		return 0;
+	if (tracer_regs_read(t, &r) < 0)
+		return tracer_gone_or_error(err, "cannot read the registers of thread %d: %s",
+					    tid, strerror(errno));
+	key = arch_thread_pointer(&r);
+	if (!key || key_shared(p, key))
+		return 0;                       /* it traps on every hit */
+	/* a thread pointer it had before (arch_prctl): that slot dies */
+	for (size_t k = 0; k < p->nslots; k++)
+		if (p->slots[k].tid == tid && p->slots[k].key && p->slots[k].key != key)
+			slot_retire(as, p, k);
+	if ((i = slot_of_key(p, key)) >= 0 && p->slots[i].tid != tid) {
+		struct tcb *o = tracer_tcb_find(tr, p->slots[i].tid);
+
+		if (o && !(o->flags & (TCB_EXITING | TCB_GONE))) {
+			/* two live threads, one thread pointer: neither passes */
+			share_key(as, p, key);
+			return 0;
+		}
+		slot_retire(as, p, (size_t)i);  /* a dead thread's, reused */
+		i = -1;
+	}
+	if (i < 0) {
+		if (p->nslots == PAD_SLOTS)
+			return 0;               /* full: it traps on every hit */
+		i = (long)p->nslots++;
+		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key };
+		buf[0] = key;
+		buf[1] = n;
+		if (tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_KEY_OFF), buf,
+				      sizeof(buf)) < 0 ||
+		    put_byte(as, slot_addr(p, i, PAD_FORCE_OFF), 0) < 0 ||
+		    put_byte(as, slot_addr(p, i, PAD_STATE_OFF), 1) < 0)
+			return rg_error(err, "cannot write the pad of 0x%llx: %s",
+					(unsigned long long)addr, strerror(errno));
+		p->slots[i].given = n;
+		return 0;
+	}
+	if (tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LEFT_OFF), &n, sizeof(n)) < 0)
+		return rg_error(err, "cannot write the pad of 0x%llx: %s",
+				(unsigned long long)addr, strerror(errno));
+	p->slots[i].given = n;
+	return 0;
+}
+
+void tracer_pad_force(struct tcb *t, uint64_t site, bool on)
+{
+	struct pad *p = t->as ? tracer_pad_find(t->as->img, site) : NULL;
+
+	for (size_t i = 0; p && i < p->nslots; i++)
+		if (p->slots[i].tid == t->tid && p->slots[i].key)
+			put_byte(t->as, slot_addr(p, i, PAD_FORCE_OFF), on);
+}
+
+int tracer_pad_trapped(tracer *tr, struct tcb *t, struct pad *p, rg_err *err)
+{
+	struct bp *b = tracer_bp_find(t->as->img, p->site);
+	uint64_t sp = arch_get_sp(&t->regs);
+
+	/* handle_sigtrap read the registers: the thread is at the site as far
+	 * as anyone can tell, the pad having put every register back */
+	if (tracer_range_waits_at(t, p->site, sp)) {
+		tracer_pad_force(t, p->site, false);
+		arch_set_pc(&t->regs, p->site);
+		t->flags |= TCB_REGS_DIRTY;
+		return tracer_range_returned(tr, t, p->site, err);
+	}
+	if ((t->flags & TCB_SIG_RETURN) && p->site == t->sigret_addr && sp == t->sigret_sp) {
+		/* back from the handler of a signal that came before the step:
+		 * not a second arrival (step.c, slot_signal) */
+		tracer_pad_force(t, p->site, false);
+		t->flags &= ~(TCB_SIG_RETURN | TCB_REGS);
+		return tracer_restart(t->tid, tracer_cont_op(t), 0, err);
+	}
+	if (p->off || !b || !b->user || (t->flags & TCB_CHILD)) {
+		/* nothing to report: on into the instruction, after the int3 */
+		t->flags &= ~TCB_REGS;
+		return tracer_restart(t->tid, tracer_cont_op(t), 0, err);
+	}
+	/* the pad put every register back: the thread is at the site */
+	arch_set_pc(&t->regs, p->site);
+	t->flags |= TCB_REGS_DIRTY;
+	t->flags &= ~TCB_REARRIVAL;
+	t->flags |= TCB_HELD | TCB_AT_BP;
+	t->bp_addr = p->site;
+	tracer_queue_event(tr, TRACER_EV_BREAKPOINT, t->tid)->addr = p->site;
+	return 0;
+}
+
+void tracer_pad_thread_exiting(tracer *tr, struct tcb *t)
+{
+	struct aspace *as = t->as;
+
+	if (!as || as != TRACER_MAIN_AS(tr))
+		return;
+	for (size_t k = 0; k < as->img->npads; k++) {
+		struct pad *p = &as->img->pads[k];
+
+		for (size_t i = 0; i < p->nslots; i++)
+			if (p->slots[i].tid == t->tid && p->slots[i].key)
+				slot_retire(as, p, i);
+	}
+}
+
+void tracer_pad_child_shares(tracer *tr, struct tcb *parent)
+{
+	struct aspace *as = parent->as;
+	struct user_regs_struct r;
+	uint64_t key;
+
+	if (!as || as != TRACER_MAIN_AS(tr) || !as->img->npads ||
+	    tracer_regs_fetch(parent->tid, &r) < 0)
+		return;
+	key = arch_thread_pointer(&r);
+	for (size_t k = 0; key && k < as->img->npads; k++)
+		share_key(as, &as->img->pads[k], key);
+}
+
+void tracer_pad_unshare(const struct image *img, int fd)
+{
+	/* its copy of a pad never traps either: a handler it forked from may
+	 * return into one */
+	for (size_t k = 0; k < img->npads; k++) {
+		uint8_t on = 1;
+
+		tracer_mem_pwrite(fd, img->pads[k].table, &on, 1);
+		tracer_mem_pwrite(fd, img->pads[k].trap, arch_nop_insn, ARCH_BP_LEN);
+		tracer_mem_pwrite(fd, img->pads[k].site, img->pads[k].orig, ARCH_JMP_LEN);
+	}
+}
+
+void tracer_pad_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, size_t n)
+{
+	for (size_t k = 0; k < img->npads; k++) {
+		const struct pad *p = &img->pads[k];
+
+		for (size_t j = 0; j < ARCH_JMP_LEN; j++)
+			if (p->site + j >= addr && p->site + j < addr + n)
+				buf[p->site + j - addr] = p->orig[j];
+	}
+}
+
+bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site)
+{
+	/* the copies have the lengths of the originals: the same offsets */
+	for (size_t k = 0; img && k < img->npads; k++)
+		if (pc >= img->pads[k].reloc && pc < img->pads[k].reloc + img->pads[k].covered) {
+			*site = img->pads[k].site + (pc - img->pads[k].reloc);
+			return true;
+		}
+	return false;
+}
+
+int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err)
+{
+	struct user_regs_struct r;
+
+	if (tracer_regs_read(t, &r) < 0)
+		return tracer_gone_or_error(err, "cannot read the registers of thread %d: %s",
+					    t->tid, strerror(errno));
+	arch_set_pc(&t->regs, p->reloc);
+	t->flags |= TCB_REGS_DIRTY;
+	return tracer_resume_pending(tr, t, err);
+}
+
+void tracer_pad_let_go(struct image *img, int fd)
+{
+	for (size_t k = 0; k < img->npads; k++) {
+		struct pad *p = &img->pads[k];
+		uint8_t on = 1;
+
+		tracer_mem_pwrite(fd, p->table, &on, 1);
+		tracer_mem_pwrite(fd, p->trap, arch_nop_insn, ARCH_BP_LEN);
+		tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
+		p->off = true;
+	}
+}
