@@ -85,6 +85,16 @@ pads_e2e(many ${PADS_HOSTILE} 1 w1-last=1 w300-mid=1 each-last=300 doubled=0 --
   ${RG} run @FP@ ${E2E_DIR}/pads_many.yaml)
 pads_e2e(bind ${PADS_HOSTILE} 2 bind=1 late-7500=1 late-2500=0 others-last=7 doubled=0 --
   ${RG} run @FP@ ${E2E_DIR}/pads_bind.yaml)
+# A thread that borrows main's thread pointer (arch_prctl ARCH_SET_FS, as a
+# user-level thread runtime does): its hits stay its own.
+add_executable(e2e_pads_setfs e2e/programs/pads_setfs.c)
+target_compile_options(e2e_pads_setfs PRIVATE -O0 -g)
+target_link_libraries(e2e_pads_setfs PRIVATE Threads::Threads)
+set_target_properties(e2e_pads_setfs PROPERTIES OUTPUT_NAME pads_setfs
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/pads_setfs.yaml ${E2E_DIR}/pads_setfs.yaml COPYONLY)
+pads_e2e(setfs ${PADS_HOSTILE} 1 main-mid=1 main-last=1 w-borrowed=1 w-last=1 main-more=0 --
+  ${RG} run @FP@ ${E2E_DIR}/pads_setfs.yaml)
 
 # Sites whose first instruction is a RIP-relative load, a call, a jcc rel8,
 # a rep movsb, a one-byte nop before a loop's jump target, a red-zone leaf's
