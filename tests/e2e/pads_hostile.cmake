@@ -95,6 +95,16 @@ set_target_properties(e2e_pads_setfs PROPERTIES OUTPUT_NAME pads_setfs
 configure_file(e2e/specs/pads_setfs.yaml ${E2E_DIR}/pads_setfs.yaml COPYONLY)
 pads_e2e(setfs ${PADS_HOSTILE} 1 main-mid=1 main-last=1 w-borrowed=1 w-last=1 main-more=0 --
   ${RG} run @FP@ ${E2E_DIR}/pads_setfs.yaml)
+# A gated load that faults, and a SIGSEGV handler that accepts the fault
+# only at the load's own address (implicit null checks): wherever the load
+# runs, the program sees the fault where the load is in its code.
+add_executable(e2e_pads_fault e2e/programs/pads_fault.c)
+target_compile_options(e2e_pads_fault PRIVATE -O0 -g)
+set_target_properties(e2e_pads_fault PROPERTIES OUTPUT_NAME pads_fault
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/pads_fault.yaml ${E2E_DIR}/pads_fault.yaml COPYONLY)
+pads_e2e(fault ${PADS_HOSTILE} 1 thousandth=1 live=0 --
+  ${RG} run @FP@ ${E2E_DIR}/pads_fault.yaml)
 
 # Sites whose first instruction is a RIP-relative load, a call, a jcc rel8,
 # a rep movsb, a one-byte nop before a loop's jump target, a red-zone leaf's
