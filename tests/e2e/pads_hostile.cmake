@@ -144,10 +144,10 @@ target_compile_options(e2e_pads_text PRIVATE -O0 -g)
 target_link_libraries(e2e_pads_text PRIVATE Threads::Threads)
 set_target_properties(e2e_pads_text PROPERTIES OUTPUT_NAME pads_text
                       RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s serve keep fork outlive)
+foreach(s serve keep fork storm outlive)
   configure_file(e2e/specs/pads_text_${s}.yaml ${E2E_DIR}/pads_text_${s}.yaml COPYONLY)
 endforeach()
-foreach(mode fork outlive attach keep kill9 runkill9)
+foreach(mode fork storm outlive attach keep kill9 runkill9)
   pads_e2e(text_${mode} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_text.sh ${RG}
     ${E2E_DIR}/pads_text ${E2E_DIR} ${mode} @FP@)
 endforeach()

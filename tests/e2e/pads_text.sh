@@ -6,6 +6,9 @@
 #   fork     racegate run: a child forked while the site is armed, not
 #            followed, and a child that execs, each pass the site and find
 #            their text intact
+#   storm    racegate run: 30 children forked one after another while two
+#            threads pass the site; each child passes it, finds its text
+#            intact, exits 0
 #   outlive  racegate run: main leaves a clone(CLONE_VM) child behind and
 #            exits; once racegate has let it go, the child finds the memory
 #            it kept intact and passes the site
@@ -81,6 +84,14 @@ fork)
 	grep -q "^exec child: text intact" "$dir/rg" || fail "the exec'd child's text is not intact"
 	grep -q "^fork child: exit 0" "$dir/rg" || fail "the forked child did not exit 0"
 	grep -q "^exec child: exit 0" "$dir/rg" || fail "the exec'd child did not exit 0"
+	grep -q "PASSED" "$dir/rg" || fail "the run did not pass"
+	;;
+storm)
+	(cd "$specs" && timeout -k 5 240 "$rg" run --verbose "$@" pads_text_storm.yaml -- "$prog" storm) >"$dir/rg" 2>&1 ||
+		fail "racegate run failed"
+	cat "$dir/rg"
+	[ "$(grep -c "^storm child: text intact" "$dir/rg")" = 30 ] || fail "not every forked child found its text intact"
+	grep -q "^storm children ok 30 of 30$" "$dir/rg" || fail "not every forked child exited 0"
 	grep -q "PASSED" "$dir/rg" || fail "the run did not pass"
 	;;
 outlive)

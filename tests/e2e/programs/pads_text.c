@@ -16,6 +16,10 @@
  *                     (which does the same in the new image); exits 0 when
  *                     both children did
  *   pads_text execd   as the children of fork: pass, check, exit 0/1
+ *   pads_text storm   the two workers pass the site all the time while
+ *                     main forks 30 children one after another; each
+ *                     child passes the site 20,000 times, checks its text
+ *                     and exits 0/1; "storm children ok N of 30"
  *   pads_text outlive FILE
  *                     the workers pass the site 20,000 times each, then
  *                     main makes a child that shares its memory
@@ -236,6 +240,32 @@ static int forks(const char *self)
 	return bad;
 }
 
+static int storm(void)
+{
+	pthread_t t[2];
+	int k, st, ok = 0;
+	pid_t c;
+
+	for (k = 0; k < 2; k++)
+		pthread_create(&t[k], NULL, worker, (void *)(long)k);
+	while (counts[0] < 1000 || counts[1] < 1000)
+		usleep(1000);
+	for (k = 0; k < 30; k++) {
+		fflush(stdout);
+		if ((c = fork()) == 0)
+			_exit(child_check("storm child"));
+		if (waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			ok++;
+		else
+			printf("storm child %d: status %#x\n", k, st);
+	}
+	quit = 1;
+	for (k = 0; k < 2; k++)
+		pthread_join(t[k], NULL);
+	printf("storm children ok %d of 30\n", ok);          /* STORM-END */
+	return ok != 30;
+}
+
 static char child_stack[1 << 16];
 
 static int outliver(void *arg)
@@ -292,6 +322,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 2 && !strcmp(argv[1], "serve"))
 		return serve();
+	if (argc == 2 && !strcmp(argv[1], "storm"))
+		return storm();
 	if (argc == 3 && !strcmp(argv[1], "outlive"))
 		return outlive(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "execd"))
@@ -302,6 +334,6 @@ int main(int argc, char **argv)
 		self[l] = 0;
 		return forks(self);
 	}
-	fprintf(stderr, "usage: pads_text serve|fork|execd|outlive FILE\n");
+	fprintf(stderr, "usage: pads_text serve|fork|execd|storm|outlive FILE\n");
 	return 2;
 }
