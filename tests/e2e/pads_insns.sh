@@ -20,10 +20,12 @@ want() {
 	redzone) echo '^movabs ' ;;
 	esac
 }
-"$rg" check "$spec" -- "$bin" >/tmp/pads_insns.$$ 2>&1 || { cat /tmp/pads_insns.$$; rm -f /tmp/pads_insns.$$; exit 1; }
+chk=$(mktemp)
+trap 'rm -f "$chk"' EXIT
+"$rg" check "$spec" -- "$bin" >"$chk" 2>&1 || { cat "$chk"; exit 1; }
 bad=0
 for g in rip call jcc rep target redzone; do
-	a=$(awk -v g="$g" '$1 == g && $2 == "at" {f = 1; next} f && $1 ~ /^0x/ {print $1; exit}' /tmp/pads_insns.$$)
+	a=$(awk -v g="$g" '$1 == g && $2 == "at" {f = 1; next} f && $1 ~ /^0x/ {print $1; exit}' "$chk")
 	insn=$(objdump -d --no-show-raw-insn --start-address="$a" --stop-address=$((a + 16)) "$bin" |
 		sed -n 's/^ *[0-9a-f]*:[[:space:]]*//p' | head -1 | sed 's/[[:space:]]\+/ /g; s/ *#.*//')
 	echo "site $g at $a: $insn"
@@ -32,8 +34,7 @@ for g in rip call jcc rep target redzone; do
 		bad=1
 	fi
 done
-rm -f /tmp/pads_insns.$$
 [ "$bad" = 0 ] || exit 1
-exec "$hostile" 1 rip=1 call=1 jcc=1 rep=1 target=1 redzone=1 \
+"$hostile" 1 rip=1 call=1 jcc=1 rep=1 target=1 redzone=1 \
 	rip-live=0 call-live=0 jcc-live=0 rep-live=0 target-live=0 redzone-live=0 \
 	-- "$rg" run "$@" "$spec" -- "$bin" 1000
