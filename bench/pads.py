@@ -10,7 +10,8 @@ hits: per pass-through hit at padloop.c's SITE (a 5-byte nop), in one run
   ptrace floor (ptrace_floor onetrap), gdb's Python breakpoint whose stop()
   returns False; pinned (taskset -c CPU) and unpinned; with three gates
   that never act: a hit count not reached (hit: 10^9), a thread filter
-  naming a thread that never comes, a `when:` that is false.  Per hit:
+  that can never pick the passing thread ("!me", me bound to it at main's
+  entry), a `when:` that is false.  Per hit:
   (T(N) - T(0)) / N of the same competitor, N chosen per competitor so
   that a run takes about --budget seconds (a trap costs ~10 µs, a pad pass
   ~0.01 µs: one N for both would take minutes or measure nothing).
@@ -114,7 +115,9 @@ def bench_hits():
     site, slot = nm(pl, "bench_site"), nm(pl, "bench_slot")
     gates = {
         "hit count": "{name: pass, at: '%s', hit: 1000000000, open: never, optional: true}" % loc,
-        "thread filter": "{name: pass, at: '%s', thread: {name: nobody-here}, open: never, optional: true}" % loc,
+        # 'me' is bound to main at its entry: "!me" can never pick the
+        # thread that passes (a gate for worker 2, passed by worker 1)
+        "thread filter": "{name: bind, at: main, as: me}\n  - {name: pass, at: '%s', thread: '!me', open: never, optional: true}" % loc,
         "false when:": "{name: pass, at: '%s', when: 'i < 0', open: never, optional: true}" % loc,
     }
     specs = {}
