@@ -276,6 +276,43 @@ void gate_needs_free(gate_need *v, size_t n)
 
 /* ---- the fast path's view (gate_next_interest) ----------------------- */
 
+/*
+ * Is sel's choice among threads known now final?  A {start:, tid:, nth:}
+ * selector (no name:, no process exe) picks at a thread's creation, from
+ * what the thread was created with: a thread it did not pick then, it never
+ * picks.  main is main.
+ */
+static bool sel_fixed_at_start(const spec_selector *sel)
+{
+	if (sel->kind == SPEC_SEL_MAIN)
+		return true;
+	return sel->kind == SPEC_SEL_MATCH && !sel->name &&
+	       sel->process.kind == SPEC_PROC_UNSET;
+}
+
+/* Could g's thread filter, which does not select th now, come to select it? */
+static bool may_come_to_select(const gate_engine *e, const struct gate *g)
+{
+	const spec_selector *sel = &g->sp->thread;
+
+	if (g->proc && g->proc->kind == SPEC_PROC_EXE)
+		return true;            /* an exe may match after an exec */
+	if (sel->kind == SPEC_SEL_ALIAS && g->sel_alias != NONE &&
+	    !e->aliases[g->sel_alias].th) {
+		const struct alias *a = &e->aliases[g->sel_alias];
+
+		/* bound by as: at some arrival, or by a selector that may still */
+		for (size_t i = 0; i < e->ngates; i++)
+			if (e->gates[i].as == g->sel_alias)
+				return true;
+		return !a->sel || !sel_fixed_at_start(a->sel);
+	}
+	/* "!A" that does not select th: A is th, bound for good */
+	if (sel_fixed_at_start(sel) || sel->kind == SPEC_SEL_NOT_ALIAS)
+		return false;
+	return sel_open_ended(e, g);
+}
+
 /* How many of th's next arrivals gate gi lets pass unnoted (see gates.h). */
 static unsigned long gate_interest(const gate_engine *e, size_t gi,
 				   const struct gate_thread *th)
@@ -288,7 +325,7 @@ static unsigned long gate_interest(const gate_engine *e, size_t gi,
 		return GATE_PASS_FOREVER;
 	if (!gi_sel_match(e, g, th))
 		/* a filter that may still come to select th: every arrival */
-		return sel_open_ended(e, g) ? 0 : GATE_PASS_FOREVER;
+		return may_come_to_select(e, g) ? 0 : GATE_PASS_FOREVER;
 	if (g->sp->hit <= 0)
 		return 0;
 	key = ((uint64_t)th->seq << 32) | (uint32_t)gi;

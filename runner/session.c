@@ -424,37 +424,21 @@ static void locs_failed(session *s, const rg_err *err)
 	fail(s, xstrdup(err->msg));
 }
 
-/*
- * A hot loop should pay for a gate only while the gate matters: once the
- * decider says nothing at bp can act on a future arrival (site_live; for
- * the gates: once and done, waits whose events are all open, ...), its
- * int3 is taken out.  A thread that trapped on it meanwhile is rewound
- * silently by the tracer.  racegate's own breakpoints (entry,
- * pthread_create) at the same address stay.
- */
-static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
-{
-	rg_err err = RG_ERR_INIT;
-
-	if (s->ops->site_live(s->d, bp))
-		return;
-	if ((s->entry && addr == s->entry) || is_ptc(s, addr) ||
-	    run_locs_busy(s->locs, addr))
-		return;
-	if (tracer_remove_bp(s->tr, addr, &err) == 0)
-		s->res->bp_disarmed++;
-}
-
 /* Says for each gate at bp whether it got a pad, and why not (--verbose). */
 static void pad_say(const session *s, const plan_bp *bp, const char *why)
 {
 	for (size_t k = 0; k < bp->ngates; k++) {
 		const spec_gate *g = &s->p->sp->gates[bp->gates[k]];
 
-		if (why)
+		if (why) {
 			rg_trace("gate '%s' at %s: no pad: %s", g->name, g->at, why);
-		else
-			rg_trace("gate '%s' at %s: pad", g->name, g->at);
+			continue;
+		}
+		rg_trace("gate '%s' at %s: pad", g->name, g->at);
+		if (g->when)
+			rg_trace("gate '%s' at %s: its when: is not evaluated in the pad: "
+				 "every hit its thread: and hit: let through traps", g->name,
+				 g->at);
 	}
 }
 
@@ -485,9 +469,11 @@ static size_t pad_function(const session *s, const plan_bp *bp, tracer_span *out
 static void make_pads(session *s)
 {
 	const char *off = s->o->no_fastpath ? "--no-fastpath" :
-			  s->o->keep_stopped ? "--keep-stopped" :
-			  !s->ops->next_interest || !s->ops->count_passes ?
-			  "the decider traps every hit" : NULL;
+			  s->o->keep_stopped ? "--keep-stopped" : NULL;
+
+	/* explore decides every hit itself: nothing to say per gate */
+	if (!s->ops->next_interest || !s->ops->count_passes)
+		return;
 
 	for (size_t i = 0; i < s->p->nbps && !s->end.failed; i++) {
 		const plan_bp *bp = &s->p->bps[i];
@@ -547,6 +533,31 @@ static void pads_thread_gone(session *s, pid_t tid)
 		if (tracer_pad_at(s->tr, addr))
 			pad_sync(s, tid, &s->p->bps[i], addr);
 	}
+}
+
+/*
+ * A hot loop should pay for a gate only while the gate matters: once the
+ * decider says nothing at bp can act on a future arrival (site_live; for
+ * the gates: once and done, waits whose events are all open, ...), its
+ * int3 is taken out.  A thread that trapped on it meanwhile is rewound
+ * silently by the tracer.  racegate's own breakpoints (entry,
+ * pthread_create) at the same address stay.
+ */
+static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (s->ops->site_live(s->d, bp))
+		return;
+	if ((s->entry && addr == s->entry) || is_ptc(s, addr) ||
+	    run_locs_busy(s->locs, addr))
+		return;
+	/* a pad's passes so far count, as the traps before a disarm do */
+	if (tracer_pad_at(s->tr, addr) && s->ops->count_passes)
+		for (size_t i = 0; i < s->nthr; i++)
+			pad_sync(s, s->thr[i].tid, bp, addr);
+	if (tracer_remove_bp(s->tr, addr, &err) == 0)
+		s->res->bp_disarmed++;
 }
 
 /* An arrival in the image a followed child runs after its exec. */

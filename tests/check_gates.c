@@ -786,6 +786,46 @@ START_TEST(next_interest_hit_and_thread)
 }
 END_TEST
 
+/*
+ * A {start:, nth:} thread filter picks at a thread's creation: a thread it
+ * did not pick never needs to trap, even before the picked one exists; an
+ * alias bound by as:, or a {name:} filter, may still come to pick anyone.
+ */
+START_TEST(next_interest_fixed_selectors)
+{
+	spec_gate *g;
+	size_t z = 0, o = 1, t = 2, n = 3;
+
+	S = tspec_new(4);
+	talias(S, "w2", "worker", NULL, 2);
+	g = tgate(S, "a.c:1");                 /* 0: the 2nd worker, not there yet */
+	tsel_alias(&g->thread, "w2");
+	g = tgate(S, "a.c:2");                 /* 1: inline {start: worker, nth: 1} */
+	tsel_match(&g->thread, "worker", NULL, 0, 1);
+	g = tgate(S, "a.c:3");                 /* 2: {name: flusher} */
+	tsel_match(&g->thread, NULL, "flusher", 0, 0);
+	g = tgate(S, "a.c:4");                 /* 3: any thread but w2 */
+	tsel_alias(&g->thread, "!w2");
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	take();
+	ck_assert_uint_eq(gate_next_interest(E, 1, &z, 1), GATE_PASS_FOREVER);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &z, 1), GATE_PASS_FOREVER);
+	ck_assert_uint_eq(gate_next_interest(E, 1, &o, 1), GATE_PASS_FOREVER);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &o, 1), 0);
+	/* a name can be taken at any time */
+	ck_assert_uint_eq(gate_next_interest(E, 1, &t, 1), 0);
+	gate_thread_started(E, 3, "worker", false, 0);
+	take();
+	ck_assert_uint_eq(gate_next_interest(E, 3, &z, 1), 0);
+	/* "!w2", w2 bound to 3: 3 never again, every other thread every time */
+	ck_assert_uint_eq(gate_next_interest(E, 3, &n, 1), GATE_PASS_FOREVER);
+	ck_assert_uint_eq(gate_next_interest(E, 2, &n, 1), 0);
+}
+END_TEST
+
 START_TEST(next_interest_once_when_alias)
 {
 	spec_gate *g;
@@ -1860,6 +1900,7 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, hit_n);
 	tcase_add_test(tc, next_interest_hit_and_thread);
 	tcase_add_test(tc, next_interest_once_when_alias);
+	tcase_add_test(tc, next_interest_fixed_selectors);
 	tcase_add_test(tc, when_hook);
 	tcase_add_test(tc, once_gate);
 	tcase_add_test(tc, as_in_pool);

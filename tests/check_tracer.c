@@ -23,6 +23,7 @@
 
 #include "linkmap.h"
 #include "tracer.h"
+#include "tracer_int.h"
 #include "tracer_fx_syms.h"
 
 #define FX(name) TRACER_FX_DIR "/tr_" name
@@ -1171,6 +1172,170 @@ START_TEST(test_attach_main_exited)
 }
 END_TEST
 
+/* ---- jump pads: the pad's code and the analysis, on bytes ---------- */
+
+/* Decodes len bytes at addr one instruction after another: "mnemonic ops\n"... */
+static char *disasm(arch *a, const uint8_t *code, size_t len, uint64_t addr,
+		    uint64_t *targets, size_t *ntargets)
+{
+	rg_buf b = RG_BUF_INIT;
+	struct arch_insn in;
+	rg_err err = RG_ERR_INIT;
+
+	*ntargets = 0;
+	for (size_t off = 0; off < len; off += in.len) {
+		ck_assert_msg(arch_decode(a, code + off, len - off, addr + off, &in, &err) == 0,
+			      "%s", err.msg);
+		rg_buf_printf(&b, "%s\n", in.text);
+		if (in.flags & ARCH_INSN_RELBRANCH)
+			targets[(*ntargets)++] = in.target;
+		else if (in.flags & ARCH_INSN_RIPREL)
+			targets[(*ntargets)++] = in.riprel_target;
+	}
+	return b.s;
+}
+
+/* The pad's bytes decode to the intended code, every displacement pointing
+ * where it must: the table, its slots, the moved instructions' operand, the
+ * way back, the trap's way on. */
+START_TEST(test_pad_encode)
+{
+	/* mov 0x100(%rip),%rax; then a 3-byte and a 4-byte instruction */
+	static const uint8_t site_code[] = { 0x48, 0x8b, 0x05, 0x00, 0x01, 0x00, 0x00 };
+	const uint64_t site = 0x555555554000ULL, at = 0x555555560000ULL,
+		       table = 0x555555570000ULL;
+	struct arch_insn insn[PAD_INSNS_MAX];
+	struct arch_pad ap = { at, site, insn, 0, table, 0, 0, 0 };
+	uint8_t out[PAD_CODE_MAX];
+	uint64_t tg[64];
+	size_t n, ntg;
+	rg_err err = RG_ERR_INIT;
+	arch *a;
+	char *text;
+
+	ck_assert_int_eq(arch_new(&a, &err), 0);
+	ck_assert_ptr_null(tracer_pad_cover(a, site, site_code, sizeof(site_code), false,
+					    insn, &n));
+	ck_assert_uint_eq(n, 1);
+	ap.ninsn = n;
+	ck_assert_int_eq(arch_pad_encode(&ap, out, &err), 0);
+	text = disasm(a, out, ap.len, at, tg, &ntg);
+	/* numbers masked: the targets are checked one by one below */
+	for (char *p = text, *q; (q = strstr(p, "0x")); p = q + 1) {
+		size_t k = strspn(q + 2, "0123456789abcdef");
+
+		memmove(q + 1, q + 2 + k, strlen(q + 2 + k) + 1);
+		*q = 'X';
+	}
+	ck_assert_str_eq(text,
+		"lea rsp, [rsp - X]\n" "pushfq \n" "push rax\n" "push rcx\n" "push rdx\n"
+		"cmp byte ptr [rip + X], 0\n" "jne X\n"
+		"rdfsbase rax\n" "lea rcx, [rip + X]\n"
+		"cmp byte ptr [rcx + X], 0\n" "je X\n"
+		"cmp byte ptr [rcx + X], 1\n" "jne X\n"
+		"cmp rax, qword ptr [rcx]\n" "je X\n"
+		"add rcx, X\n" "jmp X\n"
+		"cmp rsp, qword ptr [rcx + X]\n" "jb X\n"
+		"cmp rsp, qword ptr [rcx + X]\n" "jae X\n"
+		"cmp byte ptr [rcx + X], 0\n" "jne X\n"
+		"mov rax, qword ptr [rcx + 8]\n"
+		"test rax, rax\n" "je X\n" "lea rdx, [rax - 1]\n"
+		"cmpxchg qword ptr [rcx + 8], rdx\n" "jne X\n"
+		"pop rdx\n" "pop rcx\n" "pop rax\n" "popfq \n" "lea rsp, [rsp + X]\n"
+		"mov rax, qword ptr [rip - X]\n" "jmp X\n"
+		"pop rdx\n" "pop rcx\n" "pop rax\n" "popfq \n" "lea rsp, [rsp + X]\n"
+		"int3 \n" "jmp X\n");
+	ck_assert_uint_eq(ntg, 15);
+	/* pad off: to the way through; the table's off byte; its first slot */
+	ck_assert_uint_eq(tg[0], table);
+	ck_assert_uint_eq(tg[1], ap.reloc - 12);
+	ck_assert_uint_eq(tg[2], table + PAD_SLOT0);
+	/* end of the table, another stack (2), force, count 0: to the trap's restore */
+	ck_assert_uint_eq(tg[3], ap.trap - 12);
+	for (size_t k = 7; k <= 10; k++)
+		ck_assert_uint_eq(tg[k], ap.trap - 12);
+	/* the moved instruction reads what it read at the site, and goes back */
+	ck_assert_uint_eq(tg[12], site + 7 + 0x100);
+	ck_assert_uint_eq(tg[13], site + 7);
+	/* the trap's way on is the moved instruction */
+	ck_assert_uint_eq(tg[14], ap.reloc);
+	ck_assert_uint_eq(out[ap.trap - at], 0xcc);
+	free(text);
+	/* a table more than 2 GiB away cannot be reached */
+	ap.table = at + (3ULL << 30);
+	ck_assert_int_eq(arch_pad_encode(&ap, out, &err), -1);
+	arch_free(a);
+}
+END_TEST
+
+/* Which instructions a pad's jump covers, and which sites it refuses. */
+START_TEST(test_pad_cover)
+{
+	/* mov -0x18(%rbp),%rax (4 bytes); add $1,%rax (4) */
+	static const uint8_t two[] = { 0x48, 0x8b, 0x45, 0xe8, 0x48, 0x83, 0xc0, 0x01 };
+	static const uint8_t call[] = { 0xe8, 0x00, 0x00, 0x00, 0x00, 0x90 };
+	/* mov %rax,%rdi; je +5: a short jump inside the covered bytes */
+	static const uint8_t jcc[] = { 0x48, 0x89, 0xc7, 0x74, 0x05, 0x90, 0x90 };
+	static const uint8_t sys[] = { 0x0f, 0x05, 0x90, 0x90, 0x90, 0x90 };
+	/* rep movsb; 4 nops */
+	static const uint8_t rep[] = { 0xf3, 0xa4, 0x90, 0x90, 0x90, 0x90 };
+	struct arch_insn insn[PAD_INSNS_MAX];
+	size_t n;
+	rg_err err = RG_ERR_INIT;
+	arch *a;
+
+	ck_assert_int_eq(arch_new(&a, &err), 0);
+	ck_assert_str_eq(tracer_pad_cover(a, 0x1000, two, sizeof(two), false, insn, &n),
+			 "its first instruction is shorter than 5 bytes");
+	ck_assert_ptr_null(tracer_pad_cover(a, 0x1000, two, sizeof(two), true, insn, &n));
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(tracer_pad_cover(a, 0x1000, call, sizeof(call), true, insn, &n),
+			 "its first instruction changes the flow (jump, call, return, "
+			 "system call)");
+	ck_assert_str_eq(tracer_pad_cover(a, 0x1000, jcc, sizeof(jcc), true, insn, &n),
+			 "an instruction in its first 5 bytes changes the flow (jump, "
+			 "call, return, system call)");
+	ck_assert_ptr_nonnull(tracer_pad_cover(a, 0x1000, sys, sizeof(sys), true, insn, &n));
+	/* a string instruction goes on to the next one: it may move */
+	ck_assert_ptr_null(tracer_pad_cover(a, 0x1000, rep, sizeof(rep), true, insn, &n));
+	ck_assert_uint_eq(n, 4);
+	ck_assert_str_eq(tracer_pad_cover(a, 0x1000, two, 3, true, insn, &n),
+			 "its instructions cannot be decoded");
+	arch_free(a);
+}
+END_TEST
+
+/* A function's jumps: into the covered bytes past the site refuses, to the
+ * site itself does not; a jump table (indirect jump) refuses. */
+START_TEST(test_pad_jumps_into)
+{
+	/* 0x1000: mov -0x18(%rbp),%rax; 0x1004: add $1,%rax; 0x1008: jmp 0x1004 */
+	static const uint8_t into[] = { 0x48, 0x8b, 0x45, 0xe8, 0x48, 0x83, 0xc0, 0x01,
+					0xeb, 0xfa };
+	/* ...; 0x1008: jmp 0x1000 (the loop's head is the site: fine) */
+	static const uint8_t head[] = { 0x48, 0x8b, 0x45, 0xe8, 0x48, 0x83, 0xc0, 0x01,
+					0xeb, 0xf6 };
+	static const uint8_t table[] = { 0x48, 0x8b, 0x45, 0xe8, 0xff, 0xe0 };
+	/* a call into the covered bytes: a target too */
+	static const uint8_t callin[] = { 0x48, 0x8b, 0x45, 0xe8, 0x48, 0x83, 0xc0, 0x01,
+					  0xe8, 0xf7, 0xff, 0xff, 0xff };
+	rg_err err = RG_ERR_INIT;
+	arch *a;
+
+	ck_assert_int_eq(arch_new(&a, &err), 0);
+	ck_assert_str_eq(tracer_pad_jumps_into(a, 0x1000, into, sizeof(into), 0x1000, 8),
+			 "the line's first 5 bytes hold a jump target");
+	ck_assert_ptr_null(tracer_pad_jumps_into(a, 0x1000, head, sizeof(head), 0x1000, 8));
+	ck_assert_str_eq(tracer_pad_jumps_into(a, 0x1000, table, sizeof(table), 0x1000, 8),
+			 "its function has a jump whose target cannot be told (a jump table)");
+	ck_assert_str_eq(tracer_pad_jumps_into(a, 0x1000, callin, sizeof(callin), 0x1000, 8),
+			 "the line's first 5 bytes hold a jump target");
+	/* the same jump outside what is covered */
+	ck_assert_ptr_null(tracer_pad_jumps_into(a, 0x1000, into, sizeof(into), 0x1004, 4));
+	arch_free(a);
+}
+END_TEST
+
 static Suite *tracer_suite(void)
 {
 	Suite *s = suite_create("tracer");
@@ -1200,6 +1365,12 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_attach_detach);
 	tcase_add_test(tc, test_attach_refused);
 	tcase_add_test(tc, test_attach_main_exited);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("pads");
+	tcase_add_test(tc, test_pad_encode);
+	tcase_add_test(tc, test_pad_cover);
+	tcase_add_test(tc, test_pad_jumps_into);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -388,7 +388,8 @@ static const uint8_t pad_restore[] = {
  *        cmpb $1,24(%rcx); jne next
  *        cmp (%rcx),%rax; je found
  *  next: add $32,%rcx; jmp scan
- * found: cmpb $0,25(%rcx); jne trap
+ * found: cmp 16(%rcx),%rsp; jb trap; cmp 32(%rcx),%rsp; jae trap
+ *        cmpb $0,25(%rcx); jne trap
  *        mov 8(%rcx),%rax
  * again: test %rax,%rax; je trap
  *        lea -1(%rax),%rdx
@@ -409,7 +410,7 @@ int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err)
 	static const uint8_t rdfsbase_rax[] = { 0xf3, 0x48, 0x0f, 0xae, 0xc0 };
 	struct emit e = { out, 0, p->at };
 	size_t j_off_pass, scan, j_end, j_next, j_found, next, found, j_force;
-	size_t again, j_zero, j_again, pass, trap, j_back, reloc;
+	size_t again, j_zero, j_again, pass, trap, j_back, reloc, j_lo, j_hi;
 	bool ok = true;
 
 	memset(out, 0xcc, PAD_CODE_MAX);
@@ -432,6 +433,11 @@ int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err)
 	put(&e, (const uint8_t[]){ 0x48, 0x83, 0xc1, PAD_SLOT_SIZE, 0xeb, 0 }, 6);
 	fix_j8(&e, e.n - 1, scan);
 	found = e.n;
+	/* its own stack: a thread with another's thread pointer traps */
+	put(&e, (const uint8_t[]){ 0x48, 0x3b, 0x61, PAD_LO_OFF }, 4);
+	j_lo = put_j32(&e, (const uint8_t[]){ 0x0f, 0x82 }, 2);
+	put(&e, (const uint8_t[]){ 0x48, 0x3b, 0x61, PAD_HI_OFF }, 4);
+	j_hi = put_j32(&e, (const uint8_t[]){ 0x0f, 0x83 }, 2);
 	put(&e, (const uint8_t[]){ 0x80, 0x79, PAD_FORCE_OFF, 0x00 }, 4);
 	j_force = put_j32(&e, (const uint8_t[]){ 0x0f, 0x85 }, 2);
 	put(&e, (const uint8_t[]){ 0x48, 0x8b, 0x41, PAD_LEFT_OFF }, 4);
@@ -466,6 +472,8 @@ int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err)
 	fix_j32(&e, j_end, trap);
 	fix_j8(&e, j_next, next);
 	fix_j8(&e, j_found, found);
+	fix_j32(&e, j_lo, trap);
+	fix_j32(&e, j_hi, trap);
 	fix_j32(&e, j_force, trap);
 	fix_j32(&e, j_zero, trap);
 	fix_j8(&e, j_again, again);

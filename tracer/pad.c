@@ -72,67 +72,20 @@ static bool all_stopped(const tracer *tr, const char **why)
 	return true;
 }
 
-/* Does a jump in fn's code go into (site, site+n)?  Or can it not be told? */
-static const char *jumps_into(tracer *tr, struct aspace *as, uint64_t site, size_t n,
-			      const tracer_span *fn, size_t nfn)
+const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t n,
+			     bool more, struct arch_insn *insn, size_t *ninsn)
 {
-	uint8_t code[256];
-	struct arch_insn in;
 	rg_err e = RG_ERR_INIT;
-	bool holds = false;
+	size_t len = 0, i;
 
-	for (size_t k = 0; k < nfn; k++)
-		holds |= site >= fn[k].lo && site + n <= fn[k].hi;
-	if (!holds)
-		return "its function's code is not known";
-	for (size_t k = 0; k < nfn; k++) {
-		uint64_t pc = fn[k].lo;
-
-		while (pc < fn[k].hi) {
-			size_t want = fn[k].hi - pc < sizeof(code) ? fn[k].hi - pc : sizeof(code);
-			size_t got = tracer_read_code(as, pc, code, want);
-
-			if (!got || arch_decode(tr->arch, code, got, pc, &in, &e) < 0)
-				return "its function does not decode";
-			if (in.flags & ARCH_INSN_INDIRECT)
-				return "its function has a jump whose target cannot be told (a jump table)";
-			if ((in.flags & ARCH_INSN_RELBRANCH) && in.target > site &&
-			    in.target < site + n)
-				return "the line's first 5 bytes hold a jump target";
-			pc += in.len;
-		}
-	}
-	return NULL;
-}
-
-/* Why b's instruction (and those after it the jump covers: insn[], *ninsn)
- * cannot be moved to a pad, or NULL. */
-static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
-				const tracer_span *fn, size_t nfn,
-				struct arch_insn *insn, size_t *ninsn, rg_err *err)
-{
-	uint8_t code[ARCH_MAX_INSN];
-	size_t n, i, len;
-
-	if (!b->decoded) {
-		n = tracer_read_code(as, b->addr, code, sizeof(code));
-		if (!n || arch_decode(tr->arch, code, n, b->addr, &b->insn, err) < 0)
-			return "its instruction cannot be decoded";
-		b->decoded = true;
-	}
-	if (b->ntemp)
-		return "racegate steps past a line there";
-	insn[0] = b->insn;
-	*ninsn = 1;
-	for (len = insn[0].len; len < ARCH_JMP_LEN; len += insn[*ninsn - 1].len) {
-		if (insn[*ninsn - 1].flags & ARCH_INSN_FLOWS)
-			break;
-		if (!nfn)
+	*ninsn = 0;
+	while (len < ARCH_JMP_LEN) {
+		if (*ninsn && !more)
 			return "its first instruction is shorter than 5 bytes";
-		n = tracer_read_code(as, b->addr + len, code, sizeof(code));
-		if (!n || arch_decode(tr->arch, code, n, b->addr + len, &insn[*ninsn], err) < 0)
+		if (len >= n || arch_decode(a, code + len, n - len, site + len,
+					    &insn[*ninsn], &e) < 0)
 			return "its instructions cannot be decoded";
-		(*ninsn)++;
+		len += insn[(*ninsn)++].len;
 	}
 	for (i = 0; i < *ninsn; i++)
 		if (insn[i].flags & ARCH_INSN_FLOWS)
@@ -140,6 +93,71 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 				   "(jump, call, return, system call)"
 				 : "its first instruction changes the flow (jump, call, "
 				   "return, system call)";
+	return NULL;
+}
+
+const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, size_t n,
+				  uint64_t site, size_t covered)
+{
+	struct arch_insn in;
+	rg_err e = RG_ERR_INIT;
+
+	for (size_t off = 0; off < n; off += in.len) {
+		if (arch_decode(a, code + off, n - off, lo + off, &in, &e) < 0)
+			return "its function does not decode";
+		if (in.flags & ARCH_INSN_INDIRECT)
+			return "its function has a jump whose target cannot be told (a jump table)";
+		if ((in.flags & ARCH_INSN_RELBRANCH) && in.target > site &&
+		    in.target < site + covered)
+			return "the line's first 5 bytes hold a jump target";
+	}
+	return NULL;
+}
+
+/* Does a jump in fn's code go into (site, site+n)?  Or can it not be told? */
+static const char *jumps_into(tracer *tr, struct aspace *as, uint64_t site, size_t n,
+			      const tracer_span *fn, size_t nfn)
+{
+	const char *why = NULL;
+	bool holds = false;
+
+	for (size_t k = 0; k < nfn; k++)
+		holds |= site >= fn[k].lo && site + n <= fn[k].hi;
+	if (!holds)
+		return "its function's code is not known";
+	for (size_t k = 0; k < nfn && !why; k++) {
+		size_t len = fn[k].hi - fn[k].lo;
+		uint8_t *code;
+
+		if (len > (1u << 24))
+			return "its function's code is not known";
+		code = xmalloc(len ? len : 1);
+		if (tracer_read_code(as, fn[k].lo, code, len) != len)
+			why = "its function's code is not known";
+		else
+			why = tracer_pad_jumps_into(tr->arch, fn[k].lo, code, len, site, n);
+		free(code);
+	}
+	return why;
+}
+
+/* Why b's instruction (and those after it the jump covers: insn[], *ninsn)
+ * cannot be moved to a pad, or NULL. */
+static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
+				const tracer_span *fn, size_t nfn,
+				struct arch_insn *insn, size_t *ninsn)
+{
+	uint8_t code[ARCH_JMP_LEN + ARCH_MAX_INSN];
+	const char *why;
+	size_t n, i, len = 0;
+
+	if (b->ntemp)
+		return "racegate steps past a line there";
+	n = tracer_read_code(as, b->addr, code, sizeof(code));
+	if ((why = tracer_pad_cover(tr->arch, b->addr, code, n, nfn > 0, insn, ninsn)))
+		return why;
+	for (i = 0; i < *ninsn; i++)
+		len += insn[i].len;
 	i = tracer_bp_lower(as->img, b->addr + 1);
 	if (i < as->img->nbps && as->img->bps[i].addr < b->addr + len)
 		return "another breakpoint is inside its first 5 bytes";
@@ -147,6 +165,10 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 		if (as->img->pads[i].site < b->addr + len &&
 		    b->addr < as->img->pads[i].site + as->img->pads[i].covered)
 			return "another pad overlaps it";
+	if (!b->decoded) {
+		b->insn = insn[0];
+		b->decoded = true;
+	}
 	return *ninsn > 1 ? jumps_into(tr, as, b->addr, len, fn, nfn) : NULL;
 }
 
@@ -179,7 +201,7 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 		*why = "no breakpoint there";
 		return 0;
 	}
-	if ((*why = site_refusal(tr, as, b, fn, nfn, insn, &ninsn, &derr)))
+	if ((*why = site_refusal(tr, as, b, fn, nfn, insn, &ninsn)))
 		return 0;
 	for (size_t i = 0; i < ninsn; i++)
 		covered += insn[i].len;
@@ -291,6 +313,25 @@ int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_e
 	return 0;
 }
 
+/* The mapping that holds sp in process pid: the stack a thread runs on. */
+static bool stack_of(pid_t pid, uint64_t sp, uint64_t *lo, uint64_t *hi)
+{
+	tracer_map *maps;
+	size_t n;
+	bool found = false;
+
+	if (tracer_read_maps(pid, &maps, &n, NULL) < 0)
+		return false;
+	for (size_t i = 0; i < n && !found; i++)
+		if (sp >= maps[i].start && sp < maps[i].end) {
+			*lo = maps[i].start;
+			*hi = maps[i].end;
+			found = true;
+		}
+	tracer_maps_free(maps, n);
+	return found;
+}
+
 /* The live slot of key in p, or -1. */
 static long slot_of_key(const struct pad *p, uint64_t key)
 {
@@ -306,7 +347,7 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 	struct pad *p = tracer_pad_find(as->img, addr);
 	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct user_regs_struct r;
-	uint64_t key, buf[2];
+	uint64_t key, sp, lo = 0, hi = 0, buf[3];
 	long i;
 
 	if (!p || p->off || !t || !(t->flags & TCB_HELD) || (t->flags & TCB_CHILD) ||
@@ -316,6 +357,7 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 		return tracer_gone_or_error(err, "cannot read the registers of thread %d: %s",
 					    tid, strerror(errno));
 	key = arch_thread_pointer(&r);
+	sp = arch_get_sp(&r);
 	if (!key || key_shared(p, key))
 		return 0;                       /* it traps on every hit */
 	/* a thread pointer it had before (arch_prctl): that slot dies */
@@ -336,18 +378,30 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 	if (i < 0) {
 		if (p->nslots == PAD_SLOTS)
 			return 0;               /* full: it traps on every hit */
+		if (!stack_of(as->pid, sp, &lo, &hi))
+			return 0;
 		i = (long)p->nslots++;
-		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key };
+		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key, .lo = lo, .hi = hi };
 		buf[0] = key;
 		buf[1] = n;
+		buf[2] = lo;
 		if (tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_KEY_OFF), buf,
 				      sizeof(buf)) < 0 ||
+		    tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_HI_OFF), &hi,
+				      sizeof(hi)) < 0 ||
 		    put_byte(as, slot_addr(p, i, PAD_FORCE_OFF), 0) < 0 ||
 		    put_byte(as, slot_addr(p, i, PAD_STATE_OFF), 1) < 0)
 			return rg_error(err, "cannot write the pad of 0x%llx: %s",
 					(unsigned long long)addr, strerror(errno));
 		p->slots[i].given = n;
 		return 0;
+	}
+	/* its stack grew (the main thread's), or it ran on another one */
+	if ((sp < p->slots[i].lo || sp >= p->slots[i].hi) && stack_of(as->pid, sp, &lo, &hi)) {
+		p->slots[i].lo = lo;
+		p->slots[i].hi = hi;
+		tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LO_OFF), &lo, sizeof(lo));
+		tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_HI_OFF), &hi, sizeof(hi));
 	}
 	if (tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LEFT_OFF), &n, sizeof(n)) < 0)
 		return rg_error(err, "cannot write the pad of 0x%llx: %s",

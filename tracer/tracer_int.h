@@ -129,25 +129,31 @@ uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
  * read-write, within reach of the pad's code) is shared with pad.c:
  *
  *   table + 0                  one byte: not 0 = the pad is off, every hit passes
- *   table + PAD_SLOT0 + 32*i   slot i: key (the thread pointer, 8 bytes at 0),
+ *   table + PAD_SLOT0 + 48*i   slot i: key (the thread pointer, 8 bytes at 0),
  *                              left (passes still allowed, 8 bytes at 8: the
- *                              pad takes one with a compare-and-swap), state
- *                              (a byte at 24: 0 end of the table, 1 live,
- *                              2 dead), force (a byte at 25: not 0 = trap)
+ *                              pad takes one with a compare-and-swap), the
+ *                              stack its thread runs on, [lo, hi) (8 bytes at
+ *                              16 and 32), state (a byte at 24: 0 end of the
+ *                              table, 1 live, 2 dead), force (a byte at 25:
+ *                              not 0 = trap)
  *
- * A thread passes when its slot is live, force is 0 and left is not 0; any
- * other hit (no slot for its thread pointer, a thread pointer of 0) traps
- * on the pad's breakpoint, with every register as it was at the site.
+ * A thread passes when its slot is live, its stack pointer in the slot's
+ * stack, force 0 and left not 0; any other hit (no slot for its thread
+ * pointer, a thread pointer of 0, another stack: a thread that took another's
+ * thread pointer, a handler on an alternate stack) traps on the pad's
+ * breakpoint, with every register as it was at the site.
  */
 #define PAD_SLOT0 32
-#define PAD_SLOT_SIZE 32
+#define PAD_SLOT_SIZE 48
 #define PAD_SLOTS 24                 /* live or dead; one more, always 0, ends it */
 #define PAD_TABLE_SIZE (PAD_SLOT0 + (PAD_SLOTS + 1) * PAD_SLOT_SIZE)
 #define PAD_KEY_OFF 0
 #define PAD_LEFT_OFF 8
+#define PAD_LO_OFF 16
+#define PAD_HI_OFF 32
 #define PAD_STATE_OFF 24
 #define PAD_FORCE_OFF 25
-#define PAD_CODE_MAX 160             /* room for a pad's code */
+#define PAD_CODE_MAX 192             /* room for a pad's code */
 
 /* Can this machine run pads?  false and *why when not (a fixed string). */
 bool arch_pad_supported(const char **why);
@@ -170,6 +176,21 @@ struct arch_pad {
 /* The pad's code into out[0..PAD_CODE_MAX); fails if a displacement does
  * not reach (the table, the instruction's operand, the way back). */
 int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err);
+
+/*
+ * pad.c's analysis, on bytes (pure, for tests too).  tracer_pad_cover: the
+ * instructions from site in code[0..n) that a jump must cover (insn[],
+ * *ninsn <= PAD_INSNS_MAX; more than the first only when more), or why
+ * they cannot be moved (one that calls, jumps, returns; not decodable).
+ * tracer_pad_jumps_into: why no pad may cover [site, site+covered) given a
+ * piece of its function's code, code[0..n) at lo: a direct jump into the
+ * covered bytes past site, a jump whose target is not written in it, code
+ * that does not decode; NULL when none.  Both return fixed strings.
+ */
+const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t n,
+			     bool more, struct arch_insn *insn, size_t *ninsn);
+const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, size_t n,
+				  uint64_t site, size_t covered);
 
 /* The thread pointer a pad compares (what it reads for the key). */
 uint64_t arch_thread_pointer(const struct user_regs_struct *r);

@@ -76,6 +76,7 @@ struct image {
 struct pad_slot {
 	pid_t tid;                 /* its thread, 0 when dead */
 	uint64_t key;              /* its thread pointer */
+	uint64_t lo, hi;           /* the stack it runs on (its mapping) */
 	uint64_t given;            /* the left written at its last allow */
 	uint64_t unsynced;         /* passes read at its death, not yet synced */
 };
