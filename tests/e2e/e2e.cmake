@@ -25,6 +25,16 @@ function(racegate_e2e name)
 endfunction()
 
 set(RG $<TARGET_FILE:racegate>)
+# -DRACEGATE_E2E_NO_FASTPATH=ON: every e2e test's `racegate run` gets
+# --no-fastpath (through a wrapper in place of the binary), so the whole
+# suite can be run with the jump pads off as well as on.
+option(RACEGATE_E2E_NO_FASTPATH "e2e tests: racegate run with --no-fastpath" OFF)
+if(RACEGATE_E2E_NO_FASTPATH)
+  file(GENERATE OUTPUT ${E2E_DIR}/racegate-no-fastpath
+    CONTENT "#!/bin/sh\n# racegate, with --no-fastpath after `run`\nif [ \"$1\" = run ]; then\n\tshift\n\texec \"$<TARGET_FILE:racegate>\" run --no-fastpath \"$@\"\nfi\nexec \"$<TARGET_FILE:racegate>\" \"$@\"\n"
+    FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  set(RG ${E2E_DIR}/racegate-no-fastpath)
+endif()
 
 racegate_e2e(no_lost_hits 0 "w1-last .*opened w1-done" "main-end .*passed"
   "!NOT-ENFORCED" -- ${RG} run ${E2E_DIR}/hits.yaml)
