@@ -116,13 +116,19 @@ racegate_e2e(trial_explore_no_choice_says_at 0
 # a main that leaves with pthread_exit, a signal thread in sigwait.
 set(found "FAILED \\((exit status 1|killed by SIG[A-Z]+)\\) .*dfs$" "wrote .*reproduced 20/20"
   "explore exit 1" "40 runs: 40 REPRODUCED" "run exit 0")
-foreach(p trial_x_seats.cpp trial_x_workq.c trial_x_sixteen.c trial_x_alarm.c
+foreach(p trial_x_seats.cpp trial_x_workq.c trial_x_sixteen.c
           trial_x_transfer.c trial_x_forkhelper.c trial_x_vfork.c trial_x_launcher.c
           trial_x_mainexit.c trial_x_dcl.c trial_x_sigwait.c)
   string(REGEX REPLACE "\\.c(pp)?$" "" name ${p})
   racegate_e2e(trial_explore_finds_${name} 0 ${found}
     -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at ${p} --strategy dfs -- ./${name})
 endforeach()
+# SIGALRM every millisecond: the handler runs when a signal comes, which no
+# schedule says, so its lines are left out of the points (docs/explore.md,
+# Limits); the threads' functions are the points
+racegate_e2e(trial_explore_finds_trial_x_alarm 0 ${found}
+  -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at add_one,worker,main --strategy dfs
+     -- ./trial_x_alarm)
 foreach(prog trial_x_vfork trial_x_mainexit trial_x_exitmid trial_x_sigwait trial_x_chatty)
   add_executable(e2e_${prog} e2e/programs/${prog}.c)
   target_compile_options(e2e_${prog} PRIVATE -O0 -g)
