@@ -35,7 +35,7 @@ racegate_e2e(schedule_deadlock 3 "SCHEDULE-DEADLOCK"
 # A thread asleep (with a timeout) is not a deadlock: the run goes on until
 # its timeout, then says what every thread was doing.
 racegate_e2e(timeout_whole_run 3 "TIMEOUT"
-  "napper +tid [0-9]+ +sleeping in clock_nanosleep \\(wakes by itself\\) +at sleeper.c:28 in napper"
+  "napper +tid [0-9]+ +(sleeping in clock_nanosleep \\(wakes by itself\\)|running) +at sleeper.c:28 in napper"
   "w1-first +held: waiting for never-opened"
   -- ${RG} run ${E2E_DIR}/timeout.yaml)
 racegate_e2e(on_deadlock_release 0 "ORDER-INFEASIBLE"
