@@ -373,10 +373,13 @@ static int put_expect(rg_buf *b, const explore_write_in *in, rg_err *err)
 
 static void put_header(rg_buf *b, const explore_write_in *in)
 {
-	rg_buf_printf(b, "# Written by racegate explore from schedule %s:\n"
+	/* "dev:" alone is the default order: no "from schedule dev::" */
+	rg_buf_printf(b, "# Written by racegate explore from schedule %s%s;\n"
 		      "# the order below made the program fail (%s).\n"
 		      "# Run it with: racegate run FILE --repeat 20\n"
-		      "version: 1\n", in->id, explore_fail_name(in->r->fail));
+		      "version: 1\n", in->id,
+		      strcmp(in->id, "dev:") ? "" : " (the default order)",
+		      explore_fail_name(in->r->fail));
 	if (in->name) {
 		rg_buf_puts(b, "name: ");
 		put_quoted(b, in->name);

@@ -361,9 +361,20 @@ START_TEST(writer_yaml_loads)
 		ck_assert_ptr_nonnull(strstr(y, "thread: worker_2, at: \"c.c:21\", "
 					     "wait: [worker_1-stop1]"));
 		ck_assert_ptr_nonnull(strstr(y, "worker_2: {start: worker, nth: 2}"));
+		ck_assert_ptr_nonnull(strstr(y, "from schedule dev:1.2.1.2;\n"));
 		spec_free(sp);
 		sp = NULL;
 		spec_diags_release(&d);
+		free(y);
+	}
+	/* the default order's id is "dev:" alone, said as such */
+	in.id = "dev:";
+	{
+		char *y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+
+		ck_assert_msg(y && strstr(y, "from schedule dev: (the default order);\n"),
+			      "%s", y ? y : err.msg);
+		ck_assert_ptr_null(strstr(y, "dev::"));
 		free(y);
 	}
 	/* a hang is expect: {timeout: true}, with explore's timeout */
