@@ -373,10 +373,13 @@ static int put_expect(rg_buf *b, const explore_write_in *in, rg_err *err)
 
 static void put_header(rg_buf *b, const explore_write_in *in)
 {
-	rg_buf_printf(b, "# Written by racegate explore from schedule %s:\n"
+	/* "dev:" alone is the default order: no "from schedule dev::" */
+	rg_buf_printf(b, "# Written by racegate explore from schedule %s%s;\n"
 		      "# the order below made the program fail (%s).\n"
 		      "# Run it with: racegate run FILE --repeat 20\n"
-		      "version: 1\n", in->id, explore_fail_name(in->r->fail));
+		      "version: 1\n", in->id,
+		      strcmp(in->id, "dev:") ? "" : " (the default order)",
+		      explore_fail_name(in->r->fail));
 	if (in->name) {
 		rg_buf_puts(b, "name: ");
 		put_quoted(b, in->name);
@@ -464,6 +467,45 @@ static bool thread_used(const struct wgates *g, const char *a, size_t t)
 	return used;
 }
 
+/*
+ * In a deadlock, a thread left at a point and never chosen again (a
+ * preempted one that still holds a lock, say) stayed there until the last
+ * stretch was held: it must not go on before that, or it may take the
+ * lock the cycle needs the last thread to hold first.  Its gate there waits
+ * for the last stop too.  With only the preemptions written (level), only
+ * a preempted thread's.
+ */
+static void never_resumed_gates(const explore_run *r, bool preempted_only, char **alias,
+				struct wgates *g)
+{
+	int last = r->steps[r->nsteps - 1].thread;
+	char *ev = NULL;
+
+	if (!r->end_held)
+		return;
+	for (size_t t = 0; t < r->nthreads; t++) {
+		const explore_step *s = NULL;
+		struct wgate *w;
+
+		if ((int)t == last)
+			continue;
+		/* t's last switch away, unless it was chosen after it */
+		for (size_t i = r->nsteps; i-- > 1 && !s;) {
+			if (r->steps[i].thread == (int)t)
+				break;
+			if (r->steps[i].prev == (int)t)
+				s = &r->steps[i];
+		}
+		if (!s || s->prev_stop != XS_ARRIVED || (preempted_only && !s->preempt))
+			continue;
+		if (!ev)
+			ev = last_stop_event(r, alias, g);
+		w = wgate_at(g, (int)t, s->prev_gate, s->prev_hit);
+		strv_add(&w->wait, &w->nwait, ev);
+	}
+	free(ev);
+}
+
 /* The gates of r at level, before any is dropped. */
 static void level_gates(const explore_run *r, enum explore_write_level level,
 			char **alias, struct wgates *g)
@@ -472,6 +514,8 @@ static void level_gates(const explore_run *r, enum explore_write_level level,
 		if (r->steps[i].prev != r->steps[i].thread &&
 		    (level == XW_STRETCHES || r->steps[i].preempt))
 			switch_gates(r, i, level == XW_PREEMPTIONS, alias, g);
+	if (r->nsteps)
+		never_resumed_gates(r, level == XW_PREEMPTIONS, alias, g);
 }
 
 size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level)

@@ -361,9 +361,20 @@ START_TEST(writer_yaml_loads)
 		ck_assert_ptr_nonnull(strstr(y, "thread: worker_2, at: \"c.c:21\", "
 					     "wait: [worker_1-stop1]"));
 		ck_assert_ptr_nonnull(strstr(y, "worker_2: {start: worker, nth: 2}"));
+		ck_assert_ptr_nonnull(strstr(y, "from schedule dev:1.2.1.2;\n"));
 		spec_free(sp);
 		sp = NULL;
 		spec_diags_release(&d);
+		free(y);
+	}
+	/* the default order's id is "dev:" alone, said as such */
+	in.id = "dev:";
+	{
+		char *y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+
+		ck_assert_msg(y && strstr(y, "from schedule dev: (the default order);\n"),
+			      "%s", y ? y : err.msg);
+		ck_assert_ptr_null(strstr(y, "dev::"));
 		free(y);
 	}
 	/* a hang is expect: {timeout: true}, with explore's timeout */
@@ -589,6 +600,69 @@ START_TEST(writer_deadlock_waits_for_the_last_stop)
 }
 END_TEST
 
+/*
+ * payment_ring's cycle of three: settle 1 takes its first lock and is
+ * preempted at its second (point 2, hit 2); main starts settle 3, which
+ * takes its first lock and cannot go on at its second; main at its join
+ * lets settle 2 run, left held at its second lock: a deadlock.  Settle 1
+ * was never chosen again: it must not go on before settle 2 holds its
+ * first lock, or it takes that lock first and nothing deadlocks.
+ */
+START_TEST(writer_deadlock_holds_the_never_resumed)
+{
+	static const char *const at[] = { "r.c:60", "r.c:44", "*pthread_mutex_lock",
+					  "r.c:65", "*pthread_join" };
+	char *cmd[] = { (char *)"./ring", NULL };
+	explore_step st[7];
+	explore_thread_info th[4];
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:0.1.2.1", "ring", NULL, NULL, 0, 0 };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *y;
+
+	memset(&r, 0, sizeof(r));
+	th[0] = (explore_thread_info){ 100, NULL, 1, true };
+	for (int i = 1; i < 4; i++)
+		th[i] = (explore_thread_info){ 100 + i, (char *)"settle", i, false };
+	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
+	st[1] = (explore_step){ 1, 1, 1, true, 0, XS_ARRIVED, 0, 2 };
+	st[2] = (explore_step){ 1, 2, 1, false, 1, XS_ARRIVED, 2, 1 };
+	st[3] = (explore_step){ 0, 0, 2, true, 1, XS_ARRIVED, 2, 2 };
+	st[4] = (explore_step){ 3, 1, 1, true, 0, XS_ARRIVED, 3, 1 };
+	st[5] = (explore_step){ 0, 3, 1, false, 3, XS_ARRIVED, 2, 2 };
+	st[6] = (explore_step){ 2, 1, 1, false, 0, XS_ARRIVED, 4, 1 };
+	r.steps = st;
+	r.nsteps = 7;
+	r.threads = th;
+	r.nthreads = 4;
+	r.fail = XF_DEADLOCK;
+	r.end_held = true;
+	r.end_gate = 2;
+	r.end_hit = 2;
+	y = explore_write_yaml(&in, XW_STRETCHES, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+		      "%s\n%s", y, d.n ? d.v[0].msg : "");
+	ck_assert_msg(strstr(y, "thread: settle_1, at: \"*pthread_mutex_lock\", hit: 2, "
+			     "open: [settle_1-stop3], wait: [settle_2-stop7]") != NULL, "%s", y);
+	ck_assert_msg(strstr(y, "thread: settle_2, at: \"*pthread_mutex_lock\", hit: 2, "
+			     "open: [settle_2-stop7]}") != NULL, "%s", y);
+	spec_free(sp);
+	spec_diags_release(&d);
+	free(y);
+	/* with only the preemptions written, the preempted one waits too */
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_msg(strstr(y, "thread: settle_1, at: \"*pthread_mutex_lock\", hit: 2, "
+			     "open: [settle_1-stop3], wait: [main-stop4, settle_2-stop7]") != NULL,
+		      "%s", y);
+	ck_assert_msg(strstr(y, "thread: main, at: \"*pthread_join\"") == NULL, "%s", y);
+	free(y);
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
 	Suite *s = suite_create("explore");
@@ -606,6 +680,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, writer_cxx_start_names);
 	tcase_add_test(tc, writer_blocked_stretch_is_waited_for);
 	tcase_add_test(tc, writer_deadlock_waits_for_the_last_stop);
+	tcase_add_test(tc, writer_deadlock_holds_the_never_resumed);
 	suite_add_tcase(s, tc);
 	return s;
 }
