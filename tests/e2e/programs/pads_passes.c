@@ -60,6 +60,12 @@ static volatile int finished[MAXT];
 static volatile int stop_sender;
 static volatile long binds;
 static volatile long jumps[MAXT];
+/* longjmp mode: signals a worker has got over (landed back from its jump,
+ * or returned from a handler that did not jump); the sender sends the next
+ * one only then.  siglongjmp unblocks the signal before it leaves the
+ * handler's stack, so a signal always pending (ptrace makes each delivery
+ * slow) would nest handlers until the stack runs out. */
+static volatile long landed[MAXT];
 static __thread sigjmp_buf back;
 static __thread volatile int armed;
 static int on_sig;          /* 0: pass, 1: siglongjmp, 2: exit */
@@ -91,6 +97,8 @@ static void on_signal(int sig)
 		jumps[my_id]++;
 		siglongjmp(back, 1);
 	}
+	if (on_sig == 1)
+		landed[my_id]++;
 	if (on_sig == 0)
 		pass();
 }
@@ -104,7 +112,8 @@ static void *worker(void *arg)
 	if (strcmp(mode, "serial"))
 		pthread_barrier_wait(&start_line);
 	if (on_sig == 1) {
-		sigsetjmp(back, 1);
+		if (sigsetjmp(back, 1))
+			landed[my_id]++;
 		armed = 1;
 		while (counts[my_id] < passes)
 			pass();
@@ -130,7 +139,7 @@ static void *worker(void *arg)
 /* SIGUSR1 to each running worker in turn, until all have finished */
 static void *sender(void *arg)
 {
-	long sent = 0;
+	long sent = 0, sent_to[MAXT] = { 0 };
 	int k, left;
 
 	(void)arg;
@@ -146,8 +155,12 @@ static void *sender(void *arg)
 			left++;
 			if (on_sig == 2 && counts[k] < passes)
 				continue;
-			if (syscall(SYS_tgkill, getpid(), tids[k], SIGUSR1) == 0)
+			if (on_sig == 1 && landed[k] < sent_to[k])
+				continue;
+			if (syscall(SYS_tgkill, getpid(), tids[k], SIGUSR1) == 0) {
 				sent++;
+				sent_to[k]++;
+			}
 		}
 	} while (left && !stop_sender);
 	fprintf(stderr, "signals sent %ld\n", sent);
