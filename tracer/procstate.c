@@ -668,17 +668,11 @@ const char *tracer_syscall_name(long nr, char *buf, size_t len)
 
 bool tracer_syscall_reads_fd(long nr)
 {
-	switch (nr) {
-	case SYS_read:
-	case SYS_readv:
-	case SYS_recvfrom:
-	case SYS_recvmsg:
-	case SYS_accept:
-	case SYS_accept4:
-		return true;
-	default:
-		return false;
-	}
+	struct tracer_wait_call c = { .nr = nr };
+	enum tracer_wait_use use;
+
+	/* blocked.c's list of the calls that wait on the fd in args[0] */
+	return tracer_wait_source(&c, &use) == TRACER_SRC_FD;
 }
 
 bool tracer_tstate_waits_child(const tracer_tstate *st, pid_t *child)
