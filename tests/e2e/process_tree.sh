@@ -33,8 +33,9 @@ rgpid=$!
 # the timeline comes at the end: the child held at its gate is found in /proc
 kid= parent=
 for _ in $(seq 100); do
-	parent=$(pgrep -f 'proctree hang' | sort -n | head -1)
-	kid=$(pgrep -f 'proctree hang' | sort -n | sed -n 2p)
+	# racegate's own descendants: other tests may run proctree too
+	parent=$(pgrep -P "$rgpid" | head -1)
+	kid=${parent:+$(pgrep -P "$parent" | head -1)}
 	[ -n "$kid" ] && grep -q ') t ' "/proc/$kid/stat" 2>/dev/null && break
 	sleep 0.1
 done
