@@ -50,6 +50,7 @@ struct xthread {
 	unsigned long long cpu0; /* its CPU time (ns) when it began to run, once known */
 	bool cpu_known;
 	bool blocked;          /* XT_LOOSE because it waited for another thread */
+	bool woke;             /* XT_FRESH because it was woken, not created */
 	rg_intmap hits;        /* gate -> arrivals */
 };
 
@@ -67,6 +68,8 @@ struct explore_decider {
 	double run_max_ms;     /* a chosen thread reaching no point this long is let loose */
 	explore_step *steps;
 	size_t nsteps, capsteps;
+	explore_wake *wakes;   /* woken threads' arrivals (explore_decider_wakes) */
+	size_t nwakes, capwakes;
 	uint64_t hash;
 	bool deadlock;
 	bool end_held;         /* deadlock: the last chosen thread was held, at */
@@ -266,6 +269,7 @@ static int decide(explore_decider *x, double t_ms)
 			rg_trace("explore: thread %zu, given up as blocked, was woken", i);
 			x->t[i].st = XT_FRESH;
 			x->t[i].blocked = false;
+			x->t[i].woke = true;
 			x->t[i].since = x->t[i].polled = t_ms;
 			x->t[i].cpu_known = false;
 		}
@@ -357,6 +361,7 @@ void explore_decider_free(explore_decider *x)
 	free(x->t);
 	rg_intmap_release(&x->ix);
 	free(x->steps);
+	free(x->wakes);
 	free(x->run_buf);
 	free(x);
 }
@@ -379,6 +384,12 @@ size_t explore_decider_steps(const explore_decider *x, const explore_step **out)
 {
 	*out = x->steps;
 	return x->nsteps;
+}
+
+size_t explore_decider_wakes(const explore_decider *x, const explore_wake **out)
+{
+	*out = x->wakes;
+	return x->nwakes;
 }
 
 size_t explore_decider_nthreads(const explore_decider *x)
@@ -476,6 +487,13 @@ static enum decision xd_arrive(void *d, pid_t tid, const plan_bp *at, double t_m
 	h = rg_intmap_ref(&t->hits, t->gate, 0);
 	t->hit = (long)++*h;
 	read_thread(x, t, x->kinds[t->gate] != XP_LINE);
+	if (t->st == XT_FRESH && t->woke) {
+		RG_GROW(x->wakes, x->nwakes + 1, x->capwakes);
+		x->wakes[x->nwakes++] = (explore_wake){ x->nsteps, (int)(t - x->t),
+							t->gate, t->hit };
+		rg_trace("explore: thread %d, woken, arrived before decision %zu", (int)(t - x->t), x->nsteps);
+		t->woke = false;
+	}
 	if (x->running == (int)(t - x->t))
 		x->running = -1;
 	t->st = XT_HELD;

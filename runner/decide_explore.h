@@ -75,6 +75,19 @@ typedef struct explore_step {
 	long prev_hit;
 } explore_step;
 
+/*
+ * A thread that was given up as blocked, was woken (by the stretch that
+ * ran: a condition signal, a mutex let go, a thread's exit) and ran to a
+ * point before decision `before` was made: the order a gates file must
+ * keep, though no decision says it.
+ */
+typedef struct explore_wake {
+	size_t before;         /* the decision it arrived before (may be nsteps) */
+	int thread;            /* logical id */
+	size_t gate;           /* the point it arrived at, its arrival there */
+	long hit;
+} explore_wake;
+
 /* A thread of the run, by logical id. */
 typedef struct explore_thread_info {
 	pid_t tid;
@@ -100,6 +113,8 @@ void explore_decider_free(explore_decider *x);
 bool explore_decider_deadlock(const explore_decider *x);
 /* The decisions, in order (owned by x). */
 size_t explore_decider_steps(const explore_decider *x, const explore_step **out);
+/* The woken threads' arrivals, in order (owned by x). */
+size_t explore_decider_wakes(const explore_decider *x, const explore_wake **out);
 /* How many threads the run had; thread i by logical id (owned by x). */
 size_t explore_decider_nthreads(const explore_decider *x);
 const explore_thread_info *explore_decider_thread(const explore_decider *x, size_t i);

@@ -103,6 +103,7 @@ void explore_run_release(explore_run *r)
 		free(r->threads[i].start);
 	free(r->threads);
 	free(r->steps);
+	free(r->wakes);
 	free(r->out);
 	memset(r, 0, sizeof(*r));
 }
@@ -573,10 +574,14 @@ out:
 static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
 {
 	const explore_step *st;
+	const explore_wake *wk;
 
 	out->nsteps = explore_decider_steps(x, &st);
 	out->steps = xcalloc(out->nsteps ? out->nsteps : 1, sizeof(*st));
 	memcpy(out->steps, st, out->nsteps * sizeof(*st));
+	out->nwakes = explore_decider_wakes(x, &wk);
+	out->wakes = xcalloc(out->nwakes ? out->nwakes : 1, sizeof(*wk));
+	memcpy(out->wakes, wk, out->nwakes * sizeof(*wk));
 	out->nthreads = explore_decider_nthreads(x);
 	out->threads = xcalloc(out->nthreads ? out->nthreads : 1, sizeof(*out->threads));
 	for (size_t i = 0; i < out->nthreads; i++) {
@@ -687,6 +692,10 @@ struct search {
 	size_t gates_before, gates_after; /* the file's gates, before and after dropping */
 	explore_sched fail_sc; /* the failing schedule */
 	explore_run fail_run;
+	/* the failing run as found, once shrinking replaced fail_run: the
+	 * gates file is written from it when the shrunk one's does not
+	 * reproduce */
+	explore_run found_run;
 	char *fail_id;
 	bool failed;
 };
@@ -1008,7 +1017,8 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 			break;
 		}
 	if (k.best.nsteps || k.best.nthreads) {
-		explore_run_release(&se->fail_run);
+		explore_run_release(&se->found_run);
+		se->found_run = se->fail_run;
 		se->fail_run = k.best;
 	}
 	*shrunk_id = explore_id_forced(devs, n);
@@ -1547,6 +1557,39 @@ static int write_markdown(struct xctx *c, const struct search *se, const char *i
 }
 
 /* Shrinks the failure, prints how to replay it, writes the files. */
+/*
+ * The shrunk schedule's gates file did not reproduce: write the one of the
+ * schedule as found.  Shrinking keeps the fewest preemptions, and the
+ * fewest can leave the failure to a race no gate can pin (job_queue: one
+ * worker takes the job and then waits on the condition itself, and the
+ * signal must come after it is inside the wait, which a gate at its call
+ * cannot say); the schedule as found has more switches, each of them
+ * written.  On success it becomes the failure reported (*id its id).
+ * 0 written, 1 not, -1 error.
+ */
+static int write_found(struct xctx *c, struct search *se, const char **id,
+		       char **yaml)
+{
+	explore_run shrunk;
+	int r;
+
+	if (!se->found_run.nsteps || !se->fail_id)
+		return 1;
+	printf("  the schedule as found, %s (%zu preemption%s), instead:\n", se->fail_id,
+	       se->found_run.npreempt, se->found_run.npreempt == 1 ? "" : "s");
+	shrunk = se->fail_run;
+	se->fail_run = se->found_run;
+	se->found_run = shrunk;
+	r = write_repro(c, se, se->fail_id, yaml);
+	if (r == 0) {
+		*id = se->fail_id;
+		return 0;
+	}
+	se->found_run = se->fail_run;
+	se->fail_run = shrunk;
+	return r;
+}
+
 static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 {
 	const char *id;
@@ -1575,8 +1618,12 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	free(cmd);
 	if (interrupt_signal())
 		return 0;
-	if ((c->o->out || c->o->trace) && write_repro(c, se, id, &yaml) < 0)
-		r = -1;
+	if (c->o->out || c->o->trace) {
+		r = write_repro(c, se, id, &yaml);
+		if (r == 1 && !interrupt_signal())
+			r = write_found(c, se, &id, &yaml);
+		r = r < 0 ? -1 : 0;
+	}
 	if (c->o->markdown && !interrupt_signal() &&
 	    write_markdown(c, se, id, c->o->out ? yaml : NULL) < 0)
 		r = -1;
@@ -1701,6 +1748,7 @@ done:
 out:
 	if (se.failed) {
 		explore_run_release(&se.fail_run);
+		explore_run_release(&se.found_run);
 		explore_sched_release(&se.fail_sc);
 	}
 	free(se.fail_id);

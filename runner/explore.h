@@ -31,6 +31,8 @@ typedef struct explore_run {
 	int signo;             /* when killed by a signal, else 0 */
 	explore_step *steps;
 	size_t nsteps;
+	explore_wake *wakes;   /* woken threads' arrivals; not sent by --jobs workers */
+	size_t nwakes;
 	explore_thread_info *threads; /* by logical id */
 	size_t nthreads;
 	size_t npreempt;

@@ -76,6 +76,8 @@ struct wgate {
 	size_t nopen, nwait;
 	int other;             /* the thread it lets run / waits for, for the comment */
 	bool blocks;           /* its thread blocks after it (blocked_event) */
+	bool woken;            /* its thread got here woken from a wait (wake_gates) */
+	bool for_woken;        /* it waits for a woken thread's arrival (wake_gates) */
 };
 
 struct wgates {
@@ -245,7 +247,13 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 	const char *me = alias[w->thread];
 	const char *other = w->other >= 0 ? alias[w->other] : "the others";
 
-	if (w->blocks && !w->nwait)
+	if (w->woken && !w->nwait)
+		rg_buf_printf(b, "  # %s, woken from its wait, gets here before %s "
+			      "goes on\n", me, other);
+	else if (w->for_woken && !w->nopen)
+		rg_buf_printf(b, "  # %s goes on from here only once %s, woken from its "
+			      "wait, got to its next point\n", me, other);
+	else if (w->blocks && !w->nwait)
 		rg_buf_printf(b, "  # %s blocks soon after here: %s may run\n", me, other);
 	else if (w->nopen && w->nwait)
 		rg_buf_printf(b, "  # %s stops here and lets %s run; it goes on once "
@@ -506,6 +514,41 @@ static void never_resumed_gates(const explore_run *r, bool preempted_only, char 
 	free(ev);
 }
 
+/*
+ * A thread woken from a wait (a condition signalled, a lock let go) ran to
+ * its next point before the schedule's next decision, while the thread
+ * chosen there stood at its point: nothing else in the file orders the
+ * two, and a woken thread is slower to get going than one that runs (the
+ * signaller usually takes the lock back first).  The chosen thread's gate
+ * waits for the woken one's arrival.  A thread that wakes itself needs
+ * nothing.
+ */
+static void wake_gates(const explore_run *r, char **alias, struct wgates *g)
+{
+	for (size_t i = 0; i < r->nwakes; i++) {
+		const explore_wake *k = &r->wakes[i];
+		const explore_step *d;
+		struct wgate *w;
+		char *ev;
+
+		if (k->before >= r->nsteps || r->steps[k->before].thread == k->thread)
+			continue;
+		d = &r->steps[k->before];
+		ev = xasprintf("%s-woke%zu", alias[k->thread], k->before);
+		w = wgate_at(g, k->thread, k->gate, k->hit);
+		strv_add(&w->open, &w->nopen, ev);
+		w->woken = true;
+		if (w->other < 0)
+			w->other = d->thread;
+		w = wgate_at(g, d->thread, d->gate, d->hit);
+		strv_add(&w->wait, &w->nwait, ev);
+		w->for_woken = true;
+		if (w->other < 0)
+			w->other = k->thread;
+		free(ev);
+	}
+}
+
 /* The gates of r at level, before any is dropped. */
 static void level_gates(const explore_run *r, enum explore_write_level level,
 			char **alias, struct wgates *g)
@@ -516,6 +559,7 @@ static void level_gates(const explore_run *r, enum explore_write_level level,
 			switch_gates(r, i, level == XW_PREEMPTIONS, alias, g);
 	if (r->nsteps)
 		never_resumed_gates(r, level == XW_PREEMPTIONS, alias, g);
+	wake_gates(r, alias, g);
 }
 
 size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level)
