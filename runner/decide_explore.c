@@ -487,12 +487,12 @@ static enum decision xd_arrive(void *d, pid_t tid, const plan_bp *at, double t_m
 	h = rg_intmap_ref(&t->hits, t->gate, 0);
 	t->hit = (long)++*h;
 	read_thread(x, t, x->kinds[t->gate] != XP_LINE);
-	if (t->st == XT_FRESH && t->woke) {
+	/* woken, and waited for; or woken and already here before a look saw it */
+	if ((t->st == XT_FRESH && t->woke) || (t->st == XT_LOOSE && t->blocked)) {
 		RG_GROW(x->wakes, x->nwakes + 1, x->capwakes);
 		x->wakes[x->nwakes++] = (explore_wake){ x->nsteps, (int)(t - x->t),
 							t->gate, t->hit };
-		rg_trace("explore: thread %d, woken, arrived before decision %zu", (int)(t - x->t), x->nsteps);
-		t->woke = false;
+		t->woke = t->blocked = false;
 	}
 	if (x->running == (int)(t - x->t))
 		x->running = -1;

@@ -514,14 +514,26 @@ static void never_resumed_gates(const explore_run *r, bool preempted_only, char 
 	free(ev);
 }
 
+/* t's gate at (point, hit) waits for ev, the woken thread's arrival. */
+static void wait_for_woken(struct wgates *g, int t, size_t point, long hit,
+			   const char *ev, int woken)
+{
+	struct wgate *w = wgate_at(g, t, point, hit);
+
+	strv_add(&w->wait, &w->nwait, ev);
+	w->for_woken = true;
+	if (w->other < 0)
+		w->other = woken;
+}
+
 /*
  * A thread woken from a wait (a condition signalled, a lock let go) ran to
- * its next point before the schedule's next decision, while the thread
- * chosen there stood at its point: nothing else in the file orders the
- * two, and a woken thread is slower to get going than one that runs (the
- * signaller usually takes the lock back first).  The chosen thread's gate
- * waits for the woken one's arrival.  A thread that wakes itself needs
- * nothing.
+ * its next point before the schedule's next decision, while the others
+ * stood at theirs: nothing else in the file orders it, and a woken thread
+ * is slower to get going than one that runs (the signaller usually takes
+ * the lock back first).  The thread that ran last (most often the one
+ * that woke it) and the one chosen next wait at their points for the
+ * woken one's arrival.
  */
 static void wake_gates(const explore_run *r, char **alias, struct wgates *g)
 {
@@ -530,21 +542,27 @@ static void wake_gates(const explore_run *r, char **alias, struct wgates *g)
 		const explore_step *d;
 		struct wgate *w;
 		char *ev;
+		bool any = false;
 
-		if (k->before >= r->nsteps || r->steps[k->before].thread == k->thread)
+		if (k->before >= r->nsteps)
 			continue;
 		d = &r->steps[k->before];
 		ev = xasprintf("%s-woke%zu", alias[k->thread], k->before);
-		w = wgate_at(g, k->thread, k->gate, k->hit);
-		strv_add(&w->open, &w->nopen, ev);
-		w->woken = true;
-		if (w->other < 0)
-			w->other = d->thread;
-		w = wgate_at(g, d->thread, d->gate, d->hit);
-		strv_add(&w->wait, &w->nwait, ev);
-		w->for_woken = true;
-		if (w->other < 0)
-			w->other = k->thread;
+		if (d->prev >= 0 && d->prev != k->thread && d->prev_stop == XS_ARRIVED) {
+			wait_for_woken(g, d->prev, d->prev_gate, d->prev_hit, ev, k->thread);
+			any = true;
+		}
+		if (d->thread != k->thread && d->thread != d->prev) {
+			wait_for_woken(g, d->thread, d->gate, d->hit, ev, k->thread);
+			any = true;
+		}
+		if (any) {
+			w = wgate_at(g, k->thread, k->gate, k->hit);
+			strv_add(&w->open, &w->nopen, ev);
+			w->woken = true;
+			if (w->other < 0)
+				w->other = d->prev != k->thread ? d->prev : d->thread;
+		}
 		free(ev);
 	}
 }

@@ -4,6 +4,7 @@
  * file the explorer writes (loaded back with the spec loader).
  */
 #include <check.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -550,6 +551,73 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 END_TEST
 
 /*
+ * A condition wait woken by the thread that ran: main (0) is preempted
+ * before its signal (q.c:44) by the worker (1), which waits on the
+ * condition and blocks; main signals and stops at q.c:45, and before the
+ * next decision the woken worker got to q.c:54 (a wake the decider
+ * recorded).  main must go on from q.c:45 only after that arrival, or it
+ * takes the lock back first.
+ */
+START_TEST(writer_woken_arrival_is_waited_for)
+{
+	static const char *const at[] = { "q.c:40", "q.c:44", "q.c:71", "*pthread_cond_wait",
+					  "q.c:45", "q.c:54" };
+	char *cmd[] = { (char *)"./queue", NULL };
+	explore_step st[5];
+	explore_thread_info th[2];
+	explore_wake wk[1] = { { 4, 1, 5, 1 } };
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:0.1.1.1", "queue", NULL, NULL, 0, 0 };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+
+	memset(&r, 0, sizeof(r));
+	th[0] = (explore_thread_info){ 100, NULL, 1, true };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false };
+	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
+	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
+	st[1] = (explore_step){ 1, 2, 1, true, 0, XS_ARRIVED, 1, 1 };
+	st[2] = (explore_step){ 1, 3, 1, false, 1, XS_ARRIVED, 3, 1 };
+	st[3] = (explore_step){ 0, 1, 1, false, 1, XS_BLOCKED, 0, 0 };
+	st[4] = (explore_step){ 0, 4, 1, false, 0, XS_ARRIVED, 4, 1 };
+	r.steps = st;
+	r.nsteps = 5;
+	r.threads = th;
+	r.nthreads = 2;
+	r.fail = XF_SIGNAL;
+	r.signo = SIGSEGV;
+	for (int lvl = 0; lvl < XW_NLEVELS; lvl++) {
+		char *y;
+
+		r.wakes = wk;
+		r.nwakes = 1;
+		y = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
+		ck_assert_msg(y != NULL, "%s", err.msg);
+		ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+			      "%s\n%s", y, d.n ? d.v[0].msg : "");
+		ck_assert_uint_eq(d.nerrors, 0);
+		ck_assert_msg(strstr(y, "thread: worker_1, at: \"q.c:54\", "
+				     "open: [worker_1-woke4]}") != NULL, "%s", y);
+		ck_assert_msg(strstr(y, "thread: main, at: \"q.c:45\", "
+				     "wait: [worker_1-woke4]}") != NULL, "%s", y);
+		spec_free(sp);
+		sp = NULL;
+		spec_diags_release(&d);
+		free(y);
+		/* without the wake, nothing holds main there */
+		r.wakes = NULL;
+		r.nwakes = 0;
+		y = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
+		ck_assert_msg(y != NULL, "%s", err.msg);
+		ck_assert_msg(strstr(y, "q.c:45") == NULL && strstr(y, "woke") == NULL,
+			      "%s", y);
+		free(y);
+	}
+}
+END_TEST
+
+/*
  * The lock-order inversion as the explorer records it: transfer (1) takes
  * lock a (point 1) and is preempted at its second lock (point 2, hit 2 of
  * the lock point) by refund (2), which takes lock b and arrives at its own
@@ -679,6 +747,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, writer_drops_gates);
 	tcase_add_test(tc, writer_cxx_start_names);
 	tcase_add_test(tc, writer_blocked_stretch_is_waited_for);
+	tcase_add_test(tc, writer_woken_arrival_is_waited_for);
 	tcase_add_test(tc, writer_deadlock_waits_for_the_last_stop);
 	tcase_add_test(tc, writer_deadlock_holds_the_never_resumed);
 	suite_add_tcase(s, tc);
