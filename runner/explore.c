@@ -581,7 +581,8 @@ static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
 	memcpy(out->steps, st, out->nsteps * sizeof(*st));
 	out->nwakes = explore_decider_wakes(x, &wk);
 	out->wakes = xcalloc(out->nwakes ? out->nwakes : 1, sizeof(*wk));
-	memcpy(out->wakes, wk, out->nwakes * sizeof(*wk));
+	if (out->nwakes)
+		memcpy(out->wakes, wk, out->nwakes * sizeof(*wk));
 	out->nthreads = explore_decider_nthreads(x);
 	out->threads = xcalloc(out->nthreads ? out->nthreads : 1, sizeof(*out->threads));
 	for (size_t i = 0; i < out->nthreads; i++) {
