@@ -1243,7 +1243,7 @@ START_TEST(test_pad_encode)
 	const uint64_t site = 0x555555554000ULL, at = 0x555555560000ULL,
 		       table = 0x555555570000ULL;
 	struct arch_insn insn[PAD_INSNS_MAX];
-	struct arch_pad ap = { at, site, insn, 0, table, 0, 0, 0 };
+	struct arch_pad ap = { .at = at, .site = site, .insn = insn, .table = table };
 	uint8_t out[PAD_CODE_MAX];
 	uint64_t tg[64];
 	size_t n, ntg;
