@@ -22,7 +22,7 @@ string(REPLACE "./pads_when," "./pads_when_o2," pads_when_spec "${pads_when_spec
 file(WRITE ${E2E_DIR}/pads_when_o2.yaml "${pads_when_spec}")
 
 # padw_e2e(NAME STATUS PATTERNS... -- racegate run ARGS): NAME_default with
-# --verbose (and the pad must run the condition), NAME_nofastpath.
+# the pad running the condition, NAME_nofastpath; both with --verbose.
 function(padw_e2e name status)
   set(pre)
   set(post)
@@ -36,17 +36,19 @@ function(padw_e2e name status)
       list(APPEND pre "${a}")
     endif()
   endforeach()
-  add_test(NAME e2e_pads_when_${name}_default COMMAND ${EXPECT} ${status} ${pre}
-    "gate 'late' at pads_when.c:36: pad; when: evaluated in the pad$"
+  add_test(NAME e2e_pads_when_${name}_default COMMAND ${EXPECT} ${status}
+    "gate 'late' at pads_when.c:36: pad; when: evaluated in the pad$" ${pre}
     -- ${RG} run --verbose ${post})
   add_test(NAME e2e_pads_when_${name}_nofastpath COMMAND ${EXPECT} ${status} ${pre}
-    -- ${RG} run --no-fastpath ${post})
+    -- ${RG} run --verbose --no-fastpath ${post})
   set_tests_properties(e2e_pads_when_${name}_default e2e_pads_when_${name}_nofastpath
     PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
 endfunction()
 
 # 8 threads x 100,000 arrivals, one true: held at the right one
 padw_e2e(false 0 "held at 77777" "arrivals 800000" "PASSED" "!NOT-ENFORCED"
+  "racegate: 800001 breakpoint hits at gates"
+  "'late': 'when' was false at 799999 arrivals \\(0 unreadable\\)"
   -- ${E2E_DIR}/pads_when_false.yaml)
 padw_e2e(o2 0 "held at 77777" "arrivals 800000" "PASSED"
   -- ${E2E_DIR}/pads_when_o2.yaml)
@@ -64,6 +66,4 @@ foreach(s false null o2)
            COMMAND ${PADS_SAME_W} ${RG} ${E2E_DIR}/pads_when_${s}.yaml)
   set_tests_properties(e2e_pads_when_same_${s} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
 endforeach()
-add_test(NAME e2e_pads_when_same_signal
-         COMMAND ${PADS_SAME_W} --loose ${RG} ${E2E_DIR}/pads_when_signal.yaml)
-set_tests_properties(e2e_pads_when_same_signal PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
+# (with signals, how many arrivals the handlers make depends on timing)
