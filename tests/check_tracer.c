@@ -1306,6 +1306,73 @@ START_TEST(test_pad_encode)
 }
 END_TEST
 
+/* The moved instructions of a pad, from the restore before them to the way back. */
+static char *pad_moved(arch *a, const uint8_t *site_code, size_t n, uint64_t site,
+		       struct arch_pad *ap, uint8_t *out, uint64_t *tg, size_t *ntg)
+{
+	static struct arch_insn insn[PAD_INSNS_MAX];
+	size_t ni;
+	rg_err err = RG_ERR_INIT;
+
+	ck_assert_ptr_null(tracer_pad_cover(a, site, site_code, n, true, insn, &ni));
+	ap->insn = insn;
+	ap->ninsn = ni;
+	ck_assert_int_eq(arch_pad_encode(ap, out, &err), 0);
+	/* from the copy to the trap's restore (12 bytes before its int3) */
+	return disasm(a, out + (ap->reloc - ap->at), ap->trap - 12 - ap->reloc, ap->reloc,
+		      tg, ntg);
+}
+
+/* Jumps and calls the jump covers go where they went: a jcc and a jmp to
+ * their targets with 32-bit displacements, a call as the push of the
+ * site's return address and a jump, a call through a register as the jump
+ * through it. */
+START_TEST(test_pad_moves_flow)
+{
+	/* 0x...4000: call 0x...4100 (the site is the call) */
+	static const uint8_t call[] = { 0xe8, 0xfb, 0x00, 0x00, 0x00 };
+	/* test %eax,%eax; je +0x10 (to 0x...4014); jmp -0x7 (to 0x...3fff) */
+	static const uint8_t jcc[] = { 0x85, 0xc0, 0x74, 0x10, 0xeb, 0xf9 };
+	/* mov %rax,%rdi; call *%rax */
+	static const uint8_t callind[] = { 0x48, 0x89, 0xc7, 0xff, 0xd0 };
+	const uint64_t site = 0x555555554000ULL;
+	struct arch_pad ap = { .at = 0x555555560000ULL, .site = site,
+			       .table = 0x555555570000ULL };
+	uint8_t out[PAD_CODE_MAX];
+	uint64_t tg[16];
+	size_t ntg;
+	rg_err err = RG_ERR_INIT;
+	arch *a;
+	char *text;
+
+	ck_assert_int_eq(arch_new(&a, &err), 0);
+	text = pad_moved(a, call, sizeof(call), site, &ap, out, tg, &ntg);
+	ck_assert_str_eq(text, "lea rsp, [rsp - 8]\n"
+			       "mov dword ptr [rsp], 0x55554005\n"
+			       "mov dword ptr [rsp + 4], 0x5555\n"
+			       "jmp 0x555555554100\n" "jmp 0x555555554005\n");
+	ck_assert_uint_eq(ap.reloc_off[0], 0);
+	free(text);
+
+	text = pad_moved(a, jcc, sizeof(jcc), site, &ap, out, tg, &ntg);
+	ck_assert_str_eq(text, "test eax, eax\n" "je 0x555555554014\n"
+			       "jmp 0x555555553fff\n" "jmp 0x555555554006\n");
+	/* the jcc grew from 2 bytes to 6: the jmp is 2 + 6 into the copy */
+	ck_assert_uint_eq(ap.reloc_off[1], 2);
+	ck_assert_uint_eq(ap.reloc_off[2], 8);
+	ck_assert_uint_eq(ntg, 3);
+	free(text);
+
+	text = pad_moved(a, callind, sizeof(callind), site, &ap, out, tg, &ntg);
+	ck_assert_str_eq(text, "mov rdi, rax\n" "lea rsp, [rsp - 8]\n"
+			       "mov dword ptr [rsp], 0x55554005\n"
+			       "mov dword ptr [rsp + 4], 0x5555\n"
+			       "jmp rax\n" "jmp 0x555555554005\n");
+	free(text);
+	arch_free(a);
+}
+END_TEST
+
 /* Which instructions a pad's jump covers, and which sites it refuses. */
 START_TEST(test_pad_cover)
 {
@@ -1315,6 +1382,14 @@ START_TEST(test_pad_cover)
 	/* mov %rax,%rdi; je +5: a short jump inside the covered bytes */
 	static const uint8_t jcc[] = { 0x48, 0x89, 0xc7, 0x74, 0x05, 0x90, 0x90 };
 	static const uint8_t sys[] = { 0x0f, 0x05, 0x90, 0x90, 0x90, 0x90 };
+	/* mov %rax,%rdi; call *%rax */
+	static const uint8_t callind[] = { 0x48, 0x89, 0xc7, 0xff, 0xd0, 0x90 };
+	/* mov %rax,%rdi; pop %rbp; ret (a function's last line) */
+	static const uint8_t leave[] = { 0x48, 0x89, 0xc7, 0x5d, 0xc3, 0x90 };
+	/* jmp +2; then what a jump elsewhere reaches */
+	static const uint8_t jmpfirst[] = { 0xeb, 0x02, 0x90, 0x90, 0x90, 0x90 };
+	/* mov %rax,%rdi; call *8(%rsp): the push would move its operand */
+	static const uint8_t callrsp[] = { 0x48, 0x89, 0xc7, 0xff, 0x54, 0x24, 0x08 };
 	/* rep movsb; 4 nops */
 	static const uint8_t rep[] = { 0xf3, 0xa4, 0x90, 0x90, 0x90, 0x90 };
 	struct arch_insn insn[PAD_INSNS_MAX];
@@ -1327,12 +1402,21 @@ START_TEST(test_pad_cover)
 			 "its first instruction is shorter than 5 bytes");
 	ck_assert_ptr_null(tracer_pad_cover(a, 0x1000, two, sizeof(two), true, insn, &n));
 	ck_assert_uint_eq(n, 2);
-	ck_assert_str_eq(tracer_pad_cover(a, 0x1000, call, sizeof(call), true, insn, &n),
-			 "its first instruction changes the flow (jump, call, return, "
-			 "system call)");
-	ck_assert_str_eq(tracer_pad_cover(a, 0x1000, jcc, sizeof(jcc), true, insn, &n),
-			 "an instruction in its first 5 bytes changes the flow (jump, "
-			 "call, return, system call)");
+	/* a call, a jcc that falls through to more, a call or return last: they move */
+	ck_assert_ptr_null(tracer_pad_cover(a, 0x1000, call, sizeof(call), true, insn, &n));
+	ck_assert_uint_eq(n, 1);
+	ck_assert_ptr_null(tracer_pad_cover(a, 0x1000, jcc, sizeof(jcc), true, insn, &n));
+	ck_assert_uint_eq(n, 2);
+	ck_assert_ptr_null(tracer_pad_cover(a, 0x1000, callind, sizeof(callind), true, insn, &n));
+	ck_assert_uint_eq(n, 2);
+	ck_assert_ptr_null(tracer_pad_cover(a, 0x1000, leave, sizeof(leave), true, insn, &n));
+	ck_assert_uint_eq(n, 3);
+	/* one with bytes behind it that the jump covers: those are reached from elsewhere */
+	ck_assert_str_eq(tracer_pad_cover(a, 0x1000, jmpfirst, sizeof(jmpfirst), true, insn, &n),
+			 "a jump, call or return in its first 5 bytes is followed by more of them");
+	ck_assert_str_eq(tracer_pad_cover(a, 0x1000, callrsp, sizeof(callrsp), true, insn, &n),
+			 "an instruction in its first 5 bytes cannot run elsewhere "
+			 "(system call, interrupt, loop, 16-bit jump)");
 	ck_assert_ptr_nonnull(tracer_pad_cover(a, 0x1000, sys, sizeof(sys), true, insn, &n));
 	/* a string instruction goes on to the next one: it may move */
 	ck_assert_ptr_null(tracer_pad_cover(a, 0x1000, rep, sizeof(rep), true, insn, &n));
@@ -1409,6 +1493,7 @@ static Suite *tracer_suite(void)
 	tc = tcase_create("pads");
 	tcase_add_test(tc, test_pad_encode);
 	tcase_add_test(tc, test_pad_cover);
+	tcase_add_test(tc, test_pad_moves_flow);
 	tcase_add_test(tc, test_pad_jumps_into);
 	suite_add_tcase(s, tc);
 	return s;

@@ -251,6 +251,9 @@ int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
+		if (op->type == X86_OP_MEM &&
+		    (op->mem.base == X86_REG_RSP || op->mem.base == X86_REG_ESP))
+			insn->flags |= ARCH_INSN_SP_MEM;
 		if (op->type == X86_OP_MEM && op->mem.base == X86_REG_RIP) {
 			int off = x->encoding.disp_size == 4 ? x->encoding.disp_offset : 0;
 
@@ -402,6 +405,141 @@ static void fix_j8(struct emit *e, size_t where, size_t target)
 	e->out[where] = (uint8_t)(int8_t)rel;
 }
 
+/* ---- moving a site's instructions into its pad ---- */
+
+enum pad_kind { K_NEVER, K_PLAIN, K_JCC, K_JMP, K_CALL, K_CALL_IND, K_JMP_IND, K_RET };
+
+/* Where the opcode starts: past the legacy prefixes and a REX; *opsize
+ * when one of them is the operand-size prefix. */
+static size_t opcode_off(const struct arch_insn *in, bool *opsize)
+{
+	size_t i = 0;
+
+	*opsize = false;
+	for (; i < in->len; i++) {
+		switch (in->bytes[i]) {
+		case 0x66:
+			*opsize = true;
+			/* fall through */
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:
+		case 0x67: case 0xf0: case 0xf2: case 0xf3:
+			continue;
+		}
+		break;
+	}
+	if (i < in->len && (in->bytes[i] & 0xf0) == 0x40)
+		i++;
+	return i;
+}
+
+/* What a pad must do with in (a jcc's condition in *cc, the opcode at *op). */
+static enum pad_kind pad_kind(const struct arch_insn *in, uint8_t *cc, size_t *op)
+{
+	bool opsize;
+	size_t o = opcode_off(in, &opsize);
+	uint8_t b = o < in->len ? in->bytes[o] : 0, b1 = o + 1 < in->len ? in->bytes[o + 1] : 0;
+
+	*op = o;
+	if (!(in->flags & ARCH_INSN_FLOWS))
+		return K_PLAIN;
+	/* a 16-bit branch, a system call, an interrupt, loop, jrcxz: never */
+	if (opsize || (in->flags & ARCH_INSN_SYSCALL) || o + 1 > in->len)
+		return K_NEVER;
+	if (b >= 0x70 && b <= 0x7f) {
+		*cc = b & 0x0f;
+		return K_JCC;
+	}
+	if (b == 0x0f && b1 >= 0x80 && b1 <= 0x8f) {
+		*cc = b1 & 0x0f;
+		return K_JCC;
+	}
+	if (b == 0xe9 || b == 0xeb)
+		return K_JMP;
+	if (b == 0xe8)
+		return K_CALL;
+	if (b == 0xc3 || b == 0xc2)
+		return K_RET;
+	/* ff /2 and ff /4: near call and jump through a register or memory
+	 * (not one addressed from the stack pointer, which the call's push
+	 * moves) */
+	if (b == 0xff && ((b1 >> 3) & 7) == 2 && !(in->flags & ARCH_INSN_SP_MEM))
+		return K_CALL_IND;
+	if (b == 0xff && ((b1 >> 3) & 7) == 4)
+		return K_JMP_IND;
+	return K_NEVER;
+}
+
+int arch_pad_movable(const struct arch_insn *insn, const char **why)
+{
+	uint8_t cc;
+	size_t op;
+
+	switch (pad_kind(insn, &cc, &op)) {
+	case K_PLAIN:
+	case K_JCC:
+		return ARCH_PAD_MOVES;
+	case K_NEVER:
+		*why = "an instruction in its first 5 bytes cannot run elsewhere "
+		       "(system call, interrupt, loop, 16-bit jump)";
+		return ARCH_PAD_NEVER;
+	default:
+		return ARCH_PAD_ENDS;
+	}
+}
+
+/*
+ * insn, from orig, at e's place in the pad: the same effect and the same
+ * destination (false, err set, when a displacement does not reach).  A jump or jcc gets a 32-bit displacement to its target; a
+ * call becomes the push of orig's return address (lea/mov/mov: no flags
+ * touched, and what a signal handler finds below the stack pointer is
+ * already the return address's place) and a jump, so the callee returns
+ * to the program's own code behind the call, and unwinders see the call
+ * where the program made it.
+ */
+static bool pad_relocate(struct emit *e, const struct arch_insn *insn, uint64_t orig,
+			 rg_err *err)
+{
+	uint64_t ret = orig + insn->len;
+	uint8_t cc = 0;
+	size_t op;
+	enum pad_kind k = pad_kind(insn, &cc, &op);
+
+	RG_ASSERT(k != K_NEVER);
+	if (k == K_CALL || k == K_CALL_IND) {
+		uint32_t lo = (uint32_t)ret, hi = (uint32_t)(ret >> 32);
+
+		put(e, (const uint8_t[]){ 0x48, 0x8d, 0x64, 0x24, 0xf8 }, 5);
+		put(e, (const uint8_t[]){ 0xc7, 0x04, 0x24 }, 3);
+		put(e, (const uint8_t *)&lo, 4);
+		put(e, (const uint8_t[]){ 0xc7, 0x44, 0x24, 0x04 }, 4);
+		put(e, (const uint8_t *)&hi, 4);
+	}
+	switch (k) {
+	case K_JCC:
+	case K_JMP:
+	case K_CALL:
+		if (k == K_JCC)
+			put(e, (const uint8_t[]){ 0x0f, (uint8_t)(0x80 | cc) }, 2);
+		else
+			put(e, (const uint8_t[]){ 0xe9 }, 1);
+		if (put_rel32(e, insn->target, 0))
+			return true;
+		rg_error(err, "cannot run '%s' at 0x%llx from a pad at 0x%llx: its target "
+			 "is more than 2 GiB away", insn->text, (unsigned long long)orig,
+			 (unsigned long long)e->at);
+		return false;
+	default:
+		/* as it is, its RIP-relative operand moved; a call through a
+		 * register or memory becomes the jump through it (ff /2 -> /4) */
+		if (arch_relocate(insn, orig, e->at + e->n, e->out + e->n, err) < 0)
+			return false;
+		if (k == K_CALL_IND)
+			e->out[e->n + op + 1] = (uint8_t)((e->out[e->n + op + 1] & ~0x38) | (4 << 3));
+		e->n += insn->len;
+		return true;
+	}
+}
+
 static const char *pad_cond(struct arch_pad *p, struct emit *e, size_t pass, size_t trap);
 
 /* pop %rdx; pop %rcx; pop %rax; popfq; lea 128(%rsp),%rsp */
@@ -487,11 +625,12 @@ int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err)
 		uint64_t from = p->site;
 
 		for (size_t i = 0; i < p->ninsn; i++) {
-			if (arch_relocate(&p->insn[i], from, p->at + e.n, out + e.n, err) < 0)
+			p->reloc_off[i] = (uint8_t)(e.n - reloc);
+			if (!pad_relocate(&e, &p->insn[i], from, err))
 				return -1;
-			e.n += p->insn[i].len;
 			from += p->insn[i].len;
 		}
+		/* behind the last: unreached after a jump, a call or a return */
 		put(&e, (const uint8_t[]){ 0xe9 }, 1);
 		ok &= put_rel32(&e, from, 0);
 	}

@@ -89,12 +89,22 @@ const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t
 			return "its instructions cannot be decoded";
 		len += insn[(*ninsn)++].len;
 	}
-	for (i = 0; i < *ninsn; i++)
-		if (insn[i].flags & ARCH_INSN_FLOWS)
-			return i ? "an instruction in its first 5 bytes changes the flow "
-				   "(jump, call, return, system call)"
-				 : "its first instruction changes the flow (jump, call, "
-				   "return, system call)";
+	/*
+	 * A jump, call or return only last: the bytes behind one are reached
+	 * from elsewhere (a landing pad, a computed goto: nothing a scan of
+	 * the function's direct jumps finds), or a return address points
+	 * there, and they would be the middle of the pad's jump.
+	 */
+	for (i = 0; i < *ninsn; i++) {
+		const char *why = NULL;
+		int m = arch_pad_movable(&insn[i], &why);
+
+		if (m == ARCH_PAD_NEVER)
+			return why;
+		if (m == ARCH_PAD_ENDS && i + 1 < *ninsn)
+			return "a jump, call or return in its first 5 bytes is followed by "
+			       "more of them";
+	}
 	return NULL;
 }
 
@@ -248,6 +258,10 @@ int tracer_pad_make_when(tracer *tr, uint64_t addr, const tracer_span *fn, size_
 	p->codelen = ap.len;
 	p->covered = covered;
 	p->ninsn = ninsn;
+	for (size_t i = 0, off = 0; i < ninsn; off += insn[i++].len) {
+		p->reloc_off[i] = ap.reloc_off[i];
+		p->site_off[i] = (uint8_t)off;
+	}
 	if (ap.cond_lo) {
 		p->cond_lo = ap.cond_lo;
 		p->cond_hi = ap.cond_hi;
@@ -582,12 +596,21 @@ void tracer_pad_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, 
 
 bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site)
 {
-	/* the copies have the lengths of the originals: the same offsets */
-	for (size_t k = 0; img && k < img->npads; k++)
-		if (pc >= img->pads[k].reloc && pc < img->pads[k].reloc + img->pads[k].covered) {
-			*site = img->pads[k].site + (pc - img->pads[k].reloc);
-			return true;
-		}
+	/*
+	 * Only at the start of a copied instruction: inside a call's push of
+	 * its return address, the thread is between two of the program's
+	 * instructions and stays in the pad, which ends that call as the
+	 * program would have.
+	 */
+	for (size_t k = 0; img && k < img->npads; k++) {
+		const struct pad *p = &img->pads[k];
+
+		for (size_t i = 0; i < p->ninsn; i++)
+			if (pc == p->reloc + p->reloc_off[i]) {
+				*site = p->site + p->site_off[i];
+				return true;
+			}
+	}
 	return false;
 }
 

@@ -83,6 +83,7 @@ enum {
 	ARCH_INSN_FLOWS      = 1 << 5, /* may go elsewhere than the next instruction:
 					  any jump, call, return, interrupt, system call */
 	ARCH_INSN_INDIRECT   = 1 << 6, /* a jump whose target is in a register or memory */
+	ARCH_INSN_SP_MEM     = 1 << 7, /* a memory operand addressed from the stack pointer */
 };
 
 struct arch_insn {
@@ -169,16 +170,29 @@ bool arch_pad_supported(const char **why);
 
 #define PAD_INSNS_MAX ARCH_JMP_LEN  /* instructions a jump may cover */
 
+/*
+ * How an instruction moves into a pad (arch_pad_movable): on its own terms
+ * (anything that does not change the flow, and a conditional jump, which
+ * falls through to the next), only as the last one the jump covers (a jump,
+ * a call, a return: the bytes after it are reached from elsewhere, or a
+ * return address points at them), or not at all (why).
+ */
+enum { ARCH_PAD_NEVER, ARCH_PAD_MOVES, ARCH_PAD_ENDS };
+int arch_pad_movable(const struct arch_insn *insn, const char **why);
+
 struct arch_pad {
 	uint64_t at;                 /* where the pad's code goes */
 	uint64_t site;               /* the gated instruction */
 	/* the instructions from the site on that the jump covers (their
-	 * lengths add up to ARCH_JMP_LEN or more), none of which flows */
+	 * lengths add up to ARCH_JMP_LEN or more), each movable */
 	const struct arch_insn *insn;
 	size_t ninsn;
 	uint64_t table;              /* its table (layout above) */
 	uint64_t trap;               /* out: the pad's breakpoint */
-	uint64_t reloc;              /* out: the instruction, relocated */
+	uint64_t reloc;              /* out: the instructions, relocated */
+	/* out: where each relocated instruction starts, from reloc (a jump
+	 * or call may grow there: it goes where it went at the site) */
+	uint8_t reloc_off[PAD_INSNS_MAX];
 	size_t len;                  /* out: bytes of code */
 	/*
 	 * A when: condition to run in the pad (NULL: none): when a thread's
@@ -209,7 +223,8 @@ int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err);
  * pad.c's analysis, on bytes (pure, for tests too).  tracer_pad_cover: the
  * instructions from site in code[0..n) that a jump must cover (insn[],
  * *ninsn <= PAD_INSNS_MAX; more than the first only when more), or why
- * they cannot be moved (one that calls, jumps, returns; not decodable).
+ * they cannot be moved (one that never moves, a jump, call or return that
+ * is not the last; not decodable).
  * tracer_pad_jumps_into: why no pad may cover [site, site+covered) given a
  * piece of its function's code, code[0..n) at lo: a direct jump into the
  * covered bytes past site, a jump whose target is not written in it, code

@@ -97,6 +97,8 @@ struct pad {
 	size_t codelen;
 	size_t covered;            /* bytes of the instructions the jump covers (>= 5) */
 	size_t ninsn;              /* how many (1: the first alone is long enough) */
+	/* where instruction i starts: in the copy, from reloc; at the site */
+	uint8_t reloc_off[PAD_INSNS_MAX], site_off[PAD_INSNS_MAX];
 	bool off;                  /* its breakpoint was removed: every hit passes */
 	/* its when: condition's code, [cond_lo, cond_hi) (0: none), the
 	 * words pushed at each instruction of it (arch_pad), and its way out

@@ -151,3 +151,20 @@ foreach(mode fork storm outlive attach keep kill9 runkill9)
   pads_e2e(text_${mode} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_text.sh ${RG}
     ${E2E_DIR}/pads_text ${E2E_DIR} ${mode} @FP@)
 endforeach()
+
+# A site that is a call whose callee throws: the unwinder finds the
+# caller's handler from the return address the pad stored.  --verbose says
+# the call got its pad (the default run).
+enable_language(CXX)
+foreach(opt O0 O2)
+  add_executable(e2e_pads_throw_${opt} e2e/programs/pads_throw.cpp)
+  target_compile_options(e2e_pads_throw_${opt} PRIVATE -${opt} -g)
+  target_link_libraries(e2e_pads_throw_${opt} PRIVATE Threads::Threads)
+  set_target_properties(e2e_pads_throw_${opt} PROPERTIES OUTPUT_NAME pads_throw_${opt}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  pads_e2e(throw_${opt} ${EXPECT} 0 "ok 8000 caught 4000" "PASSED" --
+    ${RG} run --verbose @FP@ ${E2E_DIR}/pads_throw.yaml -- ${E2E_DIR}/pads_throw_${opt} 3000)
+endforeach()
+configure_file(e2e/specs/pads_throw.yaml ${E2E_DIR}/pads_throw.yaml COPYONLY)
+racegate_e2e(pads_throw_site_has_pad 0 "gate 'live' at pads_throw.cpp:/THROW-SITE/: pad$"
+  "PASSED" -- ${RG} run --verbose ${E2E_DIR}/pads_throw.yaml)

@@ -35,6 +35,15 @@ for g in rip call jcc rep target redzone; do
 	fi
 done
 [ "$bad" = 0 ] || exit 1
+# with pads on, the call and the jcc run from their pads (the -O0 build:
+# each is the whole of the jump's 5 bytes, or ends them)
+if [ "$strict" = 1 ] && [ "${1:-}" != --no-fastpath ]; then
+	"$rg" run --verbose "$spec" -- "$bin" 10 >"$chk" 2>&1
+	for g in call jcc; do
+		grep -q "gate '$g' at .*: pad\$" "$chk" || {
+			echo "FAIL: the site '$g' got no pad"; grep "gate '$g' at" "$chk"; exit 1; }
+	done
+fi
 "$hostile" 1 rip=1 call=1 jcc=1 rep=1 target=1 redzone=1 \
 	rip-live=0 call-live=0 jcc-live=0 rep-live=0 target-live=0 redzone-live=0 \
 	-- "$rg" run "$@" "$spec" -- "$bin" 1000
