@@ -109,7 +109,7 @@ static void gen(struct gen *g, int h)
 	case 6:
 		gen(g, h - 1);
 		if (random() % 2)
-			op(g, O_NORM, 0, 0, (uint8_t)(random() % 9), (uint8_t)(random() % 2));
+			op(g, O_NORM, 0, 0, (uint8_t)(1 + random() % 8), (uint8_t)(random() % 2));
 		else
 			op(g, O_BITX, (int64_t)(random() % 70), (uint32_t)(random() % 70), 0,
 			   (uint8_t)(random() % 2));

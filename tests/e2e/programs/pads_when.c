@@ -6,7 +6,7 @@
  * stands still, says where (it must be held_at: a false arrival taken for
  * true, or a true one passed, prints another number), then opens the gate.
  *   pads_when MODE THREADS ROUNDS HELD_AT
- * MODE: false (p always points to an item), null (p is NULL every fourth
+ * MODE: false (p always points to an item), null (worker 1's p is NULL every fourth
  * arrival: "p->x" faults), signal (another thread sends the workers SIGUSR1
  * in a tight loop; the handler passes the line too, with i = -1).
  */
@@ -53,7 +53,7 @@ static void *worker(void *arg)
 	for (i = 0; i < rounds; i++) {
 		struct item *p = &items[i == held_at ? 3 : i % 3];
 
-		if (null_mode && i % 4 == 0)
+		if (null_mode && id == 1 && i % 4 == 0)
 			p = NULL;
 		progress[id] = i;
 		step(id, i, p);
