@@ -81,3 +81,8 @@ foreach(fp "" --no-fastpath)
   racegate_e2e(pads_when_prot_${n} 0 "total 3000000 segv 0" "PASSED" "!REPRODUCED"
     -- ${RG} run --verbose ${fp} ${E2E_DIR}/pads_when_prot.yaml)
 endforeach()
+
+# racegate killed with SIGKILL mid-run: the program goes with it
+add_test(NAME e2e_pads_when_kill9
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_when_kill.sh ${RG} ${E2E_DIR})
+set_tests_properties(e2e_pads_when_kill9 PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
