@@ -54,7 +54,8 @@ ONLY = set(filter(None, args.only.split(",")))
 EXAMPLES = os.path.abspath(args.examples or os.path.join(D, "..", "examples"))
 PROGRAMS = os.path.abspath(args.programs or os.path.join(SRC, "..", "tests", "e2e", "programs"))
 report = []
-PAD_RE = re.compile(r"^racegate: gate '(.*)' at (.*): (pad|no pad: (.*))$")
+# "pad", "pad; when: evaluated in the pad" (or "... by racegate: WHY"), "no pad: WHY"
+PAD_RE = re.compile(r"^racegate: gate '(.*)' at (.*): (pad(?:; when: .*)?|no pad: (.*))$")
 
 
 def out(line=""):
@@ -202,7 +203,7 @@ def pad_lines(text):
     for l in text.splitlines():
         m = PAD_RE.match(l)
         if m:
-            got[(m.group(1), m.group(2))] = "pad" if m.group(3) == "pad" else m.group(4)
+            got[(m.group(1), m.group(2))] = "pad" if m.group(3).startswith("pad") else m.group(4)
     return got
 
 

@@ -107,4 +107,12 @@ typedef struct expr_fault {
  */
 int expr_eval(const expr_code *c, const expr_host *h, expr_fault *fault);
 
+/*
+ * c's ops as a plain list (common/cond_ops.h), for code that compiles them
+ * further (the tracer's jump pads).  Returns how many there are; fills
+ * out[0..min(that, max)).
+ */
+struct cond_op;
+size_t expr_code_ops(const expr_code *c, struct cond_op *out, size_t max);
+
 #endif

@@ -322,3 +322,12 @@ int expr_eval(const expr_code *c, const expr_host *h, expr_fault *fault)
 		rg_bug("a condition left %d values", sp);
 	return st[0] != 0;
 }
+
+size_t expr_code_ops(const expr_code *c, cond_op *out, size_t max)
+{
+	for (size_t i = 0; i < c->nops && i < max; i++)
+		out[i] = (cond_op){ .code = c->ops[i].code, .size = c->ops[i].size,
+				    .sgn = c->ops[i].sgn, .aux = c->ops[i].aux,
+				    .arg = c->ops[i].arg };
+	return c->nops;
+}

@@ -6,6 +6,7 @@
 #ifndef RACEGATE_EXPR_INT_H
 #define RACEGATE_EXPR_INT_H
 
+#include "cond_ops.h"
 #include "expr.h"
 
 /* Bounds that keep every pass's time and recursion independent of the input. */
@@ -70,25 +71,7 @@ struct expr {
 
 /* ---- bytecode ---- */
 
-enum expr_opc {
-	O_CONST,      /* push arg */
-	O_REG,        /* push register aux */
-	O_BIAS,       /* push the load bias of object arg */
-	O_LOAD,       /* pop addr; push the size-byte value there (sgn: sign-extend) */
-	O_ADD, O_SUB, O_MUL, O_DIVS, O_DIVU, O_MODS, O_MODU,
-	O_AND, O_OR, O_XOR, O_SHL, O_SHRS, O_SHRU,
-	O_NEG, O_NOT, O_LNOT, O_BOOL,
-	O_EQ, O_NE, O_LTS, O_LES, O_GTS, O_GES, O_LTU, O_LEU, O_GTU, O_GEU,
-	O_PLUS_CONST, /* top += arg */
-	O_NORM,       /* keep the low size bytes of top, sign- (sgn) or zero-extended */
-	O_BITX,       /* top := aux bits from bit arg of top (sgn: sign-extend) */
-	O_DUP, O_DROP, O_SWAP, O_OVER,
-	O_JZ,         /* pop v; v == 0: push 0, jump to arg */
-	O_JNZ,        /* pop v; v != 0: push 1, jump to arg */
-	O_HIT, O_TID,
-	O_THREAD,     /* push thread_is(strs[aux]) (sgn: negated) */
-	O_STREQ,      /* pop addr; push $streq(addr, strs[aux]); arg: at most this many bytes (0: no limit) */
-};
+/* the op codes: common/cond_ops.h (the pads compile them too) */
 
 typedef struct expr_op {
 	uint8_t code;

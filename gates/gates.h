@@ -208,6 +208,20 @@ unsigned long gate_next_interest(const gate_engine *e, pid_t tid, const size_t *
 				 size_t n);
 
 /*
+ * For a fast path that evaluates a gate's when: condition in the thread: do
+ * tid's arrivals at the location of gates[0..n) matter only when one gate's
+ * condition holds?  True, and *when is that gate, when it is the only gate
+ * there with an interest in tid (gate_next_interest gives 0): a when: gate
+ * without hit:, not done, that selects tid, every other gate there letting
+ * tid pass for ever.  An arrival whose condition is false is then counted
+ * (gate_count_passes) and nothing else; one whose condition holds (or
+ * cannot be computed) must reach gate_arrive.  false otherwise (also for
+ * an unknown or held thread).  Pure query.
+ */
+bool gate_next_when(const gate_engine *e, pid_t tid, const size_t *gates, size_t n,
+		    size_t *when);
+
+/*
  * tid made k arrivals at the location of gates[0..n) that were not given to
  * gate_arrive (passed in a pad, after gate_next_interest allowed them):
  * counted for hit: and $hit as gate_arrive would have.  Nothing else

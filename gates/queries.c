@@ -356,6 +356,35 @@ unsigned long gate_next_interest(const gate_engine *e, pid_t tid, const size_t *
 	return best;
 }
 
+bool gate_next_when(const gate_engine *e, pid_t tid, const size_t *gates, size_t n,
+		    size_t *when)
+{
+	const struct gate_thread *th = gi_thread_find(e, tid);
+	size_t found = NONE;
+
+	if (!th || th->exited || th->held)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		const struct gate *g;
+
+		if (gates[k] >= e->ngates)
+			continue;
+		g = &e->gates[gates[k]];
+		if (gate_interest(e, gates[k], th) == GATE_PASS_FOREVER)
+			continue;
+		/* interest 0 or a count: only a when: gate that acts on its
+		 * condition alone, once, may be left to the condition */
+		if (found != NONE || !g->sp->when || g->sp->hit > 0 || g->done ||
+		    !gi_sel_match(e, g, th))
+			return false;
+		found = gates[k];
+	}
+	if (found == NONE)
+		return false;
+	*when = found;
+	return true;
+}
+
 void gate_count_passes(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
 		       unsigned long k)
 {

@@ -569,6 +569,20 @@ static void dg_count_passes(void *d, pid_t tid, const plan_bp *at, unsigned long
 	gate_count_passes(g->eng, tid, at->gates, at->ngates, k);
 }
 
+static bool dg_next_when(void *d, pid_t tid, const plan_bp *at, size_t *gate)
+{
+	gates_decider *g = d;
+
+	return gate_next_when(g->eng, tid, at->gates, at->ngates, gate);
+}
+
+static void dg_when_false(void *d, size_t gate, unsigned long k)
+{
+	gates_decider *g = d;
+
+	g->res->when_false[gate] += k;
+}
+
 const decider_ops gates_decider_ops = {
 	.wants_names = dg_wants_names,
 	.thread_started = dg_thread_started,
@@ -587,4 +601,6 @@ const decider_ops gates_decider_ops = {
 	.done = dg_done,
 	.next_interest = dg_next_interest,
 	.count_passes = dg_count_passes,
+	.next_when = dg_next_when,
+	.when_false = dg_when_false,
 };

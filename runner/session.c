@@ -31,6 +31,7 @@
 #include "intmap.h"
 #include "interrupt.h"
 #include "objects.h"
+#include "pad_when.h"
 #include "starts.h"
 
 #define NAME_POLL_MS 20 /* thread names are read again this often while threads are held */
@@ -98,6 +99,9 @@ struct session {
 	bool names;            /* the decider selects threads by name: keep learning them */
 	run_locs *locs;        /* shared objects and FUNCTION:return (objects.h), or NULL */
 	bool attached;         /* racegate attach: let the program go, never kill it */
+	/* per plan bp: the gate whose when: its pad evaluates (pad_when.h),
+	 * PAD_WHEN_NONE for none; NULL: no pads */
+	size_t *pad_when;
 };
 
 double session_now(const session *s)
@@ -424,8 +428,10 @@ static void locs_failed(session *s, const rg_err *err)
 	fail(s, xstrdup(err->msg));
 }
 
-/* Says for each gate at bp whether it got a pad, and why not (--verbose). */
-static void pad_say(const session *s, const plan_bp *bp, const char *why)
+/* Says for each gate at bp whether it got a pad, and why not (--verbose);
+ * for a when: gate, who evaluates the condition (cond_why: why not the pad). */
+static void pad_say(const session *s, const plan_bp *bp, const char *why, size_t when,
+		    const char *cond_why)
 {
 	for (size_t k = 0; k < bp->ngates; k++) {
 		const spec_gate *g = &s->p->sp->gates[bp->gates[k]];
@@ -434,11 +440,16 @@ static void pad_say(const session *s, const plan_bp *bp, const char *why)
 			rg_trace("gate '%s' at %s: no pad: %s", g->name, g->at, why);
 			continue;
 		}
-		rg_trace("gate '%s' at %s: pad", g->name, g->at);
-		if (g->when)
-			rg_trace("gate '%s' at %s: its when: is not evaluated in the pad: "
-				 "every hit its thread: and hit: let through traps", g->name,
+		if (!g->when)
+			rg_trace("gate '%s' at %s: pad", g->name, g->at);
+		else if (bp->gates[k] == when && !cond_why)
+			rg_trace("gate '%s' at %s: pad; when: evaluated in the pad", g->name,
 				 g->at);
+		else
+			rg_trace("gate '%s' at %s: pad; when: evaluated by racegate: %s",
+				 g->name, g->at, g->hit > 0 ? "the gate has hit: too" :
+				 bp->gates[k] != when ? "another gate's when: is in the pad" :
+				 cond_why);
 	}
 }
 
@@ -474,6 +485,9 @@ static void make_pads(session *s)
 	/* explore decides every hit itself: nothing to say per gate */
 	if (!s->ops->next_interest || !s->ops->count_passes)
 		return;
+	s->pad_when = xcalloc(s->p->nbps ? s->p->nbps : 1, sizeof(*s->pad_when));
+	for (size_t i = 0; i < s->p->nbps; i++)
+		s->pad_when[i] = PAD_WHEN_NONE;
 	/* gates with no site in the executable (a library's, FUNCTION:return) */
 	for (size_t k = 0; k < s->p->sp->ngates; k++) {
 		bool in_exe = false;
@@ -500,12 +514,23 @@ static void make_pads(session *s)
 		for (size_t k = 0; !why && k < bp->ngates; k++)
 			if (s->p->sp->gates[bp->gates[k]].then_open.n)
 				why = "racegate steps past the line (then_open, sequence)";
-		if (!why && tracer_pad_make(s->tr, addr, fn, pad_function(s, bp, fn),
-					    &why, &err) < 0) {
+		size_t when = pad_when_gate(s->p, bp), nops = 0;
+		const char *cond_why = NULL;
+		cond_op *ops = NULL;
+
+		if (when != PAD_WHEN_NONE)
+			ops = pad_when_ops(s->p, &s->bt, when, bp, &nops, &cond_why);
+		if (!why && tracer_pad_make_when(s->tr, addr, fn, pad_function(s, bp, fn),
+						 ops, nops, &why,
+						 ops ? &cond_why : &(const char *){ NULL },
+						 &err) < 0) {
 			rg_trace("no pad at 0x%llx: %s", (unsigned long long)addr, err.msg);
 			why = "the pad could not be written";
 		}
-		pad_say(s, bp, why);
+		free(ops);
+		s->pad_when[i] = !why && when != PAD_WHEN_NONE && !cond_why ? when
+									    : PAD_WHEN_NONE;
+		pad_say(s, bp, why, when, cond_why);
 	}
 }
 
@@ -513,12 +538,16 @@ static void make_pads(session *s)
 static void pad_sync(session *s, pid_t tid, const plan_bp *bp, uint64_t addr)
 {
 	rg_err err = RG_ERR_INIT;
-	uint64_t k = 0;
+	uint64_t k = 0, f = 0;
 
-	if (tracer_pad_sync(s->tr, tid, addr, &k, &err) < 0 || !k)
+	if (tracer_pad_sync_when(s->tr, tid, addr, &k, &f, &err) < 0 || !k)
 		return;
 	s->res->bp_hits += k;
 	s->ops->count_passes(s->d, tid, bp, (unsigned long)k);
+	/* the pad's false conditions count where racegate's own do */
+	if (f && s->pad_when && s->pad_when[bp - s->p->bps] != PAD_WHEN_NONE &&
+	    s->ops->when_false)
+		s->ops->when_false(s->d, s->pad_when[bp - s->p->bps], (unsigned long)f);
 }
 
 /* After tid's arrival at the pad at addr: how far it may pass unseen. */
@@ -526,11 +555,18 @@ static void pad_allow(session *s, pid_t tid, const plan_bp *bp, uint64_t addr)
 {
 	rg_err err = RG_ERR_INIT;
 	unsigned long n;
+	size_t when;
+	bool cond = false;
 
 	if (!tracer_pad_at(s->tr, addr) || !tracer_is_stopped(s->tr, tid))
 		return;
 	n = s->ops->next_interest(s->d, tid, bp);
-	if (tracer_pad_allow(s->tr, tid, addr, n == ULONG_MAX ? UINT64_MAX : n, &err) < 0)
+	/* then only the condition in the pad matters: it runs it */
+	if (s->pad_when && s->pad_when[bp - s->p->bps] != PAD_WHEN_NONE && s->ops->next_when)
+		cond = s->ops->next_when(s->d, tid, bp, &when) &&
+		       when == s->pad_when[bp - s->p->bps];
+	if (tracer_pad_allow_when(s->tr, tid, addr, n == ULONG_MAX ? UINT64_MAX : n, cond,
+				  &err) < 0)
 		rg_trace("pad at 0x%llx: %s", (unsigned long long)addr, err.msg);
 }
 
@@ -1500,6 +1536,7 @@ void session_free(session *s)
 	rg_intmap_release(&s->thr_ix);
 	free(s->pend);
 	free(s->ptc);
+	free(s->pad_when);
 	free(s->release);
 	free(s);
 }

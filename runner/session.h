@@ -134,6 +134,16 @@ typedef struct decider_ops {
 	 */
 	unsigned long (*next_interest)(void *d, pid_t tid, const plan_bp *at);
 	void (*count_passes)(void *d, pid_t tid, const plan_bp *at, unsigned long k);
+	/*
+	 * May be NULL.  Once next_interest's arrivals are passed, do tid's
+	 * arrivals at at matter only when one gate's when: holds (*gate:
+	 * gate_next_when)?  A pad that evaluates that condition then lets
+	 * false ones pass, counted through count_passes.
+	 */
+	bool (*next_when)(void *d, pid_t tid, const plan_bp *at, size_t *gate);
+	/* k of the passes count_passes was told of were gate's condition
+	 * found false in the pad (for the report's counts).  May be NULL. */
+	void (*when_false)(void *d, size_t gate, unsigned long k);
 } decider_ops;
 
 /* How the run ended, for judging (run.c). */

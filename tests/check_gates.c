@@ -867,6 +867,49 @@ START_TEST(next_interest_once_when_alias)
 END_TEST
 
 /*
+ * gate_next_when: a when: gate without hit:, not done, selecting the thread,
+ * may be left to a condition evaluated in the pad when every other gate at
+ * the line passes the thread for ever; not with hit:, not for a thread it
+ * does not select, not beside a gate with an interest of its own.
+ */
+START_TEST(next_when_alone)
+{
+	spec_gate *g;
+	size_t one[1] = {0}, two[2] = {0, 1}, three[2] = {0, 2}, four[1] = {3}, w = 99;
+
+	S = tspec_new(4);
+	talias(S, "w1", "worker", NULL, 1);
+	g = tgate(S, "a.c:1");                 /* 0: when:, any thread */
+	g->when = xstrdup("x == 1");
+	g = tgate(S, "a.c:1");                 /* 1: main only: passes workers for ever */
+	g->thread.kind = SPEC_SEL_MAIN;
+	g = tgate(S, "a.c:1");                 /* 2: hit: for w1 */
+	g->hit = 4;
+	tsel_alias(&g->thread, "w1");
+	g = tgate(S, "a.c:2");                 /* 3: when: with hit: */
+	g->when = xstrdup("x == 1");
+	g->hit = 2;
+	start_engine();
+
+	gate_thread_started(E, 1, NULL, true, 0);
+	gate_thread_started(E, 2, "worker", false, 0);
+	take();
+	ck_assert(!gate_next_when(E, 9, one, 1, &w));           /* unknown thread */
+	ck_assert(gate_next_when(E, 2, one, 1, &w));
+	ck_assert_uint_eq(w, 0);
+	w = 99;
+	ck_assert(gate_next_when(E, 2, two, 2, &w));            /* main's passes it */
+	ck_assert_uint_eq(w, 0);
+	ck_assert(!gate_next_when(E, 1, two, 2, &w));           /* main: gate 1 acts */
+	ck_assert(!gate_next_when(E, 2, three, 2, &w));         /* w1's hit: counts too */
+	ck_assert(!gate_next_when(E, 2, four, 1, &w));          /* hit: with when: */
+	w = 99;
+	ck_assert(gate_next_when(E, 1, three, 2, &w));          /* w1's hit: is not main's */
+	ck_assert_uint_eq(w, 0);
+}
+END_TEST
+
+/*
  * The fake condition: logs what it was asked, and is true on even passes,
  * or (gate text "$thread == first") when the thread is first.
  */
@@ -1928,6 +1971,7 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, next_interest_hit_and_thread);
 	tcase_add_test(tc, next_interest_once_when_alias);
 	tcase_add_test(tc, next_interest_fixed_selectors);
+	tcase_add_test(tc, next_when_alone);
 	tcase_add_test(tc, when_hook);
 	tcase_add_test(tc, once_gate);
 	tcase_add_test(tc, as_in_pool);

@@ -301,6 +301,10 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 		tracer_regs_sync(t);
 		if (tracer_regs_fetch(t->tid, &r) < 0)
 			continue;
+		/* inside a pad's when: condition: out to its trap path, which
+		 * becomes the way on once the pads are let go (pad.c) */
+		if (tracer_pad_leave_cond(t->as->img, &r))
+			tracer_regs_store(t->tid, &r);
 		pc = detach_pc(t, arch_get_pc(&r));
 		if (pc != arch_get_pc(&r)) {
 			arch_set_pc(&r, pc);

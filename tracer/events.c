@@ -447,6 +447,10 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		return handle_sigtrap(tr, t, &si, err);
 	if (tracer_stepping(t))
 		return tracer_range_signal(tr, t, &si, err);
+	/* a load of a pad's when: condition faulted: racegate's, not the
+	 * program's; the thread goes to the pad's trap instead (pad.c) */
+	if (tracer_pad_cond_fault(t, sig, &si))
+		return tracer_restart(tid, PTRACE_CONT, 0, err);
 	tracer_oot_fault(t, sig, &si);
 	tracer_note_signal(tr, t, sig);
 	return tracer_restart(tid, PTRACE_CONT, sig, err);

@@ -43,6 +43,8 @@ struct pad *tracer_pad_by_trap(const struct image *img, uint64_t pc)
 
 void tracer_pads_free(struct image *img)
 {
+	for (size_t i = 0; i < img->npads; i++)
+		free(img->pads[i].cond_depth);
 	free(img->pads);
 	img->pads = NULL;
 	img->npads = img->pads_cap = 0;
@@ -185,6 +187,15 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
 		    const char **why, rg_err *err)
 {
+	const char *cond_why;
+
+	return tracer_pad_make_when(tr, addr, fn, nfn, NULL, 0, why, &cond_why, err);
+}
+
+int tracer_pad_make_when(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
+			 const cond_op *cond, size_t ncond, const char **why,
+			 const char **cond_why, rg_err *err)
+{
 	struct arch_insn insn[PAD_INSNS_MAX];
 	size_t ninsn = 0, covered = 0;
 	struct aspace *as = TRACER_MAIN_AS(tr);
@@ -196,8 +207,10 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 	rg_err derr = RG_ERR_INIT;
 	int rc;
 
+	*cond_why = "no condition";
 	if ((p = tracer_pad_find(as->img, addr))) {
 		tracer_pad_set_off(as, p, false);
+		*cond_why = p->cond_lo ? NULL : "the pad was made without it";
 		return 1;
 	}
 	if (tr->attached || tr->follow_fork || tr->exit_queued) {
@@ -223,10 +236,15 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 	ap.site = addr;
 	ap.insn = insn;
 	ap.ninsn = ninsn;
+	ap.cond = cond;
+	ap.ncond = ncond;
+	*cond_why = cond ? NULL : "no condition";
 	if (arch_pad_encode(&ap, code, &derr) < 0) {
 		*why = "its operand is out of a pad's reach";
 		return 0;
 	}
+	if (cond)
+		*cond_why = ap.cond_why;
 	RG_GROW(as->img->pads, as->img->npads + 1, as->img->pads_cap);
 	p = &as->img->pads[as->img->npads];
 	memset(p, 0, sizeof(*p));
@@ -243,6 +261,13 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 	for (size_t i = 0, off = 0; i < ninsn; off += insn[i++].len) {
 		p->reloc_off[i] = ap.reloc_off[i];
 		p->site_off[i] = (uint8_t)off;
+	}
+	if (ap.cond_lo) {
+		p->cond_lo = ap.cond_lo;
+		p->cond_hi = ap.cond_hi;
+		p->cond_exit = ap.cond_exit;
+		p->cond_depth = xmalloc(ap.cond_hi - ap.cond_lo);
+		memcpy(p->cond_depth, ap.depth, ap.cond_hi - ap.cond_lo);
 	}
 	arch_jump(jmp, addr, ap.at);
 	/* the pad and its table first; the jump to it last */
@@ -270,6 +295,20 @@ void tracer_pad_set_off(struct aspace *as, struct pad *p, bool off)
 	put_byte(as, p->table, off);
 }
 
+/* The arrivals slot i found false since last read: passes too. */
+static void read_falses(struct aspace *as, struct pad *p, size_t i)
+{
+	struct pad_slot *s = &p->slots[i];
+	uint64_t n;
+
+	if (p->cond_lo && tracer_mem_pread(as->memfd, slot_addr(p, i, PAD_FALSE_OFF), &n,
+					   sizeof(n)) == sizeof(n)) {
+		s->unsynced += n - s->falses;
+		s->unsynced_false += n - s->falses;
+		s->falses = n;
+	}
+}
+
 /* Slot i dies: no thread finds it from now on; its passes so far are kept. */
 static void slot_retire(struct aspace *as, struct pad *p, size_t i)
 {
@@ -279,6 +318,7 @@ static void slot_retire(struct aspace *as, struct pad *p, size_t i)
 	if (!s->tid && !s->key)
 		return;
 	put_byte(as, slot_addr(p, i, PAD_STATE_OFF), 2);
+	read_falses(as, p, i);
 	if (tracer_mem_pread(as->memfd, slot_addr(p, i, PAD_LEFT_OFF), &left,
 			     sizeof(left)) == sizeof(left))
 		s->unsynced += s->given - left;
@@ -305,11 +345,19 @@ static void share_key(struct aspace *as, struct pad *p, uint64_t key)
 
 int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_err *err)
 {
+	uint64_t falses;
+
+	return tracer_pad_sync_when(tr, tid, addr, passes, &falses, err);
+}
+
+int tracer_pad_sync_when(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
+			 uint64_t *falses, rg_err *err)
+{
 	struct aspace *as = TRACER_MAIN_AS(tr);
 	struct pad *p = tracer_pad_find(as->img, addr);
 
 	(void)err;
-	*passes = 0;
+	*passes = *falses = 0;
 	for (size_t i = 0; p && i < p->nslots; i++) {
 		struct pad_slot *s = &p->slots[i];
 		uint64_t left;
@@ -321,8 +369,11 @@ int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_e
 			s->unsynced += s->given - left;
 			s->given = left;
 		}
+		if (s->key)
+			read_falses(as, p, i);
 		*passes += s->unsynced;
-		s->unsynced = 0;
+		*falses += s->unsynced_false;
+		s->unsynced = s->unsynced_false = 0;
 	}
 	return 0;
 }
@@ -356,6 +407,22 @@ static long slot_of_key(const struct pad *p, uint64_t key)
 }
 
 int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *err)
+{
+	return tracer_pad_allow_when(tr, tid, addr, n, false, err);
+}
+
+/* Slot i's cond byte (its thread stopped, or the slot not live yet). */
+static int set_cond(struct aspace *as, struct pad *p, size_t i, bool cond)
+{
+	cond = cond && p->cond_lo;
+	if (p->slots[i].cond == cond)
+		return 0;
+	p->slots[i].cond = cond;
+	return put_byte(as, slot_addr(p, i, PAD_COND_OFF), cond);
+}
+
+int tracer_pad_allow_when(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond,
+			  rg_err *err)
 {
 	struct aspace *as = TRACER_MAIN_AS(tr);
 	struct pad *p = tracer_pad_find(as->img, addr);
@@ -395,7 +462,12 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 		if (!stack_of(as->pid, sp, &lo, &hi))
 			return 0;
 		i = (long)p->nslots++;
-		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key, .lo = lo, .hi = hi };
+		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key, .lo = lo, .hi = hi,
+						 .cond = cond && p->cond_lo };
+		/* a new slot (never a dead one reused): its false count is 0 */
+		if (put_byte(as, slot_addr(p, i, PAD_COND_OFF), p->slots[i].cond) < 0)
+			return rg_error(err, "cannot write the pad of 0x%llx: %s",
+					(unsigned long long)addr, strerror(errno));
 		buf[0] = key;
 		buf[1] = n;
 		buf[2] = lo;
@@ -417,7 +489,8 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *e
 		tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LO_OFF), &lo, sizeof(lo));
 		tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_HI_OFF), &hi, sizeof(hi));
 	}
-	if (tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LEFT_OFF), &n, sizeof(n)) < 0)
+	if (tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LEFT_OFF), &n, sizeof(n)) < 0 ||
+	    set_cond(as, p, (size_t)i, cond) < 0)
 		return rg_error(err, "cannot write the pad of 0x%llx: %s",
 				(unsigned long long)addr, strerror(errno));
 	p->slots[i].given = n;
@@ -564,4 +637,45 @@ void tracer_pad_let_go(struct image *img, int fd)
 		tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
 		p->off = true;
 	}
+}
+
+/* The pad whose condition's code holds pc, or NULL. */
+static const struct pad *cond_pad(const struct image *img, uint64_t pc)
+{
+	for (size_t k = 0; img && k < img->npads; k++)
+		if (img->pads[k].cond_lo && pc >= img->pads[k].cond_lo &&
+		    pc < img->pads[k].cond_hi)
+			return &img->pads[k];
+	return NULL;
+}
+
+bool tracer_pad_leave_cond(const struct image *img, struct user_regs_struct *r)
+{
+	uint64_t pc = arch_get_pc(r);
+	const struct pad *p = cond_pad(img, pc);
+	uint8_t words;
+
+	if (!p)
+		return false;
+	words = p->cond_depth[pc - p->cond_lo];
+	if (words == PAD_DEPTH_NONE) {
+		rg_bug("a thread inside a pad's condition between instructions (0x%llx)",
+		       (unsigned long long)pc);
+		return false;
+	}
+	arch_set_sp(r, arch_get_sp(r) + 8u * words);
+	arch_set_pc(r, p->cond_exit);
+	return true;
+}
+
+bool tracer_pad_cond_fault(struct tcb *t, int sig, const siginfo_t *si)
+{
+	struct user_regs_struct r;
+
+	if (!t->as || !t->as->img->npads || !tracer_is_sync_fault(sig, si) ||
+	    tracer_regs_fetch(t->tid, &r) < 0 || !tracer_pad_leave_cond(t->as->img, &r))
+		return false;
+	/* the trap follows: an arrival; the tracer's own evaluation of the
+	 * condition meets the fault and reports it */
+	return tracer_regs_store(t->tid, &r) == 0;
 }

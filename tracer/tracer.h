@@ -254,6 +254,28 @@ int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_e
 int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *err);
 
 /*
+ * when: conditions run in the pad.  tracer_pad_make_when is tracer_pad_make
+ * with a condition (common/cond_ops.h: O_BIAS already turned into constants
+ * by the caller) that the pad evaluates for a thread whose passes are used
+ * up and which tracer_pad_allow_when said cond for: a false condition is a
+ * pass (counted in tracer_pad_sync's passes like any other), a true one
+ * traps as before.  *cond_why: NULL when the condition is in the pad, else
+ * why not (a fixed string: an op the pad does not run, too much code or
+ * stack); the pad is made all the same.  A load of the condition that
+ * faults is racegate's: the thread traps instead, the signal not
+ * delivered, and the caller's own evaluation meets the fault.
+ */
+struct cond_op;
+int tracer_pad_make_when(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
+			 const struct cond_op *cond, size_t ncond, const char **why,
+			 const char **cond_why, rg_err *err);
+int tracer_pad_allow_when(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond,
+			  rg_err *err);
+/* tracer_pad_sync, and of those passes the ones whose condition was false. */
+int tracer_pad_sync_when(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
+			 uint64_t *falses, rg_err *err);
+
+/*
  * The same in the image followed process pid runs (follow_fork): a fork
  * child runs its parent's until it calls exec, and the breakpoints of an
  * image are in every process that runs it.

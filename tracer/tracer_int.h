@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <sys/user.h>
 
+#include "cond_ops.h"
 #include "msg.h"
 
 /* The longest instruction the architecture has. */
@@ -46,6 +47,7 @@ void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr);
 uint64_t arch_get_pc(const struct user_regs_struct *r);
 void arch_set_pc(struct user_regs_struct *r, uint64_t pc);
 uint64_t arch_get_sp(const struct user_regs_struct *r);
+void arch_set_sp(struct user_regs_struct *r, uint64_t sp);
 /*
  * At the exact entry of a function: where its return address is (*in_mem:
  * the address of the stack slot; else *ret is the return address, held in a
@@ -136,7 +138,10 @@ uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
  *                              stack its thread runs on, [lo, hi) (8 bytes at
  *                              16 and 32), state (a byte at 24: 0 end of the
  *                              table, 1 live, 2 dead), force (a byte at 25:
- *                              not 0 = trap)
+ *                              not 0 = trap), cond (a byte at 26: not 0 = with
+ *                              left 0, run the pad's when: condition), falses
+ *                              (8 bytes at 40: arrivals it found false, each a
+ *                              pass; the pad adds to it with a locked inc)
  *
  * A thread passes when its slot is live, its stack pointer in the slot's
  * stack, force 0 and left not 0; any other hit (no slot for its thread
@@ -154,7 +159,11 @@ uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
 #define PAD_HI_OFF 32
 #define PAD_STATE_OFF 24
 #define PAD_FORCE_OFF 25
-#define PAD_CODE_MAX 256             /* room for a pad's code */
+#define PAD_COND_OFF 26              /* a byte: not 0 = left 0 runs the when: condition */
+#define PAD_FALSE_OFF 40             /* 8 bytes: arrivals whose condition was false */
+#define PAD_CODE_MAX 1024            /* room for a pad's code, its condition's too */
+#define PAD_COND_WORDS 32            /* evaluation stack of a condition, in words */
+#define PAD_COND_OPS 256             /* ops of a condition a pad runs */
 
 /* Can this machine run pads?  false and *why when not (a fixed string). */
 bool arch_pad_supported(const char **why);
@@ -185,7 +194,26 @@ struct arch_pad {
 	 * or call may grow there: it goes where it went at the site) */
 	uint8_t reloc_off[PAD_INSNS_MAX];
 	size_t len;                  /* out: bytes of code */
+	/*
+	 * A when: condition to run in the pad (NULL: none): when a thread's
+	 * left is 0 and its slot's cond byte is set, the pad evaluates it;
+	 * false adds one to the slot's false count (lock-prefixed) and
+	 * passes, true (or a division by zero: false) traps.  O_REG for
+	 * DWARF registers 0-16, no O_BIAS (the caller puts constants in),
+	 * no O_HIT/O_TID/O_THREAD/O_STREQ.  site is register 16.
+	 */
+	const struct cond_op *cond;
+	size_t ncond;
+	const char *cond_why;        /* out: why the condition was left out (NULL: in) */
+	uint64_t cond_lo, cond_hi;   /* out: [lo, hi) the condition's code */
+	/* out: for each byte of [cond_lo, cond_hi) that starts an instruction,
+	 * how many 8-byte words the code has pushed below the pad's saved
+	 * registers (PAD_DEPTH_NONE elsewhere): the stack pointer to put back
+	 * when a thread must leave the condition for the trap */
+	uint8_t depth[PAD_CODE_MAX];
+	uint64_t cond_exit;          /* out: where to put it (the trap path) */
 };
+#define PAD_DEPTH_NONE 0xff
 
 /* The pad's code into out[0..PAD_CODE_MAX); fails if a displacement does
  * not reach (the table, the instruction's operand, the way back). */

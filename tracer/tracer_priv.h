@@ -79,6 +79,9 @@ struct pad_slot {
 	uint64_t lo, hi;           /* the stack it runs on (its mapping) */
 	uint64_t given;            /* the left written at its last allow */
 	uint64_t unsynced;         /* passes read at its death, not yet synced */
+	uint64_t falses;           /* its false count as last read (PAD_FALSE_OFF) */
+	uint64_t unsynced_false;   /* of unsynced, those whose condition was false */
+	bool cond;                 /* its cond byte (PAD_COND_OFF) */
 };
 
 /*
@@ -97,6 +100,11 @@ struct pad {
 	/* where instruction i starts: in the copy, from reloc; at the site */
 	uint8_t reloc_off[PAD_INSNS_MAX], site_off[PAD_INSNS_MAX];
 	bool off;                  /* its breakpoint was removed: every hit passes */
+	/* its when: condition's code, [cond_lo, cond_hi) (0: none), the
+	 * words pushed at each instruction of it (arch_pad), and its way out
+	 * to the trap (tracer_pad_leave_cond) */
+	uint64_t cond_lo, cond_hi, cond_exit;
+	uint8_t *cond_depth;
 	struct pad_slot slots[PAD_SLOTS];
 	size_t nslots;             /* slots used (live or dead) */
 	/* thread pointers two threads share (a clone without CLONE_SETTLS, a
@@ -374,6 +382,18 @@ void tracer_pad_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, 
 /* t, held at p's site (its PC there in the cache), goes on: through the pad's
  * copy of the instructions, no trap and no step. */
 int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err);
+/*
+ * A thread stopped inside a pad's when: condition (registers in *r) leaves
+ * it for the pad's trap path, its stack pointer back where the pad's saved
+ * registers are: true when r was changed.  At a fault of the condition's
+ * load, the trap then reports an arrival and the tracer evaluates the
+ * condition itself; at a let-go (the trap a no-op), the thread runs the
+ * site's instruction and goes on.
+ */
+bool tracer_pad_leave_cond(const struct image *img, struct user_regs_struct *r);
+/* tracer_pad_leave_cond for t at a signal stop of a fault in condition
+ * code: true when the signal is racegate's own, not to be delivered. */
+bool tracer_pad_cond_fault(struct tcb *t, int sig, const siginfo_t *si);
 /* A sync fault of the instruction in a pad: the PC back at the site. */
 bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site);
 /*

@@ -7,7 +7,8 @@
 # extended regex that must match a line of the output (stdout and stderr
 # together), each on a line after the previous pattern's line: so patterns
 # also check order.  A PATTERN starting with '!' must match no line at all.
-# The command is killed after 240 s: a hang is a failure, not a stuck CI.
+# The command is killed after 240 s (EXPECT_TIMEOUT seconds when set): a
+# hang is a failure, not a stuck CI.
 set -u
 want=$1; shift
 pats=()
@@ -16,7 +17,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do pats+=("$1"); shift; done
 shift
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-timeout -k 5 240 "$@" >"$out" 2>&1
+timeout -k 5 "${EXPECT_TIMEOUT:-240}" "$@" >"$out" 2>&1
 got=$?
 fail=0
 if [ "$got" -ne "$want" ]; then

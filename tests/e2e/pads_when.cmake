@@ -1,0 +1,88 @@
+# `when:` conditions evaluated inside the jump pad (issue 15): a false
+# condition passes in the thread and is counted as every arrival is, a true
+# one traps as before, a load that faults (p NULL) is racegate's to report.
+# Each case runs with pads (the default) and with --no-fastpath (every hit
+# traps): the same output, verdict and counts.
+add_executable(e2e_pads_when e2e/programs/pads_when.c)
+target_compile_options(e2e_pads_when PRIVATE -O0 -g)
+add_executable(e2e_pads_when_o2 e2e/programs/pads_when.c)
+target_compile_options(e2e_pads_when_o2 PRIVATE -O2 -g)
+add_executable(e2e_pads_when_prot e2e/programs/pads_when_prot.c)
+target_compile_options(e2e_pads_when_prot PRIVATE -O0 -g)
+foreach(t e2e_pads_when e2e_pads_when_o2 e2e_pads_when_prot)
+  target_link_libraries(${t} PRIVATE Threads::Threads)
+  string(REPLACE e2e_ "" name ${t})
+  set_target_properties(${t} PROPERTIES OUTPUT_NAME ${name}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+foreach(m false null signal prot)
+  configure_file(e2e/specs/pads_when_${m}.yaml ${E2E_DIR}/pads_when_${m}.yaml COPYONLY)
+endforeach()
+# the -O2 build: i and id in registers where the line starts
+file(READ e2e/specs/pads_when_false.yaml pads_when_spec)
+string(REPLACE "./pads_when," "./pads_when_o2," pads_when_spec "${pads_when_spec}")
+file(WRITE ${E2E_DIR}/pads_when_o2.yaml "${pads_when_spec}")
+
+# padw_e2e(NAME STATUS PATTERNS... -- racegate run ARGS): NAME_default with
+# the pad running the condition, NAME_nofastpath; both with --verbose.
+function(padw_e2e name status)
+  set(pre)
+  set(post)
+  set(seen 0)
+  foreach(a ${ARGN})
+    if(seen)
+      list(APPEND post "${a}")
+    elseif(a STREQUAL "--")
+      set(seen 1)
+    else()
+      list(APPEND pre "${a}")
+    endif()
+  endforeach()
+  add_test(NAME e2e_pads_when_${name}_default COMMAND ${EXPECT} ${status}
+    "gate 'late' at pads_when.c:36: pad; when: evaluated in the pad$" ${pre}
+    -- ${RG} run --verbose ${post})
+  add_test(NAME e2e_pads_when_${name}_nofastpath COMMAND ${EXPECT} ${status} ${pre}
+    -- ${RG} run --verbose --no-fastpath ${post})
+  set_tests_properties(e2e_pads_when_${name}_default e2e_pads_when_${name}_nofastpath
+    PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
+endfunction()
+
+# 8 threads x 100,000 arrivals, one true: held at the right one
+padw_e2e(false 0 "held at 77777" "arrivals 800000" "PASSED" "!NOT-ENFORCED"
+  "racegate: 800001 breakpoint hits at gates"
+  "'late': 'when' was false at 799999 arrivals \\(0 unreadable\\)"
+  -- ${E2E_DIR}/pads_when_false.yaml)
+padw_e2e(o2 0 "held at 77777" "arrivals 800000" "PASSED"
+  -- ${E2E_DIR}/pads_when_o2.yaml)
+# p NULL every fourth arrival: no crash; the fault is reported as without pads
+padw_e2e(null 0 "held at 2999" "arrivals 8000" "PASSED" "unreadable at 0x0"
+  "!SIGSEGV" -- ${E2E_DIR}/pads_when_null.yaml)
+# a signal handler passes the line, nested in the pad or not
+padw_e2e(signal 0 "held at 15555" "arrivals 80000" "PASSED" "!SIG"
+  -- ${E2E_DIR}/pads_when_signal.yaml)
+
+# the same verdict, timeline, output and counts with and without pads
+set(PADS_SAME_W ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_same.sh)
+foreach(s false null o2)
+  add_test(NAME e2e_pads_when_same_${s}
+           COMMAND ${PADS_SAME_W} ${RG} ${E2E_DIR}/pads_when_${s}.yaml)
+  set_tests_properties(e2e_pads_when_same_${s} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
+endforeach()
+# (with signals, how many arrivals the handlers make depends on timing)
+
+# hostile: another thread makes the condition's page unreadable and readable
+# again in a loop; the loads that fault in the pad are racegate's, never the
+# program's SIGSEGV (its handler would count it)
+foreach(fp "" --no-fastpath)
+  set(n default)
+  if(fp)
+    set(n nofastpath)
+  endif()
+  racegate_e2e(pads_when_prot_${n} 0 "total 3000000 segv 0" "PASSED" "!REPRODUCED"
+    -- ${RG} run --verbose ${fp} ${E2E_DIR}/pads_when_prot.yaml)
+endforeach()
+
+# racegate killed with SIGKILL mid-run: the program goes with it
+add_test(NAME e2e_pads_when_kill9
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_when_kill.sh ${RG} ${E2E_DIR})
+set_tests_properties(e2e_pads_when_kill9 PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
