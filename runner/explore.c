@@ -8,7 +8,7 @@
  * as for `run`; the decider is the explorer's (decide_explore.h) instead
  * of the gate engine.
  */
-#include "explore.h"
+#include "explore_int.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -44,48 +44,7 @@ static const char explore_usage[] =
 /* schedules the shrinker's search for fewer preemptions may run, per bound */
 #define SHRINK_DFS_RUNS 150
 
-struct xopts {
-	char **at;             /* --at values, each a comma-separated list */
-	size_t nat;
-	bool sync;
-	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
-	enum explore_kind strategy;
-	int depth, bound;
-	long est_steps;        /* --pct-steps, 0: from a first run */
-	long schedules;
-	long time_ms;
-	uint64_t seed;
-	const char *replay;
-	long shard_i, shard_n;
-	const char *out, *report, *markdown;
-	const char *trace;     /* --trace FILE.json: a replay of the gates file */
-	bool has_expect_exit;
-	int expect_exit;
-	const char *expect_stdout;
-	const char *expect_file; /* --expect FILE.yaml: its expect: block */
-	long timeout_ms, quiet_ms;
-	long verify;           /* replays of the written file */
-	long jobs;             /* --jobs: schedules at once (random, pct) */
-	bool fewer_gates;      /* --fewer-gates: drop the gates replays say are not needed */
-	bool quiet, verbose;
-	const char *source_dir;
-	char **command;
-};
 
-/* The state of one explore command. */
-struct xctx {
-	struct xopts *o;
-	spec *sp;
-	plan p;
-	char **at;             /* per gate: its at: text */
-	enum explore_point_kind *kinds;
-	size_t npoints, cappoints;
-	run_opts ro;
-	regex_t re;
-	bool has_re;
-	spec *xspec;           /* --expect FILE, loaded: its expect: judges */
-	struct timespec t0;
-};
 
 const char *explore_fail_name(enum explore_fail f)
 {
@@ -676,30 +635,6 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 
 /* ---- the search ---- */
 
-struct search {
-	long tried;
-	rg_intmap seen;        /* interleaving hashes */
-	size_t distinct;
-	bool exhausted;        /* dfs: every schedule within the bound was run */
-	long learning;         /* dfs shard: runs of other shards' subtrees */
-	/* for --report: the failure as found, shrunk and replayed */
-	size_t found_preempt, found_steps, shrink_runs, ndevs;
-	long reproduced;       /* best replays of a gates file that reproduced, -1 none */
-	bool wrote;            /* -o FILE.yaml written */
-	bool traced;           /* --trace written */
-	explore_dev *fail_devs; /* --jobs: the failing schedule's deviations */
-	size_t nfail_devs;
-	bool has_fail_devs;
-	size_t gates_before, gates_after; /* the file's gates, before and after dropping */
-	explore_sched fail_sc; /* the failing schedule */
-	explore_run fail_run;
-	/* the failing run as found, once shrinking replaced fail_run: the
-	 * gates file is written from it when the shrunk one's does not
-	 * reproduce */
-	explore_run found_run;
-	char *fail_id;
-	bool failed;
-};
 
 static void note_seen(struct search *se, const explore_run *r)
 {
@@ -1028,304 +963,6 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	return runs;
 }
 
-/* ---- the gates file ---- */
-
-/* The directory of path ("." when none), malloc'd. */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
-}
-
-/* Is dir the current directory? */
-static bool is_cwd(const char *dir)
-{
-	char a[PATH_MAX], b[PATH_MAX];
-
-	return realpath(dir, a) && realpath(".", b) && !strcmp(a, b);
-}
-
-/*
- * The trace (--trace) of a replay of the gates file that reproduced, as
- * `racegate run --trace` writes it; 0, or -1 said.
- */
-static int write_trace(const struct xctx *c, const spec *sp, const plan *p,
-		       const run_record *rec)
-{
-	report_ctx rc;
-	rg_err err = RG_ERR_INIT;
-
-	memset(&rc, 0, sizeof(rc));
-	rc.sp = sp;
-	rc.p = p;
-	rc.runs = rec;
-	rc.nruns = 1;
-	rc.elapsed_ms = rec->r.elapsed_ms;
-	if (report_trace_write(&rc, c->o->trace, &err) < 0) {
-		rg_say("--trace: %s", err.msg);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Replays yaml as `racegate run FILE --repeat n` would (the file's own
- * command, relative to dir); how many runs were REPRODUCED, or -1.  With
- * trace, when all n did, writes the trace of the first (--trace).
- */
-static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long n,
-			bool trace)
-{
-	spec *sp = NULL;
-	spec_diags d = SPEC_DIAGS_INIT;
-	rg_err err = RG_ERR_INIT;
-	plan p;
-	run_opts o;
-	run_record first;
-	bool kept = false;
-	long ok = 0;
-
-	memset(&p, 0, sizeof(p));
-	memset(&first, 0, sizeof(first));
-	if (spec_load_string(yaml, strlen(yaml), c->o->out ? c->o->out : "repro", dir,
-			     &sp, &d) < 0)
-		rg_bug("explore wrote a gates file that does not load: %s", d.v[0].msg);
-	p.source_dir = c->o->source_dir;
-	if (plan_build(&p, sp, NULL, &d, &err) < 0) {
-		rg_say("cannot replay the gates file: %s", d.nerrors ? d.v[0].msg : err.msg);
-		ok = -1;
-		goto out;
-	}
-	o = c->ro;
-	o.quiet_ms = c->o->quiet_ms;   /* as racegate run has it */
-	o.timeout_ms = sp->timeout_ms;
-	o.on_deadlock = (int)sp->on_deadlock;
-	for (long i = 0; i < n && !interrupt_signal(); i++) {
-		run_result res;
-
-		run_once(&p, &o, &res);
-		ok += res.outcome == OUT_REPRODUCED;
-		rg_trace("replay %ld of the gates file: %s%s%s", i + 1,
-			 run_outcome_name(res.outcome), res.note ? ": " : "",
-			 res.note ? res.note : "");
-		if (trace && !kept && res.outcome == OUT_REPRODUCED) {
-			first.no = 1;
-			first.ok = true;
-			first.r = res;
-			kept = true;
-			continue;
-		}
-		run_result_release(&res);
-	}
-	if (kept && ok == n && write_trace(c, sp, &p, &first) < 0)
-		ok = -1;
-out:
-	if (kept)
-		run_result_release(&first.r);
-	plan_release(&p);
-	spec_diags_release(&d);
-	spec_free(sp);
-	return ok;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		rg_say("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* How many gates a gates file that explore wrote has. */
-static size_t count_gates(const char *yaml)
-{
-	size_t n = 0;
-
-	for (const char *p = yaml; (p = strstr(p, "\n  - {name: ")); p++)
-		n++;
-	return n;
-}
-
-/* Replays of a gates file that --trace may take before it gives up. */
-#define TRACE_TRIES 3
-
-/* --trace: a replay of yaml that reproduced, written; 0, 1 none did, -1 error. */
-static int trace_replay(struct xctx *c, const char *yaml, const char *dir)
-{
-	for (int i = 0; i < TRACE_TRIES && !interrupt_signal(); i++) {
-		long ok = verify_yaml(c, yaml, dir, 1, true);
-
-		if (ok != 0)
-			return ok < 0 ? -1 : 0;
-	}
-	printf("  no trace written: %d replays of the gates file did not reproduce\n",
-	       TRACE_TRIES);
-	return 1;
-}
-
-/* Replays a candidate with fewer gates gets before the full --verify. */
-#define SCREEN_RUNS 5
-
-/*
- * yaml (written from in at level, and verified) with the gates the failure
- * does not need left out: each gate in turn, last first, is dropped when
- * the file without it still reproduces on every one of --verify replays
- * (SCREEN_RUNS first, so that most candidates cost few).  A gate that
- * made the order certain can look unneeded when the program's own timing
- * mostly gives that order: so the result must pass --verify again, with
- * fresh runs, else yaml stays.  Returns the file to write (yaml, or a new
- * one and yaml freed).
- */
-static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_in *in,
-			 enum explore_write_level level, const char *dir, char *yaml)
-{
-	size_t n = explore_write_ngates(in, level), runs = 0;
-	/* a hang costs its whole timeout per replay: fewer gates are not worth it */
-	bool hangs = in->r->fail == XF_TIMEOUT ||
-		     (in->expect && in->expect->timeout);
-	bool *drop = xcalloc(n ? n : 1, sizeof(bool));
-	long screen = c->o->verify < SCREEN_RUNS ? c->o->verify : SCREEN_RUNS;
-	explore_write_in less = *in;
-	char *cur = xstrdup(yaml);
-
-	less.drop = drop;
-	less.ndrop = n;
-	for (size_t i = n; i-- > 0 && n > 1 && !hangs && !interrupt_signal();) {
-		rg_err err = RG_ERR_INIT;
-		char *cand;
-
-		drop[i] = true;
-		cand = explore_write_yaml(&less, level, &err);
-		if (cand && !strcmp(cand, cur)) {   /* it went with another */
-			free(cand);
-			continue;
-		}
-		/* a few replays turn most candidates down; the rest get them all */
-		if (cand && (runs += (size_t)screen,
-			     verify_yaml(c, cand, dir, screen, false) == screen) &&
-		    (runs += (size_t)(c->o->verify - screen),
-		     verify_yaml(c, cand, dir, c->o->verify - screen, false) ==
-		     c->o->verify - screen)) {
-			free(cur);
-			cur = cand;
-			continue;
-		}
-		drop[i] = false;
-		free(cand);
-	}
-	se->gates_before = count_gates(yaml);
-	if (strcmp(cur, yaml) && !interrupt_signal()) {
-		runs += (size_t)c->o->verify;
-		if (verify_yaml(c, cur, dir, c->o->verify, false) == c->o->verify) {
-			free(yaml);
-			yaml = cur;
-			cur = NULL;
-		}
-	}
-	se->gates_after = count_gates(yaml);
-	if (hangs)
-		printf("  gates: %zu, all kept (each replay of a hang lasts its "
-		       "timeout)\n", se->gates_after);
-	else
-		printf("  gates: %zu for the schedule's switches, %zu the failure needs "
-		       "(%zu replays to tell)\n", se->gates_before, se->gates_after, runs);
-	free(cur);
-	free(drop);
-	return yaml;
-}
-
-/*
- * Writes the gates file for se's failure at the first level that
- * reproduces every time it is replayed; says how it went.  0 written, 1
- * not (said why), -1 error.
- */
-static int write_repro(struct xctx *c, struct search *se, const char *id,
-		       char **written)
-{
-	char *dir = c->o->out ? dir_of(c->o->out) : xstrdup(".");
-	char *exe_abs = NULL;
-	char **cmd = c->o->command;
-	char *save0 = cmd[0];
-	long best = -1;
-	int r = 1, traced = 1;
-
-	/* the file names its program relative to itself */
-	if (!is_cwd(dir)) {
-		exe_abs = realpath(c->p.exe, NULL);
-		if (exe_abs)
-			cmd[0] = exe_abs;
-	}
-	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
-		/* the run's timeout is the search's: a failing run may be slow */
-		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
-					"found by racegate explore",
-					se->fail_run.fail == XF_EXPECTED ?
-					&c->xspec->expect : NULL, NULL, 0, c->o->timeout_ms };
-		rg_err err = RG_ERR_INIT;
-		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
-		long ok;
-
-		if (!yaml) {
-			/* the next level may have what this one lacks */
-			if (lvl + 1 == XW_NLEVELS && best < 0)
-				printf("  no gates file written: %s\n", err.msg);
-			continue;
-		}
-		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
-		ok = verify_yaml(c, yaml, dir, c->o->verify, false);
-		se->gates_before = se->gates_after = count_gates(yaml);
-		if (ok == c->o->verify && c->o->fewer_gates)
-			yaml = fewer_gates(c, se, &in, (enum explore_write_level)lvl, dir, yaml);
-		if (ok == c->o->verify) {
-			traced = c->o->trace ? trace_replay(c, yaml, dir) : 1;
-			if (traced < 0)
-				ok = -1;
-		}
-		if (ok < 0) {
-			r = -1;
-		} else if (ok == c->o->verify && !c->o->out) {
-			printf("  its gates file reproduced %ld/%ld under racegate run "
-			       "(-o FILE.yaml writes it)\n", ok, c->o->verify);
-			*written = yaml;
-			yaml = NULL;
-			r = 0;
-		} else if (ok == c->o->verify) {
-			r = write_file(c->o->out, yaml) < 0 ? -1 : 0;
-			if (!r) {
-				printf("  wrote %s: reproduced %ld/%ld under racegate run\n",
-				       c->o->out, ok, c->o->verify);
-				*written = yaml;
-				yaml = NULL;
-			}
-		}
-		if (ok > best)
-			best = ok;
-		free(yaml);
-	}
-	if (r == 0 && traced == 0)
-		printf("  wrote %s: the trace of a replay of the gates file (Perfetto)\n",
-		       c->o->trace);
-	if (r == 1 && best >= 0)
-		printf("  no gates file written: the best order written reproduced "
-		       "%ld/%ld under racegate run\n", best, c->o->verify);
-	if (r == 1 && c->o->trace)
-		printf("  no trace written: it is a replay of the gates file, and none "
-		       "was written\n");
-	se->reproduced = best;
-	se->wrote = r == 0 && c->o->out;
-	se->traced = r == 0 && traced == 0;
-	cmd[0] = save0;
-	free(exe_abs);
-	free(dir);
-	return r;
-}
-
 /* ---- the summary and the report ---- */
 
 static const char *strategy_name(enum explore_kind k)
@@ -1396,7 +1033,7 @@ static int write_report(const struct xctx *c, const struct search *se,
 		rg_buf_puts(&b, "}");
 	}
 	rg_buf_puts(&b, "]}\n");
-	r = write_file(c->o->report, b.s);
+	r = explore_save(c->o->report, b.s);
 	rg_buf_release(&b);
 	return r;
 }
@@ -1499,7 +1136,7 @@ static void put_shell_word(rg_buf *b, const char *w, bool quote)
  * points, and what judges a run (a replay that judged otherwise would not
  * fail the same way), each word quoted as it needs.
  */
-static char *replay_cmdline(const struct xctx *c, const char *id)
+char *explore_replay_cmdline(const struct xctx *c, const char *id)
 {
 	const struct xopts *o = c->o;
 	rg_buf b = RG_BUF_INIT;
@@ -1540,57 +1177,7 @@ static char *replay_cmdline(const struct xctx *c, const char *id)
 	return rg_buf_detach(&b);
 }
 
-static int write_markdown(struct xctx *c, const struct search *se, const char *id,
-			  const char *yaml)
-{
-	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
-				c->o->command, id, NULL, NULL, NULL, 0, 0 };
-	char *cmd = replay_cmdline(c, id);
-	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
-	int r = write_file(c->o->markdown, md);
-
-	if (!r)
-		printf("  wrote %s: the bug report, with the interleaving as a diagram\n",
-		       c->o->markdown);
-	free(md);
-	free(cmd);
-	return r;
-}
-
 /* Shrinks the failure, prints how to replay it, writes the files. */
-/*
- * The shrunk schedule's gates file did not reproduce: write the one of the
- * schedule as found.  Shrinking keeps the fewest preemptions, and the
- * fewest can leave the failure to a race no gate can pin (job_queue: one
- * worker takes the job and then waits on the condition itself, and the
- * signal must come after it is inside the wait, which a gate at its call
- * cannot say); the schedule as found has more switches, each of them
- * written.  On success it becomes the failure reported (*id its id).
- * 0 written, 1 not, -1 error.
- */
-static int write_found(struct xctx *c, struct search *se, const char **id,
-		       char **yaml)
-{
-	explore_run shrunk;
-	int r;
-
-	if (!se->found_run.nsteps || !se->fail_id)
-		return 1;
-	printf("  the schedule as found, %s (%zu preemption%s), instead:\n", se->fail_id,
-	       se->found_run.npreempt, se->found_run.npreempt == 1 ? "" : "s");
-	shrunk = se->fail_run;
-	se->fail_run = se->found_run;
-	se->found_run = shrunk;
-	r = write_repro(c, se, se->fail_id, yaml);
-	if (r == 0) {
-		*id = se->fail_id;
-		return 0;
-	}
-	se->found_run = se->fail_run;
-	se->fail_run = shrunk;
-	return r;
-}
-
 static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 {
 	const char *id;
@@ -1614,19 +1201,19 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		       runs, runs == 1 ? "" : "s");
 	}
 	id = *shrunk_id ? *shrunk_id : se->fail_id;
-	cmd = replay_cmdline(c, id);
+	cmd = explore_replay_cmdline(c, id);
 	printf("  replay: %s\n", cmd);
 	free(cmd);
 	if (interrupt_signal())
 		return 0;
 	if (c->o->out || c->o->trace) {
-		r = write_repro(c, se, id, &yaml);
+		r = explore_write_repro(c, se, id, &yaml);
 		if (r == 1 && !interrupt_signal())
-			r = write_found(c, se, &id, &yaml);
+			r = explore_write_found(c, se, &id, &yaml);
 		r = r < 0 ? -1 : 0;
 	}
 	if (c->o->markdown && !interrupt_signal() &&
-	    write_markdown(c, se, id, c->o->out ? yaml : NULL) < 0)
+	    explore_markdown_file(c, se, id, c->o->out ? yaml : NULL) < 0)
 		r = -1;
 	free(yaml);
 	return r;

@@ -23,10 +23,11 @@
  *   batch.c    --repeat, tallies; jobs.c: --jobs workers; interrupt.c: signals
  *   report.c   timeline and summaries; report_*.c: JSON, JUnit, TAP, trace
  *   lines.c    racegate lines
- *   explore.c  racegate explore: the search, the shrinker, its files (explore.h);
- *              decide_explore.c the serialising scheduler as the session's
- *              decider; explore_strategy.c random, PCT, DFS; explore_write.c
- *              the gates file and the Markdown report it writes
+ *   explore.c  racegate explore: the search, the shrinker, the summary
+ *              (explore.h); explore_repro.c its files, replayed before they
+ *              are kept; decide_explore.c the serialising scheduler as the
+ *              session's decider; explore_strategy.c random, PCT, DFS;
+ *              explore_write.c the gates file's and the Markdown report's text
  */
 #ifndef RACEGATE_RUNNER_H
 #define RACEGATE_RUNNER_H

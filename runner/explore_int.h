@@ -1,0 +1,104 @@
+/*
+ * explore's insides, shared by explore.c (options, points, the search,
+ * shrinking, the summary) and explore_repro.c (the gates file: replayed
+ * before it is written, traced, shown in Markdown).
+ */
+#ifndef RACEGATE_EXPLORE_INT_H
+#define RACEGATE_EXPLORE_INT_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "explore.h"
+#include "intmap.h"
+#include "session.h"
+
+struct xopts {
+	char **at;             /* --at values, each a comma-separated list */
+	size_t nat;
+	bool sync;
+	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
+	enum explore_kind strategy;
+	int depth, bound;
+	long est_steps;        /* --pct-steps, 0: from a first run */
+	long schedules;
+	long time_ms;
+	uint64_t seed;
+	const char *replay;
+	long shard_i, shard_n;
+	const char *out, *report, *markdown;
+	const char *trace;     /* --trace FILE.json: a replay of the gates file */
+	bool has_expect_exit;
+	int expect_exit;
+	const char *expect_stdout;
+	const char *expect_file; /* --expect FILE.yaml: its expect: block */
+	long timeout_ms, quiet_ms;
+	long verify;           /* replays of the written file */
+	long jobs;             /* --jobs: schedules at once (random, pct) */
+	bool fewer_gates;      /* --fewer-gates: drop the gates replays say are not needed */
+	bool quiet, verbose;
+	const char *source_dir;
+	char **command;
+};
+
+/* The state of one explore command. */
+struct xctx {
+	struct xopts *o;
+	spec *sp;
+	plan p;
+	char **at;             /* per gate: its at: text */
+	enum explore_point_kind *kinds;
+	size_t npoints, cappoints;
+	run_opts ro;
+	regex_t re;
+	bool has_re;
+	spec *xspec;           /* --expect FILE, loaded: its expect: judges */
+	struct timespec t0;
+};
+
+struct search {
+	long tried;
+	rg_intmap seen;        /* interleaving hashes */
+	size_t distinct;
+	bool exhausted;        /* dfs: every schedule within the bound was run */
+	long learning;         /* dfs shard: runs of other shards' subtrees */
+	/* for --report: the failure as found, shrunk and replayed */
+	size_t found_preempt, found_steps, shrink_runs, ndevs;
+	long reproduced;       /* best replays of a gates file that reproduced, -1 none */
+	bool wrote;            /* -o FILE.yaml written */
+	bool traced;           /* --trace written */
+	explore_dev *fail_devs; /* --jobs: the failing schedule's deviations */
+	size_t nfail_devs;
+	bool has_fail_devs;
+	size_t gates_before, gates_after; /* the file's gates, before and after dropping */
+	explore_sched fail_sc; /* the failing schedule */
+	explore_run fail_run;
+	/* the failing run as found, once shrinking replaced fail_run: the
+	 * gates file is written from it when the shrunk one's does not
+	 * reproduce */
+	explore_run found_run;
+	char *fail_id;
+	bool failed;
+};
+
+/* The command that replays schedule id (explore.c), malloc'd. */
+char *explore_replay_cmdline(const struct xctx *c, const char *id);
+
+/* ---- explore_repro.c ---- */
+
+/* Writes text to the file path; says why not.  0 or -1. */
+int explore_save(const char *path, const char *text);
+/*
+ * Writes the gates file for se's failure at the first level that
+ * reproduces every time it is replayed; says how it went.  0 written, 1
+ * not (said why), -1 error.  *written: the file's text, when asked.
+ */
+int explore_write_repro(struct xctx *c, struct search *se, const char *id, char **written);
+/* Falls back to the failing schedule as found (see explore_repro.c). */
+int explore_write_found(struct xctx *c, struct search *se, const char **id, char **yaml);
+/* --markdown FILE: the command, the gates file, the timeline, the diagram. */
+int explore_markdown_file(struct xctx *c, const struct search *se, const char *id,
+			  const char *yaml);
+
+#endif
