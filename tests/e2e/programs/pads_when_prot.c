@@ -4,14 +4,15 @@
  * the gated line in a tight loop, so some loads fault inside the pad at
  * any moment.  The program must run to its end as without racegate (its
  * own SIGSEGV handler counts signals it gets: none may come from a pad).
+ *
+ *   pads_when_prot [ROUNDS]     (default 3,000,000 passes)
  */
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
-
-#define ROUNDS 3000000
 
 struct item {
 	long x;
@@ -44,8 +45,9 @@ static void *toggler(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	long rounds = argc > 1 ? atol(argv[1]) : 3000000;
 	pthread_t t;
 
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -54,7 +56,7 @@ int main(void)
 	p->x = 1;
 	signal(SIGSEGV, on_segv);
 	pthread_create(&t, NULL, toggler, NULL);
-	for (long i = 0; i < ROUNDS; i++)
+	for (long i = 0; i < rounds; i++)
 		step(i);
 	done = 1;
 	pthread_join(t, NULL);
