@@ -167,25 +167,8 @@ kill9)
 		fail "the program did not find racegate's int3 at the site ($off)"
 	;;
 runkill9)
-	(cd "$specs" && exec "$rg" run --verbose "$@" pads_text_serve.yaml -- "$prog" serve) >"$dir/rg" 2>&1 &
-	rgpid=$!
-	# racegate holds the program's output until the end: find the program
-	# as racegate's child, running its three threads
-	for _ in $(seq 600); do
-		pid=$(cat /proc/$rgpid/task/*/children 2>/dev/null | tr ' ' '\n' | grep -m1 .)
-		[ -n "$pid" ] && [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" = 3 ] && break
-		sleep 0.1
-	done
-	[ -n "$pid" ] || fail "no program under racegate"
-	sleep 0.5
-	grep -q "TracerPid:[[:space:]]*$rgpid" /proc/$pid/status || fail "the program is not traced by racegate"
-	kill -9 "$rgpid"
-	wait "$rgpid" 2>/dev/null
-	rgpid=
-	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-	kill -0 "$pid" 2>/dev/null && fail "the program outlived racegate's SIGKILL"
-	pid=
-	echo "the program died with racegate"
+	"$(dirname "$0")/runkill9.sh" "$rg" "$specs" 3 "" -- --verbose "$@" \
+		pads_text_serve.yaml -- "$prog" serve || exit 1
 	;;
 *)
 	fail "unknown mode $mode"
