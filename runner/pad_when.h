@@ -1,6 +1,6 @@
 /*
  * The `when:` condition a gate site's jump pad may evaluate in the thread
- * (tracer_pad_make_when): which gate's, and its ops with the objects' load
+ * (tracer_pad_make): which gate's, and its ops with the objects' load
  * biases made constants.
  */
 #ifndef RACEGATE_PAD_WHEN_H

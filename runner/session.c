@@ -520,10 +520,10 @@ static void make_pads(session *s)
 
 		if (when != PAD_WHEN_NONE)
 			ops = pad_when_ops(s->p, &s->bt, when, bp, &nops, &cond_why);
-		if (!why && tracer_pad_make_when(s->tr, addr, fn, pad_function(s, bp, fn),
-						 ops, nops, &why,
-						 ops ? &cond_why : &(const char *){ NULL },
-						 &err) < 0) {
+		if (!why && tracer_pad_make(s->tr, addr, fn, pad_function(s, bp, fn),
+					    ops, nops, &why,
+					    ops ? &cond_why : &(const char *){ NULL },
+					    &err) < 0) {
 			rg_trace("no pad at 0x%llx: %s", (unsigned long long)addr, err.msg);
 			why = "the pad could not be written";
 		}
@@ -540,7 +540,7 @@ static void pad_sync(session *s, pid_t tid, const plan_bp *bp, uint64_t addr)
 	rg_err err = RG_ERR_INIT;
 	uint64_t k = 0, f = 0;
 
-	if (tracer_pad_sync_when(s->tr, tid, addr, &k, &f, &err) < 0 || !k)
+	if (tracer_pad_sync(s->tr, tid, addr, &k, &f, &err) < 0 || !k)
 		return;
 	s->res->bp_hits += k;
 	s->ops->count_passes(s->d, tid, bp, (unsigned long)k);
@@ -565,8 +565,8 @@ static void pad_allow(session *s, pid_t tid, const plan_bp *bp, uint64_t addr)
 	if (s->pad_when && s->pad_when[bp - s->p->bps] != PAD_WHEN_NONE && s->ops->next_when)
 		cond = s->ops->next_when(s->d, tid, bp, &when) &&
 		       when == s->pad_when[bp - s->p->bps];
-	if (tracer_pad_allow_when(s->tr, tid, addr, n == ULONG_MAX ? UINT64_MAX : n, cond,
-				  &err) < 0)
+	if (tracer_pad_allow(s->tr, tid, addr, n == ULONG_MAX ? UINT64_MAX : n, cond,
+			     &err) < 0)
 		rg_trace("pad at 0x%llx: %s", (unsigned long long)addr, err.msg);
 }
 

@@ -185,16 +185,8 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 }
 
 int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
-		    const char **why, rg_err *err)
-{
-	const char *cond_why;
-
-	return tracer_pad_make_when(tr, addr, fn, nfn, NULL, 0, why, &cond_why, err);
-}
-
-int tracer_pad_make_when(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
-			 const cond_op *cond, size_t ncond, const char **why,
-			 const char **cond_why, rg_err *err)
+		    const cond_op *cond, size_t ncond, const char **why,
+		    const char **cond_why, rg_err *err)
 {
 	struct arch_insn insn[PAD_INSNS_MAX];
 	size_t ninsn = 0, covered = 0;
@@ -343,15 +335,8 @@ static void share_key(struct aspace *as, struct pad *p, uint64_t key)
 		p->shared[p->nshared++] = key;
 }
 
-int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_err *err)
-{
-	uint64_t falses;
-
-	return tracer_pad_sync_when(tr, tid, addr, passes, &falses, err);
-}
-
-int tracer_pad_sync_when(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
-			 uint64_t *falses, rg_err *err)
+int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
+		    uint64_t *falses, rg_err *err)
 {
 	struct aspace *as = TRACER_MAIN_AS(tr);
 	struct pad *p = tracer_pad_find(as->img, addr);
@@ -406,11 +391,6 @@ static long slot_of_key(const struct pad *p, uint64_t key)
 	return -1;
 }
 
-int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *err)
-{
-	return tracer_pad_allow_when(tr, tid, addr, n, false, err);
-}
-
 /* Slot i's cond byte (its thread stopped, or the slot not live yet). */
 static int set_cond(struct aspace *as, struct pad *p, size_t i, bool cond)
 {
@@ -421,8 +401,8 @@ static int set_cond(struct aspace *as, struct pad *p, size_t i, bool cond)
 	return put_byte(as, slot_addr(p, i, PAD_COND_OFF), cond);
 }
 
-int tracer_pad_allow_when(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond,
-			  rg_err *err)
+int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond,
+		     rg_err *err)
 {
 	struct aspace *as = TRACER_MAIN_AS(tr);
 	struct pad *p = tracer_pad_find(as->img, addr);

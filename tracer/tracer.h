@@ -228,52 +228,50 @@ typedef struct tracer_span {
  * the jump, the following ones are moved to the pad too when fn[0..nfn)
  * (the code of the whole function holding addr, run-time) is given, decodes,
  * has no jump whose target is not written in it (a jump table), and no jump
- * into the bytes after addr that the jump covers; none of the instructions
- * moved may call, jump or return.  1: a pad; 0: none, *why says why (a fixed
+ * into the bytes after addr that the jump covers; a jump, call or return
+ * among the instructions moved must be the last (none may make a system
+ * call or loop).
+ *
+ * cond[0..ncond) (common/cond_ops.h, O_BIAS already turned into constants
+ * by the caller; NULL: none) is a when: condition the pad evaluates for a
+ * thread whose passes are used up and which tracer_pad_allow said cond
+ * for: a false condition is a pass (counted in tracer_pad_sync's passes
+ * like any other, and in its falses), a true one traps as before.
+ * *cond_why: NULL when the condition is in the pad, else why not (a fixed
+ * string: an op the pad does not run, too much code or stack); the pad is
+ * made all the same.  A load of the condition that faults is racegate's:
+ * the thread traps instead, the signal not delivered, and the caller's own
+ * evaluation meets the fault.
+ *
+ * 1: a pad; 0: none, *why says why (a fixed
  * string); -1: error (the breakpoint stays an int3).  tracer_remove_bp then
  * turns the pad off (every hit passes) rather than take the jump out;
  * tracer_insert_bp turns it on again.  A fork child let go gets the
  * program's bytes back; an exec takes the pads with the image.
  */
+struct cond_op;
 int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
-		    const char **why, rg_err *err);
+		    const struct cond_op *cond, size_t ncond, const char **why,
+		    const char **cond_why, rg_err *err);
 /* Is there a pad, on, at addr? */
 bool tracer_pad_at(const tracer *tr, uint64_t addr);
 /*
  * Passes of tid through the pad at addr since the last call (for tid
- * stopped; or gone: what was read at its exit).  Call at each of its
- * BREAKPOINT events there before deciding, and at its THREAD_EXIT.
+ * stopped; or gone: what was read at its exit), and of those the ones
+ * whose condition was false.  Call at each of its BREAKPOINT events there
+ * before deciding, and at its THREAD_EXIT.
  */
-int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes, rg_err *err);
+int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
+		    uint64_t *falses, rg_err *err);
 /*
  * tid, stopped, may pass the pad at addr n more times (UINT64_MAX: for
  * ever) before its next hit traps.  A thread whose thread pointer is 0 or
  * shared with another live thread, or one more than the pad has slots for,
- * traps on every hit whatever n says.
+ * traps on every hit whatever n says.  cond: once they are used up, the
+ * pad's condition decides (tracer_pad_make).
  */
-int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, rg_err *err);
-
-/*
- * when: conditions run in the pad.  tracer_pad_make_when is tracer_pad_make
- * with a condition (common/cond_ops.h: O_BIAS already turned into constants
- * by the caller) that the pad evaluates for a thread whose passes are used
- * up and which tracer_pad_allow_when said cond for: a false condition is a
- * pass (counted in tracer_pad_sync's passes like any other), a true one
- * traps as before.  *cond_why: NULL when the condition is in the pad, else
- * why not (a fixed string: an op the pad does not run, too much code or
- * stack); the pad is made all the same.  A load of the condition that
- * faults is racegate's: the thread traps instead, the signal not
- * delivered, and the caller's own evaluation meets the fault.
- */
-struct cond_op;
-int tracer_pad_make_when(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
-			 const struct cond_op *cond, size_t ncond, const char **why,
-			 const char **cond_why, rg_err *err);
-int tracer_pad_allow_when(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond,
-			  rg_err *err);
-/* tracer_pad_sync, and of those passes the ones whose condition was false. */
-int tracer_pad_sync_when(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
-			 uint64_t *falses, rg_err *err);
+int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond,
+		     rg_err *err);
 
 /*
  * The same in the image followed process pid runs (follow_fork): a fork
