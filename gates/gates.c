@@ -208,6 +208,7 @@ static void gate_setup(gate_engine *e, struct gate *g, const spec_gate *sp)
 	g->open = events_of(e, &sp->open);
 	g->wait = events_of(e, &sp->wait);
 	g->then_open = events_of(e, &sp->then_open);
+	g->on_block = events_of(e, &sp->open_when_blocked);
 	g->sel_alias = NONE;
 	g->as = NONE;
 	g->barrier = NONE;
@@ -310,6 +311,7 @@ static void thread_free(struct gate_thread *th)
 	free(th->bars);
 	free(th->pass);
 	free(th->marks);
+	free(th->blk);
 	free(th);
 }
 
@@ -323,6 +325,7 @@ void gate_engine_free(gate_engine *e)
 		free(e->gates[i].open);
 		free(e->gates[i].wait);
 		free(e->gates[i].then_open);
+		free(e->gates[i].on_block);
 	}
 	free(e->gates);
 	for (i = 0; i < e->nevents; i++) {
@@ -432,10 +435,12 @@ static void queue_push(gate_engine *e, struct ref r)
  * Opens ev; threads for which it was the last closed event are queued for
  * drain(), not moved on here: see "Cascades" at the top.
  */
-static void event_open(gate_engine *e, size_t ev, pid_t tid, int gate, double t)
+static void event_open_why(gate_engine *e, size_t ev, pid_t tid, int gate,
+			   const char *why, double t)
 {
 	struct event *v = &e->events[ev];
-	gate_note n = {.kind = GATE_NOTE_OPEN, .t_ms = t, .tid = tid, .gate = gate};
+	gate_note n = {.kind = GATE_NOTE_OPEN, .t_ms = t, .tid = tid, .gate = gate,
+		       .text = why};
 	size_t i;
 
 	if (v->open)
@@ -456,6 +461,11 @@ static void event_open(gate_engine *e, size_t ev, pid_t tid, int gate, double t)
 	free(v->waiters);
 	v->waiters = NULL;
 	v->nwaiters = v->capwaiters = 0;
+}
+
+static void event_open(gate_engine *e, size_t ev, pid_t tid, int gate, double t)
+{
+	event_open_why(e, ev, tid, gate, NULL, t);
 }
 
 void gi_format_reason(const gate_engine *e, const struct gate_thread *th, rg_buf *b)
@@ -607,10 +617,13 @@ static void hold_end(gate_engine *e, struct gate_thread *th)
  * past the line (gate_passed), not now.  Nothing is pushed when no gate of
  * the arrival has then_open, so gate_pass_depth() says whether to watch.
  */
+static void open_blocked_later(gate_engine *e, struct gate_thread *th);
+
 static void open_then(gate_engine *e, struct gate_thread *th)
 {
 	size_t i, mark = th->npass;
 
+	open_blocked_later(e, th);
 	for (i = 0; i < th->nar; i++) {
 		if (!e->gates[th->ar[i]].sp->then_open.n)
 			continue;
@@ -621,6 +634,42 @@ static void open_then(gate_engine *e, struct gate_thread *th)
 		return;
 	RG_GROW(th->marks, th->nmarks + 1, th->capmarks);
 	th->marks[th->nmarks++] = mark;
+}
+
+/*
+ * th goes on from its arrival: the open_when_blocked of its gates wait for
+ * it to sleep in a system call (gate_blocked) or exit.
+ */
+static void open_blocked_later(gate_engine *e, struct gate_thread *th)
+{
+	size_t i, before = th->nblk;
+
+	for (i = 0; i < th->nar; i++) {
+		if (!e->gates[th->ar[i]].sp->open_when_blocked.n)
+			continue;
+		RG_GROW(th->blk, th->nblk + 1, th->capblk);
+		th->blk[th->nblk++] = th->ar[i];
+	}
+	if (!before && th->nblk)
+		e->nblocking++;
+}
+
+/* Opens th's pending open_when_blocked events; why says what it did. */
+static void blocked_pop(gate_engine *e, struct gate_thread *th, const char *why,
+			double t)
+{
+	size_t i, j;
+
+	if (!th->nblk)
+		return;
+	for (i = 0; i < th->nblk; i++) {
+		const struct gate *g = &e->gates[th->blk[i]];
+
+		for (j = 0; j < g->sp->open_when_blocked.n; j++)
+			event_open_why(e, g->on_block[j], th->tid, (int)th->blk[i], why, t);
+	}
+	th->nblk = 0;
+	e->nblocking--;
 }
 
 /* Opens the then_open events of th's innermost pending set. */
@@ -1141,6 +1190,8 @@ void gate_thread_exited(gate_engine *e, pid_t tid, double t_ms)
 	/* released, it did not get past its line, but it will never be there again */
 	while (th->nmarks)
 		pass_pop(e, th, t_ms);
+	/* it never blocked after its gate: its exit stands for it (no hang) */
+	blocked_pop(e, th, GATE_WHY_EXITED, t_ms);
 	for (i = 0; i < th->naliases; i++)
 		event_open(e, e->aliases[th->aliases[i]].exited, tid, -1, t_ms);
 	drain(e, t_ms);
@@ -1272,4 +1323,28 @@ void gate_passed(gate_engine *e, pid_t tid, double t_ms)
 		return;
 	pass_pop(e, th, t_ms);
 	drain(e, t_ms);
+}
+
+void gate_blocked(gate_engine *e, pid_t tid, double t_ms)
+{
+	struct gate_thread *th = gi_thread_find(e, tid);
+
+	if (!th || th->exited)
+		return;
+	blocked_pop(e, th, GATE_WHY_BLOCKED, t_ms);
+	drain(e, t_ms);
+}
+
+size_t gate_blocking(const gate_engine *e, pid_t **tids)
+{
+	size_t i, n = 0;
+
+	*tids = NULL;
+	if (!e->nblocking)
+		return 0;
+	*tids = xcalloc(e->nblocking, sizeof(**tids));
+	for (i = 0; i < e->nthreads && n < e->nblocking; i++)
+		if (e->threads[i]->nblk && !e->threads[i]->exited)
+			(*tids)[n++] = e->threads[i]->tid;
+	return n;
 }

@@ -50,7 +50,12 @@ typedef struct gate_note {
 				 * has a barrier: "a already open since +2.030 ms",
 				 * "barrier 'x' already fired at +1.500 ms"; else NULL */
 	double held_ms;         /* RELEASE, TIMEOUT */
+	/* OPEN also has text when an open_when_blocked opened it:
+	 * GATE_WHY_BLOCKED or GATE_WHY_EXITED; else NULL */
 } gate_note;
+
+#define GATE_WHY_BLOCKED "blocked in a system call"
+#define GATE_WHY_EXITED "exited before it blocked"
 
 /*
  * The note hook may query the engine but must not call its mutating
@@ -144,6 +149,21 @@ bool gate_arrive(gate_engine *e, pid_t tid, const size_t *gates, size_t n,
  */
 void gate_passed(gate_engine *e, pid_t tid, double t_ms);
 size_t gate_pass_depth(const gate_engine *e, pid_t tid);
+
+/*
+ * open_when_blocked.  When tid goes on from an arrival (passes, or is
+ * released) whose gates have open_when_blocked, their events wait for it
+ * to block: the caller, which watches the threads gate_blocking() lists,
+ * calls gate_blocked() once tid sleeps in a system call (not stopped by
+ * the tracer), which opens every pending one of tid's and what that
+ * releases (OPEN notes with text GATE_WHY_BLOCKED).  The thread's exit
+ * opens them too (GATE_WHY_EXITED).  A later arrival's set joins the
+ * pending one: the next block opens both.
+ */
+void gate_blocked(gate_engine *e, pid_t tid, double t_ms);
+/* The threads with open_when_blocked pending (*tids malloc'd, NULL when
+ * none; O(1) then). */
+size_t gate_blocking(const gate_engine *e, pid_t **tids);
 
 /*
  * Releases threads whose gate timeout expired by t_ms.  Returns the time of

@@ -118,11 +118,20 @@ struct gate_thread {
 	size_t npass, cappass;
 	size_t *marks;
 	size_t nmarks, capmarks;
+
+	/*
+	 * open_when_blocked still to come: gates of arrivals it went on from
+	 * whose events open when it next sleeps in a system call (gate_blocked)
+	 * or exits.  One set: the next block opens them all.
+	 */
+	size_t *blk;
+	size_t nblk, capblk;
 };
 
 struct gate {
 	const spec_gate *sp;
 	size_t *open, *wait, *then_open;  /* event indices, parallel to sp's lists */
+	size_t *on_block;          /* open_when_blocked's, the same way */
 	size_t sel_alias;          /* SPEC_SEL_ALIAS / NOT_ALIAS, or NONE */
 	struct tclass *cls;        /* SPEC_SEL_MATCH with nth, or NULL */
 	const spec_process *proc;  /* processes it acts in, or NULL: its selector says */
@@ -197,6 +206,7 @@ struct gate_engine {
 	unsigned long serial;
 	unsigned long stamp;
 	size_t nheld;
+	size_t nblocking;          /* threads with open_when_blocked pending (nblk > 0) */
 
 	/*
 	 * Separate allocations so that gate_hold_reason(), which gets a const

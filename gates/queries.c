@@ -56,6 +56,7 @@ bool gate_live(const gate_engine *e, size_t i)
 		return true;
 	if (gi_any_closed(e, g->open, g->sp->open.n)
 	    || gi_any_closed(e, g->then_open, g->sp->then_open.n)
+	    || gi_any_closed(e, g->on_block, g->sp->open_when_blocked.n)
 	    || gi_any_closed(e, g->wait, g->sp->wait.n))
 		return true;
 	if (g->barrier != NONE && !e->barriers[g->barrier].fired)
@@ -190,7 +191,8 @@ static void need_event(const gate_engine *e, gate_need *nd, size_t ev)
 		const struct gate *g = &e->gates[i];
 
 		if (has_ev(g->open, g->sp->open.n, ev) ||
-		    has_ev(g->then_open, g->sp->then_open.n, ev))
+		    has_ev(g->then_open, g->sp->then_open.n, ev) ||
+		    has_ev(g->on_block, g->sp->open_when_blocked.n, ev))
 			need_gate(e, nd, i, NONE);
 	}
 	for (i = 0; i < e->nthreads; i++) {
@@ -205,7 +207,14 @@ static void need_event(const gate_engine *e, gate_need *nd, size_t ev)
 				need_by(nd, th->tid);
 		for (j = 0; th->held && j < th->nar; j++)
 			if (has_ev(e->gates[th->ar[j]].then_open,
-				   e->gates[th->ar[j]].sp->then_open.n, ev))
+				   e->gates[th->ar[j]].sp->then_open.n, ev) ||
+			    has_ev(e->gates[th->ar[j]].on_block,
+				   e->gates[th->ar[j]].sp->open_when_blocked.n, ev))
+				need_by(nd, th->tid);
+		/* open_when_blocked pending: its next block opens it */
+		for (j = 0; j < th->nblk; j++)
+			if (has_ev(e->gates[th->blk[j]].on_block,
+				   e->gates[th->blk[j]].sp->open_when_blocked.n, ev))
 				need_by(nd, th->tid);
 	}
 	for (i = 0; i < e->naliases; i++) {

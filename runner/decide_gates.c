@@ -52,6 +52,7 @@ struct gates_decider {
 	struct released *rel;  /* every thread that got past a gate, once each */
 	size_t nrel, caprel;
 	rg_intmap rel_ix;      /* tid -> index in rel */
+	const char *blocked_in; /* the system call of the gate_blocked() under way, or NULL */
 };
 
 /*
@@ -181,6 +182,13 @@ static void on_note(void *ctx, const gate_note *n)
 	case GATE_NOTE_OPEN:
 		if (n->gate < 0 && !waited_for(g->p->sp, n->event))
 			return;
+		if (n->text) {
+			/* open_when_blocked: later than the arrival, a line of its own */
+			what = g->blocked_in ?
+			       xasprintf("opened %s (%s: %s)", n->event, n->text, g->blocked_in) :
+			       xasprintf("opened %s (%s)", n->event, n->text);
+			break;
+		}
 		what = xasprintf("opened %s", n->event);
 		replaces_arrive = true;
 		break;
@@ -583,6 +591,24 @@ static void dg_when_false(void *d, size_t gate, unsigned long k)
 	g->res->when_false[gate] += k;
 }
 
+static size_t dg_blocking(void *d, pid_t **tids)
+{
+	gates_decider *g = d;
+
+	return gate_blocking(g->eng, tids);
+}
+
+static void dg_blocked(void *d, pid_t tid, const char *syscall, double t_ms)
+{
+	gates_decider *g = d;
+
+	rg_trace("thread %d (%s) sleeps in %s: its open_when_blocked opens", (int)tid,
+		 gate_thread_label(g->eng, tid), syscall);
+	g->blocked_in = syscall;
+	gate_blocked(g->eng, tid, t_ms);
+	g->blocked_in = NULL;
+}
+
 const decider_ops gates_decider_ops = {
 	.wants_names = dg_wants_names,
 	.thread_started = dg_thread_started,
@@ -603,4 +629,6 @@ const decider_ops gates_decider_ops = {
 	.count_passes = dg_count_passes,
 	.next_when = dg_next_when,
 	.when_false = dg_when_false,
+	.blocking = dg_blocking,
+	.blocked = dg_blocked,
 };

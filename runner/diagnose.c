@@ -675,7 +675,8 @@ static bool explain_open_ended(struct dctx *d, struct dthread *v, size_t n,
 	for (i = 0; i < sp->ngates; i++) {
 		const spec_gate *g = &sp->gates[i];
 
-		if ((!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev)) ||
+		if ((!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev) &&
+		     !strv_has(&g->open_when_blocked, ev)) ||
 		    !gate_open_ended(d->in->eng, i))
 			continue;
 		rg_buf_printf(b, "; no deadlock verdict: gate '%s', which opens %s, does not "
@@ -706,7 +707,8 @@ static bool explain_woken_opener(struct dctx *d, struct dthread *v, size_t n,
 	for (i = 0; i < sp->ngates; i++) {
 		const spec_gate *g = &sp->gates[i];
 
-		if (!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev))
+		if (!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev) &&
+		    !strv_has(&g->open_when_blocked, ev))
 			continue;
 		for (k = 0; k < n; k++) {
 			struct dthread *t = &v[k];
@@ -742,7 +744,8 @@ static void explain_event(struct dctx *d, struct dthread *v, size_t n,
 		const char *who = NULL;
 		struct dthread *t = NULL;
 
-		if (!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev))
+		if (!strv_has(&g->open, ev) && !strv_has(&g->then_open, ev) &&
+		    !strv_has(&g->open_when_blocked, ev))
 			continue;
 		nopeners++;
 		if (g->thread.kind == SPEC_SEL_ALIAS)

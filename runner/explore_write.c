@@ -74,6 +74,8 @@ struct wgate {
 	long hit;
 	char **open, **wait;   /* event names */
 	size_t nopen, nwait;
+	char **onblock;        /* open_when_blocked: its thread's next block opens them */
+	size_t nonblock;
 	int other;             /* the thread it lets run / waits for, for the comment */
 	bool blocks;           /* its thread blocks after it (blocked_event) */
 	bool woken;            /* its thread got here woken from a wait (wake_gates) */
@@ -113,11 +115,12 @@ static void strv_add(char ***v, size_t *n, const char *s)
 
 /*
  * A stretch that ended blocked in the kernel (a condition wait, a read)
- * left no place to open "stopped" at; the nearest is its thread's arrival
- * at the stretch's last point, just before it blocked: what the stretch
- * did up to there is then ordered before whoever waits for it.  Not when
- * the stretch is one decision long: its last point is the one it starts
- * from, where it waits for its turn, and opens come before waits.
+ * stopped at no point: its "stopped" event is opened by open_when_blocked
+ * at the stretch's last point, so whoever waits for it goes on only once
+ * the thread sleeps (a condition's waiter is then a waiter, and a signal
+ * cannot come before it).  open_when_blocked acts after the gate's waits,
+ * so a stretch one decision long (its last point is the one it starts
+ * from, where it waits for its turn) is ordered too.
  */
 static char *blocked_event(const explore_run *r, size_t next, char **alias,
 			   struct wgates *g, int other)
@@ -126,13 +129,12 @@ static char *blocked_event(const explore_run *r, size_t next, char **alias,
 	struct wgate *w;
 	char *ev;
 
-	if (next < 2 || r->steps[next - 1].thread != r->steps[next].prev ||
-	    r->steps[next - 2].thread != r->steps[next - 1].thread)
+	if (next < 1 || r->steps[next - 1].thread != r->steps[next].prev)
 		return NULL;
 	last = &r->steps[next - 1];
 	ev = xasprintf("%s-stop%zu", alias[last->thread], next);
 	w = wgate_at(g, last->thread, last->gate, last->hit);
-	strv_add(&w->open, &w->nopen, ev);
+	strv_add(&w->onblock, &w->nonblock, ev);
 	w->blocks = true;
 	if (w->other < 0)
 		w->other = other;
@@ -254,7 +256,11 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 		rg_buf_printf(b, "  # %s goes on from here only once %s, woken from its "
 			      "wait, got to its next point\n", me, other);
 	else if (w->blocks && !w->nwait)
-		rg_buf_printf(b, "  # %s blocks soon after here: %s may run\n", me, other);
+		rg_buf_printf(b, "  # %s blocks soon after here: %s may run once it "
+			      "sleeps\n", me, other);
+	else if (w->blocks && !w->nopen)
+		rg_buf_printf(b, "  # %s goes on from here once %s has stopped; %s "
+			      "runs once it sleeps\n", me, other, other);
 	else if (w->nopen && w->nwait)
 		rg_buf_printf(b, "  # %s stops here and lets %s run; it goes on once "
 			      "that has stopped\n", me, other);
@@ -269,6 +275,7 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 		rg_buf_printf(b, ", hit: %ld", w->hit);
 	put_strv(b, "open", w->open, w->nopen);
 	put_strv(b, "wait", w->wait, w->nwait);
+	put_strv(b, "open_when_blocked", w->onblock, w->nonblock);
 	rg_buf_puts(b, "}\n");
 }
 
@@ -279,8 +286,11 @@ static void wgates_release(struct wgates *g)
 			free(g->v[i].open[k]);
 		for (size_t k = 0; k < g->v[i].nwait; k++)
 			free(g->v[i].wait[k]);
+		for (size_t k = 0; k < g->v[i].nonblock; k++)
+			free(g->v[i].onblock[k]);
 		free(g->v[i].open);
 		free(g->v[i].wait);
+		free(g->v[i].onblock);
 	}
 	free(g->v);
 }
@@ -425,7 +435,8 @@ static bool strv_has(char **v, size_t n, const char *s)
 static bool anyone(const struct wgates *g, const char *ev, bool opens)
 {
 	for (size_t i = 0; i < g->n; i++)
-		if (opens ? strv_has(g->v[i].open, g->v[i].nopen, ev) :
+		if (opens ? strv_has(g->v[i].open, g->v[i].nopen, ev) ||
+			    strv_has(g->v[i].onblock, g->v[i].nonblock, ev) :
 			    strv_has(g->v[i].wait, g->v[i].nwait, ev))
 			return true;
 	return false;
@@ -442,6 +453,8 @@ static void drop_gates(struct wgates *g, const explore_write_in *in)
 				strv_drop(g->v[i].open, &g->v[i].nopen, 0);
 			while (g->v[i].nwait)
 				strv_drop(g->v[i].wait, &g->v[i].nwait, 0);
+			while (g->v[i].nonblock)
+				strv_drop(g->v[i].onblock, &g->v[i].nonblock, 0);
 		}
 	while (changed) {
 		changed = false;
@@ -459,6 +472,11 @@ static void drop_gates(struct wgates *g, const explore_write_in *in)
 					strv_drop(w->open, &w->nopen, k);
 					changed = true;
 				}
+			for (size_t k = w->nonblock; k-- > 0;)
+				if (!anyone(g, w->onblock[k], false)) {
+					strv_drop(w->onblock, &w->nonblock, k);
+					changed = true;
+				}
 		}
 	}
 }
@@ -470,7 +488,8 @@ static bool thread_used(const struct wgates *g, const char *a, size_t t)
 	bool used = anyone(g, ev, false);
 
 	for (size_t i = 0; i < g->n && !used; i++)
-		used = g->v[i].thread == (int)t && (g->v[i].nopen || g->v[i].nwait);
+		used = g->v[i].thread == (int)t &&
+		       (g->v[i].nopen || g->v[i].nwait || g->v[i].nonblock);
 	free(ev);
 	return used;
 }
@@ -650,7 +669,7 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	}
 	rg_buf_puts(&b, "gates:\n");
 	for (i = 0, k = 0; i < g.n; i++)
-		if (g.v[i].nopen || g.v[i].nwait)
+		if (g.v[i].nopen || g.v[i].nwait || g.v[i].nonblock)
 			put_gate(&b, &g.v[i], in, alias, ++k);
 	if (!k) {
 		rg_error(err, "no gate is left to write");

@@ -32,9 +32,11 @@
 #include "interrupt.h"
 #include "objects.h"
 #include "pad_when.h"
+#include "procstate.h"
 #include "starts.h"
 
 #define NAME_POLL_MS 20 /* thread names are read again this often while threads are held */
+#define BLOCK_POLL_MS 2 /* threads are looked at this often while open_when_blocked waits */
 
 /* A process of the program's tree: [0] the program, then followed children. */
 struct proc {
@@ -1176,14 +1178,47 @@ static int wait_for(const session *s, double t, double next, double check,
 	return wait_ms;
 }
 
+/*
+ * open_when_blocked: each thread the decider watches that sleeps in a
+ * system call now, not stopped by the tracer, is told of.  True while the
+ * decider watches any (the loop then looks again in BLOCK_POLL_MS: a poll
+ * of /proc, as the stall watch reads it, since no wait status says a
+ * thread went to sleep).
+ */
+static bool watch_blocked(session *s, double t)
+{
+	pid_t *tids = NULL;
+	size_t i, n;
+
+	if (!s->ops->blocking || s->killed)
+		return false;
+	n = s->ops->blocking(s->d, &tids);
+	for (i = 0; i < n; i++) {
+		struct thr *th = thr_find(s, tids[i]);
+		tracer_tstate st;
+		char buf[32];
+
+		if (!th || tracer_is_stopped(s->tr, tids[i]))
+			continue;
+		tracer_tstate_read(s->procs[th->proc].pid, tids[i], &st);
+		if (!tracer_tstate_sleeps(&st))
+			continue;
+		s->ops->blocked(s->d, tids[i], tracer_syscall_name(st.nr, buf, sizeof(buf)), t);
+		restart_released(s);
+	}
+	free(tids);
+	return n > 0;
+}
+
 static void event_loop(session *s)
 {
 	const double deadline = s->o->timeout_ms > 0 ? (double)s->o->timeout_ms : -1;
 
 	for (;;) {
 		struct pollfd pfd[4];
-		int npfd = 0;
+		int npfd = 0, wait_ms;
 		double t, next, check = -1;
+		bool watching;
 
 		if (take_events(s))
 			break;
@@ -1209,6 +1244,9 @@ static void event_loop(session *s)
 			learn_names(s);
 		next = s->ops->tick(s->d, t);
 		restart_released(s);
+		/* before the stall check: a thread it would call stuck may be
+		 * the one whose block opens the event the others wait for */
+		watching = watch_blocked(s, t);
 		if (!s->killed)
 			check_stall(s, t, next, &check);
 		if (!s->killed && deadline >= 0 && t >= deadline) {
@@ -1226,7 +1264,10 @@ static void event_loop(session *s)
 		/* readable for good once a signal came: only until it is acted on */
 		if (!s->killed && interrupt_fd() >= 0)
 			pfd[npfd++] = (struct pollfd){ .fd = interrupt_fd(), .events = POLLIN };
-		if (poll(pfd, (nfds_t)npfd, wait_for(s, t, next, check, deadline)) < 0 &&
+		wait_ms = wait_for(s, t, next, check, deadline);
+		if (watching && (wait_ms < 0 || wait_ms > BLOCK_POLL_MS))
+			wait_ms = BLOCK_POLL_MS;
+		if (poll(pfd, (nfds_t)npfd, wait_ms) < 0 &&
 		    errno != EINTR)
 			break;
 		drain_fd(s, &s->outfd, &s->res->out, STDOUT_FILENO);

@@ -144,6 +144,16 @@ typedef struct decider_ops {
 	/* k of the passes count_passes was told of were gate's condition
 	 * found false in the pad (for the report's counts).  May be NULL. */
 	void (*when_false)(void *d, size_t gate, unsigned long k);
+	/*
+	 * open_when_blocked (gates.h).  May both be NULL.  blocking: the
+	 * threads to watch (*tids malloc'd; 0 when none, and then the session
+	 * looks no more often than it otherwise would).  While one is listed,
+	 * the session reads their /proc state every BLOCK_POLL_MS and calls
+	 * blocked() for each one that is not stopped by the tracer and sleeps
+	 * in a system call (tracer_tstate_sleeps).
+	 */
+	size_t (*blocking)(void *d, pid_t **tids);
+	void (*blocked)(void *d, pid_t tid, const char *syscall, double t_ms);
 } decider_ops;
 
 /* How the run ended, for judging (run.c). */

@@ -134,6 +134,7 @@ static const char *top_hint(const char *key)
 	static const char *const gate_keys[] = {
 		"at", "thread", "hit", "when", "open", "wait", "barrier",
 		"then_open", "once", "optional", "as", "in", "process",
+		"open_when_blocked",
 	};
 	static const char *const expect_keys[] = {
 		"exit", "signal", "stdout", "stderr", "deadlock", "multiline",
@@ -562,11 +563,13 @@ static void load_threads(walk *w, yaml_node_t *m)
 
 enum {
 	G_NAME, G_AT, G_THREAD, G_HIT, G_WHEN, G_OPEN, G_WAIT, G_BARRIER,
-	G_THEN_OPEN, G_ONCE, G_OPTIONAL, G_TIMEOUT, G_AS, G_IN, G_PROCESS, NGATEKEYS
+	G_THEN_OPEN, G_ONCE, G_OPTIONAL, G_TIMEOUT, G_AS, G_IN, G_PROCESS,
+	G_OPEN_WHEN_BLOCKED, NGATEKEYS
 };
 static const char *const gate_keys[NGATEKEYS] = {
 	"name", "at", "thread", "hit", "when", "open", "wait", "barrier",
 	"then_open", "once", "optional", "timeout", "as", "in", "process",
+	"open_when_blocked",
 };
 
 /*
@@ -738,6 +741,9 @@ static void load_gate(walk *w, yaml_node_t *m, size_t step)
 		strv_push(&g.then_open, mine, g.pos);
 		free(mine);
 	}
+	if (v[G_OPEN_WHEN_BLOCKED])
+		get_events(w, "open_when_blocked", v[G_OPEN_WHEN_BLOCKED],
+			   &g.open_when_blocked);
 	if (v[G_ONCE] && !get_bool(w, "once", v[G_ONCE], &once) && step && !once)
 		spec_err(ld, node_pos(v[G_ONCE]),
 			 "a sequence step always acts once; remove 'once: false'");
@@ -762,7 +768,7 @@ static void load_gate(walk *w, yaml_node_t *m, size_t step)
 	 * whose wait: is misspelt already has an error, not a second message.
 	 */
 	if (!step && g.at && !unknown && !v[G_OPEN] && !v[G_WAIT] &&
-	    !v[G_BARRIER] && !v[G_THEN_OPEN] && !v[G_AS])
+	    !v[G_BARRIER] && !v[G_THEN_OPEN] && !v[G_AS] && !v[G_OPEN_WHEN_BLOCKED])
 		spec_warn(ld, g.pos,
 			  "gate '%s' does nothing (give it open, wait, barrier, then_open or as)",
 			  SHOW(g.name));
@@ -1232,6 +1238,7 @@ static void gate_release(spec_gate *g)
 	strv_release(&g->open);
 	strv_release(&g->wait);
 	strv_release(&g->then_open);
+	strv_release(&g->open_when_blocked);
 	free(g->barrier_name);
 	free(g->as);
 	free(g->in);

@@ -103,6 +103,8 @@ typedef struct spec_gate {
 	spec_strv open;      /* opened on arrival */
 	spec_strv wait;      /* hold until all are open */
 	spec_strv then_open; /* opened once the released thread has got past the line */
+	spec_strv open_when_blocked; /* opened once the thread, gone on from here,
+				        next sleeps in a system call (or exits) */
 	int barrier;         /* 0 = none; else count */
 	char *barrier_name;  /* named barrier spanning gates, or NULL (anonymous, per gate) */
 	spec_pos barrier_pos;

@@ -226,17 +226,19 @@ static void check_events(checker *c)
 	size_t i, j, nopen = 0, nwait = 0, nopen_names, tot_o = 0, tot_w = 0;
 
 	for (i = 0; i < s->ngates; i++) {
-		tot_o += s->gates[i].open.n + s->gates[i].then_open.n;
+		tot_o += s->gates[i].open.n + s->gates[i].then_open.n +
+			 s->gates[i].open_when_blocked.n;
 		tot_w += s->gates[i].wait.n;
 	}
 	opens = xcalloc(tot_o + 1, sizeof(*opens));
 	waits = xcalloc(tot_w + 1, sizeof(*waits));
 	for (i = 0; i < s->ngates; i++) {
 		const spec_gate *g = &s->gates[i];
-		const spec_strv *lists[2] = {&g->open, &g->then_open};
+		const spec_strv *lists[3] = {&g->open, &g->then_open,
+					     &g->open_when_blocked};
 		int l;
 
-		for (l = 0; l < 2; l++) {
+		for (l = 0; l < 3; l++) {
 			for (j = 0; j < lists[l]->n; j++) {
 				const char *ev = lists[l]->v[j];
 				spec_pos pos = lists[l]->pos[j];

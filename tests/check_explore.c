@@ -503,8 +503,8 @@ END_TEST
 
 /*
  * A preempting stretch that ends blocked (a condition wait): the
- * preempted thread waits for its arrival at the stretch's last point,
- * not for nothing.
+ * preempted thread waits for it to block after the stretch's last point
+ * (open_when_blocked there), not for nothing.
  */
 START_TEST(writer_blocked_stretch_is_waited_for)
 {
@@ -539,8 +539,10 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 		      "%s\n%s", y, d.n ? d.v[0].msg : "");
 	ck_assert_msg(strstr(y, "thread: main, at: \"c.c:39\", open: [main-stop1], "
 			     "wait: [worker_1-stop3]") != NULL, "%s", y);
+	/* opened once it sleeps in its wait, not at the call: main's signal
+	 * must not come before the worker is a waiter */
 	ck_assert_msg(strstr(y, "thread: worker_1, at: \"*pthread_cond_wait\", "
-			     "open: [worker_1-stop3]}") != NULL, "%s", y);
+			     "open_when_blocked: [worker_1-stop3]}") != NULL, "%s", y);
 	/* the search's --timeout, not 10 s: a failing run may be slow */
 	ck_assert_int_eq(sp->timeout_ms, 2500);
 	ck_assert_ptr_nonnull(strstr(y, "\ntimeout: 2500ms\n"));

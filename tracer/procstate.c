@@ -112,6 +112,11 @@ void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st)
 	}
 }
 
+bool tracer_tstate_sleeps(const tracer_tstate *st)
+{
+	return (st->state == 'S' || st->state == 'D') && st->in_syscall;
+}
+
 uint64_t tracer_tstate_futex(const tracer_tstate *st)
 {
 	return st->in_syscall ? tracer_futex_wait_addr(st->nr, st->args) : 0;

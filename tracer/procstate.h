@@ -35,6 +35,14 @@ int tracer_tasks(pid_t pid, pid_t **tids, size_t *n);
 /* Reads tid's state; st->state is 0 when it is gone.  Never stops it. */
 void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st);
 
+/*
+ * Is the thread asleep in a system call: state S or D (so not stopped by
+ * ptrace, which reads t, nor on a CPU) with a system call under way (a
+ * futex wait, a read, a join, a sleep)?  A thread stopped outside a system
+ * call or gone is not.  What open_when_blocked waits for.
+ */
+bool tracer_tstate_sleeps(const tracer_tstate *st);
+
 /* How long st's wait lasts (blocked.h); pid's fds are looked at for reads
  * and polls. */
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st);

@@ -89,7 +89,7 @@ set_target_properties(e2e_trial_x_cancel PROPERTIES OUTPUT_NAME trial_x_cancel
 racegate_e2e(trial_explore_blocked_stretch_written 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 40/40" "explore exit 1"
   "thread: main, .*wait: \\[worker_1-stop[0-9]+\\]"
-  "thread: worker_1, at: \"\\*pthread_cond_wait\", open: \\[worker_1-stop[0-9]+\\]"
+  "thread: worker_1, at: \"\\*pthread_cond_wait\", open_when_blocked: \\[worker_1-stop[0-9]+\\]"
   "40 runs: 40 REPRODUCED" "run exit 0"
   -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_cancel.c --verify 40 -- ./trial_x_cancel)
 
