@@ -130,6 +130,7 @@ static void tspec_free(spec *s)
 		tstrv_free(&g->open);
 		tstrv_free(&g->wait);
 		tstrv_free(&g->then_open);
+		tstrv_free(&g->open_when_blocked);
 		free(g->barrier_name);
 		free(g->as);
 		free(g->when);
@@ -160,7 +161,8 @@ static void rec_note(void *ctx, const gate_note *n)
 			      n->text ? " " : "", n->text ? n->text : "");
 		break;
 	case GATE_NOTE_OPEN:
-		rg_buf_printf(&r->log, "open %d @%d %s\n", (int)n->tid, n->gate, n->event);
+		rg_buf_printf(&r->log, "open %d @%d %s%s%s%s\n", (int)n->tid, n->gate, n->event,
+			      n->text ? " (" : "", n->text ? n->text : "", n->text ? ")" : "");
 		break;
 	case GATE_NOTE_HOLD:
 		rg_buf_printf(&r->log, "hold %d @%d %s\n", (int)n->tid, n->gate, n->text);
@@ -587,6 +589,84 @@ START_TEST(then_open_when_past)
 		"release 2 @2 4\n"
 		"arrive 3 @3\n"
 		"open 3 @3 gone\n");
+}
+END_TEST
+
+static const char *needs_text(pid_t tid);
+
+/* The threads gate_blocking lists, as text. */
+static const char *blocking_text(void)
+{
+	static char buf[128];
+	pid_t *v;
+	size_t n = gate_blocking(E, &v), len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? " " : "",
+					(int)v[i]);
+	free(v);
+	return buf;
+}
+
+/*
+ * open_when_blocked: pending from when the thread goes on (passes, or is
+ * released: not while held), opened by its next gate_blocked (only its
+ * own), or by its exit; the wait-for graph knows who will open it.
+ */
+START_TEST(open_when_blocked_at_block)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	g = tgate(S, "b.c:1");            /* 0 */
+	tlist(&g->open_when_blocked, "slept", NULL);
+	g = tgate(S, "b.c:5");            /* 1 */
+	tlist(&g->wait, "slept", NULL);
+	g = tgate(S, "b.c:7");            /* 2 */
+	tlist(&g->wait, "x", NULL);
+	tlist(&g->open_when_blocked, "late", NULL);
+	g = tgate(S, "b.c:9");            /* 3 */
+	tlist(&g->open, "x", NULL);
+	g = tgate(S, "b.c:11");           /* 4 */
+	tlist(&g->wait, "late", NULL);
+	start_engine();
+
+	ck_assert(arrive1(2, 1, 1));
+	ck_assert_str_eq(blocking_text(), "");
+	ck_assert(!arrive1(1, 0, 2));
+	ck_assert_str_eq(blocking_text(), "1");
+	ck_assert_str_eq(needs_text(2), "slept/0 anyone: 1");
+	gate_blocked(E, 2, 3);            /* held, and nothing pending: nothing */
+	gate_blocked(E, 1, 4);
+	ck_assert(!gate_is_held(E, 2));
+	ck_assert_str_eq(blocking_text(), "");
+	gate_blocked(E, 1, 5);            /* opened once */
+	ck_assert(arrive1(3, 2, 6));
+	ck_assert_str_eq(blocking_text(), "");   /* held: not gone on yet */
+	gate_blocked(E, 3, 7);
+	ck_assert(arrive1(4, 4, 8));
+	ck_assert_str_eq(needs_text(4), "late/2 anyone: 3");
+	ck_assert(!arrive1(1, 3, 9));
+	ck_assert_str_eq(blocking_text(), "3");
+	gate_thread_exited(E, 3, 10);
+	ck_assert_str_eq(blocking_text(), "");
+	ck_assert(!gate_is_held(E, 4));
+	ck_assert_str_eq(take(),
+		"arrive 2 @1\n"
+		"hold 2 @1 waiting for slept\n"
+		"arrive 1 @0\n"
+		"open 1 @0 slept (" GATE_WHY_BLOCKED ")\n"
+		"release 2 @1 3\n"
+		"arrive 3 @2\n"
+		"hold 3 @2 waiting for x\n"
+		"arrive 4 @4\n"
+		"hold 4 @4 waiting for late\n"
+		"arrive 1 @3\n"
+		"open 1 @3 x\n"
+		"release 3 @2 3\n"
+		"open 3 @2 late (" GATE_WHY_EXITED ")\n"
+		"release 4 @4 2\n");
 }
 END_TEST
 
@@ -2006,6 +2086,7 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, wf_any_of);
 	tcase_add_test(tc, wf_held_cycle);
 	tcase_add_test(tc, needs_events);
+	tcase_add_test(tc, open_when_blocked_at_block);
 	tcase_add_test(tc, needs_barrier);
 	suite_add_tcase(s, tc);
 

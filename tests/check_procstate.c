@@ -257,6 +257,15 @@ START_TEST(gather_pipe)
 	ck_assert_int_eq(pthread_create(&th, NULL, reader, NULL), 0);
 	wait_for_reader(getpid(), &st);
 	ck_assert_int_eq(st.args[0], pipefd[0]);
+	/* open_when_blocked's test: asleep in a system call */
+	ck_assert(tracer_tstate_sleeps(&st));
+	st.state = 't';            /* stopped by a tracer: not asleep */
+	ck_assert(!tracer_tstate_sleeps(&st));
+	st.state = 'S';
+	st.in_syscall = false;     /* stopped outside a system call */
+	ck_assert(!tracer_tstate_sleeps(&st));
+	tracer_tstate_read(getpid(), (pid_t)syscall(SYS_gettid), &st);
+	ck_assert(!tracer_tstate_sleeps(&st));   /* this one runs */
 	ck_assert_int_eq(tracer_tstate_wait(getpid(), &st), TRACER_WAIT_NONE);
 	ck_assert_int_eq(write(pipefd[1], "x", 1), 1);
 	pthread_join(th, NULL);

@@ -185,6 +185,8 @@ static const struct bad {
 	 "gates.yaml:2:27: error: 'open' must be an event name or a list of them, not a mapping"},
 	{"version: 1\ngates: [{at: a.c:1, then_open: [[a]]}]\n", -1,
 	 "gates.yaml:2:33: error: 'then_open' must list event names, not a list"},
+	{"version: 1\ngates: [{at: a.c:1, open_when_blocked: {a: 1}}]\n", -1,
+	 "gates.yaml:2:40: error: 'open_when_blocked' must be an event name or a list of them, not a mapping"},
 	{"version: 1\nsequence: [{at: a.c:1, once: false}]\n", -1,
 	 "gates.yaml:2:30: error: a sequence step always acts once; remove 'once: false'"},
 
@@ -234,6 +236,12 @@ static const struct bad {
 	 "gates.yaml:2:32: error: 'sequence:1' is reserved for sequence steps; gates cannot open it"},
 	{"version: 1\ngates: [{at: a.c:1, wait: 'sequence:5'}]\n", -1,
 	 "gates.yaml:2:27: error: 'sequence:5' names a sequence step, but the file has no 'sequence'"},
+	{"version: 1\ngates:\n  - {name: drain, at: a.c:1, wait: slept}\n  - {at: a.c:1, open_when_blocked: sleeps}\n  - {at: a.c:1, wait: sleeps}\n", -1,
+	 "gates.yaml:3:36: error: gate 'drain' waits for 'slept', which no gate opens (did you mean 'sleeps'?)"},
+	{"version: 1\ngates: [{at: a.c:1, open_when_blocked: 'exited:main'}]\n", -1,
+	 "gates.yaml:2:40: error: 'exited:main' is a built-in event; gates cannot open it"},
+	{"version: 1\ngates: [{name: b, at: a.c:1, open_when_blocked: b}]\n", 0,
+	 "gates.yaml:2:49: warning: gate 'b' opens 'b', but no gate waits for it"},
 	{"version: 1\ngates: [{at: a.c:1, wait: 'sequence:5'}]\nsequence: [{at: b.c:1}]\n", -1,
 	 "gates.yaml:2:27: error: 'sequence:5' names no sequence step (the sequence has 1)"},
 
@@ -547,10 +555,11 @@ START_TEST(test_gate_keys)
 		"    when: \"p->n[2] == 3 && !(*q & 0x10) || $hit >= 2 || c == '\\\\n'\"\n"
 		"    open: [a, b]\n"
 		"    then_open: c\n"
+		"    open_when_blocked: [d]\n"
 		"    once: true\n"
 		"    optional: True\n"
 		"    timeout: 1.5s\n"
-		"  - {at: worker:return, wait: [a, b, c]}\n");
+		"  - {at: worker:return, wait: [a, b, c, d]}\n");
 	spec_gate *g = &s->gates[0];
 
 	ck_assert_int_eq(s->on_deadlock, SPEC_ON_DEADLOCK_RELEASE);
@@ -567,6 +576,8 @@ START_TEST(test_gate_keys)
 	ck_assert_str_eq(g->open.v[1], "b");
 	ck_assert_int_eq(g->open.pos[1].col, 15);
 	ck_assert_str_eq(g->then_open.v[0], "c");
+	ck_assert_uint_eq(g->open_when_blocked.n, 1);
+	ck_assert_str_eq(g->open_when_blocked.v[0], "d");
 	ck_assert(g->once);
 	ck_assert(g->optional);
 	ck_assert_int_eq(g->timeout_ms, 1500);
