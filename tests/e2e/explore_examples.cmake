@@ -69,10 +69,17 @@ racegate_explore_example(busy_flag busy_flag busy_flag.c pct
   SUMMARY "FAILED \\(killed by SIGABRT\\)" YAML "signal: SIGABRT")
 racegate_explore_example(payment_ring payment_ring payment_ring.c pct
   SUMMARY "FAILED \\(deadlock\\)")
-# Not here: job_queue, the bug behind a condition variable, and kv_server
-# (`--at handle_incr,incr_apply,handle_del --timeout 30s -- ./kv_server
-# --drive`): explore finds both, but the file it writes does not reproduce
-# either every time yet (bench/README.md).
+# job_queue, the bug behind a condition variable: the waiter's gate before
+# its condition wait opens its "stopped" event only once it sleeps in the
+# wait (open_when_blocked), so main's signal cannot come first
+racegate_explore_example(job_queue job_queue job_queue.c random
+  SUMMARY "FAILED \\(killed by SIGSEGV\\)"
+  YAML "at: \"\\*pthread_cond_wait\", open_when_blocked: \\[worker_[12]-stop[0-9]+\\]")
+racegate_explore_example(job_queue job_queue job_queue.c pct
+  SUMMARY "FAILED \\(killed by SIGSEGV\\)")
+# Not here: kv_server (`--at handle_incr,incr_apply,handle_del --timeout 30s
+# -- ./kv_server --drive`): explore finds it, but the file it writes does
+# not reproduce every time yet (bench/README.md).
 
 # busy_flag needs two preemptions: every schedule with one is run, and none fails
 racegate_e2e(explore_example_busy_flag_bound_1 0 "no failure after [0-9]+ schedules.*dfs$"
@@ -117,8 +124,7 @@ set_tests_properties(e2e_explore_mermaid_parses PROPERTIES LABELS e2e TIMEOUT 60
 # takes the lock back for the next push; the file must say so (main's gate
 # after the signal waits for the woken worker's arrival), else main pushes
 # first and the woken worker takes that job.  The shrunk schedule's file is
-# printed by --verbose whether it reproduces or not (the signal can still
-# come before the worker is inside its wait, which no gate pins).  Exit 1:
+# printed by --verbose whether it reproduces or not.  Exit 1:
 # it failed (stdout, buffered, comes after the traces).
 racegate_e2e(explore_example_job_queue_woken 1
   "thread: main, at: \"job_queue.c:45\", wait: \\[worker_2-woke[0-9]+\\]"
