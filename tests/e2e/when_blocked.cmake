@@ -17,8 +17,9 @@ racegate_e2e(when_blocked_cond 0
   -- ${RG} run -v ${E2E_DIR}/when_blocked_cond.yaml)
 racegate_e2e(when_blocked_cond_repeat 0 "20 runs: 20 REPRODUCED"
   -- ${RG} run -q --repeat 20 ${E2E_DIR}/when_blocked_cond.yaml)
-# open: at the same gate lets the signal come first: the wake-up is lost.
-racegate_e2e(when_blocked_open_is_not_enough 1 "3 runs: 3 NOT-REPRODUCED"
+# open: at the same gate lets the signal come first: the wake-up is lost
+# (in every run, unless main is kept off the CPU for the waiter's 50 ms).
+racegate_e2e(when_blocked_open_is_not_enough 1 "3 runs: (.*, )?[1-3] NOT-REPRODUCED"
   -- ${RG} run --repeat 3 ${E2E_DIR}/when_blocked_open.yaml)
 # Blocked in read() on a pipe: the write comes after.
 racegate_e2e(when_blocked_pipe 0

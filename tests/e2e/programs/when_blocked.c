@@ -2,7 +2,7 @@
  * open_when_blocked's test program: a thread goes to sleep in a system
  * call, and main acts on it only once it sleeps.
  *
- *   when_blocked cond     the waiter holds the lock, works a while, then
+ *   when_blocked cond     the waiter holds the lock, works 50 ms, then
  *                         waits on a condition (a timed wait); main signals
  *                         without the lock: "woken" when the waiter was
  *                         already waiting, "missed" when the signal came
@@ -36,12 +36,12 @@ static double now_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* 30 ms on a CPU: long after any signal main sends once released */
+/* 50 ms on a CPU: long after any signal main sends once released */
 static void work(void)
 {
 	double t0 = now_ms();
 
-	while (now_ms() - t0 < 30)
+	while (now_ms() - t0 < 50)
 		sink++;
 }
 
