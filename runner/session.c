@@ -503,7 +503,15 @@ static void make_pads(session *s)
 				 s->p->sp->gates[k].at);
 	}
 
-	for (size_t i = 0; i < s->p->nbps && !s->end.failed; i++) {
+	/*
+	 * From the highest address down: a jump over short instructions may
+	 * end in the bytes of the next site's jump, which must be there first
+	 * (tracer_pad_make).  Said in address order.
+	 */
+	const char **whys = xcalloc(s->p->nbps + 1, sizeof(*whys));
+	const char **cond_whys = xcalloc(s->p->nbps + 1, sizeof(*cond_whys));
+
+	for (size_t i = s->p->nbps; i-- > 0 && !s->end.failed;) {
 		const plan_bp *bp = &s->p->bps[i];
 		uint64_t addr = run_bias_addr(&s->bt, bp->site);
 		const char *why = off;
@@ -532,8 +540,15 @@ static void make_pads(session *s)
 		free(ops);
 		s->pad_when[i] = !why && when != PAD_WHEN_NONE && !cond_why ? when
 									    : PAD_WHEN_NONE;
-		pad_say(s, bp, why, when, cond_why);
+		whys[i] = why ? why : "";
+		cond_whys[i] = cond_why;
 	}
+	for (size_t i = 0; i < s->p->nbps; i++)
+		if (whys[i])
+			pad_say(s, &s->p->bps[i], *whys[i] ? whys[i] : NULL,
+				pad_when_gate(s->p, &s->p->bps[i]), cond_whys[i]);
+	free(whys);
+	free(cond_whys);
 }
 
 /* tid's passes through the pad at addr since it was last told: to the decider. */

@@ -1427,6 +1427,80 @@ START_TEST(test_pad_cover)
 }
 END_TEST
 
+/*
+ * A jump over short instructions: which it takes, and which refuse (a first
+ * instruction that never moves or is long, a call whose return address is
+ * among the kept bytes, kept bytes that do not decode); where its pad may go.
+ */
+START_TEST(test_pad_pun)
+{
+	/* jmp +14; movabs $..,%rax: the jump alone, the movabs's bytes kept */
+	static const uint8_t jmp[] = { 0xeb, 0x0e, 0x48, 0xb8, 0x90, 0x90, 0x90, 0x90,
+				       0x90, 0x90, 0x90, 0x90 };
+	/* pop %rbp; ret; push %rbp; mov %rsp,%rbp (the next function) */
+	static const uint8_t brace[] = { 0x5d, 0xc3, 0x55, 0x48, 0x89, 0xe5 };
+	/* nop; loop +0: the loop never moves, the nop alone */
+	static const uint8_t nopnever[] = { 0x90, 0xe2, 0x00, 0x48, 0xb8, 0x90, 0x90, 0x90,
+					    0x90, 0x90, 0x90, 0x90, 0x90 };
+	/* call *%rax; nop...: it would return into the kept bytes */
+	static const uint8_t callind[] = { 0xff, 0xd0, 0x90, 0x90, 0x90, 0x90 };
+	/* nop; call *%rax; nop: the same, behind the covered nop */
+	static const uint8_t callbehind[] = { 0x90, 0x90, 0xff, 0xd0, 0x90, 0x90 };
+	/* syscall first; a 5-byte call first */
+	static const uint8_t sys[] = { 0x0f, 0x05, 0x90, 0x90, 0x90, 0x90 };
+	static const uint8_t call5[] = { 0xe8, 0x00, 0x00, 0x00, 0x00, 0x90 };
+	struct arch_insn insn[PAD_INSNS_MAX];
+	uint64_t lo, hi;
+	size_t n;
+	rg_err err = RG_ERR_INIT;
+	arch *a;
+
+	ck_assert_int_eq(arch_new(&a, &err), 0);
+	ck_assert_ptr_null(tracer_pad_pun_cover(a, 0x1000, jmp, sizeof(jmp), true, insn, &n));
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(insn[0].len, 2);
+	/* both, the return last; only the first without the function known */
+	ck_assert_ptr_null(tracer_pad_pun_cover(a, 0x1000, brace, sizeof(brace), true, insn, &n));
+	ck_assert_uint_eq(n, 2);
+	ck_assert_ptr_null(tracer_pad_pun_cover(a, 0x1000, brace, sizeof(brace), false, insn, &n));
+	ck_assert_uint_eq(n, 1);
+	ck_assert_ptr_null(tracer_pad_pun_cover(a, 0x1000, nopnever, sizeof(nopnever), true,
+						insn, &n));
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(tracer_pad_pun_cover(a, 0x1000, callind, sizeof(callind), true, insn, &n),
+			 "a call in its first 5 bytes returns inside them");
+	ck_assert_str_eq(tracer_pad_pun_cover(a, 0x1000, callbehind, sizeof(callbehind), true,
+					      insn, &n),
+			 "a call in its first 5 bytes returns inside them");
+	ck_assert_str_eq(tracer_pad_pun_cover(a, 0x1000, sys, sizeof(sys), true, insn, &n),
+			 "an instruction in its first 5 bytes cannot run elsewhere "
+			 "(system call, interrupt, loop, 16-bit jump)");
+	ck_assert_uint_eq(n, 0);
+	ck_assert_str_eq(tracer_pad_pun_cover(a, 0x1000, call5, sizeof(call5), true, insn, &n),
+			 "its first instruction is too long to jump over alone");
+	ck_assert_str_eq(tracer_pad_pun_cover(a, 0x1000, jmp, 4, true, insn, &n),
+			 "its first 5 bytes are not all code");
+	/* a 2-byte jmp followed by "48 b8 90": rel32 = 0x90b848XX, backwards */
+	ck_assert(tracer_pad_pun_window(0x555555554000ULL, jmp, 2, &lo, &hi));
+	ck_assert_uint_eq(lo, 0x555555554005ULL - (0x100000000ULL - 0x90b84800ULL));
+	ck_assert_uint_eq(hi, lo + 0xff);
+	/* pop; ret: "55 48 89" kept */
+	ck_assert(tracer_pad_pun_window(0x7f0000000000ULL, brace, 2, &lo, &hi));
+	ck_assert_uint_eq(lo, 0x7f0000000005ULL - (0x100000000ULL - 0x89485500ULL));
+	/* ...which from an executable linked at 0x401000 is below 0 */
+	ck_assert(!tracer_pad_pun_window(0x401000, brace, 2, &lo, &hi));
+	/* one byte covered: the address is fixed; a positive displacement */
+	static const uint8_t fwd[] = { 0x90, 0x01, 0x02, 0x03, 0x04 };
+	ck_assert(tracer_pad_pun_window(0x1000, fwd, 1, &lo, &hi));
+	ck_assert_uint_eq(lo, 0x1005ULL + 0x04030201ULL);
+	ck_assert_uint_eq(hi, lo);
+	ck_assert(tracer_pad_pun_window(0x1000, fwd, 4, &lo, &hi));
+	ck_assert_uint_eq(lo, 0x1005ULL + 0x04000000ULL);
+	ck_assert_uint_eq(hi, lo + 0xffffff);
+	arch_free(a);
+}
+END_TEST
+
 /* A function's jumps: into the covered bytes past the site refuses, to the
  * site itself does not; a jump table (indirect jump) refuses. */
 START_TEST(test_pad_jumps_into)
@@ -1493,6 +1567,7 @@ static Suite *tracer_suite(void)
 	tc = tcase_create("pads");
 	tcase_add_test(tc, test_pad_encode);
 	tcase_add_test(tc, test_pad_cover);
+	tcase_add_test(tc, test_pad_pun);
 	tcase_add_test(tc, test_pad_moves_flow);
 	tcase_add_test(tc, test_pad_jumps_into);
 	suite_add_tcase(s, tc);

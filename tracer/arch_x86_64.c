@@ -242,7 +242,10 @@ int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
 	}
 	if (ci->id == X86_INS_SYSCALL)
 		insn->flags |= ARCH_INSN_SYSCALL;
-	if (jump || call || (insn->flags & (ARCH_INSN_RET | ARCH_INSN_SYSCALL)) ||
+	/* capstone 4 puts loop and jrcxz in no jump group: their relative
+	 * target says they may go elsewhere */
+	if (jump || call ||
+	    (insn->flags & (ARCH_INSN_RET | ARCH_INSN_SYSCALL | ARCH_INSN_RELBRANCH)) ||
 	    cs_insn_group(a->cs, ci, CS_GRP_INT) || cs_insn_group(a->cs, ci, CS_GRP_IRET) ||
 	    ci->id == X86_INS_SYSENTER || ci->id == X86_INS_SYSRET ||
 	    ci->id == X86_INS_UD2 || ci->id == X86_INS_HLT)

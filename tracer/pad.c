@@ -108,6 +108,63 @@ const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t
 	return NULL;
 }
 
+const char *tracer_pad_pun_cover(arch *a, uint64_t site, const uint8_t *code, size_t n,
+				 bool more, struct arch_insn *insn, size_t *ninsn)
+{
+	rg_err e = RG_ERR_INIT;
+	struct arch_insn in;
+	size_t len = 0, off;
+	const char *why = NULL;
+
+	*ninsn = 0;
+	if (n < ARCH_JMP_LEN)
+		return "its first 5 bytes are not all code";
+	while (len < ARCH_JMP_LEN && *ninsn < PAD_INSNS_MAX) {
+		int m;
+
+		if (arch_decode(a, code + len, n - len, site + len, &insn[*ninsn], &e) < 0)
+			return "its instructions cannot be decoded";
+		m = arch_pad_movable(&insn[*ninsn], &why);
+		if (m == ARCH_PAD_NEVER || len + insn[*ninsn].len >= ARCH_JMP_LEN)
+			break;
+		len += insn[(*ninsn)++].len;
+		if (m == ARCH_PAD_ENDS || !more)
+			break;
+	}
+	if (!*ninsn)
+		return why ? why : "its first instruction is too long to jump over alone";
+	/*
+	 * The bytes behind keep their code: nothing may put an int3 there
+	 * while the jump lives.  A return address there would get one (a
+	 * FUNCTION:return, a line stepped past).
+	 */
+	for (off = 0; off < ARCH_JMP_LEN; off += in.len) {
+		if (arch_decode(a, code + off, n - off, site + off, &in, &e) < 0)
+			return "the code behind its short instructions cannot be decoded";
+		if ((in.flags & ARCH_INSN_CALL) && off + in.len < ARCH_JMP_LEN)
+			return "a call in its first 5 bytes returns inside them";
+	}
+	return NULL;
+}
+
+bool tracer_pad_pun_window(uint64_t site, const uint8_t code[ARCH_JMP_LEN], size_t len,
+			   uint64_t *lo, uint64_t *hi)
+{
+	uint32_t fixed = 0;
+	int64_t rel;
+
+	RG_ASSERT(len >= 1 && len < ARCH_JMP_LEN);
+	for (size_t j = len; j < ARCH_JMP_LEN; j++)
+		fixed |= (uint32_t)code[j] << (8 * (j - 1));
+	/* the top byte is fixed: the free low ones never change the sign */
+	rel = (int32_t)fixed;
+	if (rel < 0 && (uint64_t)-rel > site + ARCH_JMP_LEN)
+		return false;   /* below address 0 (an executable linked low) */
+	*lo = site + ARCH_JMP_LEN + (uint64_t)rel;
+	*hi = *lo + ((1ULL << (8 * (len - 1))) - 1);
+	return true;
+}
+
 const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, size_t n,
 				  uint64_t site, size_t covered)
 {
@@ -153,35 +210,110 @@ static const char *jumps_into(tracer *tr, struct aspace *as, uint64_t site, size
 	return why;
 }
 
-/* Why b's instruction (and those after it the jump covers: insn[], *ninsn)
- * cannot be moved to a pad, or NULL. */
+/* How many bytes a pad's jump holds at its site: the instructions it
+ * covers, or (a jump over short ones) 5, the rest being the program's. */
+static size_t pad_span(const struct pad *p)
+{
+	return p->covered > ARCH_JMP_LEN ? p->covered : ARCH_JMP_LEN;
+}
+
+const struct pad *tracer_pad_over(const struct image *img, uint64_t addr)
+{
+	for (size_t i = 0; img && i < img->npads; i++)
+		if (addr > img->pads[i].site && addr < img->pads[i].site + pad_span(&img->pads[i]))
+			return &img->pads[i];
+	return NULL;
+}
+
+/*
+ * Why a jump may not take [site, site+span), covering the instructions of
+ * [site, site+covered): a breakpoint or another pad's jump there.  Behind
+ * the instructions (a jump over short ones), another pad's jump may start:
+ * its bytes stay as they are while pads live, like the program's.
+ */
+static const char *span_clash(const struct image *img, uint64_t site, size_t covered,
+			      size_t span)
+{
+	for (size_t i = tracer_bp_lower(img, site + 1);
+	     i < img->nbps && img->bps[i].addr < site + span; i++)
+		if (img->bps[i].addr < site + covered ||
+		    !tracer_pad_find(img, img->bps[i].addr))
+			return "another breakpoint is inside its first 5 bytes";
+	for (size_t i = 0; i < img->npads; i++) {
+		const struct pad *q = &img->pads[i];
+
+		if (q->site < site + span && site < q->site + pad_span(q) &&
+		    q->site < site + covered)
+			return "another pad overlaps it";
+	}
+	return NULL;
+}
+
+static size_t insn_bytes(const struct arch_insn *insn, size_t n)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += insn[i].len;
+	return len;
+}
+
+/*
+ * The jump over short instructions (tracer_pad_pun_cover) at b: its
+ * instructions in insn[], *ninsn, as many as no jump in fn goes between.
+ */
+static const char *pun_refusal(tracer *tr, struct aspace *as, struct bp *b,
+			       const uint8_t *code, size_t n, const tracer_span *fn,
+			       size_t nfn, struct arch_insn *insn, size_t *ninsn)
+{
+	const char *why = tracer_pad_pun_cover(tr->arch, b->addr, code, n, nfn > 0,
+					       insn, ninsn);
+
+	/* fewer instructions when a jump goes to one of them */
+	while (!why && *ninsn > 1 &&
+	       jumps_into(tr, as, b->addr, insn_bytes(insn, *ninsn), fn, nfn))
+		--*ninsn;
+	if (!why)
+		why = span_clash(as->img, b->addr, insn_bytes(insn, *ninsn), ARCH_JMP_LEN);
+	return why;
+}
+
+/*
+ * Why b's instruction (and those after it the jump covers: insn[], *ninsn)
+ * cannot be moved to a pad, or NULL; *pun when the jump is one over fewer
+ * than 5 bytes of instructions (tracer_pad_pun_cover).
+ */
 static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 				const tracer_span *fn, size_t nfn,
-				struct arch_insn *insn, size_t *ninsn)
+				struct arch_insn *insn, size_t *ninsn, bool *pun)
 {
 	uint8_t code[ARCH_JMP_LEN + ARCH_MAX_INSN];
 	const char *why;
-	size_t n, i, len = 0;
+	size_t n;
 
+	*pun = false;
 	if (b->ntemp)
 		return "racegate steps past a line there";
 	n = tracer_read_code(as, b->addr, code, sizeof(code));
-	if ((why = tracer_pad_cover(tr->arch, b->addr, code, n, nfn > 0, insn, ninsn)))
-		return why;
-	for (i = 0; i < *ninsn; i++)
-		len += insn[i].len;
-	i = tracer_bp_lower(as->img, b->addr + 1);
-	if (i < as->img->nbps && as->img->bps[i].addr < b->addr + len)
-		return "another breakpoint is inside its first 5 bytes";
-	for (i = 0; i < as->img->npads; i++)
-		if (as->img->pads[i].site < b->addr + len &&
-		    b->addr < as->img->pads[i].site + as->img->pads[i].covered)
-			return "another pad overlaps it";
-	if (!b->decoded) {
+	why = tracer_pad_cover(tr->arch, b->addr, code, n, nfn > 0, insn, ninsn);
+	if (!why)
+		why = span_clash(as->img, b->addr, insn_bytes(insn, *ninsn),
+				 insn_bytes(insn, *ninsn));
+	if (!why && *ninsn > 1)
+		why = jumps_into(tr, as, b->addr, insn_bytes(insn, *ninsn), fn, nfn);
+	if (why) {
+		/* its first instructions alone, the jump's last bytes the next ones' */
+		const char *pwhy = pun_refusal(tr, as, b, code, n, fn, nfn, insn, ninsn);
+
+		*pun = !pwhy;
+		/* the plain jump's reason, unless the short one got further */
+		why = !pwhy ? NULL : *ninsn ? pwhy : why;
+	}
+	if (!why && !b->decoded) {
 		b->insn = insn[0];
 		b->decoded = true;
 	}
-	return *ninsn > 1 ? jumps_into(tr, as, b->addr, len, fn, nfn) : NULL;
+	return why;
 }
 
 int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
@@ -195,6 +327,8 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 	struct bp *b = tracer_bp_find(as->img, addr);
 	struct arch_pad ap = { 0 };
 	uint8_t code[PAD_CODE_MAX], jmp[ARCH_JMP_LEN], zero[PAD_TABLE_SIZE] = { 0 };
+	uint8_t orig[ARCH_JMP_LEN], now[ARCH_JMP_LEN];
+	bool pun;
 	struct pad *p;
 	rg_err derr = RG_ERR_INIT;
 	int rc;
@@ -216,13 +350,25 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 		*why = "no breakpoint there";
 		return 0;
 	}
-	if ((*why = site_refusal(tr, as, b, fn, nfn, insn, &ninsn)))
+	if ((*why = site_refusal(tr, as, b, fn, nfn, insn, &ninsn, &pun)))
 		return 0;
-	for (size_t i = 0; i < ninsn; i++)
-		covered += insn[i].len;
-	rc = tracer_scratch_pad(tr, t, b, &ap.at, &ap.table, err);
+	covered = insn_bytes(insn, ninsn);
+	/* the bytes the jump replaces as the program has them, and those it
+	 * keeps as they are now (another pad's jump may start there) */
+	if (tracer_read_code(as, addr, orig, ARCH_JMP_LEN) != ARCH_JMP_LEN ||
+	    tracer_mem_pread(as->memfd, addr, now, ARCH_JMP_LEN) != ARCH_JMP_LEN)
+		return rg_error(err, "cannot read the code at 0x%llx", (unsigned long long)addr);
+	if (pun) {
+		uint64_t lo, hi;
+
+		rc = tracer_pad_pun_window(addr, now, covered, &lo, &hi)
+			     ? tracer_scratch_pun(tr, t, addr, lo, hi, &ap.at, &ap.table, err) : 1;
+	} else {
+		rc = tracer_scratch_pad(tr, t, b, &ap.at, &ap.table, err);
+	}
 	if (rc) {
-		*why = "no scratch page within reach";
+		*why = pun ? "no free page where the jump over its short instructions can go"
+			   : "no scratch page within reach";
 		return rc < 0 ? -1 : 0;
 	}
 	ap.site = addr;
@@ -241,8 +387,7 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 	p = &as->img->pads[as->img->npads];
 	memset(p, 0, sizeof(*p));
 	p->site = addr;
-	if (tracer_read_code(as, addr, p->orig, ARCH_JMP_LEN) != ARCH_JMP_LEN)
-		return rg_error(err, "cannot read the code at 0x%llx", (unsigned long long)addr);
+	memcpy(p->orig, orig, ARCH_JMP_LEN);
 	p->code = ap.at;
 	p->table = ap.table;
 	p->trap = ap.trap;
@@ -262,6 +407,8 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 		memcpy(p->cond_depth, ap.depth, ap.cond_hi - ap.cond_lo);
 	}
 	arch_jump(jmp, addr, ap.at);
+	/* over short instructions, the jump's last bytes are the program's own */
+	RG_ASSERT(!pun || memcmp(jmp + covered, now + covered, ARCH_JMP_LEN - covered) == 0);
 	/* the pad and its table first; the jump to it last */
 	if (tracer_mem_pwrite(as->memfd, ap.table, zero, sizeof(zero)) < 0 ||
 	    tracer_mem_pwrite(as->memfd, ap.at, code, PAD_CODE_MAX) < 0 ||

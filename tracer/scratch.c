@@ -18,12 +18,14 @@
 #include "tracer_priv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -32,6 +34,15 @@
 /* How far a slot may be from the code (and from a RIP-relative operand's
  * target): the reach of a signed 32-bit displacement, minus a margin. */
 #define REACH ((1ULL << 31) - 2 * PAGE)
+/*
+ * What a pad's page leaves free above the brk heap's start.  malloc takes
+ * its memory elsewhere (mmap) once the heap meets a mapping; a program
+ * that calls sbrk itself would see it fail.  The kernel starts the heap
+ * at a random offset above the executable (up to 1 GiB on x86-64 since
+ * Linux 6.x), so whether a window above the executable is free varies
+ * from run to run; below it, it does not.
+ */
+#define BRK_ROOM (256ULL << 20)
 /* Lowest address mmap accepts by default (vm.mmap_min_addr). */
 #define LOWEST_MAP 0x10000ULL
 #define HIGHEST_MAP 0x7ffffffff000ULL
@@ -275,7 +286,7 @@ out:
 	return rc;
 }
 
-static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot,
+static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot, size_t len,
 		    const uint64_t *cand, size_t ncand, const struct bp *b,
 		    uint64_t near, uint64_t *out, rg_err *err)
 {
@@ -293,7 +304,7 @@ static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot,
 
 		if (last && how == INJECT_STUB)
 			break;
-		rc = run_syscall(tr, t, how, SYS_mmap, last ? 0 : cand[i], PAGE, prot,
+		rc = run_syscall(tr, t, how, SYS_mmap, last ? 0 : cand[i], len, prot,
 				 MAP_PRIVATE | MAP_ANONYMOUS |
 				 (last ? 0 : MAP_FIXED_NOREPLACE),
 				 (uint64_t)-1, 0, &res, err);
@@ -323,7 +334,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 	uint64_t base = 0;
 	struct aspace *as = t->as;
 	struct scratch *sp;
-	int rc = map_page(tr, t, how, PROT_READ | PROT_EXEC, cand, ncand, b, near,
+	int rc = map_page(tr, t, how, PROT_READ | PROT_EXEC, PAGE, cand, ncand, b, near,
 			  &base, err);
 
 	if (rc)
@@ -490,44 +501,181 @@ int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
  * read-write page (the program writes it) within reach of that code.
  * 1: t died, or no page can be had near b.
  */
+/*
+ * A table's room in a read-write page within reach of code, mapping one near
+ * [lo, hi) (the object code serves) when none has room.  1: none free.
+ */
+static int table_near(tracer *tr, struct tcb *t, uint64_t code, uint64_t lo,
+		      uint64_t hi, uint64_t *table, rg_err *err)
+{
+	struct aspace *as = t->as;
+	tracer_map *maps;
+	size_t n, ncand, i;
+	uint64_t cand[2], base;
+	int rc;
+
+	for (i = 0; i < as->ndata; i++)
+		if (as->data[i].oot_next + PAD_TABLE_SIZE <= PAGE &&
+		    within_reach(as->data[i].base, code) &&
+		    within_reach(as->data[i].base + PAGE, code))
+			break;
+	if (i == as->ndata) {
+		if (tracer_read_maps(as->pid, &maps, &n, err) < 0)
+			return -1;
+		ncand = find_holes(maps, n, lo, hi, NULL, code, cand, 2);
+		tracer_maps_free(maps, n);
+		if (!ncand)
+			return 1;
+		rc = map_page(tr, t, INJECT_STUB, PROT_READ | PROT_WRITE, PAGE, cand, ncand,
+			      NULL, code, &base, err);
+		if (rc)
+			return rc;
+		RG_GROW(as->data, as->ndata + 1, as->data_cap);
+		as->data[as->ndata++] = (struct scratch){ base, 0, 0 };
+		if (!within_reach(base + PAGE, code))
+			return 1;
+	}
+	*table = as->data[i].base + as->data[i].oot_next;
+	as->data[i].oot_next += PAD_TABLE_SIZE;
+	return 0;
+}
+
 int tracer_scratch_pad(tracer *tr, struct tcb *t, const struct bp *b,
 		       uint64_t *code, uint64_t *table, rg_err *err)
 {
-	struct aspace *as = t->as;
 	struct scratch *sp = NULL;
 	tracer_map *maps;
-	size_t n, ncand, i;
-	uint64_t lo, hi, cand[2], base;
+	size_t n;
+	uint64_t lo, hi;
 	int rc = scratch_near(tr, t, b, true, PAD_CODE_MAX, &sp, err);
 
 	if (rc)
 		return rc > 0 ? 1 : rc;
 	*code = sp->base + sp->oot_next;
-	for (i = 0; i < as->ndata; i++)
-		if (as->data[i].oot_next + PAD_TABLE_SIZE <= PAGE &&
-		    within_reach(as->data[i].base, *code) &&
-		    within_reach(as->data[i].base + PAGE, *code))
-			break;
-	if (i == as->ndata) {
-		if (tracer_read_maps(as->pid, &maps, &n, err) < 0)
-			return -1;
-		object_range(maps, n, b->addr, &lo, &hi);
-		ncand = find_holes(maps, n, lo, hi, NULL, *code, cand, 2);
-		tracer_maps_free(maps, n);
-		if (!ncand)
-			return 1;
-		rc = map_page(tr, t, INJECT_STUB, PROT_READ | PROT_WRITE, cand, ncand,
-			      NULL, *code, &base, err);
-		if (rc)
-			return rc;
-		RG_GROW(as->data, as->ndata + 1, as->data_cap);
-		as->data[as->ndata++] = (struct scratch){ base, 0, 0 };
-		if (!within_reach(base + PAGE, *code))
-			return 1;
-	}
-	*table = as->data[i].base + as->data[i].oot_next;
-	as->data[i].oot_next += PAD_TABLE_SIZE;
+	if (tracer_read_maps(t->as->pid, &maps, &n, err) < 0)
+		return -1;
+	object_range(maps, n, b->addr, &lo, &hi);
+	tracer_maps_free(maps, n);
+	if ((rc = table_near(tr, t, *code, lo, hi, table, err)))
+		return rc;
 	/* 32-byte copies: the pad's code takes whole ones */
 	sp->oot_next += (PAD_CODE_MAX + OOT_SIZE - 1) / OOT_SIZE * OOT_SIZE;
 	return 0;
+}
+
+/* Where the brk heap starts (field 47 of /proc/PID/stat), or 0. */
+static uint64_t start_brk(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+	unsigned long long v = 0;
+	ssize_t n;
+	int fd, field = 2;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* the command name may hold spaces and parentheses: after the last ')' */
+	if (!(p = strrchr(buf, ')')))
+		return 0;
+	for (p++; *p && field < 47; p++)
+		field += *p == ' ';
+	if (field == 47 && sscanf(p, "%llu", &v) != 1)
+		v = 0;
+	return v;
+}
+
+/* The first address in [gs, ge) ∩ [lo, hi] with PAD_CODE_MAX bytes free
+ * behind it (a page boundary if one will do), or 0. */
+static uint64_t pun_spot(uint64_t gs, uint64_t ge, uint64_t lo, uint64_t hi)
+{
+	uint64_t at = gs > lo ? gs : lo, up = (at + PAGE - 1) & ~(PAGE - 1);
+
+	if (up <= hi && up + PAD_CODE_MAX <= ge)
+		return up;
+	return at <= hi && at + PAD_CODE_MAX <= ge ? at : 0;
+}
+
+/*
+ * A free place for a pad whose address [lo, hi] bounds: in a hole of the
+ * maps, not right below the stack (it grows down into it), nor in [brk,
+ * brk_end), where the brk heap grows up.  0 if none.
+ */
+static uint64_t pun_place(const tracer_map *m, size_t n, uint64_t brk, uint64_t brk_end,
+			  uint64_t site, uint64_t lo, uint64_t hi)
+{
+	uint64_t prev_end = LOWEST_MAP;
+
+	if (site > REACH && lo < site - REACH)
+		lo = site - REACH;
+	if (hi > site + REACH - PAD_CODE_MAX)
+		hi = site + REACH - PAD_CODE_MAX;
+	if (lo < LOWEST_MAP)
+		lo = LOWEST_MAP;
+	if (hi > HIGHEST_MAP - PAD_CODE_MAX)
+		hi = HIGHEST_MAP - PAD_CODE_MAX;
+	for (size_t i = 0; i <= n && lo <= hi; i++) {
+		uint64_t gs = prev_end, ge = i < n ? m[i].start : HIGHEST_MAP, at;
+		bool stack_above = i < n && m[i].path && !strcmp(m[i].path, "[stack]");
+
+		if (i < n && m[i].end > prev_end)
+			prev_end = m[i].end;
+		if (ge <= gs || stack_above)
+			continue;
+		if (gs < brk_end && ge > brk) {
+			/* the hole's part below the heap, then the part above its room */
+			if (gs < brk && (at = pun_spot(gs, brk, lo, hi)))
+				return at;
+			gs = brk_end;
+			if (ge <= gs)
+				continue;
+		}
+		if ((at = pun_spot(gs, ge, lo, hi)))
+			return at;
+	}
+	return 0;
+}
+
+int tracer_scratch_pun(tracer *tr, struct tcb *t, uint64_t site, uint64_t lo,
+		       uint64_t hi, uint64_t *code, uint64_t *table, rg_err *err)
+{
+	struct aspace *as = t->as;
+	tracer_map *maps;
+	size_t n;
+	uint64_t at, first, end, brk;
+	int64_t res = 0;
+	int rc;
+
+	if (tracer_read_maps(as->pid, &maps, &n, err) < 0)
+		return -1;
+	brk = start_brk(as->pid);
+	at = pun_place(maps, n, brk, brk ? brk + BRK_ROOM : 0, site, lo, hi);
+	tracer_maps_free(maps, n);
+	if (!at)
+		return 1;
+	first = at & ~(PAGE - 1);
+	end = (at + PAD_CODE_MAX + PAGE - 1) & ~(PAGE - 1);
+	rc = run_syscall(tr, t, INJECT_STUB, SYS_mmap, first, end - first,
+			 PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			 (uint64_t)-1, 0, &res, err);
+	if (rc)
+		return rc;
+	if (res < 0 && res > -4096)
+		return 1;       /* mapped by another thread since the maps were read */
+	if ((uint64_t)res != first) {
+		/* a kernel that takes MAP_FIXED_NOREPLACE as a hint put it elsewhere */
+		run_syscall(tr, t, INJECT_STUB, SYS_munmap, (uint64_t)res, end - first,
+			    0, 0, 0, 0, &res, NULL);
+		return 1;
+	}
+	for (uint64_t pg = first; pg < end; pg += PAGE) {
+		RG_GROW(as->data, as->ndata + 1, as->data_cap);
+		as->data[as->ndata++] = (struct scratch){ pg, 0, PAGE };
+	}
+	*code = at;
+	return table_near(tr, t, at, first, end, table, err);
 }

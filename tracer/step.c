@@ -66,6 +66,7 @@ int tracer_bp_insert(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 	uint8_t orig;
 	struct bp *b;
 	struct pad *p;
+	const struct pad *over;
 
 	if ((b = tracer_bp_find(img, addr))) {
 		b->user = true;
@@ -88,6 +89,10 @@ int tracer_bp_insert(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 	if (tr->exit_queued)
 		return rg_error(err, "cannot put a breakpoint at 0x%llx: the program has ended",
 				(unsigned long long)addr);
+	if ((over = tracer_pad_over(img, addr)))
+		return rg_error(err, "cannot put a breakpoint at 0x%llx: the jump to racegate's "
+				"pad at 0x%llx holds it (--no-fastpath puts none)",
+				(unsigned long long)addr, (unsigned long long)over->site);
 	if (tracer_read_maps(as->pid, &maps, &n, err) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {

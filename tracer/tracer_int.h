@@ -235,6 +235,24 @@ const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t
 const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, size_t n,
 				  uint64_t site, size_t covered);
 
+/*
+ * A jump over short instructions: when fewer than 5 bytes of instructions
+ * can move (a jump, call or return, or code that never moves, comes next;
+ * a jump target lies inside), the jump replaces only those, and its last
+ * bytes are the program's next instructions, left as they are (instruction
+ * punning).  Those bytes fix the top of its displacement: the pad goes at
+ * an address they allow.  tracer_pad_pun_cover: the instructions (insn[],
+ * *ninsn; the first alone unless more), or why not (no movable first
+ * instruction shorter than 5 bytes; a call whose return address would be
+ * among the kept bytes, which may get an int3).  tracer_pad_pun_window:
+ * [*lo, *hi], where the pad may start, given the 5 bytes at site and len
+ * bytes of instructions covered; false when that is below address 0.
+ */
+const char *tracer_pad_pun_cover(arch *a, uint64_t site, const uint8_t *code, size_t n,
+				 bool more, struct arch_insn *insn, size_t *ninsn);
+bool tracer_pad_pun_window(uint64_t site, const uint8_t code[ARCH_JMP_LEN], size_t len,
+			   uint64_t *lo, uint64_t *hi);
+
 /* The thread pointer a pad compares (what it reads for the key). */
 uint64_t arch_thread_pointer(const struct user_regs_struct *r);
 

@@ -95,7 +95,10 @@ struct pad {
 	uint64_t code, table;      /* the pad, its table */
 	uint64_t trap, reloc;      /* its breakpoint, its copy of the instructions */
 	size_t codelen;
-	size_t covered;            /* bytes of the instructions the jump covers (>= 5) */
+	/* bytes of the instructions the jump covers: 5 or more, or fewer when
+	 * the jump's last bytes are the program's next instructions, left as
+	 * they are (tracer_pad_pun_cover) */
+	size_t covered;
 	size_t ninsn;              /* how many (1: the first alone is long enough) */
 	/* where instruction i starts: in the copy, from reloc; at the site */
 	uint8_t reloc_off[PAD_INSNS_MAX], site_off[PAD_INSNS_MAX];
@@ -137,7 +140,9 @@ struct aspace {
 	struct oot_gone *oots_gone; /* copies of removed breakpoints, which threads
 				     * may still be in: detach puts them back */
 	size_t noots_gone, oots_gone_cap;
-	struct scratch *data;      /* read-write pages for pad tables (oot_next: next free) */
+	/* pads' pages: read-write ones for their tables (oot_next: next free),
+	 * and the code of those placed by their jump's bytes (full) */
+	struct scratch *data;
 	size_t ndata, data_cap;
 };
 
@@ -359,11 +364,22 @@ int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
 int tracer_scratch_pad(tracer *tr, struct tcb *t, const struct bp *b,
 		       uint64_t *code, uint64_t *table, rg_err *err);
 
+/*
+ * Code for a pad whose address is fixed by its jump's bytes (a jump over
+ * short instructions: tracer_pad_pun_window): PAD_CODE_MAX bytes at an
+ * address in [lo, hi], within reach of site, in pages of its own, and a
+ * table within reach of it.  1: t died, or no such page is free.
+ */
+int tracer_scratch_pun(tracer *tr, struct tcb *t, uint64_t site, uint64_t lo,
+		       uint64_t hi, uint64_t *code, uint64_t *table, rg_err *err);
+
 /* ---- pad.c: jump pads ---- */
 
 /* The pad whose breakpoint traps with the PC at pc, or NULL. */
 struct pad *tracer_pad_by_trap(const struct image *img, uint64_t pc);
 struct pad *tracer_pad_find(const struct image *img, uint64_t site);
+/* The pad whose jump holds addr past its site (an int3 there would break it). */
+const struct pad *tracer_pad_over(const struct image *img, uint64_t addr);
 /* A trap in pad p (handle_sigtrap): an arrival at its site, or nothing. */
 int tracer_pad_trapped(tracer *tr, struct tcb *t, struct pad *p, rg_err *err);
 /* t (stopped) must trap at the pad at site, whatever its count says (on),

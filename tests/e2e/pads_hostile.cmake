@@ -120,9 +120,23 @@ endforeach()
 configure_file(e2e/specs/pads_insns.yaml ${E2E_DIR}/pads_insns.yaml COPYONLY)
 set(PADS_INSNS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_insns.sh)
 pads_e2e(insns_O0 ${PADS_INSNS} ${PADS_HOSTILE} ${RG} ${E2E_DIR}/pads_insns.yaml
-  ${E2E_DIR}/pads_insns_O0 @FP@)
+  ${E2E_DIR}/pads_insns_O0 --padded call,jcc @FP@)
 pads_e2e(insns_O2 ${PADS_INSNS} ${PADS_HOSTILE} ${RG} ${E2E_DIR}/pads_insns.yaml
   ${E2E_DIR}/pads_insns_O2 --any @FP@)
+
+# Sites shorter than a pad's jump whose next bytes no pad may take: a
+# 2-byte jmp before a loop's jump target, a nop before a `loop`, an -O0
+# function's `}` (and the next function's `{`, whose jump those bytes then
+# are).  The jump ends in those bytes, kept as they are, and each site gets
+# a pad (the -O0 build: `}` has no line of its own at -O2).
+add_executable(e2e_pads_short e2e/programs/pads_short.c)
+target_compile_options(e2e_pads_short PRIVATE -O0 -g)
+target_link_libraries(e2e_pads_short PRIVATE Threads::Threads)
+set_target_properties(e2e_pads_short PROPERTIES OUTPUT_NAME pads_short_O0
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/pads_short.yaml ${E2E_DIR}/pads_short.yaml COPYONLY)
+pads_e2e(short ${PADS_INSNS} ${PADS_HOSTILE} ${RG} ${E2E_DIR}/pads_short.yaml
+  ${E2E_DIR}/pads_short_O0 --padded shortjmp,nopnever,brace,bracenext @FP@)
 
 # Two threads with one thread pointer: a clone(2) thread without its own
 # TLS keeps main's fs base; hits stay per thread.

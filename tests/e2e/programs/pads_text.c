@@ -52,7 +52,7 @@ static volatile long stop_at[2];   /* 0: no limit */
 __attribute__((noinline)) static void pass(int who)
 {
 	__atomic_add_fetch(&counts[who], 1, __ATOMIC_RELAXED);        /* PASS-SITE */
-}
+}                                                                       /* PASS-END */
 
 /* compares one mapping; returns 1 and prints the first difference */
 static int check_map(int mem, unsigned long lo, unsigned long hi,
