@@ -10,7 +10,8 @@
  *   run.c      one run: a session with the gate engine deciding, judged
  *   attach.c   racegate attach: the process's program, and the outcome of
  *              an attach (the session attaches: run_opts.attach_pid)
- *   session.c  one traced program and its event loop, for every driver (session.h)
+ *   session.c  one traced program and its event loop, for every driver (session.h);
+ *              session_pads.c the jump pads of its gate sites (session_int.h)
  *   decide_gates.c  the gate engine as the session's decider (decide_gates.h)
  *   objects.c  gates in shared objects: pending until they map (objects.h)
  *   sites.c    a gate's site (object, link-time address), each run's bias

@@ -15,7 +15,7 @@
  *    how {start: worker} selectors know a thread.  The clone that
  *    follows in the same thread tells the new thread's id.
  */
-#include "session.h"
+#include "session_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,84 +27,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diagnose.h"
-#include "intmap.h"
 #include "interrupt.h"
-#include "objects.h"
-#include "pad_when.h"
 #include "procstate.h"
 #include "starts.h"
 
 #define NAME_POLL_MS 20 /* thread names are read again this often while threads are held */
 #define BLOCK_POLL_MS 2 /* threads are looked at this often while open_when_blocked waits */
-
-/* A process of the program's tree: [0] the program, then followed children. */
-struct proc {
-	pid_t pid;
-	char *exe;             /* file name of its image, or NULL */
-	bool gone;             /* its first thread exited (or the process was let go) */
-	plan *img;             /* after an exec: the gates of its new image (kept by
-				  plan_image), or NULL: it runs the program's, s->p */
-	run_bias bt;           /* img's load bias */
-};
-
-struct thr {
-	pid_t tid;
-	size_t proc;           /* index in procs */
-	const plan_bp *at;     /* where it last arrived at a gate location */
-	char *start;           /* start routine, or NULL */
-	size_t npast;          /* lines the tracer watches it get past (then_open pending) */
-};
-
-struct pending_start {
-	pid_t creator;         /* thread inside pthread_create */
-	char *start;           /* its start routine */
-};
-
-/* Bookkeeping of one bounded output capture (see capture()). */
-struct capped {
-	size_t dropped;        /* bytes of output not kept */
-	size_t mark;           /* length of the marker after the head, 0 if none */
-};
-
-struct session {
-	plan *p;
-	const run_opts *o;
-	run_result *res;
-	tracer *tr;
-	const decider_ops *ops;
-	void *d;               /* the decider's own pointer */
-	struct timespec t0;
-	run_bias bt;           /* this run's object -> load bias table */
-
-	uint64_t entry;        /* run-time entry point (own breakpoint), 0 when done */
-	uint64_t *ptc;         /* run-time pthread_create addresses */
-	size_t nptc;
-
-	struct pending_start *pend;
-	size_t npend, cappend;
-	struct thr *thr;
-	size_t nthr, capthr;
-	struct proc *procs;
-	size_t nprocs, capprocs;
-	rg_intmap thr_ix;      /* tid -> index in thr of the latest thread with it */
-	size_t nlive;
-
-	pid_t *release;        /* threads the decider released, to restart */
-	size_t nrelease, caprelease;
-
-	int outfd, errfd;      /* read ends of the capture pipes, or -1 */
-	bool killed;
-	struct capped out_cap, err_cap; /* see capture() */
-	session_end end;
-	stall_watch *stall;    /* is every thread held or blocked for ever? */
-	bool names;            /* the decider selects threads by name: keep learning them */
-	run_locs *locs;        /* shared objects and FUNCTION:return (objects.h), or NULL */
-	bool attached;         /* racegate attach: let the program go, never kill it */
-	/* per plan bp: the gate whose when: its pad evaluates (pad_when.h),
-	 * PAD_WHEN_NONE for none; NULL: no pads */
-	size_t *pad_when;
-};
 
 double session_now(const session *s)
 {
@@ -364,7 +292,7 @@ static void at_entry(session *s)
 		starts_none_found(s->p, NULL, &s->res->warnings);
 }
 
-static bool is_ptc(const session *s, uint64_t a)
+bool session_is_ptc(const session *s, uint64_t a)
 {
 	size_t i;
 
@@ -422,182 +350,12 @@ static bool own_busy(void *ctx, uint64_t addr)
 
 	return plan_find(s->p, run_bias_exe_site(&s->bt, addr).link_addr) ||
 	       (s->entry && addr == s->entry) ||
-	       is_ptc(s, addr);
+	       session_is_ptc(s, addr);
 }
 
 static void locs_failed(session *s, const rg_err *err)
 {
 	fail(s, xstrdup(err->msg));
-}
-
-/* Says for each gate at bp whether it got a pad, and why not (--verbose);
- * for a when: gate, who evaluates the condition (cond_why: why not the pad). */
-static void pad_say(const session *s, const plan_bp *bp, const char *why, size_t when,
-		    const char *cond_why)
-{
-	for (size_t k = 0; k < bp->ngates; k++) {
-		const spec_gate *g = &s->p->sp->gates[bp->gates[k]];
-
-		if (why) {
-			rg_trace("gate '%s' at %s: no pad: %s", g->name, g->at, why);
-			continue;
-		}
-		if (!g->when)
-			rg_trace("gate '%s' at %s: pad", g->name, g->at);
-		else if (bp->gates[k] == when && !cond_why)
-			rg_trace("gate '%s' at %s: pad; when: evaluated in the pad", g->name,
-				 g->at);
-		else
-			rg_trace("gate '%s' at %s: pad; when: evaluated by racegate: %s",
-				 g->name, g->at, g->hit > 0 ? "the gate has hit: too" :
-				 bp->gates[k] != when ? "another gate's when: is in the pad" :
-				 cond_why);
-	}
-}
-
-/*
- * The code of the function holding bp (run-time), for a pad that covers more
- * than the site's first instruction.
- */
-static size_t pad_function(const session *s, const plan_bp *bp, tracer_span *out)
-{
-	dwarfx_span sp[8];
-	size_t n, k;
-
-	n = dwarfx_function_spans(s->p->dx, bp->site.link_addr, sp, 8);
-	for (k = 0; k < n; k++) {
-		out[k].lo = run_bias_addr(&s->bt, (rg_site){PLAN_EXE, sp[k].lo});
-		out[k].hi = out[k].lo + (sp[k].hi - sp[k].lo);
-	}
-	return n;
-}
-
-/*
- * Jump pads for the executable's gate sites (tracer_pad_make), at the exec
- * stop: the one thread is stopped.  Not where racegate needs the trap of
- * its own (the entry, pthread_create, a FUNCTION:return's entry), nor for
- * a decider that cannot tell what passes, nor when the program is to be
- * left stopped (the jumps would stay in it).
- */
-static void make_pads(session *s)
-{
-	const char *off = s->o->no_fastpath ? "--no-fastpath" :
-			  s->o->keep_stopped ? "--keep-stopped" : NULL;
-
-	/* explore decides every hit itself: nothing to say per gate */
-	if (!s->ops->next_interest || !s->ops->count_passes)
-		return;
-	s->pad_when = xcalloc(s->p->nbps ? s->p->nbps : 1, sizeof(*s->pad_when));
-	for (size_t i = 0; i < s->p->nbps; i++)
-		s->pad_when[i] = PAD_WHEN_NONE;
-	/* gates with no site in the executable (a library's, FUNCTION:return) */
-	for (size_t k = 0; k < s->p->sp->ngates; k++) {
-		bool in_exe = false;
-
-		for (size_t i = 0; i < s->p->nbps && !in_exe; i++)
-			for (size_t j = 0; j < s->p->bps[i].ngates && !in_exe; j++)
-				in_exe = s->p->bps[i].gates[j] == k;
-		if (!in_exe)
-			rg_trace("gate '%s' at %s: no pad: not in the executable's own code "
-				 "(a library's, a function's return)", s->p->sp->gates[k].name,
-				 s->p->sp->gates[k].at);
-	}
-
-	/*
-	 * From the highest address down: a jump over short instructions may
-	 * end in the bytes of the next site's jump, which must be there first
-	 * (tracer_pad_make).  Said in address order.
-	 */
-	const char **whys = xcalloc(s->p->nbps + 1, sizeof(*whys));
-	const char **cond_whys = xcalloc(s->p->nbps + 1, sizeof(*cond_whys));
-
-	for (size_t i = s->p->nbps; i-- > 0 && !s->end.failed;) {
-		const plan_bp *bp = &s->p->bps[i];
-		uint64_t addr = run_bias_addr(&s->bt, bp->site);
-		const char *why = off;
-		rg_err err = RG_ERR_INIT;
-		tracer_span fn[8];
-
-		if (!why && ((s->entry && addr == s->entry) || is_ptc(s, addr) ||
-			     run_locs_busy(s->locs, addr)))
-			why = "racegate's own breakpoint is there too";
-		for (size_t k = 0; !why && k < bp->ngates; k++)
-			if (s->p->sp->gates[bp->gates[k]].then_open.n)
-				why = "racegate steps past the line (then_open, sequence)";
-		size_t when = pad_when_gate(s->p, bp), nops = 0;
-		const char *cond_why = NULL;
-		cond_op *ops = NULL;
-
-		if (when != PAD_WHEN_NONE)
-			ops = pad_when_ops(s->p, &s->bt, when, bp, &nops, &cond_why);
-		if (!why && tracer_pad_make(s->tr, addr, fn, pad_function(s, bp, fn),
-					    ops, nops, &why,
-					    ops ? &cond_why : &(const char *){ NULL },
-					    &err) < 0) {
-			rg_trace("no pad at 0x%llx: %s", (unsigned long long)addr, err.msg);
-			why = "the pad could not be written";
-		}
-		free(ops);
-		s->pad_when[i] = !why && when != PAD_WHEN_NONE && !cond_why ? when
-									    : PAD_WHEN_NONE;
-		whys[i] = why ? why : "";
-		cond_whys[i] = cond_why;
-	}
-	for (size_t i = 0; i < s->p->nbps; i++)
-		if (whys[i])
-			pad_say(s, &s->p->bps[i], *whys[i] ? whys[i] : NULL,
-				pad_when_gate(s->p, &s->p->bps[i]), cond_whys[i]);
-	free(whys);
-	free(cond_whys);
-}
-
-/* tid's passes through the pad at addr since it was last told: to the decider. */
-static void pad_sync(session *s, pid_t tid, const plan_bp *bp, uint64_t addr)
-{
-	rg_err err = RG_ERR_INIT;
-	uint64_t k = 0, f = 0;
-
-	if (tracer_pad_sync(s->tr, tid, addr, &k, &f, &err) < 0 || !k)
-		return;
-	s->res->bp_hits += k;
-	s->ops->count_passes(s->d, tid, bp, (unsigned long)k);
-	/* the pad's false conditions count where racegate's own do */
-	if (f && s->pad_when && s->pad_when[bp - s->p->bps] != PAD_WHEN_NONE &&
-	    s->ops->when_false)
-		s->ops->when_false(s->d, s->pad_when[bp - s->p->bps], (unsigned long)f);
-}
-
-/* After tid's arrival at the pad at addr: how far it may pass unseen. */
-static void pad_allow(session *s, pid_t tid, const plan_bp *bp, uint64_t addr)
-{
-	rg_err err = RG_ERR_INIT;
-	unsigned long n;
-	size_t when;
-	bool cond = false;
-
-	if (!tracer_pad_at(s->tr, addr) || !tracer_is_stopped(s->tr, tid))
-		return;
-	n = s->ops->next_interest(s->d, tid, bp);
-	/* then only the condition in the pad matters: it runs it */
-	if (s->pad_when && s->pad_when[bp - s->p->bps] != PAD_WHEN_NONE && s->ops->next_when)
-		cond = s->ops->next_when(s->d, tid, bp, &when) &&
-		       when == s->pad_when[bp - s->p->bps];
-	if (tracer_pad_allow(s->tr, tid, addr, n == ULONG_MAX ? UINT64_MAX : n, cond,
-			     &err) < 0)
-		rg_trace("pad at 0x%llx: %s", (unsigned long long)addr, err.msg);
-}
-
-/* A thread is gone: its passes through every pad count still. */
-static void pads_thread_gone(session *s, pid_t tid)
-{
-	if (!s->ops->count_passes)
-		return;
-	for (size_t i = 0; i < s->p->nbps; i++) {
-		uint64_t addr = run_bias_addr(&s->bt, s->p->bps[i].site);
-
-		if (tracer_pad_at(s->tr, addr))
-			pad_sync(s, tid, &s->p->bps[i], addr);
-	}
 }
 
 /*
@@ -614,13 +372,13 @@ static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
 
 	if (s->ops->site_live(s->d, bp))
 		return;
-	if ((s->entry && addr == s->entry) || is_ptc(s, addr) ||
+	if ((s->entry && addr == s->entry) || session_is_ptc(s, addr) ||
 	    run_locs_busy(s->locs, addr))
 		return;
 	/* a pad's passes so far count, as the traps before a disarm do */
 	if (tracer_pad_at(s->tr, addr) && s->ops->count_passes)
 		for (size_t i = 0; i < s->nthr; i++)
-			pad_sync(s, s->thr[i].tid, bp, addr);
+			session_pad_sync(s, s->thr[i].tid, bp, addr);
 	if (tracer_remove_bp(s->tr, addr, &err) == 0)
 		s->res->bp_disarmed++;
 }
@@ -668,7 +426,7 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 			tracer_remove_bp(s->tr, s->entry, &err);
 		s->entry = 0;
 	}
-	if (is_ptc(s, addr))
+	if (session_is_ptc(s, addr))
 		on_pthread_create(s, tid);
 	if (s->locs) {
 		rg_err err = RG_ERR_INIT;
@@ -687,10 +445,10 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 		if (s->names)
 			learn_names(s);
 		if (pad && s->ops->count_passes)
-			pad_sync(s, tid, bp, addr);
+			session_pad_sync(s, tid, bp, addr);
 		dn = s->ops->arrive(s->d, tid, bp, session_now(s));
 		if (pad && s->ops->next_interest)
-			pad_allow(s, tid, bp, addr);
+			session_pad_allow(s, tid, bp, addr);
 		restart_released(s);
 		disarm_if_dead(s, bp, addr);
 		if (dn == DECIDE_HOLD)
@@ -923,7 +681,7 @@ static void dispatch(session *s, const tracer_event *ev)
 		if (s->nlive)
 			s->nlive--;
 		run_locs_thread_exited(s->locs, ev->tid);
-		pads_thread_gone(s, ev->tid);
+		session_pads_thread_gone(s, ev->tid);
 		s->ops->thread_exited(s->d, ev->tid, t);
 		restart_released(s);
 		break;
@@ -1425,7 +1183,7 @@ static void arm_all(session *s)
 	if (!s->end.failed && run_locs_start(s->locs, &err) < 0)
 		locs_failed(s, &err);
 	if (!s->end.failed)
-		make_pads(s);
+		session_make_pads(s);
 }
 
 /*

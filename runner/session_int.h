@@ -1,0 +1,99 @@
+/*
+ * What session.c shares with the files that take a concern of its own off
+ * it (session_pads.c: the jump pads of the executable's gate sites): the
+ * session's structure and the few helpers they call.  Private to runner/.
+ */
+#ifndef RACEGATE_SESSION_INT_H
+#define RACEGATE_SESSION_INT_H
+
+#include <time.h>
+
+#include "diagnose.h"
+#include "intmap.h"
+#include "objects.h"
+#include "session.h"
+
+/* A process of the program's tree: [0] the program, then followed children. */
+struct proc {
+	pid_t pid;
+	char *exe;             /* file name of its image, or NULL */
+	bool gone;             /* its first thread exited (or the process was let go) */
+	plan *img;             /* after an exec: the gates of its new image (kept by
+				  plan_image), or NULL: it runs the program's, s->p */
+	run_bias bt;           /* img's load bias */
+};
+
+struct thr {
+	pid_t tid;
+	size_t proc;           /* index in procs */
+	const plan_bp *at;     /* where it last arrived at a gate location */
+	char *start;           /* start routine, or NULL */
+	size_t npast;          /* lines the tracer watches it get past (then_open pending) */
+};
+
+struct pending_start {
+	pid_t creator;         /* thread inside pthread_create */
+	char *start;           /* its start routine */
+};
+
+/* Bookkeeping of one bounded output capture (see capture()). */
+struct capped {
+	size_t dropped;        /* bytes of output not kept */
+	size_t mark;           /* length of the marker after the head, 0 if none */
+};
+
+struct session {
+	plan *p;
+	const run_opts *o;
+	run_result *res;
+	tracer *tr;
+	const decider_ops *ops;
+	void *d;               /* the decider's own pointer */
+	struct timespec t0;
+	run_bias bt;           /* this run's object -> load bias table */
+
+	uint64_t entry;        /* run-time entry point (own breakpoint), 0 when done */
+	uint64_t *ptc;         /* run-time pthread_create addresses */
+	size_t nptc;
+
+	struct pending_start *pend;
+	size_t npend, cappend;
+	struct thr *thr;
+	size_t nthr, capthr;
+	struct proc *procs;
+	size_t nprocs, capprocs;
+	rg_intmap thr_ix;      /* tid -> index in thr of the latest thread with it */
+	size_t nlive;
+
+	pid_t *release;        /* threads the decider released, to restart */
+	size_t nrelease, caprelease;
+
+	int outfd, errfd;      /* read ends of the capture pipes, or -1 */
+	bool killed;
+	struct capped out_cap, err_cap; /* see capture() */
+	session_end end;
+	stall_watch *stall;    /* is every thread held or blocked for ever? */
+	bool names;            /* the decider selects threads by name: keep learning them */
+	run_locs *locs;        /* shared objects and FUNCTION:return (objects.h), or NULL */
+	bool attached;         /* racegate attach: let the program go, never kill it */
+	/* per plan bp: the gate whose when: its pad evaluates (pad_when.h),
+	 * PAD_WHEN_NONE for none; NULL: no pads */
+	size_t *pad_when;
+};
+
+/* Is a one of the program's pthread_create addresses (racegate's own breakpoint)? */
+bool session_is_ptc(const session *s, uint64_t a);
+
+/* ---- session_pads.c ---- */
+
+/* At the exec stop (one thread, stopped): a pad for each of the
+ * executable's gate sites that may have one; --verbose says which. */
+void session_make_pads(session *s);
+/* tid's passes through the pad at addr since it was last told: to the decider. */
+void session_pad_sync(session *s, pid_t tid, const plan_bp *bp, uint64_t addr);
+/* After tid's arrival at the pad at addr: how far it may pass unseen. */
+void session_pad_allow(session *s, pid_t tid, const plan_bp *bp, uint64_t addr);
+/* A thread is gone: its passes through every pad count still. */
+void session_pads_thread_gone(session *s, pid_t tid);
+
+#endif
