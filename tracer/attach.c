@@ -516,25 +516,10 @@ int tracer_stray_trap(tracer *tr, uint64_t *addr, char **path, rg_err *err)
 
 static bool leader_exiting(pid_t pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long flags = 0;
-	ssize_t n;
-	int fd;
+	unsigned long long flags = 0;
+	int rc = tracer_proc_stat_field(pid, 9, &flags);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return true;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = '\0';
-	/* after the name, which may hold anything: state ppid pgrp session
-	 * tty_nr tpgid flags */
-	if (!(p = strrchr(buf, ')')) ||
-	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
-		return false;
-	return flags & PF_EXITING_FLAG;
+	return rc < 0 || (rc == 0 && (flags & PF_EXITING_FLAG));
 }
 
 bool tracer_ending(const tracer *tr)

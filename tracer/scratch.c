@@ -18,14 +18,12 @@
 #include "tracer_priv.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -286,7 +284,7 @@ out:
 	return rc;
 }
 
-static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot, size_t len,
+static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot,
 		    const uint64_t *cand, size_t ncand, const struct bp *b,
 		    uint64_t near, uint64_t *out, rg_err *err)
 {
@@ -304,7 +302,7 @@ static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot, size_t
 
 		if (last && how == INJECT_STUB)
 			break;
-		rc = run_syscall(tr, t, how, SYS_mmap, last ? 0 : cand[i], len, prot,
+		rc = run_syscall(tr, t, how, SYS_mmap, last ? 0 : cand[i], PAGE, prot,
 				 MAP_PRIVATE | MAP_ANONYMOUS |
 				 (last ? 0 : MAP_FIXED_NOREPLACE),
 				 (uint64_t)-1, 0, &res, err);
@@ -334,7 +332,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 	uint64_t base = 0;
 	struct aspace *as = t->as;
 	struct scratch *sp;
-	int rc = map_page(tr, t, how, PROT_READ | PROT_EXEC, PAGE, cand, ncand, b, near,
+	int rc = map_page(tr, t, how, PROT_READ | PROT_EXEC, cand, ncand, b, near,
 			  &base, err);
 
 	if (rc)
@@ -503,15 +501,15 @@ int tracer_scratch_oot(tracer *tr, struct tcb *t, const struct bp *b,
  */
 /*
  * A table's room in a read-write page within reach of code, mapping one near
- * [lo, hi) (the object code serves) when none has room.  1: none free.
+ * the object that holds anchor when none has room.  1: none free.
  */
-static int table_near(tracer *tr, struct tcb *t, uint64_t code, uint64_t lo,
-		      uint64_t hi, uint64_t *table, rg_err *err)
+static int table_near(tracer *tr, struct tcb *t, uint64_t code, uint64_t anchor,
+		      uint64_t *table, rg_err *err)
 {
 	struct aspace *as = t->as;
 	tracer_map *maps;
 	size_t n, ncand, i;
-	uint64_t cand[2], base;
+	uint64_t cand[2], base, lo, hi;
 	int rc;
 
 	for (i = 0; i < as->ndata; i++)
@@ -522,11 +520,12 @@ static int table_near(tracer *tr, struct tcb *t, uint64_t code, uint64_t lo,
 	if (i == as->ndata) {
 		if (tracer_read_maps(as->pid, &maps, &n, err) < 0)
 			return -1;
+		object_range(maps, n, anchor, &lo, &hi);
 		ncand = find_holes(maps, n, lo, hi, NULL, code, cand, 2);
 		tracer_maps_free(maps, n);
 		if (!ncand)
 			return 1;
-		rc = map_page(tr, t, INJECT_STUB, PROT_READ | PROT_WRITE, PAGE, cand, ncand,
+		rc = map_page(tr, t, INJECT_STUB, PROT_READ | PROT_WRITE, cand, ncand,
 			      NULL, code, &base, err);
 		if (rc)
 			return rc;
@@ -544,49 +543,16 @@ int tracer_scratch_pad(tracer *tr, struct tcb *t, const struct bp *b,
 		       uint64_t *code, uint64_t *table, rg_err *err)
 {
 	struct scratch *sp = NULL;
-	tracer_map *maps;
-	size_t n;
-	uint64_t lo, hi;
 	int rc = scratch_near(tr, t, b, true, PAD_CODE_MAX, &sp, err);
 
 	if (rc)
 		return rc > 0 ? 1 : rc;
 	*code = sp->base + sp->oot_next;
-	if (tracer_read_maps(t->as->pid, &maps, &n, err) < 0)
-		return -1;
-	object_range(maps, n, b->addr, &lo, &hi);
-	tracer_maps_free(maps, n);
-	if ((rc = table_near(tr, t, *code, lo, hi, table, err)))
+	if ((rc = table_near(tr, t, *code, b->addr, table, err)))
 		return rc;
 	/* 32-byte copies: the pad's code takes whole ones */
 	sp->oot_next += (PAD_CODE_MAX + OOT_SIZE - 1) / OOT_SIZE * OOT_SIZE;
 	return 0;
-}
-
-/* Where the brk heap starts (field 47 of /proc/PID/stat), or 0. */
-static uint64_t start_brk(pid_t pid)
-{
-	char path[64], buf[4096], *p;
-	unsigned long long v = 0;
-	ssize_t n;
-	int fd, field = 2;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	/* the command name may hold spaces and parentheses: after the last ')' */
-	if (!(p = strrchr(buf, ')')))
-		return 0;
-	for (p++; *p && field < 47; p++)
-		field += *p == ' ';
-	if (field == 47 && sscanf(p, "%llu", &v) != 1)
-		v = 0;
-	return v;
 }
 
 /* The first address in [gs, ge) ∩ [lo, hi] with PAD_CODE_MAX bytes free
@@ -646,13 +612,16 @@ int tracer_scratch_pun(tracer *tr, struct tcb *t, uint64_t site, uint64_t lo,
 	struct aspace *as = t->as;
 	tracer_map *maps;
 	size_t n;
-	uint64_t at, first, end, brk;
+	uint64_t at, first, end;
+	unsigned long long brk;
 	int64_t res = 0;
 	int rc;
 
 	if (tracer_read_maps(as->pid, &maps, &n, err) < 0)
 		return -1;
-	brk = start_brk(as->pid);
+	/* where the brk heap starts (field 47 of stat), or 0 */
+	if (tracer_proc_stat_field(as->pid, 47, &brk) != 0)
+		brk = 0;
 	at = pun_place(maps, n, brk, brk ? brk + BRK_ROOM : 0, site, lo, hi);
 	tracer_maps_free(maps, n);
 	if (!at)
@@ -677,5 +646,5 @@ int tracer_scratch_pun(tracer *tr, struct tcb *t, uint64_t site, uint64_t lo,
 		as->data[as->ndata++] = (struct scratch){ pg, 0, PAGE };
 	}
 	*code = at;
-	return table_near(tr, t, at, first, end, table, err);
+	return table_near(tr, t, at, at, table, err);
 }

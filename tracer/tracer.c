@@ -230,6 +230,31 @@ long tracer_proc_status_field(pid_t tid, const char *field)
 	return val;
 }
 
+int tracer_proc_stat_field(pid_t pid, int field, unsigned long long *val)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd, k = 2;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* field 2, the command name, may hold spaces and parentheses: the
+	 * fields go on after its last ')' (field 3, the state, is a letter) */
+	if (!(p = strrchr(buf, ')')))
+		return 1;
+	for (p++; *p && k < field; p++)
+		k += *p == ' ';
+	if (k != field || field < 4 || sscanf(p, "%llu", val) != 1)
+		return 1;
+	return 0;
+}
+
 bool tracer_is_own_thread(const tracer *tr, pid_t tid)
 {
 	long tgid = tracer_proc_status_field(tid, "Tgid");

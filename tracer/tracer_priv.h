@@ -301,6 +301,10 @@ int tracer_open_mem(pid_t pid, rg_err *err);
 uint64_t tracer_read_auxv_entry(pid_t pid);
 /* A numeric field of /proc/TID/status ("Tgid"), or -1 when the thread is gone. */
 long tracer_proc_status_field(pid_t tid, const char *field);
+/* Field number field (4 or more, as proc(5) counts them) of /proc/PID/stat:
+ * 0 and *val; -1 when it cannot be read (the process is gone), 1 when the
+ * field is not there. */
+int tracer_proc_stat_field(pid_t pid, int field, unsigned long long *val);
 /* Is tid a thread of the program's process (or gone already)? */
 bool tracer_is_own_thread(const tracer *tr, pid_t tid);
 long tracer_now_ms(void);
