@@ -225,7 +225,9 @@ static uint32_t add_str(cc *x, const char *s, size_t len)
 		c->strs = xrealloc(c->strs, x->cap_strs * sizeof(*c->strs));
 		c->strlens = xrealloc(c->strlens, x->cap_strs * sizeof(*c->strlens));
 	}
-	c->strs[c->nstrs] = xstrndup(s, len);
+	/* all len bytes: a literal may hold "\0", which strndup would stop at */
+	c->strs[c->nstrs] = memcpy(xmalloc(len + 1), s, len);
+	c->strs[c->nstrs][len] = '\0';
 	c->strlens[c->nstrs] = len;
 	return (uint32_t)c->nstrs++;
 }
