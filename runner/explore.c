@@ -139,11 +139,21 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 			o->strategy = EXPLORE_DFS;
 		else
 			return xusage("--strategy takes random, pct or dfs, not '%s'", v);
-	} else if (!strcmp(name, "--depth") || !strcmp(name, "--preemptions")) {
-		if (!parse_long(v, name[2] == 'd' ? 1 : 0, 64, &x))
-			return xusage("%s takes a number from %d to 64, not '%s'", name,
-				      name[2] == 'd' ? 1 : 0, v);
-		*(name[2] == 'd' ? &o->depth : &o->bound) = (int)x;
+	} else if (!strcmp(name, "--depth")) {
+		if (!parse_long(v, 1, 64, &x))
+			return xusage("--depth takes a number from 1 to 64, not '%s'", v);
+		o->depth = (int)x;
+	} else if (!strcmp(name, "--delays") || !strcmp(name, "--preemptions")) {
+		enum explore_bound_kind k = name[2] == 'd' ? EXPLORE_DELAYS : EXPLORE_PREEMPTIONS;
+
+		if (!parse_long(v, 0, 64, &x))
+			return xusage("%s takes a number from 0 to 64, not '%s'", name, v);
+		if (o->bound_set && o->bound_kind != k)
+			return xusage("--delays and --preemptions are two bounds of dfs: "
+				      "give one");
+		o->bound_set = true;
+		o->bound_kind = k;
+		o->bound = (int)x;
 	} else if (!strcmp(name, "--pct-steps")) {
 		if (!parse_long(v, 1, 1L << 30, &o->est_steps))
 			return xusage("--pct-steps takes a positive number, not '%s'", v);
@@ -212,7 +222,7 @@ static int take_valued(struct xopts *o, const char *name, const char *v)
 static int parse_opts(struct xopts *o, int argc, char **argv)
 {
 	static const char *const valued[] = {
-		"--at", "--strategy", "--depth", "--preemptions", "--pct-steps",
+		"--at", "--strategy", "--depth", "--delays", "--preemptions", "--pct-steps",
 		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
 		"--output", "--report", "--expect-exit", "--expect-stdout",
 		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
@@ -224,7 +234,7 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->sync = true;
 	o->depth = 3;
-	o->bound = 2;
+	o->bound = 3;          /* dfs, of delays unless --preemptions K */
 	o->schedules = 1000;
 	o->seed = 1;
 	o->shard_n = 1;
@@ -285,18 +295,22 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 
 /* ---- scheduling points ---- */
 
-static void add_point(struct xctx *c, const char *at, enum explore_point_kind k)
+/* The point at, added once; its index. */
+static size_t add_point(struct xctx *c, const char *at, enum explore_point_kind k)
 {
 	for (size_t i = 0; i < c->npoints; i++)
 		if (!strcmp(c->at[i], at))
-			return;
+			return i;
 	if (c->npoints == c->cappoints) {
 		c->cappoints = c->cappoints ? 2 * c->cappoints : 16;
 		c->at = xrealloc(c->at, c->cappoints * sizeof(*c->at));
 		c->kinds = xrealloc(c->kinds, c->cappoints * sizeof(*c->kinds));
+		c->quiet = xrealloc(c->quiet, c->cappoints * sizeof(*c->quiet));
 	}
 	c->at[c->npoints] = xstrdup(at);
-	c->kinds[c->npoints++] = k;
+	c->quiet[c->npoints] = false;
+	c->kinds[c->npoints] = k;
+	return c->npoints++;
 }
 
 struct line_walk {
@@ -333,10 +347,17 @@ static void add_lines(struct line_walk *w, dwarfx *dx)
 		size_t *plus = NULL, nplus = 0;
 		rg_err err = RG_ERR_INIT;
 
-		add_point(w->c, at, XP_LINE);
-		if (!w->c->o->lines_only &&
-		    dwarfx_line_accesses(dx, at, &plus, &nplus, &err) != DWARFX_OK)
-			rg_trace("no instruction points in '%s': %s", at, err.msg);
+		size_t own = add_point(w->c, at, XP_LINE);
+		bool quiet = false;
+
+		if (!w->c->o->lines_only) {
+			if (dwarfx_line_accesses(dx, at, &plus, &nplus, &err) != DWARFX_OK)
+				rg_trace("no instruction points in '%s': %s", at, err.msg);
+			else
+				quiet = !nplus || plus[0] != 0;
+		}
+		/* its first instruction touches nothing shared: dfs deviates there last */
+		w->c->quiet[own] = quiet;
 		for (size_t k = 0; k < nplus; k++) {
 			char *in;
 
@@ -791,12 +812,15 @@ static size_t failing_devs(const struct search *se, explore_dev **out)
 static int search(struct xctx *c, struct search *se)
 {
 	explore_cfg cfg = { c->o->strategy, c->o->seed, c->o->depth, 0, c->o->bound };
-	explore_dfs *dfs = c->o->strategy == EXPLORE_DFS ? explore_dfs_new(c->o->bound) : NULL;
+	explore_dfs *dfs = c->o->strategy == EXPLORE_DFS ?
+			   explore_dfs_new(c->o->bound, c->o->bound_kind) : NULL;
 	int rc = 0;
 	bool mine;
 
 	if (dfs && c->o->shard_n > 1)
 		explore_dfs_set_shard(dfs, (unsigned)c->o->shard_i, (unsigned)c->o->shard_n);
+	if (dfs)
+		explore_dfs_set_quiet(dfs, c->quiet, c->npoints);
 
 	if (c->o->strategy == EXPLORE_PCT && (rc = pct_steps(c, &cfg, se)) != 0)
 		goto out;
@@ -842,6 +866,8 @@ static int search(struct xctx *c, struct search *se)
 	}
 out:
 	progress(c, se, true);
+	if (dfs)
+		se->diverged = explore_dfs_diverged(dfs);
 	explore_dfs_free(dfs);
 	return rc;
 }
@@ -899,7 +925,7 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 		       explore_dev **devs, size_t *n, size_t *runs)
 {
-	explore_dfs *dfs = explore_dfs_new(bound);
+	explore_dfs *dfs = explore_dfs_new(bound, EXPLORE_PREEMPTIONS);
 	explore_sched sc;
 	bool found = false;
 
@@ -969,6 +995,12 @@ static const char *strategy_name(enum explore_kind k)
 {
 	return k == EXPLORE_PCT ? "pct" : k == EXPLORE_DFS ? "dfs" :
 	       k == EXPLORE_FORCED ? "replay" : "random";
+}
+
+/* What a dfs bound counts, singular. */
+static const char *bound_word(const struct xopts *o)
+{
+	return o->bound_kind == EXPLORE_PREEMPTIONS ? "preemption" : "delay";
 }
 
 static void say_failure(const explore_run *r)
@@ -1063,18 +1095,27 @@ static void summary(const struct xctx *c, const struct search *se)
 		       se->fail_id, se->fail_run.npreempt,
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps);
 	else if (se->exhausted && c->o->shard_n > 1)
-		printf("  every schedule of shard %ld/%ld with at most %d preemption%s "
+		printf("  every schedule of shard %ld/%ld with at most %d %s%s "
 		       "was run (and %ld of other shards, to find where the tree "
 		       "branches)\n", c->o->shard_i, c->o->shard_n, c->o->bound,
-		       c->o->bound == 1 ? "" : "s", se->learning);
+		       bound_word(c->o), c->o->bound == 1 ? "" : "s", se->learning);
 	else if (se->exhausted)
-		printf("  every schedule with at most %d preemption%s was run\n",
-		       c->o->bound, c->o->bound == 1 ? "" : "s");
+		printf("  every schedule with at most %d %s%s was run\n",
+		       c->o->bound, bound_word(c->o), c->o->bound == 1 ? "" : "s");
 	else if (!c->o->replay && se->tried > 1 && se->distinct == 1)
 		/* many schedules, one order: the points gave no choice */
 		printf("  every schedule ran the same interleaving: no point offered a "
 		       "choice of thread%s\n", c->o->nat ? "; add points with --at" :
 		       "; name the code to search with --at FILE");
+	if (se->diverged)
+		printf("  %ld run%s did not replay the choices before its own: the "
+		       "program decides differently from run to run, and the schedules "
+		       "below %s were not searched\n", se->diverged,
+		       se->diverged == 1 ? "" : "s", se->diverged == 1 ? "it" : "them");
+	/* past what dfs keeps of its earlier passes (explore_strategy.c) */
+	if (se->learning && c->o->shard_n <= 1)
+		printf("  (and %ld runs again of schedules of earlier passes, to find "
+		       "where the tree branches)\n", se->learning);
 }
 
 /* --replay ID: that one schedule. */
@@ -1252,6 +1293,7 @@ static void xctx_release(struct xctx *c)
 		free(c->at[i]);
 	free(c->at);
 	free(c->kinds);
+	free(c->quiet);
 	if (c->has_re)
 		regfree(&c->re);
 }

@@ -21,6 +21,8 @@ struct xopts {
 	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
 	enum explore_kind strategy;
 	int depth, bound;
+	enum explore_bound_kind bound_kind; /* dfs: what bound counts (delays by default) */
+	bool bound_set;        /* --delays or --preemptions given */
 	long est_steps;        /* --pct-steps, 0: from a first run */
 	long schedules;
 	long time_ms;
@@ -49,6 +51,7 @@ struct xctx {
 	plan p;
 	char **at;             /* per gate: its at: text */
 	enum explore_point_kind *kinds;
+	bool *quiet;           /* per point: a line whose first instruction touches nothing shared */
 	size_t npoints, cappoints;
 	run_opts ro;
 	regex_t re;
@@ -62,7 +65,8 @@ struct search {
 	rg_intmap seen;        /* interleaving hashes */
 	size_t distinct;
 	bool exhausted;        /* dfs: every schedule within the bound was run */
-	long learning;         /* dfs shard: runs of other shards' subtrees */
+	long learning;         /* dfs: runs only to learn the tree (other shards', earlier passes') */
+	long diverged;         /* dfs runs that did not replay their prefix */
 	/* for --report: the failure as found, shrunk and replayed */
 	size_t found_preempt, found_steps, shrink_runs, ndevs;
 	long reproduced;       /* best replays of a gates file that reproduced, -1 none */

@@ -207,17 +207,54 @@ size_t explore_deviations(const explore_sched *s, explore_dev **out)
 
 /* ---- depth-first search ---- */
 
+unsigned explore_choice_cost(enum explore_bound_kind kind, int cur, const int *runnable,
+			     size_t n, int chosen)
+{
+	size_t from = 0, to = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (runnable[i] == cur)
+			from = i;
+		if (runnable[i] == chosen)
+			to = i;
+	}
+	if (kind == EXPLORE_PREEMPTIONS)
+		return has(runnable, n, cur) && chosen != cur;
+	/* from: the default's place (cur's when it can run, else the lowest) */
+	if (!has(runnable, n, cur))
+		from = 0;
+	return (unsigned)((to + n - from) % n);
+}
+
 struct dfs_node {
 	int cur;
+	long gate;
 	int *runnable;
 	size_t n;
 	int chosen;
 	bool *tried;           /* per runnable[i] */
-	size_t preempts;       /* in the steps before this one */
+	size_t spent;          /* of the bound, in the steps before this one */
+	size_t quiet;          /* deviations at quiet points, in the steps before */
 };
 
+/*
+ * The search runs in phases, each a depth-first pass over the tree: phase
+ * (cost, quiet) hands out the schedules that spend exactly cost of the
+ * bound, quiet of it at quiet points.  Phases go by cost, 0 to the bound
+ * (iterative bounding: fewest delays first), and within one cost by quiet,
+ * 0 up.  A pass also runs schedules of earlier phases that lead to its
+ * own, to learn where the tree branches (not fresh: the caller does not
+ * count them), and skips, unrun, those that lead to none.
+ */
 struct explore_dfs {
 	int bound;
+	enum explore_bound_kind kind;
+	bool *quiet_at;        /* per point, from explore_dfs_set_quiet; NULL: none */
+	size_t nquiet_at;
+	size_t cost, quiet;    /* the phase */
+	bool quiet_seen;       /* a decision at a quiet point offered a choice */
+	long level_fresh;      /* schedules of this phase's cost, any shard's */
+	bool fresh;            /* the schedule handed out last is the phase's */
 	struct dfs_node *v;
 	size_t n, cap;
 	int *next;             /* the next prefix */
@@ -229,13 +266,31 @@ struct explore_dfs {
 	long nsub;             /* subtrees entered so far, in DFS order */
 	long sub;              /* the ordinal of the current schedule's subtree */
 	bool owned;            /* the schedule next handed out is this shard's */
+	long diverged;         /* runs that did not follow their prefix */
+	/* what schedules that may lead to a later phase decided, by prefix */
+	struct dfs_known *known;
+	size_t nknown, capknown, known_steps;
 };
 
-explore_dfs *explore_dfs_new(int bound)
+/*
+ * At most this many decisions are kept in known (some tens of MiB); past
+ * it a later pass runs such a schedule again instead.
+ */
+#define DFS_KNOWN_STEPS (1u << 20)
+
+struct dfs_known {
+	uint64_t key;          /* explore_hash of the prefix */
+	int *prefix;
+	size_t nprefix;
+	explore_sched run;     /* steps only */
+};
+
+explore_dfs *explore_dfs_new(int bound, enum explore_bound_kind kind)
 {
 	explore_dfs *d = xcalloc(1, sizeof(*d));
 
 	d->bound = bound;
+	d->kind = kind;
 	d->shard_n = 1;
 	d->owned = true;
 	d->nsub = 1;           /* the first schedule's subtree is number 0 */
@@ -259,9 +314,19 @@ void explore_dfs_set_shard(explore_dfs *d, unsigned i, unsigned n)
 	d->owned = d->sub % (long)n == (long)i;
 }
 
+void explore_dfs_set_quiet(explore_dfs *d, const bool *quiet, size_t n)
+{
+	if (d->started)
+		rg_bug("explore_dfs_set_quiet on a started search");
+	free(d->quiet_at);
+	d->quiet_at = xcalloc(n ? n : 1, sizeof(bool));
+	memcpy(d->quiet_at, quiet, n * sizeof(bool));
+	d->nquiet_at = n;
+}
+
 bool explore_dfs_owned(const explore_dfs *d)
 {
-	return d->owned;
+	return d->owned && d->fresh;
 }
 
 static void node_release(struct dfs_node *nd)
@@ -270,31 +335,105 @@ static void node_release(struct dfs_node *nd)
 	free(nd->tried);
 }
 
+static void cut_tree(explore_dfs *d, size_t from)
+{
+	for (size_t k = from; k < d->n; k++)
+		node_release(&d->v[k]);
+	if (d->n > from)
+		d->n = from;
+}
+
 void explore_dfs_free(explore_dfs *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->n; i++)
-		node_release(&d->v[i]);
+	for (size_t i = 0; i < d->nknown; i++) {
+		free(d->known[i].prefix);
+		explore_sched_release(&d->known[i].run);
+	}
+	free(d->known);
+	cut_tree(d, 0);
 	free(d->v);
 	free(d->next);
+	free(d->quiet_at);
 	free(d);
 }
 
+static uint64_t prefix_key(const int *prefix, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = explore_hash(h, (uint64_t)(unsigned)prefix[i]);
+	return explore_hash(h, n);
+}
+
+static const explore_sched *known_run(const explore_dfs *d, const int *prefix, size_t n)
+{
+	uint64_t key = prefix_key(prefix, n);
+
+	for (size_t i = 0; i < d->nknown; i++)
+		if (d->known[i].key == key && d->known[i].nprefix == n &&
+		    (!n || !memcmp(d->known[i].prefix, prefix, n * sizeof(int))))
+			return &d->known[i].run;
+	return NULL;
+}
+
+/* Keeps what s decided, for later passes, if it has room. */
+static void know(explore_dfs *d, const explore_sched *s)
+{
+	struct dfs_known *k;
+
+	if (d->known_steps + s->nsteps > DFS_KNOWN_STEPS || known_run(d, s->prefix, s->nprefix))
+		return;
+	RG_GROW(d->known, d->nknown + 1, d->capknown);
+	k = &d->known[d->nknown++];
+	memset(k, 0, sizeof(*k));
+	k->key = prefix_key(s->prefix, s->nprefix);
+	k->nprefix = s->nprefix;
+	k->prefix = xcalloc(s->nprefix ? s->nprefix : 1, sizeof(int));
+	if (s->nprefix)
+		memcpy(k->prefix, s->prefix, s->nprefix * sizeof(int));
+	k->run.steps = xcalloc(s->nsteps ? s->nsteps : 1, sizeof(*s->steps));
+	for (size_t i = 0; i < s->nsteps; i++) {
+		k->run.steps[i] = s->steps[i];
+		k->run.steps[i].runnable = xcalloc(s->steps[i].n, sizeof(int));
+		memcpy(k->run.steps[i].runnable, s->steps[i].runnable,
+		       s->steps[i].n * sizeof(int));
+	}
+	k->run.nsteps = k->run.capsteps = s->nsteps;
+	d->known_steps += s->nsteps;
+}
+
+static void feed(explore_dfs *d, const explore_sched *s, const int *prefix, size_t nprefix,
+		 bool keep);
+
 bool explore_dfs_next(explore_dfs *d, explore_sched *s)
 {
-	if (d->done)
-		return false;
-	memset(s, 0, sizeof(*s));
-	s->cfg.kind = EXPLORE_DFS;
-	s->cfg.bound = d->bound;
-	if (d->started && d->nnext) {
-		s->prefix = xcalloc(d->nnext, sizeof(int));
-		memcpy(s->prefix, d->next, d->nnext * sizeof(int));
-		s->nprefix = d->nnext;
+	const explore_sched *was;
+
+	for (;;) {
+		if (d->done)
+			return false;
+		memset(s, 0, sizeof(*s));
+		s->cfg.kind = EXPLORE_DFS;
+		s->cfg.bound = d->bound;
+		if (d->started && d->nnext) {
+			s->prefix = xcalloc(d->nnext, sizeof(int));
+			memcpy(s->prefix, d->next, d->nnext * sizeof(int));
+			s->nprefix = d->nnext;
+		} else {
+			/* a pass's first schedule: the default order, phase (0, 0)'s own */
+			d->fresh = d->cost == 0 && d->quiet == 0;
+			d->level_fresh += d->fresh;
+		}
+		d->started = true;
+		/* a schedule run before, only to learn the tree: as it went then */
+		if (d->fresh || !(was = known_run(d, s->prefix, s->nprefix)))
+			return true;
+		feed(d, was, s->prefix, s->nprefix, false);
+		explore_sched_release(s);
 	}
-	d->started = true;
-	return true;
 }
 
 /* Is node i's choice the one s made, over the same runnable set? */
@@ -302,6 +441,12 @@ static bool same_node(const struct dfs_node *nd, const explore_decision *x)
 {
 	return nd->n == x->n && nd->cur == x->cur &&
 	       !memcmp(nd->runnable, x->runnable, x->n * sizeof(int));
+}
+
+/* Does a thread standing at this decision's point touch nothing shared next? */
+static bool at_quiet(const explore_dfs *d, long gate)
+{
+	return gate >= 0 && (size_t)gate < d->nquiet_at && d->quiet_at[gate];
 }
 
 /*
@@ -315,8 +460,8 @@ static bool same_node(const struct dfs_node *nd, const explore_decision *x)
  * the first schedule of a level-1 subtree, and so on: every shard runs
  * those first schedules (not its own, when another shard owns them:
  * explore_dfs_owned says so) and so numbers the subtrees alike; a subtree
- * of another shard at level split or below is skipped unrun.  False: skip
- * this choice.
+ * of another shard at level split or below is skipped unrun.  Each phase
+ * numbers its pass's subtrees afresh.  False: skip this choice.
  */
 static bool shard_takes(explore_dfs *d, size_t bt)
 {
@@ -333,22 +478,42 @@ static bool shard_takes(explore_dfs *d, size_t bt)
 	return d->owned || level < d->split;
 }
 
-/* The deepest node with an untried alternative within the bound, marked tried. */
+/*
+ * Within this pass: is a schedule spending cost, quiet the phase's own
+ * (*fresh), or may deviations below it make one?  Every deviation below
+ * spends one or more; at most one each of it at a quiet point.  Under a
+ * preemption bound a free choice spends nothing and keeps the schedule's
+ * phase, which the pass then finds below a fresh one.
+ */
+static bool in_pass(const explore_dfs *d, size_t cost, size_t quiet, bool *fresh)
+{
+	*fresh = cost == d->cost && quiet == d->quiet;
+	return *fresh || (cost < d->cost && quiet <= d->quiet &&
+			  d->quiet - quiet <= d->cost - cost);
+}
+
+/* The deepest node with an untried alternative in this pass, marked tried. */
 static bool backtrack(explore_dfs *d)
 {
 	while (d->n) {
 		struct dfs_node *nd = &d->v[d->n - 1];
-		bool cur_ok = has(nd->runnable, nd->n, nd->cur);
 
 		for (size_t i = 0; i < nd->n; i++) {
-			size_t p = nd->preempts + (cur_ok && nd->runnable[i] != nd->cur);
+			unsigned c = explore_choice_cost(d->kind, nd->cur, nd->runnable, nd->n,
+							 nd->runnable[i]);
+			bool fresh;
 
-			if (nd->tried[i] || p > (size_t)d->bound)
+			if (nd->tried[i] || !in_pass(d, nd->spent + c,
+						     nd->quiet + (c && at_quiet(d, nd->gate)),
+						     &fresh))
 				continue;
 			nd->tried[i] = true;
 			nd->chosen = nd->runnable[i];
+			/* whoever's it is: a later cost may have schedules (next_phase) */
+			d->level_fresh += fresh;
 			if (!shard_takes(d, d->n - 1))
 				continue;
+			d->fresh = fresh;
 			d->next = xrealloc(d->next, d->n * sizeof(int));
 			for (size_t k = 0; k < d->n; k++)
 				d->next[k] = d->v[k].chosen;
@@ -361,43 +526,114 @@ static bool backtrack(explore_dfs *d)
 	return false;
 }
 
+/*
+ * The next phase's pass, from the default order again; false when the
+ * bound is reached, or a cost had no schedule (none spends more: the last
+ * deviation of one that did spent at most one more than the rest, under
+ * either bound, or could have been a cheaper one at the same decision).
+ * Phases of quiet deviations come only once a quiet point offered a
+ * choice: a schedule's quiet deviation is a choice at a decision of a
+ * schedule of an earlier phase.
+ */
+static bool next_phase(explore_dfs *d)
+{
+	cut_tree(d, 0);
+	d->started = false;
+	d->nnext = 0;
+	d->nsub = 1;
+	d->sub = 0;
+	d->owned = d->shard_n <= 1 || d->shard_i == 0;
+	if (d->quiet < d->cost && d->quiet_seen) {
+		d->quiet++;
+		return true;
+	}
+	if (!d->level_fresh && d->cost > 0)
+		return false;
+	if (d->cost >= (size_t)d->bound)
+		return false;
+	d->cost++;
+	d->quiet = 0;
+	d->level_fresh = 0;
+	return true;
+}
+
 void explore_dfs_feed(explore_dfs *d, const explore_sched *s)
 {
-	size_t i, pre = 0;
+	feed(d, s, s->prefix, s->nprefix, true);
+}
 
+long explore_dfs_diverged(const explore_dfs *d)
+{
+	return d->diverged;
+}
+
+/*
+ * Did run s go down the tree along its prefix, node by node?  A program
+ * that decides differently from run to run may not: its threads reach
+ * other points, or others can run.  Merging such a run would cut the tree
+ * above the choice just tried and make it untried again (and the search
+ * could choose the same way for ever).
+ */
+static bool followed(const explore_dfs *d, const explore_sched *s, const int *prefix,
+		     size_t nprefix)
+{
+	if (s->nsteps < nprefix || nprefix > d->n)
+		return false;
+	for (size_t i = 0; i < nprefix; i++)
+		if (s->steps[i].chosen != prefix[i] || !same_node(&d->v[i], &s->steps[i]))
+			return false;
+	return true;
+}
+
+/* s ran with prefix (keep: just now, and it may be known for later passes) */
+static void feed(explore_dfs *d, const explore_sched *s, const int *prefix, size_t nprefix,
+		 bool keep)
+{
+	size_t i, spent = 0, quiet = 0;
+
+	/* a run that left its prefix: the tree stays as it was, below that choice unsearched */
+	if (!followed(d, s, prefix, nprefix)) {
+		d->diverged++;
+		if (!backtrack(d) && !next_phase(d))
+			d->done = true;
+		return;
+	}
 	for (i = 0; i < s->nsteps; i++) {
 		const explore_decision *x = &s->steps[i];
 		struct dfs_node *nd;
+		unsigned c;
 
-		/* a program that did not replay its prefix: its tree is cut there */
-		if (i < d->n && !same_node(&d->v[i], x)) {
-			for (size_t k = i; k < d->n; k++)
-				node_release(&d->v[k]);
-			d->n = i;
-		}
+		/* past the prefix, a run may go elsewhere than the last one there */
+		if (i < d->n && !same_node(&d->v[i], x))
+			cut_tree(d, i);
 		if (i >= d->n) {
 			RG_GROW(d->v, d->n + 1, d->cap);
 			nd = &d->v[d->n++];
 			nd->cur = x->cur;
+			nd->gate = x->gate;
 			nd->n = x->n;
 			nd->runnable = xcalloc(x->n, sizeof(int));
 			memcpy(nd->runnable, x->runnable, x->n * sizeof(int));
 			nd->tried = xcalloc(x->n, sizeof(bool));
-			nd->preempts = pre;
+			nd->spent = spent;
+			nd->quiet = quiet;
+			d->quiet_seen |= x->n > 1 && at_quiet(d, x->gate);
 		}
 		nd = &d->v[i];
 		nd->chosen = x->chosen;
 		for (size_t k = 0; k < nd->n; k++)
 			if (nd->runnable[k] == x->chosen)
 				nd->tried[k] = true;
-		pre += x->preempt;
+		c = explore_choice_cost(d->kind, x->cur, x->runnable, x->n, x->chosen);
+		spent += c;
+		quiet += c && at_quiet(d, x->gate);
 	}
-	/* steps beyond this run's end belong to no schedule any more */
-	for (i = s->nsteps; i < d->n; i++)
-		node_release(&d->v[i]);
-	if (d->n > s->nsteps)
-		d->n = s->nsteps;
-	if (!backtrack(d))
+/* steps beyond this run's end belong to no schedule any more */
+	cut_tree(d, s->nsteps);
+	/* a later pass goes through it when it may lead to a dearer schedule */
+	if (keep && spent < (size_t)d->bound)
+		know(d, s);
+	if (!backtrack(d) && !next_phase(d))
 		d->done = true;
 }
 

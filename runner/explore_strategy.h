@@ -26,9 +26,11 @@
  *            est_steps steps, where the running thread drops below every
  *            initial priority; the highest-priority runnable thread runs
  *   dfs      depth-first over the choice tree, with at most `bound`
- *            preemptions per schedule (preemption bounding, Musuvathi and
- *            Qadeer, PLDI 2007; Deja Fu); stateless: the explored prefix is
- *            kept here and every schedule is replayed from the start
+ *            delays per schedule (delay bounding, Emmi, Qadeer and
+ *            Rakamaric, POPL 2011) or at most `bound` preemptions
+ *            (preemption bounding, Musuvathi and Qadeer, PLDI 2007; Deja
+ *            Fu); stateless: the explored prefix is kept here and every
+ *            schedule is replayed from the start
  *   forced   the default, except at the listed deviations
  *
  * Random and PCT schedules are independent: schedule INDEX of seed SEED
@@ -74,6 +76,25 @@ typedef struct explore_decision {
 	bool preempt;          /* chosen != cur while cur was runnable */
 } explore_decision;
 
+/*
+ * What a dfs bound counts.  A preemption: choosing another thread while cur
+ * could go on; a choice after cur blocked or exited is free.  A delay: the
+ * runnable threads, taken in ascending order going round from the default
+ * choice, skipped to reach the one chosen; every choice but the default
+ * costs, and a thread further round costs more.  K delays give at most
+ * about D^K / K! schedules over D decisions, whatever the number of
+ * threads; K preemptions give about (D (T - 1))^K / K! over T threads,
+ * times every order of the threads at each free choice.
+ */
+enum explore_bound_kind {
+	EXPLORE_DELAYS,
+	EXPLORE_PREEMPTIONS,
+};
+
+/* What choosing `chosen` among runnable (ascending) costs against the bound. */
+unsigned explore_choice_cost(enum explore_bound_kind kind, int cur, const int *runnable,
+			     size_t n, int chosen);
+
 /* How schedules are chosen: what an id says. */
 typedef struct explore_cfg {
 	enum explore_kind kind;
@@ -117,16 +138,30 @@ int explore_choose(explore_sched *s, int cur, long gate, long hit,
 size_t explore_deviations(const explore_sched *s, explore_dev **out);
 
 /*
- * Depth-first search with a preemption bound.  explore_dfs_next fills a
+ * Depth-first search with a delay or preemption bound.  explore_dfs_next fills a
  * schedule for the next unexplored prefix; after that schedule ran,
  * explore_dfs_feed merges what it decided into the tree.  next returns
  * false once every schedule within the bound has been run.
  */
 typedef struct explore_dfs explore_dfs;
-explore_dfs *explore_dfs_new(int bound);
+explore_dfs *explore_dfs_new(int bound, enum explore_bound_kind kind);
 void explore_dfs_free(explore_dfs *d);
 bool explore_dfs_next(explore_dfs *d, explore_sched *s);
 void explore_dfs_feed(explore_dfs *d, const explore_sched *s);
+/*
+ * Runs that did not go down the tree along their prefix (a program that
+ * decides differently from run to run): each left the tree as it was, and
+ * the schedules below its choice unsearched.
+ */
+long explore_dfs_diverged(const explore_dfs *d);
+/*
+ * quiet[g]: a thread standing at point g touches nothing another thread
+ * sees before its next point (a line whose first instruction works on its
+ * own stack or registers), so that deviating there is tried after
+ * deviating elsewhere, among schedules that spend as much of the bound.
+ * Before the first explore_dfs_next.
+ */
+void explore_dfs_set_quiet(explore_dfs *d, const bool *quiet, size_t n);
 /*
  * --shard I/N of a depth-first search, set before the first next: the
  * tree is cut into subtrees at its first branching levels, numbered in

@@ -99,7 +99,7 @@ static int cmp_str(const void *a, const void *b)
 /* DFS: how many schedules until the search ends, and whether one failed. */
 static size_t run_dfs(const struct model *m, int bound, bool *failed, size_t *fail_at)
 {
-	explore_dfs *d = explore_dfs_new(bound);
+	explore_dfs *d = explore_dfs_new(bound, EXPLORE_PREEMPTIONS);
 	explore_sched s;
 	size_t n = 0;
 
@@ -197,10 +197,10 @@ END_TEST
  * The schedules a (possibly sharded) DFS runs as its own, each as the
  * string of its choices, sorted; *runs counts every run, discovery included.
  */
-static char **dfs_schedules(const struct model *m, int bound, unsigned i, unsigned n,
-			    size_t *count, size_t *runs)
+static char **dfs_schedules(const struct model *m, enum explore_bound_kind kind, int bound,
+			    unsigned i, unsigned n, size_t *count, size_t *runs)
 {
-	explore_dfs *d = explore_dfs_new(bound);
+	explore_dfs *d = explore_dfs_new(bound, kind);
 	explore_sched s;
 	char **v = NULL;
 
@@ -237,14 +237,21 @@ START_TEST(dfs_shards_partition_the_tree)
 {
 	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
 	static const struct model four = { 4, 2, { LOAD, STORE_INC } };
-	const struct { const struct model *m; int bound; } cases[] = {
-		{ &lost_update, 64 }, { &three, 1 }, { &three, 2 }, { &three, 64 },
-		{ &four, 2 },
+	const struct {
+		const struct model *m;
+		enum explore_bound_kind kind;
+		int bound;
+	} cases[] = {
+		{ &lost_update, EXPLORE_PREEMPTIONS, 64 }, { &three, EXPLORE_PREEMPTIONS, 1 },
+		{ &three, EXPLORE_PREEMPTIONS, 2 }, { &three, EXPLORE_PREEMPTIONS, 64 },
+		{ &four, EXPLORE_PREEMPTIONS, 2 }, { &three, EXPLORE_DELAYS, 2 },
+		{ &four, EXPLORE_DELAYS, 3 },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		size_t nall, runs;
-		char **all = dfs_schedules(cases[c].m, cases[c].bound, 0, 1, &nall, &runs);
+		char **all = dfs_schedules(cases[c].m, cases[c].kind, cases[c].bound, 0, 1,
+					   &nall, &runs);
 
 		ck_assert_uint_eq(runs, nall);
 		for (unsigned n = 2; n <= 7; n++) {
@@ -253,7 +260,8 @@ START_TEST(dfs_shards_partition_the_tree)
 
 			for (unsigned i = 0; i < n; i++) {
 				size_t k, r;
-				char **v = dfs_schedules(cases[c].m, cases[c].bound, i, n, &k, &r);
+				char **v = dfs_schedules(cases[c].m, cases[c].kind, cases[c].bound,
+							 i, n, &k, &r);
 
 				extra += r - k;
 				got = xrealloc(got, (ngot + k + 1) * sizeof(*got));
@@ -277,6 +285,199 @@ START_TEST(dfs_shards_partition_the_tree)
 			free(all[k]);
 		free(all);
 	}
+}
+END_TEST
+
+/*
+ * What a schedule (a string of thread digits) costs, counted here apart
+ * from explore_choice_cost: a preemption leaves a thread that had
+ * operations left; a delay skips, going round the thread numbers from
+ * the default, each thread that could run.
+ */
+static int cost_of(const struct model *m, enum explore_bound_kind kind, const char *str)
+{
+	int left[8], cur = -1, cost = 0;
+
+	for (int t = 0; t < m->nthreads; t++)
+		left[t] = m->nops;
+	for (const char *p = str; *p; p++) {
+		int c = *p - '0', from = cur;
+
+		if (from < 0 || !left[from])
+			for (from = 0; !left[from]; from++)
+				;
+		if (kind == EXPLORE_PREEMPTIONS)
+			cost += c != from && cur >= 0 && left[cur];
+		else
+			for (int t = from; t != c; t = (t + 1) % m->nthreads)
+				cost += left[t] > 0;
+		left[c]--;
+		cur = c;
+	}
+	return cost;
+}
+
+/* Every interleaving of m's threads that costs at most bound, into v. */
+static void all_within(const struct model *m, enum explore_bound_kind kind, int bound,
+		       char *str, size_t len, int *left, char ***v, size_t *n)
+{
+	bool done = true;
+
+	for (int t = 0; t < m->nthreads; t++) {
+		if (!left[t])
+			continue;
+		done = false;
+		str[len] = (char)('0' + t);
+		str[len + 1] = '\0';
+		left[t]--;
+		all_within(m, kind, bound, str, len + 1, left, v, n);
+		left[t]++;
+	}
+	str[len] = '\0';
+	if (done && cost_of(m, kind, str) <= bound) {
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = xstrdup(str);
+	}
+}
+
+/*
+ * dfs runs exactly the interleavings within its bound, each once, for
+ * either bound; and delays make the smaller tree where threads are many
+ * (delay bounding's point: the cost of a choice does not grow with them).
+ */
+START_TEST(dfs_runs_exactly_the_bounded_interleavings)
+{
+	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
+	static const struct model four = { 4, 2, { LOAD, STORE_INC } };
+	const struct model *models[] = { &lost_update, &three, &four };
+	size_t count[2][3];
+
+	for (size_t mi = 0; mi < 3; mi++)
+		for (int kind = EXPLORE_DELAYS; kind <= EXPLORE_PREEMPTIONS; kind++)
+			for (int bound = 0; bound <= 3; bound++) {
+				const struct model *m = models[mi];
+				char str[16], **want = NULL, **got;
+				int left[8];
+				size_t nwant = 0, ngot, runs;
+
+				for (int t = 0; t < m->nthreads; t++)
+					left[t] = m->nops;
+				all_within(m, kind, bound, str, 0, left, &want, &nwant);
+				qsort(want, nwant, sizeof(*want), cmp_str);
+				got = dfs_schedules(m, kind, bound, 0, 1, &ngot, &runs);
+				ck_assert_uint_eq(ngot, nwant);
+				for (size_t k = 0; k < ngot; k++) {
+					ck_assert_str_eq(got[k], want[k]);
+					free(got[k]);
+					free(want[k]);
+				}
+				free(got);
+				free(want);
+				if (bound == 2)
+					count[kind][mi] = ngot;
+			}
+	ck_assert_uint_lt(count[EXPLORE_DELAYS][2], count[EXPLORE_PREEMPTIONS][2]);
+	{
+		int rr[] = { 0, 1, 2 };
+
+		/* cur 0 runnable: itself free, 1 one delay, 2 two */
+		ck_assert_uint_eq(explore_choice_cost(EXPLORE_DELAYS, 0, rr, 3, 2), 2);
+		/* cur gone: the default is the lowest; round from there */
+		ck_assert_uint_eq(explore_choice_cost(EXPLORE_DELAYS, 5, rr, 3, 1), 1);
+		ck_assert_uint_eq(explore_choice_cost(EXPLORE_DELAYS, 2, rr, 3, 0), 1);
+		ck_assert_uint_eq(explore_choice_cost(EXPLORE_PREEMPTIONS, 5, rr, 3, 2), 0);
+		ck_assert_uint_eq(explore_choice_cost(EXPLORE_PREEMPTIONS, 1, rr, 3, 2), 1);
+	}
+}
+END_TEST
+
+/*
+ * The order of a delay-bounded search: fewest delays first, and among
+ * schedules with as many, those that deviate at a quiet point (here:
+ * point 1, where the thread that just loaded stands) after the rest.  The rank of each
+ * schedule is counted here from its string; unsharded, every schedule is
+ * run once (what a pass learns is kept, not run again).
+ */
+START_TEST(dfs_fewest_delays_first_quiet_last)
+{
+	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
+	const bool quiet[2] = { false, true };
+	explore_dfs *d = explore_dfs_new(3, EXPLORE_DELAYS);
+	explore_sched s;
+	int last_cost = 0, last_quiet = 0;
+	size_t runs = 0, quiet_ones = 0;
+
+	explore_dfs_set_quiet(d, quiet, 2);
+	while (explore_dfs_next(d, &s)) {
+		int left[3] = { 2, 2, 2 }, cur = -1, cost = 0, nquiet = 0;
+
+		ck_assert(explore_dfs_owned(d));
+		run_model(&three, &s);
+		for (size_t k = 0; k < s.nsteps; k++) {
+			int c = s.steps[k].chosen, from = cur, here = 0;
+
+			if (from < 0 || !left[from])
+				for (from = 0; !left[from]; from++)
+					;
+			for (int t = from; t != c; t = (t + 1) % 3)
+				here += left[t] > 0;
+			cost += here;
+			nquiet += here && cur >= 0 && left[cur] == 1;
+			left[c]--;
+			cur = c;
+		}
+		ck_assert(cost > last_cost || (cost == last_cost && nquiet >= last_quiet));
+		last_cost = cost;
+		last_quiet = nquiet;
+		quiet_ones += nquiet > 0;
+		explore_dfs_feed(d, &s);
+		explore_sched_release(&s);
+		runs++;
+	}
+	explore_dfs_free(d);
+	ck_assert_int_eq(last_cost, 3);
+	ck_assert_uint_gt(quiet_ones, 0);
+	ck_assert_uint_lt(quiet_ones, runs);
+}
+END_TEST
+
+/*
+ * A program that does not replay its prefixes: every other run, thread 2
+ * is not yet runnable at the first decision.  What a pass keeps of such a
+ * run must not be fed again as if it had followed the prefix (the search
+ * would choose the same way for ever, running nothing): it ends.
+ */
+START_TEST(dfs_ends_on_a_program_that_does_not_replay)
+{
+	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
+	explore_dfs *d = explore_dfs_new(2, EXPLORE_DELAYS);
+	explore_sched s;
+	size_t runs = 0;
+
+	while (explore_dfs_next(d, &s)) {
+		int pc[3] = {0}, cur = -1;
+
+		for (;;) {
+			int runnable[3];
+			size_t n = 0;
+			long gate = -1;
+
+			for (int t = 0; t < 3; t++)
+				if (pc[t] < three.nops && !(t == 2 && runs % 2 && !s.nsteps))
+					runnable[n++] = t;
+			if (!n)
+				break;
+			if (cur >= 0 && pc[cur] < three.nops)
+				gate = pc[cur];
+			cur = explore_choose(&s, cur, gate, 1, runnable, n);
+			pc[cur]++;
+		}
+		explore_dfs_feed(d, &s);
+		explore_sched_release(&s);
+		ck_assert_uint_lt(++runs, 10000);
+	}
+	explore_dfs_free(d);
+	ck_assert_uint_gt(runs, 1);
 }
 END_TEST
 
@@ -744,6 +945,9 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, seeds_are_deterministic);
 	tcase_add_test(tc, shards_partition_indices);
 	tcase_add_test(tc, dfs_shards_partition_the_tree);
+	tcase_add_test(tc, dfs_runs_exactly_the_bounded_interleavings);
+	tcase_add_test(tc, dfs_fewest_delays_first_quiet_last);
+	tcase_add_test(tc, dfs_ends_on_a_program_that_does_not_replay);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
 	tcase_add_test(tc, writer_drops_gates);
