@@ -7,6 +7,8 @@
 #
 #   bench/explore_matrix.sh BUILD_DIR [EXAMPLE...]
 #
+# STRATEGIES="dfs" (say) runs only those strategies.
+#
 # One line per (example, strategy): explore's status and time, its summary
 # line, what it wrote, and racegate run's tally.
 set -u
@@ -40,7 +42,7 @@ for e in "${all[@]}"; do
 	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
 		continue
 	fi
-	for s in random pct dfs; do
+	for s in ${STRATEGIES:-random pct dfs}; do
 		cd "$ex/$name" || exit 1
 		rm -f "$tmp/repro.yaml"
 		t0=$(date +%s.%N)

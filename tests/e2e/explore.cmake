@@ -107,9 +107,17 @@ racegate_e2e(explore_bad_replay 2 "--replay: bad schedule id 'dev:1.2'"
   -- ${RG} explore --replay dev:1.2 -- ${LU})
 racegate_e2e(explore_bad_shard 2 "--shard takes I/N with 0 <= I < N, not '2/2'"
   -- ${RG} explore --shard 2/2 -- ${LU})
+racegate_e2e(explore_two_bounds 2 "--delays and --preemptions are two bounds of dfs: give one"
+  -- ${RG} explore --strategy dfs --delays 2 --preemptions 1 -- ${LU})
+racegate_e2e(explore_bad_delays 2 "--delays takes a number from 0 to 64, not 'two'"
+  -- ${RG} explore --strategy dfs --delays two -- ${LU})
+# no delay: the default order alone, and the search says it ran everything
+racegate_e2e(explore_dfs_delays_0 0 "no failure after 1 schedule .*dfs$"
+  "every schedule with at most 0 delays was run"
+  -- ${RG} explore --strategy dfs --delays 0 --at lost_update.c -- ${LU})
 # dfs shards split the tree (explore_search.cmake checks they add up)
 racegate_e2e(explore_dfs_shard 0 "dfs, shard 0/2$"
-  "every schedule of shard 0/2 with at most 2 preemptions was run"
+  "every schedule of shard 0/2 with at most 3 delays was run"
   -- ${RG} explore --strategy dfs --shard 0/2 -- ${LU})
 racegate_e2e(explore_no_program 2 "explore needs the program to run after '--'"
   -- ${RG} explore --at lost_update.c)

@@ -48,14 +48,10 @@ racegate_explore_example(hoisted_count hoisted_count hoisted_count.c random)
 racegate_explore_example(lost_count lost_count lost_count.c:19,lost_count.c:19+1,lost_count.c:19+2 dfs)
 # the take must find the queue empty and spin until the producer, stopped
 # between publishing and storing, is chosen: random's 50/50 at each of the
-# 80 points rarely lets the consumer catch up (seed 1: none in 1,000); pct
-# runs it ahead and its spin is cut after 10,000 decisions (found at 647,
-# about 200 s under load; dfs at 724, about 480 s): a long test
-racegate_explore_example(bounded_queue bounded_queue bounded_queue.c pct
-  SUMMARY "FAILED \\(exit status 1\\)" ARGS 3)
-# 647 schedules: about 3 minutes on an idle machine, more under load
-set_tests_properties(e2e_explore_example_bounded_queue_pct PROPERTIES TIMEOUT 900
-  ENVIRONMENT EXPECT_TIMEOUT=840)
+# 80 points rarely lets the consumer catch up (seed 1: none in 1,000), pct
+# finds it at 647 (minutes); dfs, fewest delays first, at 4
+racegate_explore_example(bounded_queue bounded_queue bounded_queue.c dfs
+  SUMMARY "FAILED \\(exit status 1\\) after [1-9][0-9]? schedules" ARGS 3)
 # the flaky sleep-and-hope test fails in the default order: explore holds
 # the task while main sleeps (as a loaded machine may) and its points slow
 # the task down; the file has the task wait for main's exit
@@ -77,6 +73,15 @@ racegate_explore_example(job_queue job_queue job_queue.c random
   YAML "at: \"\\*pthread_cond_wait\", open_when_blocked: \\[worker_[12]-stop[0-9]+\\]")
 racegate_explore_example(job_queue job_queue job_queue.c pct
   SUMMARY "FAILED \\(killed by SIGSEGV\\)")
+# dfs, fewest delays first: the bugs that need one preemption (job_queue)
+# or two (payment_ring, busy_flag) within 1,000 schedules; before
+# iterative bounding, deepest decisions first, none of these was
+racegate_explore_example(job_queue job_queue job_queue.c dfs
+  SUMMARY "FAILED \\(killed by SIGSEGV\\)")
+racegate_explore_example(payment_ring payment_ring payment_ring.c dfs
+  SUMMARY "FAILED \\(deadlock\\) after [1-9][0-9]?[0-9]? schedules")
+racegate_explore_example(busy_flag busy_flag busy_flag.c dfs
+  SUMMARY "FAILED \\((exit status 1|killed by SIGABRT)\\) after [1-9][0-9]?[0-9]? schedules")
 # Not here: kv_server (`--at handle_incr,incr_apply,handle_del --timeout 30s
 # -- ./kv_server --drive`): explore finds it, but the file it writes does
 # not reproduce every time yet (bench/README.md).

@@ -10,6 +10,10 @@ foreach(n 2 3)
     -- ${XS} shards ${EXAMPLES}/lost_update lost_update-fixed ${n}
        --at lost_update.c --preemptions 1)
 endforeach()
+# and so do shards of a delay-bounded search, in passes of 0, 1, 2 delays
+racegate_e2e(explore_dfs_shards_delays_3 0 "whole exit 0" "shard 0 exit 0" "shard 2 exit 0"
+  "schedules: whole ([0-9]+), shards \\1, shards ended 3/3$"
+  -- ${XS} shards ${EXAMPLES}/lost_update lost_update-fixed 3 --at lost_update.c --delays 2)
 
 # The found failure's files: with --fewer-gates the gates file keeps only
 # the gates the failure needs (fewer than the schedule's switches on
