@@ -242,9 +242,10 @@ struct dfs_node {
  * (cost, quiet) hands out the schedules that spend exactly cost of the
  * bound, quiet of it at quiet points.  Phases go by cost, 0 to the bound
  * (iterative bounding: fewest delays first), and within one cost by quiet,
- * 0 up.  A pass also runs schedules of earlier phases that lead to its
- * own, to learn where the tree branches (not fresh: the caller does not
- * count them), and skips, unrun, those that lead to none.
+ * 0 up.  A pass goes through the schedules of earlier phases that lead to
+ * its own, to learn where the tree branches: as they went then (known),
+ * or run again when not kept (not fresh: the caller does not count
+ * them); it skips, unrun, those that lead to none.
  */
 struct explore_dfs {
 	int bound;

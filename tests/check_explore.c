@@ -294,23 +294,28 @@ END_TEST
  * operations left; a delay skips, going round the thread numbers from
  * the default, each thread that could run.
  */
-static int cost_of(const struct model *m, enum explore_bound_kind kind, const char *str)
+static int cost_of(const struct model *m, enum explore_bound_kind kind, const char *str,
+		   int quiet_pc, int *nquiet)
 {
 	int left[8], cur = -1, cost = 0;
 
+	*nquiet = 0;
 	for (int t = 0; t < m->nthreads; t++)
 		left[t] = m->nops;
 	for (const char *p = str; *p; p++) {
-		int c = *p - '0', from = cur;
+		int c = *p - '0', from = cur, here = 0;
 
 		if (from < 0 || !left[from])
 			for (from = 0; !left[from]; from++)
 				;
 		if (kind == EXPLORE_PREEMPTIONS)
-			cost += c != from && cur >= 0 && left[cur];
+			here = c != from && cur >= 0 && left[cur];
 		else
 			for (int t = from; t != c; t = (t + 1) % m->nthreads)
-				cost += left[t] > 0;
+				here += left[t] > 0;
+		cost += here;
+		/* cur stands at point quiet_pc: it has run that many operations */
+		*nquiet += here && cur >= 0 && left[cur] && m->nops - left[cur] == quiet_pc;
 		left[c]--;
 		cur = c;
 	}
@@ -322,6 +327,7 @@ static void all_within(const struct model *m, enum explore_bound_kind kind, int 
 		       char *str, size_t len, int *left, char ***v, size_t *n)
 {
 	bool done = true;
+	int nquiet;
 
 	for (int t = 0; t < m->nthreads; t++) {
 		if (!left[t])
@@ -334,7 +340,7 @@ static void all_within(const struct model *m, enum explore_bound_kind kind, int 
 		left[t]++;
 	}
 	str[len] = '\0';
-	if (done && cost_of(m, kind, str) <= bound) {
+	if (done && cost_of(m, kind, str, -1, &nquiet) <= bound) {
 		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 		(*v)[(*n)++] = xstrdup(str);
 	}
@@ -394,9 +400,8 @@ END_TEST
 /*
  * The order of a delay-bounded search: fewest delays first, and among
  * schedules with as many, those that deviate at a quiet point (here:
- * point 1, where the thread that just loaded stands) after the rest.  The rank of each
- * schedule is counted here from its string; unsharded, every schedule is
- * run once (what a pass learns is kept, not run again).
+ * point 1, where the thread that just loaded stands) after the rest.  The
+ * rank of each schedule is counted here from its string.
  */
 START_TEST(dfs_fewest_delays_first_quiet_last)
 {
@@ -409,23 +414,14 @@ START_TEST(dfs_fewest_delays_first_quiet_last)
 
 	explore_dfs_set_quiet(d, quiet, 2);
 	while (explore_dfs_next(d, &s)) {
-		int left[3] = { 2, 2, 2 }, cur = -1, cost = 0, nquiet = 0;
+		char str[8] = "";
+		int cost, nquiet;
 
 		ck_assert(explore_dfs_owned(d));
 		run_model(&three, &s);
-		for (size_t k = 0; k < s.nsteps; k++) {
-			int c = s.steps[k].chosen, from = cur, here = 0;
-
-			if (from < 0 || !left[from])
-				for (from = 0; !left[from]; from++)
-					;
-			for (int t = from; t != c; t = (t + 1) % 3)
-				here += left[t] > 0;
-			cost += here;
-			nquiet += here && cur >= 0 && left[cur] == 1;
-			left[c]--;
-			cur = c;
-		}
+		for (size_t k = 0; k < s.nsteps; k++)
+			str[k] = (char)('0' + s.steps[k].chosen);
+		cost = cost_of(&three, EXPLORE_DELAYS, str, 1, &nquiet);
 		ck_assert(cost > last_cost || (cost == last_cost && nquiet >= last_quiet));
 		last_cost = cost;
 		last_quiet = nquiet;
