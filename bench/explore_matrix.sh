@@ -52,7 +52,11 @@ for e in "${all[@]}"; do
 		st=$?
 		t1=$(date +%s.%N)
 		sum=$(echo "$out" | grep -E "FAILED|no failure" | head -1 | sed 's/^racegate explore: //')
-		wrote=$(echo "$out" | grep -E "wrote .*reproduced|no gates file" | head -1 | sed 's/^ *//')
+		# a file written after "no gates file written: the best order ..."
+		# is the schedule as found, which did reproduce
+		wrote=$(echo "$out" | grep -E "wrote .*reproduced" | head -1 | sed 's/^ *//')
+		[ -n "$wrote" ] ||
+			wrote=$(echo "$out" | grep -E "no gates file" | head -1 | sed 's/^ *//')
 		ran="-"
 		[ -f "$tmp/repro.yaml" ] &&
 			ran=$("$rg" run -q --repeat 100 "$tmp/repro.yaml" 2>&1 | tail -1 | sed 's/^racegate: //')
