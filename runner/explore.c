@@ -283,6 +283,10 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 	}
 	if (!o->command)
 		return xusage("explore needs the program to run after '--'");
+	if (o->bound_set && o->strategy != EXPLORE_DFS && !o->replay)
+		return xusage("--delays and --preemptions bound a dfs search; "
+			      "--strategy %s takes neither",
+			      o->strategy == EXPLORE_PCT ? "pct" : "random");
 	if (o->jobs > 1 && o->strategy == EXPLORE_DFS)
 		return xusage("dfs runs its schedules one after another, each from "
 			      "what the ones before found; to run it on several "
@@ -1107,11 +1111,17 @@ static void summary(const struct xctx *c, const struct search *se)
 		printf("  every schedule ran the same interleaving: no point offered a "
 		       "choice of thread%s\n", c->o->nat ? "; add points with --at" :
 		       "; name the code to search with --at FILE");
+	if (c->o->strategy == EXPLORE_DFS && !c->o->replay && !se->failed && !se->exhausted)
+		printf("  the search stopped before every schedule with at most %d %s%s "
+		       "had run (--schedules %ld%s)\n", c->o->bound, bound_word(c->o),
+		       c->o->bound == 1 ? "" : "s", c->o->schedules,
+		       c->o->time_ms ? ", or --time" : "");
 	if (se->diverged)
-		printf("  %ld run%s did not replay the choices before its own: the "
-		       "program decides differently from run to run, and the schedules "
-		       "below %s were not searched\n", se->diverged,
-		       se->diverged == 1 ? "" : "s", se->diverged == 1 ? "it" : "them");
+		printf("  %ld run%s did not go the way %s given: the program decides "
+		       "differently from run to run, and the schedules below %s not "
+		       "searched\n", se->diverged, se->diverged == 1 ? "" : "s",
+		       se->diverged == 1 ? "it was" : "they were",
+		       se->diverged == 1 ? "that choice were" : "those choices were");
 	/* past what dfs keeps of its earlier passes (explore_strategy.c) */
 	if (se->learning && c->o->shard_n <= 1)
 		printf("  (and %ld runs again of schedules of earlier passes, to find "

@@ -111,6 +111,14 @@ racegate_e2e(explore_two_bounds 2 "--delays and --preemptions are two bounds of 
   -- ${RG} explore --strategy dfs --delays 2 --preemptions 1 -- ${LU})
 racegate_e2e(explore_bad_delays 2 "--delays takes a number from 0 to 64, not 'two'"
   -- ${RG} explore --strategy dfs --delays two -- ${LU})
+racegate_e2e(explore_bound_not_dfs 2
+  "--delays and --preemptions bound a dfs search. --strategy random takes neither"
+  -- ${RG} explore --delays 2 -- ${LU})
+# a search cut short by --schedules says it did not run everything
+racegate_e2e(explore_dfs_stopped 0 "no failure after 5 schedules .*dfs$"
+  "the search stopped before every schedule with at most 3 delays had run \\(--schedules 5\\)"
+  "!^  every schedule with at most"
+  -- ${RG} explore --strategy dfs --schedules 5 --at lost_update.c -- ${LU}-fixed)
 # no delay: the default order alone, and the search says it ran everything
 racegate_e2e(explore_dfs_delays_0 0 "no failure after 1 schedule .*dfs$"
   "every schedule with at most 0 delays was run"
