@@ -63,3 +63,38 @@ racegate_e2e(retry_flag_fixed_passes 0 "PASSED" "w2-store +opened w2-stored"
 racegate_e2e(cxx_stock_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
   "wait-for chain: .*(alice|bob) holds mutex at 0x[0-9a-f]+ \\(cxx_stock.cpp:27\\) and is held at gate"
   "!REPRODUCED" -- ${RG} run ${EX}/cxx_stock/gates.yaml -- ${EX}/cxx_stock/cxx_stock-fixed)
+
+# Their ThreadSanitizer builds, run in the test: the report names the
+# example's racing lines (read back by triage/, through triage_dump), and
+# each fix makes TSan quiet.
+if(RACEGATE_HAVE_TSAN)
+  set(TSAN_REPORT ${CMAKE_CURRENT_SOURCE_DIR}/e2e/tsan_report.sh $<TARGET_FILE:triage_dump>)
+  function(racegate_tsan_e2e name)
+    add_test(NAME e2e_${name} COMMAND ${EXPECT} ${ARGN})
+    set_tests_properties(e2e_${name} PROPERTIES LABELS e2e TIMEOUT 300)
+  endfunction()
+  racegate_tsan_e2e(tsan_report_stale_conn 0
+    "^race [0-9] x1: write .*stale_conn.c:49 in closer .* ~ read .*stale_conn.c:33 in sender .*@ global 'conn'$"
+    "^2 races from 2 warnings$" "WARNING: ThreadSanitizer: data race"
+    -- ${TSAN_REPORT} ${EX}/stale_conn/stale_conn-tsan)
+  racegate_tsan_e2e(tsan_report_tally 0
+    "^race 1 x1: (read|write) .*tally.c:(30|32) in counter .* ~ write .*tally.c:32 in counter .*@ global 'total'$"
+    "^1 races from 1 warnings$" -- ${TSAN_REPORT} ${EX}/tally/tally-tsan)
+  racegate_tsan_e2e(tsan_report_retry_flag 0
+    "^race 1 x1: write .*retry_flag.c:36 in worker .* ~ write .*retry_flag.c:36 in worker .*@ global 'saw_retry'$"
+    "^1 races from 1 warnings$" -- ${TSAN_REPORT} ${EX}/retry_flag/retry_flag-tsan)
+  racegate_tsan_e2e(tsan_report_spin_handoff 0
+    "^race [12] x1: read .*spin_handoff.c:42 in consumer .* ~ write .*spin_handoff.c:29 in producer .*@ global 'data'$"
+    "^2 races from 2 warnings$" -- ${TSAN_REPORT} ${EX}/spin_handoff/spin_handoff-tsan)
+  set(tsan_examples stale_conn tally retry_flag spin_handoff)
+  if(RACEGATE_CXX_TSAN)
+    racegate_tsan_e2e(tsan_report_cxx_stock 0
+      "^race 1 x1: read .*cxx_stock.cpp:26 in operator\\(\\) .* ~ write .*cxx_stock.cpp:27 in operator\\(\\) .*@ stack of main thread$"
+      "^1 races from 1 warnings$" -- ${TSAN_REPORT} ${EX}/cxx_stock/cxx_stock-tsan)
+    list(APPEND tsan_examples cxx_stock)
+  endif()
+  foreach(ex ${tsan_examples})
+    racegate_tsan_e2e(tsan_report_${ex}_fixed_quiet 0 "^0 races from 0 warnings$"
+      "!ThreadSanitizer" -- ${TSAN_REPORT} ${EX}/${ex}/${ex}-fixed-tsan)
+  endforeach()
+endif()
