@@ -522,6 +522,45 @@ static int parse_text(enum triage_tool tool, const char *text, size_t len, triag
 	return triage_parse(tool, "t.txt", text, len, r, err);
 }
 
+/* The first n lines of the real report name. */
+static int parse_head(const char *name, int n, triage_report **r, rg_err *err)
+{
+	size_t len, i = 0;
+	char *text = slurp(name, &len);
+	int rc;
+
+	for (int k = 0; k < n && i < len; i++)
+		k += text[i] == '\n';
+	rc = triage_parse(tool_of(name), "t.txt", text, i, r, err);
+	free(text);
+	return rc;
+}
+
+START_TEST(test_cut_reports)
+{
+	triage_report *r;
+	rg_err err = RG_ERR_INIT;
+
+	/* cut after the first access: cut short, not "one access" */
+	ck_assert_int_eq(parse_head("tsan-gcc-O1-stale_conn.txt", 5, &r, &err), TRIAGE_ERROR);
+	ck_assert_str_eq(err.msg, "t.txt:2: a warning cut short: the report ends before its SUMMARY line");
+	/* cut after the second access's header: that access has no stack */
+	ck_assert_int_eq(parse_head("tsan-gcc-O1-stale_conn.txt", 6, &r, &err), TRIAGE_ERROR);
+	ck_assert_str_eq(err.msg, "t.txt:6: a data race's second access has no stack");
+	/* cut after the first warning's closing line: one race, read whole */
+	ck_assert_int_eq(parse_head("tsan-gcc-O1-stale_conn.txt", 24, &r, &err), TRIAGE_OK);
+	ck_assert_uint_eq(triage_nraces(r), 1);
+	triage_free(r);
+	/* the second warning's start, on its own: cut short */
+	ck_assert_int_eq(parse_head("tsan-gcc-O1-stale_conn.txt", 26, &r, &err), TRIAGE_ERROR);
+	ck_assert_str_eq(err.msg, "t.txt:26: a warning cut short: the report ends before its SUMMARY line");
+	/* Helgrind cut inside the first access's stack is read as far as it goes,
+	 * and its end is not there */
+	ck_assert_int_eq(parse_head("helgrind-stale_conn.txt", 30, &r, &err), TRIAGE_ERROR);
+	ck_assert_str_eq(err.msg, "t.txt:28: a data race cut short: the report ends inside it");
+}
+END_TEST
+
 START_TEST(test_edge_texts)
 {
 	triage_report *r;
@@ -738,6 +777,7 @@ static Suite *triage_suite(void)
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_same_places);
 	tcase_add_test(tc, test_bad_reports);
+	tcase_add_test(tc, test_cut_reports);
 	tcase_add_test(tc, test_edge_texts);
 	tcase_add_test(tc, test_line_ends_and_output);
 	tcase_add_test(tc, test_truncations);

@@ -489,7 +489,15 @@ static int race_block(tsan_p *P, size_t w, size_t end, size_t summary, bool cut)
 		if (race_section(P, i, end, &race, &i) < 0)
 			goto fail;
 	}
-	if (check_race(P, w, &race) < 0 || (cut && cut_short(P, w, end) < 0))
+	if (cut) {
+		/* an access cut from its stack says more than "cut short" */
+		if ((race.a.kind && !race.a.stack.n) || (race.b.kind && !race.b.stack.n && !race.b.stack_lost))
+			check_race(P, w, &race);
+		else
+			cut_short(P, w, end);
+		goto fail;
+	}
+	if (check_race(P, w, &race) < 0)
 		goto fail;
 	if (summary) {
 		const char *p = L(P, summary) + 26;
