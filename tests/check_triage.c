@@ -604,6 +604,18 @@ static char *crlf(const char *text, size_t len, size_t *out)
 	return rg_buf_detach(&b);
 }
 
+/* text with every "\n" made "\r" (a log of lone carriage returns) */
+static char *cr(const char *text, size_t len, size_t *out)
+{
+	char *t = xstrndup(text, len);
+
+	for (size_t i = 0; i < len; i++)
+		if (t[i] == '\n')
+			t[i] = '\r';
+	*out = len;
+	return t;
+}
+
 /* text with a line of the program's own output after every line */
 static char *interleave(const char *text, size_t len, size_t *out)
 {
@@ -651,6 +663,7 @@ START_TEST(test_line_ends_and_output)
 {
 	for (const char *const *n = reports; *n; n++) {
 		expect_same_text(*n, crlf);
+		expect_same_text(*n, cr);
 		expect_same_text(*n, interleave);
 	}
 }

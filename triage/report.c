@@ -40,7 +40,7 @@ int tr_fail(triage_report *r, size_t line, const char *fmt, ...)
 
 /* ---- lines ---- */
 
-/* Copies [s, s + n) without '\r' and ANSI escape sequences (ESC [ ... final). */
+/* Copies [s, s + n) without ANSI escape sequences (ESC [ ... final byte). */
 static char *clean_line(const char *s, size_t n)
 {
 	char *out = xmalloc(n + 1), *o = out;
@@ -54,9 +54,7 @@ static char *clean_line(const char *s, size_t n)
 			i++;       /* the final byte */
 			continue;
 		}
-		if (s[i] != '\r')
-			*o++ = s[i];
-		i++;
+		*o++ = s[i++];
 	}
 	*o = '\0';
 	return out;
@@ -109,14 +107,17 @@ static int split_lines(triage_report *r, const char *text, size_t len)
 	if (nul) {
 		size_t line = 1;
 		for (const char *p = text; p < nul; p++)
-			line += *p == '\n';
+			line += *p == '\n' || (*p == '\r' && p[1] != '\n');
 		return tr_fail(r, line, "a NUL byte: not a text report");
 	}
+	/* '\n', "\r\n" and a lone '\r' (a progress line's return) end a line */
 	for (i = 0; i <= len; i++) {
-		if (i == len || text[i] == '\n') {
+		if (i == len || text[i] == '\n' || text[i] == '\r') {
 			if (i == len && start == len)
-				break;      /* no empty line after the last '\n' */
+				break;      /* no empty line after the last end */
 			add_line(r, &cap, text + start, i - start);
+			if (i + 1 < len && text[i] == '\r' && text[i + 1] == '\n')
+				i++;
 			start = i + 1;
 		}
 	}

@@ -81,7 +81,7 @@
  * call) are frames like the others; a report of several processes (PID
  * prefixes) keeps each process's threads apart (triage_thread.pid).
  *
- * Lines: '\n' or "\r\n"; ANSI colour sequences (TSan's color=always) are
+ * Lines: end at '\n', "\r\n" or a lone '\r'; ANSI colour sequences (TSan's color=always) are
  * removed; leading blanks are ignored.  A NUL byte is an error (not text).
  * Not read: lines with a prefix of their own (a CI log's timestamps), XML,
  * TSan's custom stack_trace_format, valgrind's --log-fd into one stream

@@ -9,7 +9,7 @@
 #include "triage.h"
 
 /*
- * The report's text as lines: '\r' and ANSI colour sequences removed,
+ * The report's text as lines: ANSI colour sequences removed,
  * leading blanks skipped.  For valgrind, the "==PID== " prefix is taken off
  * (pid says whose it was) and a line without one is the program's output
  * (vg false: the valgrind parsers skip it).
