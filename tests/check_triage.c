@@ -568,6 +568,8 @@ START_TEST(test_edge_texts)
 	static const char nul[] = "WARNING: ThreadSanitizer: data race\n\0x\n";
 	static const char xml[] = "<?xml version=\"1.0\"?>\n<valgrindoutput>\n";
 	static const char vg_other[] = "==12== Memcheck, a memory error detector\n==12== \n";
+	static const char stamped[] = "12:00:01 ==================\n"
+				      "12:00:01 WARNING: ThreadSanitizer: data race (pid=1)\n";
 
 	/* a TSan run without warnings prints nothing */
 	ck_assert_int_eq(parse_text(TRIAGE_TSAN, "", 0, &r, &err), TRIAGE_OK);
@@ -586,6 +588,10 @@ START_TEST(test_edge_texts)
 	ck_assert_int_eq(parse_text(TRIAGE_DRD, vg_other, strlen(vg_other), &r, &err), TRIAGE_NO_ENTRY);
 	ck_assert_str_eq(err.msg, "t.txt: not a DRD report: a valgrind log without DRD's banner or any data race");
 	ck_assert_int_eq(triage_detect(vg_other, strlen(vg_other)), -1);
+	/* read as having no warning, this would be a run without races */
+	ck_assert_int_eq(parse_text(TRIAGE_TSAN, stamped, strlen(stamped), &r, &err), TRIAGE_ERROR);
+	ck_assert_str_eq(err.msg, "t.txt:2: a warning that does not start its line (a prefix such "
+			 "as a CI log's timestamps?): take the prefix off");
 	ck_assert_int_eq(triage_detect(nul, 5), -1);
 }
 END_TEST

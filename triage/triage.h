@@ -83,7 +83,9 @@
  *
  * Lines: end at '\n', "\r\n" or a lone '\r'; ANSI colour sequences (TSan's color=always) are
  * removed; leading blanks are ignored.  A NUL byte is an error (not text).
- * Not read: lines with a prefix of their own (a CI log's timestamps), XML,
+ * Not read: lines with a prefix of their own (a CI log's timestamps: a
+ * TSan warning that does not start its line is an error, not a run without
+ * races), XML,
  * TSan's custom stack_trace_format, valgrind's --log-fd into one stream
  * with another tool's.
  *

@@ -580,9 +580,14 @@ int tr_parse_tsan(triage_report *r)
 	int rc = 0;
 
 	P.ix = xmalloc((r->nlines + 1) * sizeof(*P.ix));
-	for (size_t k = 0; k < r->nlines; k++)
+	for (size_t k = 0; k < r->nlines && rc == 0; k++) {
+		const char *w = strstr(r->lines[k].s, "WARNING: ThreadSanitizer: ");
+		if (w && (w != r->lines[k].s || r->lines[k].indent))
+			rc = tr_fail(r, k + 1, "a warning that does not start its line "
+				     "(a prefix such as a CI log's timestamps?): take the prefix off");
 		if (tsan_line(&r->lines[k]))
 			P.ix[P.n++] = k;
+	}
 	while (i < P.n && rc == 0) {
 		const char *s = L(&P, i), *p = s;
 
