@@ -44,6 +44,10 @@
  *     "Thread TK ['NAME'] (tid=N, running|finished) created by thread TJ|main thread at:" + stack
  *     "Thread TK ... created at:" without a creator when TSan does not know it
  *   A thread's number is TSan's (T0 is the main thread).
+ *   "FATAL: ThreadSanitizer: ..." (TSan could not run the program, such
+ *   as "unexpected memory mapping") is an error: there is no run to read.
+ *   "==PID==ERROR: ThreadSanitizer: ..." (the program crashed: SEGV) is a
+ *   triage_skip.
  *
  * Helgrind (valgrind 3.x, --tool=helgrind).  Every line starts "==PID== ";
  *   lines without the prefix (the program's own output) are skipped.
@@ -81,30 +85,39 @@
  * call) are frames like the others; a report of several processes (PID
  * prefixes) keeps each process's threads apart (triage_thread.pid).
  *
- * Lines: end at '\n', "\r\n" or a lone '\r'; ANSI colour sequences (TSan's color=always) are
- * removed; leading blanks are ignored.  A NUL byte is an error (not text).
- * Not read: lines with a prefix of their own (a CI log's timestamps: a
- * TSan warning that does not start its line is an error, not a run without
- * races), XML,
- * TSan's custom stack_trace_format, valgrind's --log-fd into one stream
- * with another tool's.
+ * Lines end at '\n', "\r\n" or a lone '\r'; ANSI colour sequences (TSan's
+ * color=always) are removed; leading blanks are ignored.  A NUL byte is an
+ * error (not text).  Inside a TSan warning a line at the margin (not
+ * indented, not TSan's) is the program's output, printed meanwhile, and is
+ * passed over, as valgrind's lines without the prefix are.
+ * Not read: lines with a prefix of their own (a CI log's timestamps: a TSan
+ * warning that does not start its line is an error, not a run without
+ * races), XML, TSan's custom stack_trace_format, valgrind's --log-fd into
+ * one stream with another tool's, a source path with a blank in a TSan
+ * frame (the blank is taken for the one before the file).
  *
  * Places.  An access's *place* is the first frame of its stack that is
- * the program's own (triage_frame.system is false), else its first frame.
- * A frame is *system* when it is in the tool's runtime or the C or C++
- * runtime: its object is libtsan, libclang_rt, a vgpreload library,
- * libc, libpthread, libstdc++, libgcc_s, libm or the dynamic linker; or
- * its file lies in the sanitizer's or glibc's sources (libsanitizer/,
- * compiler-rt/, sanitizer_common/, ../sysdeps/, csu/) or in the C++
- * library's headers (.../include/c++/...); or its function is glibc's
- * thread start or entry (clone, start_thread, __clone_internal,
- * create_thread, __libc_start_main, __libc_start_call_main, _start)
- * and it has no file of the program.  A program's own function named
- * start_thread is taken for glibc's.
- *
- * (A frame without a file is passed over when a later one has one: clang
- * builds TSan's interceptors into the program, so "#0 free <null>
- * (prog+0x501e4)" is the program's object but not its code.)
+ * the program's own (triage_frame.system is false) and has a file, else
+ * the first that is the program's own, else its first frame.  (A frame
+ * without a file is passed over when a later one has one: clang builds
+ * TSan's interceptors into the program, so "#0 free <null> (prog+0x501e4)"
+ * is in the program's object but not its code.)  A frame is *system* when
+ * it is in the tool's runtime or the C or C++ runtime, as far as its text
+ * tells:
+ *   its object's base name starts libtsan, libclang_rt, vgpreload_, libc.so,
+ *     libc-, libpthread, libstdc++, libc++, libgcc_s, libm, ld-linux, ld64.so,
+ *     libdl or librt;
+ *   its file's path holds /libsanitizer/, compiler-rt/, /sanitizer_common/,
+ *     /sysdeps/, /include/c++/ or /c++/v1/, or starts ../sysdeps/, csu/ or
+ *     nptl/, or its base name is valgrind's (vg_replace_strmem.c,
+ *     vg_replace_malloc.c, hg_intercepts.c, drd_pthread_intercepts.c) or
+ *     glibc's clone.S, clone3.S;
+ *   its function is glibc's thread start or entry (clone, clone3, __clone,
+ *     __clone3, __clone_internal, start_thread, create_thread,
+ *     __libc_start_main, __libc_start_call_main, _start, pthread_create*)
+ *     or the C++ library's (std::..., "void std::...", __gnu_cxx::...).
+ * So a program's own function named start_thread, or code of its own in
+ * namespace std, is taken for the runtime's.
  *
  * One race per pair of places: the key of an access is its place's
  * FILE:LINE (the file as printed, the column left out), or, without a
