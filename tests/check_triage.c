@@ -588,6 +588,48 @@ START_TEST(test_edge_texts)
 	ck_assert_int_eq(parse_text(TRIAGE_DRD, vg_other, strlen(vg_other), &r, &err), TRIAGE_NO_ENTRY);
 	ck_assert_str_eq(err.msg, "t.txt: not a DRD report: a valgrind log without DRD's banner or any data race");
 	ck_assert_int_eq(triage_detect(vg_other, strlen(vg_other)), -1);
+	/* TSan's own failures, with or without the pid; a crash is a skip */
+	{
+		static const char fatal[] = "==18176==FATAL: ThreadSanitizer: failed to intercept pthread_mutex_lock\n";
+		static const char check[] = "FATAL: ThreadSanitizer CHECK failed: tsan_rtl.cpp:12 \"((x)) != (0)\"\n";
+		static const char mmap[] = "x\n==17==ERROR: ThreadSanitizer failed to allocate 0x10000 bytes\n";
+		static const char segv[] = "==9==ERROR: ThreadSanitizer: SEGV on unknown address 0x000000000000\n"
+					   "    #0 main a.c:3 (a+0x11d9)\n";
+		static const char jit[] = "WARNING: ThreadSanitizer: data race (pid=1)\n"
+					  "  Read of size 8 at 0x7fbe415ad060 by thread T2:\n"
+					  "    #0 <null> <null> (0x7fbe393235f8)\n"
+					  "    #1 run /src/t.c:311:9 (libjulia.so.0.7+0xbe8bb)\n"
+					  "  Previous write of size 8 at 0x7fbe415ad060 by main thread:\n"
+					  "    #0 <null> <null> (0x7fbe39323616)\n"
+					  "SUMMARY: ThreadSanitizer: data race (<unknown module>)\n";
+		const triage_race *race;
+		ck_assert_int_eq(parse_text(TRIAGE_TSAN, fatal, strlen(fatal), &r, &err), TRIAGE_ERROR);
+		ck_assert_str_eq(err.msg, "t.txt:1: ThreadSanitizer stopped the program: "
+				 "'failed to intercept pthread_mutex_lock'");
+		ck_assert_int_eq(parse_text(TRIAGE_TSAN, check, strlen(check), &r, &err), TRIAGE_ERROR);
+		ck_assert_str_eq(err.msg, "t.txt:1: ThreadSanitizer stopped the program: "
+				 "'CHECK failed: tsan_rtl.cpp:12 \"((x)) != (0)\"'");
+		ck_assert_int_eq(parse_text(TRIAGE_TSAN, mmap, strlen(mmap), &r, &err), TRIAGE_ERROR);
+		ck_assert_str_eq(err.msg, "t.txt:2: ThreadSanitizer stopped the program: "
+				 "'failed to allocate 0x10000 bytes'");
+		ck_assert_int_eq(parse_text(TRIAGE_TSAN, segv, strlen(segv), &r, &err), TRIAGE_OK);
+		ck_assert_uint_eq(triage_nskipped(r), 1);
+		ck_assert_str_eq(triage_skipped_at(r, 0)->what, "SEGV on unknown address 0x000000000000");
+		triage_free(r);
+		/* code of no module (a JIT): its address, no object */
+		ck_assert_int_eq(parse_text(TRIAGE_TSAN, jit, strlen(jit), &r, &err), TRIAGE_OK);
+		race = triage_race_at(r, 0);
+		ck_assert_uint_eq(race->a.stack.v[0].pc, 0x7fbe393235f8);
+		ck_assert_ptr_null(race->a.stack.v[0].object);
+		ck_assert_ptr_null(race->a.stack.v[0].function);
+		ck_assert_int_eq(triage_place(&race->a), 1);
+		ck_assert_int_eq(race->a.stack.v[1].column, 9);
+		ck_assert_str_eq(race->a.stack.v[1].object, "libjulia.so.0.7");
+		ck_assert_int_eq(triage_place(&race->b), 0);
+		ck_assert(thread_of(r, race->b.thread)->main);
+		ck_assert_str_eq(race->summary, "(<unknown module>)");
+		triage_free(r);
+	}
 	/* read as having no warning, this would be a run without races */
 	ck_assert_int_eq(parse_text(TRIAGE_TSAN, stamped, strlen(stamped), &r, &err), TRIAGE_ERROR);
 	ck_assert_str_eq(err.msg, "t.txt:2: a warning that does not start its line (a prefix such "

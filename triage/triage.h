@@ -44,10 +44,11 @@
  *     "Thread TK ['NAME'] (tid=N, running|finished) created by thread TJ|main thread at:" + stack
  *     "Thread TK ... created at:" without a creator when TSan does not know it
  *   A thread's number is TSan's (T0 is the main thread).
- *   "FATAL: ThreadSanitizer: ..." (TSan could not run the program, such
- *   as "unexpected memory mapping") is an error: there is no run to read.
- *   "==PID==ERROR: ThreadSanitizer: ..." (the program crashed: SEGV) is a
- *   triage_skip.
+ *   "[==PID==]FATAL: ThreadSanitizer..." and "[==PID==]ERROR: ThreadSanitizer
+ *   failed ..." (TSan could not go on: "unexpected memory mapping", a CHECK,
+ *   an mmap) are an error: there is no run to read.  "[==PID==]ERROR:
+ *   ThreadSanitizer: ..." (the program crashed: SEGV) is a triage_skip.
+ *   A frame's "(0xADDR)" without a module (JIT code) sets pc, not object.
  *
  * Helgrind (valgrind 3.x, --tool=helgrind).  Every line starts "==PID== ";
  *   lines without the prefix (the program's own output) are skipped.
@@ -159,7 +160,8 @@ typedef struct triage_frame {
 			      start of the object's first mapping (for a PIE or a
 			      shared object, its link-time address) */
 	bool has_offset;
-	uint64_t pc;       /* valgrind: the run-time address; 0 when not given */
+	uint64_t pc;       /* valgrind, and TSan's frames of no module: the run-time
+			      address; 0 when not given */
 	bool system;       /* in the tool's or the C/C++ runtime (see Places) */
 } triage_frame;
 

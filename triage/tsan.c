@@ -55,6 +55,14 @@ static void frame_module(const char *s, size_t *n, triage_frame *f)
 	}
 	if (!open)
 		return;
+	if (open[1] == '0' && open[2] == 'x') {
+		const char *h = open + 1;
+		if (tr_hex(&h, &off) && h == s + *n - 1) {   /* "(0x7fbe393235f8)": code of no module */
+			f->pc = off;
+			*n = (size_t)(open - 1 - s);
+			return;
+		}
+	}
 	if (strncmp(open, "(<unknown module>)", 18)) {
 		char *inner = tr_dup(open + 1, (size_t)(s + *n - 1 - (open + 1)));
 		plus = strstr(inner, "+0x");
@@ -511,38 +519,42 @@ fail:
 	return -1;
 }
 
-/* "ThreadSanitizer could not run": the run has no report to read. */
-static int fatal_line(tsan_p *P, size_t i)
+/*
+ * TSan's own trouble, "[==PID==]FATAL: ThreadSanitizer..." or
+ * "[==PID==]ERROR: ThreadSanitizer failed to ..." (no colon: TSan could
+ * not go on), as against "ERROR: ThreadSanitizer: SEGV ..." (the program
+ * crashed, a warning of its own): 1, 2, or 0 for neither; *what after
+ * "ThreadSanitizer" and its ": ".
+ */
+static int runtime_line(const char *s, const char **what)
 {
-	const char *s = L(P, i), *what = strstr(s, "ThreadSanitizer: ");
+	const char *p = s;
+	unsigned long long pid;
+	int kind;
 
-	what += 17;
+	if (tr_skip(&p, "==") && !(tr_uint(&p, &pid) && tr_skip(&p, "==")))
+		return 0;
+	if (tr_skip(&p, "FATAL: ThreadSanitizer"))
+		kind = 1;
+	else if (tr_skip(&p, "ERROR: ThreadSanitizer"))
+		kind = *p == ':' ? 2 : 1;
+	else
+		return 0;
+	tr_skip(&p, ":");
+	while (*p == ' ')
+		p++;
+	*what = p;
+	return kind;
+}
+
+/* "ThreadSanitizer could not run": the run has no report to read. */
+static int fatal_line(tsan_p *P, size_t i, const char *what)
+{
 	if (strstr(what, "unexpected memory mapping"))
 		return tr_fail(P->r, LINE(P, i), "ThreadSanitizer stopped the program: '%s' "
 			       "(run it again under 'setarch -R': the kernel spreads mappings wider than TSan expects)",
 			       what);
 	return tr_fail(P->r, LINE(P, i), "ThreadSanitizer stopped the program: '%s'", what);
-}
-
-/*
- * TSan indents every line of a warning but the first and the last (and
- * the separators); a line that starts at the margin inside one is the
- * program's own output, printed while TSan wrote the warning.  Those are
- * left out, and blank lines with them (they separate nothing TSan needs).
- */
-static bool tsan_line(const tr_line *l)
-{
-	static const char *const margin[] = {
-		"WARNING: ThreadSanitizer: ", "SUMMARY: ThreadSanitizer: ", "FATAL: ThreadSanitizer: ",
-		SEPARATOR, "==", NULL,
-	};
-
-	if (l->indent > 0 && l->s[0])
-		return true;
-	for (const char *const *m = margin; *m; m++)
-		if (!strncmp(l->s, *m, strlen(*m)))
-			return true;
-	return false;
 }
 
 /* The warning whose "WARNING:" line is i (p: after "ThreadSanitizer: "). */
@@ -573,6 +585,27 @@ static int warning(tsan_p *P, size_t i, const char *p, size_t *end)
 	return rc;
 }
 
+/*
+ * TSan indents every line of a warning but the first and the last (and
+ * the separators); a line that starts at the margin inside one is the
+ * program's own output, printed while TSan wrote the warning.  Those are
+ * left out, and blank lines with them (they separate nothing TSan needs).
+ */
+static bool tsan_line(const tr_line *l)
+{
+	static const char *const margin[] = {
+		"WARNING: ThreadSanitizer: ", "SUMMARY: ThreadSanitizer: ", "FATAL: ThreadSanitizer",
+		"ERROR: ThreadSanitizer", SEPARATOR, "==", NULL,
+	};
+
+	if (l->indent > 0 && l->s[0])
+		return true;
+	for (const char *const *m = margin; *m; m++)
+		if (!strncmp(l->s, *m, strlen(*m)))
+			return true;
+	return false;
+}
+
 int tr_parse_tsan(triage_report *r)
 {
 	tsan_p P = {r, NULL, 0, 0};
@@ -589,16 +622,17 @@ int tr_parse_tsan(triage_report *r)
 			P.ix[P.n++] = k;
 	}
 	while (i < P.n && rc == 0) {
-		const char *s = L(&P, i), *p = s;
+		const char *s = L(&P, i), *p = s, *what;
+		int kind = runtime_line(s, &what);
 
-		if (!strncmp(s, "FATAL: ThreadSanitizer: ", 24)) {
-			rc = fatal_line(&P, i);
+		if (kind == 1) {
+			rc = fatal_line(&P, i, what);
 		} else if (tr_skip(&p, "WARNING: ThreadSanitizer: ")) {
 			rc = warning(&P, i, p, &end);
 			i = end + 1;
 		} else {
-			if (!strncmp(s, "==", 2) && strstr(s, "==ERROR: ThreadSanitizer: "))
-				tr_add_skip(r, LINE(&P, i), strstr(s, "ThreadSanitizer: ") + 17);
+			if (kind == 2)
+				tr_add_skip(r, LINE(&P, i), what);
 			i++;
 		}
 	}
