@@ -1123,16 +1123,17 @@ session *session_new(plan *p, const run_opts *o, run_result *res)
  */
 static int stdin_copy(const char *data, size_t len)
 {
-	int fd = memfd_create("racegate-stdin", MFD_CLOEXEC);
+	int fd = memfd_create("racegate-stdin", MFD_CLOEXEC), ro;
+	char path[64];
 
 	if (fd < 0) {
 		const char *dir = getenv("TMPDIR");
-		char *path = xasprintf("%s/racegate-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+		char *tmp = xasprintf("%s/racegate-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
 
-		fd = mkostemp(path, O_CLOEXEC);
+		fd = mkostemp(tmp, O_CLOEXEC);
 		if (fd >= 0)
-			unlink(path);
-		free(path);
+			unlink(tmp);
+		free(tmp);
 		if (fd < 0)
 			return -1;
 	}
@@ -1151,9 +1152,17 @@ static int stdin_copy(const char *data, size_t len)
 		data += w;
 		len -= (size_t)w;
 	}
-	if (lseek(fd, 0, SEEK_SET) < 0) {
+	/* read-only from the first byte, as the read end of a pipe is: a
+	 * program that writes to its stdin gets EBADF, not a changed copy */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ro = open(path, O_RDONLY | O_CLOEXEC);
+	if (ro < 0 && lseek(fd, 0, SEEK_SET) < 0) {
 		close(fd);
 		return -1;
+	}
+	if (ro >= 0) {
+		close(fd);
+		fd = ro;
 	}
 	return fd;
 }
