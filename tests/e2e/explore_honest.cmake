@@ -31,8 +31,8 @@ racegate_e2e(explore_stdin_every_run 0 "FAILED \\(exit status 1\\)"
   "report: stdin 6 bytes, exit status exit 1" "r.yaml: valid" "r.json: valid"
   "!exit: 3" "!no input"
   -- ${XH} stdin ${RG} ${E2E_DIR} "hello\\n" --at explore_stdin.c -- ./explore_stdin)
-# bytes that are not text (a NUL, an 0xff) go to a file beside the gates
-# file, which names it
+# bytes that are not UTF-8 (an 0xff, with a NUL) go to a file beside the
+# gates file, which names it
 racegate_e2e(explore_stdin_binary_file 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 20/20" "wrote .*r.stdin: the program's stdin" "explore exit 1"
   "^stdin: \\{file: \"r.stdin\"\\}$" "r.stdin: the same bytes" "20 runs: 20 REPRODUCED"
