@@ -187,7 +187,8 @@ static const char help_text[] =
 "  expect: {exit: 1, stdout: \"counter = 1\"}\n"
 "\n"
 "Top-level keys: version: 1 (required), name: TEXT, command: [PROG, ARGS],\n"
-"timeout: 10s, on_deadlock: fail|release, threads:, gates:, sequence:, expect:.\n"
+"timeout: 10s, on_deadlock: fail|release, stdin: TEXT (what the program reads\n"
+"on every run; or a FILE's), threads:, gates:, sequence:, expect:.\n"
 "\n"
 "threads: (aliases)   main | {start: worker, nth: 2} | {name: flusher}\n"
 "                     (the name a thread sets, even after it started) |\n"
@@ -659,6 +660,12 @@ static int cmd_run(const struct cli *c)
 	o.quiet_ms = c->quiet_ms;
 	o.keep_stopped = c->keep_stopped;
 	o.no_fastpath = c->no_fastpath;
+	o.has_stdin = sp->has_stdin;
+	o.stdin_data = sp->stdin_data;
+	o.stdin_len = sp->stdin_len;
+	if (c->attach_pid && sp->has_stdin)
+		rg_warn("'%s' gives stdin:, but attach starts no program: the process "
+			"keeps the stdin it has", c->spec_path);
 	if (c->attach_pid) {
 		/* the process's output is its own; --for (or the spec's) only */
 		o.attach_pid = c->attach_pid;

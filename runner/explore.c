@@ -11,7 +11,6 @@
 #include "explore_int.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -67,7 +66,7 @@ void explore_run_release(explore_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static double elapsed_ms(const struct xctx *c)
+double explore_elapsed_ms(const struct xctx *c)
 {
 	struct timespec t;
 
@@ -562,7 +561,8 @@ static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
 
 	out->nsteps = explore_decider_steps(x, &st);
 	out->steps = xcalloc(out->nsteps ? out->nsteps : 1, sizeof(*st));
-	memcpy(out->steps, st, out->nsteps * sizeof(*st));
+	if (out->nsteps)       /* none: interrupted before the first point */
+		memcpy(out->steps, st, out->nsteps * sizeof(*st));
 	out->nwakes = explore_decider_wakes(x, &wk);
 	out->wakes = xcalloc(out->nwakes ? out->nwakes : 1, sizeof(*wk));
 	if (out->nwakes)
@@ -632,6 +632,7 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	take_run(x, sc, out);
 	out->exit_code = res.exited ? res.exit_code : -1;
 	out->signo = res.exited ? res.term_signal : 0;
+	out->timed_out = end.timed_out;
 	if (end.interrupted || interrupt_signal()) {
 		r = 1;
 	} else if (!end.started || end.failed) {
@@ -677,7 +678,7 @@ static void progress(const struct xctx *c, const struct search *se, bool done)
 		fputs("\r\033[K", stderr);
 	else
 		fprintf(stderr, "\r\033[Kexplore: %ld schedules, %zu distinct, %.1f s",
-			se->tried, se->distinct, elapsed_ms(c) / 1e3);
+			se->tried, se->distinct, explore_elapsed_ms(c) / 1e3);
 }
 
 /* The next schedule of the search, or false when there is none. */
@@ -724,6 +725,7 @@ static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
 	rg_trace("pct: %zu decisions in the default schedule", r.nsteps);
 	if (!rc && r.fail != XF_NONE) {
 		note_seen(se, &r);     /* a schedule like any other, once it counts */
+		se->timeouts = r.timed_out;
 		se->failed = true;
 		se->fail_id = xstrdup("dev:");
 		se->fail_sc = sc;
@@ -764,6 +766,7 @@ static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_
 	struct search *se = j->se;
 
 	se->tried++;
+	se->timeouts += r->timed_out;
 	note_seen(se, r);
 	progress(j->c, se, false);
 	if (r->fail == XF_NONE) {
@@ -786,7 +789,7 @@ static bool job_more(void *ctx, long k)
 	struct jobs_ctx *j = ctx;
 
 	return k < j->c->o->schedules &&
-	       !(j->c->o->time_ms && elapsed_ms(j->c) >= (double)j->c->o->time_ms);
+	       !(j->c->o->time_ms && explore_elapsed_ms(j->c) >= (double)j->c->o->time_ms);
 }
 
 /*
@@ -837,7 +840,7 @@ static int search(struct xctx *c, struct search *se)
 		explore_run r;
 
 		if (se->tried >= c->o->schedules ||
-		    (c->o->time_ms && elapsed_ms(c) >= (double)c->o->time_ms))
+		    (c->o->time_ms && explore_elapsed_ms(c) >= (double)c->o->time_ms))
 			break;
 		if (!next_schedule(c, dfs, &cfg, k, &sc)) {
 			se->exhausted = true;
@@ -846,13 +849,14 @@ static int search(struct xctx *c, struct search *se)
 		/* a dfs shard runs other shards' schedules only to learn the tree */
 		mine = !dfs || explore_dfs_owned(dfs);
 		rc = run_schedule(c, &sc, &r);
-		se->tried += mine;
-		se->learning += !mine;
-		if (rc) {
+		if (rc) {      /* cut short: not counted, nor judged */
 			explore_run_release(&r);
 			explore_sched_release(&sc);
 			break;
 		}
+		se->tried += mine;
+		se->learning += !mine;
+		se->timeouts += mine && r.timed_out;
 		if (mine)
 			note_seen(se, &r);
 		if (dfs)
@@ -880,10 +884,33 @@ out:
 
 struct shrink_ctx {
 	struct xctx *c;
-	enum explore_fail want;
+	const explore_run *found; /* the failure to keep */
 	explore_run best;      /* the latest run that failed as wanted */
 	bool stop;             /* interrupted or broken: every candidate "passes" */
 };
+
+/*
+ * Does r fail as found did: of the same kind, with the same detail (the
+ * exit status, the signal, the stdout the gates file would expect)?  A
+ * candidate that failed otherwise found another failure, which the
+ * summary, the replay id and the file would then give the first one's
+ * name.
+ */
+static bool same_failure(const explore_run *r, const explore_run *found)
+{
+	if (r->fail != found->fail)
+		return false;
+	switch (r->fail) {
+	case XF_EXIT:
+		return r->exit_code == found->exit_code;
+	case XF_SIGNAL:
+		return r->signo == found->signo;
+	case XF_STDOUT:
+		return !strcmp(r->out ? r->out : "", found->out ? found->out : "");
+	default:
+		return true;
+	}
+}
 
 static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 {
@@ -902,7 +929,7 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 		explore_sched_release(&sc);
 		return false;
 	}
-	if (r.fail != k->want) {
+	if (!same_failure(&r, k->found)) {
 		explore_run_release(&r);
 		explore_sched_release(&sc);
 		return false;
@@ -922,7 +949,7 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 }
 
 /*
- * A schedule that fails as k->want with at most bound preemptions, by a
+ * A schedule that fails as k->found did with at most bound preemptions, by a
  * depth-first search of at most budget schedules: its deviations in *devs
  * (and its run in k->best).  runs counts the schedules run.
  */
@@ -939,7 +966,7 @@ static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 		(*runs)++;
 		if (run_schedule(k->c, &sc, &r)) {
 			k->stop = true;
-		} else if (r.fail == k->want) {
+		} else if (same_failure(&r, k->found)) {
 			free(*devs);
 			*n = explore_deviations(&sc, devs);
 			explore_run_release(&k->best);
@@ -973,7 +1000,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 
 	memset(&k, 0, sizeof(k));
 	k.c = c;
-	k.want = se->fail_run.fail;
+	k.found = &se->fail_run;
 	runs = explore_shrink(&devs, &n, still_fails, &k);
 	if (k.best.nsteps || k.best.nthreads)
 		pre = k.best.npreempt;
@@ -989,143 +1016,9 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	}
 	*shrunk_id = explore_id_forced(devs, n);
 	se->ndevs = n;
+	se->shrink_cut = k.stop;
 	free(devs);
 	return runs;
-}
-
-/* ---- the summary and the report ---- */
-
-static const char *strategy_name(enum explore_kind k)
-{
-	return k == EXPLORE_PCT ? "pct" : k == EXPLORE_DFS ? "dfs" :
-	       k == EXPLORE_FORCED ? "replay" : "random";
-}
-
-/* What a dfs bound counts, singular. */
-static const char *bound_word(const struct xopts *o)
-{
-	return o->bound_kind == EXPLORE_PREEMPTIONS ? "preemption" : "delay";
-}
-
-static void say_failure(const explore_run *r)
-{
-	switch (r->fail) {
-	case XF_EXIT:
-		printf("exit status %d", r->exit_code);
-		break;
-	case XF_SIGNAL: {
-		const char *n = spec_signal_name(r->signo);
-
-		printf("killed by %s", n ? n : "a signal");
-		break;
-	}
-	default:
-		printf("%s", explore_fail_name(r->fail));
-	}
-}
-
-/* The rest of a failure's record: as found, shrunk, replayed, written. */
-static void put_report_more(rg_buf *b, const struct xctx *c, const struct search *se)
-{
-	rg_buf_printf(b, ", \"found_preemptions\": %zu, \"found_steps\": %zu, "
-		      "\"deviations\": %zu, \"shrink_runs\": %zu",
-		      se->found_preempt, se->found_steps, se->ndevs, se->shrink_runs);
-	if (se->reproduced >= 0)
-		rg_buf_printf(b, ", \"reproduced\": %ld, \"replays\": %ld",
-			      se->reproduced, c->o->verify);
-	else
-		rg_buf_puts(b, ", \"reproduced\": null, \"replays\": 0");
-	rg_buf_printf(b, ", \"gates\": %zu, \"gates_unshrunk\": %zu",
-		      se->gates_after, se->gates_before);
-	rg_buf_puts(b, ", \"gates_file\": ");
-	json_str(b, se->wrote ? c->o->out : NULL);
-	rg_buf_puts(b, ", \"trace\": ");
-	json_str(b, se->traced ? c->o->trace : NULL);
-}
-
-static int write_report(const struct xctx *c, const struct search *se,
-			const char *shrunk_id)
-{
-	rg_buf b = RG_BUF_INIT;
-	int r;
-
-	rg_buf_printf(&b, "{\"command\": \"explore\", \"strategy\": \"%s\", "
-		      "\"seed\": %" PRIu64 ", \"schedules\": %ld, \"distinct\": %zu, "
-		      "\"elapsed_ms\": %.3f, \"exhausted\": %s, \"failures\": [",
-		      c->o->replay ? "replay" : strategy_name(c->o->strategy), c->o->seed,
-		      se->tried, se->distinct, elapsed_ms(c),
-		      se->exhausted ? "true" : "false");
-	if (se->failed) {
-		rg_buf_puts(&b, "{\"kind\": ");
-		json_str(&b, explore_fail_name(se->fail_run.fail));
-		rg_buf_puts(&b, ", \"id\": ");
-		json_str(&b, se->fail_id);
-		rg_buf_puts(&b, ", \"shrunk_id\": ");
-		json_str(&b, shrunk_id ? shrunk_id : se->fail_id);
-		rg_buf_printf(&b, ", \"preemptions\": %zu, \"steps\": %zu, \"exit\": %d, "
-			      "\"signal\": %d", se->fail_run.npreempt, se->fail_run.nsteps,
-			      se->fail_run.exit_code, se->fail_run.signo);
-		put_report_more(&b, c, se);
-		rg_buf_puts(&b, "}");
-	}
-	rg_buf_puts(&b, "]}\n");
-	r = explore_save(c->o->report, b.s);
-	rg_buf_release(&b);
-	return r;
-}
-
-static void summary(const struct xctx *c, const struct search *se)
-{
-	printf("racegate explore: ");
-	if (se->failed) {
-		printf("FAILED (");
-		say_failure(&se->fail_run);
-		printf(")");
-	} else {
-		printf("no failure");
-	}
-	printf(" after %ld schedule%s (%zu distinct interleaving%s) in %.1f s, "
-	       "%zu scheduling point%s, %s", se->tried, se->tried == 1 ? "" : "s",
-	       se->distinct, se->distinct == 1 ? "" : "s", elapsed_ms(c) / 1e3,
-	       c->npoints, c->npoints == 1 ? "" : "s",
-	       c->o->replay ? "replay" : strategy_name(c->o->strategy));
-	if (!c->o->replay && c->o->strategy != EXPLORE_DFS)
-		printf(", seed %" PRIu64, c->o->seed);
-	if (c->o->shard_n > 1 && !c->o->replay)
-		printf(", shard %ld/%ld", c->o->shard_i, c->o->shard_n);
-	printf("\n");
-	if (se->failed)
-		printf("  failing schedule: %s (%zu preemption%s, %zu decisions)\n",
-		       se->fail_id, se->fail_run.npreempt,
-		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps);
-	else if (se->exhausted && c->o->shard_n > 1)
-		printf("  every schedule of shard %ld/%ld with at most %d %s%s "
-		       "was run (and %ld of other shards, to find where the tree "
-		       "branches)\n", c->o->shard_i, c->o->shard_n, c->o->bound,
-		       bound_word(c->o), c->o->bound == 1 ? "" : "s", se->learning);
-	else if (se->exhausted)
-		printf("  every schedule with at most %d %s%s was run\n",
-		       c->o->bound, bound_word(c->o), c->o->bound == 1 ? "" : "s");
-	else if (!c->o->replay && se->tried > 1 && se->distinct == 1)
-		/* many schedules, one order: the points gave no choice */
-		printf("  every schedule ran the same interleaving: no point offered a "
-		       "choice of thread%s\n", c->o->nat ? "; add points with --at" :
-		       "; name the code to search with --at FILE");
-	if (c->o->strategy == EXPLORE_DFS && !c->o->replay && !se->failed && !se->exhausted)
-		printf("  the search stopped before every schedule with at most %d %s%s "
-		       "had run (--schedules %ld%s)\n", c->o->bound, bound_word(c->o),
-		       c->o->bound == 1 ? "" : "s", c->o->schedules,
-		       c->o->time_ms ? ", or --time" : "");
-	if (se->diverged)
-		printf("  %ld run%s did not go the way %s given: the program decides "
-		       "differently from run to run, and the schedules below %s not "
-		       "searched\n", se->diverged, se->diverged == 1 ? "" : "s",
-		       se->diverged == 1 ? "it was" : "they were",
-		       se->diverged == 1 ? "that choice were" : "those choices were");
-	/* past what dfs keeps of its earlier passes (explore_strategy.c) */
-	if (se->learning && c->o->shard_n <= 1)
-		printf("  (and %ld runs again of schedules of earlier passes, to find "
-		       "where the tree branches)\n", se->learning);
 }
 
 /* --replay ID: that one schedule. */
@@ -1141,12 +1034,13 @@ static int replay(struct xctx *c, struct search *se)
 		return -1;
 	}
 	rc = run_schedule(c, &sc, &r);
-	se->tried = 1;
 	if (rc) {
 		explore_run_release(&r);
 		explore_sched_release(&sc);
 		return rc;
 	}
+	se->tried = 1;
+	se->timeouts = r.timed_out;
 	note_seen(se, &r);
 	if (r.fail != XF_NONE) {
 		se->failed = true;
@@ -1158,74 +1052,6 @@ static int replay(struct xctx *c, struct search *se)
 	explore_run_release(&r);
 	explore_sched_release(&sc);
 	return 0;
-}
-
-/*
- * " WORD" as one word to a POSIX shell: bare when it holds only characters
- * no shell treats specially (and quoting is not asked for), else in single
- * quotes with each ' as '\''.
- */
-static void put_shell_word(rg_buf *b, const char *w, bool quote)
-{
-	rg_buf_add(b, " ", 1);
-	if (!quote && *w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				      "0123456789_-+=./:,@%") == strlen(w)) {
-		rg_buf_puts(b, w);
-		return;
-	}
-	rg_buf_add(b, "'", 1);
-	for (; *w; w++)
-		if (*w == '\'')
-			rg_buf_puts(b, "'\\''");
-		else
-			rg_buf_add(b, w, 1);
-	rg_buf_add(b, "'", 1);
-}
-
-/*
- * The command that replays schedule id, as a shell would take it: the
- * points, and what judges a run (a replay that judged otherwise would not
- * fail the same way), each word quoted as it needs.
- */
-char *explore_replay_cmdline(const struct xctx *c, const char *id)
-{
-	const struct xopts *o = c->o;
-	rg_buf b = RG_BUF_INIT;
-
-	rg_buf_puts(&b, "racegate explore");
-	for (size_t i = 0; i < o->nat; i++) {
-		rg_buf_puts(&b, " --at");
-		put_shell_word(&b, o->at[i], true);
-	}
-	if (!o->sync)
-		rg_buf_puts(&b, " --no-sync");
-	if (o->lines_only)
-		rg_buf_puts(&b, " --points lines");
-	if (o->source_dir) {
-		rg_buf_puts(&b, " --source-dir");
-		put_shell_word(&b, o->source_dir, false);
-	}
-	if (o->expect_file) {
-		rg_buf_puts(&b, " --expect");
-		put_shell_word(&b, o->expect_file, false);
-	}
-	if (o->has_expect_exit && o->expect_exit)
-		rg_buf_printf(&b, " --expect-exit %d", o->expect_exit);
-	if (o->expect_stdout) {
-		rg_buf_puts(&b, " --expect-stdout");
-		put_shell_word(&b, o->expect_stdout, false);
-	}
-	if (o->timeout_ms != 10000)
-		rg_buf_printf(&b, o->timeout_ms % 1000 ? " --timeout %ldms" : " --timeout %lds",
-			      o->timeout_ms % 1000 ? o->timeout_ms : o->timeout_ms / 1000);
-	if (o->quiet_ms)
-		rg_buf_printf(&b, " --quiet-period %ldms", o->quiet_ms);
-	rg_buf_puts(&b, " --replay");
-	put_shell_word(&b, id, false);
-	rg_buf_puts(&b, " --");
-	for (char **a = o->command; *a; a++)
-		put_shell_word(&b, *a, false);
-	return rg_buf_detach(&b);
 }
 
 /* Shrinks the failure, prints how to replay it, writes the files. */
@@ -1246,14 +1072,17 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	if (!c->o->replay) {
 		runs = shrink(c, se, shrunk_id);
 		se->shrink_runs = runs;
-		printf("  shrunk to %s (%zu preemption%s, %zu decisions) in %zu run%s\n",
+		printf("  shrunk to %s (%zu preemption%s, %zu decisions) in %zu run%s%s\n",
 		       *shrunk_id, se->fail_run.npreempt,
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps,
-		       runs, runs == 1 ? "" : "s");
+		       runs, runs == 1 ? "" : "s", se->shrink_cut ? ", cut short" : "");
 	}
 	id = *shrunk_id ? *shrunk_id : se->fail_id;
 	cmd = explore_replay_cmdline(c, id);
 	printf("  replay: %s\n", cmd);
+	if (c->ro.has_stdin && c->ro.stdin_len && strncmp(cmd, "printf '", 8))
+		printf("  (with the %zu bytes of stdin this search had, on its stdin)\n",
+		       c->ro.stdin_len);
 	free(cmd);
 	if (interrupt_signal())
 		return 0;
@@ -1304,8 +1133,49 @@ static void xctx_release(struct xctx *c)
 	free(c->at);
 	free(c->kinds);
 	free(c->quiet);
+	free(c->stdin_buf);
 	if (c->has_re)
 		regfree(&c->re);
+}
+
+/*
+ * Everything before the first schedule: what judges a run, the files to
+ * write (said now: a search may take hours), the points and the plan, the
+ * options of each run.  0, or -1 said.
+ */
+static int setup(struct xctx *c, unsigned closed_std, const bool *inherit, int ninherit)
+{
+	const struct xopts *o = c->o;
+	const char *outs[][2] = { { "--report", o->report }, { "--trace", o->trace },
+				  { "--markdown", o->markdown }, { "-o", o->out } };
+	rg_err err = RG_ERR_INIT;
+
+	if (o->expect_stdout) {
+		if (regcomp(&c->re, o->expect_stdout, REG_EXTENDED | REG_NOSUB | REG_NEWLINE)) {
+			rg_say("--expect-stdout: '%s' is not a POSIX extended regex",
+			       o->expect_stdout);
+			return -1;
+		}
+		c->has_re = true;
+	}
+	if (o->expect_file && load_expect_file(c) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
+		if (outs[i][1] && report_check_path(outs[i][1], &err) < 0) {
+			rg_say("%s: %s", outs[i][0], err.msg);
+			return -1;
+		}
+	if (prepare(c) < 0)
+		return -1;
+	c->ro.timeout_ms = o->timeout_ms;
+	c->ro.capture = true;
+	/* a schedule waits this long on a thread that blocks unseen */
+	c->ro.quiet_ms = o->quiet_ms ? o->quiet_ms : EXPLORE_QUIET_MS;
+	c->ro.verbose = o->verbose;
+	c->ro.closed_std = closed_std;
+	c->ro.inherit = inherit;
+	c->ro.ninherit = ninherit;
+	return 0;
 }
 
 int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
@@ -1316,72 +1186,48 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 	struct search se;
 	rg_err err = RG_ERR_INIT;
 	char *shrunk_id = NULL;
-	int r, status = RG_EXIT_SETUP;
+	int r = -1, status = RG_EXIT_SETUP;
 
 	if ((r = parse_opts(&o, argc, argv)) != 0) {
 		free(o.at);
 		return r;
 	}
+	/* each line out as it is printed: a second signal ends racegate at
+	 * once, and must not take what was said with it */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&c, 0, sizeof(c));
 	memset(&se, 0, sizeof(se));
 	c.o = &o;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
-	if (o.expect_stdout) {
-		if (regcomp(&c.re, o.expect_stdout, REG_EXTENDED | REG_NOSUB | REG_NEWLINE)) {
-			rg_say("--expect-stdout: '%s' is not a POSIX extended regex",
-			       o.expect_stdout);
-			goto out;
-		}
-		c.has_re = true;
-	}
-	if (o.expect_file && load_expect_file(&c) < 0)
-		goto out;
-	if (o.report && report_check_path(o.report, &err) < 0) {
-		rg_say("--report: %s", err.msg);
-		goto out;
-	}
-	if (o.trace && report_check_path(o.trace, &err) < 0) {
-		rg_say("--trace: %s", err.msg);
-		goto out;
-	}
-	if (o.markdown && report_check_path(o.markdown, &err) < 0) {
-		rg_say("--markdown: %s", err.msg);
-		goto out;
-	}
-	/* a search may take hours: a gates file that cannot be written is
-	 * said before it, as the reports are */
-	if (o.out && report_check_path(o.out, &err) < 0) {
-		rg_say("-o: %s", err.msg);
-		goto out;
-	}
-	if (prepare(&c) < 0)
-		goto out;
-	c.ro.timeout_ms = o.timeout_ms;
-	c.ro.capture = true;
-	/* a schedule waits this long on a thread that blocks unseen */
-	c.ro.quiet_ms = o.quiet_ms ? o.quiet_ms : EXPLORE_QUIET_MS;
-	c.ro.verbose = o.verbose;
-	c.ro.closed_std = closed_std;
-	c.ro.inherit = inherit;
-	c.ro.ninherit = ninherit;
+	/* first: a signal during the set-up (seconds, for a large program)
+	 * ends explore with its summary, as one during the search does */
 	if (interrupt_install(&err) < 0) {
 		rg_say("%s", err.msg);
 		goto out;
 	}
-	r = o.replay ? replay(&c, &se) : search(&c, &se);
+	r = setup(&c, closed_std, inherit, ninherit) < 0 ? -1 :
+	    explore_read_stdin(&c, closed_std);
+	if (r == 0 && !interrupt_signal())
+		r = o.replay ? replay(&c, &se) : search(&c, &se);
 	if (r < 0)
 		goto done;
-	if (r == 0)
-		summary(&c, &se);
-	status = se.failed ? RG_EXIT_UNMET : RG_EXIT_OK;
-	if (r == 0 && se.failed && after_failure(&c, &se, &shrunk_id) < 0)
+	explore_summary(&c, &se);
+	status = se.failed ? RG_EXIT_UNMET :
+		 se.tried && se.timeouts == se.tried && !interrupt_signal() ?
+		 RG_EXIT_ENFORCE : RG_EXIT_OK;
+	if (se.failed && !interrupt_signal() && after_failure(&c, &se, &shrunk_id) < 0)
 		status = RG_EXIT_SETUP;
-	if (o.report && write_report(&c, &se, shrunk_id) < 0)
+	if (o.report && explore_write_report(&c, &se, shrunk_id) < 0)
 		status = RG_EXIT_SETUP;
 done:
 	if (interrupt_signal()) {
-		printf("racegate explore: interrupted after %ld schedule%s\n", se.tried,
-		       se.tried == 1 ? "" : "s");
+		const char *n = spec_signal_name(interrupt_signal());
+
+		/* the summary said it, unless the failure came first */
+		if (r >= 0 && se.failed)
+			printf("racegate explore: interrupted by %s after the failure above "
+			       "was found; what was to follow it was cut short\n",
+			       n ? n : "a signal");
 		status = RG_EXIT_SIGNAL + interrupt_signal();
 	}
 	interrupt_uninstall();

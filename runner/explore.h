@@ -29,6 +29,7 @@ typedef struct explore_run {
 	enum explore_fail fail;
 	int exit_code;         /* when it exited, else -1 */
 	int signo;             /* when killed by a signal, else 0 */
+	bool timed_out;        /* ended by the whole-run --timeout */
 	explore_step *steps;
 	size_t nsteps;
 	explore_wake *wakes;   /* woken threads' arrivals; not sent by --jobs workers */
@@ -61,6 +62,7 @@ typedef struct explore_write_in {
 	const bool *drop;
 	size_t ndrop;
 	long timeout_ms;        /* the file's timeout:, 0: 10s */
+	const char *stdin_yaml; /* the file's stdin: as YAML ("..." or {file: ...}), or NULL */
 } explore_write_in;
 
 /* How much of the schedule the gates.yaml enforces. */

@@ -57,6 +57,7 @@ struct xctx {
 	regex_t re;
 	bool has_re;
 	spec *xspec;           /* --expect FILE, loaded: its expect: judges */
+	char *stdin_buf;       /* the program's stdin, read once (ro.stdin_data) */
 	struct timespec t0;
 };
 
@@ -67,6 +68,7 @@ struct search {
 	bool exhausted;        /* dfs: every schedule within the bound was run */
 	long learning;         /* dfs: runs only to learn the tree (other shards', earlier passes') */
 	long diverged;         /* dfs runs that did not replay their prefix */
+	long timeouts;         /* schedules counted in tried that ended by --timeout */
 	/* for --report: the failure as found, shrunk and replayed */
 	size_t found_preempt, found_steps, shrink_runs, ndevs;
 	long reproduced;       /* best replays of a gates file that reproduced, -1 none */
@@ -82,12 +84,41 @@ struct search {
 	 * gates file is written from it when the shrunk one's does not
 	 * reproduce */
 	explore_run found_run;
+	bool found_file;       /* the schedule as found's gates file was tried
+				  (explore_write_found): reproduced, gates_* are its */
+	bool wrote_found;      /* and written: fail_run is the run as found,
+				  found_run the shrunk one */
+	bool shrink_cut;       /* shrinking was cut short by a signal */
 	char *fail_id;
 	bool failed;
 };
 
-/* The command that replays schedule id (explore.c), malloc'd. */
+double explore_elapsed_ms(const struct xctx *c);
+
+/* ---- explore_summary.c ---- */
+
+/* The command that replays schedule id, malloc'd (with the stdin it needs). */
 char *explore_replay_cmdline(const struct xctx *c, const char *id);
+/* The summary of the search (or the replay), interrupted or not. */
+void explore_summary(const struct xctx *c, const struct search *se);
+/* --report FILE.json; 0, or -1 said. */
+int explore_write_report(const struct xctx *c, const struct search *se,
+			 const char *shrunk_id);
+
+/* ---- explore_stdin.c ---- */
+
+/*
+ * Reads racegate's stdin to its end into c->ro (has_stdin), unless it is
+ * a terminal or was closed (closed_std bit 0): the bytes every run gets.
+ * 0, 1 interrupted, -1 error (said).
+ */
+int explore_read_stdin(struct xctx *c, unsigned closed_std);
+/* The bytes as a YAML double-quoted string (malloc'd) that loads back to
+ * them; NULL when they are not UTF-8 text, or too long to read well. */
+char *explore_stdin_yaml(const char *data, size_t n);
+/* "printf '...' | " giving the bytes, for a command line; false (nothing
+ * added) when they are too many to read well. */
+bool explore_stdin_printf(rg_buf *b, const char *data, size_t n);
 
 /* ---- explore_repro.c ---- */
 

@@ -65,6 +65,7 @@ static void encode(rg_buf *b, int rc, const explore_run *r, const explore_dev *d
 	put(b, &r->fail, sizeof(r->fail));
 	put(b, &r->exit_code, sizeof(r->exit_code));
 	put(b, &r->signo, sizeof(r->signo));
+	put(b, &r->timed_out, sizeof(r->timed_out));
 	put(b, &r->npreempt, sizeof(r->npreempt));
 	put(b, &r->hash, sizeof(r->hash));
 	put(b, &r->nsteps, sizeof(r->nsteps));
@@ -123,6 +124,7 @@ static int decode(const rg_buf *b, int *rc, explore_run *r, explore_dev **devs,
 	     get(&d, rc, sizeof(*rc)) && get(&d, &r->fail, sizeof(r->fail)) &&
 	     get(&d, &r->exit_code, sizeof(r->exit_code)) &&
 	     get(&d, &r->signo, sizeof(r->signo)) &&
+	     get(&d, &r->timed_out, sizeof(r->timed_out)) &&
 	     get(&d, &r->npreempt, sizeof(r->npreempt)) &&
 	     get(&d, &r->hash, sizeof(r->hash)) && get(&d, &r->nsteps, sizeof(r->nsteps)) &&
 	     r->nsteps <= (size_t)(d.end - d.p) / sizeof(*r->steps);
@@ -278,7 +280,7 @@ static bool hand_over(struct xjob *j, const explore_jobs_ops *ops, void *ctx, in
 int explore_jobs_run(int njobs, const explore_jobs_ops *ops, void *ctx)
 {
 	struct xjob *v = xcalloc((size_t)njobs, sizeof(*v));
-	struct pollfd *pf = xcalloc((size_t)njobs, sizeof(*pf));
+	struct pollfd *pf = xcalloc((size_t)njobs + 1, sizeof(*pf));
 	long next = 0, turn = 0;
 	int status = 0, running = 0;
 	bool stop = false;
@@ -323,7 +325,10 @@ int explore_jobs_run(int njobs, const explore_jobs_ops *ops, void *ctx)
 				pf[np].events = POLLIN;
 				np++;
 			}
-		if (np && poll(pf, (nfds_t)np, -1) < 0 && errno != EINTR) {
+		/* a signal ends the wait too, not only a worker's end */
+		pf[np].fd = interrupt_fd();
+		pf[np].events = POLLIN;
+		if (np && poll(pf, (nfds_t)np + (pf[np].fd >= 0), -1) < 0 && errno != EINTR) {
 			status = -1;
 			break;
 		}

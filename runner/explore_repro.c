@@ -7,6 +7,7 @@
 #include "explore_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,10 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 	o = c->ro;
 	o.quiet_ms = c->o->quiet_ms;   /* as racegate run has it */
 	o.timeout_ms = sp->timeout_ms;
+	/* the file's stdin:, as racegate run gives it: what the file says */
+	o.has_stdin = sp->has_stdin;
+	o.stdin_data = sp->stdin_data;
+	o.stdin_len = sp->stdin_len;
 	o.on_deadlock = (int)sp->on_deadlock;
 	for (long i = 0; i < n && !interrupt_signal(); i++) {
 		run_result res;
@@ -139,6 +144,125 @@ static size_t count_gates(const char *yaml)
 	for (const char *p = yaml; (p = strstr(p, "\n  - {name: ")); p++)
 		n++;
 	return n;
+}
+
+/* Does the file at path hold exactly the n bytes at data? */
+static bool holds(const char *path, const char *data, size_t n)
+{
+	FILE *f = fopen(path, "re");
+	char buf[65536];
+	size_t got, at = 0;
+	bool same = f != NULL;
+
+	while (same && (got = fread(buf, 1, sizeof(buf), f)) > 0) {
+		same = at + got <= n && !memcmp(buf, data + at, got);
+		at += got;
+	}
+	if (f)
+		fclose(f);
+	return same && at == n;
+}
+
+/*
+ * Puts the n bytes at data in a new file at path; 1 made, 0 a file there
+ * holds them already (left as it is), -1 error (errno; EEXIST: a file
+ * there holds other bytes, which is not explore's to overwrite).
+ */
+static int put_bytes(const char *path, const char *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0 && errno == EEXIST)
+		return holds(path, data, n) ? 0 : (errno = EEXIST, -1);
+	if (fd < 0)
+		return -1;
+	while (n) {
+		ssize_t w = write(fd, data, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w ? errno : ENOSPC;
+
+			close(fd);
+			unlink(path);
+			errno = e;
+			return -1;
+		}
+		data += w;
+		n -= (size_t)w;
+	}
+	if (close(fd) < 0) {
+		unlink(path);
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * The file's stdin: when explore read one (explore_write_in.stdin_yaml):
+ * the bytes as text, or, when they are not UTF-8 text or are long,
+ * {file: NAME} with the bytes in NAME beside the gates file (repro.stdin
+ * for repro.yaml; repro-2.stdin ... when a file of other bytes has that
+ * name), or a temporary file without -o.  *side: the file explore made,
+ * to remove unless the gates file is written.  *value NULL: no stdin.
+ * 0, or -1 said.
+ */
+static int stdin_value(const struct xctx *c, const char *dir, char **value, char **side)
+{
+	const char *out = c->o->out, *tmp = getenv("TMPDIR");
+	const char *base = out && strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+	char *path = NULL, *name;
+	size_t n = base ? strlen(base) : 0;
+	int made = -1, fd;
+
+	*value = *side = NULL;
+	if (!c->ro.has_stdin ||
+	    (*value = explore_stdin_yaml(c->ro.stdin_data, c->ro.stdin_len)))
+		return 0;
+	n -= n > 5 && !strcmp(base + n - 5, ".yaml") ? 5 :
+	     n > 4 && !strcmp(base + n - 4, ".yml") ? 4 : 0;
+	for (int k = 1; out && k < 10 && made < 0; k++) {
+		name = k == 1 ? xasprintf("%.*s.stdin", (int)n, base) :
+		       xasprintf("%.*s-%d.stdin", (int)n, base, k);
+		free(path);
+		path = base == out ? xstrdup(name) : xasprintf("%s/%s", dir, name);
+		free(name);
+		made = put_bytes(path, c->ro.stdin_data, c->ro.stdin_len);
+		if (made < 0 && errno != EEXIST)
+			break;
+	}
+	if (!out) {
+		path = xasprintf("%s/racegate-stdin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		fd = mkstemp(path);
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+			made = put_bytes(path, c->ro.stdin_data, c->ro.stdin_len);
+		}
+	}
+	if (made < 0) {
+		rg_say("cannot write the program's stdin to '%s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	/* the file names it relative to itself */
+	name = path + (out && base != out ? strlen(dir) + 1 : 0);
+	if (!(*value = explore_stdin_yaml(name, strlen(name)))) {
+		rg_say("cannot name '%s' in the gates file: its name is not UTF-8 text", path);
+		if (made)
+			unlink(path);
+		free(path);
+		return -1;
+	}
+	name = xasprintf("{file: %s}", *value);
+	free(*value);
+	*value = name;
+	if (made)
+		*side = path;
+	else
+		free(path);
+	return 0;
 }
 
 /* Replays of a gates file that --trace may take before it gives up. */
@@ -235,9 +359,14 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 	char *exe_abs = NULL;
 	char **cmd = c->o->command;
 	char *save0 = cmd[0];
+	char *in_stdin, *side;
 	long best = -1;
 	int r = 1, traced = 1;
 
+	if (stdin_value(c, dir, &in_stdin, &side) < 0) {
+		free(dir);
+		return -1;
+	}
 	/* the file names its program relative to itself */
 	if (!is_cwd(dir)) {
 		exe_abs = realpath(c->p.exe, NULL);
@@ -249,7 +378,8 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
 					"found by racegate explore",
 					se->fail_run.fail == XF_EXPECTED ?
-					&c->xspec->expect : NULL, NULL, 0, c->o->timeout_ms };
+					&c->xspec->expect : NULL, NULL, 0, c->o->timeout_ms,
+					in_stdin };
 		rg_err err = RG_ERR_INIT;
 		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
 		long ok;
@@ -294,7 +424,9 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 	if (r == 0 && traced == 0)
 		printf("  wrote %s: the trace of a replay of the gates file (Perfetto)\n",
 		       c->o->trace);
-	if (r == 1 && best >= 0)
+	if (r == 1 && interrupt_signal())
+		printf("  no gates file written: its replays were interrupted\n");
+	else if (r == 1 && best >= 0)
 		printf("  no gates file written: the best order written reproduced "
 		       "%ld/%ld under racegate run\n", best, c->o->verify);
 	if (r == 1 && c->o->trace)
@@ -303,6 +435,15 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 	se->reproduced = best;
 	se->wrote = r == 0 && c->o->out;
 	se->traced = r == 0 && traced == 0;
+	if (side && !se->wrote)    /* nothing refers to it */
+		unlink(side);
+	else if (side)
+		printf("  wrote %s: the program's stdin, which the gates file names\n", side);
+	else if (se->wrote && c->ro.has_stdin && !strncmp(in_stdin, "{file:", 6))
+		printf("  the gates file names the program's stdin in a file that holds it "
+		       "already: %s\n", in_stdin);
+	free(side);
+	free(in_stdin);
 	cmd[0] = save0;
 	free(exe_abs);
 	free(dir);
@@ -313,7 +454,7 @@ int explore_markdown_file(struct xctx *c, const struct search *se, const char *i
 			  const char *yaml)
 {
 	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
-				c->o->command, id, NULL, NULL, NULL, 0, 0 };
+				c->o->command, id, NULL, NULL, NULL, 0, 0, NULL };
 	char *cmd = explore_replay_cmdline(c, id);
 	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
 	int r = explore_save(c->o->markdown, md);
@@ -348,9 +489,11 @@ int explore_write_found(struct xctx *c, struct search *se, const char **id, char
 	shrunk = se->fail_run;
 	se->fail_run = se->found_run;
 	se->found_run = shrunk;
+	se->found_file = true;
 	r = explore_write_repro(c, se, se->fail_id, yaml);
 	if (r == 0) {
 		*id = se->fail_id;
+		se->wrote_found = true;
 		return 0;
 	}
 	se->found_run = se->fail_run;

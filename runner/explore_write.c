@@ -414,6 +414,9 @@ static void put_header(rg_buf *b, const explore_write_in *in)
 	else
 		rg_buf_printf(b, "]\ntimeout: %lds\n",
 			      in->timeout_ms > 0 ? in->timeout_ms / 1000 : 10);
+	/* the program's input is part of the test */
+	if (in->stdin_yaml)
+		rg_buf_printf(b, "stdin: %s\n", in->stdin_yaml);
 }
 
 static void strv_drop(char **v, size_t *n, size_t i)

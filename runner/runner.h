@@ -244,6 +244,11 @@ typedef struct run_opts {
 	pid_t attach_pid;      /* racegate attach: the running process, else 0 */
 	bool follow_fork;      /* trace the program's fork children too (--follow-fork) */
 	bool no_fastpath;      /* --no-fastpath: gate sites keep their int3, no jump pads */
+	/* the bytes the program reads on its stdin (the spec's stdin:, what
+	 * explore read); has_stdin false: racegate's stdin, as without it */
+	bool has_stdin;
+	const char *stdin_data;
+	size_t stdin_len;
 } run_opts;
 
 /* tl_entry.kind of a condition's first unreadable read at a gate (not a gate note). */

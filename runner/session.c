@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1114,16 +1115,73 @@ session *session_new(plan *p, const run_opts *o, run_result *res)
 	return s;
 }
 
+/*
+ * A descriptor at the start of a file that holds the program's stdin
+ * (run_opts.stdin_data): a memfd, else an unlinked temporary file.  Each
+ * run reads its own copy from the first byte, and racegate feeds no pipe
+ * that a program which never reads would leave full.  -1 with errno.
+ */
+static int stdin_copy(const char *data, size_t len)
+{
+	int fd = memfd_create("racegate-stdin", MFD_CLOEXEC), ro;
+	char path[64];
+
+	if (fd < 0) {
+		const char *dir = getenv("TMPDIR");
+		char *tmp = xasprintf("%s/racegate-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+
+		fd = mkostemp(tmp, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmp);
+		free(tmp);
+		if (fd < 0)
+			return -1;
+	}
+	while (len) {
+		ssize_t w = write(fd, data, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w == 0 ? ENOSPC : errno;
+
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		data += w;
+		len -= (size_t)w;
+	}
+	/* read-only from the first byte, as the read end of a pipe is: a
+	 * program that writes to its stdin gets EBADF, not a changed copy */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ro = open(path, O_RDONLY | O_CLOEXEC);
+	if (ro < 0 && lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return -1;
+	}
+	if (ro >= 0) {
+		close(fd);
+		fd = ro;
+	}
+	return fd;
+}
+
 /* Starts the program with its output piped when it is captured. */
 static int spawn(session *s)
 {
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, in = -1;
 	tracer_opts to;
 	rg_err err = RG_ERR_INIT;
 	int rc = -1;
 
 	if (s->o->capture && (make_pipe(outp) < 0 || make_pipe(errp) < 0)) {
 		s->res->note = xasprintf("cannot make a pipe: %s", strerror(errno));
+		goto out;
+	}
+	if (s->o->has_stdin && (in = stdin_copy(s->o->stdin_data, s->o->stdin_len)) < 0) {
+		s->res->note = xasprintf("cannot hold the program's stdin in a file: %s",
+					 strerror(errno));
 		goto out;
 	}
 	memset(&to, 0, sizeof(to));
@@ -1135,6 +1193,8 @@ static int spawn(session *s)
 	 * program, as without racegate, captured or not */
 	if (s->o->closed_std & 1)
 		to.stdin_fd = TRACER_FD_CLOSED;
+	if (in >= 0)           /* stdin: given, whatever racegate's own was */
+		to.stdin_fd = in;
 	if (s->o->closed_std & 2)
 		to.stdout_fd = TRACER_FD_CLOSED;
 	if (s->o->closed_std & 4)
@@ -1152,6 +1212,8 @@ static int spawn(session *s)
 	outp[0] = errp[0] = -1;
 	rc = 0;
 out:
+	if (in >= 0)           /* the program has its own copy of the descriptor */
+		close(in);
 	for (int i = 0; i < 2; i++) {
 		if (outp[i] >= 0)
 			close(outp[i]);

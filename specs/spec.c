@@ -1019,13 +1019,57 @@ static void load_command(walk *w, yaml_node_t *v)
 	free(str);
 }
 
+/* stdin: the bytes as a string (NUL bytes too: "\0"), or {file: PATH}. */
+static void load_stdin(walk *w, yaml_node_t *v)
+{
+	static const char *const keys[] = {"file"};
+	spec *s = w->ld->s;
+	yaml_node_t *f;
+	spec_pos kp;
+	char *path;
+
+	s->stdin_pos = node_pos(v);
+	if (v && v->type == YAML_MAPPING_NODE) {
+		size_t unknown = map_keys(w, v, keys, 1, false, &f, &kp);
+
+		if (!f) {      /* an unknown key was said already: a typo of file */
+			if (!unknown && !w->ld->stop)
+				spec_err(w->ld, s->stdin_pos,
+					 "'stdin' as a mapping needs 'file: PATH'");
+			return;
+		}
+		if (get_str(w, "file", f, false, &path))
+			return;
+		if (spec_stdin_file(w->ld, path, node_pos(f)) < 0)
+			free(path);
+		else
+			s->stdin_file = path;
+		return;
+	}
+	if (is_null(v)) {
+		spec_err(w->ld, s->stdin_pos,
+			 "'stdin' has no value (write \"\" for an empty stdin)");
+		return;
+	}
+	if (v->type != YAML_SCALAR_NODE) {
+		spec_err(w->ld, s->stdin_pos, "'stdin' must be a string or {file: PATH}, "
+			 "not %s", describe(v).s);
+		return;
+	}
+	s->stdin_data = xmalloc(slen(v) + 1);
+	memcpy(s->stdin_data, sval(v), slen(v));
+	s->stdin_data[slen(v)] = '\0';
+	s->stdin_len = slen(v);
+	s->has_stdin = true;
+}
+
 enum {
 	T_VERSION, T_NAME, T_COMMAND, T_TIMEOUT, T_ON_DEADLOCK, T_THREADS,
-	T_GATES, T_SEQUENCE, T_EXPECT, NTOPKEYS
+	T_GATES, T_SEQUENCE, T_EXPECT, T_STDIN, NTOPKEYS
 };
 static const char *const top_keys[NTOPKEYS] = {
 	"version", "name", "command", "timeout", "on_deadlock", "threads",
-	"gates", "sequence", "expect",
+	"gates", "sequence", "expect", "stdin",
 };
 
 static void load_top(walk *w)
@@ -1086,6 +1130,8 @@ static void load_top(walk *w)
 				 SHOW(str));
 		free(str);
 	}
+	if (v[T_STDIN])
+		load_stdin(w, v[T_STDIN]);
 	if (v[T_THREADS] && !is_null(v[T_THREADS]))
 		load_threads(w, v[T_THREADS]);
 	/* gates before steps: the steps are appended after the gates */
@@ -1269,6 +1315,8 @@ void spec_free(spec *s)
 	free(s->gates);
 	free(s->expect.stdout_text);
 	free(s->expect.stderr_text);
+	free(s->stdin_data);
+	free(s->stdin_file);
 	free(s);
 }
 

@@ -148,6 +148,14 @@ typedef struct spec {
 	spec_pos command_pos;
 	long timeout_ms;     /* whole run; 0 = not given */
 	enum spec_on_deadlock on_deadlock;
+	/* stdin: the bytes the program reads on its standard input (a string,
+	 * or {file: PATH} read at load time, PATH relative to dir); may hold
+	 * NUL bytes.  has_stdin false: the program gets racegate's stdin. */
+	bool has_stdin;
+	char *stdin_data;    /* NUL-terminated beyond stdin_len; never NULL when has_stdin */
+	size_t stdin_len;
+	char *stdin_file;    /* {file: PATH}: PATH as written, else NULL */
+	spec_pos stdin_pos;
 	spec_alias *aliases;
 	size_t naliases;
 	spec_gate *gates;    /* in file order; sequence: steps appended as ordinary gates */
@@ -207,6 +215,9 @@ spec_pos spec_when_pos(const spec_gate *g, size_t off);
 /* Adds a diagnostic; used by later stages (location resolution) too. */
 void spec_diags_add(spec_diags *d, enum spec_severity sev, spec_pos pos,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The most bytes stdin: may give the program (a string or a file). */
+#define SPEC_MAX_STDIN (16u << 20)
 
 /*
  * Parses "10s", "250ms", "2m", "1.5s", "1h", "1m30s" into milliseconds,

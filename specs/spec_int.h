@@ -73,6 +73,12 @@ void spec_warn(spec_loader *ld, spec_pos pos, const char *fmt, ...) RG_PRINTF(3,
  */
 const char *spec_nearest(const char *word, const char *const *cand, size_t n);
 
+/*
+ * stdin: {file: PATH}: reads PATH (relative to the spec's dir) into the
+ * spec's stdin; 0, or -1 with the error added at pos.
+ */
+int spec_stdin_file(spec_loader *ld, const char *path, spec_pos pos);
+
 /* Is name usable as a thread alias?  Sets *why when not. */
 bool spec_alias_name_ok(const char *name, const char **why);
 

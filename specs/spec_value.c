@@ -1,14 +1,17 @@
 /*
  * Small values of the gates file that need no YAML: durations, signal
- * names, and the diagnostics list with its message helpers.
+ * names, the file stdin: names, and the diagnostics list with its message
+ * helpers.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "spec_int.h"
 
@@ -343,4 +346,53 @@ const char *spec_signal_name(int signo)
 const char *spec_signal_name_at(size_t i)
 {
 	return i < sizeof(signals) / sizeof(signals[0]) ? signals[i].name : NULL;
+}
+
+/* ---- stdin: {file: PATH} ---- */
+
+int spec_stdin_file(spec_loader *ld, const char *path, spec_pos pos)
+{
+	spec *s = ld->s;
+	char *full = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", s->dir, path);
+	rg_buf b = RG_BUF_INIT;
+	char chunk[65536];
+	struct stat st;
+	FILE *f = NULL;
+	size_t n;
+	int rc = -1;
+
+	/* a FIFO or a terminal would hold the load up: a file's bytes only */
+	if (stat(full, &st) == 0 && !S_ISREG(st.st_mode)) {
+		spec_err(ld, pos, "the stdin file '%s' is not a regular file", SHOW(path));
+		goto out;
+	}
+	f = fopen(full, "re");
+	if (!f) {
+		spec_err(ld, pos, "cannot read the stdin file '%s': %s", SHOW(path),
+			 strerror(errno));
+		goto out;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (b.len + n > SPEC_MAX_STDIN) {
+			spec_err(ld, pos, "the stdin file '%s' is too large (over %u MiB)",
+				 SHOW(path), SPEC_MAX_STDIN >> 20);
+			goto out;
+		}
+		rg_buf_add(&b, chunk, n);
+	}
+	if (ferror(f)) {
+		spec_err(ld, pos, "cannot read the stdin file '%s': %s", SHOW(path),
+			 strerror(errno));
+		goto out;
+	}
+	s->stdin_len = b.len;
+	s->stdin_data = rg_buf_detach(&b);
+	s->has_stdin = true;
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	rg_buf_release(&b);
+	free(full);
+	return rc;
 }

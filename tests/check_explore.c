@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explore.h"
+#include "explore_int.h"
 #include "explore_strategy.h"
 #include "spec.h"
 
@@ -538,7 +539,7 @@ START_TEST(writer_yaml_loads)
 	explore_step st[4];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, NULL, 0, 0 };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, NULL, 0, 0, NULL };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -636,7 +637,7 @@ START_TEST(writer_drops_gates)
 	explore_thread_info th[3];
 	explore_run r;
 	bool drop[2] = { false, true };
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, drop, 2, 0 };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, drop, 2, 0, NULL };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -675,7 +676,7 @@ START_TEST(writer_cxx_start_names)
 	explore_step st[4];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "shop", NULL, NULL, 0, 0 };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "shop", NULL, NULL, 0, 0, NULL };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -710,7 +711,7 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 	explore_step st[4];
 	explore_thread_info th[2];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:0.2.1.1", "cancel", NULL, NULL, 0, 2500 };
+	explore_write_in in = { &r, at, cmd, "dev:0.2.1.1", "cancel", NULL, NULL, 0, 2500, NULL };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -766,7 +767,7 @@ START_TEST(writer_woken_arrival_is_waited_for)
 	explore_thread_info th[2];
 	explore_wake wk[1] = { { 4, 1, 5, 1 } };
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:0.1.1.1", "queue", NULL, NULL, 0, 0 };
+	explore_write_in in = { &r, at, cmd, "dev:0.1.1.1", "queue", NULL, NULL, 0, 0, NULL };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -830,7 +831,7 @@ START_TEST(writer_deadlock_waits_for_the_last_stop)
 	explore_step st[3];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.1.2.2", "abba", NULL, NULL, 0, 0 };
+	explore_write_in in = { &r, at, cmd, "dev:1.1.2.2", "abba", NULL, NULL, 0, 0, NULL };
 	rg_err err = RG_ERR_INIT;
 	char *y;
 
@@ -883,7 +884,7 @@ START_TEST(writer_deadlock_holds_the_never_resumed)
 	explore_step st[7];
 	explore_thread_info th[4];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:0.1.2.1", "ring", NULL, NULL, 0, 0 };
+	explore_write_in in = { &r, at, cmd, "dev:0.1.2.1", "ring", NULL, NULL, 0, 0, NULL };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -930,6 +931,76 @@ START_TEST(writer_deadlock_holds_the_never_resumed)
 }
 END_TEST
 
+/* Loads "stdin: TEXT" back; the bytes it gives (malloc'd), their count in *n. */
+static char *stdin_loaded(const char *text, size_t *n)
+{
+	char *yaml = xasprintf("version: 1\ngates: [{at: a.c:1, barrier: 1}]\nstdin: %s\n",
+			       text);
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *out;
+
+	if (spec_load_string(yaml, strlen(yaml), "s.yaml", ".", &sp, &d) < 0)
+		ck_abort_msg("does not load: %s\n%s", d.v[0].msg, yaml);
+	ck_assert(sp->has_stdin);
+	*n = sp->stdin_len;
+	out = xmalloc(*n + 1);
+	memcpy(out, sp->stdin_data, *n + 1);
+	spec_free(sp);
+	spec_diags_release(&d);
+	free(yaml);
+	return out;
+}
+
+/*
+ * The stdin explore read, as the gates file says it: every UTF-8 text
+ * (control characters, NUL, DEL, C1 controls, line separators, a BOM,
+ * beyond the BMP) loads back to the same bytes; what is not UTF-8 is not
+ * text, and goes to a file.
+ */
+START_TEST(stdin_text_loads_back)
+{
+#define T(x) { x, sizeof(x) - 1 }
+	static const struct { const char *s; size_t n; } text[] = {
+		T(""), T("hello\n"), T("a\0b"), T("\"quoted\" \\ back"),
+		T("  two  spaces\t\r\n\n"), T("\x7f\x1b[0m"),
+		T("caf\xc3\xa9 \xc2\x85 \xc2\xa0 \xe2\x80\xa8 \xef\xbb\xbf"),
+		T("\xf0\x9f\x98\x80 \xef\xbf\xbf"), T("#not a comment: [x]"),
+	};
+#undef T
+	static const char *const binary[] = {
+		"\xff", "a\x80", "\xc3", "\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+	};
+	char all[128];
+
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		char *y = explore_stdin_yaml(text[i].s, text[i].n), *back;
+		size_t n;
+
+		ck_assert_ptr_nonnull(y);
+		back = stdin_loaded(y, &n);
+		ck_assert_uint_eq(n, text[i].n);
+		ck_assert_mem_eq(back, text[i].s, n);
+		free(back);
+		free(y);
+	}
+	for (size_t i = 0; i < sizeof(all); i++)
+		all[i] = (char)i;
+	{
+		char *y = explore_stdin_yaml(all, sizeof(all)), *back;
+		size_t n;
+
+		back = stdin_loaded(y, &n);
+		ck_assert_uint_eq(n, sizeof(all));
+		ck_assert_mem_eq(back, all, n);
+		free(back);
+		free(y);
+	}
+	for (size_t i = 0; i < sizeof(binary) / sizeof(binary[0]); i++)
+		ck_assert_ptr_null(explore_stdin_yaml(binary[i], strlen(binary[i])));
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
 	Suite *s = suite_create("explore");
@@ -952,6 +1023,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, writer_woken_arrival_is_waited_for);
 	tcase_add_test(tc, writer_deadlock_waits_for_the_last_stop);
 	tcase_add_test(tc, writer_deadlock_holds_the_never_resumed);
+	tcase_add_test(tc, stdin_text_loads_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -286,6 +286,22 @@ static const struct bad {
 	 "gates.yaml:2:42: error: 'timeout' must be a duration such as '10s' or '250ms', not '5 s'"},
 	{G "on_deadlock: abort\n", -1,
 	 "gates.yaml:3:14: error: 'on_deadlock' must be fail or release, not 'abort'"},
+
+	/* stdin: text, or {file: PATH} beside the spec (dir /specs: none) */
+	{G "stdin: [a]\n", -1,
+	 "gates.yaml:3:8: error: 'stdin' must be a string or {file: PATH}, not a list"},
+	{G "stdin:\n", -1,
+	 "gates.yaml:3:7: error: 'stdin' has no value (write \"\" for an empty stdin)"},
+	{G "stdin: {}\n", -1, "gates.yaml:3:8: error: 'stdin' as a mapping needs 'file: PATH'"},
+	{G "stdin: {flie: in.txt}\n", -1,
+	 "gates.yaml:3:9: error: unknown key 'flie' (did you mean 'file'?)"},
+	{G "stdin: {file: [in.txt]}\n", -1,
+	 "gates.yaml:3:15: error: 'file' must be a string, not a list"},
+	{G "stdin: {file: ''}\n", -1, "gates.yaml:3:15: error: 'file' is empty"},
+	{G "stdin: {file: in.txt}\n", -1,
+	 "gates.yaml:3:15: error: cannot read the stdin file 'in.txt': No such file or directory"},
+	{G "stdin: {file: /}\n", -1,
+	 "gates.yaml:3:15: error: the stdin file '/' is not a regular file"},
 	{G "command: []\n", -1, "gates.yaml:3:10: error: 'command' is empty"},
 	{G "command: \"./a 'b c'\"\n", -1,
 	 "gates.yaml:3:10: error: 'command' as a string is only split at spaces; write it as a list to use quotes or backslashes"},
@@ -1062,6 +1078,67 @@ START_TEST(test_load_file)
 }
 END_TEST
 
+/* stdin: the bytes the program reads, as text (NUL bytes too) or a file's */
+START_TEST(test_stdin)
+{
+	static const char bytes[] = "h\0\xff\n";
+	char dir[] = "/tmp/check_specs_XXXXXX", *path, *text, *m;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *s;
+	FILE *f;
+
+	s = load_clean("version: 1\ngates: [{at: a.c:1, barrier: 1}]\nstdin: \"a\\0b\\n\"\n");
+	ck_assert(s->has_stdin);
+	ck_assert_uint_eq(s->stdin_len, 4);
+	ck_assert_mem_eq(s->stdin_data, "a\0b\n", 4);
+	ck_assert_ptr_null(s->stdin_file);
+	ck_assert_int_eq(s->stdin_pos.line, 3);
+	spec_free(s);
+	s = load_clean("version: 1\ngates: [{at: a.c:1, barrier: 1}]\nstdin: \"\"\n");
+	ck_assert(s->has_stdin);
+	ck_assert_uint_eq(s->stdin_len, 0);
+	ck_assert_str_eq(s->stdin_data, "");
+	spec_free(s);
+	s = load_clean("version: 1\ngates: [{at: a.c:1, barrier: 1}]\n");
+	ck_assert(!s->has_stdin);
+	ck_assert_ptr_null(s->stdin_data);
+	spec_free(s);
+
+	/* a file, relative to the spec's directory, read whole at load time */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	path = xasprintf("%s/in.bin", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fwrite(bytes, 1, sizeof(bytes) - 1, f);
+	fclose(f);
+	text = xstrdup("version: 1\ngates: [{at: a.c:1, barrier: 1}]\nstdin: {file: in.bin}\n");
+	ck_assert_int_eq(spec_load_string(text, strlen(text), "g.yaml", dir, &s, &d), 0);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert(s->has_stdin);
+	ck_assert_uint_eq(s->stdin_len, sizeof(bytes) - 1);
+	ck_assert_mem_eq(s->stdin_data, bytes, sizeof(bytes) - 1);
+	ck_assert_str_eq(s->stdin_file, "in.bin");
+	spec_free(s);
+	spec_diags_release(&d);
+
+	/* past the limit: refused, not read into memory */
+	f = fopen(path, "w");
+	ck_assert_int_eq(ftruncate(fileno(f), (off_t)SPEC_MAX_STDIN + 1), 0);
+	fclose(f);
+	ck_assert_int_eq(spec_load_string(text, strlen(text), "g.yaml", dir, &s, &d), -1);
+	ck_assert_ptr_null(s);
+	m = diag(&d, 0);
+	ck_assert_str_eq(m, "g.yaml:3:15: error: the stdin file 'in.bin' is too large "
+			 "(over 16 MiB)");
+	free(m);
+	spec_diags_release(&d);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_diags_api)
 {
 	spec_diags d = SPEC_DIAGS_INIT;
@@ -1260,6 +1337,7 @@ static Suite *specs_suite(void)
 	tcase_add_test(tc, test_anchors);
 	tcase_add_test(tc, test_in);
 	tcase_add_test(tc, test_load_file);
+	tcase_add_test(tc, test_stdin);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("robust");
