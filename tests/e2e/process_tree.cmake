@@ -120,3 +120,19 @@ configure_file(e2e/specs/exec_parent.yaml ${E2E_DIR}/exec_parent.yaml COPYONLY)
 racegate_e2e(process_tree_parent_execs 0 "child 5" "REPRODUCED: exit 0"
   "process#1 +tid [0-9]+ +exec_parent.c:14 +third +opened third"
   -- ${RG} run ${E2E_DIR}/exec_parent.yaml)
+
+# A pre-fork server: its worker child's threads are held for ever, and each
+# run ends at its verdict (or its timeout) with the worker killed.  Every
+# run binds the port the first one got: no process of a run outlives it
+# (a worker left stopped on its way out kept the port until racegate
+# exited, and the next runs failed "Address already in use").
+add_executable(e2e_prefork e2e/programs/prefork.c)
+target_compile_options(e2e_prefork PRIVATE -O0 -g)
+target_link_libraries(e2e_prefork PRIVATE Threads::Threads)
+set_target_properties(e2e_prefork PROPERTIES OUTPUT_NAME prefork
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/prefork.yaml ${E2E_DIR}/prefork.yaml COPYONLY)
+racegate_e2e(process_tree_runs_free_the_port 0
+  "10 runs: 10 SCHEDULE-DEADLOCK$" "^verdict: exit 0$" "^port: [0-9]+$"
+  "3 runs: 3 TIMEOUT$" "^timeout: exit 0$" "!cannot bind"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/process_tree_runs.sh ${RG} ${E2E_DIR})
