@@ -498,8 +498,11 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 		t->what = W_NONE;
 		return;
 	}
-	known_word = tracer_read_mem(d->in->tr, t->obj, &word, 4, NULL) == 0;
-	known_owner = tracer_mutex_owner(tracer_pid(d->in->tr), t->obj, &owner);
+	/* in the thread's own process: a followed child's memory is its own
+	 * (the same addresses hold other words in its parent) */
+	known_word = tracer_read_batch(d->in->tr, t->tid, &(tracer_read_req){
+		.addr = t->obj, .buf = &word, .len = sizeof(word) }, 1) == 1;
+	known_owner = tracer_mutex_owner(t->pid, t->obj, &owner);
 	if (t->npcs) {
 		t->what = has_frame(t, join) ? W_JOIN : has_frame(t, cond) ? W_COND :
 			  has_frame(t, barrier) ? W_BARRIER : has_frame(t, sem) ? W_SEM :
@@ -522,7 +525,7 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 		/* a robust or PI mutex (libc's own static lock function) */
 		pid_t who = 0;
 
-		if (tracer_tstate_futex_on(tracer_pid(d->in->tr), &t->st, &who) ==
+		if (tracer_tstate_futex_on(t->pid, &t->st, &who) ==
 		    TRACER_FUTEX_MUTEX && who != t->tid) {
 			for (i = 0; i < nlive; i++)
 				if (live[i] == who)
@@ -1114,25 +1117,29 @@ static void clear_diag(run_result *res)
 	res->chain = NULL;
 }
 
-/* The live threads of the program and of every followed process of in. */
-static void live_threads(const diag_input *in, pid_t **live, size_t *nlive)
+/* The live threads of the program and of every followed process of in,
+ * each with its process in (*lpids)[i]. */
+static void live_threads(const diag_input *in, pid_t **live, pid_t **lpids,
+			 size_t *nlive)
 {
 	pid_t main_pid = tracer_pid(in->tr);
 
-	*live = NULL;
+	*live = *lpids = NULL;
 	*nlive = 0;
-	if (tracer_tasks(main_pid, live, nlive) < 0)
-		*nlive = 0;
-	for (size_t i = 0; in->pids && i < in->ntids; i++) {
-		pid_t *v = NULL;
+	for (size_t i = 0; i <= in->ntids; i++) {
+		pid_t pid = i ? (in->pids ? in->pids[i - 1] : 0) : main_pid, *v = NULL;
 		size_t m = 0;
 
-		/* each process once: at its first thread */
-		if (!in->pids[i] || in->pids[i] == main_pid || in->pids[i] != in->tids[i])
+		/* each process once: the program's first, then each child at its
+		 * first thread */
+		if (i && (!pid || pid == main_pid || pid != in->tids[i - 1]))
 			continue;
-		if (tracer_tasks(in->pids[i], &v, &m) == 0 && m) {
+		if (tracer_tasks(pid, &v, &m) == 0 && m) {
 			*live = xrealloc(*live, (*nlive + m) * sizeof(**live));
+			*lpids = xrealloc(*lpids, (*nlive + m) * sizeof(**lpids));
 			memcpy(*live + *nlive, v, m * sizeof(*v));
+			for (size_t k = 0; k < m; k++)
+				(*lpids)[*nlive + k] = pid;
 			*nlive += m;
 		}
 		free(v);
@@ -1143,12 +1150,12 @@ void diagnose(const diag_input *in, run_result *res)
 {
 	struct dctx d = { .in = in };
 	struct dthread *v;
-	pid_t *live = NULL;
+	pid_t *live = NULL, *lpids = NULL;
 	size_t nlive = 0, n = 0, i, j;
 	rg_err err = RG_ERR_INIT;
 
 	clear_diag(res);
-	live_threads(in, &live, &nlive);
+	live_threads(in, &live, &lpids, &nlive);
 	tracer_maps(in->tr, &d.maps, &d.nmaps, &err);
 	v = xcalloc(in->ntids + nlive + 1, sizeof(*v));
 	/* every thread seen, in creation order, then any not seen yet */
@@ -1164,7 +1171,7 @@ void diagnose(const diag_input *in, run_result *res)
 		if (!t) {
 			t = &v[n++];
 			t->tid = live[i];
-			t->pid = tracer_pid(in->tr);
+			t->pid = lpids[i];
 		}
 		t->live = true;
 	}
@@ -1240,6 +1247,7 @@ void diagnose(const diag_input *in, run_result *res)
 	}
 	free(v);
 	free(live);
+	free(lpids);
 	tracer_maps_free(d.maps, d.nmaps);
 }
 

@@ -136,3 +136,28 @@ racegate_e2e(process_tree_runs_free_the_port 0
   "10 runs: 10 SCHEDULE-DEADLOCK$" "^verdict: exit 0$" "^port: [0-9]+$"
   "3 runs: 3 TIMEOUT$" "^timeout: exit 0$" "!cannot bind"
   -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/process_tree_runs.sh ${RG} ${E2E_DIR})
+
+# A deadlock through a mutex and a join, in the program or in a forked
+# child (the parent waits for it): the child's threads are diagnosed in
+# the same words, the mutex's owner and the joined thread named (their
+# words read in the child's memory, not its parent's).
+add_executable(e2e_child_deadlock e2e/programs/child_deadlock.c)
+target_compile_options(e2e_child_deadlock PRIVATE -O0 -g)
+target_link_libraries(e2e_child_deadlock PRIVATE Threads::Threads)
+set_target_properties(e2e_child_deadlock PROPERTIES OUTPUT_NAME child_deadlock
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s child_deadlock child_deadlock_fork)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+# (a ; in a pattern would split the list: . stands for it)
+set(child_deadlock_words
+  "boss +(pid [0-9]+ +)?tid [0-9]+ +blocked: waits for locker \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock.c:[0-9]+ in work$"
+  "holder +(pid [0-9]+ +)?tid [0-9]+ +held at gate 'hold': waiting for go +at child_deadlock.c:[0-9]+ in holder$"
+  "locker +(pid [0-9]+ +)?tid [0-9]+ +blocked: waits for mutex 'lock', held by holder \\(tid [0-9]+\\) +at child_deadlock.c:[0-9]+ in locker$"
+  "wait-for chain: (main waits for boss \\(pid [0-9]+\\) to end \\(wait4\\) in main \\(child_deadlock.c:[0-9]+\\). )?boss waits for locker to exit \\(pthread_join in work \\(child_deadlock.c:[0-9]+\\)\\). holder holds mutex 'lock' \\(child_deadlock.c:[0-9]+\\) and is held at gate hold waiting for go. locker waits for mutex 'lock' in locker \\(child_deadlock.c:[0-9]+\\). nothing else can open go$"
+  "!no deadlock verdict" "!futex wait")
+racegate_e2e(process_tree_deadlock_words_in_program 3 "SCHEDULE-DEADLOCK"
+  ${child_deadlock_words} -- ${RG} run ${E2E_DIR}/child_deadlock.yaml)
+racegate_e2e(process_tree_deadlock_words_in_child 3 "SCHEDULE-DEADLOCK"
+  "main +pid [0-9]+ +tid [0-9]+ +blocked: waits for boss \\(pid [0-9]+\\) to end \\(wait4\\)"
+  ${child_deadlock_words} -- ${RG} run ${E2E_DIR}/child_deadlock_fork.yaml)
