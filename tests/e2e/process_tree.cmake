@@ -146,7 +146,13 @@ target_compile_options(e2e_child_deadlock PRIVATE -O0 -g)
 target_link_libraries(e2e_child_deadlock PRIVATE Threads::Threads)
 set_target_properties(e2e_child_deadlock PROPERTIES OUTPUT_NAME child_deadlock
                       RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s child_deadlock child_deadlock_fork)
+# the same program under another name, for a child to exec
+add_executable(e2e_child_deadlock_worker e2e/programs/child_deadlock.c)
+target_compile_options(e2e_child_deadlock_worker PRIVATE -O0 -g)
+target_link_libraries(e2e_child_deadlock_worker PRIVATE Threads::Threads)
+set_target_properties(e2e_child_deadlock_worker PROPERTIES OUTPUT_NAME child_deadlock_worker
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s child_deadlock child_deadlock_fork child_deadlock_exec child_deadlock_foreign)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 # (a ; in a pattern would split the list: . stands for it)
@@ -161,3 +167,17 @@ racegate_e2e(process_tree_deadlock_words_in_program 3 "SCHEDULE-DEADLOCK"
 racegate_e2e(process_tree_deadlock_words_in_child 3 "SCHEDULE-DEADLOCK"
   "main +pid [0-9]+ +tid [0-9]+ +blocked: waits for boss \\(pid [0-9]+\\) to end \\(wait4\\)"
   ${child_deadlock_words} -- ${RG} run ${E2E_DIR}/child_deadlock_fork.yaml)
+# After the child's exec: in the image the gates name ({exe:}), whose
+# first thread the alias binds at the exec, not only at an arrival ...
+racegate_e2e(process_tree_deadlock_words_after_exec 3 "SCHEDULE-DEADLOCK"
+  "main +pid [0-9]+ +tid [0-9]+ +blocked: waits for boss \\(pid [0-9]+\\) to end \\(wait4\\)"
+  ${child_deadlock_words} "in _start \\(child_deadlock_worker\\)"
+  -- ${RG} run ${E2E_DIR}/child_deadlock_exec.yaml)
+# ... and in one no gate names: its own symbols name its code and data.
+racegate_e2e(process_tree_deadlock_words_in_other_program 0 "REPRODUCED"
+  "process#1 +pid [0-9]+ +tid [0-9]+ +blocked: waits for thread#1 \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock.c:[0-9]+ in self_deadlock$"
+  "thread#1 +pid [0-9]+ +tid [0-9]+ +blocked: waits for mutex 'lock', held by process#1 \\(tid [0-9]+\\) +at child_deadlock.c:[0-9]+ in locker$"
+  "process#1 holds mutex 'lock' and waits for thread#1 to exit \\(pthread_join in self_deadlock \\(child_deadlock.c:[0-9]+\\)\\)"
+  "backtrace of process#1" "#[0-9]+ 0x[0-9a-f]+ in self_deadlock at child_deadlock.c:[0-9]+$"
+  "in _start \\(child_deadlock_worker\\)"
+  -- ${RG} run --follow-fork ${E2E_DIR}/child_deadlock_foreign.yaml)
