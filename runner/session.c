@@ -329,8 +329,8 @@ static void on_pthread_create(session *s, pid_t tid)
 		free(ps->start);
 	}
 	/* pthread_create(thread, attr, start_routine, arg) */
-	ps->start = starts_name(s->p, s->tr, &s->bt, tracer_call_arg(&regs, 2),
-				tracer_call_arg(&regs, 3));
+	ps->start = starts_name(s->p, s->tr, &s->bt, proc_of(s, tid)->pid, tid,
+				tracer_call_arg(&regs, 2), tracer_call_arg(&regs, 3));
 }
 
 static char *take_pending_start(session *s, pid_t creator)

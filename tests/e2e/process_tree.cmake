@@ -181,3 +181,20 @@ racegate_e2e(process_tree_deadlock_words_in_other_program 0 "REPRODUCED"
   "backtrace of process#1" "#[0-9]+ 0x[0-9a-f]+ in self_deadlock at child_deadlock.c:[0-9]+$"
   "in _start \\(child_deadlock_worker\\)"
   -- ${RG} run --follow-fork ${E2E_DIR}/child_deadlock_foreign.yaml)
+# std::thread in a forked child: {start:} names the callable, read from the
+# thread's state in the child's memory (not its parent's, where nothing
+# named it), and the diagnosis uses the names.
+enable_language(CXX)
+add_executable(e2e_child_deadlock_cxx e2e/programs/child_deadlock_cxx.cpp)
+target_compile_options(e2e_child_deadlock_cxx PRIVATE -O0 -g)
+target_link_libraries(e2e_child_deadlock_cxx PRIVATE Threads::Threads)
+set_target_properties(e2e_child_deadlock_cxx PROPERTIES OUTPUT_NAME child_deadlock_cxx
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/child_deadlock_cxx.yaml ${E2E_DIR}/child_deadlock_cxx.yaml COPYONLY)
+racegate_e2e(process_tree_std_thread_in_child 3 "SCHEDULE-DEADLOCK"
+  "boss +pid [0-9]+ +tid [0-9]+ +blocked: waits for locker \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock_cxx.cpp:[0-9]+ in work$"
+  "holder +pid [0-9]+ +tid [0-9]+ +held at gate 'hold': waiting for go +at child_deadlock_cxx.cpp:[0-9]+ in holder$"
+  "locker +pid [0-9]+ +tid [0-9]+ +blocked: waits for mutex 'lock', held by holder \\(tid [0-9]+\\)"
+  "holder holds mutex 'lock' \\(child_deadlock_cxx.cpp:[0-9]+\\) and is held at gate hold waiting for go"
+  "!cannot name" "!no deadlock verdict"
+  -- ${RG} run ${E2E_DIR}/child_deadlock_cxx.yaml)
