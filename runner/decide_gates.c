@@ -412,6 +412,15 @@ static void dg_thread_exited(void *d, pid_t tid, double t_ms)
 	gate_thread_exited(g->eng, tid, t_ms);
 }
 
+static void dg_thread_exec(void *d, pid_t tid, double t_ms)
+{
+	gates_decider *g = d;
+	session_proc sp;
+
+	if (session_thread_proc(g->s, tid, &sp))
+		gate_thread_exe(g->eng, tid, sp.exe, t_ms);
+}
+
 static enum decision dg_arrive(void *d, pid_t tid, const plan_bp *at, double t_ms)
 {
 	gates_decider *g = d;
@@ -474,14 +483,23 @@ static void dg_diagnose(void *d, bool unwind)
 	in.unwind = unwind;
 	if (session_nprocs(g->s) > 1) {
 		pid_t *pids = xcalloc(in.ntids + 1, sizeof(*pids));
+		diag_image *imgs = xcalloc(in.ntids + 1, sizeof(*imgs));
 		session_proc sp;
 
-		for (size_t i = 0; i < in.ntids; i++)
-			pids[i] = session_thread_proc(g->s, tids[i], &sp) ? sp.pid : 0;
+		for (size_t i = 0; i < in.ntids; i++) {
+			if (!session_thread_proc(g->s, tids[i], &sp))
+				continue;
+			pids[i] = sp.pid;
+			/* each process once, at its first thread */
+			if (sp.initial && (sp.img || sp.foreign))
+				imgs[in.nimages++] = (diag_image){ sp.pid, sp.img, sp.bias };
+		}
 		in.pids = pids;
+		in.images = imgs;
 	}
 	diagnose(&in, g->res);
 	free((pid_t *)in.pids);
+	free((diag_image *)in.images);
 	free(tids);
 	free(at);
 }
@@ -614,6 +632,7 @@ const decider_ops gates_decider_ops = {
 	.thread_started = dg_thread_started,
 	.thread_named = dg_thread_named,
 	.thread_exited = dg_thread_exited,
+	.thread_exec = dg_thread_exec,
 	.arrive = dg_arrive,
 	.site_live = dg_site_live,
 	.pass_depth = dg_pass_depth,

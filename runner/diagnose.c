@@ -346,24 +346,82 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 
 /* ---- symbols ---------------------------------------------------------- */
 
-struct dctx {
-	const diag_input *in;
+/* A process's code, for naming places in it. */
+struct dproc {
+	pid_t pid;
+	plan *p;                   /* the plan of the image it runs, or NULL: none
+				      describes it (diag_image) */
+	uint64_t bias;             /* p's executable's */
+	dwarfx *exe;               /* its executable (NULL: unknown) */
 	tracer_map *maps;
 	size_t nmaps;
 };
 
+struct dctx {
+	const diag_input *in;
+	struct dproc **procs;      /* each process looked at so far (they stay put) */
+	size_t nprocs;
+};
+
+/* Process pid's view: its mappings read once, its image's plan. */
+static struct dproc *proc_view(struct dctx *d, pid_t pid)
+{
+	const diag_input *in = d->in;
+	struct dproc *pr;
+	char exe[PATH_MAX], path[64];
+	ssize_t len;
+
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (d->procs[i]->pid == pid)
+			return d->procs[i];
+	d->procs = xrealloc(d->procs, (d->nprocs + 1) * sizeof(*d->procs));
+	pr = d->procs[d->nprocs++] = xcalloc(1, sizeof(*pr));
+	pr->pid = pid;
+	pr->p = in->p;
+	pr->bias = in->bias;
+	for (size_t i = 0; i < in->nimages; i++)
+		if (in->images[i].pid == pid) {
+			pr->p = in->images[i].p;
+			pr->bias = in->images[i].bias;
+		}
+	if (tracer_maps_of(in->tr, pid, &pr->maps, &pr->nmaps, NULL) < 0)
+		pr->nmaps = 0;
+	if (pr->p) {
+		pr->exe = pr->p->dx;
+		return pr;
+	}
+	/* an image no plan describes: its executable is a file like another */
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if ((len = readlink(path, exe, sizeof(exe) - 1)) > 0) {
+		exe[len] = '\0';
+		pr->exe = plan_object(in->p, exe);
+	}
+	return pr;
+}
+
+static void procs_free(struct dctx *d)
+{
+	for (size_t i = 0; i < d->nprocs; i++) {
+		tracer_maps_free(d->procs[i]->maps, d->procs[i]->nmaps);
+		free(d->procs[i]);
+	}
+	free(d->procs);
+}
+
 /*
- * The object mapped at run-time address a, and a's link-time address in it
- * (run_site_at; memory no file backs counts as the executable's).
+ * The object mapped at run-time address a in pr, and a's link-time address
+ * in it (run_site_at; memory no file backs counts as the executable's).
  */
-static dwarfx *object_at(struct dctx *d, uint64_t a, uint64_t *link)
+static dwarfx *object_at(struct dctx *d, const struct dproc *pr, uint64_t a,
+			 uint64_t *link)
 {
 	rg_site site;
 
-	if (!run_site_at(d->in->p, d->maps, d->nmaps, d->in->bias, true, a, &site))
+	if (pr->p ? !run_site_at(pr->p, pr->maps, pr->nmaps, pr->bias, true, a, &site) :
+	    !run_site_in_files(d->in->p, pr->maps, pr->nmaps, a, &site))
 		return NULL;
 	*link = site.link_addr;
-	return plan_site_dx(d->in->p, site);
+	return plan_site_dx(pr->p ? pr->p : d->in->p, site);
 }
 
 static const char *base_name(const char *path)
@@ -374,28 +432,28 @@ static const char *base_name(const char *path)
 }
 
 /*
- * "fn at file.c:12" (in_exe: in the program's code with a line) or
+ * "fn at file.c:12" (in_exe: in pr's executable, with a line) or
  * "fn (libc.so.6)"; lookup at pc - 1 for return addresses.
  */
-static char *describe_pc(struct dctx *d, uint64_t pc, bool is_return,
-			 bool *in_exe, dwarfx_loc *out)
+static char *describe_pc(struct dctx *d, const struct dproc *pr, uint64_t pc,
+			 bool is_return, bool *in_exe, dwarfx_loc *out)
 {
 	uint64_t link = 0;
-	dwarfx *dx = object_at(d, pc, &link);
+	dwarfx *dx = object_at(d, pr, pc, &link);
 	dwarfx_loc loc;
 
 	*in_exe = false;
 	memset(&loc, 0, sizeof(loc));
 	if (!dx || dwarfx_symbolize(dx, is_return ? link - 1 : link, &loc) < 0) {
-		for (size_t i = 0; i < d->nmaps; i++)
-			if (d->maps[i].path && pc >= d->maps[i].start && pc < d->maps[i].end)
-				return xasprintf("?? (%s)", base_name(d->maps[i].path));
+		for (size_t i = 0; i < pr->nmaps; i++)
+			if (pr->maps[i].path && pc >= pr->maps[i].start && pc < pr->maps[i].end)
+				return xasprintf("?? (%s)", base_name(pr->maps[i].path));
 		return xstrdup("??");
 	}
 	if (out)
 		*out = loc;
 	if (loc.file && loc.line) {
-		*in_exe = dx == d->in->p->dx;
+		*in_exe = dx == pr->exe;
 		return xasprintf("%s at %s:%d", loc.function ? loc.function : "??",
 				 base_name(loc.file), loc.line);
 	}
@@ -410,11 +468,12 @@ static char *describe_pc(struct dctx *d, uint64_t pc, bool is_return,
 	}
 }
 
-/* "'lock'" or "'bank'+8" or "at 0x...": the variable at run-time address a. */
-static char *object_name(struct dctx *d, uint64_t a, bool whole)
+/* "'lock'" or "'bank'+8" or "at 0x...": the variable at run-time address a
+ * in process pid. */
+static char *object_name(struct dctx *d, pid_t pid, uint64_t a, bool whole)
 {
 	uint64_t link = 0, off = 0;
-	dwarfx *dx = object_at(d, a, &link);
+	dwarfx *dx = object_at(d, proc_view(d, pid), a, &link);
 	char name[128];
 
 	if (dx && dwarfx_data_symbol_at(dx, link, name, sizeof(name), &off)) {
@@ -498,8 +557,11 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 		t->what = W_NONE;
 		return;
 	}
-	known_word = tracer_read_mem(d->in->tr, t->obj, &word, 4, NULL) == 0;
-	known_owner = tracer_mutex_owner(tracer_pid(d->in->tr), t->obj, &owner);
+	/* in the thread's own process: a followed child's memory is its own
+	 * (the same addresses hold other words in its parent) */
+	known_word = tracer_read_batch(d->in->tr, t->tid, &(tracer_read_req){
+		.addr = t->obj, .buf = &word, .len = sizeof(word) }, 1) == 1;
+	known_owner = tracer_mutex_owner(t->pid, t->obj, &owner);
 	if (t->npcs) {
 		t->what = has_frame(t, join) ? W_JOIN : has_frame(t, cond) ? W_COND :
 			  has_frame(t, barrier) ? W_BARRIER : has_frame(t, sem) ? W_SEM :
@@ -522,7 +584,7 @@ static void classify(struct dctx *d, struct dthread *t, const pid_t *live, size_
 		/* a robust or PI mutex (libc's own static lock function) */
 		pid_t who = 0;
 
-		if (tracer_tstate_futex_on(tracer_pid(d->in->tr), &t->st, &who) ==
+		if (tracer_tstate_futex_on(t->pid, &t->st, &who) ==
 		    TRACER_FUTEX_MUTEX && who != t->tid) {
 			for (i = 0; i < nlive; i++)
 				if (live[i] == who)
@@ -551,7 +613,7 @@ static char *state_text(struct dctx *d, const struct dthread *t)
 				 t->reason ? t->reason : "");
 	switch (t->what) {
 	case W_MUTEX:
-		obj = object_name(d, t->obj, false);
+		obj = object_name(d, t->pid, t->obj, false);
 		who = label_of(d->in, t->other, b1, sizeof(b1));
 		s = t->other > 0 ?
 		    xasprintf("blocked: waits for mutex %s, held by %s (tid %d)", obj,
@@ -572,7 +634,7 @@ static char *state_text(struct dctx *d, const struct dthread *t)
 	case W_BARRIER:
 	case W_SEM:
 	case W_RWLOCK:
-		obj = object_name(d, t->obj, true);
+		obj = object_name(d, t->pid, t->obj, true);
 		s = xasprintf("blocked: waits on %s %s",
 			      t->what == W_COND ? "condition variable" :
 			      t->what == W_BARRIER ? "barrier" :
@@ -602,6 +664,7 @@ static char *state_text(struct dctx *d, const struct dthread *t)
 
 static void unwind_thread(struct dctx *d, struct dthread *t, bool stop)
 {
+	const struct dproc *pr = proc_view(d, t->pid);
 	rg_err err = RG_ERR_INIT;
 	size_t i;
 
@@ -614,7 +677,7 @@ static void unwind_thread(struct dctx *d, struct dthread *t, bool stop)
 	for (i = 0; i < t->npcs; i++) {
 		bool in_exe;
 		dwarfx_loc loc;
-		char *s = describe_pc(d, t->pcs[i], i > 0, &in_exe, &loc);
+		char *s = describe_pc(d, pr, t->pcs[i], i > 0, &in_exe, &loc);
 
 		t->frames[i] = xasprintf("#%zu 0x%016llx in %s", i,
 					 (unsigned long long)t->pcs[i], s);
@@ -798,7 +861,7 @@ static char *build_chain(struct dctx *d, struct dthread *v, size_t n)
 					break;
 			if (k < j)
 				continue;
-			obj = object_name(d, v[j].obj, false);
+			obj = object_name(d, v[j].pid, v[j].obj, false);
 			rg_buf_printf(&b, "%s mutex %s", holds ? "," : " holds", obj);
 			free(obj);
 			holds = true;
@@ -818,7 +881,7 @@ static char *build_chain(struct dctx *d, struct dthread *v, size_t n)
 			char lb[32];
 			struct dthread *o = find_thread(v, n, t->other);
 
-			obj = object_name(d, t->obj, false);
+			obj = object_name(d, t->pid, t->obj, false);
 			rg_buf_printf(&b, " waits for mutex %s", obj);
 			free(obj);
 			if (t->where_paren)
@@ -970,7 +1033,7 @@ static void cyc_clause(struct cyc *c, rg_buf *b, size_t i)
 		return;
 	}
 	if (t->what == W_MUTEX && c->w[i].kind == GATE_WF_ON_THREAD) {
-		obj = object_name(c->d, t->obj, false);
+		obj = object_name(c->d, t->pid, t->obj, false);
 		rg_buf_printf(b, " is blocked in pthread_mutex_lock on mutex %s owned by ", obj);
 		free(obj);
 		cyc_tid(c, b, c->w[i].on);
@@ -1114,25 +1177,29 @@ static void clear_diag(run_result *res)
 	res->chain = NULL;
 }
 
-/* The live threads of the program and of every followed process of in. */
-static void live_threads(const diag_input *in, pid_t **live, size_t *nlive)
+/* The live threads of the program and of every followed process of in,
+ * each with its process in (*lpids)[i]. */
+static void live_threads(const diag_input *in, pid_t **live, pid_t **lpids,
+			 size_t *nlive)
 {
 	pid_t main_pid = tracer_pid(in->tr);
 
-	*live = NULL;
+	*live = *lpids = NULL;
 	*nlive = 0;
-	if (tracer_tasks(main_pid, live, nlive) < 0)
-		*nlive = 0;
-	for (size_t i = 0; in->pids && i < in->ntids; i++) {
-		pid_t *v = NULL;
+	for (size_t i = 0; i <= in->ntids; i++) {
+		pid_t pid = i ? (in->pids ? in->pids[i - 1] : 0) : main_pid, *v = NULL;
 		size_t m = 0;
 
-		/* each process once: at its first thread */
-		if (!in->pids[i] || in->pids[i] == main_pid || in->pids[i] != in->tids[i])
+		/* each process once: the program's first, then each child at its
+		 * first thread */
+		if (i && (!pid || pid == main_pid || pid != in->tids[i - 1]))
 			continue;
-		if (tracer_tasks(in->pids[i], &v, &m) == 0 && m) {
+		if (tracer_tasks(pid, &v, &m) == 0 && m) {
 			*live = xrealloc(*live, (*nlive + m) * sizeof(**live));
+			*lpids = xrealloc(*lpids, (*nlive + m) * sizeof(**lpids));
 			memcpy(*live + *nlive, v, m * sizeof(*v));
+			for (size_t k = 0; k < m; k++)
+				(*lpids)[*nlive + k] = pid;
 			*nlive += m;
 		}
 		free(v);
@@ -1143,13 +1210,11 @@ void diagnose(const diag_input *in, run_result *res)
 {
 	struct dctx d = { .in = in };
 	struct dthread *v;
-	pid_t *live = NULL;
+	pid_t *live = NULL, *lpids = NULL;
 	size_t nlive = 0, n = 0, i, j;
-	rg_err err = RG_ERR_INIT;
 
 	clear_diag(res);
-	live_threads(in, &live, &nlive);
-	tracer_maps(in->tr, &d.maps, &d.nmaps, &err);
+	live_threads(in, &live, &lpids, &nlive);
 	v = xcalloc(in->ntids + nlive + 1, sizeof(*v));
 	/* every thread seen, in creation order, then any not seen yet */
 	for (i = 0; i < in->ntids; i++) {
@@ -1164,7 +1229,7 @@ void diagnose(const diag_input *in, run_result *res)
 		if (!t) {
 			t = &v[n++];
 			t->tid = live[i];
-			t->pid = tracer_pid(in->tr);
+			t->pid = lpids[i];
 		}
 		t->live = true;
 	}
@@ -1240,7 +1305,8 @@ void diagnose(const diag_input *in, run_result *res)
 	}
 	free(v);
 	free(live);
-	tracer_maps_free(d.maps, d.nmaps);
+	free(lpids);
+	procs_free(&d);
 }
 
 void diag_print(FILE *f, const run_result *res)

@@ -61,6 +61,15 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 /* The stuck set being watched has a thread held at a gate (the gates' doing). */
 bool stall_stuck_held(const stall_watch *w);
 
+/* A process of the tree that runs another image than the program's (a
+ * followed child after its exec): where its code is described. */
+typedef struct diag_image {
+	pid_t pid;
+	plan *p;                   /* the plan of its image, or NULL: none describes
+				      it (its files are named by their own symbols) */
+	uint64_t bias;             /* p's executable's load bias */
+} diag_image;
+
 typedef struct diag_input {
 	plan *p;
 	tracer *tr;
@@ -71,6 +80,8 @@ typedef struct diag_input {
 	const pid_t *pids;         /* per tids[i]: its process (--follow-fork), or NULL:
 				      every thread is the program's */
 	size_t ntids;
+	const diag_image *images;  /* the processes not in the program's image */
+	size_t nimages;
 	bool unwind;               /* stop blocked threads and unwind them all (ends the run) */
 } diag_input;
 

@@ -159,6 +159,14 @@ void run_bias_release(run_bias *b);
 struct tracer_map;
 bool run_site_at(plan *p, const struct tracer_map *maps, size_t n, uint64_t exe_bias,
 		 bool anon_is_exe, uint64_t a, rg_site *out);
+/*
+ * The same in a process that runs an executable p does not describe (a
+ * followed child after an exec that no gate names): every file mapped
+ * there, its executable too, is an object of p's opened by its path, never
+ * PLAN_EXE; memory no file backs is none.
+ */
+bool run_site_in_files(plan *p, const struct tracer_map *maps, size_t n, uint64_t a,
+		       rg_site *out);
 
 /* The object of s (its dwarfx), or NULL when it could not be read. */
 dwarfx *plan_site_dx(const plan *p, rg_site s);

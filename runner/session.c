@@ -126,6 +126,7 @@ static size_t proc_add(session *s, pid_t pid, const char *exe_path)
 	s->procs[s->nprocs].gone = false;
 	s->procs[s->nprocs].img = NULL;
 	s->procs[s->nprocs].bt = (run_bias)RUN_BIAS_INIT;
+	s->procs[s->nprocs].foreign = false;
 	base = exe_path ? strrchr(exe_path, '/') : NULL;
 	s->procs[s->nprocs].exe = exe_path ? xstrdup(base ? base + 1 : exe_path) : NULL;
 	return s->nprocs++;
@@ -151,6 +152,9 @@ bool session_thread_proc(const session *s, pid_t tid, session_proc *out)
 	out->nth = (int)t->proc;
 	out->exe = pr->exe;
 	out->initial = tid == pr->pid;
+	out->img = pr->img;
+	out->bias = pr->bt.exe;
+	out->foreign = pr->foreign;
 	return true;
 }
 
@@ -326,8 +330,8 @@ static void on_pthread_create(session *s, pid_t tid)
 		free(ps->start);
 	}
 	/* pthread_create(thread, attr, start_routine, arg) */
-	ps->start = starts_name(s->p, s->tr, &s->bt, tracer_call_arg(&regs, 2),
-				tracer_call_arg(&regs, 3));
+	ps->start = starts_name(s->p, s->tr, &s->bt, proc_of(s, tid)->pid, tid,
+				tracer_call_arg(&regs, 2), tracer_call_arg(&regs, 3));
 }
 
 static char *take_pending_start(session *s, pid_t creator)
@@ -503,7 +507,7 @@ static void on_exec(session *s)
 	/* followed children still run the program's old image, where it was:
 	 * their gates go on (those of its executable's own code) */
 	for (i = 1; i < s->nprocs; i++)
-		if (!s->procs[i].img && !s->procs[i].gone) {
+		if (!s->procs[i].img && !s->procs[i].foreign && !s->procs[i].gone) {
 			s->procs[i].img = s->p;
 			s->procs[i].bt.exe = s->bt.exe;
 		}
@@ -597,13 +601,20 @@ static void on_child_exec(session *s, pid_t pid, pid_t tid)
 	free(pr->exe);
 	pr->exe = known ? xstrdup(strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe) : NULL;
 	proc_drop_image(pr);
+	pr->foreign = true;    /* until a plan of its image is made */
 	rg_trace("process %d runs '%s' now", (int)pid, known ? exe : "?");
+	/* {exe:} selectors may name it now, before it runs a gated line */
+	if (s->ops->thread_exec) {
+		s->ops->thread_exec(s->d, tid, session_now(s));
+		restart_released(s);
+	}
 	if (!known || !image_gated(s->p->sp, exe)) {
 		resume(s, tid);     /* an executable no gate names: nothing to arm */
 		return;
 	}
 	d.file = xstrdup(s->p->sp->path);
 	if ((pr->img = plan_image(s->p, exe, &d, &err))) {
+		pr->foreign = false;
 		if (image_bias(s, pid, pr->img->dx, exe, &bias, &err) < 0) {
 			image_warn(s, &d, err.msg);
 		} else {

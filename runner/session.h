@@ -69,6 +69,12 @@ typedef struct decider_ops {
 	/* The thread is gone: its own exit, or the program's end. */
 	void (*thread_exited)(void *d, pid_t tid, double t_ms);
 	/*
+	 * May be NULL.  tid's process (a followed child) called exec: it runs
+	 * another executable now (session_thread_proc), before its first
+	 * instruction there.  tid is its one thread.
+	 */
+	void (*thread_exec)(void *d, pid_t tid, double t_ms);
+	/*
 	 * tid is stopped at a gate location, about to execute its first
 	 * instruction (session_thread_at(tid) is at from now on).
 	 */
@@ -194,6 +200,17 @@ typedef struct session_proc {
 	int nth;
 	const char *exe;
 	bool initial;
+	/*
+	 * The image it runs, where that is not the program's (session_plan,
+	 * session_bias): after its exec, the plan of the gates that name its
+	 * executable and that executable's load bias; or img NULL and foreign
+	 * when no plan describes it (no gate names the executable).  After
+	 * the program's own exec, a child still in the old image has the
+	 * program's plan and its old bias.
+	 */
+	plan *img;
+	uint64_t bias;
+	bool foreign;
 } session_proc;
 bool session_thread_proc(const session *s, pid_t tid, session_proc *out);
 /* How many processes the run has followed, the program's included. */

@@ -21,6 +21,8 @@ struct proc {
 	plan *img;             /* after an exec: the gates of its new image (kept by
 				  plan_image), or NULL: it runs the program's, s->p */
 	run_bias bt;           /* img's load bias */
+	bool foreign;          /* after its exec: runs an executable no plan
+				  describes (img NULL: no gate names it) */
 };
 
 struct thr {

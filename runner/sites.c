@@ -101,15 +101,36 @@ static const tracer_map *first_mapping(const tracer_map *maps, size_t n, const c
 	return NULL;
 }
 
-bool run_site_at(plan *p, const tracer_map *maps, size_t n, uint64_t exe_bias,
-		 bool anon_is_exe, uint64_t a, rg_site *out)
+/* a in the file mapped at maps[i] (first: its first page), as an object of p. */
+static bool object_site(plan *p, const tracer_map *maps, size_t i,
+			const tracer_map *first, uint64_t a, rg_site *out)
 {
-	const tracer_map *first = NULL;
-	size_t i, o;
+	size_t o = plan_object_index(p, maps[i].path);
+
+	if (!p->objs[o].dx)
+		return false;
+	out->obj = o;
+	out->link_addr = a - (first->start - dwarfx_load_base(p->objs[o].dx));
+	return true;
+}
+
+/* The mapping of a file that holds a, or n. */
+static size_t file_at(const tracer_map *maps, size_t n, uint64_t a)
+{
+	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (maps[i].path && a >= maps[i].start && a < maps[i].end)
 			break;
+	return i;
+}
+
+bool run_site_at(plan *p, const tracer_map *maps, size_t n, uint64_t exe_bias,
+		 bool anon_is_exe, uint64_t a, rg_site *out)
+{
+	const tracer_map *first = NULL;
+	size_t i = file_at(maps, n, a);
+
 	if (i == n && !anon_is_exe)
 		return false;
 	if (i < n && !(first = first_mapping(maps, n, maps[i].path)))
@@ -119,10 +140,16 @@ bool run_site_at(plan *p, const tracer_map *maps, size_t n, uint64_t exe_bias,
 		out->link_addr = a - exe_bias;
 		return true;
 	}
-	o = plan_object_index(p, maps[i].path);
-	if (!p->objs[o].dx)
+	return object_site(p, maps, i, first, a, out);
+}
+
+bool run_site_in_files(plan *p, const tracer_map *maps, size_t n, uint64_t a,
+		       rg_site *out)
+{
+	const tracer_map *first;
+	size_t i = file_at(maps, n, a);
+
+	if (i == n || !(first = first_mapping(maps, n, maps[i].path)))
 		return false;
-	out->obj = o;
-	out->link_addr = a - (first->start - dwarfx_load_base(p->objs[o].dx));
-	return true;
+	return object_site(p, maps, i, first, a, out);
 }

@@ -30,6 +30,8 @@ struct starts_ctx {
 	plan *p;
 	tracer *tr;
 	const run_bias *bt;
+	pid_t pid, tid;        /* the thread in pthread_create, and its process:
+				  a followed child's memory is its own */
 	tracer_map *maps;      /* read when first needed */
 	size_t nmaps;
 	bool maps_read;
@@ -51,7 +53,7 @@ static bool locate(struct starts_ctx *c, uint64_t a, struct obj_at *o)
 		rg_err err = RG_ERR_INIT;
 
 		c->maps_read = true;
-		if (tracer_maps(c->tr, &c->maps, &c->nmaps, &err) < 0) {
+		if (tracer_maps_of(c->tr, c->pid, &c->maps, &c->nmaps, &err) < 0) {
 			c->maps = NULL;
 			c->nmaps = 0;
 		}
@@ -85,11 +87,16 @@ static char *function_at(struct starts_ctx *c, uint64_t a, bool entry)
 	return xstrdup(fn);
 }
 
+/* len bytes at a, in the memory of the creating thread's process. */
+static bool read_mem(struct starts_ctx *c, uint64_t a, void *v, size_t len)
+{
+	return tracer_read_batch(c->tr, c->tid, &(tracer_read_req){
+		.addr = a, .buf = v, .len = len }, 1) == 1;
+}
+
 static bool read_word(struct starts_ctx *c, uint64_t a, uint64_t *v)
 {
-	rg_err err = RG_ERR_INIT;
-
-	return tracer_read_mem(c->tr, a, v, sizeof(*v), &err) == 0;
+	return read_mem(c, a, v, sizeof(*v));
 }
 
 /*
@@ -207,9 +214,8 @@ static char *member_pointer(struct starts_ctx *c, uint64_t state, uint64_t off,
 			    uint64_t obj_off)
 {
 	uint64_t pm[2], obj, vt, fn;
-	rg_err err = RG_ERR_INIT;
 
-	if (tracer_read_mem(c->tr, state + off, pm, sizeof(pm), &err) < 0)
+	if (!read_mem(c, state + off, pm, sizeof(pm)))
 		return NULL;
 	fn = pm[0];
 	if ((pm[0] & 1) &&
@@ -273,10 +279,10 @@ static bool cxx_routine(struct starts_ctx *c, uint64_t routine, const char *name
 	return !strncmp(base ? base + 1 : o.path, "libstdc++", 9);
 }
 
-char *starts_name(plan *p, tracer *tr, const run_bias *bt, uint64_t routine,
-		  uint64_t arg)
+char *starts_name(plan *p, tracer *tr, const run_bias *bt, pid_t pid, pid_t tid,
+		  uint64_t routine, uint64_t arg)
 {
-	struct starts_ctx c = {p, tr, bt, NULL, 0, false};
+	struct starts_ctx c = {p, tr, bt, pid, tid, NULL, 0, false};
 	const char *own = dwarfx_caller_at(p->dx, run_bias_exe_site(bt, routine).link_addr);
 	char *name, *callable;
 

@@ -20,10 +20,12 @@
  *   a lambda or other   its type as the demangler prints it
  *   function object     ("main::{lambda()#1}", "spawn(int)::{lambda()#2}",
  *                       "Worker")
- * NULL when unknown.  tr's thread is stopped in pthread_create.
+ * NULL when unknown.  tr's thread tid, of process pid (the program's, or a
+ * followed child's: its memory and maps are read), is stopped in
+ * pthread_create.
  */
-char *starts_name(plan *p, tracer *tr, const run_bias *bt, uint64_t routine,
-		  uint64_t arg);
+char *starts_name(plan *p, tracer *tr, const run_bias *bt, pid_t pid, pid_t tid,
+		  uint64_t routine, uint64_t arg);
 
 /*
  * Does the program start a std::thread with a callable whose type is called

@@ -328,6 +328,27 @@ void tracer_proc_gone(tracer *tr, pid_t pid)
 		tracer_as_drop(tr, as);
 }
 
+/*
+ * Reaps tid, sent SIGKILL: each stop it makes on the way is continued until
+ * its death comes, or deadline.  A thread that took the SIGKILL stops once
+ * more at PTRACE_EVENT_EXIT, and no second SIGKILL wakes it (its process is
+ * in its group exit already): left there, it keeps every file of its
+ * process open (a listening port) for as long as racegate lives.  Its stop
+ * may be among the statuses drained but not judged, which waitpid reports
+ * no more: it is taken from there.
+ */
+static void reap_killed(tracer *tr, pid_t tid, long deadline)
+{
+	pid_t got;
+	int status;
+
+	if (tracer_status_forget(tr, tid))
+		return;   /* its death, reaped already */
+	while (tracer_wait_until(tr, tid, deadline, &got, &status) == 1 &&
+	       WIFSTOPPED(status))
+		ptrace(PTRACE_CONT, got, 0L, 0L);
+}
+
 void tracer_kill_followed(tracer *tr, bool report)
 {
 	long deadline = tracer_now_ms() + STOP_WAIT_MS;
@@ -354,17 +375,10 @@ void tracer_kill_followed(tracer *tr, bool report)
 	 * here), so that none is mistaken for anything later.
 	 */
 	for (int leaders = 0; leaders < 2; leaders++)
-		for (size_t i = 0; i < n; i++) {
-			pid_t got;
-			int status;
-
+		for (size_t i = 0; i < n; i++)
 			/* a leader's status waits for its threads': it comes last */
-			if ((tracer_as_find(tr, tids[i]) != NULL) != leaders)
-				continue;
-			while (tracer_wait_until(tr, tids[i], deadline, &got, &status) == 1 &&
-			       WIFSTOPPED(status))
-				ptrace(PTRACE_CONT, got, 0L, 0L);
-		}
+			if ((tracer_as_find(tr, tids[i]) != NULL) == leaders)
+				reap_killed(tr, tids[i], deadline);
 	free(tids);
 	while (tr->nas > 1)
 		tracer_as_drop(tr, tr->as[tr->nas - 1]);

@@ -546,6 +546,24 @@ bool tracer_status_queued(const tracer *tr, pid_t tid)
 	return false;
 }
 
+bool tracer_status_forget(tracer *tr, pid_t tid)
+{
+	bool dead = false;
+
+	for (size_t i = tr->raw_head; i < tr->nraw; i++) {
+		if (tr->raw[i].tid != tid)
+			continue;
+		if (WIFSTOPPED(tr->raw[i].status))
+			ptrace(PTRACE_CONT, tid, 0L, 0L);
+		else
+			dead = true;
+		memmove(&tr->raw[i], &tr->raw[i + 1], (tr->nraw - i - 1) * sizeof(*tr->raw));
+		tr->nraw--;
+		i--;
+	}
+	return dead;
+}
+
 /*
  * waitpid(which, __WALL) until deadline (tracer_now_ms): 1 with *tid and *status,
  * 0 when nothing came in time, -1 when there is nothing to wait for.  It

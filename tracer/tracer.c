@@ -701,10 +701,12 @@ void tracer_free(tracer *tr)
 	if (tr->nas > 1)
 		tracer_kill_followed(tr, false);
 	for (size_t i = 0; i < tr->nforks; i++)
-		tracer_kill_and_reap(tr->forks[i].pid);
+		if (!tracer_status_forget(tr, tr->forks[i].pid))
+			tracer_kill_and_reap(tr->forks[i].pid);
 	tr->nforks = 0;
 	for (size_t i = 0; i < tr->ntcbs; i++)
-		if (tr->tcbs[i]->flags & TCB_CHILD)
+		if ((tr->tcbs[i]->flags & TCB_CHILD) &&
+		    !tracer_status_forget(tr, tr->tcbs[i]->tid))
 			tracer_kill_and_reap(tr->tcbs[i]->tid);
 	tracer_release(tr);
 }

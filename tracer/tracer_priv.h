@@ -337,6 +337,13 @@ int tracer_new_child(tracer *tr, struct tcb *parent, int event, bool restart,
 void tracer_report_leader_gone(tracer *tr, struct tcb *t);
 /* Is a status of tid among those drained but not judged? */
 bool tracer_status_queued(const tracer *tr, pid_t tid);
+/*
+ * For a thread racegate has killed: its statuses drained but not judged
+ * are dropped, and a stop among them continued (waitpid would not report
+ * it again, and a thread stopped on its way out stays stopped).  True when
+ * its death was among them: it is reaped.
+ */
+bool tracer_status_forget(tracer *tr, pid_t tid);
 /* waitpid(which) until deadline (tracer_now_ms): 1 with *tid and *status,
  * 0 when nothing came in time, -1 when there is nothing to wait for. */
 int tracer_wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *status);

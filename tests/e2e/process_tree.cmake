@@ -120,3 +120,81 @@ configure_file(e2e/specs/exec_parent.yaml ${E2E_DIR}/exec_parent.yaml COPYONLY)
 racegate_e2e(process_tree_parent_execs 0 "child 5" "REPRODUCED: exit 0"
   "process#1 +tid [0-9]+ +exec_parent.c:14 +third +opened third"
   -- ${RG} run ${E2E_DIR}/exec_parent.yaml)
+
+# A pre-fork server: its worker child's threads are held for ever, and each
+# run ends at its verdict (or its timeout) with the worker killed.  Every
+# run binds the port the first one got: no process of a run outlives it
+# (a worker left stopped on its way out kept the port until racegate
+# exited, and the next runs failed "Address already in use").
+add_executable(e2e_prefork e2e/programs/prefork.c)
+target_compile_options(e2e_prefork PRIVATE -O0 -g)
+target_link_libraries(e2e_prefork PRIVATE Threads::Threads)
+set_target_properties(e2e_prefork PROPERTIES OUTPUT_NAME prefork
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/prefork.yaml ${E2E_DIR}/prefork.yaml COPYONLY)
+racegate_e2e(process_tree_runs_free_the_port 0
+  "10 runs: 10 SCHEDULE-DEADLOCK$" "^verdict: exit 0$" "^port: [0-9]+$"
+  "3 runs: 3 TIMEOUT$" "^timeout: exit 0$" "!cannot bind"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/process_tree_runs.sh ${RG} ${E2E_DIR})
+
+# A deadlock through a mutex and a join, in the program or in a forked
+# child (the parent waits for it): the child's threads are diagnosed in
+# the same words, the mutex's owner and the joined thread named (their
+# words read in the child's memory, not its parent's).
+add_executable(e2e_child_deadlock e2e/programs/child_deadlock.c)
+target_compile_options(e2e_child_deadlock PRIVATE -O0 -g)
+target_link_libraries(e2e_child_deadlock PRIVATE Threads::Threads)
+set_target_properties(e2e_child_deadlock PROPERTIES OUTPUT_NAME child_deadlock
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+# the same program under another name, for a child to exec
+add_executable(e2e_child_deadlock_worker e2e/programs/child_deadlock.c)
+target_compile_options(e2e_child_deadlock_worker PRIVATE -O0 -g)
+target_link_libraries(e2e_child_deadlock_worker PRIVATE Threads::Threads)
+set_target_properties(e2e_child_deadlock_worker PROPERTIES OUTPUT_NAME child_deadlock_worker
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s child_deadlock child_deadlock_fork child_deadlock_exec child_deadlock_foreign)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+# (a ; in a pattern would split the list: . stands for it)
+set(child_deadlock_words
+  "boss +(pid [0-9]+ +)?tid [0-9]+ +blocked: waits for locker \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock.c:[0-9]+ in work$"
+  "holder +(pid [0-9]+ +)?tid [0-9]+ +held at gate 'hold': waiting for go +at child_deadlock.c:[0-9]+ in holder$"
+  "locker +(pid [0-9]+ +)?tid [0-9]+ +blocked: waits for mutex 'lock', held by holder \\(tid [0-9]+\\) +at child_deadlock.c:[0-9]+ in locker$"
+  "wait-for chain: (main waits for boss \\(pid [0-9]+\\) to end \\(wait4\\) in main \\(child_deadlock.c:[0-9]+\\). )?boss waits for locker to exit \\(pthread_join in work \\(child_deadlock.c:[0-9]+\\)\\). holder holds mutex 'lock' \\(child_deadlock.c:[0-9]+\\) and is held at gate hold waiting for go. locker waits for mutex 'lock' in locker \\(child_deadlock.c:[0-9]+\\). nothing else can open go$"
+  "!no deadlock verdict" "!futex wait")
+racegate_e2e(process_tree_deadlock_words_in_program 3 "SCHEDULE-DEADLOCK"
+  ${child_deadlock_words} -- ${RG} run ${E2E_DIR}/child_deadlock.yaml)
+racegate_e2e(process_tree_deadlock_words_in_child 3 "SCHEDULE-DEADLOCK"
+  "main +pid [0-9]+ +tid [0-9]+ +blocked: waits for boss \\(pid [0-9]+\\) to end \\(wait4\\)"
+  ${child_deadlock_words} -- ${RG} run ${E2E_DIR}/child_deadlock_fork.yaml)
+# After the child's exec: in the image the gates name ({exe:}), whose
+# first thread the alias binds at the exec, not only at an arrival ...
+racegate_e2e(process_tree_deadlock_words_after_exec 3 "SCHEDULE-DEADLOCK"
+  "main +pid [0-9]+ +tid [0-9]+ +blocked: waits for boss \\(pid [0-9]+\\) to end \\(wait4\\)"
+  ${child_deadlock_words} "in _start \\(child_deadlock_worker\\)"
+  -- ${RG} run ${E2E_DIR}/child_deadlock_exec.yaml)
+# ... and in one no gate names: its own symbols name its code and data.
+racegate_e2e(process_tree_deadlock_words_in_other_program 0 "REPRODUCED"
+  "process#1 +pid [0-9]+ +tid [0-9]+ +blocked: waits for thread#1 \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock.c:[0-9]+ in self_deadlock$"
+  "thread#1 +pid [0-9]+ +tid [0-9]+ +blocked: waits for mutex 'lock', held by process#1 \\(tid [0-9]+\\) +at child_deadlock.c:[0-9]+ in locker$"
+  "process#1 holds mutex 'lock' and waits for thread#1 to exit \\(pthread_join in self_deadlock \\(child_deadlock.c:[0-9]+\\)\\)"
+  "backtrace of process#1" "#[0-9]+ 0x[0-9a-f]+ in self_deadlock at child_deadlock.c:[0-9]+$"
+  "in _start \\(child_deadlock_worker\\)"
+  -- ${RG} run --follow-fork ${E2E_DIR}/child_deadlock_foreign.yaml)
+# std::thread in a forked child: {start:} names the callable, read from the
+# thread's state in the child's memory (not its parent's, where nothing
+# named it), and the diagnosis uses the names.
+enable_language(CXX)
+add_executable(e2e_child_deadlock_cxx e2e/programs/child_deadlock_cxx.cpp)
+target_compile_options(e2e_child_deadlock_cxx PRIVATE -O0 -g)
+target_link_libraries(e2e_child_deadlock_cxx PRIVATE Threads::Threads)
+set_target_properties(e2e_child_deadlock_cxx PROPERTIES OUTPUT_NAME child_deadlock_cxx
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+configure_file(e2e/specs/child_deadlock_cxx.yaml ${E2E_DIR}/child_deadlock_cxx.yaml COPYONLY)
+racegate_e2e(process_tree_std_thread_in_child 3 "SCHEDULE-DEADLOCK"
+  "boss +pid [0-9]+ +tid [0-9]+ +blocked: waits for locker \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock_cxx.cpp:[0-9]+ in work$"
+  "holder +pid [0-9]+ +tid [0-9]+ +held at gate 'hold': waiting for go +at child_deadlock_cxx.cpp:[0-9]+ in holder$"
+  "locker +pid [0-9]+ +tid [0-9]+ +blocked: waits for mutex 'lock', held by holder \\(tid [0-9]+\\)"
+  "holder holds mutex 'lock' \\(child_deadlock_cxx.cpp:[0-9]+\\) and is held at gate hold waiting for go"
+  "!cannot name" "!no deadlock verdict"
+  -- ${RG} run ${E2E_DIR}/child_deadlock_cxx.yaml)
