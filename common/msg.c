@@ -162,7 +162,8 @@ char *xasprintf(const char *fmt, ...)
 void rg_buf_add(rg_buf *b, const char *s, size_t n)
 {
 	RG_GROW(b->s, b->len + n + 1, b->cap);
-	memcpy(b->s + b->len, s, n);
+	if (n)          /* s may be NULL then: an empty array's data */
+		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 }
