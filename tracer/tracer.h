@@ -360,9 +360,12 @@ typedef struct tracer_read_req {
  * fork child's is its own) in order, as one batch (one process_vm_readv with an
  * iovec per request, 64 at a time); a request the batch read only in
  * part (a page boundary, a kernel refusing process_vm_readv) is read again
- * through /proc/PID/mem before giving up on it.  Returns how many requests
- * were read whole: a request that cannot be read, and every later one, are
- * not.  Breakpoints show as the program's bytes.  Never fails otherwise.
+ * through /proc/PID/mem before giving up on it, and only from mappings the
+ * program may read: a byte the program would fault on (a PROT_NONE guard
+ * page, which the kernel lets a tracer read) is unreadable, never a value.
+ * Returns how many requests were read whole: a request that cannot be
+ * read, and every later one, are not.  Breakpoints show as the program's
+ * bytes.  Never fails otherwise.
  */
 size_t tracer_read_batch(tracer *tr, pid_t tid, const tracer_read_req *reqs, size_t n);
 
@@ -401,6 +404,7 @@ bool tracer_is_stopped(const tracer *tr, pid_t tid);
 /* One line of /proc/PID/maps. */
 typedef struct tracer_map {
 	uint64_t start, end, offset;
+	bool read;             /* the program may read it (not PROT_NONE) */
 	bool exec;
 	char *path;            /* NULL for anonymous mappings */
 } tracer_map;
