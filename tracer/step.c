@@ -214,6 +214,13 @@ int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 	return tracer_bp_insert(tr, TRACER_MAIN_AS(tr), addr, err);
 }
 
+bool tracer_bp_armed(const tracer *tr, uint64_t addr)
+{
+	const struct bp *b = tracer_bp_find(TRACER_MAIN_AS(tr)->img, addr);
+
+	return b && b->user;
+}
+
 int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)
 {
 	return tracer_bp_remove(tr, TRACER_MAIN_AS(tr), addr, err);

@@ -108,6 +108,14 @@ struct pad {
 	 * to the trap (tracer_pad_leave_cond) */
 	uint64_t cond_lo, cond_hi, cond_exit;
 	uint8_t *cond_depth;
+	/*
+	 * The pad (an index in its image's pads) whose table holds the slots
+	 * this one reads: its own, or that of the first pad made for the same
+	 * gates (tracer_pad_req.share).  Only that pad's slots[], nslots,
+	 * shared[] and cond_any are used.
+	 */
+	size_t lead;
+	bool cond_any;             /* a pad reading these slots has a condition */
 	struct pad_slot slots[PAD_SLOTS];
 	size_t nslots;             /* slots used (live or dead) */
 	/* thread pointers two threads share (a clone without CLONE_SETTLS, a
@@ -395,7 +403,8 @@ void tracer_pad_set_off(struct aspace *as, struct pad *p, bool off);
 void tracer_pad_thread_exiting(tracer *tr, struct tcb *t);
 /* parent made a child that may share its memory: its thread pointer is shared. */
 void tracer_pad_child_shares(tracer *tr, struct tcb *parent);
-/* The program's bytes back under every pad's jump in memory fd (a child let go). */
+/* The program's bytes back under every pad's jump in memory fd (a child
+ * let go; its first byte may be back already: sync_breakpoints). */
 void tracer_pad_unshare(const struct image *img, int fd);
 /* The bytes at [addr, addr+n) with every pad's jump shown as what it replaced. */
 void tracer_pad_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, size_t n);
@@ -453,6 +462,8 @@ int tracer_cont_op(const struct tcb *t);
 /* Does t wait for the return of a call to addr, and is it back in the
  * caller's frame (sp)?  Then tracer_range_returned takes the trap. */
 bool tracer_range_waits_at(const struct tcb *t, uint64_t addr, uint64_t sp);
+/* Does any range of t wait for a return at addr (not only the innermost)? */
+bool tracer_range_waits_for(const struct tcb *t, uint64_t addr);
 /* The innermost range is over; report says the thread got past it (at pc). */
 void tracer_range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report);
 /* The thread is gone (or its image is): its ranges end unreported. */
