@@ -1316,6 +1316,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 			event_loop(s);
 		s->res->elapsed_ms = session_now(s);
 		unarmed(s);
+		session_say_rewrites(s);
 		*end = s->end;
 		return;
 	}
@@ -1336,6 +1337,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		finish_output(s);
 		s->res->elapsed_ms = session_now(s);
 		unarmed(s);
+		session_say_rewrites(s);
 	}
 	*end = s->end;
 }

@@ -116,5 +116,8 @@ void session_pads_after(session *s, pid_t tid, const plan_bp *bp);
 void session_pad_sync_all(session *s, const plan_bp *bp);
 /* A thread is gone: its passes through every pad count still. */
 void session_pads_thread_gone(session *s, pid_t tid);
+/* Sites whose code the program rewrote over racegate's (tracer_rewrites):
+ * a warning of the run each. */
+void session_say_rewrites(session *s);
 
 #endif

@@ -349,3 +349,39 @@ void session_pads_thread_gone(session *s, pid_t tid)
 	for (size_t k = 0; k < s->npad_leads; k++)
 		pad_sync(s, tid, s->pad_leads[k]);
 }
+
+void session_say_rewrites(session *s)
+{
+	const tracer_rewrite *w;
+	size_t n = s->tr ? tracer_rewrites(s->tr, &w) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const plan_bp *bp = plan_find(s->p, run_bias_exe_site(&s->bt, w[i].addr).link_addr);
+		char *at = bp ? xasprintf("'%s' (0x%llx)", bp->where,
+					  (unsigned long long)w[i].addr)
+			      : xasprintf("0x%llx", (unsigned long long)w[i].addr);
+		char *line;
+
+		switch (w[i].kind) {
+		case TRACER_REWRITE_PAD:
+			line = xasprintf("the program rewrote its own code at %s over racegate's "
+					 "jump to a pad: the gate no longer sees that line, and a "
+					 "jump written over in part is code the program faults on "
+					 "(for code that changes at a gated line, --no-fastpath)\n",
+					 at);
+			break;
+		case TRACER_REWRITE_STALE:
+			line = xasprintf("the program rewrote its own code at %s under racegate's "
+					 "breakpoint: each hit runs racegate's copy of the "
+					 "instruction as it was before (as under gdb)\n", at);
+			break;
+		default:
+			line = xasprintf("the program rewrote its own code at %s over racegate's "
+					 "breakpoint: the gate no longer sees that line\n", at);
+		}
+		if (!s->res->warnings.s || !strstr(s->res->warnings.s, line))
+			rg_buf_puts(&s->res->warnings, line);
+		free(line);
+		free(at);
+	}
+}

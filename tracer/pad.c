@@ -827,7 +827,7 @@ int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err)
 	return tracer_resume_pending(tr, t, err);
 }
 
-void tracer_pad_let_go(struct image *img, int fd)
+void tracer_pad_let_go(tracer *tr, struct image *img, int fd)
 {
 	for (size_t k = 0; k < img->npads; k++) {
 		struct pad *p = &img->pads[k];
@@ -835,7 +835,11 @@ void tracer_pad_let_go(struct image *img, int fd)
 
 		tracer_mem_pwrite(fd, p->table, &on, 1);
 		tracer_mem_pwrite(fd, p->trap, arch_nop_insn, ARCH_BP_LEN);
-		tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
+		/* the program's own bytes there stay */
+		if (tracer_pad_rewritten(p, fd))
+			tracer_pad_note_rewrite(tr, p->site);
+		else
+			tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
 		p->off = true;
 	}
 }

@@ -317,6 +317,7 @@ void tracer_release(tracer *tr)
 
 	free(tr->raw);
 	free(tr->evq);
+	free(tr->rewrites);
 	arch_free(tr->arch);
 	free(tr);
 }

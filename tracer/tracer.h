@@ -214,6 +214,30 @@ int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err);
 /* Is a breakpoint of the caller's (tracer_insert_bp) at addr, not removed since? */
 bool tracer_bp_armed(const tracer *tr, uint64_t addr);
 
+/*
+ * Code the program rewrote where racegate had patched it (a program that
+ * changes its own code at a gated line: a hot patch, two versions of a
+ * function swapped at run time), rewrite.c.  racegate sees the result, not
+ * the write: tracer_rewrites_check compares every site of the program's
+ * memory now (one read each; the tracer does it at each fault the program
+ * takes), and before racegate puts a site's bytes back (a breakpoint
+ * removed, a pad let go) it looks, and leaves the program's bytes there.
+ * tracer_rewrites: the sites found so far, each once, in the order found.
+ */
+enum tracer_rewrite_kind {
+	TRACER_REWRITE_NONE,
+	TRACER_REWRITE_BP,     /* its int3 written over: the line is no longer seen */
+	TRACER_REWRITE_STALE,  /* the instruction behind its int3 changed: racegate
+				* runs its copy of the old one at each hit */
+	TRACER_REWRITE_PAD,    /* a pad's jump written over: the line is no longer
+				* seen, or (in part) the program runs garbage */
+};
+typedef struct tracer_rewrite {
+	uint64_t addr;
+	enum tracer_rewrite_kind kind;
+} tracer_rewrite;
+void tracer_rewrites_check(tracer *tr);
+size_t tracer_rewrites(const tracer *tr, const tracer_rewrite **out);
 /* A piece of code, [lo, hi), run-time addresses. */
 typedef struct tracer_span {
 	uint64_t lo, hi;

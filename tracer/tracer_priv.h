@@ -235,6 +235,8 @@ struct tracer {
 	size_t raw_head, nraw, raw_cap;
 	tracer_event *evq;         /* events judged, not yet returned */
 	size_t ev_head, nev, ev_cap;
+	tracer_rewrite *rewrites;  /* sites the program rewrote (rewrite.c) */
+	size_t nrewrites, rewrites_cap;
 };
 
 /* The layout of a scratch page (scratch.c): the stub at 0, the slot a
@@ -252,6 +254,20 @@ struct tracer {
  * stop at all, and nothing at the end of a run may wait for ever.
  */
 #define STOP_WAIT_MS 2000
+
+/* ---- rewrite.c: the program's own writes over racegate's code ---- */
+
+/* Has the program written over p's jump (in the memory of fd)? */
+bool tracer_pad_rewritten(const struct pad *p, int fd);
+/* The program wrote over the jump of the pad at site. */
+void tracer_pad_note_rewrite(tracer *tr, uint64_t site);
+/*
+ * b's int3 out of the memory of fd (as's, or a copy of it): the program's
+ * byte back, unless the program wrote one of its own there, which stays
+ * (noted when as is the program's).  -1 when the write fails.
+ */
+int tracer_bp_put_back(tracer *tr, struct aspace *as, int fd, const struct bp *b,
+		       rg_err *err);
 
 /* ---- tracer.c: control blocks, registers, memory, /proc ---- */
 
@@ -429,9 +445,10 @@ bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site);
  * Every thread that may run the pads is stopped and racegate lets them go:
  * no pad traps any more (its int3 becomes a no-op, it is off: a thread
  * inside one finishes it and goes on), and the program's bytes are back
- * under the jumps, in memory fd.
+ * under the jumps, in memory fd (tr's program's): but for a jump the
+ * program wrote over, whose bytes are the program's own (rewrite.c).
  */
-void tracer_pad_let_go(struct image *img, int fd);
+void tracer_pad_let_go(tracer *tr, struct image *img, int fd);
 void tracer_pads_free(struct image *img);
 
 /* ---- step.c: breakpoints and displaced steps ---- */
