@@ -89,6 +89,8 @@ void dwarfx_free(dwarfx *dx)
 	free(dx->syms);
 	free(dx->sym_byname);
 	free(dx->srcsyms);
+	free(dx->labels);
+	free(dx->xsecs);
 	dwarfx_insn_release(dx);
 	free(dx);
 }

@@ -256,6 +256,20 @@ size_t dwarfx_line_range(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max
  */
 size_t dwarfx_function_spans(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max);
 
+/*
+ * The first address in (lo, hi), link-time, at which code anywhere in dx
+ * may be entered other than from the instruction before: a symbol in an
+ * executable section, whatever its type (a second entry point, a global
+ * label in assembly), or the target of a direct jump or call in any
+ * executable section.  For a jump pad, whose jump must not cover such a
+ * place (tracer_pad_req.fence).  DWARFX_OK with *at; DWARFX_NO_ENTRY: none;
+ * DWARFX_ERROR: the code cannot be read (then nothing is known).  A jump
+ * or call in code no function holds (symbols, debug information, unwind
+ * tables) counts as one; indirect jumps' and calls' targets are not known.
+ * The executable sections are scanned once per dx.
+ */
+int dwarfx_entry_within(dwarfx *dx, uint64_t lo, uint64_t hi, uint64_t *at);
+
 /* Is an address where an instruction starts?  (dwarfx_boundary) */
 enum dwarfx_bound {
 	DWARFX_BOUNDARY,       /* it starts an instruction */

@@ -9,6 +9,7 @@
 #include <capstone/capstone.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct dwarfx_decoder {
 	csh cs;
@@ -48,8 +49,13 @@ static enum dwarfx_flow flow_of(dwarfx_decoder *d, uint64_t *target)
 	if (cs_insn_group(d->cs, ci, CS_GRP_RET) || cs_insn_group(d->cs, ci, CS_GRP_IRET) ||
 	    ci->id == X86_INS_UD2 || ci->id == X86_INS_HLT)
 		return DWARFX_FLOW_STOP;
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL)) {
+		if (direct)
+			*target = (uint64_t)x->operands[0].imm;
+		return DWARFX_FLOW_NEXT;   /* calls return */
+	}
 	if (!cs_insn_group(d->cs, ci, CS_GRP_JUMP))
-		return DWARFX_FLOW_NEXT;   /* calls return, traps come back */
+		return DWARFX_FLOW_NEXT;   /* traps come back */
 	if (direct)
 		*target = (uint64_t)x->operands[0].imm;
 	if (ci->id == X86_INS_JMP || ci->id == X86_INS_LJMP)
@@ -100,4 +106,27 @@ bool dwarfx_decoded_shared(const dwarfx_decoder *d)
 		return true;
 	}
 	return false;
+}
+
+void dwarfx_branch_scan(const uint8_t *code, size_t size, uint64_t pc,
+			void (*add)(void *ctx, uint64_t op, uint64_t target), void *ctx)
+{
+	for (size_t i = 0; i < size; i++) {
+		uint8_t b = code[i];
+		int32_t d;
+
+		if ((b == 0xe8 || b == 0xe9) && i + 5 <= size) {
+			/* call/jmp rel32 */
+			memcpy(&d, code + i + 1, 4);
+			add(ctx, pc + i, pc + i + 5 + (uint64_t)(int64_t)d);
+		} else if (b == 0x0f && i + 6 <= size && (code[i + 1] & 0xf0) == 0x80) {
+			/* jcc rel32 */
+			memcpy(&d, code + i + 2, 4);
+			add(ctx, pc + i, pc + i + 6 + (uint64_t)(int64_t)d);
+		} else if ((b == 0xeb || (b & 0xf0) == 0x70 || (b >= 0xe0 && b <= 0xe3)) &&
+			   i + 2 <= size) {
+			/* jmp, jcc, loop, jrcxz rel8 */
+			add(ctx, pc + i, pc + i + 2 + (uint64_t)(int64_t)(int8_t)code[i + 1]);
+		}
+	}
 }

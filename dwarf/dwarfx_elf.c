@@ -106,6 +106,18 @@ static int byname_cmp(const void *pa, const void *pb)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+/* Is section ndx (a symbol's st_shndx) code? */
+static bool in_code(Elf *elf, size_t ndx)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (ndx == SHN_UNDEF || ndx >= SHN_LORESERVE || !(scn = elf_getscn(elf, ndx)) ||
+	    !gelf_getshdr(scn, &sh))
+		return false;
+	return (sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC);
+}
+
 static int read_symtab(dwarfx *dx, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		       struct symvec *out, rg_err *err)
 {
@@ -134,6 +146,10 @@ static int read_symtab(dwarfx *dx, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 			dx->srcsyms[dx->nsrcsyms++] =
 				dwarfx_pool_intern(&dx->strs, name, strlen(name));
 			continue;
+		}
+		if (type != STT_SECTION && type != STT_TLS && in_code(elf, sym.st_shndx)) {
+			RG_GROW(dx->labels, dx->nlabels + 1, dx->labels_cap);
+			dx->labels[dx->nlabels++] = sym.st_value;
 		}
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
@@ -423,6 +439,12 @@ static int read_sections(dwarfx *dx, Elf *elf, const GElf_Ehdr *eh, uint64_t fsi
 			}
 			if (name && sh.sh_type == SHT_PROGBITS)
 				keep_section(dx, scn, name);
+		}
+		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR) &&
+		    (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_COMPRESSED)) {
+			RG_GROW(dx->xsecs, dx->nxsecs + 1, dx->xsecs_cap);
+			dx->xsecs[dx->nxsecs++] = (struct dwarfx_xsec){
+				sh.sh_addr, sh.sh_offset, sh.sh_size };
 		}
 		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
 			continue;

@@ -589,6 +589,8 @@ void dwarfx_insn_release(dwarfx *dx)
 	free(dx->notes);
 	free(dx->noted);
 	free(dx->fde_starts);
+	free(dx->entries);
+	free(dx->bcands);
 }
 
 size_t dwarfx_function_spans(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t max)
@@ -612,4 +614,146 @@ size_t dwarfx_function_spans(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t
 		return 0;
 	out[0] = (dwarfx_span){ c[0].lo, c[0].hi };
 	return 1;
+}
+
+/* ---- places code may be entered at (dwarfx_entry_within) ---- */
+
+static bool in_xsec(const dwarfx *dx, uint64_t addr)
+{
+	for (size_t k = 0; k < dx->nxsecs; k++)
+		if (addr >= dx->xsecs[k].addr && addr - dx->xsecs[k].addr < dx->xsecs[k].size)
+			return true;
+	return false;
+}
+
+static void bcand_add(void *ctx, uint64_t op, uint64_t target)
+{
+	dwarfx *dx = ctx;
+
+	/* most bytes that look like a jump are no instruction, and go nowhere */
+	if (!in_xsec(dx, target))
+		return;
+	RG_GROW(dx->bcands, dx->nbcands + 1, dx->bcands_cap);
+	dx->bcands[dx->nbcands++] = (struct dwarfx_bcand){ target, op };
+}
+
+static int bcand_cmp(const void *pa, const void *pb)
+{
+	const struct dwarfx_bcand *a = pa, *b = pb;
+
+	if (a->target != b->target)
+		return a->target < b->target ? -1 : 1;
+	return a->op < b->op ? -1 : a->op > b->op;
+}
+
+/* The labels, and every place that may be a direct jump or call into code
+ * (a scan of the bytes of every executable section, not a decoding). */
+static int entries_build(dwarfx *dx)
+{
+	int fd = open(dx->path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return DWARFX_ERROR;
+	for (size_t k = 0; k < dx->nxsecs; k++) {
+		const struct dwarfx_xsec *x = &dx->xsecs[k];
+		uint8_t *buf;
+
+		if (x->size > ((size_t)1 << 30))
+			continue;
+		buf = xmalloc(x->size ? x->size : 1);
+		if (pread(fd, buf, x->size, (off_t)x->offset) != (ssize_t)x->size) {
+			free(buf);
+			close(fd);
+			return DWARFX_ERROR;
+		}
+		dwarfx_branch_scan(buf, x->size, x->addr, bcand_add, dx);
+		free(buf);
+	}
+	close(fd);
+	if (dx->nbcands > 1)
+		qsort(dx->bcands, dx->nbcands, sizeof(*dx->bcands), bcand_cmp);
+	dx->entries = xmalloc((dx->nlabels ? dx->nlabels : 1) * sizeof(*dx->entries));
+	memcpy(dx->entries, dx->labels, dx->nlabels * sizeof(*dx->entries));
+	dx->nentries = dx->nlabels;
+	if (dx->nentries > 1)
+		qsort(dx->entries, dx->nentries, sizeof(*dx->entries), u64_cmp);
+	return DWARFX_OK;
+}
+
+/*
+ * Is the candidate at op (its opcode) a direct jump or call to target, an
+ * instruction of its function?  It starts at op or at a prefix up to 4
+ * bytes before.  True too when no function holds it (nothing says it is
+ * not).
+ */
+static bool bcand_real(dwarfx *dx, uint64_t op, uint64_t target)
+{
+	bool unknown = false;
+
+	for (uint64_t b = op >= 4 ? op - 4 : 0; b <= op; b++) {
+		dwarfx_insn_at at;
+		enum dwarfx_bound k = dwarfx_boundary(dx, b, &at);
+		uint8_t *buf;
+		ssize_t n;
+
+		if (k == DWARFX_UNCHECKED)
+			unknown = true;
+		if (k != DWARFX_BOUNDARY)
+			continue;
+		n = read_code(dx, b, b + 16, &buf, NULL);
+		if (n > 0) {
+			enum dwarfx_flow flow;
+			uint64_t t = 0;
+			size_t len = dwarfx_decode(dx->decoder, buf, (size_t)n, b, NULL, 0,
+						   &flow, &t);
+
+			free(buf);
+			if (len && b + len > op && t == target)
+				return true;
+		}
+	}
+	return unknown;
+}
+
+int dwarfx_entry_within(dwarfx *dx, uint64_t lo, uint64_t hi, uint64_t *at)
+{
+	size_t l = 0, h;
+	bool label = false;
+
+	if (!dx->entries_built) {
+		dx->entries_status = entries_build(dx);
+		dx->entries_built = true;
+	}
+	if (dx->entries_status != DWARFX_OK)
+		return DWARFX_ERROR;
+	/* the first label above lo: a jump below it may come first */
+	for (h = dx->nentries; l < h;) {
+		size_t mid = l + (h - l) / 2;
+
+		if (dx->entries[mid] <= lo)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	if (l < dx->nentries && dx->entries[l] < hi) {
+		hi = dx->entries[l];
+		label = true;
+	}
+	for (l = 0, h = dx->nbcands; l < h;) {
+		size_t mid = l + (h - l) / 2;
+
+		if (dx->bcands[mid].target <= lo)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	for (; l < dx->nbcands && dx->bcands[l].target < hi; l++)
+		if (bcand_real(dx, dx->bcands[l].op, dx->bcands[l].target)) {
+			*at = dx->bcands[l].target;
+			return DWARFX_OK;
+		}
+	if (!label)
+		return DWARFX_NO_ENTRY;
+	*at = hi;
+	return DWARFX_OK;
 }

@@ -169,6 +169,15 @@ struct dwarfx {
 	uint32_t *sym_byname;
 	const char **srcsyms;    /* STT_FILE names (.symtab): the sources compiled in */
 	size_t nsrcsyms, srcsyms_cap;
+	/* every symbol in an executable section, whatever its type (a global
+	 * label in assembly too): a place code may be entered at, unsorted */
+	uint64_t *labels;
+	size_t nlabels, labels_cap;
+	/* executable sections: where their bytes are in the file */
+	struct dwarfx_xsec {
+		uint64_t addr, offset, size;
+	} *xsecs;
+	size_t nxsecs, xsecs_cap;
 
 	/* dwarfx_insn.c, filled as queries need them */
 	struct dwarfx_decoder *decoder; /* made on first use */
@@ -178,6 +187,16 @@ struct dwarfx {
 	uint64_t *fde_starts;       /* functions .eh_frame_hdr knows, sorted */
 	size_t nfde;
 	bool fde_read;
+	/* dwarfx_entry_within: labels, sorted; the places that may be direct
+	 * jumps or calls into code (dwarfx_branch_scan), by target */
+	uint64_t *entries;
+	size_t nentries;
+	struct dwarfx_bcand {
+		uint64_t target, op;
+	} *bcands;
+	size_t nbcands, bcands_cap;
+	bool entries_built;         /* the above were made (entries_status says how) */
+	int entries_status;         /* DWARFX_OK, or DWARFX_ERROR: the code was not read */
 	char **notes;               /* warnings not yet taken (dwarfx_take_warnings) */
 	size_t nnotes, notes_cap;
 	uint64_t *noted;            /* row addresses already warned about */
@@ -308,7 +327,8 @@ void dwarfx_insn_release(dwarfx *dx);
  * the length of the instruction in code[0..size) at address pc, 0 when the
  * bytes are no instruction it knows; text (when not NULL) gets its
  * assembly ("mov dword ptr [...], 0"); flow (when not NULL) where
- * execution goes after it, and *target a direct jump's destination.
+ * execution goes after it, and *target a direct jump's destination, or a
+ * direct call's (whose flow is NEXT; *target is left alone otherwise).
  */
 enum dwarfx_flow {
 	DWARFX_FLOW_NEXT,      /* the next instruction (calls included) */
@@ -333,6 +353,16 @@ size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
  * the instruction.
  */
 bool dwarfx_decoded_shared(const dwarfx_decoder *d);
+
+/*
+ * Every place in code[0..size) (at address pc) whose bytes read as the
+ * opcode of a direct jump or call, were an instruction to start there (or
+ * at the prefixes before it): add(ctx, the opcode's address, its target).
+ * A fast superset of the direct jumps and calls, many of them not
+ * instructions at all: the caller checks those it cares about by decoding.
+ */
+void dwarfx_branch_scan(const uint8_t *code, size_t size, uint64_t pc,
+			void (*add)(void *ctx, uint64_t op, uint64_t target), void *ctx);
 
 /* What a failed look-up found out, for dwarfx_resolve's caller. */
 struct dwarfx_result {

@@ -371,21 +371,41 @@ static void locs_failed(session *s, const rg_err *err)
  * silently by the tracer.  racegate's own breakpoints (entry,
  * pthread_create) at the same address stay.
  */
-static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
+static bool disarm_one(session *s, const plan_bp *bp, uint64_t addr)
 {
 	rg_err err = RG_ERR_INIT;
 
 	if (s->ops->site_live(s->d, bp))
-		return;
+		return false;
 	if ((s->entry && addr == s->entry) || session_is_ptc(s, addr) ||
 	    run_locs_busy(s->locs, addr))
-		return;
+		return false;
 	/* a pad's passes so far count, as the traps before a disarm do */
-	if (tracer_pad_at(s->tr, addr) && s->ops->count_passes)
-		for (size_t i = 0; i < s->nthr; i++)
-			session_pad_sync(s, s->thr[i].tid, bp, addr);
-	if (tracer_remove_bp(s->tr, addr, &err) == 0)
-		s->res->bp_disarmed++;
+	if (tracer_pad_at(s->tr, addr))
+		session_pad_sync_all(s, bp);
+	if (tracer_remove_bp(s->tr, addr, &err) < 0)
+		return false;
+	s->res->bp_disarmed++;
+	return true;
+}
+
+/*
+ * The other sites of its gates (inlined copies, a template's instances)
+ * are dead with it: out at once, rather than at their next hit, which a
+ * pad that lets a thread pass for ever would never trap on (the counts of
+ * hits are the same with pads and without).
+ */
+static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
+{
+	if (!disarm_one(s, bp, addr) || plan_find(s->p, bp->site.link_addr) != bp)
+		return;
+	for (size_t i = 0; i < s->p->nbps; i++) {
+		const plan_bp *o = &s->p->bps[i];
+		uint64_t a = run_bias_addr(&s->bt, o->site);
+
+		if (o != bp && session_gates_meet(o, bp) && tracer_bp_armed(s->tr, a))
+			disarm_one(s, o, a);
+	}
 }
 
 /* An arrival in the image a followed child runs after its exec. */
@@ -413,7 +433,6 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 {
 	const plan_bp *bp;
 	struct proc *pr = proc_of(s, tid);
-	bool pad = tracer_pad_at(s->tr, addr);
 
 	if (pr->img) {
 		on_image_breakpoint(s, tid, pr, addr);
@@ -449,11 +468,10 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 		s->res->bp_hits++;
 		if (s->names)
 			learn_names(s);
-		if (pad && s->ops->count_passes)
-			session_pad_sync(s, tid, bp, addr);
+		/* the gates' hits at every site so far, pads' passes too */
+		session_pads_before(s, tid, bp);
 		dn = s->ops->arrive(s->d, tid, bp, session_now(s));
-		if (pad && s->ops->next_interest)
-			session_pad_allow(s, tid, bp, addr);
+		session_pads_after(s, tid, bp);
 		restart_released(s);
 		disarm_if_dead(s, bp, addr);
 		if (dn == DECIDE_HOLD)
@@ -1371,6 +1389,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 			event_loop(s);
 		s->res->elapsed_ms = session_now(s);
 		unarmed(s);
+		session_say_rewrites(s);
 		*end = s->end;
 		return;
 	}
@@ -1391,6 +1410,7 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		finish_output(s);
 		s->res->elapsed_ms = session_now(s);
 		unarmed(s);
+		session_say_rewrites(s);
 	}
 	*end = s->end;
 }
@@ -1424,6 +1444,11 @@ void session_free(session *s)
 	free(s->pend);
 	free(s->ptc);
 	free(s->pad_when);
+	free(s->pad_lead);
+	free(s->pad_leads);
+	for (i = 0; s->pad_peers && i < s->p->nbps; i++)
+		free(s->pad_peers[i].v);
+	free(s->pad_peers);
 	free(s->release);
 	free(s);
 }

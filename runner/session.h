@@ -134,9 +134,12 @@ typedef struct decider_ops {
 	 * Jump pads (tracer_pad_make): may both be NULL, then every hit
 	 * traps.  next_interest: how many of tid's next arrivals at at can
 	 * pass without arrive() (gate_next_interest; ULONG_MAX: all of them),
-	 * asked after each arrival there; a number that is only ever too
-	 * small is safe.  count_passes: tid made k such arrivals since its
-	 * last arrival there (told before arrive(), and before thread_exited).
+	 * asked after each of tid's arrivals at a location sharing a gate with
+	 * at (a gate with several sites counts its hits across all of them);
+	 * a number that is only ever too small is safe.  count_passes: tid
+	 * made k such arrivals since it was last told (told before each of
+	 * tid's arrive() at a location sharing a gate with at, and before
+	 * thread_exited).
 	 */
 	unsigned long (*next_interest)(void *d, pid_t tid, const plan_bp *at);
 	void (*count_passes)(void *d, pid_t tid, const plan_bp *at, unsigned long k);

@@ -81,21 +81,45 @@ struct session {
 	/* per plan bp: the gate whose when: its pad evaluates (pad_when.h),
 	 * PAD_WHEN_NONE for none; NULL: no pads */
 	size_t *pad_when;
+	/* per plan bp: the bp whose pad holds the slots its pad reads, the
+	 * first one made for the same gates (PAD_LEAD_NONE: no pad); and
+	 * those leading bps, whose passes are synced and allowed */
+	size_t *pad_lead;
+	size_t *pad_leads, npad_leads;
+	/* per plan bp: the leading bps whose gates meet its gates, once known */
+	struct pad_peers {
+		size_t *v, n;
+		bool known;
+	} *pad_peers;
 };
+#define PAD_LEAD_NONE ((size_t)-1)
 
 /* Is a one of the program's pthread_create addresses (racegate's own breakpoint)? */
 bool session_is_ptc(const session *s, uint64_t a);
 
 /* ---- session_pads.c ---- */
 
+/* Do bps a and b share a gate? */
+bool session_gates_meet(const plan_bp *a, const plan_bp *b);
+
 /* At the exec stop (one thread, stopped): a pad for each of the
  * executable's gate sites that may have one; --verbose says which. */
 void session_make_pads(session *s);
-/* tid's passes through the pad at addr since it was last told: to the decider. */
-void session_pad_sync(session *s, pid_t tid, const plan_bp *bp, uint64_t addr);
-/* After tid's arrival at the pad at addr: how far it may pass unseen. */
-void session_pad_allow(session *s, pid_t tid, const plan_bp *bp, uint64_t addr);
+/*
+ * Before tid's arrival at bp (any site: a pad's, an int3's, a library's)
+ * is decided: its passes through every pad whose gates meet bp's, to the
+ * decider, so that a gate's count is its hits at all its sites.
+ */
+void session_pads_before(session *s, pid_t tid, const plan_bp *bp);
+/* After it: how far tid may pass those pads unseen. */
+void session_pads_after(session *s, pid_t tid, const plan_bp *bp);
+/* Before the pad at bp (the executable's) is turned off: every thread's
+ * passes through it so far. */
+void session_pad_sync_all(session *s, const plan_bp *bp);
 /* A thread is gone: its passes through every pad count still. */
 void session_pads_thread_gone(session *s, pid_t tid);
+/* Sites whose code the program rewrote over racegate's (tracer_rewrites):
+ * a warning of the run each. */
+void session_say_rewrites(session *s);
 
 #endif

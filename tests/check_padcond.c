@@ -287,6 +287,69 @@ START_TEST(test_pad_cond_edges)
 }
 END_TEST
 
+/*
+ * Two pads for the sites of one gate (a line inlined twice) read one slot
+ * table: a thread allowed n passes takes them at either site, and traps at
+ * the (n+1)-th arrival wherever it comes, as the trap path counts a gate's
+ * hits across all its sites.
+ */
+START_TEST(test_pad_shared_slots)
+{
+	uint8_t *code2;
+	uint8_t code[PAD_CODE_MAX];
+	struct rig r;
+	const char *why;
+	rg_err err = RG_ERR_INIT;
+	uint64_t hi = UINT64_MAX, left = 5, regs[17] = { 0 };
+	uint8_t *site = NULL, *table, *slot;
+	struct arch_pad a, b;
+	int arrivals = 0;
+	sig_atomic_t before;
+
+	if (!arch_pad_supported(&why))
+		return;
+	rig_init(&r);
+	site = r.page;
+	table = r.page + 8192;
+	slot = table + PAD_SLOT0;
+	/* the second pad in a page of its own, its own table's slots unused */
+	code2 = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(code2, MAP_FAILED);
+	a = (struct arch_pad){ .at = (uint64_t)(uintptr_t)r.page + 4096,
+			       .site = (uint64_t)(uintptr_t)site, .insn = &r.insn, .ninsn = 1,
+			       .table = (uint64_t)(uintptr_t)table };
+	b = (struct arch_pad){ .at = (uint64_t)(uintptr_t)code2,
+			       .site = (uint64_t)(uintptr_t)site, .insn = &r.insn, .ninsn = 1,
+			       .table = (uint64_t)(uintptr_t)code2 + 4096,
+			       .slots = (uint64_t)(uintptr_t)slot };
+	ck_assert_int_eq(arch_pad_encode(&a, code, &err), 0);
+	memcpy(r.page + 4096, code, PAD_CODE_MAX);
+	ck_assert_int_eq(arch_pad_encode(&b, code, &err), 0);
+	memcpy(code2, code, PAD_CODE_MAX);
+	memset(table, 0, 4096);
+	memset(code2 + 4096, 0, 4096);
+	memcpy(slot + PAD_KEY_OFF, &r.fs, 8);
+	memcpy(slot + PAD_LEFT_OFF, &left, 8);
+	memcpy(slot + PAD_HI_OFF, &hi, 8);
+	slot[PAD_STATE_OFF] = 1;
+	/* a, b, a, b, ...: five passes in all, then every arrival traps */
+	before = traps;
+	for (int i = 0; i < 9; i++) {
+		regs[16] = (uint64_t)(uintptr_t)site;
+		ck_assert_uint_eq(padtest_call(i % 2 ? b.at : a.at, regs), 42);
+		if (traps != before && !arrivals)
+			arrivals = i + 1;
+	}
+	ck_assert_int_eq(arrivals, 6);
+	ck_assert_int_eq(traps - before, 4);
+	memcpy(&left, slot + PAD_LEFT_OFF, 8);
+	ck_assert_uint_eq(left, 0);
+	munmap(code2, 2 * 4096);
+	arch_free(r.a);
+}
+END_TEST
+
 /* What the pad does not run is refused with a reason, not compiled. */
 START_TEST(test_pad_cond_refused)
 {
@@ -329,6 +392,7 @@ int main(void)
 	tcase_add_test(tc, test_pad_cond_random);
 	tcase_add_test(tc, test_pad_cond_edges);
 	tcase_add_test(tc, test_pad_cond_refused);
+	tcase_add_test(tc, test_pad_shared_slots);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

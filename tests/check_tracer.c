@@ -1233,6 +1233,20 @@ static char *disasm(arch *a, const uint8_t *code, size_t len, uint64_t addr,
 	return b.s;
 }
 
+/* The immediate of the first movabs $imm,%rcx in code[0..n). */
+static uint64_t movabs_imm(const uint8_t *code, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i + 10 <= n; i++)
+		if (code[i] == 0x48 && code[i + 1] == 0xb9) {
+			memcpy(&v, code + i + 2, 8);
+			return v;
+		}
+	ck_abort_msg("no movabs $imm,%%rcx in the pad");
+	return 0;
+}
+
 /* The pad's bytes decode to the intended code, every displacement pointing
  * where it must: the table, its slots, the moved instructions' operand, the
  * way back, the trap's way on. */
@@ -1268,7 +1282,7 @@ START_TEST(test_pad_encode)
 	ck_assert_str_eq(text,
 		"lea rsp, [rsp - X]\n" "pushfq \n" "push rax\n" "push rcx\n" "push rdx\n"
 		"cmp byte ptr [rip + X], 0\n" "jne X\n"
-		"rdfsbase rax\n" "lea rcx, [rip + X]\n"
+		"rdfsbase rax\n" "movabs rcx, X\n"
 		"cmp byte ptr [rcx + X], 0\n" "je X\n"
 		"cmp byte ptr [rcx + X], 1\n" "jne X\n"
 		"cmp rax, qword ptr [rcx]\n" "je X\n"
@@ -1283,22 +1297,28 @@ START_TEST(test_pad_encode)
 		"mov rax, qword ptr [rip - X]\n" "jmp X\n"
 		"pop rdx\n" "pop rcx\n" "pop rax\n" "popfq \n" "lea rsp, [rsp + X]\n"
 		"int3 \n" "jmp X\n");
-	ck_assert_uint_eq(ntg, 15);
-	/* pad off: to the way through; the table's off byte; its first slot */
+	ck_assert_uint_eq(ntg, 14);
+	/* pad off: to the way through; the table's off byte */
 	ck_assert_uint_eq(tg[0], table);
 	ck_assert_uint_eq(tg[1], ap.reloc - 12);
-	ck_assert_uint_eq(tg[2], table + PAD_SLOT0);
+	/* its first slot, an absolute address (slots may be another pad's) */
+	ck_assert_uint_eq(movabs_imm(out, ap.len), table + PAD_SLOT0);
 	/* end of the table, another stack (2), force, count 0: to the trap's restore */
-	ck_assert_uint_eq(tg[3], ap.trap - 12);
-	for (size_t k = 7; k <= 10; k++)
+	ck_assert_uint_eq(tg[2], ap.trap - 12);
+	for (size_t k = 6; k <= 9; k++)
 		ck_assert_uint_eq(tg[k], ap.trap - 12);
 	/* the moved instruction reads what it read at the site, and goes back */
-	ck_assert_uint_eq(tg[12], site + 7 + 0x100);
-	ck_assert_uint_eq(tg[13], site + 7);
+	ck_assert_uint_eq(tg[11], site + 7 + 0x100);
+	ck_assert_uint_eq(tg[12], site + 7);
 	/* the trap's way on is the moved instruction */
-	ck_assert_uint_eq(tg[14], ap.reloc);
+	ck_assert_uint_eq(tg[13], ap.reloc);
 	ck_assert_uint_eq(out[ap.trap - at], 0xcc);
 	free(text);
+	/* a pad sharing another's slots reads those, wherever they are */
+	ap.slots = 0x7f0000001000ULL;
+	ck_assert_int_eq(arch_pad_encode(&ap, out, &err), 0);
+	ck_assert_uint_eq(movabs_imm(out, ap.len), 0x7f0000001000ULL);
+	ap.slots = 0;
 	/* a table more than 2 GiB away cannot be reached */
 	ap.table = at + (3ULL << 30);
 	ck_assert_int_eq(arch_pad_encode(&ap, out, &err), -1);

@@ -557,11 +557,11 @@ static const uint8_t pad_restore[] = {
  *        pushfq; push %rax; push %rcx; push %rdx
  *        cmpb $0,table(%rip); jne pass
  *        rdfsbase %rax
- *        lea slots(%rip),%rcx
+ *        movabs $slots,%rcx        its own table's, or those it shares
  *  scan: cmpb $0,24(%rcx); je trap
  *        cmpb $1,24(%rcx); jne next
  *        cmp (%rcx),%rax; je found
- *  next: add $32,%rcx; jmp scan
+ *  next: add $48,%rcx; jmp scan
  * found: cmp 16(%rcx),%rsp; jb trap; cmp 32(%rcx),%rsp; jae trap
  *        cmpb $0,25(%rcx); jne trap
  *        mov 8(%rcx),%rax
@@ -594,8 +594,13 @@ int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err)
 	put(&e, (const uint8_t[]){ 0x00 }, 1);
 	j_off_pass = put_j32(&e, (const uint8_t[]){ 0x0f, 0x85 }, 2);
 	put(&e, rdfsbase_rax, sizeof(rdfsbase_rax));
-	put(&e, (const uint8_t[]){ 0x48, 0x8d, 0x0d }, 3); /* lea slots(%rip),%rcx */
-	ok &= put_rel32(&e, p->table + PAD_SLOT0, 0);
+	{
+		/* movabs $slots,%rcx: shared slots may lie anywhere */
+		uint64_t slots = p->slots ? p->slots : p->table + PAD_SLOT0;
+
+		put(&e, (const uint8_t[]){ 0x48, 0xb9 }, 2);
+		put(&e, (const uint8_t *)&slots, 8);
+	}
 	scan = e.n;
 	put(&e, (const uint8_t[]){ 0x80, 0x79, PAD_STATE_OFF, 0x00 }, 4);
 	j_end = put_j32(&e, (const uint8_t[]){ 0x0f, 0x84 }, 2);

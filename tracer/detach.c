@@ -313,14 +313,12 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 	}
 	/* pads: none traps any more, and the program's bytes are back (every
 	 * thread is stopped; one still inside a pad finishes it) */
-	tracer_pad_let_go(img, TRACER_MAIN_AS(tr)->memfd);
+	tracer_pad_let_go(tr, img, TRACER_MAIN_AS(tr)->memfd);
 	for (i = 0; i < img->nbps; i++)
 		if (!tracer_pad_find(img, img->bps[i].addr) &&
-		    tracer_mem_pwrite(TRACER_MAIN_AS(tr)->memfd, img->bps[i].addr,
-				      &img->bps[i].orig, 1) < 0)
-			rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
-				      (unsigned long long)img->bps[i].addr,
-				      strerror(errno));
+		    tracer_bp_put_back(tr, TRACER_MAIN_AS(tr), TRACER_MAIN_AS(tr)->memfd,
+				       &img->bps[i], err) < 0)
+			rc = -1;
 	/* Children not let go yet: the breakpoints out of a copy of their own
 	 * (the list is still there), and go; shared memory is clean already.
 	 * At the program's exec (children), a fork child to be followed has

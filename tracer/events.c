@@ -413,8 +413,11 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
 		/* its memory is still there: its passes in pads are read now */
 		tracer_pad_thread_exiting(tr, t);
-		if (tid == tr->pid)
+		if (tid == tr->pid) {
+			/* the last look at its code: did it rewrite ours? */
+			tracer_rewrites_check(tr);
 			tracer_report_leader_gone(tr, t);
+		}
 		return tracer_restart(tid, PTRACE_CONT, 0, err);
 	case PTRACE_EVENT_STOP:
 		/*
@@ -452,6 +455,10 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	if (tracer_pad_cond_fault(t, sig, &si))
 		return tracer_restart(tid, PTRACE_CONT, 0, err);
 	tracer_oot_fault(t, sig, &si);
+	/* a program that rewrote its code where racegate patched it faults
+	 * there, likely: see whether it did (rewrite.c) */
+	if (tracer_is_sync_fault(sig, &si) && !(t->flags & TCB_CHILD))
+		tracer_rewrites_check(tr);
 	tracer_note_signal(tr, t, sig);
 	return tracer_restart(tid, PTRACE_CONT, sig, err);
 }

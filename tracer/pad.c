@@ -41,6 +41,21 @@ struct pad *tracer_pad_by_trap(const struct image *img, uint64_t pc)
 	return NULL;
 }
 
+/* The pad whose table holds p's slots (struct pad, lead). */
+static struct pad *lead_of(const struct image *img, const struct pad *p)
+{
+	return &img->pads[p->lead];
+}
+
+/* Are p and every pad reading its slots off (no hit of theirs counts)? */
+static bool group_off(const struct image *img, const struct pad *p)
+{
+	for (size_t i = 0; i < img->npads; i++)
+		if (img->pads[i].lead == p->lead && !img->pads[i].off)
+			return false;
+	return true;
+}
+
 void tracer_pads_free(struct image *img)
 {
 	for (size_t i = 0; i < img->npads; i++)
@@ -263,16 +278,19 @@ static size_t insn_bytes(const struct arch_insn *insn, size_t n)
  * instructions in insn[], *ninsn, as many as no jump in fn goes between.
  */
 static const char *pun_refusal(tracer *tr, struct aspace *as, struct bp *b,
-			       const uint8_t *code, size_t n, const tracer_span *fn,
-			       size_t nfn, struct arch_insn *insn, size_t *ninsn)
+			       const uint8_t *code, size_t n, const tracer_pad_req *req,
+			       struct arch_insn *insn, size_t *ninsn)
 {
-	const char *why = tracer_pad_pun_cover(tr->arch, b->addr, code, n, nfn > 0,
+	const char *why = tracer_pad_pun_cover(tr->arch, b->addr, code, n, req->nfn > 0,
 					       insn, ninsn);
 
 	/* fewer instructions when a jump goes to one of them */
 	while (!why && *ninsn > 1 &&
-	       jumps_into(tr, as, b->addr, insn_bytes(insn, *ninsn), fn, nfn))
+	       (b->addr + insn_bytes(insn, *ninsn) > req->fence ||
+		jumps_into(tr, as, b->addr, insn_bytes(insn, *ninsn), req->fn, req->nfn)))
 		--*ninsn;
+	if (!why && b->addr + insn_bytes(insn, *ninsn) > req->fence)
+		why = "code elsewhere enters the middle of its instruction";
 	if (!why)
 		why = span_clash(as->img, b->addr, insn_bytes(insn, *ninsn), ARCH_JMP_LEN);
 	return why;
@@ -284,7 +302,7 @@ static const char *pun_refusal(tracer *tr, struct aspace *as, struct bp *b,
  * than 5 bytes of instructions (tracer_pad_pun_cover).
  */
 static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
-				const tracer_span *fn, size_t nfn,
+				const tracer_pad_req *req,
 				struct arch_insn *insn, size_t *ninsn, bool *pun)
 {
 	uint8_t code[ARCH_JMP_LEN + ARCH_MAX_INSN];
@@ -295,15 +313,20 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 	if (b->ntemp)
 		return "racegate steps past a line there";
 	n = tracer_read_code(as, b->addr, code, sizeof(code));
-	why = tracer_pad_cover(tr->arch, b->addr, code, n, nfn > 0, insn, ninsn);
+	why = tracer_pad_cover(tr->arch, b->addr, code, n, req->nfn > 0, insn, ninsn);
 	if (!why)
 		why = span_clash(as->img, b->addr, insn_bytes(insn, *ninsn),
 				 insn_bytes(insn, *ninsn));
+	/* another function (a second entry point, a call or jump from
+	 * elsewhere in the object) may enter the bytes the jump takes */
+	if (!why && b->addr + insn_bytes(insn, *ninsn) > req->fence)
+		why = "code elsewhere in the program enters its first 5 bytes (a symbol, "
+		      "a jump or call target)";
 	if (!why && *ninsn > 1)
-		why = jumps_into(tr, as, b->addr, insn_bytes(insn, *ninsn), fn, nfn);
+		why = jumps_into(tr, as, b->addr, insn_bytes(insn, *ninsn), req->fn, req->nfn);
 	if (why) {
 		/* its first instructions alone, the jump's last bytes the next ones' */
-		const char *pwhy = pun_refusal(tr, as, b, code, n, fn, nfn, insn, ninsn);
+		const char *pwhy = pun_refusal(tr, as, b, code, n, req, insn, ninsn);
 
 		*pun = !pwhy;
 		/* the plain jump's reason, unless the short one got further */
@@ -316,10 +339,11 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 	return why;
 }
 
-int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
-		    const cond_op *cond, size_t ncond, const char **why,
+int tracer_pad_make(tracer *tr, const tracer_pad_req *preq, const char **why,
 		    const char **cond_why, rg_err *err)
 {
+	tracer_pad_req req = *preq;
+	uint64_t addr = req.addr;
 	struct arch_insn insn[PAD_INSNS_MAX];
 	size_t ninsn = 0, covered = 0;
 	struct aspace *as = TRACER_MAIN_AS(tr);
@@ -329,9 +353,12 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 	uint8_t code[PAD_CODE_MAX], jmp[ARCH_JMP_LEN], zero[PAD_TABLE_SIZE] = { 0 };
 	uint8_t orig[ARCH_JMP_LEN], now[ARCH_JMP_LEN];
 	bool pun;
-	struct pad *p;
+	struct pad *p, *share = NULL;
 	rg_err derr = RG_ERR_INIT;
 	int rc;
+
+	if (!req.fence)
+		req.fence = UINT64_MAX;
 
 	*cond_why = "no condition";
 	if ((p = tracer_pad_find(as->img, addr))) {
@@ -350,8 +377,11 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 		*why = "no breakpoint there";
 		return 0;
 	}
-	if ((*why = site_refusal(tr, as, b, fn, nfn, insn, &ninsn, &pun)))
+	if ((*why = site_refusal(tr, as, b, &req, insn, &ninsn, &pun)))
 		return 0;
+	/* slots shared before any thread can have one */
+	if (req.share && (share = tracer_pad_find(as->img, req.share)))
+		share = lead_of(as->img, share);
 	covered = insn_bytes(insn, ninsn);
 	/* the bytes the jump replaces as the program has them, and those it
 	 * keeps as they are now (another pad's jump may start there) */
@@ -374,18 +404,24 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 	ap.site = addr;
 	ap.insn = insn;
 	ap.ninsn = ninsn;
-	ap.cond = cond;
-	ap.ncond = ncond;
-	*cond_why = cond ? NULL : "no condition";
+	ap.slots = share ? share->table + PAD_SLOT0 : 0;
+	ap.cond = req.cond;
+	ap.ncond = req.ncond;
+	*cond_why = req.cond ? NULL : "no condition";
 	if (arch_pad_encode(&ap, code, &derr) < 0) {
 		*why = "its operand is out of a pad's reach";
 		return 0;
 	}
-	if (cond)
+	if (req.cond)
 		*cond_why = ap.cond_why;
-	RG_GROW(as->img->pads, as->img->npads + 1, as->img->pads_cap);
-	p = &as->img->pads[as->img->npads];
-	memset(p, 0, sizeof(*p));
+	{
+		size_t lead = share ? (size_t)(share - as->img->pads) : as->img->npads;
+
+		RG_GROW(as->img->pads, as->img->npads + 1, as->img->pads_cap);
+		p = &as->img->pads[as->img->npads];
+		memset(p, 0, sizeof(*p));
+		p->lead = lead;
+	}
 	p->site = addr;
 	memcpy(p->orig, orig, ARCH_JMP_LEN);
 	p->code = ap.at;
@@ -405,6 +441,8 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 		p->cond_exit = ap.cond_exit;
 		p->cond_depth = xmalloc(ap.cond_hi - ap.cond_lo);
 		memcpy(p->cond_depth, ap.depth, ap.cond_hi - ap.cond_lo);
+		p->cond_any = true;
+		lead_of(as->img, p)->cond_any = true;
 	}
 	arch_jump(jmp, addr, ap.at);
 	/* over short instructions, the jump's last bytes are the program's own */
@@ -417,6 +455,12 @@ int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn
 				(unsigned long long)addr, strerror(errno));
 	as->img->npads++;
 	return 1;
+}
+
+size_t tracer_pad_cover_max(void)
+{
+	/* short instructions short of the jump, then the longest one */
+	return ARCH_JMP_LEN - 1 + ARCH_MAX_INSN;
 }
 
 bool tracer_pad_at(const tracer *tr, uint64_t addr)
@@ -440,7 +484,7 @@ static void read_falses(struct aspace *as, struct pad *p, size_t i)
 	struct pad_slot *s = &p->slots[i];
 	uint64_t n;
 
-	if (p->cond_lo && tracer_mem_pread(as->memfd, slot_addr(p, i, PAD_FALSE_OFF), &n,
+	if (p->cond_any && tracer_mem_pread(as->memfd, slot_addr(p, i, PAD_FALSE_OFF), &n,
 					   sizeof(n)) == sizeof(n)) {
 		s->unsynced += n - s->falses;
 		s->unsynced_false += n - s->falses;
@@ -490,6 +534,8 @@ int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
 
 	(void)err;
 	*passes = *falses = 0;
+	if (p)
+		p = lead_of(as->img, p);
 	for (size_t i = 0; p && i < p->nslots; i++) {
 		struct pad_slot *s = &p->slots[i];
 		uint64_t left;
@@ -541,7 +587,7 @@ static long slot_of_key(const struct pad *p, uint64_t key)
 /* Slot i's cond byte (its thread stopped, or the slot not live yet). */
 static int set_cond(struct aspace *as, struct pad *p, size_t i, bool cond)
 {
-	cond = cond && p->cond_lo;
+	cond = cond && p->cond_any;
 	if (p->slots[i].cond == cond)
 		return 0;
 	p->slots[i].cond = cond;
@@ -558,9 +604,10 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond
 	uint64_t key, sp, lo = 0, hi = 0, buf[3];
 	long i;
 
-	if (!p || p->off || !t || !(t->flags & TCB_HELD) || (t->flags & TCB_CHILD) ||
-	    t->as != as)
+	if (!p || group_off(as->img, p) || !t || !(t->flags & TCB_HELD) ||
+	    (t->flags & TCB_CHILD) || t->as != as)
 		return 0;
+	p = lead_of(as->img, p);
 	if (tracer_regs_read(t, &r) < 0)
 		return tracer_gone_or_error(err, "cannot read the registers of thread %d: %s",
 					    tid, strerror(errno));
@@ -590,7 +637,7 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond
 			return 0;
 		i = (long)p->nslots++;
 		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key, .lo = lo, .hi = hi,
-						 .cond = cond && p->cond_lo };
+						 .cond = cond && p->cond_any };
 		/* a new slot (never a dead one reused): its false count is 0 */
 		if (put_byte(as, slot_addr(p, i, PAD_COND_OFF), p->slots[i].cond) < 0)
 			return rg_error(err, "cannot write the pad of 0x%llx: %s",
@@ -624,10 +671,36 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond
 	return 0;
 }
 
+/*
+ * Must t still trap at some pad reading lead's slots other than the one at
+ * site, whose reason is over: a return a range of its waits for, a signal
+ * handler's return?
+ */
+static bool force_elsewhere(const struct tcb *t, const struct image *img,
+			    const struct pad *lead, uint64_t site)
+{
+	for (size_t k = 0; k < img->npads; k++) {
+		const struct pad *q = &img->pads[k];
+
+		if (q->lead != lead->lead || q->site == site)
+			continue;
+		if (tracer_range_waits_for(t, q->site) ||
+		    ((t->flags & TCB_SIG_RETURN) && t->sigret_addr == q->site))
+			return true;
+	}
+	return false;
+}
+
 void tracer_pad_force(struct tcb *t, uint64_t site, bool on)
 {
 	struct pad *p = t->as ? tracer_pad_find(t->as->img, site) : NULL;
 
+	/* the slot is its group's: t traps at each of the group's sites
+	 * while one of them needs it */
+	if (p)
+		p = lead_of(t->as->img, p);
+	if (p && !on && force_elsewhere(t, t->as->img, p, site))
+		return;
 	for (size_t i = 0; p && i < p->nslots; i++)
 		if (p->slots[i].tid == t->tid && p->slots[i].key)
 			put_byte(t->as, slot_addr(p, i, PAD_FORCE_OFF), on);
@@ -677,7 +750,7 @@ void tracer_pad_thread_exiting(tracer *tr, struct tcb *t)
 	for (size_t k = 0; k < as->img->npads; k++) {
 		struct pad *p = &as->img->pads[k];
 
-		for (size_t i = 0; i < p->nslots; i++)
+		for (size_t i = 0; p->lead == k && i < p->nslots; i++)
 			if (p->slots[i].tid == t->tid && p->slots[i].key)
 				slot_retire(as, p, i);
 	}
@@ -694,7 +767,8 @@ void tracer_pad_child_shares(tracer *tr, struct tcb *parent)
 		return;
 	key = arch_thread_pointer(&r);
 	for (size_t k = 0; key && k < as->img->npads; k++)
-		share_key(as, &as->img->pads[k], key);
+		if (as->img->pads[k].lead == k)
+			share_key(as, &as->img->pads[k], key);
 }
 
 void tracer_pad_unshare(const struct image *img, int fd)
@@ -753,7 +827,7 @@ int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err)
 	return tracer_resume_pending(tr, t, err);
 }
 
-void tracer_pad_let_go(struct image *img, int fd)
+void tracer_pad_let_go(tracer *tr, struct image *img, int fd)
 {
 	for (size_t k = 0; k < img->npads; k++) {
 		struct pad *p = &img->pads[k];
@@ -761,7 +835,11 @@ void tracer_pad_let_go(struct image *img, int fd)
 
 		tracer_mem_pwrite(fd, p->table, &on, 1);
 		tracer_mem_pwrite(fd, p->trap, arch_nop_insn, ARCH_BP_LEN);
-		tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
+		/* the program's own bytes there stay */
+		if (tracer_pad_rewritten(p, fd))
+			tracer_pad_note_rewrite(tr, p->site);
+		else
+			tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
 		p->off = true;
 	}
 }

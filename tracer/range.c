@@ -41,6 +41,14 @@ bool tracer_range_waits_at(const struct tcb *t, uint64_t addr, uint64_t sp)
 	       sp >= t->range->ret_sp;
 }
 
+bool tracer_range_waits_for(const struct tcb *t, uint64_t addr)
+{
+	for (const struct range *rg = t->range; rg; rg = rg->outer)
+		if (rg->waiting && rg->ret_addr == addr)
+			return true;
+	return false;
+}
+
 /* How a thread that stopped for something else goes on. */
 int tracer_cont_op(const struct tcb *t)
 {

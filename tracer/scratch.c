@@ -72,6 +72,7 @@ int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err)
 		m->start = start;
 		m->end = end;
 		m->offset = off;
+		m->read = perms[0] == 'r';
 		m->exec = perms[2] == 'x';
 		p = line + pos;
 		p[strcspn(p, "\n")] = '\0';

@@ -178,13 +178,12 @@ int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 		img->nbps--;
 		return 0;
 	}
-	if (!tr->exit_queued && tracer_mem_pwrite(as->memfd, addr, &b->orig, 1) < 0)
-		rc = rg_error(err, "cannot remove the breakpoint at 0x%llx: %s",
-			      (unsigned long long)addr, strerror(errno));
+	if (!tr->exit_queued && tracer_bp_put_back(tr, as, as->memfd, b, err) < 0)
+		rc = -1;
 	/* a followed child that died meanwhile has nothing left to clean */
 	for (i = 0; !tr->exit_queued && i < tr->nas; i++)
 		if (tr->as[i] != as && tr->as[i]->img == img)
-			tracer_mem_pwrite(tr->as[i]->memfd, addr, &b->orig, 1);
+			tracer_bp_put_back(tr, tr->as[i], tr->as[i]->memfd, b, NULL);
 	for (i = 0; i < tr->nas; i++)
 		if (tr->as[i]->img == img)
 			oot_gone_note(tr->as[i], b);
@@ -212,6 +211,13 @@ int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err)
 {
 	return tracer_bp_insert(tr, TRACER_MAIN_AS(tr), addr, err);
+}
+
+bool tracer_bp_armed(const tracer *tr, uint64_t addr)
+{
+	const struct bp *b = tracer_bp_find(TRACER_MAIN_AS(tr)->img, addr);
+
+	return b && b->user;
 }
 
 int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err)

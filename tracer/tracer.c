@@ -317,6 +317,7 @@ void tracer_release(tracer *tr)
 
 	free(tr->raw);
 	free(tr->evq);
+	free(tr->rewrites);
 	arch_free(tr->arch);
 	free(tr);
 }
@@ -524,14 +525,39 @@ int tracer_entry_frame(tracer *tr, pid_t tid, uint64_t *ret, uint64_t *sp_after,
 	return 0;
 }
 
+/*
+ * len bytes at addr of as through /proc/PID/mem, for what process_vm_readv
+ * did not read (a kernel without it, or memory it cannot read): only from
+ * mappings the program may read.  Through the file the kernel lets a
+ * tracer read a PROT_NONE page too (FOLL_FORCE), where the program itself
+ * would fault: such bytes are no value of the program's.
+ */
+static bool read_readable(const struct aspace *as, uint64_t addr, void *buf, size_t len)
+{
+	tracer_map *m;
+	size_t n, i;
+	uint64_t at = addr, end = addr + len;
+
+	if (end < addr || tracer_read_maps(as->pid, &m, &n, NULL) < 0)
+		return false;
+	/* the maps are in address order: [addr, end) must be readable throughout */
+	for (i = 0; i < n && at < end; i++)
+		if (m[i].start <= at && at < m[i].end) {
+			if (!m[i].read)
+				break;
+			at = m[i].end;
+		}
+	tracer_maps_free(m, n);
+	return at >= end && tracer_mem_pread(as->memfd, addr, buf, len) == (int)len;
+}
+
 int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err)
 {
 	const struct image *img = TRACER_MAIN_AS(tr)->img;
 	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(tr->pid, &local, 1, &remote, 1, 0);
 
-	if (n != (ssize_t)len &&
-	    tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, addr, buf, len) != (int)len)
+	if (n != (ssize_t)len && !read_readable(TRACER_MAIN_AS(tr), addr, buf, len))
 		return rg_error(err, "cannot read %zu bytes at 0x%llx in process %d",
 				len, (unsigned long long)addr, tr->pid);
 	/* Show the program's bytes, not our int3s. */
@@ -605,8 +631,7 @@ size_t tracer_read_batch(tracer *tr, pid_t tid, const tracer_read_req *reqs, siz
 			/* a request across an unreadable page, or no process_vm_readv */
 			const tracer_read_req *q = &reqs[done];
 
-			if (tracer_mem_pread(as->memfd, q->addr, q->buf, q->len) !=
-			    (int)q->len)
+			if (!read_readable(as, q->addr, q->buf, q->len))
 				break;
 			k = 1;
 		}

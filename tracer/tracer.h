@@ -211,26 +211,59 @@ uint64_t tracer_entry(const tracer *tr);
  * rewound and resumed silently rather than killed by SIGTRAP. */
 int tracer_insert_bp(tracer *tr, uint64_t addr, rg_err *err);
 int tracer_remove_bp(tracer *tr, uint64_t addr, rg_err *err);
+/* Is a breakpoint of the caller's (tracer_insert_bp) at addr, not removed since? */
+bool tracer_bp_armed(const tracer *tr, uint64_t addr);
+
+/*
+ * Code the program rewrote where racegate had patched it (a program that
+ * changes its own code at a gated line: a hot patch, two versions of a
+ * function swapped at run time), rewrite.c.  racegate sees the result, not
+ * the write: tracer_rewrites_check compares every site of the program's
+ * memory now (one read each; the tracer does it at each fault the program
+ * takes), and before racegate puts a site's bytes back (a breakpoint
+ * removed, a pad let go) it looks, and leaves the program's bytes there.
+ * tracer_rewrites: the sites found so far, each once, in the order found.
+ */
+enum tracer_rewrite_kind {
+	TRACER_REWRITE_NONE,
+	TRACER_REWRITE_BP,     /* its int3 written over: the line is no longer seen */
+	TRACER_REWRITE_STALE,  /* the instruction behind its int3 changed: racegate
+				* runs its copy of the old one at each hit */
+	TRACER_REWRITE_PAD,    /* a pad's jump written over: the line is no longer
+				* seen, or (in part) the program runs garbage */
+};
+typedef struct tracer_rewrite {
+	uint64_t addr;
+	enum tracer_rewrite_kind kind;
+} tracer_rewrite;
+void tracer_rewrites_check(tracer *tr);
+size_t tracer_rewrites(const tracer *tr, const tracer_rewrite **out);
 /* A piece of code, [lo, hi), run-time addresses. */
 typedef struct tracer_span {
 	uint64_t lo, hi;
 } tracer_span;
 
 /*
- * Jump pads (pad.c): the breakpoint at addr (tracer_insert_bp) becomes a
- * jump to a pad in which each thread passes the site without a trap as many
- * times as tracer_pad_allow said, and traps (an ordinary BREAKPOINT at addr,
- * registers as at addr) on any other hit.  Only while every thread is
- * stopped and the program is single-threaded (its libraries' code before
- * the first thread is created), in the program's first image, not attached,
- * not with follow_fork, and when the instruction at addr is long enough and
- * goes on to the next one.  When the instruction at addr is shorter than
- * the jump, the following ones are moved to the pad too when fn[0..nfn)
- * (the code of the whole function holding addr, run-time) is given, decodes,
- * has no jump whose target is not written in it (a jump table), and no jump
- * into the bytes after addr that the jump covers; a jump, call or return
- * among the instructions moved must be the last (none may make a system
- * call or loop).
+ * Jump pads (pad.c): the breakpoint at req->addr (tracer_insert_bp) becomes
+ * a jump to a pad in which each thread passes the site without a trap as
+ * many times as tracer_pad_allow said, and traps (an ordinary BREAKPOINT at
+ * addr, registers as at addr) on any other hit.  Only while every thread
+ * is stopped and the program is single-threaded (its libraries' code
+ * before the first thread is created), in the program's first image, not
+ * attached, not with follow_fork, and when the instruction at addr is long
+ * enough and goes on to the next one.  When the instruction at addr is
+ * shorter than the jump, the following ones are moved to the pad too when
+ * fn[0..nfn) (the code of the whole function holding addr, run-time) is
+ * given, decodes, has no jump whose target is not written in it (a jump
+ * table), and no jump into the bytes after addr that the jump covers; a
+ * jump, call or return among the instructions moved must be the last (none
+ * may make a system call or loop).  No instruction at or past fence (the
+ * first address above addr that code elsewhere may enter: a symbol, a
+ * direct jump's or call's target anywhere in the object) is moved.
+ *
+ * share: the site of a pad made before (0: none) whose slots this one uses:
+ * a thread's passes through either are taken from one count, and read and
+ * allowed through either (for sites whose hits count alike: the same gates).
  *
  * cond[0..ncond) (common/cond_ops.h, O_BIAS already turned into constants
  * by the caller; NULL: none) is a when: condition the pad evaluates for a
@@ -250,22 +283,34 @@ typedef struct tracer_span {
  * program's bytes back; an exec takes the pads with the image.
  */
 struct cond_op;
-int tracer_pad_make(tracer *tr, uint64_t addr, const tracer_span *fn, size_t nfn,
-		    const struct cond_op *cond, size_t ncond, const char **why,
+typedef struct tracer_pad_req {
+	uint64_t addr;
+	const tracer_span *fn;
+	size_t nfn;
+	uint64_t fence;                /* 0: none known */
+	uint64_t share;
+	const struct cond_op *cond;
+	size_t ncond;
+} tracer_pad_req;
+int tracer_pad_make(tracer *tr, const tracer_pad_req *req, const char **why,
 		    const char **cond_why, rg_err *err);
+/* The most bytes of instructions a pad's jump may cover (for fence). */
+size_t tracer_pad_cover_max(void);
 /* Is there a pad, on, at addr? */
 bool tracer_pad_at(const tracer *tr, uint64_t addr);
 /*
  * Passes of tid through the pad at addr since the last call (for tid
  * stopped; or gone: what was read at its exit), and of those the ones
- * whose condition was false.  Call at each of its BREAKPOINT events there
- * before deciding, and at its THREAD_EXIT.
+ * whose condition was false; with the pads that share its slots, once for
+ * all of them.  Also for a pad turned off (what it counted before).  Call
+ * before deciding at each of tid's BREAKPOINT events at a site whose hits
+ * count with the pad's, and at its THREAD_EXIT.
  */
 int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
 		    uint64_t *falses, rg_err *err);
 /*
- * tid, stopped, may pass the pad at addr n more times (UINT64_MAX: for
- * ever) before its next hit traps.  A thread whose thread pointer is 0 or
+ * tid, stopped, may pass the pad at addr (and those sharing its slots) n
+ * more times (UINT64_MAX: for ever) before its next hit traps.  A thread whose thread pointer is 0 or
  * shared with another live thread, or one more than the pad has slots for,
  * traps on every hit whatever n says.  cond: once they are used up, the
  * pad's condition decides (tracer_pad_make).
@@ -360,9 +405,12 @@ typedef struct tracer_read_req {
  * fork child's is its own) in order, as one batch (one process_vm_readv with an
  * iovec per request, 64 at a time); a request the batch read only in
  * part (a page boundary, a kernel refusing process_vm_readv) is read again
- * through /proc/PID/mem before giving up on it.  Returns how many requests
- * were read whole: a request that cannot be read, and every later one, are
- * not.  Breakpoints show as the program's bytes.  Never fails otherwise.
+ * through /proc/PID/mem before giving up on it, and only from mappings the
+ * program may read: a byte the program would fault on (a PROT_NONE guard
+ * page, which the kernel lets a tracer read) is unreadable, never a value.
+ * Returns how many requests were read whole: a request that cannot be
+ * read, and every later one, are not.  Breakpoints show as the program's
+ * bytes.  Never fails otherwise.
  */
 size_t tracer_read_batch(tracer *tr, pid_t tid, const tracer_read_req *reqs, size_t n);
 
@@ -401,6 +449,7 @@ bool tracer_is_stopped(const tracer *tr, pid_t tid);
 /* One line of /proc/PID/maps. */
 typedef struct tracer_map {
 	uint64_t start, end, offset;
+	bool read;             /* the program may read it (not PROT_NONE) */
 	bool exec;
 	char *path;            /* NULL for anonymous mappings */
 } tracer_map;

@@ -143,6 +143,10 @@ uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
  *                              (8 bytes at 40: arrivals it found false, each a
  *                              pass; the pad adds to it with a locked inc)
  *
+ * The pads of sites with the same gates read one table's slots (the first
+ * pad's: struct arch_pad.slots), each its own off byte: a thread's count is
+ * taken at whichever of those sites it comes to.
+ *
  * A thread passes when its slot is live, its stack pointer in the slot's
  * stack, force 0 and left not 0; any other hit (no slot for its thread
  * pointer, a thread pointer of 0, another stack: a thread that took another's
@@ -188,6 +192,9 @@ struct arch_pad {
 	const struct arch_insn *insn;
 	size_t ninsn;
 	uint64_t table;              /* its table (layout above) */
+	/* the slots it reads (0: its table's); another pad's, whose gates are
+	 * the same: a pass through either counts against one count */
+	uint64_t slots;
 	uint64_t trap;               /* out: the pad's breakpoint */
 	uint64_t reloc;              /* out: the instructions, relocated */
 	/* out: where each relocated instruction starts, from reloc (a jump

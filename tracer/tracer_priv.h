@@ -108,6 +108,14 @@ struct pad {
 	 * to the trap (tracer_pad_leave_cond) */
 	uint64_t cond_lo, cond_hi, cond_exit;
 	uint8_t *cond_depth;
+	/*
+	 * The pad (an index in its image's pads) whose table holds the slots
+	 * this one reads: its own, or that of the first pad made for the same
+	 * gates (tracer_pad_req.share).  Only that pad's slots[], nslots,
+	 * shared[] and cond_any are used.
+	 */
+	size_t lead;
+	bool cond_any;             /* a pad reading these slots has a condition */
 	struct pad_slot slots[PAD_SLOTS];
 	size_t nslots;             /* slots used (live or dead) */
 	/* thread pointers two threads share (a clone without CLONE_SETTLS, a
@@ -227,6 +235,8 @@ struct tracer {
 	size_t raw_head, nraw, raw_cap;
 	tracer_event *evq;         /* events judged, not yet returned */
 	size_t ev_head, nev, ev_cap;
+	tracer_rewrite *rewrites;  /* sites the program rewrote (rewrite.c) */
+	size_t nrewrites, rewrites_cap;
 };
 
 /* The layout of a scratch page (scratch.c): the stub at 0, the slot a
@@ -244,6 +254,20 @@ struct tracer {
  * stop at all, and nothing at the end of a run may wait for ever.
  */
 #define STOP_WAIT_MS 2000
+
+/* ---- rewrite.c: the program's own writes over racegate's code ---- */
+
+/* Has the program written over p's jump (in the memory of fd)? */
+bool tracer_pad_rewritten(const struct pad *p, int fd);
+/* The program wrote over the jump of the pad at site. */
+void tracer_pad_note_rewrite(tracer *tr, uint64_t site);
+/*
+ * b's int3 out of the memory of fd (as's, or a copy of it): the program's
+ * byte back, unless the program wrote one of its own there, which stays
+ * (noted when as is the program's).  -1 when the write fails.
+ */
+int tracer_bp_put_back(tracer *tr, struct aspace *as, int fd, const struct bp *b,
+		       rg_err *err);
 
 /* ---- tracer.c: control blocks, registers, memory, /proc ---- */
 
@@ -402,7 +426,8 @@ void tracer_pad_set_off(struct aspace *as, struct pad *p, bool off);
 void tracer_pad_thread_exiting(tracer *tr, struct tcb *t);
 /* parent made a child that may share its memory: its thread pointer is shared. */
 void tracer_pad_child_shares(tracer *tr, struct tcb *parent);
-/* The program's bytes back under every pad's jump in memory fd (a child let go). */
+/* The program's bytes back under every pad's jump in memory fd (a child
+ * let go; its first byte may be back already: sync_breakpoints). */
 void tracer_pad_unshare(const struct image *img, int fd);
 /* The bytes at [addr, addr+n) with every pad's jump shown as what it replaced. */
 void tracer_pad_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, size_t n);
@@ -427,9 +452,10 @@ bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site);
  * Every thread that may run the pads is stopped and racegate lets them go:
  * no pad traps any more (its int3 becomes a no-op, it is off: a thread
  * inside one finishes it and goes on), and the program's bytes are back
- * under the jumps, in memory fd.
+ * under the jumps, in memory fd (tr's program's): but for a jump the
+ * program wrote over, whose bytes are the program's own (rewrite.c).
  */
-void tracer_pad_let_go(struct image *img, int fd);
+void tracer_pad_let_go(tracer *tr, struct image *img, int fd);
 void tracer_pads_free(struct image *img);
 
 /* ---- step.c: breakpoints and displaced steps ---- */
@@ -460,6 +486,8 @@ int tracer_cont_op(const struct tcb *t);
 /* Does t wait for the return of a call to addr, and is it back in the
  * caller's frame (sp)?  Then tracer_range_returned takes the trap. */
 bool tracer_range_waits_at(const struct tcb *t, uint64_t addr, uint64_t sp);
+/* Does any range of t wait for a return at addr (not only the innermost)? */
+bool tracer_range_waits_for(const struct tcb *t, uint64_t addr);
 /* The innermost range is over; report says the thread got past it (at pc). */
 void tracer_range_pop(tracer *tr, struct tcb *t, uint64_t pc, bool report);
 /* The thread is gone (or its image is): its ranges end unreported. */

@@ -1,0 +1,74 @@
+# Issue 21, item 5: a gate's hit: counts a thread's arrivals at every site
+# of its location (a line inlined twice, a template's instances, a method
+# inlined into two callers, a function with several returns), pads or not:
+# the pads of sites with the same gates share one count
+# (tracer_pad_req.share).  The outcome tests fail on the code before that
+# fix; pads_same.sh checks pads against --no-fastpath on each shape, at
+# -O0, -O2, -static and -static-pie.
+add_executable(e2e_pads_sites_O0 e2e/programs/pads_sites.c)
+target_compile_options(e2e_pads_sites_O0 PRIVATE -O0 -g)
+add_executable(e2e_pads_sites_O2 e2e/programs/pads_sites.c)
+target_compile_options(e2e_pads_sites_O2 PRIVATE -O2 -g)
+add_executable(e2e_pads_sites_static e2e/programs/pads_sites.c)
+target_compile_options(e2e_pads_sites_static PRIVATE -O2 -g)
+target_link_options(e2e_pads_sites_static PRIVATE -static)
+add_executable(e2e_pads_sites_spie e2e/programs/pads_sites.c)
+target_compile_options(e2e_pads_sites_spie PRIVATE -O2 -g -fPIE)
+target_link_options(e2e_pads_sites_spie PRIVATE -static-pie)
+add_executable(e2e_pads_sites_cpp e2e/programs/pads_sites_cpp.cpp)
+target_compile_options(e2e_pads_sites_cpp PRIVATE -O2 -g)
+foreach(t e2e_pads_sites_O0 e2e_pads_sites_O2 e2e_pads_sites_static e2e_pads_sites_spie
+          e2e_pads_sites_cpp)
+  target_link_libraries(${t} PRIVATE Threads::Threads)
+  string(REPLACE e2e_ "" name ${t})
+  set_target_properties(${t} PROPERTIES OUTPUT_NAME ${name}
+                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+foreach(s pads_sites_seq pads_sites_alt pads_sites_thr pads_sites_ret pads_sites_cpp)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+# the same line at -O0 (one site in spin, one call), and -static, -static-pie
+file(READ e2e/specs/pads_sites_seq.yaml sites_spec)
+foreach(b O0 static spie)
+  string(REPLACE "./pads_sites_O2," "./pads_sites_${b}," spec "${sites_spec}")
+  file(WRITE ${E2E_DIR}/pads_sites_seq_${b}.yaml "${spec}")
+endforeach()
+
+function(pads_sites_e2e name status)
+  add_test(NAME e2e_${name} COMMAND ${EXPECT} ${status} ${ARGN})
+  set_tests_properties(e2e_${name} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
+endfunction()
+
+# the issue's case: 1,000 arrivals in each inlined copy; the 1,001st
+# and the 1,500th act, with total (arrivals before) saying which they are
+foreach(s seq seq_static seq_spie alt thr ret cpp)
+  foreach(fp default nofastpath)
+    set(opt)
+    if(fp STREQUAL nofastpath)
+      set(opt --no-fastpath)
+    endif()
+    pads_sites_e2e(pads_sites_${s}_${fp} 0 "PASSED" "!NOT-ENFORCED"
+      -- ${RG} run --verbose ${opt} ${E2E_DIR}/pads_sites_${s}.yaml)
+  endforeach()
+endforeach()
+# the shape holds: the line has several sites (both of seq's copies, and main's)
+racegate_e2e(pads_sites_two_sites 0 "second +at pads_sites.c" "pads_sites.c:26 +in spin"
+  "pads_sites.c:26 +in spin" "pads_sites.c:26 +in spin" "mid +at" --
+  ${RG} check ${E2E_DIR}/pads_sites_seq.yaml)
+racegate_e2e(pads_sites_seq_has_pads 0 "gate 'second' at .*: pad" "PASSED"
+  -- ${RG} run --verbose ${E2E_DIR}/pads_sites_seq.yaml)
+racegate_e2e(pads_sites_cpp_has_pads 0 "gate 'all' at twice: pad" "PASSED"
+  -- ${RG} run --verbose ${E2E_DIR}/pads_sites_cpp.yaml)
+
+# pads against --no-fastpath: verdict, timeline, output, every count
+set(PADS_SAME ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_same.sh)
+foreach(s seq seq_O0 seq_static seq_spie alt ret cpp)
+  add_test(NAME e2e_pads_same_sites_${s} COMMAND ${PADS_SAME} ${RG}
+           ${E2E_DIR}/pads_sites_${s}.yaml)
+  set_tests_properties(e2e_pads_same_sites_${s} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
+endforeach()
+# two threads: their interleaving (and the racy total) is timing's
+add_test(NAME e2e_pads_same_sites_thr COMMAND ${PADS_SAME} --loose ${RG}
+         ${E2E_DIR}/pads_sites_thr.yaml)
+set_tests_properties(e2e_pads_same_sites_thr PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
+
