@@ -372,6 +372,9 @@ static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
 
 	if (s->ops->site_live(s->d, bp))
 		return;
+	/* (a dead site never comes back to life) */
+	if (s->dead && bp >= s->p->bps && bp < s->p->bps + s->p->nbps)
+		s->dead[bp - s->p->bps] = true;
 	if ((s->entry && addr == s->entry) || session_is_ptc(s, addr) ||
 	    run_locs_busy(s->locs, addr))
 		return;
@@ -381,6 +384,37 @@ static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
 			session_pad_sync(s, s->thr[i].tid, bp, addr);
 	if (tracer_remove_bp(s->tr, addr, &err) == 0)
 		s->res->bp_disarmed++;
+}
+
+/*
+ * tid stays stopped at its breakpoint for as long as the decider holds it:
+ * its PC goes back to the instruction in the kernel, not in the tracer's
+ * cache only, so that a racegate killed outright (SIGKILL) meanwhile never
+ * lets it run on from the middle of the instruction (tracer_hold).
+ */
+static void hold_begins(session *s, pid_t tid)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_hold(s->tr, tid, &err) < 0)
+		fail(s, xstrdup(err.msg));
+}
+
+/*
+ * attach: a gate that can no longer act loses its int3s at once, not at
+ * its site's next arrival (a gate done at another site, a thread gone, its
+ * events all open): a racegate killed outright (SIGKILL) leaves every int3
+ * still in the process, and the next thread to reach one dies of SIGTRAP.
+ * The executable's sites; a library's go at their next arrival.
+ */
+static void disarm_dead_sites(session *s)
+{
+	if (!s->dead || s->killed)
+		return;
+	for (size_t i = 0; i < s->p->nbps; i++)
+		if (!s->dead[i])
+			disarm_if_dead(s, &s->p->bps[i],
+				       run_bias_addr(&s->bt, s->p->bps[i].site));
 }
 
 /* An arrival in the image a followed child runs after its exec. */
@@ -395,6 +429,7 @@ static void on_image_breakpoint(session *s, pid_t tid, struct proc *pr, uint64_t
 		if (s->names)
 			learn_names(s);
 		if (s->ops->arrive(s->d, tid, bp, session_now(s)) == DECIDE_HOLD) {
+			hold_begins(s, tid);
 			restart_released(s);
 			return;
 		}
@@ -447,6 +482,8 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 		if (pad && s->ops->count_passes)
 			session_pad_sync(s, tid, bp, addr);
 		dn = s->ops->arrive(s->d, tid, bp, session_now(s));
+		if (dn == DECIDE_HOLD)
+			hold_begins(s, tid);
 		if (pad && s->ops->next_interest)
 			session_pad_allow(s, tid, bp, addr);
 		restart_released(s);
@@ -1017,6 +1054,7 @@ static void event_loop(session *s)
 			learn_names(s);
 		next = s->ops->tick(s->d, t);
 		restart_released(s);
+		disarm_dead_sites(s);
 		/* before the stall check: a thread it would call stuck may be
 		 * the one whose block opens the event the others wait for */
 		watching = watch_blocked(s, t);
@@ -1253,6 +1291,7 @@ static int attach_program(session *s)
 	s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
 	/* the one process of an attach (it follows no fork): process main */
 	proc_add(s, tracer_pid(s->tr), s->p->exe);
+	s->dead = xcalloc(s->p->nbps + 1, sizeof(*s->dead));
 	arm_attached(s);
 	n = tracer_threads(s->tr, &tids);
 	for (size_t i = 0; i < n; i++) {
@@ -1352,5 +1391,6 @@ void session_free(session *s)
 	free(s->ptc);
 	free(s->pad_when);
 	free(s->release);
+	free(s->dead);
 	free(s);
 }

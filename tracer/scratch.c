@@ -268,7 +268,7 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 		    tracer_mem_pwrite(t->as->memfd, start, code, sizeof(code)) < 0)
 			return rg_error(err, "cannot write code at 0x%llx in process %d",
 					(unsigned long long)start, t->as->pid);
-		trap_pc = start + ARCH_INJECT_LEN;
+		trap_pc = start + ARCH_INJECT_TRAP_OFF;
 	} else {
 		if (!t->as->stub)
 			return rg_error(err, "no scratch page to run a system call from");
@@ -380,7 +380,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 			    const uint64_t *cand, size_t ncand,
 			    const struct bp *b, uint64_t near, rg_err *err)
 {
-	uint8_t init[SLOT_OFF] = { 0 };
+	uint8_t init[SLOT_OFF];
 	uint64_t base = 0;
 	struct aspace *as = t->as;
 	struct scratch *sp;
@@ -389,6 +389,10 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 
 	if (rc)
 		return rc;
+	/* breakpoints behind the stub: a thread stopped at its trap when
+	 * racegate is killed outright goes on past it, and traps again */
+	for (size_t i = 0; i + ARCH_BP_LEN <= sizeof(init); i += ARCH_BP_LEN)
+		memcpy(init + i, arch_bp_insn, ARCH_BP_LEN);
 	memcpy(init, arch_stub, ARCH_STUB_LEN);
 	if (tracer_mem_pwrite(as->memfd, base, init, sizeof(init)) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",
