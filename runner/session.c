@@ -1270,6 +1270,23 @@ static void arm_attached(session *s)
 }
 
 /*
+ * From the first PTRACE_SEIZE until the process is let go (or has ended),
+ * a second SIGINT, SIGTERM or SIGHUP must not end racegate: its int3s
+ * would stay in the process, and a thread held or at a breakpoint would be
+ * left to the kernel (`timeout` sends its signal twice, to racegate and
+ * to its process group).  The let-go is bounded (tracer_detach waits
+ * STOP_WAIT_MS at most), so the user waits seconds at most.
+ */
+static void guard_attached(pid_t pid)
+{
+	char *why = xasprintf("letting process %d go first (racegate's "
+			      "breakpoints must not stay in it)", (int)pid);
+
+	interrupt_guard(why);
+	free(why);
+}
+
+/*
  * Attaches to o->attach_pid; every thread that exists is the decider's
  * from now on (the leader as the main thread), then each is let go.  What
  * could not be set up ends the run at once, the program let go.
@@ -1281,6 +1298,7 @@ static int attach_program(session *s)
 	size_t n;
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	guard_attached(s->o->attach_pid);
 	if (tracer_attach(s->o->attach_pid, &s->tr, &err) < 0) {
 		s->res->note = xstrdup(err.msg);
 		return -1;
@@ -1372,6 +1390,9 @@ void session_free(session *s)
 	stall_free(s->stall);
 	if (s->tr)
 		tracer_free(s->tr);
+	/* attach: let go (tracer_free lets go what the loop could not) */
+	if (s->o->attach_pid)
+		interrupt_guard(NULL);
 	if (s->outfd >= 0)
 		close(s->outfd);
 	if (s->errfd >= 0)
