@@ -911,6 +911,11 @@ static void check_stall(session *s, double t, double next_deadline,
 	stall_touch(s->stall);
 	if (s->ops->stuck(s->d, t)) {
 		restart_released(s);
+		/* attach: the verdict ends it (on_deadlock: release lets the
+		 * threads go, the process goes on without racegate), as a
+		 * verdict without release does; nothing else would, but --for */
+		if (s->attached)
+			session_let_go(s);
 		return;
 	}
 	end_run(s);
