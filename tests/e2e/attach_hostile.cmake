@@ -9,12 +9,13 @@ target_compile_options(e2e_attach_spin PRIVATE -O0 -g)
 target_link_libraries(e2e_attach_spin PRIVATE Threads::Threads)
 set_target_properties(e2e_attach_spin PROPERTIES OUTPUT_NAME attach_spin
                       RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s attach_spin_hold attach_spin_lone)
+foreach(s attach_spin_hold attach_spin_lone attach_spin_dead)
   configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
 endforeach()
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
-  foreach(mode signal1 signal2 signal3 pipe timeout kill9 rtsig_one rtsig_any)
+  foreach(mode signal1 signal2 signal3 pipe timeout kill9 kill9_dead rtsig_one
+               rtsig_any)
     add_test(NAME e2e_attach_hostile_${mode}
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/attach_hostile.sh
              ${RG} ${E2E_DIR}/attach_spin ${E2E_DIR}

@@ -21,6 +21,9 @@
 #             gate: the int3 stays, and spin-1 runs on from its registers:
 #             at the int3, so the process dies of SIGTRAP, never of the
 #             SIGILL of an instruction run from its middle
+#   kill9_dead  racegate killed with SIGKILL once a gate can no longer act,
+#             though no thread has come to its line since (its int3 must be
+#             out already): the next thread there runs on, the process lives
 #   rtsig_one eight attaches (--for 0.3s) while another process sends
 #             ~20,000 SIGRTMIN a second, sigqueue'd and numbered, to the
 #             main thread alone: every one delivered once, in order
@@ -203,6 +206,31 @@ kill9)
 			fail "the process died with status $st, not of SIGTRAP (133): a thread ran on from the middle of an instruction"
 		echo "the process died of SIGTRAP, as racegate(1) says"
 	fi
+	;;
+kill9_dead)
+	start one
+	attach "$rg" attach --verbose "$pid" "$specs/attach_spin_dead.yaml"
+	kill -s RTMIN "$pid"
+	for _ in $(seq 600); do [ "$(field got)" -ge 1 ] && break; sleep 0.1; done
+	[ "$(field got)" -ge 1 ] || fail "main did not take the signal"
+	# main got past its gate: caught can no longer act
+	sleep 0.5
+	kill -9 "$rgpid"
+	wait "$rgpid" 2>/dev/null
+	rgpid=
+	for _ in $(seq 100); do
+		[ "$(sed -n 's/^TracerPid:[[:space:]]*//p' /proc/$pid/status)" = 0 ] && break
+		sleep 0.1
+	done
+	kill -s RTMIN "$pid"
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		[ "$(field got)" -ge 2 ] && break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null || { wait "$pid"; fail "the process died (status $?) at the line of a gate that could no longer act"; }
+	[ "$(field got)" -ge 2 ] || fail "main did not take the second signal"
+	echo "the second signal went through the dead gate's line"
 	;;
 rtsig_one|rtsig_any)
 	start "${mode#rtsig_}"
