@@ -37,7 +37,8 @@ static void add(char *buf, size_t cap, size_t *n, const char *s)
 	*n += len;
 }
 
-/* "racegate: got SIGINT: WHY" on stderr, from the handler. */
+/* "racegate: got SIGINT: WHY" on stderr, from the handler (where rg_say,
+ * stdio, may not be called: one write of a line put together here). */
 static void say_guarded(int sig)
 {
 	char line[sizeof(guard_why) + 64];

@@ -21,8 +21,9 @@
  * breakpoints, scratch pages or a held thread are in it, no signal ends
  * racegate (interrupt_guard).  The first lets the process go as always;
  * each one more is said on stderr, and racegate ends by the first once
- * the process is let go.  Only SIGKILL ends racegate at once then
- * (docs/design.md, "Ending an attach", says what that leaves).
+ * the process is let go.  Only a signal racegate does not catch (SIGKILL,
+ * SIGQUIT) ends it at once then (docs/design.md, "Ending an attach", says
+ * what that leaves).
  */
 #ifndef RACEGATE_INTERRUPT_H
 #define RACEGATE_INTERRUPT_H
