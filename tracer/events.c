@@ -452,6 +452,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	if (tracer_pad_cond_fault(t, sig, &si))
 		return tracer_restart(tid, PTRACE_CONT, 0, err);
 	tracer_oot_fault(t, sig, &si);
+	tracer_signal_leaves_scratch(tr, t);
 	tracer_note_signal(tr, t, sig);
 	return tracer_restart(tid, PTRACE_CONT, sig, err);
 }

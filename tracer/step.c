@@ -264,6 +264,8 @@ int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 	if (tracer_stepping(t))
 		return tracer_range_next(tr, t, err);
 	if (t->npending) {
+		/* (a thread sent to the stub goes to its syscall instruction) */
+		tracer_signal_leaves_scratch(tr, t);
 		sig = t->pending[0].si_signo;
 		/* without it, the kernel would forge an SI_USER siginfo: a
 		 * fault's address, a timer's value would be lost */

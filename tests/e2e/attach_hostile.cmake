@@ -14,8 +14,8 @@ foreach(s attach_spin_hold attach_spin_lone attach_spin_dead)
 endforeach()
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
-  foreach(mode signal1 signal2 signal3 pipe timeout kill9 kill9_dead rtsig_one
-               rtsig_any)
+  foreach(mode signal1 signal2 signal3 pipe handler timeout kill9 kill9_dead
+               rtsig_one rtsig_any)
     add_test(NAME e2e_attach_hostile_${mode}
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/attach_hostile.sh
              ${RG} ${E2E_DIR}/attach_spin ${E2E_DIR}

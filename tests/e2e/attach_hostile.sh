@@ -15,6 +15,10 @@
 #   pipe      racegate's output into a pipe whose reader has gone (`racegate
 #             attach ... 2>&1 | head -1`), then SIGTERM twice: saying so
 #             must not end racegate (SIGPIPE) before the process is let go
+#   handler   spin-3 naps in a signal handler (SIGUSR1, taken between its
+#             trap at SPIN and the instruction racegate runs for it out of
+#             line) when racegate lets the process go (SIGTERM): the handler
+#             must return to the program's code, not into racegate's page
 #   timeout   `timeout 6 racegate attach` (GNU timeout sends SIGTERM to
 #             racegate, then to its process group: twice)
 #   kill9     racegate killed with SIGKILL while spin-1 is held at the one
@@ -178,6 +182,19 @@ pipe)
 	held
 	signals TERM TERM
 	finish any
+	unharmed
+	;;
+handler)
+	start
+	attach "$rg" attach --verbose "$pid" "$specs/attach_spin_hold.yaml"
+	held
+	kill -USR1 "$pid"
+	sleep 0.1
+	signals TERM
+	finish 143
+	# the nap ends: spin-3 returns from its handler
+	for _ in $(seq 100); do [ "$(field naps)" -ge 1 ] && break; sleep 0.1; done
+	[ "$(field naps)" -ge 1 ] || { kill -0 "$pid" 2>/dev/null || { wait "$pid"; fail "the process died (status $?)"; }; fail "spin-3 did not end its nap"; }
 	unharmed
 	;;
 timeout)

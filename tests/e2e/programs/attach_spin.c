@@ -24,6 +24,10 @@
  * of order, repeated or not queued (si_code not SI_QUEUE), S calls of
  * spin_once and lone_once so far.
  *
+ * SIGUSR1 is taken by spin-3 alone, whose handler naps 300 ms and counts
+ * it ("naps N" at the end of the status line): a handler racegate lets
+ * the process go in the middle of, which must return where spin-3 was.
+ *
  * IDLE more threads (0 by default) only sleep: a crowd that makes every
  * stop and let-go of all threads take longer.
  *
@@ -49,7 +53,7 @@
 #define USAGE "usage: attach_spin STATUS [one|any [IDLE]] | send PID SECONDS\n"
 
 static volatile long spins[4], lone;
-static volatile long got, bad, last;
+static volatile long got, bad, last, naps;
 static unsigned char *seen;
 static int ordered = 1;
 
@@ -74,15 +78,32 @@ static void *spinner(void *arg)
 {
 	long k = (long)arg;
 	char name[16];
+	sigset_t usr1;
 
 	snprintf(name, sizeof(name), "spin-%d", (int)(k + 1) % 10);
 	pthread_setname_np(pthread_self(), name);
+	/* spin-3 alone takes SIGUSR1 (born with it blocked) */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (k == 2)
+		pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
 	for (;;) {
 		spin_once(k);
 		if (k == 0)
 			lone_once();
 	}
 	return NULL;
+}
+
+/* SIGUSR1: a nap of 300 ms in the handler, then back where it was */
+static void on_nap(int sig)
+{
+	struct timespec ts = { 0, 300 * 1000 * 1000 };
+
+	(void)sig;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	__atomic_add_fetch(&naps, 1, __ATOMIC_RELAXED);
 }
 
 static void on_rt(int sig, siginfo_t *si, void *uc)
@@ -108,8 +129,8 @@ static void write_status(const char *path)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (!(f = fopen(tmp, "w")))
 		return;
-	fprintf(f, "got %ld bad %ld spins %ld\n", got, bad,
-		spins[0] + spins[1] + spins[2] + spins[3] + lone);
+	fprintf(f, "got %ld bad %ld spins %ld naps %ld\n", got, bad,
+		spins[0] + spins[1] + spins[2] + spins[3] + lone, naps);
 	fclose(f);
 	rename(tmp, path);
 }
@@ -193,6 +214,12 @@ int main(int argc, char **argv)
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGRTMIN, &sa, NULL);
+	sa.sa_handler = on_nap;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&rt);
+	sigaddset(&rt, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &rt, NULL);  /* for good, but in spin-3 */
 	sigemptyset(&rt);
 	sigaddset(&rt, SIGRTMIN);
 	/* the reporter never takes it (it must write), nor, with "one", the
