@@ -35,24 +35,27 @@
 set -u
 rg=$1 prog=$2 specs=$3 tools=$4 mode=$5
 dir=$(mktemp -d)
+# the program's status file on tmpfs: its reporter thread must never sit
+# in a disk write (uninterruptible) when racegate stops every thread
+shm=$(mktemp -d /dev/shm/attach_hostile.XXXXXX 2>/dev/null || mktemp -d)
 pid= rgpid= sender=
 cleanup() {
 	[ -n "$rgpid" ] && kill -9 "$rgpid" 2>/dev/null
 	[ -n "$sender" ] && kill -9 "$sender" 2>/dev/null
 	[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
-	rm -rf "$dir"
+	rm -rf "$dir" "$shm"
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; echo "---- racegate ----"; cat "$dir/out" 2>/dev/null; exit 1; }
 has() { grep -qE -- "$1" "$dir/out" || fail "no line matching '$1'"; }
 # a number of the program's status line: got, bad or spins
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$dir/status"; }
+field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$shm/status"; }
 
 start() {
-	"$prog" "$dir/status" "$@" &
+	"$prog" "$shm/status" "$@" &
 	pid=$!
 	for _ in $(seq 300); do
-		[ -s "$dir/status" ] && [ "$(field spins)" -gt 0 ] &&
+		[ -s "$shm/status" ] && [ "$(field spins)" -gt 0 ] &&
 			grep -q spin-4 /proc/$pid/task/*/comm 2>/dev/null && break
 		sleep 0.1
 	done
