@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -21,13 +22,46 @@ static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
 
 static volatile sig_atomic_t got;          /* the first signal caught, or 0 */
 static volatile sig_atomic_t second_ends;  /* leader: a second signal ends racegate */
+static volatile sig_atomic_t guarded;      /* interrupt_guard: none ends it */
+static char guard_why[256];                /* what is done first (interrupt_guard) */
 static int wake[2] = { -1, -1 };           /* the self-pipe; wake[1] is written */
+
+/* Appends s to buf (of size cap, used *n): async-signal-safe. */
+static void add(char *buf, size_t cap, size_t *n, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len > cap - *n)
+		len = cap - *n;
+	memcpy(buf + *n, s, len);
+	*n += len;
+}
+
+/* "racegate: got SIGINT: WHY" on stderr, from the handler (where rg_say,
+ * stdio, may not be called: one write of a line put together here). */
+static void say_guarded(int sig)
+{
+	char line[sizeof(guard_why) + 64];
+	size_t n = 0;
+	ssize_t unused;
+
+	add(line, sizeof(line), &n, "racegate: got ");
+	add(line, sizeof(line), &n, sig == SIGINT ? "SIGINT" : sig == SIGTERM ?
+	    "SIGTERM" : "SIGHUP");
+	add(line, sizeof(line), &n, ": ");
+	add(line, sizeof(line), &n, guard_why);
+	add(line, sizeof(line), &n, "\n");
+	unused = write(STDERR_FILENO, line, n);
+	(void)unused;
+}
 
 static void on_signal(int sig)
 {
 	int saved = errno;
 
-	if (got && second_ends) {
+	if (got && guarded)
+		say_guarded(sig);
+	else if (got && second_ends) {
 		/* delivered once this handler returns, by the default action */
 		signal(sig, SIG_DFL);
 		raise(sig);
@@ -93,6 +127,7 @@ int interrupt_install(rg_err *err)
 {
 	got = 0;
 	second_ends = 1;
+	guarded = 0;
 	if (open_pipe(err) < 0)
 		return -1;
 	if (set_handlers(err) < 0) {
@@ -111,6 +146,36 @@ void interrupt_uninstall(void)
 		if (sigaction(caught[i], NULL, &old) == 0 && old.sa_handler == on_signal)
 			signal(caught[i], SIG_DFL);
 	close_pipe();
+}
+
+/*
+ * While guarded, SIGPIPE is ignored too: racegate's stderr or stdout may
+ * be a pipe its reader closed (`racegate attach ... 2>&1 | head`), and a
+ * write there must fail, not end racegate with the process not let go.
+ */
+void interrupt_guard(const char *why)
+{
+	static struct sigaction pipe_was;
+	static bool pipe_saved;
+
+	if (!why) {
+		guarded = 0;
+		if (pipe_saved)
+			sigaction(SIGPIPE, &pipe_was, NULL);
+		pipe_saved = false;
+		return;
+	}
+	/* the handler reads guard_why only while guarded is set */
+	guarded = 0;
+	snprintf(guard_why, sizeof(guard_why), "%s", why);
+	guarded = 1;
+	if (!pipe_saved) {
+		struct sigaction ign;
+
+		memset(&ign, 0, sizeof(ign));
+		ign.sa_handler = SIG_IGN;
+		pipe_saved = sigaction(SIGPIPE, &ign, &pipe_was) == 0;
+	}
 }
 
 int interrupt_signal(void)

@@ -16,6 +16,14 @@
  * ^C in a terminal signals the leader and the workers together, and the
  * leader forwards the signal besides; the worker must outlive both to send
  * its interrupted run back.
+ *
+ * racegate attach guards the process it does not own: while racegate's
+ * breakpoints, scratch pages or a held thread are in it, no signal ends
+ * racegate (interrupt_guard).  The first lets the process go as always;
+ * each one more is said on stderr, and racegate ends by the first once
+ * the process is let go.  Only a signal racegate does not catch (SIGKILL,
+ * SIGQUIT) ends it at once then (docs/design.md, "Ending an attach", says
+ * what that leaves).
  */
 #ifndef RACEGATE_INTERRUPT_H
 #define RACEGATE_INTERRUPT_H
@@ -31,6 +39,15 @@ int interrupt_install(rg_err *err);
 
 /* Puts the default actions back and closes the pipe; the signal stays known. */
 void interrupt_uninstall(void);
+
+/*
+ * From now on no signal ends racegate at once: each one after the first
+ * is said on stderr as "got SIGTERM: WHY" (why: what racegate does
+ * first, copied), and SIGPIPE is ignored (a write to a closed pipe fails
+ * instead).  NULL: a second signal ends racegate again, and SIGPIPE is
+ * what it was.
+ */
+void interrupt_guard(const char *why);
 
 /* The first signal caught since interrupt_install, or 0. */
 int interrupt_signal(void);

@@ -377,6 +377,9 @@ static bool disarm_one(session *s, const plan_bp *bp, uint64_t addr)
 
 	if (s->ops->site_live(s->d, bp))
 		return false;
+	/* (a dead site never comes back to life) */
+	if (s->dead && bp >= s->p->bps && bp < s->p->bps + s->p->nbps)
+		s->dead[bp - s->p->bps] = true;
 	if ((s->entry && addr == s->entry) || session_is_ptc(s, addr) ||
 	    run_locs_busy(s->locs, addr))
 		return false;
@@ -408,6 +411,37 @@ static void disarm_if_dead(session *s, const plan_bp *bp, uint64_t addr)
 	}
 }
 
+/*
+ * tid stays stopped at its breakpoint for as long as the decider holds it:
+ * its PC goes back to the instruction in the kernel, not in the tracer's
+ * cache only, so that a racegate killed outright (SIGKILL) meanwhile never
+ * lets it run on from the middle of the instruction (tracer_hold).
+ */
+static void hold_begins(session *s, pid_t tid)
+{
+	rg_err err = RG_ERR_INIT;
+
+	if (tracer_hold(s->tr, tid, &err) < 0)
+		fail(s, xstrdup(err.msg));
+}
+
+/*
+ * attach: a gate that can no longer act loses its int3s at once, not at
+ * its site's next arrival (a gate done at another site, a thread gone, its
+ * events all open): a racegate killed outright (SIGKILL) leaves every int3
+ * still in the process, and the next thread to reach one dies of SIGTRAP.
+ * The executable's sites; a library's go at their next arrival.
+ */
+static void disarm_dead_sites(session *s)
+{
+	if (!s->dead || s->killed)
+		return;
+	for (size_t i = 0; i < s->p->nbps; i++)
+		if (!s->dead[i])
+			disarm_if_dead(s, &s->p->bps[i],
+				       run_bias_addr(&s->bt, s->p->bps[i].site));
+}
+
 /* An arrival in the image a followed child runs after its exec. */
 static void on_image_breakpoint(session *s, pid_t tid, struct proc *pr, uint64_t addr)
 {
@@ -420,6 +454,7 @@ static void on_image_breakpoint(session *s, pid_t tid, struct proc *pr, uint64_t
 		if (s->names)
 			learn_names(s);
 		if (s->ops->arrive(s->d, tid, bp, session_now(s)) == DECIDE_HOLD) {
+			hold_begins(s, tid);
 			restart_released(s);
 			return;
 		}
@@ -471,6 +506,8 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 		/* the gates' hits at every site so far, pads' passes too */
 		session_pads_before(s, tid, bp);
 		dn = s->ops->arrive(s->d, tid, bp, session_now(s));
+		if (dn == DECIDE_HOLD)
+			hold_begins(s, tid);
 		session_pads_after(s, tid, bp);
 		restart_released(s);
 		disarm_if_dead(s, bp, addr);
@@ -904,6 +941,11 @@ static void check_stall(session *s, double t, double next_deadline,
 	stall_touch(s->stall);
 	if (s->ops->stuck(s->d, t)) {
 		restart_released(s);
+		/* attach: the verdict ends it (on_deadlock: release lets the
+		 * threads go, the process goes on without racegate), as a
+		 * verdict without release does; nothing else would, but --for */
+		if (s->attached)
+			session_let_go(s);
 		return;
 	}
 	end_run(s);
@@ -1047,6 +1089,7 @@ static void event_loop(session *s)
 			learn_names(s);
 		next = s->ops->tick(s->d, t);
 		restart_released(s);
+		disarm_dead_sites(s);
 		/* before the stall check: a thread it would call stuck may be
 		 * the one whose block opens the event the others wait for */
 		watching = watch_blocked(s, t);
@@ -1323,6 +1366,23 @@ static void arm_attached(session *s)
 }
 
 /*
+ * From the first PTRACE_SEIZE until the process is let go (or has ended),
+ * a second SIGINT, SIGTERM or SIGHUP must not end racegate: its int3s
+ * would stay in the process, and a thread held or at a breakpoint would be
+ * left to the kernel (`timeout` sends its signal twice, to racegate and
+ * to its process group).  The let-go is bounded (tracer_detach waits
+ * STOP_WAIT_MS at most), so the user waits seconds at most.
+ */
+static void guard_attached(pid_t pid)
+{
+	char *why = xasprintf("letting process %d go first (racegate's "
+			      "breakpoints must not stay in it)", (int)pid);
+
+	interrupt_guard(why);
+	free(why);
+}
+
+/*
  * Attaches to o->attach_pid; every thread that exists is the decider's
  * from now on (the leader as the main thread), then each is let go.  What
  * could not be set up ends the run at once, the program let go.
@@ -1334,6 +1394,7 @@ static int attach_program(session *s)
 	size_t n;
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	guard_attached(s->o->attach_pid);
 	if (tracer_attach(s->o->attach_pid, &s->tr, &err) < 0) {
 		s->res->note = xstrdup(err.msg);
 		return -1;
@@ -1344,6 +1405,7 @@ static int attach_program(session *s)
 	s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
 	/* the one process of an attach (it follows no fork): process main */
 	proc_add(s, tracer_pid(s->tr), s->p->exe);
+	s->dead = xcalloc(s->p->nbps + 1, sizeof(*s->dead));
 	arm_attached(s);
 	n = tracer_threads(s->tr, &tids);
 	for (size_t i = 0; i < n; i++) {
@@ -1426,6 +1488,9 @@ void session_free(session *s)
 	stall_free(s->stall);
 	if (s->tr)
 		tracer_free(s->tr);
+	/* attach: let go (tracer_free lets go what the loop could not) */
+	if (s->o->attach_pid)
+		interrupt_guard(NULL);
 	if (s->outfd >= 0)
 		close(s->outfd);
 	if (s->errfd >= 0)
@@ -1450,5 +1515,6 @@ void session_free(session *s)
 		free(s->pad_peers[i].v);
 	free(s->pad_peers);
 	free(s->release);
+	free(s->dead);
 	free(s);
 }

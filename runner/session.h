@@ -108,8 +108,9 @@ typedef struct decider_ops {
 	 * (the wait-for graph: diagnose.h), and nothing changed in them for
 	 * the quiet period; session_stuck_held() says whether the decider
 	 * holds one of them.  Returns true when the decider released some
-	 * thread and the run goes on, false for a verdict: the session ends
-	 * the run (diagnose, then kill or leave stopped).
+	 * thread and the run goes on (under attach it ends there too, the
+	 * threads released: the process is let go), false for a verdict: the
+	 * session ends the run (diagnose, then kill, leave stopped, or let go).
 	 */
 	bool (*stuck)(void *d, double t_ms);
 	/*

@@ -78,6 +78,8 @@ struct session {
 	bool names;            /* the decider selects threads by name: keep learning them */
 	run_locs *locs;        /* shared objects and FUNCTION:return (objects.h), or NULL */
 	bool attached;         /* racegate attach: let the program go, never kill it */
+	bool *dead;            /* attach, per plan bp: no gate there can act any more
+				  (its int3 is out, or left to racegate's own use) */
 	/* per plan bp: the gate whose when: its pad evaluates (pad_when.h),
 	 * PAD_WHEN_NONE for none; NULL: no pads */
 	size_t *pad_when;

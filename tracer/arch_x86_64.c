@@ -23,7 +23,7 @@ struct arch {
 
 void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr)
 {
-	/* mov $nr, %eax; syscall; int3 */
+	/* mov $nr, %eax; syscall; int3; int3 */
 	code[0] = 0xb8;
 	code[1] = nr & 0xff;
 	code[2] = (nr >> 8) & 0xff;
@@ -32,6 +32,7 @@ void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr)
 	code[5] = 0x0f;
 	code[6] = 0x05;
 	code[7] = 0xcc;
+	code[8] = 0xcc;
 }
 
 /* System V AMD64: rdi, rsi, rdx, rcx, r8, r9. */

@@ -179,11 +179,13 @@ static pid_t detach_unsettled(const tracer *tr, bool children)
 }
 
 /* Where a stopped thread is, in the program's own code: the stub and the
- * out-of-line copies are left behind. */
-static uint64_t detach_pc(const struct tcb *t, uint64_t pc)
+ * out-of-line copies are left behind.  *unrun: it is back at the start of
+ * an instruction racegate was running for it (at its breakpoint). */
+static uint64_t detach_pc(const struct tcb *t, uint64_t pc, bool *unrun)
 {
 	uint64_t site;
 
+	*unrun = true;
 	if ((t->flags & TCB_IN_STUB) && t->as->stub && pc >= t->as->stub &&
 	    pc < ARCH_STUB_TRAP_PC(t->as->stub)) {
 		/*
@@ -194,6 +196,7 @@ static uint64_t detach_pc(const struct tcb *t, uint64_t pc)
 		 */
 		if (pc == t->as->stub)
 			return t->stub_ret - (ARCH_STUB_LEN - ARCH_BP_LEN);
+		*unrun = false;
 		return t->stub_ret;
 	}
 	/* in a pad's copy of the site's instructions: every register is the
@@ -208,8 +211,10 @@ static uint64_t detach_pc(const struct tcb *t, uint64_t pc)
 			continue;
 		if (pc == oot)
 			return b->addr;
-		if (pc == oot + b->insn.len)
+		if (pc == oot + b->insn.len) {
+			*unrun = false;
 			return b->addr + b->insn.len;
+		}
 	}
 	/* the copies of breakpoints removed since, which threads may be in */
 	for (size_t i = 0; i < t->as->noots_gone; i++) {
@@ -217,10 +222,45 @@ static uint64_t detach_pc(const struct tcb *t, uint64_t pc)
 
 		if (pc == g->oot)
 			return g->addr;
-		if (pc == g->oot + g->len)
+		if (pc == g->oot + g->len) {
+			*unrun = false;
 			return g->addr + g->len;
+		}
 	}
+	*unrun = false;
 	return pc;
+}
+
+/* Is pc in one of racegate's scratch pages of as? */
+static bool in_scratch(const struct aspace *as, uint64_t pc)
+{
+	for (size_t i = 0; i < as->npages; i++)
+		if (pc >= as->pages[i].base && pc < as->pages[i].base + PAGE)
+			return true;
+	return false;
+}
+
+void tracer_signal_leaves_scratch(tracer *tr, struct tcb *t)
+{
+	struct user_regs_struct r;
+	uint64_t pc, to;
+	bool unrun;
+
+	if (!tr->attached || !t->as || tracer_regs_read(t, &r) < 0)
+		return;
+	pc = arch_get_pc(&r);
+	if (!in_scratch(t->as, pc) || (to = detach_pc(t, pc, &unrun)) == pc)
+		return;
+	arch_set_pc(&r, to);
+	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY | TCB_IN_STUB);
+	if (tracer_regs_store(t->tid, &r) < 0)
+		return;         /* gone: its death follows */
+	/* its trap there at the handler's return is no arrival (step_over) */
+	if (unrun && tracer_bp_find(t->as->img, to)) {
+		t->flags |= TCB_SIG_RETURN;
+		t->sigret_addr = to;
+		t->sigret_sp = arch_get_sp(&r);
+	}
 }
 
 /*
@@ -294,6 +334,7 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 	for (i = 0; i < tr->ntcbs; i++) {
 		struct tcb *t = tr->tcbs[i];
 		uint64_t pc;
+		bool unrun;
 
 		if (!detach_takes(t, children) || (t->flags & TCB_EXITING))
 			continue;
@@ -305,7 +346,7 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 		 * becomes the way on once the pads are let go (pad.c) */
 		if (tracer_pad_leave_cond(t->as->img, &r))
 			tracer_regs_store(t->tid, &r);
-		pc = detach_pc(t, arch_get_pc(&r));
+		pc = detach_pc(t, arch_get_pc(&r), &unrun);
 		if (pc != arch_get_pc(&r)) {
 			arch_set_pc(&r, pc);
 			tracer_regs_store(t->tid, &r);

@@ -459,6 +459,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	 * there, likely: see whether it did (rewrite.c) */
 	if (tracer_is_sync_fault(sig, &si) && !(t->flags & TCB_CHILD))
 		tracer_rewrites_check(tr);
+	tracer_signal_leaves_scratch(tr, t);
 	tracer_note_signal(tr, t, sig);
 	return tracer_restart(tid, PTRACE_CONT, sig, err);
 }

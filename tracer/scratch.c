@@ -193,10 +193,59 @@ static size_t find_holes(const tracer_map *m, size_t n, uint64_t lo, uint64_t hi
  */
 enum inject { INJECT_STUB, INJECT_EXEC, INJECT_STOPPED };
 
+/* Bit (sig - 1) of the kernel's 64-bit signal set. */
+#define SIGBIT(sig) (1ULL << ((sig) - 1))
 /*
- * Runs one system call in thread t, as how says.  Signals that come
- * for the thread meanwhile are kept for its next restart.  Returns 0 and the
- * result in *ret, 1 if the thread died (its status is queued), -1 on error.
+ * The signals a thread blocks while racegate's system call runs in it:
+ * all but those the kernel forces on it (a fault, a trap, seccomp's
+ * SIGSYS): one of those blocked would have its handler reset, and
+ * racegate's own int3 must stop the thread.  SIGKILL and SIGSTOP cannot
+ * be blocked, and are not in the set the kernel keeps.
+ */
+#define QUIET_MASK (~(SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIGILL) | \
+		      SIGBIT(SIGFPE) | SIGBIT(SIGTRAP) | SIGBIT(SIGSYS) | \
+		      SIGBIT(SIGKILL) | SIGBIT(SIGSTOP)))
+
+/*
+ * t takes no signal of the program's while racegate's system call runs in
+ * it: each one taken would have to be kept and sent again, after the
+ * signals queued behind it.  And when every thread was stopped (an attach,
+ * a detach) the process's queue may hold thousands of real-time signals,
+ * all of which this one thread would take on its way to the call.  Blocked,
+ * they stay queued, in their order, for the program.  *old: the thread's
+ * own mask (the kernel gives the one a ppoll or sigsuspend will put back);
+ * false if the mask could not be set (the call runs anyway).
+ */
+static bool signals_quiet(const struct tcb *t, uint64_t *old)
+{
+	uint64_t quiet = QUIET_MASK;
+
+	return ptrace(PTRACE_GETSIGMASK, t->tid, (void *)sizeof(*old), old) == 0 &&
+	       ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof(quiet), &quiet) == 0;
+}
+
+/*
+ * The thread's own mask back.  A kernel before 5.0 gives and sets the mask
+ * of a ppoll or sigsuspend the thread was stopped in, and puts the saved
+ * one back itself when the thread leaves the stop: its mask is not
+ * racegate's any more, and it is left as it is (setting old would keep the
+ * call's mask for good).
+ */
+static void signals_back(const struct tcb *t, uint64_t old)
+{
+	uint64_t now;
+
+	if (ptrace(PTRACE_GETSIGMASK, t->tid, (void *)sizeof(now), &now) == 0 &&
+	    now == QUIET_MASK)
+		ptrace(PTRACE_SETSIGMASK, t->tid, (void *)sizeof(old), &old);
+}
+
+/*
+ * Runs one system call in thread t, as how says, with the program's
+ * signals blocked (signals_quiet).  One of those left unblocked that comes
+ * meanwhile (a SIGSEGV sent with kill) is kept for its next restart.
+ * Returns 0 and the result in *ret, 1 if the thread died (its status is
+ * queued), -1 on error.
  */
 static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 		       uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
@@ -204,9 +253,9 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 {
 	struct user_regs_struct saved, r;
 	uint8_t code[ARCH_INJECT_LEN], old[ARCH_INJECT_LEN];
-	uint64_t start, trap_pc;
+	uint64_t start, trap_pc, mask = 0;
 	int status, rc = 0;
-	bool rejoin = false, at_exec = how != INJECT_STUB;
+	bool rejoin = false, at_exec = how != INJECT_STUB, quiet = false;
 
 	tracer_regs_sync(t);
 	if (tracer_regs_fetch(t->tid, &saved) < 0)
@@ -220,7 +269,7 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 		    tracer_mem_pwrite(t->as->memfd, start, code, sizeof(code)) < 0)
 			return rg_error(err, "cannot write code at 0x%llx in process %d",
 					(unsigned long long)start, t->as->pid);
-		trap_pc = start + ARCH_INJECT_LEN;
+		trap_pc = start + ARCH_INJECT_TRAP_OFF;
 	} else {
 		if (!t->as->stub)
 			return rg_error(err, "no scratch page to run a system call from");
@@ -238,6 +287,7 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 			      t->tid, strerror(errno));
 		goto out;
 	}
+	quiet = signals_quiet(t, &mask);
 	for (;;) {
 		siginfo_t si;
 
@@ -277,6 +327,8 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 		rc = rg_error(err, "cannot restore the registers of thread %d: %s",
 			      t->tid, strerror(errno));
 out:
+	if (quiet && rc <= 0)
+		signals_back(t, mask);
 	/* the program's own code back under the injected one */
 	if (at_exec && tracer_mem_pwrite(t->as->memfd, start, old, sizeof(old)) < 0 &&
 	    rc == 0)
@@ -329,7 +381,7 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 			    const uint64_t *cand, size_t ncand,
 			    const struct bp *b, uint64_t near, rg_err *err)
 {
-	uint8_t init[SLOT_OFF] = { 0 };
+	uint8_t init[SLOT_OFF];
 	uint64_t base = 0;
 	struct aspace *as = t->as;
 	struct scratch *sp;
@@ -338,6 +390,10 @@ static int map_scratch_page(tracer *tr, struct tcb *t, enum inject how,
 
 	if (rc)
 		return rc;
+	/* breakpoints behind the stub: a thread stopped at its trap when
+	 * racegate is killed outright goes on past it, and traps again */
+	for (size_t i = 0; i + ARCH_BP_LEN <= sizeof(init); i += ARCH_BP_LEN)
+		memcpy(init + i, arch_bp_insn, ARCH_BP_LEN);
 	memcpy(init, arch_stub, ARCH_STUB_LEN);
 	if (tracer_mem_pwrite(as->memfd, base, init, sizeof(init)) < 0)
 		return rg_error(err, "cannot write the scratch page at 0x%llx",

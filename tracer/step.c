@@ -270,6 +270,8 @@ int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 	if (tracer_stepping(t))
 		return tracer_range_next(tr, t, err);
 	if (t->npending) {
+		/* (a thread sent to the stub goes to its syscall instruction) */
+		tracer_signal_leaves_scratch(tr, t);
 		sig = t->pending[0].si_signo;
 		/* without it, the kernel would forge an SI_USER siginfo: a
 		 * fault's address, a timer's value would be lost */
@@ -420,13 +422,19 @@ static int step_in_stub(tracer *tr, struct tcb *t, const struct bp *b,
 	return tracer_resume_pending(tr, t, err);
 }
 
-/* b's instruction, relocated, in the slot of a page within reach; t's PC
- * there.  1: t is gone or the slot could not be had without error. */
+/*
+ * b's instruction, relocated, in the slot of a page within reach, and a
+ * breakpoint instruction behind it; t's PC there.  The step stops t after
+ * the instruction, before the breakpoint; but a racegate killed outright
+ * (SIGKILL) meanwhile lets t run on from the slot, and it must trap there
+ * (the documented SIGTRAP) rather than run what an earlier step left.
+ * 1: t is gone or the slot could not be had without error.
+ */
 static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
 		      uint64_t *slot, rg_err *err)
 {
 	struct user_regs_struct r;
-	uint8_t code[ARCH_MAX_INSN];
+	uint8_t code[ARCH_MAX_INSN + ARCH_BP_LEN];
 	struct scratch *sp = NULL;
 	int rc;
 
@@ -437,7 +445,9 @@ static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
 	if (sp->slot_owner != b->addr) {
 		if (arch_relocate(&b->insn, b->addr, *slot, code, err) < 0)
 			return -1;
-		if (tracer_mem_pwrite(t->as->memfd, *slot, code, b->insn.len) < 0)
+		memcpy(code + b->insn.len, arch_bp_insn, ARCH_BP_LEN);
+		if (tracer_mem_pwrite(t->as->memfd, *slot, code,
+				      b->insn.len + ARCH_BP_LEN) < 0)
 			return rg_error(err, "cannot write the scratch slot at 0x%llx",
 					(unsigned long long)*slot);
 		sp->slot_owner = b->addr;

@@ -663,6 +663,18 @@ void tracer_kill(tracer *tr)
 			kill(tr->forks[i].pid, SIGKILL);
 }
 
+int tracer_hold(tracer *tr, pid_t tid, rg_err *err)
+{
+	struct tcb *t = tracer_tcb_find(tr, tid);
+
+	if (!t || !(t->flags & TCB_HELD))
+		return 0;
+	if (tracer_regs_sync(t) < 0)
+		return tracer_gone_or_error(err, "cannot set the registers of "
+					    "thread %d: %s", tid, strerror(errno));
+	return 0;
+}
+
 int tracer_sync_regs(tracer *tr, pid_t tid)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);

@@ -351,6 +351,18 @@ int tracer_next_event(tracer *tr, tracer_event *ev, int timeout_ms, rg_err *err)
  */
 int tracer_resume(tracer *tr, pid_t tid, rg_err *err);
 
+/*
+ * tid, left stopped by a BREAKPOINT event, stays stopped for a while (a
+ * gate holds it): its registers are written to the kernel now, its PC at
+ * the breakpoint's instruction (until then it is one byte in, and the
+ * rewound PC only in racegate's cache).  A racegate killed outright
+ * (SIGKILL) leaves a held thread to the kernel, which lets it run on from
+ * its registers: at the int3 then, which traps, never from the middle of
+ * an instruction.  0, or -1 with err (a thread gone meanwhile is not an
+ * error).
+ */
+int tracer_hold(tracer *tr, pid_t tid, rg_err *err);
+
 
 /*
  * Restarts a thread as tracer_resume does, then lets it run until it has got

@@ -38,9 +38,15 @@ extern const uint8_t arch_stub[];
  * call, number in the code itself, arguments in registers; ends with a
  * breakpoint.  At the exec stop the thread is still inside execve, whose
  * return value overwrites the syscall number register on the way out: that
- * is why the number is loaded by the injected code.
+ * is why the number is loaded by the injected code.  A second breakpoint
+ * follows the first: a thread stopped at the first when racegate is
+ * killed outright goes on past it (the kernel drops the trap of a stop
+ * whose tracer died), and must trap again, not run the program's bytes
+ * from the middle of an instruction.  The PC after the (first) trap is
+ * start + ARCH_INJECT_TRAP_OFF.
  */
-#define ARCH_INJECT_LEN 8
+#define ARCH_INJECT_LEN 9
+#define ARCH_INJECT_TRAP_OFF 8
 void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr);
 
 /* Registers. */

@@ -504,6 +504,15 @@ int tracer_range_wait_signal(tracer *tr, struct tcb *t, uint64_t pc, uint64_t sp
 bool tracer_has_children(const tracer *tr);
 /* Lets go the children sharing memory the program has left (see detach.c). */
 void tracer_detach_children(tracer *tr);
+/*
+ * Attach: a signal is about to be delivered to t, stopped.  Its handler's
+ * frame keeps the PC t has, and one in racegate's stub or an out-of-line
+ * copy would return into a page tracer_detach unmaps: the PC goes to the
+ * same point in the program's code first.  At the start of an instruction
+ * racegate was running for it, t is back at its breakpoint, whose trap at
+ * the handler's return is no arrival (TCB_SIG_RETURN).
+ */
+void tracer_signal_leaves_scratch(tracer *tr, struct tcb *t);
 
 /* ---- attach.c ---- */
 

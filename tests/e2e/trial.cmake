@@ -39,16 +39,19 @@ racegate_e2e(trial_cxx_mutex_named_as_in_source 3 "SCHEDULE-DEADLOCK"
 # racegate attach to a process whose gated order its own mutex forbids,
 # beside an event loop: the note of SCHEDULE-DEADLOCK must not say every
 # thread is stuck, and with on_deadlock: release the outcome is
-# ORDER-INFEASIBLE (exit 0), not ENFORCED; the process goes on clean.
+# ORDER-INFEASIBLE (exit 0), not ENFORCED, also when a gate that counts is
+# never reached (the attach ends at the verdict); the process goes on clean.
 add_executable(e2e_trial_rounds e2e/programs/trial_rounds.c)
 target_compile_options(e2e_trial_rounds PRIVATE -O0 -g)
 target_link_libraries(e2e_trial_rounds PRIVATE Threads::Threads)
 set_target_properties(e2e_trial_rounds PROPERTIES OUTPUT_NAME trial_rounds
                       RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
 configure_file(e2e/specs/trial_rounds.yaml ${E2E_DIR}/trial_rounds.yaml COPYONLY)
+configure_file(e2e/specs/trial_rounds_unreached.yaml ${E2E_DIR}/trial_rounds_unreached.yaml
+               COPYONLY)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
-  foreach(mode fail release)
+  foreach(mode fail release release_ends)
     add_test(NAME e2e_trial_attach_infeasible_${mode}
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/trial_attach.sh
              ${RG} ${E2E_DIR}/trial_rounds ${E2E_DIR}

@@ -1,0 +1,26 @@
+# racegate attach against a hostile program (attach_hostile.sh says each
+# case): signals to racegate while it lets the process go, racegate killed
+# outright with a thread held, and a flood of queued real-time signals
+# across short attaches.  The process must go on untraced with the very
+# bytes of its files, or die of the SIGTRAP racegate(1) documents, never
+# of SIGILL or SIGSEGV, and lose no signal.
+add_executable(e2e_attach_spin e2e/programs/attach_spin.c)
+target_compile_options(e2e_attach_spin PRIVATE -O0 -g)
+target_link_libraries(e2e_attach_spin PRIVATE Threads::Threads)
+set_target_properties(e2e_attach_spin PROPERTIES OUTPUT_NAME attach_spin
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+foreach(s attach_spin_hold attach_spin_lone attach_spin_dead)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  foreach(mode signal1 signal2 signal3 pipe handler timeout kill9 kill9_dead
+               rtsig_one rtsig_any)
+    add_test(NAME e2e_attach_hostile_${mode}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/attach_hostile.sh
+             ${RG} ${E2E_DIR}/attach_spin ${E2E_DIR}
+             ${CMAKE_CURRENT_SOURCE_DIR}/e2e/tools ${mode})
+    set_tests_properties(e2e_attach_hostile_${mode} PROPERTIES LABELS e2e
+                         TIMEOUT 300 SKIP_RETURN_CODE 77)
+  endforeach()
+endif()
