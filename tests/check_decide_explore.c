@@ -1,5 +1,5 @@
 /*
- * The explorer's scheduler (runner/decide_explore.c) through its
+ * The explorer's scheduler (runner/explore/decide_explore.c) through its
  * decider_ops, with a fake session and a fake tracer: no program.  Threads
  * arrive at points; the tests check who the decider lets go (serialised:
  * one at a time), that a thread at a lock another thread owns or at a join

@@ -1,5 +1,5 @@
 /*
- * The gate engine as the session's decider (runner/decide_gates.c), driven
+ * The gate engine as the session's decider (runner/run/decide_gates.c), driven
  * through its decider_ops by a fake session: no program, no tracer.  The
  * fake records what the decider asks of the session (releases, diagnoses),
  * and the tests compare the timeline the decider writes and the note it
@@ -208,7 +208,7 @@ END_TEST
 START_TEST(stuck_is_a_verdict)
 {
 	const decider_ops *ops = &gates_decider_ops;
-	gates_verdict v;
+	judge_verdict v;
 
 	ops->thread_started(G, 1, NULL, true, 0);
 	ops->thread_started(G, 2, "writer", false, 0);
@@ -224,7 +224,7 @@ END_TEST
 START_TEST(stuck_release)
 {
 	const decider_ops *ops = &gates_decider_ops;
-	gates_verdict v;
+	judge_verdict v;
 
 	S.o.on_deadlock = SPEC_ON_DEADLOCK_RELEASE;
 	ops->thread_started(G, 1, NULL, true, 0);
@@ -247,7 +247,7 @@ END_TEST
 START_TEST(stuck_without_the_held)
 {
 	const decider_ops *ops = &gates_decider_ops;
-	gates_verdict v;
+	judge_verdict v;
 
 	S.o.on_deadlock = SPEC_ON_DEADLOCK_RELEASE;
 	S.stuck_unheld = true;
@@ -269,7 +269,7 @@ END_TEST
 START_TEST(main_exited_first)
 {
 	const decider_ops *ops = &gates_decider_ops;
-	gates_verdict v;
+	judge_verdict v;
 
 	ops->thread_started(G, 1, NULL, true, 0);
 	ops->thread_started(G, 2, "writer", false, 0);
@@ -297,7 +297,7 @@ END_TEST
 START_TEST(main_exited_last)
 {
 	const decider_ops *ops = &gates_decider_ops;
-	gates_verdict v;
+	judge_verdict v;
 
 	ops->thread_started(G, 1, NULL, true, 0);
 	ops->thread_started(G, 2, "writer", false, 0);
@@ -320,7 +320,7 @@ END_TEST
 START_TEST(main_exited_not_cut_short)
 {
 	const decider_ops *ops = &gates_decider_ops;
-	gates_verdict v;
+	judge_verdict v;
 
 	ops->thread_started(G, 1, NULL, true, 0);
 	ops->thread_started(G, 2, "writer", false, 0);

@@ -1190,7 +1190,7 @@ START_TEST(test_quoting)
 }
 END_TEST
 
-/* in: names the shared object a location is in (runner/objects.c). */
+/* in: names the shared object a location is in (runner/plan/objects.c). */
 START_TEST(test_in)
 {
 	static const struct {

@@ -1,0 +1,66 @@
+/*
+ * cli: racegate's command line.  main.c calls cli_main; the parsing is
+ * public so tests/check_runner.c can drive it without running anything.
+ */
+#ifndef RACEGATE_CLI_H
+#define RACEGATE_CLI_H
+
+#include <stdarg.h>
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "msg.h"
+
+/* What `racegate run|check|attach` was asked, as parsed. */
+struct cli {
+	const char *cmd;       /* "run", "check" or "attach" */
+	const char *spec_path;
+	char **command;        /* after --, or NULL */
+	long repeat;
+	long jobs;
+	bool stop_on_first;
+	unsigned expect_mask;  /* --expect-outcome, 0: by exit status */
+	const char *report, *junit, *trace;
+	bool tap;
+	long timeout_ms;
+	int on_deadlock;       /* -1: the spec's */
+	long quiet_ms;         /* --quiet-period, 0: the default */
+	bool keep_stopped;
+	bool no_fastpath;      /* --no-fastpath: every gate hit traps */
+	int follow_fork;       /* --follow-fork 1, --no-follow-fork 0, -1: the spec says */
+	bool quiet, verbose;
+	int color;             /* -1 auto, 0 never, 1 always */
+	const char *source_dir; /* --source-dir, or NULL */
+	unsigned closed_std;   /* bit i: racegate was started with fd i closed */
+	bool *inherit;         /* fds from 3 up racegate was started with (run_opts) */
+	int ninherit;
+	pid_t attach_pid;      /* racegate attach PID GATES.yaml, else 0 */
+};
+
+/*
+ * Parses argv[2..] of `racegate run|check` (argv[1] is the command) into c.
+ * Returns 0, or RG_EXIT_SETUP after printing "racegate: PROBLEM" and the
+ * usage on stderr.  --verbose also calls rg_set_verbose(1).
+ */
+int cli_parse(struct cli *c, int argc, char **argv);
+
+/* The whole program: returns racegate's exit status (or dies by a signal). */
+int cli_main(int argc, char **argv);
+
+/* Says what is wrong with the command line, then usage; RG_EXIT_SETUP. */
+int cli_vusage(const char *usage, const char *fmt, va_list ap);
+
+/* lines.c: `racegate lines FILE[:FROM-TO] -- PROGRAM` (argv[0] is "lines"). */
+int cmd_lines(int argc, char **argv);
+
+/* attach.c.  A process id as given on the command line; -1 when s is none. */
+int attach_parse_pid(const char *s, pid_t *pid);
+/*
+ * The program process pid runs (/proc/PID/exe), malloc'd: what the plan is
+ * built from.  NULL with a message when there is none to read (no such
+ * process, a kernel thread, a program deleted since it started).
+ */
+char *attach_program_path(pid_t pid, rg_err *err);
+
+#endif

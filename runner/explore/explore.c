@@ -1,0 +1,1248 @@
+/*
+ * racegate explore: search the orderings of a program's threads at
+ * scheduling points for one that makes it fail, shrink that schedule, and
+ * write the gates.yaml that reproduces it (explore.h).
+ *
+ * The scheduling points become gates of a spec made here (one gate per
+ * point, doing nothing), so the plan, the session and shared objects work
+ * as for `run`; the decider is the explorer's (decide_explore.h) instead
+ * of the gate engine.
+ */
+#include "explore_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+#include "intmap.h"
+#include "session.h"
+
+static const char explore_usage[] =
+"usage: racegate explore [--at LOC[,LOC...]] [--points lines|accesses] [--no-sync]\n"
+"                        [--strategy random|pct|dfs]\n"
+"                        [--schedules N] [--time D] [--seed S] [--replay ID]\n"
+"                        [--shard I/N] [-o FILE.yaml] [--report FILE.json]\n"
+"                        [OPTIONS] -- PROGRAM [ARGS...]\n";
+
+#define EXPLORE_QUIET_MS 30   /* default --quiet-period of explore */
+/*
+ * A thread running to a point that uses this much CPU time, or sleeps this
+ * long in a wait that ends by itself, without reaching one is let loose
+ * (decide_explore.h).  CPU time, not the clock, so that a loaded machine
+ * does not make a schedule depend on timing; short enough that a
+ * spin-wait costs little.
+ */
+#define EXPLORE_RUN_MAX_MS 500.0
+/* schedules the shrinker's search for fewer preemptions may run, per bound */
+#define SHRINK_DFS_RUNS 150
+
+
+
+const char *explore_fail_name(enum explore_fail f)
+{
+	static const char *const names[XF_NKINDS] = {
+		"pass", "exit status", "fatal signal", "deadlock", "timeout",
+		"stdout mismatch", "expected failure", "stderr mismatch",
+	};
+
+	return f < XF_NKINDS ? names[f] : "?";
+}
+
+void explore_run_release(explore_run *r)
+{
+	for (size_t i = 0; i < r->nthreads; i++)
+		free(r->threads[i].start);
+	free(r->threads);
+	free(r->steps);
+	free(r->wakes);
+	free(r->out);
+	memset(r, 0, sizeof(*r));
+}
+
+double explore_elapsed_ms(const struct xctx *c)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - c->t0.tv_sec) * 1e3 +
+	       (double)(t.tv_nsec - c->t0.tv_nsec) / 1e6;
+}
+
+/* ---- options ---- */
+
+static int xusage(const char *fmt, ...) RG_PRINTF(1, 2);
+static int xusage(const char *fmt, ...)
+{
+	va_list ap;
+	rg_buf b = RG_BUF_INIT;
+
+	va_start(ap, fmt);
+	rg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	rg_say("%s", b.s);
+	rg_buf_release(&b);
+	fputs(explore_usage, stderr);
+	return RG_EXIT_SETUP;
+}
+
+/* --name VALUE or --name=VALUE at argv[*i]; NULL when it is not that option. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t n = strlen(name);
+
+	*missing = false;
+	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (*i + 1 < argc && strcmp(argv[*i + 1], "--"))
+		return argv[++*i];
+	*missing = true;
+	return NULL;
+}
+
+static bool parse_long(const char *v, long lo, long hi, long *out)
+{
+	char *end;
+
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (errno || *end || end == v || x < lo || x > hi)
+		return false;
+	*out = x;
+	return true;
+}
+
+/* One option with a value; 1 when name was not it, 0 done, else an exit status. */
+static int take_valued(struct xopts *o, const char *name, const char *v)
+{
+	long x;
+
+	if (!strcmp(name, "--at")) {
+		o->at = xrealloc(o->at, (o->nat + 1) * sizeof(*o->at));
+		o->at[o->nat++] = (char *)v;
+	} else if (!strcmp(name, "--points")) {
+		if (strcmp(v, "lines") && strcmp(v, "accesses"))
+			return xusage("--points takes lines or accesses, not '%s'", v);
+		o->lines_only = v[0] == 'l';
+	} else if (!strcmp(name, "--strategy")) {
+		if (!strcmp(v, "random"))
+			o->strategy = EXPLORE_RANDOM;
+		else if (!strcmp(v, "pct"))
+			o->strategy = EXPLORE_PCT;
+		else if (!strcmp(v, "dfs"))
+			o->strategy = EXPLORE_DFS;
+		else
+			return xusage("--strategy takes random, pct or dfs, not '%s'", v);
+	} else if (!strcmp(name, "--depth")) {
+		if (!parse_long(v, 1, 64, &x))
+			return xusage("--depth takes a number from 1 to 64, not '%s'", v);
+		o->depth = (int)x;
+	} else if (!strcmp(name, "--delays") || !strcmp(name, "--preemptions")) {
+		enum explore_bound_kind k = name[2] == 'd' ? EXPLORE_DELAYS : EXPLORE_PREEMPTIONS;
+
+		if (!parse_long(v, 0, 64, &x))
+			return xusage("%s takes a number from 0 to 64, not '%s'", name, v);
+		if (o->bound_set && o->bound_kind != k)
+			return xusage("--delays and --preemptions are two bounds of dfs: "
+				      "give one");
+		o->bound_set = true;
+		o->bound_kind = k;
+		o->bound = (int)x;
+	} else if (!strcmp(name, "--pct-steps")) {
+		if (!parse_long(v, 1, 1L << 30, &o->est_steps))
+			return xusage("--pct-steps takes a positive number, not '%s'", v);
+	} else if (!strcmp(name, "--schedules")) {
+		if (!parse_long(v, 1, 100000000, &o->schedules))
+			return xusage("--schedules takes a number from 1 to 100000000, "
+				      "not '%s'", v);
+	} else if (!strcmp(name, "--jobs") || !strcmp(name, "-j")) {
+		if (!parse_long(v, 1, 256, &o->jobs))
+			return xusage("--jobs takes a number from 1 to 256, not '%s'", v);
+	} else if (!strcmp(name, "--verify")) {
+		if (!parse_long(v, 1, 100000, &o->verify))
+			return xusage("--verify takes a number from 1 to 100000, not '%s'", v);
+	} else if (!strcmp(name, "--time") || !strcmp(name, "--timeout") ||
+		   !strcmp(name, "--quiet-period")) {
+		x = spec_parse_duration(v);
+		if (x <= 0)
+			return xusage("%s takes a duration such as 10s, 500ms or 2m, "
+				      "not '%s'", name, v);
+		*(name[3] == 'i' && name[4] == 'm' && !name[6] ? &o->time_ms :
+		  name[2] == 't' ? &o->timeout_ms : &o->quiet_ms) = x;
+	} else if (!strcmp(name, "--seed")) {
+		char *end;
+
+		errno = 0;
+		o->seed = strtoull(v, &end, 10);
+		if (errno || *end || end == v || *v == '-')
+			return xusage("--seed takes a number, not '%s'", v);
+	} else if (!strcmp(name, "--shard")) {
+		char *slash = strchr(v, '/');
+		char *i = slash ? xstrndup(v, (size_t)(slash - v)) : NULL;
+		bool ok = slash && parse_long(i, 0, LONG_MAX, &o->shard_i) &&
+			  parse_long(slash + 1, 1, 1000000, &o->shard_n) &&
+			  o->shard_i < o->shard_n;
+
+		free(i);
+		if (!ok)
+			return xusage("--shard takes I/N with 0 <= I < N, not '%s'", v);
+	} else if (!strcmp(name, "--expect-exit")) {
+		if (!parse_long(v, 0, 255, &x))
+			return xusage("--expect-exit takes a number from 0 to 255, not '%s'", v);
+		o->has_expect_exit = true;
+		o->expect_exit = (int)x;
+	} else if (!strcmp(name, "--replay")) {
+		o->replay = v;
+	} else if (!strcmp(name, "--expect-stdout")) {
+		o->expect_stdout = v;
+	} else if (!strcmp(name, "--expect")) {
+		o->expect_file = v;
+	} else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
+		o->out = v;
+	} else if (!strcmp(name, "--report")) {
+		o->report = v;
+	} else if (!strcmp(name, "--trace")) {
+		o->trace = v;
+	} else if (!strcmp(name, "--markdown")) {
+		o->markdown = v;
+	} else if (!strcmp(name, "--source-dir")) {
+		o->source_dir = v;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+static int parse_opts(struct xopts *o, int argc, char **argv)
+{
+	static const char *const valued[] = {
+		"--at", "--strategy", "--depth", "--delays", "--preemptions", "--pct-steps",
+		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
+		"--output", "--report", "--expect-exit", "--expect-stdout",
+		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
+		"--points",
+		"--expect", "--trace", "--jobs", "-j",
+	};
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->sync = true;
+	o->depth = 3;
+	o->bound = 3;          /* dfs, of delays unless --preemptions K */
+	o->schedules = 1000;
+	o->seed = 1;
+	o->shard_n = 1;
+	o->verify = 20;
+	o->jobs = 1;
+	o->timeout_ms = 10000;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		bool missing = false;
+		size_t k;
+		int r;
+
+		if (!strcmp(a, "--")) {
+			if (i + 1 >= argc)
+				return xusage("nothing after '--'");
+			o->command = &argv[i + 1];
+			break;
+		}
+		if (!strcmp(a, "--sync") || !strcmp(a, "--no-sync")) {
+			o->sync = a[2] == 's';
+			continue;
+		}
+		if (!strcmp(a, "--fewer-gates")) {
+			o->fewer_gates = true;
+			continue;
+		}
+		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			o->quiet = true;
+			continue;
+		}
+		if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+			o->verbose = true;
+			rg_set_verbose(1);
+			continue;
+		}
+		for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+			if ((v = opt_value(argc, argv, &i, valued[k], &missing)) || missing)
+				break;
+		if (missing || (v && !*v))
+			return xusage("'%s' needs a value", a);
+		if (!v)
+			return xusage("unknown option '%s' of explore (see racegate --help)", a);
+		r = take_valued(o, valued[k], v);
+		if (r)
+			return r == 1 ? xusage("unknown option '%s'", a) : r;
+	}
+	if (!o->command)
+		return xusage("explore needs the program to run after '--'");
+	if (o->bound_set && o->strategy != EXPLORE_DFS && !o->replay)
+		return xusage("--delays and --preemptions bound a dfs search; "
+			      "--strategy %s takes neither",
+			      o->strategy == EXPLORE_PCT ? "pct" : "random");
+	if (o->jobs > 1 && o->strategy == EXPLORE_DFS)
+		return xusage("dfs runs its schedules one after another, each from "
+			      "what the ones before found; to run it on several "
+			      "cores, run --shard I/N shards of it at once");
+	if (o->expect_file && (o->has_expect_exit || o->expect_stdout))
+		return xusage("--expect FILE says what to look for; it goes with "
+			      "neither --expect-exit nor --expect-stdout");
+	return 0;
+}
+
+/* ---- scheduling points ---- */
+
+/* The point at, added once; its index. */
+static size_t add_point(struct xctx *c, const char *at, enum explore_point_kind k)
+{
+	for (size_t i = 0; i < c->npoints; i++)
+		if (!strcmp(c->at[i], at))
+			return i;
+	if (c->npoints == c->cappoints) {
+		c->cappoints = c->cappoints ? 2 * c->cappoints : 16;
+		c->at = xrealloc(c->at, c->cappoints * sizeof(*c->at));
+		c->kinds = xrealloc(c->kinds, c->cappoints * sizeof(*c->kinds));
+		c->quiet = xrealloc(c->quiet, c->cappoints * sizeof(*c->quiet));
+	}
+	c->at[c->npoints] = xstrdup(at);
+	c->quiet[c->npoints] = false;
+	c->kinds[c->npoints] = k;
+	return c->npoints++;
+}
+
+struct line_walk {
+	struct xctx *c;
+	const char *file;      /* as the user wrote it */
+	const char *function;  /* only lines of it, or NULL */
+	size_t n;
+	int *lines;            /* the lines found, in order */
+	size_t caplines;
+};
+
+static int add_line(const dwarfx_line_info *li, void *arg)
+{
+	struct line_walk *w = arg;
+
+	if (w->function && (!li->function || strcmp(li->function, w->function)))
+		return 0;
+	RG_GROW(w->lines, w->n + 1, w->caplines);
+	w->lines[w->n++] = li->line;
+	return 0;
+}
+
+/*
+ * The points of the lines w found in dx: each line, and (unless --points
+ * lines) after it each instruction of it that may touch memory another
+ * thread sees, as FILE:LINE+N.  A race inside one line (count++: load, add,
+ * store) needs a point between its instructions; accesses to the thread's
+ * own stack cannot race, so they get none (dwarfx_line_accesses).
+ */
+static void add_lines(struct line_walk *w, dwarfx *dx)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		char *at = xasprintf("%s:%d", w->file, w->lines[i]);
+		size_t *plus = NULL, nplus = 0;
+		rg_err err = RG_ERR_INIT;
+
+		size_t own = add_point(w->c, at, XP_LINE);
+		bool quiet = false;
+
+		if (!w->c->o->lines_only) {
+			if (dwarfx_line_accesses(dx, at, &plus, &nplus, &err) != DWARFX_OK)
+				rg_trace("no instruction points in '%s': %s", at, err.msg);
+			else
+				quiet = !nplus || plus[0] != 0;
+		}
+		/* its first instruction touches nothing shared: dfs deviates there last */
+		w->c->quiet[own] = quiet;
+		for (size_t k = 0; k < nplus; k++) {
+			char *in;
+
+			if (!plus[k])
+				continue;   /* the line's own point */
+			in = xasprintf("%s+%zu", at, plus[k]);
+			add_point(w->c, in, XP_LINE);
+			free(in);
+		}
+		free(plus);
+		free(at);
+	}
+	free(w->lines);
+	w->lines = NULL;
+}
+
+/* A bare FILE: every line of it with code. */
+static bool looks_like_file(const char *loc)
+{
+	const char *dot = strrchr(loc, '.');
+
+	return !strchr(loc, ':') && loc[0] != '*' && dot && dot[1] &&
+	       strspn(dot + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+") ==
+	       strlen(dot + 1);
+}
+
+/* A bare FUNCTION (C or C++ name): every line of it. */
+static bool looks_like_function(const char *loc)
+{
+	for (const char *p = loc; *p; p++)
+		if (!(p[0] == '_' || (p[0] >= '0' && p[0] <= '9') ||
+		      ((p[0] | 32) >= 'a' && (p[0] | 32) <= 'z') ||
+		      (p[0] == ':' && (p[1] == ':' || (p > loc && p[-1] == ':')))))
+			return false;
+	return loc[0] && !(loc[0] >= '0' && loc[0] <= '9');
+}
+
+/* Every line of FUNCTION, when its file has debug information. */
+static int function_lines(struct xctx *c, const char *loc, rg_err *err)
+{
+	dwarfx_loc *locs = NULL;
+	size_t n = 0;
+	dwarfx_hint h = DWARFX_HINT_INIT;
+	struct line_walk w = { c, NULL, loc, 0, NULL, 0 };
+
+	if (dwarfx_resolve(c->p.dx, loc, &locs, &n, &h, err) != DWARFX_OK || !n ||
+	    !locs[0].file) {
+		free(locs);
+		add_point(c, loc, XP_LINE);   /* the plan says what is wrong with it */
+		return 0;
+	}
+	/* the file by its name, as a person writes it in a gates file */
+	w.file = strrchr(locs[0].file, '/') ? strrchr(locs[0].file, '/') + 1 : locs[0].file;
+	if (dwarfx_lines(c->p.dx, w.file, 0, 0, add_line, &w, err) < 0 || !w.n)
+		add_point(c, loc, XP_LINE);
+	add_lines(&w, c->p.dx);
+	free(locs);
+	return 0;
+}
+
+static int expand_at(struct xctx *c, const char *list, rg_err *err)
+{
+	char *copy = xstrdup(list), *save = NULL, *loc;
+	int r = 0;
+
+	for (loc = strtok_r(copy, ",", &save); loc && !r; loc = strtok_r(NULL, ",", &save)) {
+		if (looks_like_file(loc)) {
+			struct line_walk w = { c, loc, NULL, 0, NULL, 0 };
+			int listed = dwarfx_lines(c->p.dx, loc, 0, 0, add_line, &w, err);
+			dwarfx *lib = NULL;
+
+			/* a library's source, as run and lines find it */
+			if (listed == DWARFX_NO_ENTRY)
+				listed = plan_lines_in_libs(c->p.exe, loc, 0, 0, c->o->source_dir,
+							   add_line, &w, &lib, err);
+			if (listed >= 0)
+				add_lines(&w, lib ? lib : c->p.dx);
+			free(w.lines);
+			if (lib)
+				dwarfx_free(lib);
+			if (listed < 0)
+				r = rg_error_prefix(err, "--at '%s'", loc);
+			else if (!w.n)
+				r = rg_error(err, "--at '%s': no line of it has code", loc);
+		} else if (looks_like_function(loc)) {
+			r = function_lines(c, loc, err);
+		} else {
+			add_point(c, loc, XP_LINE);
+		}
+	}
+	free(copy);
+	return r;
+}
+
+static void add_sync_points(struct xctx *c)
+{
+	static const struct { const char *at; enum explore_point_kind k; } ops[] = {
+		{ "*pthread_mutex_lock", XP_MUTEX_LOCK },
+		{ "*pthread_mutex_trylock", XP_SYNC },
+		{ "*pthread_mutex_unlock", XP_SYNC },
+		{ "*pthread_cond_wait", XP_WAIT },
+		{ "*pthread_cond_signal", XP_SYNC },
+		{ "*pthread_cond_broadcast", XP_SYNC },
+		{ "*pthread_create", XP_SYNC },
+		{ "*pthread_join", XP_JOIN },
+		{ "*sem_wait", XP_SEM_WAIT },
+		{ "*sem_post", XP_SYNC },
+		/* after the ten above, so that earlier schedule ids keep their points */
+		{ "*pthread_cond_timedwait", XP_WAIT },
+		{ "*sem_timedwait", XP_WAIT },
+		{ "*sem_trywait", XP_SYNC },
+		{ "*pthread_rwlock_rdlock", XP_RDLOCK },
+		{ "*pthread_rwlock_wrlock", XP_WRLOCK },
+		{ "*pthread_rwlock_tryrdlock", XP_SYNC },
+		{ "*pthread_rwlock_trywrlock", XP_SYNC },
+		{ "*pthread_rwlock_unlock", XP_SYNC },
+		{ "*pthread_barrier_wait", XP_BARRIER },
+		{ "*pthread_spin_lock", XP_SPIN_LOCK },
+		{ "*pthread_spin_unlock", XP_SYNC },
+	};
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		add_point(c, ops[i].at, ops[i].k);
+}
+
+/* The spec of the points: one gate each, doing nothing but stopping. */
+static char *points_spec(const struct xctx *c)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	rg_buf_puts(&b, "version: 1\nname: explore\ngates:\n");
+	for (size_t i = 0; i < c->npoints; i++) {
+		rg_buf_printf(&b, "  - {name: \"point %zu\", optional: true, at: \"", i);
+		for (const char *p = c->at[i]; *p; p++)
+			rg_buf_printf(&b, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+		rg_buf_puts(&b, "\"}\n");
+	}
+	return rg_buf_detach(&b);
+}
+
+/* Opens the program, makes the points and the plan over them; says what failed. */
+static int prepare(struct xctx *c)
+{
+	spec_diags d = SPEC_DIAGS_INIT;
+	rg_err err = RG_ERR_INIT;
+	spec *empty = NULL;
+	char *text;
+	int r = -1;
+
+	/* the program first, for FILE and FUNCTION: a plan of no gates */
+	if (spec_load_string("version: 1\ngates: []\n", 20, "explore", ".", &empty, &d) < 0 ||
+	    (c->p.source_dir = c->o->source_dir,
+	     plan_build(&c->p, empty, c->o->command, &d, &err) < 0)) {
+		rg_say("%s", d.nerrors ? d.v[0].msg : err.msg);
+		goto out;
+	}
+	for (size_t i = 0; i < c->o->nat; i++)
+		if (expand_at(c, c->o->at[i], &err) < 0) {
+			rg_say("%s", err.msg);
+			goto out;
+		}
+	if (c->o->sync)
+		add_sync_points(c);
+	if (!c->npoints) {
+		rg_say("no scheduling points: give --at LOC (a file, a function, a "
+		       "line), or leave --sync on");
+		goto out;
+	}
+	plan_release(&c->p);
+	spec_diags_release(&d);
+	text = points_spec(c);
+	if (spec_load_string(text, strlen(text), "explore", ".", &c->sp, &d) < 0) {
+		rg_bug("the spec of the scheduling points does not load: %s", d.v[0].msg);
+	}
+	free(text);
+	c->p.source_dir = c->o->source_dir;
+	if (plan_build(&c->p, c->sp, c->o->command, &d, &err) < 0) {
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].severity == SPEC_ERROR)
+				rg_say("--at: %s", d.v[i].msg);
+		if (!d.nerrors)
+			rg_say("%s", err.msg);
+		goto out;
+	}
+	r = 0;
+out:
+	spec_diags_release(&d);
+	spec_free(empty);
+	return r;
+}
+
+/* ---- one schedule ---- */
+
+static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
+{
+	const explore_step *st;
+	const explore_wake *wk;
+
+	out->nsteps = explore_decider_steps(x, &st);
+	out->steps = xcalloc(out->nsteps ? out->nsteps : 1, sizeof(*st));
+	if (out->nsteps)       /* none: interrupted before the first point */
+		memcpy(out->steps, st, out->nsteps * sizeof(*st));
+	out->nwakes = explore_decider_wakes(x, &wk);
+	out->wakes = xcalloc(out->nwakes ? out->nwakes : 1, sizeof(*wk));
+	if (out->nwakes)
+		memcpy(out->wakes, wk, out->nwakes * sizeof(*wk));
+	out->nthreads = explore_decider_nthreads(x);
+	out->threads = xcalloc(out->nthreads ? out->nthreads : 1, sizeof(*out->threads));
+	for (size_t i = 0; i < out->nthreads; i++) {
+		out->threads[i] = *explore_decider_thread(x, i);
+		if (out->threads[i].start)
+			out->threads[i].start = xstrdup(out->threads[i].start);
+	}
+	out->hash = explore_decider_hash(x);
+	out->npreempt = sc->npreempt;
+	out->end_held = explore_decider_last_stop(x, &out->end_gate, &out->end_hit);
+}
+
+/*
+ * --expect FILE: the run judged as `racegate run` judges it against the
+ * file's expect: (judge.c).  When that describes a bug, finding it (a
+ * REPRODUCED run) is the failure explore looks for; when it describes a
+ * good run, anything but PASSED is one, of the kind the run shows.
+ */
+static enum explore_fail judged_fail(const struct xctx *c, run_result *res,
+				     bool deadlock, bool timed_out)
+{
+	spec js = *c->sp;      /* the points, judged by the file's expect: */
+
+	js.expect = c->xspec->expect;
+	if (deadlock)
+		res->outcome = OUT_DEADLOCK;
+	judge_run(&js, res, false, false, timed_out);
+	if (judge_expects_bug(&js.expect))
+		return res->outcome == OUT_REPRODUCED ? XF_EXPECTED : XF_NONE;
+	if (res->outcome == OUT_PASSED)
+		return XF_NONE;
+	if (deadlock)
+		return XF_DEADLOCK;
+	if (timed_out)
+		return XF_TIMEOUT;
+	if (res->term_signal)
+		return XF_SIGNAL;
+	if (res->exit_code != (js.expect.has_exit ? js.expect.exit_code : 0))
+		return XF_EXIT;
+	return judge_stdout_met(&js.expect, res->out.s) ? XF_OUTPUT : XF_STDOUT;
+}
+
+/*
+ * Runs the program once under schedule sc; out says how it went.  0, 1
+ * when racegate was interrupted, -1 when the program could not be run
+ * (said).
+ */
+static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
+{
+	run_result res;
+	session *s;
+	explore_decider *x;
+	session_end end;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&res, 0, sizeof(res));
+	res.exit_code = -1;
+	res.ngates = c->sp->ngates;
+	s = session_new(&c->p, &c->ro, &res);
+	x = explore_decider_new(s, c->kinds, sc, EXPLORE_RUN_MAX_MS);
+	session_run(s, &explore_decider_ops, x, &end);
+	take_run(x, sc, out);
+	out->exit_code = res.exited ? res.exit_code : -1;
+	out->signo = res.exited ? res.term_signal : 0;
+	out->timed_out = end.timed_out;
+	if (end.interrupted || interrupt_signal()) {
+		r = 1;
+	} else if (!end.started || end.failed) {
+		rg_say("cannot explore '%s': %s", c->p.exe, res.note ? res.note : "the run failed");
+		r = -1;
+	} else if (c->xspec) {
+		out->fail = judged_fail(c, &res, explore_decider_deadlock(x), end.timed_out);
+	} else if (explore_decider_deadlock(x)) {
+		out->fail = XF_DEADLOCK;
+	} else if (end.timed_out) {
+		out->fail = XF_TIMEOUT;
+	} else if (res.term_signal) {
+		out->fail = XF_SIGNAL;
+	} else if (res.exit_code != (c->o->has_expect_exit ? c->o->expect_exit : 0)) {
+		out->fail = XF_EXIT;
+	} else if (c->has_re && regexec(&c->re, res.out.s ? res.out.s : "", 0, NULL, 0)) {
+		out->fail = XF_STDOUT;
+	}
+	if (out->fail != XF_NONE && res.out.s)
+		out->out = xstrndup(res.out.s, res.out.len);
+	explore_decider_free(x);
+	session_free(s);
+	run_result_release(&res);
+	return r;
+}
+
+/* ---- the search ---- */
+
+
+static void note_seen(struct search *se, const explore_run *r)
+{
+	if (!rg_intmap_get(&se->seen, r->hash)) {
+		*rg_intmap_ref(&se->seen, r->hash, 0) = 1;
+		se->distinct++;
+	}
+}
+
+static void progress(const struct xctx *c, const struct search *se, bool done)
+{
+	if (c->o->quiet || c->o->verbose || !isatty(STDERR_FILENO))
+		return;
+	if (done)
+		fputs("\r\033[K", stderr);
+	else
+		fprintf(stderr, "\r\033[Kexplore: %ld schedules, %zu distinct, %.1f s",
+			se->tried, se->distinct, explore_elapsed_ms(c) / 1e3);
+}
+
+/* The next schedule of the search, or false when there is none. */
+static bool next_schedule(struct xctx *c, explore_dfs *dfs, explore_cfg *cfg,
+			  long k, explore_sched *sc)
+{
+	if (c->o->strategy == EXPLORE_DFS)
+		return explore_dfs_next(dfs, sc);
+	explore_sched_init(sc, cfg, explore_shard_index((uint64_t)c->o->shard_i,
+							(uint64_t)c->o->shard_n, (uint64_t)k));
+	return true;
+}
+
+static char *sched_id(const explore_sched *sc, const explore_cfg *cfg, long k,
+		      const struct xopts *o)
+{
+	explore_dev *devs;
+	size_t n;
+	char *id;
+
+	if (sc->cfg.kind == EXPLORE_RANDOM || sc->cfg.kind == EXPLORE_PCT)
+		return explore_id_seeded(cfg, explore_shard_index((uint64_t)o->shard_i,
+								  (uint64_t)o->shard_n, (uint64_t)k));
+	n = explore_deviations(sc, &devs);
+	id = explore_id_forced(devs, n);
+	free(devs);
+	return id;
+}
+
+/* PCT draws change points from the steps of a run: the default schedule's. */
+static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
+{
+	explore_sched sc;
+	explore_run r;
+	int rc;
+
+	if (c->o->est_steps) {
+		cfg->est_steps = c->o->est_steps;
+		return 0;
+	}
+	explore_sched_init_forced(&sc, NULL, 0);
+	rc = run_schedule(c, &sc, &r);
+	cfg->est_steps = r.nsteps ? (long)r.nsteps : 1;
+	rg_trace("pct: %zu decisions in the default schedule", r.nsteps);
+	if (!rc && r.fail != XF_NONE) {
+		note_seen(se, &r);     /* a schedule like any other, once it counts */
+		se->timeouts = r.timed_out;
+		se->failed = true;
+		se->fail_id = xstrdup("dev:");
+		se->fail_sc = sc;
+		se->fail_run = r;
+		se->tried++;
+		return 0;
+	}
+	explore_run_release(&r);
+	explore_sched_release(&sc);
+	return rc;
+}
+
+/* ---- --jobs: the search's schedules in worker processes (explore_jobs.c) ---- */
+
+struct jobs_ctx {
+	struct xctx *c;
+	struct search *se;
+	explore_cfg *cfg;
+};
+
+static int job_run(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs)
+{
+	struct jobs_ctx *j = ctx;
+	explore_sched sc;
+	int rc;
+
+	next_schedule(j->c, NULL, j->cfg, k, &sc);
+	rc = run_schedule(j->c, &sc, r);
+	*ndevs = explore_deviations(&sc, devs);
+	explore_sched_release(&sc);
+	return rc;
+}
+
+/* As the loop of search() takes a schedule's result, in schedule order. */
+static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_t ndevs)
+{
+	struct jobs_ctx *j = ctx;
+	struct search *se = j->se;
+
+	se->tried++;
+	se->timeouts += r->timed_out;
+	note_seen(se, r);
+	progress(j->c, se, false);
+	if (r->fail == XF_NONE) {
+		explore_run_release(r);
+		free(devs);
+		return false;
+	}
+	se->failed = true;
+	next_schedule(j->c, NULL, j->cfg, k, &se->fail_sc);   /* its id; no steps */
+	se->fail_id = sched_id(&se->fail_sc, j->cfg, k, j->c->o);
+	se->fail_run = *r;
+	se->fail_devs = devs;
+	se->nfail_devs = ndevs;
+	se->has_fail_devs = true;
+	return true;
+}
+
+static bool job_more(void *ctx, long k)
+{
+	struct jobs_ctx *j = ctx;
+
+	return k < j->c->o->schedules &&
+	       !(j->c->o->time_ms && explore_elapsed_ms(j->c) >= (double)j->c->o->time_ms);
+}
+
+/*
+ * Random and pct schedules J at a time: results are taken in schedule
+ * order, so the failure is the lowest-numbered one and the counts are
+ * those of one schedule at a time, with any J.
+ */
+static int search_jobs(struct xctx *c, struct search *se, explore_cfg *cfg)
+{
+	static const explore_jobs_ops ops = { job_run, job_take, job_more };
+	struct jobs_ctx j = { c, se, cfg };
+
+	return explore_jobs_run((int)c->o->jobs, &ops, &j);
+}
+
+/* The failing schedule's deviations (malloc'd), however it was run. */
+static size_t failing_devs(const struct search *se, explore_dev **out)
+{
+	if (!se->has_fail_devs)
+		return explore_deviations(&se->fail_sc, out);
+	*out = xcalloc(se->nfail_devs ? se->nfail_devs : 1, sizeof(**out));
+	memcpy(*out, se->fail_devs, se->nfail_devs * sizeof(**out));
+	return se->nfail_devs;
+}
+
+/* Runs schedules until one fails, or a limit; 0, 1 interrupted, -1 error. */
+static int search(struct xctx *c, struct search *se)
+{
+	explore_cfg cfg = { c->o->strategy, c->o->seed, c->o->depth, 0, c->o->bound };
+	explore_dfs *dfs = c->o->strategy == EXPLORE_DFS ?
+			   explore_dfs_new(c->o->bound, c->o->bound_kind) : NULL;
+	int rc = 0;
+	bool mine;
+
+	if (dfs && c->o->shard_n > 1)
+		explore_dfs_set_shard(dfs, (unsigned)c->o->shard_i, (unsigned)c->o->shard_n);
+	if (dfs)
+		explore_dfs_set_quiet(dfs, c->quiet, c->npoints);
+
+	if (c->o->strategy == EXPLORE_PCT && (rc = pct_steps(c, &cfg, se)) != 0)
+		goto out;
+	if (c->o->jobs > 1 && !se->failed) {
+		rc = search_jobs(c, se, &cfg);
+		goto out;
+	}
+	for (long k = 0; !se->failed; k++) {
+		explore_sched sc;
+		explore_run r;
+
+		if (se->tried >= c->o->schedules ||
+		    (c->o->time_ms && explore_elapsed_ms(c) >= (double)c->o->time_ms))
+			break;
+		if (!next_schedule(c, dfs, &cfg, k, &sc)) {
+			se->exhausted = true;
+			break;
+		}
+		/* a dfs shard runs other shards' schedules only to learn the tree */
+		mine = !dfs || explore_dfs_owned(dfs);
+		rc = run_schedule(c, &sc, &r);
+		if (rc) {      /* cut short: not counted, nor judged */
+			explore_run_release(&r);
+			explore_sched_release(&sc);
+			break;
+		}
+		se->tried += mine;
+		se->learning += !mine;
+		se->timeouts += mine && r.timed_out;
+		if (mine)
+			note_seen(se, &r);
+		if (dfs)
+			explore_dfs_feed(dfs, &sc);
+		progress(c, se, false);
+		if (mine && r.fail != XF_NONE) {
+			se->failed = true;
+			se->fail_id = sched_id(&sc, &cfg, k, c->o);
+			se->fail_sc = sc;
+			se->fail_run = r;
+			break;
+		}
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+	}
+out:
+	progress(c, se, true);
+	if (dfs)
+		se->diverged = explore_dfs_diverged(dfs);
+	explore_dfs_free(dfs);
+	return rc;
+}
+
+/* ---- shrinking ---- */
+
+struct shrink_ctx {
+	struct xctx *c;
+	const explore_run *found; /* the failure to keep */
+	explore_run best;      /* the latest run that failed as wanted */
+	bool stop;             /* interrupted or broken: every candidate "passes" */
+};
+
+/*
+ * Does r fail as found did: of the same kind, with the same detail (the
+ * exit status, the signal, the stdout the gates file would expect)?  A
+ * candidate that failed otherwise found another failure, which the
+ * summary, the replay id and the file would then give the first one's
+ * name.
+ */
+static bool same_failure(const explore_run *r, const explore_run *found)
+{
+	if (r->fail != found->fail)
+		return false;
+	switch (r->fail) {
+	case XF_EXIT:
+		return r->exit_code == found->exit_code;
+	case XF_SIGNAL:
+		return r->signo == found->signo;
+	case XF_STDOUT:
+		return !strcmp(r->out ? r->out : "", found->out ? found->out : "");
+	default:
+		return true;
+	}
+}
+
+static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
+{
+	struct shrink_ctx *k = ctx;
+	explore_sched sc;
+	explore_run r;
+	explore_dev *took;
+	size_t ntook;
+
+	if (k->stop)
+		return false;
+	explore_sched_init_forced(&sc, devs, *n);
+	if (run_schedule(k->c, &sc, &r)) {
+		k->stop = true;
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+		return false;
+	}
+	if (!same_failure(&r, k->found)) {
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+		return false;
+	}
+	/* the deviations that took effect: the others did nothing */
+	ntook = explore_deviations(&sc, &took);
+	if (ntook <= *n) {
+		if (ntook)
+			memcpy(devs, took, ntook * sizeof(*devs));
+		*n = ntook;
+	}
+	free(took);
+	explore_sched_release(&sc);
+	explore_run_release(&k->best);
+	k->best = r;
+	return true;
+}
+
+/*
+ * A schedule that fails as k->found did with at most bound preemptions, by a
+ * depth-first search of at most budget schedules: its deviations in *devs
+ * (and its run in k->best).  runs counts the schedules run.
+ */
+static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
+		       explore_dev **devs, size_t *n, size_t *runs)
+{
+	explore_dfs *dfs = explore_dfs_new(bound, EXPLORE_PREEMPTIONS);
+	explore_sched sc;
+	bool found = false;
+
+	for (long i = 0; i < budget && !found && !k->stop && explore_dfs_next(dfs, &sc); i++) {
+		explore_run r;
+
+		(*runs)++;
+		if (run_schedule(k->c, &sc, &r)) {
+			k->stop = true;
+		} else if (same_failure(&r, k->found)) {
+			free(*devs);
+			*n = explore_deviations(&sc, devs);
+			explore_run_release(&k->best);
+			k->best = r;
+			found = true;
+			explore_sched_release(&sc);
+			break;
+		}
+		explore_dfs_feed(dfs, &sc);
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+	}
+	explore_dfs_free(dfs);
+	return found;
+}
+
+/*
+ * Fewest preemptions, then fewest points: delta debugging drops the
+ * deviations from the default schedule that the failure does not need;
+ * then a small depth-first search with fewer preemptions than are left
+ * looks for a simpler schedule that fails the same way (ddmin is only
+ * 1-minimal: a pair of preemptions that only work together stays).
+ * se's failing run is replaced by the shrunk one.
+ */
+static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
+{
+	struct shrink_ctx k;
+	explore_dev *devs;
+	size_t n = failing_devs(se, &devs), runs;
+	size_t pre = se->fail_run.npreempt;
+
+	memset(&k, 0, sizeof(k));
+	k.c = c;
+	k.found = &se->fail_run;
+	runs = explore_shrink(&devs, &n, still_fails, &k);
+	if (k.best.nsteps || k.best.nthreads)
+		pre = k.best.npreempt;
+	for (int b = 0; (size_t)b < pre && !k.stop; b++)
+		if (dfs_within(&k, b, SHRINK_DFS_RUNS, &devs, &n, &runs)) {
+			runs += explore_shrink(&devs, &n, still_fails, &k);
+			break;
+		}
+	if (k.best.nsteps || k.best.nthreads) {
+		explore_run_release(&se->found_run);
+		se->found_run = se->fail_run;
+		se->fail_run = k.best;
+	}
+	*shrunk_id = explore_id_forced(devs, n);
+	se->ndevs = n;
+	se->shrink_cut = k.stop;
+	free(devs);
+	return runs;
+}
+
+/* --replay ID: that one schedule. */
+static int replay(struct xctx *c, struct search *se)
+{
+	explore_sched sc;
+	explore_run r;
+	rg_err err = RG_ERR_INIT;
+	int rc;
+
+	if (explore_id_parse(c->o->replay, &sc, &err) < 0) {
+		rg_say("--replay: %s", err.msg);
+		return -1;
+	}
+	rc = run_schedule(c, &sc, &r);
+	if (rc) {
+		explore_run_release(&r);
+		explore_sched_release(&sc);
+		return rc;
+	}
+	se->tried = 1;
+	se->timeouts = r.timed_out;
+	note_seen(se, &r);
+	if (r.fail != XF_NONE) {
+		se->failed = true;
+		se->fail_id = xstrdup(c->o->replay);
+		se->fail_sc = sc;
+		se->fail_run = r;
+		return 0;
+	}
+	explore_run_release(&r);
+	explore_sched_release(&sc);
+	return 0;
+}
+
+/* Shrinks the failure, prints how to replay it, writes the files. */
+static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
+{
+	const char *id;
+	char *cmd, *yaml = NULL;
+	size_t runs;
+	int r = 0;
+
+	explore_dev *devs;
+
+	se->found_preempt = se->fail_run.npreempt;
+	se->found_steps = se->fail_run.nsteps;
+	se->ndevs = failing_devs(se, &devs);   /* shrink cuts it */
+	free(devs);
+	se->reproduced = -1;
+	if (!c->o->replay) {
+		runs = shrink(c, se, shrunk_id);
+		se->shrink_runs = runs;
+		printf("  shrunk to %s (%zu preemption%s, %zu decisions) in %zu run%s%s\n",
+		       *shrunk_id, se->fail_run.npreempt,
+		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps,
+		       runs, runs == 1 ? "" : "s", se->shrink_cut ? ", cut short" : "");
+	}
+	id = *shrunk_id ? *shrunk_id : se->fail_id;
+	cmd = explore_replay_cmdline(c, id);
+	printf("  replay: %s\n", cmd);
+	if (c->ro.has_stdin && c->ro.stdin_len && strncmp(cmd, "printf '", 8))
+		printf("  (with the %zu bytes of stdin this search had, on its stdin)\n",
+		       c->ro.stdin_len);
+	free(cmd);
+	if (interrupt_signal())
+		return 0;
+	if (c->o->out || c->o->trace) {
+		r = explore_write_repro(c, se, id, &yaml);
+		if (r == 1 && !interrupt_signal())
+			r = explore_write_found(c, se, &id, &yaml);
+		r = r < 0 ? -1 : 0;
+	}
+	if (c->o->markdown && !interrupt_signal() &&
+	    explore_markdown_file(c, se, id, c->o->out ? yaml : NULL) < 0)
+		r = -1;
+	free(yaml);
+	return r;
+}
+
+/* --expect FILE: a gates file, of which only expect: counts. */
+static int load_expect_file(struct xctx *c)
+{
+	spec_diags d = SPEC_DIAGS_INIT;
+	int r = 0;
+
+	if (spec_load_file(c->o->expect_file, &c->xspec, &d) < 0) {
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].severity == SPEC_ERROR) {
+				char *m = spec_diag_format(&d, i);
+
+				rg_say("--expect: %s", m);
+				free(m);
+			}
+		r = -1;
+	} else if (!c->xspec->expect.any) {
+		rg_say("--expect: '%s' has no expect: block to look for",
+		       c->o->expect_file);
+		r = -1;
+	}
+	spec_diags_release(&d);
+	return r;
+}
+
+static void xctx_release(struct xctx *c)
+{
+	plan_release(&c->p);
+	spec_free(c->sp);
+	spec_free(c->xspec);
+	for (size_t i = 0; i < c->npoints; i++)
+		free(c->at[i]);
+	free(c->at);
+	free(c->kinds);
+	free(c->quiet);
+	free(c->stdin_buf);
+	if (c->has_re)
+		regfree(&c->re);
+}
+
+/*
+ * Everything before the first schedule: what judges a run, the files to
+ * write (said now: a search may take hours), the points and the plan, the
+ * options of each run.  0, or -1 said.
+ */
+static int setup(struct xctx *c, unsigned closed_std, const bool *inherit, int ninherit)
+{
+	const struct xopts *o = c->o;
+	const char *outs[][2] = { { "--report", o->report }, { "--trace", o->trace },
+				  { "--markdown", o->markdown }, { "-o", o->out } };
+	rg_err err = RG_ERR_INIT;
+
+	if (o->expect_stdout) {
+		if (regcomp(&c->re, o->expect_stdout, REG_EXTENDED | REG_NOSUB | REG_NEWLINE)) {
+			rg_say("--expect-stdout: '%s' is not a POSIX extended regex",
+			       o->expect_stdout);
+			return -1;
+		}
+		c->has_re = true;
+	}
+	if (o->expect_file && load_expect_file(c) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
+		if (outs[i][1] && report_check_path(outs[i][1], &err) < 0) {
+			rg_say("%s: %s", outs[i][0], err.msg);
+			return -1;
+		}
+	if (prepare(c) < 0)
+		return -1;
+	c->ro.timeout_ms = o->timeout_ms;
+	c->ro.capture = true;
+	/* a schedule waits this long on a thread that blocks unseen */
+	c->ro.quiet_ms = o->quiet_ms ? o->quiet_ms : EXPLORE_QUIET_MS;
+	c->ro.verbose = o->verbose;
+	c->ro.closed_std = closed_std;
+	c->ro.inherit = inherit;
+	c->ro.ninherit = ninherit;
+	return 0;
+}
+
+int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
+		int ninherit)
+{
+	struct xopts o;
+	struct xctx c;
+	struct search se;
+	rg_err err = RG_ERR_INIT;
+	char *shrunk_id = NULL;
+	int r = -1, status = RG_EXIT_SETUP;
+
+	if ((r = parse_opts(&o, argc, argv)) != 0) {
+		free(o.at);
+		return r;
+	}
+	/* each line out as it is printed: a second signal ends racegate at
+	 * once, and must not take what was said with it */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	memset(&c, 0, sizeof(c));
+	memset(&se, 0, sizeof(se));
+	c.o = &o;
+	clock_gettime(CLOCK_MONOTONIC, &c.t0);
+	/* first: a signal during the set-up (seconds, for a large program)
+	 * ends explore with its summary, as one during the search does */
+	if (interrupt_install(&err) < 0) {
+		rg_say("%s", err.msg);
+		goto out;
+	}
+	r = setup(&c, closed_std, inherit, ninherit) < 0 ? -1 :
+	    explore_read_stdin(&c, closed_std);
+	if (r == 0 && !interrupt_signal())
+		r = o.replay ? replay(&c, &se) : search(&c, &se);
+	if (r < 0)
+		goto done;
+	explore_summary(&c, &se);
+	status = se.failed ? RG_EXIT_UNMET :
+		 se.tried && se.timeouts == se.tried && !interrupt_signal() ?
+		 RG_EXIT_ENFORCE : RG_EXIT_OK;
+	if (se.failed && !interrupt_signal() && after_failure(&c, &se, &shrunk_id) < 0)
+		status = RG_EXIT_SETUP;
+	if (o.report && explore_write_report(&c, &se, shrunk_id) < 0)
+		status = RG_EXIT_SETUP;
+done:
+	if (interrupt_signal()) {
+		const char *n = spec_signal_name(interrupt_signal());
+
+		/* the summary said it, unless the failure came first */
+		if (r >= 0 && se.failed)
+			printf("racegate explore: interrupted by %s after the failure above "
+			       "was found; what was to follow it was cut short\n",
+			       n ? n : "a signal");
+		status = RG_EXIT_SIGNAL + interrupt_signal();
+	}
+	interrupt_uninstall();
+out:
+	if (se.failed) {
+		explore_run_release(&se.fail_run);
+		explore_run_release(&se.found_run);
+		explore_sched_release(&se.fail_sc);
+	}
+	free(se.fail_id);
+	free(se.fail_devs);
+	free(shrunk_id);
+	rg_intmap_release(&se.seen);
+	xctx_release(&c);
+	free(o.at);
+	return status;
+}

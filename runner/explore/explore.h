@@ -1,0 +1,129 @@
+/*
+ * explore: `racegate explore` (explore.c: the command, its search loop and
+ * the shrinker's runs; explore_write.c: the gates.yaml it writes).  The
+ * scheduler is decide_explore.h, the strategies explore_strategy.h.
+ */
+#ifndef RACEGATE_EXPLORE_H
+#define RACEGATE_EXPLORE_H
+
+#include "decide_explore.h"
+#include "run.h"
+
+/* What made a schedule fail (none: it met the expectation). */
+enum explore_fail {
+	XF_NONE,
+	XF_EXIT,               /* exit status other than the expected one */
+	XF_SIGNAL,             /* killed by a signal (crash, assert/abort) */
+	XF_DEADLOCK,           /* no thread could move */
+	XF_TIMEOUT,            /* the whole-run timeout */
+	XF_STDOUT,             /* stdout did not match --expect-stdout or --expect's */
+	XF_EXPECTED,           /* the run met --expect FILE's bug (judge: REPRODUCED) */
+	XF_OUTPUT,             /* stderr missed --expect FILE's good run */
+	XF_NKINDS,
+};
+
+const char *explore_fail_name(enum explore_fail f);
+
+/* One schedule's run, as the writer and the summary need it. */
+typedef struct explore_run {
+	enum explore_fail fail;
+	int exit_code;         /* when it exited, else -1 */
+	int signo;             /* when killed by a signal, else 0 */
+	bool timed_out;        /* ended by the whole-run --timeout */
+	explore_step *steps;
+	size_t nsteps;
+	explore_wake *wakes;   /* woken threads' arrivals; not sent by --jobs workers */
+	size_t nwakes;
+	explore_thread_info *threads; /* by logical id */
+	size_t nthreads;
+	size_t npreempt;
+	uint64_t hash;
+	char *out;             /* its stdout (NUL-terminated), or NULL */
+	/* the last stretch's thread was left held at a point (a deadlock) */
+	bool end_held;
+	size_t end_gate;       /* end_held: that point, and its arrival there */
+	long end_hit;
+} explore_run;
+
+void explore_run_release(explore_run *r);
+
+/* What the writer needs besides the run. */
+typedef struct explore_write_in {
+	const explore_run *r;
+	const char *const *at;  /* per gate of the explore plan: its at: text */
+	char *const *command;   /* as the gates file should say it */
+	const char *id;         /* the schedule id, for the header comment */
+	const char *name;       /* name: of the spec */
+	/* the expect: to write (--expect FILE, the bug it describes), or NULL:
+	 * from r's failure */
+	const spec_expect *expect;
+	/* per gate of the level's full list (explore_write_ngates): leave it
+	 * out, with the waits on what only it opened; NULL: none */
+	const bool *drop;
+	size_t ndrop;
+	long timeout_ms;        /* the file's timeout:, 0: 10s */
+	const char *stdin_yaml; /* the file's stdin: as YAML ("..." or {file: ...}), or NULL */
+} explore_write_in;
+
+/* How much of the schedule the gates.yaml enforces. */
+enum explore_write_level {
+	XW_PREEMPTIONS,        /* only each preemption */
+	XW_STRETCHES,          /* every switch from one thread to another */
+	XW_NLEVELS,
+};
+
+/*
+ * A gates.yaml (malloc'd text) that replays r's order at level: thread
+ * aliases by start routine and nth, wait/open pairs at the switches that
+ * matter, hit: only where the arrival is not the thread's first there,
+ * expect: from r's failure, and a comment per gate.  NULL (with err) when
+ * r's failure or threads cannot be said in a gates file.
+ */
+char *explore_write_yaml(const explore_write_in *in, enum explore_write_level level,
+			 rg_err *err);
+/*
+ * How many gates the file of in at level has before in->drop: what drop
+ * is indexed by.  Dropping gate i leaves out its opens and waits; then a
+ * wait on an event no gate opens any more goes, an open nobody waits for
+ * goes, and a gate left with neither goes, until nothing changes (the
+ * file names only what a person would need).  explore_write_yaml fails
+ * when no gate is left.
+ */
+size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level);
+
+/*
+ * A Markdown bug report (malloc'd) of the run in: the command line that
+ * found it, the gates file (yaml, written at yaml_path; both NULL when
+ * none was written) and the interleaving as a Mermaid sequence diagram:
+ * one note per stretch a thread ran, one arrow per switch.
+ */
+char *explore_write_markdown(const explore_write_in *in, const char *yaml,
+			     const char *yaml_path, const char *cmdline);
+
+/*
+ * --jobs J (explore_jobs.c): schedules 0, 1, 2, ... of a search, J at a
+ * time, each in a worker process.
+ *   run   in the worker: runs schedule k into *r, the deviations it took
+ *         into *devs (malloc'd); returns as run_schedule (0, 1
+ *         interrupted, -1 error)
+ *   take  in racegate, in schedule order: takes r and devs (frees them);
+ *         true to stop (the workers past k are killed, never counted)
+ *   more  may schedule k start (limits of count and time)?
+ * Returns 0, 1 interrupted, -1 error (said).
+ */
+typedef struct explore_jobs_ops {
+	int (*run)(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs);
+	bool (*take)(void *ctx, long k, explore_run *r, explore_dev *devs, size_t ndevs);
+	bool (*more)(void *ctx, long k);
+} explore_jobs_ops;
+
+int explore_jobs_run(int njobs, const explore_jobs_ops *ops, void *ctx);
+
+/*
+ * racegate explore ARGS... (argv[0] is "explore"); racegate's exit status.
+ * closed_std, inherit: as run_opts has them (the fds racegate got).
+ */
+int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
+		int ninherit);
+
+#endif

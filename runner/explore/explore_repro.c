@@ -1,0 +1,500 @@
+/*
+ * racegate explore's gates file (explore_int.h): written from the failing
+ * run at the first level of detail whose replays all reproduce, with
+ * --fewer-gates the gates replays say are not needed dropped, traced
+ * (--trace) and shown in Markdown (--markdown).
+ */
+#include "explore_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+
+/* The directory of path ("." when none), malloc'd. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/* Is dir the current directory? */
+static bool is_cwd(const char *dir)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	return realpath(dir, a) && realpath(".", b) && !strcmp(a, b);
+}
+
+/*
+ * The trace (--trace) of a replay of the gates file that reproduced, as
+ * `racegate run --trace` writes it; 0, or -1 said.
+ */
+static int write_trace(const struct xctx *c, const spec *sp, const plan *p,
+		       const run_record *rec)
+{
+	report_ctx rc;
+	rg_err err = RG_ERR_INIT;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.sp = sp;
+	rc.p = p;
+	rc.runs = rec;
+	rc.nruns = 1;
+	rc.elapsed_ms = rec->r.elapsed_ms;
+	if (report_trace_write(&rc, c->o->trace, &err) < 0) {
+		rg_say("--trace: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Replays yaml as `racegate run FILE --repeat n` would (the file's own
+ * command, relative to dir); how many runs were REPRODUCED, or -1.  With
+ * trace, when all n did, writes the trace of the first (--trace).
+ */
+static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long n,
+			bool trace)
+{
+	spec *sp = NULL;
+	spec_diags d = SPEC_DIAGS_INIT;
+	rg_err err = RG_ERR_INIT;
+	plan p;
+	run_opts o;
+	run_record first;
+	bool kept = false;
+	long ok = 0;
+
+	memset(&p, 0, sizeof(p));
+	memset(&first, 0, sizeof(first));
+	if (spec_load_string(yaml, strlen(yaml), c->o->out ? c->o->out : "repro", dir,
+			     &sp, &d) < 0)
+		rg_bug("explore wrote a gates file that does not load: %s", d.v[0].msg);
+	p.source_dir = c->o->source_dir;
+	if (plan_build(&p, sp, NULL, &d, &err) < 0) {
+		rg_say("cannot replay the gates file: %s", d.nerrors ? d.v[0].msg : err.msg);
+		ok = -1;
+		goto out;
+	}
+	o = c->ro;
+	o.quiet_ms = c->o->quiet_ms;   /* as racegate run has it */
+	o.timeout_ms = sp->timeout_ms;
+	/* the file's stdin:, as racegate run gives it: what the file says */
+	o.has_stdin = sp->has_stdin;
+	o.stdin_data = sp->stdin_data;
+	o.stdin_len = sp->stdin_len;
+	o.on_deadlock = (int)sp->on_deadlock;
+	for (long i = 0; i < n && !interrupt_signal(); i++) {
+		run_result res;
+
+		run_once(&p, &o, &res);
+		ok += res.outcome == OUT_REPRODUCED;
+		rg_trace("replay %ld of the gates file: %s%s%s", i + 1,
+			 run_outcome_name(res.outcome), res.note ? ": " : "",
+			 res.note ? res.note : "");
+		if (trace && !kept && res.outcome == OUT_REPRODUCED) {
+			first.no = 1;
+			first.ok = true;
+			first.r = res;
+			kept = true;
+			continue;
+		}
+		run_result_release(&res);
+	}
+	if (kept && ok == n && write_trace(c, sp, &p, &first) < 0)
+		ok = -1;
+out:
+	if (kept)
+		run_result_release(&first.r);
+	plan_release(&p);
+	spec_diags_release(&d);
+	spec_free(sp);
+	return ok;
+}
+
+int explore_save(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	bool ok = f && fputs(text, f) >= 0;
+
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok) {
+		rg_say("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* How many gates a gates file that explore wrote has. */
+static size_t count_gates(const char *yaml)
+{
+	size_t n = 0;
+
+	for (const char *p = yaml; (p = strstr(p, "\n  - {name: ")); p++)
+		n++;
+	return n;
+}
+
+/* Does the file at path hold exactly the n bytes at data? */
+static bool holds(const char *path, const char *data, size_t n)
+{
+	FILE *f = fopen(path, "re");
+	char buf[65536];
+	size_t got, at = 0;
+	bool same = f != NULL;
+
+	while (same && (got = fread(buf, 1, sizeof(buf), f)) > 0) {
+		same = at + got <= n && !memcmp(buf, data + at, got);
+		at += got;
+	}
+	if (f)
+		fclose(f);
+	return same && at == n;
+}
+
+/*
+ * Puts the n bytes at data in a new file at path; 1 made, 0 a file there
+ * holds them already (left as it is), -1 error (errno; EEXIST: a file
+ * there holds other bytes, which is not explore's to overwrite).
+ */
+static int put_bytes(const char *path, const char *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0 && errno == EEXIST)
+		return holds(path, data, n) ? 0 : (errno = EEXIST, -1);
+	if (fd < 0)
+		return -1;
+	while (n) {
+		ssize_t w = write(fd, data, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w ? errno : ENOSPC;
+
+			close(fd);
+			unlink(path);
+			errno = e;
+			return -1;
+		}
+		data += w;
+		n -= (size_t)w;
+	}
+	if (close(fd) < 0) {
+		unlink(path);
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * The file's stdin: when explore read one (explore_write_in.stdin_yaml):
+ * the bytes as text, or, when they are not UTF-8 text or are long,
+ * {file: NAME} with the bytes in NAME beside the gates file (repro.stdin
+ * for repro.yaml; repro-2.stdin ... when a file of other bytes has that
+ * name), or a temporary file without -o.  *side: the file explore made,
+ * to remove unless the gates file is written.  *value NULL: no stdin.
+ * 0, or -1 said.
+ */
+static int stdin_value(const struct xctx *c, const char *dir, char **value, char **side)
+{
+	const char *out = c->o->out, *tmp = getenv("TMPDIR");
+	const char *base = out && strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+	char *path = NULL, *name;
+	size_t n = base ? strlen(base) : 0;
+	int made = -1, fd;
+
+	*value = *side = NULL;
+	if (!c->ro.has_stdin ||
+	    (*value = explore_stdin_yaml(c->ro.stdin_data, c->ro.stdin_len)))
+		return 0;
+	n -= n > 5 && !strcmp(base + n - 5, ".yaml") ? 5 :
+	     n > 4 && !strcmp(base + n - 4, ".yml") ? 4 : 0;
+	for (int k = 1; out && k < 10 && made < 0; k++) {
+		name = k == 1 ? xasprintf("%.*s.stdin", (int)n, base) :
+		       xasprintf("%.*s-%d.stdin", (int)n, base, k);
+		free(path);
+		path = base == out ? xstrdup(name) : xasprintf("%s/%s", dir, name);
+		free(name);
+		made = put_bytes(path, c->ro.stdin_data, c->ro.stdin_len);
+		if (made < 0 && errno != EEXIST)
+			break;
+	}
+	if (!out) {
+		path = xasprintf("%s/racegate-stdin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		fd = mkstemp(path);
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+			made = put_bytes(path, c->ro.stdin_data, c->ro.stdin_len);
+		}
+	}
+	if (made < 0) {
+		rg_say("cannot write the program's stdin to '%s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	/* the file names it relative to itself */
+	name = path + (out && base != out ? strlen(dir) + 1 : 0);
+	if (!(*value = explore_stdin_yaml(name, strlen(name)))) {
+		rg_say("cannot name '%s' in the gates file: its name is not UTF-8 text", path);
+		if (made)
+			unlink(path);
+		free(path);
+		return -1;
+	}
+	name = xasprintf("{file: %s}", *value);
+	free(*value);
+	*value = name;
+	if (made)
+		*side = path;
+	else
+		free(path);
+	return 0;
+}
+
+/* Replays of a gates file that --trace may take before it gives up. */
+#define TRACE_TRIES 3
+
+/* --trace: a replay of yaml that reproduced, written; 0, 1 none did, -1 error. */
+static int trace_replay(struct xctx *c, const char *yaml, const char *dir)
+{
+	for (int i = 0; i < TRACE_TRIES && !interrupt_signal(); i++) {
+		long ok = verify_yaml(c, yaml, dir, 1, true);
+
+		if (ok != 0)
+			return ok < 0 ? -1 : 0;
+	}
+	printf("  no trace written: %d replays of the gates file did not reproduce\n",
+	       TRACE_TRIES);
+	return 1;
+}
+
+/* Replays a candidate with fewer gates gets before the full --verify. */
+#define SCREEN_RUNS 5
+
+/*
+ * yaml (written from in at level, and verified) with the gates the failure
+ * does not need left out: each gate in turn, last first, is dropped when
+ * the file without it still reproduces on every one of --verify replays
+ * (SCREEN_RUNS first, so that most candidates cost few).  A gate that
+ * made the order certain can look unneeded when the program's own timing
+ * mostly gives that order: so the result must pass --verify again, with
+ * fresh runs, else yaml stays.  Returns the file to write (yaml, or a new
+ * one and yaml freed).
+ */
+static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_in *in,
+			 enum explore_write_level level, const char *dir, char *yaml)
+{
+	size_t n = explore_write_ngates(in, level), runs = 0;
+	/* a hang costs its whole timeout per replay: fewer gates are not worth it */
+	bool hangs = in->r->fail == XF_TIMEOUT ||
+		     (in->expect && in->expect->timeout);
+	bool *drop = xcalloc(n ? n : 1, sizeof(bool));
+	long screen = c->o->verify < SCREEN_RUNS ? c->o->verify : SCREEN_RUNS;
+	explore_write_in less = *in;
+	char *cur = xstrdup(yaml);
+
+	less.drop = drop;
+	less.ndrop = n;
+	for (size_t i = n; i-- > 0 && n > 1 && !hangs && !interrupt_signal();) {
+		rg_err err = RG_ERR_INIT;
+		char *cand;
+
+		drop[i] = true;
+		cand = explore_write_yaml(&less, level, &err);
+		if (cand && !strcmp(cand, cur)) {   /* it went with another */
+			free(cand);
+			continue;
+		}
+		/* a few replays turn most candidates down; the rest get them all */
+		if (cand && (runs += (size_t)screen,
+			     verify_yaml(c, cand, dir, screen, false) == screen) &&
+		    (runs += (size_t)(c->o->verify - screen),
+		     verify_yaml(c, cand, dir, c->o->verify - screen, false) ==
+		     c->o->verify - screen)) {
+			free(cur);
+			cur = cand;
+			continue;
+		}
+		drop[i] = false;
+		free(cand);
+	}
+	se->gates_before = count_gates(yaml);
+	if (strcmp(cur, yaml) && !interrupt_signal()) {
+		runs += (size_t)c->o->verify;
+		if (verify_yaml(c, cur, dir, c->o->verify, false) == c->o->verify) {
+			free(yaml);
+			yaml = cur;
+			cur = NULL;
+		}
+	}
+	se->gates_after = count_gates(yaml);
+	if (hangs)
+		printf("  gates: %zu, all kept (each replay of a hang lasts its "
+		       "timeout)\n", se->gates_after);
+	else
+		printf("  gates: %zu for the schedule's switches, %zu the failure needs "
+		       "(%zu replays to tell)\n", se->gates_before, se->gates_after, runs);
+	free(cur);
+	free(drop);
+	return yaml;
+}
+
+int explore_write_repro(struct xctx *c, struct search *se, const char *id, char **written)
+{
+	char *dir = c->o->out ? dir_of(c->o->out) : xstrdup(".");
+	char *exe_abs = NULL;
+	char **cmd = c->o->command;
+	char *save0 = cmd[0];
+	char *in_stdin, *side;
+	long best = -1;
+	int r = 1, traced = 1;
+
+	if (stdin_value(c, dir, &in_stdin, &side) < 0) {
+		free(dir);
+		return -1;
+	}
+	/* the file names its program relative to itself */
+	if (!is_cwd(dir)) {
+		exe_abs = realpath(c->p.exe, NULL);
+		if (exe_abs)
+			cmd[0] = exe_abs;
+	}
+	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
+		/* the run's timeout is the search's: a failing run may be slow */
+		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
+					"found by racegate explore",
+					se->fail_run.fail == XF_EXPECTED ?
+					&c->xspec->expect : NULL, NULL, 0, c->o->timeout_ms,
+					in_stdin };
+		rg_err err = RG_ERR_INIT;
+		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
+		long ok;
+
+		if (!yaml) {
+			/* the next level may have what this one lacks */
+			if (lvl + 1 == XW_NLEVELS && best < 0)
+				printf("  no gates file written: %s\n", err.msg);
+			continue;
+		}
+		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
+		ok = verify_yaml(c, yaml, dir, c->o->verify, false);
+		se->gates_before = se->gates_after = count_gates(yaml);
+		if (ok == c->o->verify && c->o->fewer_gates)
+			yaml = fewer_gates(c, se, &in, (enum explore_write_level)lvl, dir, yaml);
+		if (ok == c->o->verify) {
+			traced = c->o->trace ? trace_replay(c, yaml, dir) : 1;
+			if (traced < 0)
+				ok = -1;
+		}
+		if (ok < 0) {
+			r = -1;
+		} else if (ok == c->o->verify && !c->o->out) {
+			printf("  its gates file reproduced %ld/%ld under racegate run "
+			       "(-o FILE.yaml writes it)\n", ok, c->o->verify);
+			*written = yaml;
+			yaml = NULL;
+			r = 0;
+		} else if (ok == c->o->verify) {
+			r = explore_save(c->o->out, yaml) < 0 ? -1 : 0;
+			if (!r) {
+				printf("  wrote %s: reproduced %ld/%ld under racegate run\n",
+				       c->o->out, ok, c->o->verify);
+				*written = yaml;
+				yaml = NULL;
+			}
+		}
+		if (ok > best)
+			best = ok;
+		free(yaml);
+	}
+	if (r == 0 && traced == 0)
+		printf("  wrote %s: the trace of a replay of the gates file (Perfetto)\n",
+		       c->o->trace);
+	if (r == 1 && interrupt_signal())
+		printf("  no gates file written: its replays were interrupted\n");
+	else if (r == 1 && best >= 0)
+		printf("  no gates file written: the best order written reproduced "
+		       "%ld/%ld under racegate run\n", best, c->o->verify);
+	if (r == 1 && c->o->trace)
+		printf("  no trace written: it is a replay of the gates file, and none "
+		       "was written\n");
+	se->reproduced = best;
+	se->wrote = r == 0 && c->o->out;
+	se->traced = r == 0 && traced == 0;
+	if (side && !se->wrote)    /* nothing refers to it */
+		unlink(side);
+	else if (side)
+		printf("  wrote %s: the program's stdin, which the gates file names\n", side);
+	else if (se->wrote && c->ro.has_stdin && !strncmp(in_stdin, "{file:", 6))
+		printf("  the gates file names the program's stdin in a file that holds it "
+		       "already: %s\n", in_stdin);
+	free(side);
+	free(in_stdin);
+	cmd[0] = save0;
+	free(exe_abs);
+	free(dir);
+	return r;
+}
+
+int explore_markdown_file(struct xctx *c, const struct search *se, const char *id,
+			  const char *yaml)
+{
+	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
+				c->o->command, id, NULL, NULL, NULL, 0, 0, NULL };
+	char *cmd = explore_replay_cmdline(c, id);
+	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
+	int r = explore_save(c->o->markdown, md);
+
+	if (!r)
+		printf("  wrote %s: the bug report, with the interleaving as a diagram\n",
+		       c->o->markdown);
+	free(md);
+	free(cmd);
+	return r;
+}
+
+/*
+ * The shrunk schedule's gates file did not reproduce: write the one of the
+ * schedule as found.  Shrinking keeps the fewest preemptions, and the
+ * fewest can leave the failure to a race no gate can pin (job_queue: one
+ * worker takes the job and then waits on the condition itself, and the
+ * signal must come after it is inside the wait, which a gate at its call
+ * cannot say); the schedule as found has more switches, each of them
+ * written.  On success it becomes the failure reported (*id its id).
+ * 0 written, 1 not, -1 error.
+ */
+int explore_write_found(struct xctx *c, struct search *se, const char **id, char **yaml)
+{
+	explore_run shrunk;
+	int r;
+
+	if (!se->found_run.nsteps || !se->fail_id)
+		return 1;
+	printf("  the schedule as found, %s (%zu preemption%s), instead:\n", se->fail_id,
+	       se->found_run.npreempt, se->found_run.npreempt == 1 ? "" : "s");
+	shrunk = se->fail_run;
+	se->fail_run = se->found_run;
+	se->found_run = shrunk;
+	se->found_file = true;
+	r = explore_write_repro(c, se, se->fail_id, yaml);
+	if (r == 0) {
+		*id = se->fail_id;
+		se->wrote_found = true;
+		return 0;
+	}
+	se->found_run = se->fail_run;
+	se->fail_run = shrunk;
+	return r;
+}

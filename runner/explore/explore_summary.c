@@ -1,0 +1,290 @@
+/*
+ * racegate explore's words (explore_int.h): the summary a search ends
+ * with, its JSON report (--report), and the command that replays a
+ * schedule.
+ */
+#include "explore_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupt.h"
+
+/* ---- the summary and the report ---- */
+
+static const char *strategy_name(enum explore_kind k)
+{
+	return k == EXPLORE_PCT ? "pct" : k == EXPLORE_DFS ? "dfs" :
+	       k == EXPLORE_FORCED ? "replay" : "random";
+}
+
+/* What a dfs bound counts, singular. */
+static const char *bound_word(const struct xopts *o)
+{
+	return o->bound_kind == EXPLORE_PREEMPTIONS ? "preemption" : "delay";
+}
+
+static void say_failure(const explore_run *r)
+{
+	switch (r->fail) {
+	case XF_EXIT:
+		printf("exit status %d", r->exit_code);
+		break;
+	case XF_SIGNAL: {
+		const char *n = spec_signal_name(r->signo);
+
+		printf("killed by %s", n ? n : "a signal");
+		break;
+	}
+	default:
+		printf("%s", explore_fail_name(r->fail));
+	}
+}
+
+/* The name of the signal that interrupted explore, or NULL. */
+static const char *interrupted_by(void)
+{
+	const char *n = spec_signal_name(interrupt_signal());
+
+	return interrupt_signal() ? n ? n : "a signal" : NULL;
+}
+
+/*
+ * The failure's record.  Each field says which schedule it is of: id and
+ * found_* the schedule as found; shrunk_id, preemptions, steps and
+ * deviations the shrunk one (its run is fail_run, or found_run once the
+ * file of the schedule as found was written instead, explore_write_found);
+ * gates_of the schedule whose gates file reproduced, gates and
+ * gates_unshrunk describe.
+ */
+static void put_failure(rg_buf *b, const struct xctx *c, const struct search *se,
+			const char *shrunk_id)
+{
+	const explore_run *sr = se->wrote_found ? &se->found_run : &se->fail_run;
+	const char *file_id = se->found_file ? se->fail_id :
+			      shrunk_id ? shrunk_id : se->fail_id;
+
+	rg_buf_puts(b, "{\"kind\": ");
+	json_str(b, explore_fail_name(sr->fail));
+	rg_buf_puts(b, ", \"id\": ");
+	json_str(b, se->fail_id);
+	rg_buf_puts(b, ", \"shrunk_id\": ");
+	json_str(b, shrunk_id ? shrunk_id : se->fail_id);
+	rg_buf_printf(b, ", \"preemptions\": %zu, \"steps\": %zu, \"exit\": %d, "
+		      "\"signal\": %d", sr->npreempt, sr->nsteps, sr->exit_code, sr->signo);
+	rg_buf_printf(b, ", \"found_preemptions\": %zu, \"found_steps\": %zu, "
+		      "\"deviations\": %zu, \"shrink_runs\": %zu",
+		      se->found_preempt, se->found_steps, se->ndevs, se->shrink_runs);
+	if (se->reproduced >= 0)
+		rg_buf_printf(b, ", \"reproduced\": %ld, \"replays\": %ld",
+			      se->reproduced, c->o->verify);
+	else
+		rg_buf_puts(b, ", \"reproduced\": null, \"replays\": 0");
+	rg_buf_puts(b, ", \"gates_of\": ");
+	json_str(b, se->reproduced >= 0 ? file_id : NULL);
+	rg_buf_printf(b, ", \"gates\": %zu, \"gates_unshrunk\": %zu",
+		      se->gates_after, se->gates_before);
+	rg_buf_puts(b, ", \"gates_file\": ");
+	json_str(b, se->wrote ? c->o->out : NULL);
+	rg_buf_puts(b, ", \"trace\": ");
+	json_str(b, se->traced ? c->o->trace : NULL);
+	rg_buf_puts(b, "}");
+}
+
+int explore_write_report(const struct xctx *c, const struct search *se,
+			 const char *shrunk_id)
+{
+	rg_buf b = RG_BUF_INIT;
+	int r;
+
+	rg_buf_printf(&b, "{\"command\": \"explore\", \"strategy\": \"%s\", "
+		      "\"seed\": %" PRIu64 ", \"schedules\": %ld, \"distinct\": %zu, "
+		      "\"timeouts\": %ld, \"elapsed_ms\": %.3f, \"exhausted\": %s, "
+		      "\"interrupted\": ",
+		      c->o->replay ? "replay" : strategy_name(c->o->strategy), c->o->seed,
+		      se->tried, se->distinct, se->timeouts, explore_elapsed_ms(c),
+		      se->exhausted ? "true" : "false");
+	json_str(&b, interrupted_by());
+	rg_buf_puts(&b, ", \"stdin_bytes\": ");
+	if (c->ro.has_stdin)
+		rg_buf_printf(&b, "%zu", c->ro.stdin_len);
+	else
+		rg_buf_puts(&b, "null");
+	rg_buf_puts(&b, ", \"failures\": [");
+	if (se->failed)
+		put_failure(&b, c, se, shrunk_id);
+	rg_buf_puts(&b, "]}\n");
+	r = explore_save(c->o->report, b.s);
+	rg_buf_release(&b);
+	return r;
+}
+
+/* The first line: what the search found, in how much. */
+static void headline(const struct xctx *c, const struct search *se)
+{
+	printf("racegate explore: ");
+	if (se->failed) {
+		printf("FAILED (");
+		say_failure(&se->fail_run);
+		printf(")");
+	} else if (interrupted_by()) {
+		printf("interrupted by %s", interrupted_by());
+	} else if (se->tried && se->timeouts == se->tried) {
+		printf("no schedule completed");
+	} else {
+		printf("no failure");
+	}
+	printf(" after %ld schedule%s (%zu distinct interleaving%s) in %.1f s, "
+	       "%zu scheduling point%s, %s", se->tried, se->tried == 1 ? "" : "s",
+	       se->distinct, se->distinct == 1 ? "" : "s", explore_elapsed_ms(c) / 1e3,
+	       c->npoints, c->npoints == 1 ? "" : "s",
+	       c->o->replay ? "replay" : strategy_name(c->o->strategy));
+	if (!c->o->replay && c->o->strategy != EXPLORE_DFS)
+		printf(", seed %" PRIu64, c->o->seed);
+	if (c->o->shard_n > 1 && !c->o->replay)
+		printf(", shard %ld/%ld", c->o->shard_i, c->o->shard_n);
+	printf("\n");
+}
+
+/* Schedules that ended by --timeout: a search that saw no run end found nothing. */
+static void say_timeouts(const struct xctx *c, const struct search *se)
+{
+	long t = c->o->timeout_ms;
+
+	if (!se->timeouts || se->failed)
+		return;
+	if (se->timeouts == se->tried && se->tried > 1)
+		printf("  all %ld ended by --timeout", se->tried);
+	else if (se->timeouts == se->tried)
+		printf("  it ended by --timeout");
+	else
+		printf("  %ld of them ended by --timeout", se->timeouts);
+	printf(t % 1000 ? " (%ld ms)" : " (%ld s)", t % 1000 ? t : t / 1000);
+	if (se->timeouts == se->tried)
+		printf(" before the program did: the search saw no run to its end, "
+		       "so it found nothing (a longer --timeout?)\n");
+	else
+		printf(" before the program did, and what the program would have "
+		       "done past that point was not seen\n");
+}
+
+void explore_summary(const struct xctx *c, const struct search *se)
+{
+	bool all_timed_out = se->tried && se->timeouts == se->tried;
+
+	headline(c, se);
+	if (se->failed)
+		printf("  failing schedule: %s (%zu preemption%s, %zu decisions)\n",
+		       se->fail_id, se->fail_run.npreempt,
+		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps);
+	say_timeouts(c, se);
+	if (se->failed || interrupted_by() || all_timed_out)
+		;      /* nothing was searched to its end */
+	else if (se->exhausted && c->o->shard_n > 1)
+		printf("  every schedule of shard %ld/%ld with at most %d %s%s "
+		       "was run (and %ld of other shards, to find where the tree "
+		       "branches)\n", c->o->shard_i, c->o->shard_n, c->o->bound,
+		       bound_word(c->o), c->o->bound == 1 ? "" : "s", se->learning);
+	else if (se->exhausted)
+		printf("  every schedule with at most %d %s%s was run\n",
+		       c->o->bound, bound_word(c->o), c->o->bound == 1 ? "" : "s");
+	else if (!c->o->replay && se->tried > 1 && se->distinct == 1)
+		/* many schedules, one order: the points gave no choice */
+		printf("  every schedule ran the same interleaving: no point offered a "
+		       "choice of thread%s\n", c->o->nat ? "; add points with --at" :
+		       "; name the code to search with --at FILE");
+	if (c->o->strategy == EXPLORE_DFS && !c->o->replay && !se->failed && !se->exhausted &&
+	    !interrupted_by())
+		printf("  the search stopped before every schedule with at most %d %s%s "
+		       "had run (--schedules %ld%s)\n", c->o->bound, bound_word(c->o),
+		       c->o->bound == 1 ? "" : "s", c->o->schedules,
+		       c->o->time_ms ? ", or --time" : "");
+	if (se->diverged)
+		printf("  %ld run%s did not go the way %s given: the program decides "
+		       "differently from run to run, and the schedules below %s not "
+		       "searched\n", se->diverged, se->diverged == 1 ? "" : "s",
+		       se->diverged == 1 ? "it was" : "they were",
+		       se->diverged == 1 ? "that choice were" : "those choices were");
+	/* past what dfs keeps of its earlier passes (explore_strategy.c) */
+	if (se->learning && c->o->shard_n <= 1)
+		printf("  (and %ld runs again of schedules of earlier passes, to find "
+		       "where the tree branches)\n", se->learning);
+	if (c->ro.has_stdin && c->ro.stdin_len)
+		printf("  every run got the same %zu byte%s on stdin\n", c->ro.stdin_len,
+		       c->ro.stdin_len == 1 ? "" : "s");
+}
+
+/*
+ * " WORD" as one word to a POSIX shell: bare when it holds only characters
+ * no shell treats specially (and quoting is not asked for), else in single
+ * quotes with each ' as '\''.
+ */
+static void put_shell_word(rg_buf *b, const char *w, bool quote)
+{
+	rg_buf_add(b, " ", 1);
+	if (!quote && *w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789_-+=./:,@%") == strlen(w)) {
+		rg_buf_puts(b, w);
+		return;
+	}
+	rg_buf_add(b, "'", 1);
+	for (; *w; w++)
+		if (*w == '\'')
+			rg_buf_puts(b, "'\\''");
+		else
+			rg_buf_add(b, w, 1);
+	rg_buf_add(b, "'", 1);
+}
+
+/*
+ * The command that replays schedule id, as a shell would take it: the
+ * points, and what judges a run (a replay that judged otherwise would not
+ * fail the same way), each word quoted as it needs.
+ */
+char *explore_replay_cmdline(const struct xctx *c, const char *id)
+{
+	const struct xopts *o = c->o;
+	rg_buf b = RG_BUF_INIT;
+
+	/* the program's input is part of the schedule: the same bytes */
+	if (c->ro.has_stdin && c->ro.stdin_len)
+		explore_stdin_printf(&b, c->ro.stdin_data, c->ro.stdin_len);
+	rg_buf_puts(&b, "racegate explore");
+	for (size_t i = 0; i < o->nat; i++) {
+		rg_buf_puts(&b, " --at");
+		put_shell_word(&b, o->at[i], true);
+	}
+	if (!o->sync)
+		rg_buf_puts(&b, " --no-sync");
+	if (o->lines_only)
+		rg_buf_puts(&b, " --points lines");
+	if (o->source_dir) {
+		rg_buf_puts(&b, " --source-dir");
+		put_shell_word(&b, o->source_dir, false);
+	}
+	if (o->expect_file) {
+		rg_buf_puts(&b, " --expect");
+		put_shell_word(&b, o->expect_file, false);
+	}
+	if (o->has_expect_exit && o->expect_exit)
+		rg_buf_printf(&b, " --expect-exit %d", o->expect_exit);
+	if (o->expect_stdout) {
+		rg_buf_puts(&b, " --expect-stdout");
+		put_shell_word(&b, o->expect_stdout, false);
+	}
+	if (o->timeout_ms != 10000)
+		rg_buf_printf(&b, o->timeout_ms % 1000 ? " --timeout %ldms" : " --timeout %lds",
+			      o->timeout_ms % 1000 ? o->timeout_ms : o->timeout_ms / 1000);
+	if (o->quiet_ms)
+		rg_buf_printf(&b, " --quiet-period %ldms", o->quiet_ms);
+	rg_buf_puts(&b, " --replay");
+	put_shell_word(&b, id, false);
+	rg_buf_puts(&b, " --");
+	for (char **a = o->command; *a; a++)
+		put_shell_word(&b, *a, false);
+	if (c->ro.has_stdin && !c->ro.stdin_len)
+		rg_buf_puts(&b, " </dev/null");
+	return rg_buf_detach(&b);
+}
+

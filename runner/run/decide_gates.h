@@ -1,0 +1,34 @@
+/*
+ * decide_gates: the gate engine (gates/) as the session's decider
+ * (session.h).  It maps a gate location to its gates, records what the
+ * engine decided as the run's timeline, answers the stall watch with the
+ * on_deadlock policy, and fills the per-gate results judge.c reads.
+ */
+#ifndef RACEGATE_DECIDE_GATES_H
+#define RACEGATE_DECIDE_GATES_H
+
+#include "report.h"
+#include "session.h"
+
+typedef struct gates_decider gates_decider;
+
+extern const decider_ops gates_decider_ops;
+
+/* A decider for s's plan; o->on_deadlock says what a stuck schedule does. */
+gates_decider *gates_decider_new(session *s, const run_opts *o);
+void gates_decider_free(gates_decider *g);
+
+/* After the run: fills res->gate_reached and gate_timed_out, and *v (report.h). */
+void gates_decider_finish(gates_decider *g, run_result *res, judge_verdict *v);
+
+/*
+ * After judge_run: when the program ended by itself and the run did not
+ * meet its expectation (or the order did not take hold), adds to the note
+ * the threads that had got past a gate and were still running when main
+ * exited, short of a gate that selects them and was never reached ("main
+ * exited while 'w2' (released from gate 'w2-write' at +1.203 ms, not yet
+ * at 'w2-done') was still running").
+ */
+void gates_decider_explain(gates_decider *g, run_result *res);
+
+#endif
