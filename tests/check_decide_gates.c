@@ -188,9 +188,9 @@ START_TEST(hold_release_pass)
 	ck_assert_int_eq(arrive(1, 1, 3), DECIDE_PASS);
 	ck_assert_uint_eq(S.nreleased, 1);
 	ck_assert_int_eq(S.released[0], 2);
-	ck_assert_uint_eq(ops->pass_depth(G, 2), 1);
-	ops->passed(G, 2, false, 4);
-	ck_assert_uint_eq(ops->pass_depth(G, 2), 0);
+	ck_assert_uint_eq(ops->lines->pass_depth(G, 2), 1);
+	ops->lines->passed(G, 2, false, 4);
+	ck_assert_uint_eq(ops->lines->pass_depth(G, 2), 0);
 	ck_assert_int_eq(arrive(2, 2, 5), DECIDE_PASS);
 	tl = timeline();
 	ck_assert_str_eq(tl,
@@ -327,7 +327,7 @@ START_TEST(main_exited_not_cut_short)
 	ops->thread_started(G, 3, "other", false, 0);
 	ck_assert_int_eq(arrive(2, 0, 1), DECIDE_HOLD);
 	ck_assert_int_eq(arrive(1, 1, 2), DECIDE_PASS);
-	ops->passed(G, 2, false, 2.5);
+	ops->lines->passed(G, 2, false, 2.5);
 	ops->thread_exited(G, 1, 3);
 	ck_assert_int_eq(arrive(2, 2, 4), DECIDE_PASS);
 	ops->thread_exited(G, 2, 5);

@@ -15,7 +15,6 @@
 
 #include "gates.h"
 #include "msg.h"
-#include "waitfor.h"
 
 /* ---- hand-built specs ------------------------------------------------ */
 
@@ -1652,146 +1651,7 @@ START_TEST(liveness)
 }
 END_TEST
 
-/* ---- the wait-for graph ---------------------------------------------- */
-
-/* A node: R runs, T waits for one thread, A waits for anyone. */
-static gate_wf_node wnode(pid_t tid, char kind, pid_t on)
-{
-	gate_wf_node n = { .tid = tid, .on = on };
-
-	n.kind = kind == 'R' ? GATE_WF_RUNS : kind == 'T' ? GATE_WF_ON_THREAD :
-		 kind == 'H' ? GATE_WF_HELD : GATE_WF_ON_ANYONE;
-	return n;
-}
-
-/* "1 2" : the tids marked stuck, in node order. */
-static const char *stuck_of(gate_wf_node *v, size_t n)
-{
-	static char buf[256];
-	size_t len = 0;
-
-	buf[0] = '\0';
-	gate_wf_solve(v, n);
-	for (size_t i = 0; i < n; i++)
-		if (v[i].stuck)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d",
-						len ? " " : "", (int)v[i].tid);
-	return buf;
-}
-
-/* Two threads each blocked on a mutex the other owns: stuck, bystanders or not. */
-START_TEST(wf_mutex_cycle)
-{
-	gate_wf_node v[4] = { wnode(1, 'R', 0), wnode(2, 'T', 3), wnode(3, 'T', 2),
-			      wnode(4, 'A', 0) };
-
-	ck_assert_str_eq(stuck_of(v, 4), "2 3");
-	ck_assert_uint_eq(v[1].next, 2);
-	ck_assert_uint_eq(v[2].next, 1);
-	/* a chain into the cycle is stuck with it; one to a runner is not */
-	gate_wf_node w[4] = { wnode(1, 'R', 0), wnode(2, 'T', 3), wnode(3, 'T', 2),
-			      wnode(5, 'T', 2) };
-	ck_assert_str_eq(stuck_of(w, 4), "2 3 5");
-	gate_wf_node x[3] = { wnode(1, 'R', 0), wnode(2, 'T', 1), wnode(3, 'T', 2) };
-	ck_assert_str_eq(stuck_of(x, 3), "");
-	/* an owner that is gone never unlocks; a self-relock never returns */
-	gate_wf_node y[3] = { wnode(1, 'R', 0), wnode(2, 'T', 99), wnode(3, 'T', 3) };
-	ck_assert_str_eq(stuck_of(y, 3), "2 3");
-}
-END_TEST
-
-/* Waiting for anyone is stuck only when everybody is (the old rule). */
-START_TEST(wf_anyone)
-{
-	gate_wf_node v[3] = { wnode(1, 'A', 0), wnode(2, 'T', 1), wnode(3, 'R', 0) };
-	gate_wf_node w[2] = { wnode(1, 'A', 0), wnode(2, 'T', 1) };
-	gate_wf_node x[1] = { wnode(1, 'A', 0) };
-
-	ck_assert_str_eq(stuck_of(v, 3), "");
-	ck_assert_str_eq(stuck_of(w, 2), "1 2");
-	ck_assert_str_eq(stuck_of(x, 1), "1");
-}
-END_TEST
-
-/* A parent in wait4 for a child process: any of the child's threads can end
- * the wait; it is stuck when all of them are, and free when none is left. */
-START_TEST(wf_any_of)
-{
-	pid_t child[] = { 5, 6 };
-	pid_t by_parent[] = { 1 };
-	gate_need need = { .event = "parent-went", .gate = 0, .by = by_parent, .nby = 1 };
-	gate_wf_node v[3] = { wnode(1, 'R', 0), wnode(5, 'H', 0), wnode(6, 'R', 0) };
-
-	v[0].kind = GATE_WF_ON_ANY_OF;
-	v[0].ons = child;
-	v[0].nons = 2;
-	v[1].needs = &need;
-	v[1].nneeds = 1;
-	/* the child's other thread runs: the child may still exit */
-	ck_assert_str_eq(stuck_of(v, 3), "");
-	/* it is blocked for good too: parent and child wait on each other */
-	v[2] = wnode(6, 'T', 5);
-	ck_assert_str_eq(stuck_of(v, 3), "1 5 6");
-	ck_assert_uint_eq(v[0].next, 1);
-	/* no thread of the child is left: its wait ends */
-	child[0] = 50;
-	child[1] = 60;
-	ck_assert_str_eq(stuck_of(v, 3), "");
-}
-END_TEST
-
-/* Held threads: their needs, who could meet them, and anyone. */
-START_TEST(wf_held)
-{
-	pid_t by_incr[] = { 3 };
-	gate_need need = { .event = "deleted", .gate = 1, .by = by_incr, .nby = 1 };
-	gate_wf_node v[4] = { wnode(1, 'R', 0), wnode(2, 'H', 0), wnode(3, 'T', 2),
-			      wnode(4, 'R', 0) };
-
-	/* held 2 waits for what only 3 does; 3 waits for the mutex 2 owns */
-	v[1].needs = &need;
-	v[1].nneeds = 1;
-	ck_assert_str_eq(stuck_of(v, 4), "2 3");
-	ck_assert_int_eq(v[1].blocked_need, 0);
-	ck_assert_uint_eq(v[1].next, 2);
-	/* ... unless any thread could do it: the runners might */
-	need.anyone = true;
-	ck_assert_str_eq(stuck_of(v, 4), "");
-	need.anyone = false;
-	/* or 3 runs */
-	v[2] = wnode(3, 'R', 0);
-	ck_assert_str_eq(stuck_of(v, 4), "");
-	/* the only one who could is gone */
-	by_incr[0] = 77;
-	ck_assert_str_eq(stuck_of(v, 4), "2");
-	ck_assert_uint_eq(v[1].next, (size_t)-1);
-	/* no needs known: as anyone */
-	v[1].nneeds = 0;
-	ck_assert_str_eq(stuck_of(v, 4), "");
-	v[0] = wnode(1, 'A', 0);
-	v[2] = wnode(3, 'A', 0);
-	v[3] = wnode(4, 'H', 0);
-	ck_assert_str_eq(stuck_of(v, 4), "1 2 3 4");
-}
-END_TEST
-
-/* Two held threads, each the only opener of what the other waits for. */
-START_TEST(wf_held_cycle)
-{
-	pid_t b1[] = { 2 }, b2[] = { 1 };
-	gate_need n1 = { .event = "b", .by = b1, .nby = 1 };
-	gate_need n2[2] = { { .event = "x", .anyone = true }, { .event = "a", .by = b2, .nby = 1 } };
-	gate_wf_node v[3] = { wnode(1, 'H', 0), wnode(2, 'H', 0), wnode(3, 'R', 0) };
-
-	v[0].needs = &n1;
-	v[0].nneeds = 1;
-	v[1].needs = n2;
-	v[1].nneeds = 2;
-	/* one need that cannot be met is enough */
-	ck_assert_str_eq(stuck_of(v, 3), "1 2");
-	ck_assert_int_eq(v[1].blocked_need, 1);
-}
-END_TEST
+/* ---- what held threads need ---------------------------------------- */
 
 static const char *needs_text(pid_t tid)
 {
@@ -2078,13 +1938,8 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, liveness);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("waitfor");
+	tc = tcase_create("needs");
 	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_add_test(tc, wf_mutex_cycle);
-	tcase_add_test(tc, wf_anyone);
-	tcase_add_test(tc, wf_held);
-	tcase_add_test(tc, wf_any_of);
-	tcase_add_test(tc, wf_held_cycle);
 	tcase_add_test(tc, needs_events);
 	tcase_add_test(tc, open_when_blocked_at_block);
 	tcase_add_test(tc, needs_barrier);

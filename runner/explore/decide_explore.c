@@ -611,18 +611,19 @@ static void xd_diagnose(void *d, bool unwind)
 	(void)d, (void)unwind;   /* the explorer reports the schedule, not the threads */
 }
 
+static const decider_names xd_names = { xd_wants_names, xd_thread_named };
+static const decider_lines xd_lines = { xd_pass_depth, xd_passed };
+
 const decider_ops explore_decider_ops = {
-	.wants_names = xd_wants_names,
 	.thread_started = xd_thread_started,
-	.thread_named = xd_thread_named,
 	.thread_exited = xd_thread_exited,
 	.arrive = xd_arrive,
 	.site_live = xd_site_live,
-	.pass_depth = xd_pass_depth,
-	.passed = xd_passed,
 	.tick = xd_tick,
 	.is_held = xd_is_held,
 	.nheld = xd_nheld,
 	.stuck = xd_stuck,
 	.diagnose = xd_diagnose,
+	.names = &xd_names,
+	.lines = &xd_lines,
 };

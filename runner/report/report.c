@@ -3,7 +3,6 @@
  * outcome and why, then the timeline of gate events, in columns.
  */
 #include "report.h"
-#include "diagnose.h"
 
 #include <string.h>
 
@@ -65,6 +64,51 @@ void report_timeline(FILE *f, const run_result *res)
 	}
 	if (res->tl_dropped)
 		fprintf(f, "  ... %zu more gate events not shown\n", res->tl_dropped);
+}
+
+/* res's diagnosis, if any: thread lines, the chain, backtraces. */
+static void diag_print(FILE *f, const run_result *res)
+{
+	int wl = 0, wt = 0;
+	bool procs = false;
+	size_t i, j;
+
+	if (!res->ndiag && !res->chain)
+		return;
+	for (i = 0; i < res->ndiag; i++) {
+		char tid[32];
+		int n = snprintf(tid, sizeof(tid), "%d", (int)res->diag[i].tid);
+
+		if ((int)strlen(res->diag[i].label) > wl)
+			wl = (int)strlen(res->diag[i].label);
+		if (n > wt)
+			wt = n;
+		/* several processes: which one each thread is in */
+		procs |= res->diag[i].pid && res->diag[i].pid != res->diag[0].pid;
+	}
+	if (res->ndiag)
+		fprintf(f, "threads:\n");
+	for (i = 0; i < res->ndiag; i++) {
+		const diag_thread *dt = &res->diag[i];
+		char pid[32] = "";
+
+		if (procs)
+			snprintf(pid, sizeof(pid), "pid %-*d  ", wt, (int)dt->pid);
+		fprintf(f, "  %-*s  %stid %-*d  %s%s%s\n", wl, dt->label, pid, wt,
+			(int)dt->tid, dt->state, dt->where ? "  at " : "",
+			dt->where ? dt->where : "");
+	}
+	if (res->chain && *res->chain)
+		fprintf(f, "wait-for chain: %s\n", res->chain);
+	for (i = 0; i < res->ndiag; i++) {
+		const diag_thread *dt = &res->diag[i];
+
+		if (!dt->nbacktrace)
+			continue;
+		fprintf(f, "backtrace of %s (tid %d):\n", dt->label, (int)dt->tid);
+		for (j = 0; j < dt->nbacktrace; j++)
+			fprintf(f, "  %s\n", dt->backtrace[j]);
+	}
 }
 
 void report_run(FILE *f, const spec *sp, const run_result *res, int run_no,

@@ -560,11 +560,31 @@ static bool dg_stuck(void *d, double t_ms)
 	return false;
 }
 
-static size_t dg_needs(void *d, pid_t tid, gate_need **out)
+size_t gates_wf_needs(const gate_engine *e, pid_t tid, wf_need **out)
+{
+	gate_need *g = NULL;
+	size_t n = gate_needs(e, tid, &g);
+
+	*out = NULL;
+	if (!n) {
+		gate_needs_free(g, 0);
+		return 0;
+	}
+	*out = xcalloc(n, sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i] = (wf_need){ g[i].event, g[i].barrier, g[i].missing, g[i].gate,
+				       g[i].by, g[i].nby, g[i].anyone };
+		g[i].by = NULL;        /* now the wait-for graph's */
+	}
+	gate_needs_free(g, n);
+	return n;
+}
+
+static size_t dg_needs(void *d, pid_t tid, wf_need **out)
 {
 	gates_decider *g = d;
 
-	return gate_needs(g->eng, tid, out);
+	return gates_wf_needs(g->eng, tid, out);
 }
 
 /* attach: every gate that counts reached, and no thread held any more. */
@@ -627,27 +647,31 @@ static void dg_blocked(void *d, pid_t tid, const char *syscall, double t_ms)
 	g->blocked_in = NULL;
 }
 
+static const decider_names dg_names = { dg_wants_names, dg_thread_named };
+static const decider_lines dg_lines = { dg_pass_depth, dg_passed };
+static const decider_waits dg_waits = { dg_needs };
+static const decider_fastpath dg_fastpath = {
+	dg_next_interest, dg_count_passes, dg_next_when, dg_when_false,
+};
+static const decider_blocking dg_blocking_group = { dg_blocking, dg_blocked };
+static const decider_attach dg_attach = { dg_done };
+static const decider_processes dg_processes = { dg_thread_exec };
+
 const decider_ops gates_decider_ops = {
-	.wants_names = dg_wants_names,
 	.thread_started = dg_thread_started,
-	.thread_named = dg_thread_named,
 	.thread_exited = dg_thread_exited,
-	.thread_exec = dg_thread_exec,
 	.arrive = dg_arrive,
 	.site_live = dg_site_live,
-	.pass_depth = dg_pass_depth,
-	.passed = dg_passed,
 	.tick = dg_tick,
 	.is_held = dg_is_held,
 	.nheld = dg_nheld,
 	.stuck = dg_stuck,
 	.diagnose = dg_diagnose,
-	.needs = dg_needs,
-	.done = dg_done,
-	.next_interest = dg_next_interest,
-	.count_passes = dg_count_passes,
-	.next_when = dg_next_when,
-	.when_false = dg_when_false,
-	.blocking = dg_blocking,
-	.blocked = dg_blocked,
+	.names = &dg_names,
+	.lines = &dg_lines,
+	.waits = &dg_waits,
+	.fastpath = &dg_fastpath,
+	.blocking = &dg_blocking_group,
+	.attach = &dg_attach,
+	.processes = &dg_processes,
 };

@@ -7,6 +7,7 @@
 #ifndef RACEGATE_DECIDE_GATES_H
 #define RACEGATE_DECIDE_GATES_H
 
+#include "gates.h"
 #include "report.h"
 #include "session.h"
 
@@ -30,5 +31,11 @@ void gates_decider_finish(gates_decider *g, run_result *res, judge_verdict *v);
  * at 'w2-done') was still running").
  */
 void gates_decider_explain(gates_decider *g, run_result *res);
+
+/*
+ * What held thread tid still needs (gate_needs), as the wait-for graph
+ * takes it (*out malloc'd, freed with wf_needs_free); 0 when not held.
+ */
+size_t gates_wf_needs(const gate_engine *e, pid_t tid, wf_need **out);
 
 #endif

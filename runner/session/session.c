@@ -206,14 +206,14 @@ static void resume(session *s, pid_t tid)
 	rg_err err = RG_ERR_INIT;
 	int rc;
 
-	if (!t || s->ops->pass_depth(s->d, tid) <= t->npast)
+	if (!t || decider_pass_depth(&s->dec, tid) <= t->npast)
 		rc = tracer_resume(s->tr, tid, &err);
 	else if ((rc = pr->img ?
 		       run_resume_past(pr->img, s->tr, &pr->bt, tid, t->at, &err) :
 		       run_resume_past(s->p, s->tr, &s->bt, tid, t->at, &err)) == 0)
 		t->npast++;
 	else if (rc > 0)
-		s->ops->passed(s->d, tid, true, session_now(s));
+		decider_passed(&s->dec, tid, true, session_now(s));
 	if (rc < 0)
 		fail(s, xasprintf("cannot restart thread %d: %s", (int)tid, err.msg));
 }
@@ -238,7 +238,7 @@ static void learn_names(session *s)
 	for (i = 0; i < s->nthr; i++)
 		if (run_thread_comm(s->procs[s->thr[i].proc].pid, s->thr[i].tid, comm,
 				    sizeof(comm)) == 0)
-			s->ops->thread_named(s->d, s->thr[i].tid, comm, session_now(s));
+			decider_named(&s->dec, s->thr[i].tid, comm, session_now(s));
 }
 
 static void arm(session *s, uint64_t addr)
@@ -375,7 +375,7 @@ static bool disarm_one(session *s, const plan_bp *bp, uint64_t addr)
 {
 	rg_err err = RG_ERR_INIT;
 
-	if (s->ops->site_live(s->d, bp))
+	if (s->dec.ops->site_live(s->dec.d, bp))
 		return false;
 	/* (a dead site never comes back to life) */
 	if (s->dead && bp >= s->p->bps && bp < s->p->bps + s->p->nbps)
@@ -453,7 +453,7 @@ static void on_image_breakpoint(session *s, pid_t tid, struct proc *pr, uint64_t
 		s->res->bp_hits++;
 		if (s->names)
 			learn_names(s);
-		if (s->ops->arrive(s->d, tid, bp, session_now(s)) == DECIDE_HOLD) {
+		if (s->dec.ops->arrive(s->dec.d, tid, bp, session_now(s)) == DECIDE_HOLD) {
 			hold_begins(s, tid);
 			restart_released(s);
 			return;
@@ -505,7 +505,7 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 			learn_names(s);
 		/* the gates' hits at every site so far, pads' passes too */
 		session_pads_before(s, tid, bp);
-		dn = s->ops->arrive(s->d, tid, bp, session_now(s));
+		dn = s->dec.ops->arrive(s->dec.d, tid, bp, session_now(s));
 		if (dn == DECIDE_HOLD)
 			hold_begins(s, tid);
 		session_pads_after(s, tid, bp);
@@ -643,7 +643,7 @@ static void on_child_exec(session *s, pid_t pid, pid_t tid)
 		on_fork(s, pid);
 		thr_add(s, tid, NULL)->proc = s->nprocs - 1;
 		s->nlive++;
-		s->ops->thread_started(s->d, tid, NULL, false, session_now(s));
+		s->dec.ops->thread_started(s->dec.d, tid, NULL, false, session_now(s));
 		restart_released(s);
 	}
 	pr = &s->procs[proc_index(s, pid)];
@@ -659,10 +659,8 @@ static void on_child_exec(session *s, pid_t pid, pid_t tid)
 	pr->foreign = true;    /* until a plan of its image is made */
 	rg_trace("process %d runs '%s' now", (int)pid, known ? exe : "?");
 	/* {exe:} selectors may name it now, before it runs a gated line */
-	if (s->ops->thread_exec) {
-		s->ops->thread_exec(s->d, tid, session_now(s));
-		restart_released(s);
-	}
+	decider_execed(&s->dec, tid, session_now(s));
+	restart_released(s);
 	if (!known || !image_gated(s->p->sp, exe)) {
 		resume(s, tid);     /* an executable no gate names: nothing to arm */
 		return;
@@ -731,7 +729,7 @@ static void dispatch(session *s, const tracer_event *ev)
 			starts_unnamed(s->p, &s->res->warnings);
 		thr_add(s, ev->tid, start)->proc = proc_index(s, ev->pid);
 		s->nlive++;
-		s->ops->thread_started(s->d, ev->tid, start, false, t);
+		s->dec.ops->thread_started(s->dec.d, ev->tid, start, false, t);
 		restart_released(s);
 		resume(s, ev->tid);
 		break;
@@ -749,7 +747,7 @@ static void dispatch(session *s, const tracer_event *ev)
 			s->nlive--;
 		run_locs_thread_exited(s->locs, ev->tid);
 		session_pads_thread_gone(s, ev->tid);
-		s->ops->thread_exited(s->d, ev->tid, t);
+		s->dec.ops->thread_exited(s->dec.d, ev->tid, t);
 		restart_released(s);
 		break;
 	}
@@ -773,7 +771,7 @@ static void dispatch(session *s, const tracer_event *ev)
 		/* the thread has got past its gated line: its then_open opens */
 		if (th && th->npast)
 			th->npast--;
-		s->ops->passed(s->d, ev->tid, false, t);
+		decider_passed(&s->dec, ev->tid, false, t);
 		restart_released(s);
 		break;
 	}
@@ -784,73 +782,6 @@ static void dispatch(session *s, const tracer_event *ev)
 	case TRACER_EV_SIGNAL:
 		break;
 	}
-}
-
-/*
- * Captured output is bounded: a chatty program run a thousand times must
- * not take racegate's memory with it.  Past OUT_KEEP bytes, the first
- * OUT_HEAD and the latest bytes are kept with a marker between them (what
- * expect: looks for is usually at the start or the end).  Trimming only
- * when twice the bound is reached keeps it cheap.
- */
-#define OUT_KEEP (8u << 20)
-#define OUT_HEAD (1u << 20)
-
-static void capture(rg_buf *b, const char *s, size_t n, struct capped *k)
-{
-	rg_buf_add(b, s, n);
-	if (b->len > 2 * OUT_KEEP) {
-		size_t tail = OUT_KEEP - OUT_HEAD;
-		size_t cut = b->len - OUT_HEAD - tail;
-		char mark[96];
-		int m;
-
-		k->dropped += cut - k->mark;   /* the old marker was not output */
-		m = snprintf(mark, sizeof(mark), "\n[racegate: %zu bytes of output "
-			     "not kept]\n", k->dropped);
-		k->mark = (size_t)m;
-		memmove(b->s + OUT_HEAD + m, b->s + b->len - tail, tail);
-		memcpy(b->s + OUT_HEAD, mark, (size_t)m);
-		b->len = OUT_HEAD + (size_t)m + tail;
-		b->s[b->len] = '\0';
-	}
-}
-
-static void drain_fd(session *s, int *fd, rg_buf *b, int to)
-{
-	char buf[65536];
-	ssize_t n;
-
-	while (*fd >= 0) {
-		n = read(*fd, buf, sizeof(buf));
-		if (n > 0) {
-			capture(b, buf, (size_t)n, b == &s->res->out ?
-				&s->out_cap : &s->err_cap);
-			if (s->o->passthrough) {
-				ssize_t off = 0;
-
-				while (off < n) {
-					ssize_t w = write(to, buf + off, (size_t)(n - off));
-					if (w <= 0)
-						break;
-					off += w;
-				}
-			}
-			continue;
-		}
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return;
-		close(*fd);   /* EOF or error */
-		*fd = -1;
-	}
-}
-
-static int make_pipe(int fds[2])
-{
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -1;
-	fcntl(fds[0], F_SETFL, O_NONBLOCK);
-	return 0;
 }
 
 /*
@@ -882,7 +813,7 @@ static void end_run(session *s)
 {
 	rg_err err = RG_ERR_INIT;
 
-	s->ops->diagnose(s->d, true);
+	s->dec.ops->diagnose(s->dec.d, true);
 	if (s->attached) {
 		session_let_go(s);
 		return;
@@ -906,15 +837,14 @@ static bool held_by_decider(void *ctx, pid_t tid)
 {
 	session *s = ctx;
 
-	return s->ops->is_held(s->d, tid);
+	return s->dec.ops->is_held(s->dec.d, tid);
 }
 
-static size_t needs_of_decider(void *ctx, pid_t tid, gate_need **out)
+static size_t needs_of_decider(void *ctx, pid_t tid, wf_need **out)
 {
 	session *s = ctx;
 
-	*out = NULL;
-	return s->ops->needs ? s->ops->needs(s->d, tid, out) : 0;
+	return decider_needs(&s->dec, tid, out);
 }
 
 bool session_stuck_held(const session *s)
@@ -939,7 +869,7 @@ static void check_stall(session *s, double t, double next_deadline,
 	    STALL_STUCK)
 		return;
 	stall_touch(s->stall);
-	if (s->ops->stuck(s->d, t)) {
+	if (s->dec.ops->stuck(s->dec.d, t)) {
 		restart_released(s);
 		/* attach: the verdict ends it (on_deadlock: release lets the
 		 * threads go, the process goes on without racegate), as a
@@ -960,7 +890,7 @@ static void check_stall(session *s, double t, double next_deadline,
 static void interrupt_run(session *s, int sig)
 {
 	s->end.interrupted = sig;
-	s->ops->diagnose(s->d, false);
+	s->dec.ops->diagnose(s->dec.d, false);
 	if (s->attached) {
 		session_let_go(s);
 		return;
@@ -1017,7 +947,7 @@ static int wait_for(const session *s, double t, double next, double check,
 	}
 	if (s->killed && (wait_ms < 0 || wait_ms > 100))
 		wait_ms = 100;
-	if (s->names && !s->killed && s->ops->nheld(s->d) &&
+	if (s->names && !s->killed && s->dec.ops->nheld(s->dec.d) &&
 	    (wait_ms < 0 || wait_ms > NAME_POLL_MS))
 		wait_ms = NAME_POLL_MS;
 	return wait_ms;
@@ -1035,9 +965,9 @@ static bool watch_blocked(session *s, double t)
 	pid_t *tids = NULL;
 	size_t i, n;
 
-	if (!s->ops->blocking || s->killed)
+	if (!decider_watches_blocking(&s->dec) || s->killed)
 		return false;
-	n = s->ops->blocking(s->d, &tids);
+	n = decider_blocking_tids(&s->dec, &tids);
 	for (i = 0; i < n; i++) {
 		struct thr *th = thr_find(s, tids[i]);
 		tracer_tstate st;
@@ -1048,7 +978,7 @@ static bool watch_blocked(session *s, double t)
 		tracer_tstate_read(s->procs[th->proc].pid, tids[i], &st);
 		if (!tracer_tstate_sleeps(&st))
 			continue;
-		s->ops->blocked(s->d, tids[i], tracer_syscall_name(st.nr, buf, sizeof(buf)), t);
+		decider_blocked(&s->dec, tids[i], tracer_syscall_name(st.nr, buf, sizeof(buf)), t);
 		restart_released(s);
 	}
 	free(tids);
@@ -1073,7 +1003,7 @@ static void event_loop(session *s)
 			stop_program(s);
 		/* attach: once every gate that counts has acted, let it go,
 		 * unless it is ending: its exit status is then what is judged */
-		if (s->attached && !s->killed && s->ops->done(s->d) &&
+		if (s->attached && !s->killed && decider_done(&s->dec) &&
 		    !tracer_ending(s->tr)) {
 			s->end.completed = true;
 			session_let_go(s);
@@ -1085,9 +1015,9 @@ static void event_loop(session *s)
 
 		t = session_now(s);
 		/* a name set while threads are held may be what they wait for */
-		if (s->names && !s->killed && s->ops->nheld(s->d))
+		if (s->names && !s->killed && s->dec.ops->nheld(s->dec.d))
 			learn_names(s);
-		next = s->ops->tick(s->d, t);
+		next = s->dec.ops->tick(s->dec.d, t);
 		restart_released(s);
 		disarm_dead_sites(s);
 		/* before the stall check: a thread it would call stuck may be
@@ -1116,35 +1046,9 @@ static void event_loop(session *s)
 		if (poll(pfd, (nfds_t)npfd, wait_ms) < 0 &&
 		    errno != EINTR)
 			break;
-		drain_fd(s, &s->outfd, &s->res->out, STDOUT_FILENO);
-		drain_fd(s, &s->errfd, &s->res->err, STDERR_FILENO);
+		session_drain(s, &s->outfd, &s->res->out, STDOUT_FILENO);
+		session_drain(s, &s->errfd, &s->res->err, STDERR_FILENO);
 	}
-}
-
-/* After the exit, take what is left in the pipes (bounded: a detached
- * child of the program may keep them open). */
-static void finish_output(session *s)
-{
-	int rounds;
-
-	for (rounds = 0; rounds < 20 && (s->outfd >= 0 || s->errfd >= 0); rounds++) {
-		struct pollfd pfd[2];
-		int npfd = 0;
-
-		drain_fd(s, &s->outfd, &s->res->out, STDOUT_FILENO);
-		drain_fd(s, &s->errfd, &s->res->err, STDERR_FILENO);
-		if (s->outfd >= 0)
-			pfd[npfd++] = (struct pollfd){ .fd = s->outfd, .events = POLLIN };
-		if (s->errfd >= 0)
-			pfd[npfd++] = (struct pollfd){ .fd = s->errfd, .events = POLLIN };
-		if (npfd && poll(pfd, (nfds_t)npfd, 10) <= 0)
-			break;
-	}
-	if (s->outfd >= 0)
-		close(s->outfd);
-	if (s->errfd >= 0)
-		close(s->errfd);
-	s->outfd = s->errfd = -1;
 }
 
 /* Load bias of the executable: where its first mapping is, minus where it was linked. */
@@ -1185,114 +1089,6 @@ session *session_new(plan *p, const run_opts *o, run_result *res)
 	s->res = res;
 	s->outfd = s->errfd = -1;
 	return s;
-}
-
-/*
- * A descriptor at the start of a file that holds the program's stdin
- * (run_opts.stdin_data): a memfd, else an unlinked temporary file.  Each
- * run reads its own copy from the first byte, and racegate feeds no pipe
- * that a program which never reads would leave full.  -1 with errno.
- */
-static int stdin_copy(const char *data, size_t len)
-{
-	int fd = memfd_create("racegate-stdin", MFD_CLOEXEC), ro;
-	char path[64];
-
-	if (fd < 0) {
-		const char *dir = getenv("TMPDIR");
-		char *tmp = xasprintf("%s/racegate-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
-
-		fd = mkostemp(tmp, O_CLOEXEC);
-		if (fd >= 0)
-			unlink(tmp);
-		free(tmp);
-		if (fd < 0)
-			return -1;
-	}
-	while (len) {
-		ssize_t w = write(fd, data, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int e = w == 0 ? ENOSPC : errno;
-
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		data += w;
-		len -= (size_t)w;
-	}
-	/* read-only from the first byte, as the read end of a pipe is: a
-	 * program that writes to its stdin gets EBADF, not a changed copy */
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	ro = open(path, O_RDONLY | O_CLOEXEC);
-	if (ro < 0 && lseek(fd, 0, SEEK_SET) < 0) {
-		close(fd);
-		return -1;
-	}
-	if (ro >= 0) {
-		close(fd);
-		fd = ro;
-	}
-	return fd;
-}
-
-/* Starts the program with its output piped when it is captured. */
-static int spawn(session *s)
-{
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, in = -1;
-	tracer_opts to;
-	rg_err err = RG_ERR_INIT;
-	int rc = -1;
-
-	if (s->o->capture && (make_pipe(outp) < 0 || make_pipe(errp) < 0)) {
-		s->res->note = xasprintf("cannot make a pipe: %s", strerror(errno));
-		goto out;
-	}
-	if (s->o->has_stdin && (in = stdin_copy(s->o->stdin_data, s->o->stdin_len)) < 0) {
-		s->res->note = xasprintf("cannot hold the program's stdin in a file: %s",
-					 strerror(errno));
-		goto out;
-	}
-	memset(&to, 0, sizeof(to));
-	to.argv = (const char *const *)s->p->argv;
-	to.stdin_fd = -1;
-	to.stdout_fd = outp[1];
-	to.stderr_fd = errp[1];
-	/* closed for racegate (and held by /dev/null there): closed for the
-	 * program, as without racegate, captured or not */
-	if (s->o->closed_std & 1)
-		to.stdin_fd = TRACER_FD_CLOSED;
-	if (in >= 0)           /* stdin: given, whatever racegate's own was */
-		to.stdin_fd = in;
-	if (s->o->closed_std & 2)
-		to.stdout_fd = TRACER_FD_CLOSED;
-	if (s->o->closed_std & 4)
-		to.stderr_fd = TRACER_FD_CLOSED;
-	to.inherit = s->o->inherit;
-	to.ninherit = s->o->ninherit;
-	to.follow_fork = s->o->follow_fork;
-	clock_gettime(CLOCK_MONOTONIC, &s->t0);
-	if (tracer_spawn(&to, &s->tr, &err) < 0) {
-		s->res->note = xstrdup(err.msg);
-		goto out;
-	}
-	s->outfd = outp[0];
-	s->errfd = errp[0];
-	outp[0] = errp[0] = -1;
-	rc = 0;
-out:
-	if (in >= 0)           /* the program has its own copy of the descriptor */
-		close(in);
-	for (int i = 0; i < 2; i++) {
-		if (outp[i] >= 0)
-			close(outp[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-	}
-	return rc;
 }
 
 /* Arms the plan's breakpoints and racegate's own, at the exec stop. */
@@ -1401,7 +1197,7 @@ static int attach_program(session *s)
 	}
 	s->attached = true;
 	s->end.started = true;
-	s->names = s->ops->wants_names(s->d);
+	s->names = decider_wants_names(&s->dec);
 	s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
 	/* the one process of an attach (it follows no fork): process main */
 	proc_add(s, tracer_pid(s->tr), s->p->exe);
@@ -1411,7 +1207,7 @@ static int attach_program(session *s)
 	for (size_t i = 0; i < n; i++) {
 		thr_add(s, tids[i], NULL);
 		s->nlive++;
-		s->ops->thread_started(s->d, tids[i], NULL, tids[i] == tracer_pid(s->tr),
+		s->dec.ops->thread_started(s->dec.d, tids[i], NULL, tids[i] == tracer_pid(s->tr),
 				       session_now(s));
 	}
 	if (s->names)
@@ -1444,8 +1240,8 @@ static void unarmed(session *s)
 void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 {
 
-	s->ops = ops;
-	s->d = d;
+	decider_check(ops);
+	s->dec = (decider){ ops, d };
 	if (s->o->attach_pid) {
 		if (attach_program(s) == 0 && !s->end.detached)
 			event_loop(s);
@@ -1455,21 +1251,21 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		*end = s->end;
 		return;
 	}
-	if (spawn(s) == 0) {
+	if (session_spawn(s) == 0) {
 		s->end.started = true;
-		s->names = ops->wants_names(d);
+		s->names = decider_wants_names(&s->dec);
 		s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
 		arm_all(s);
 
 		proc_add(s, tracer_pid(s->tr), s->p->exe);
 		thr_add(s, tracer_pid(s->tr), NULL);
 		s->nlive = 1;
-		ops->thread_started(d, tracer_pid(s->tr), NULL, true, session_now(s));
+		s->dec.ops->thread_started(d, tracer_pid(s->tr), NULL, true, session_now(s));
 		restart_released(s);
 		if (!s->end.failed)
 			resume(s, tracer_pid(s->tr));
 		event_loop(s);
-		finish_output(s);
+		session_finish_output(s);
 		s->res->elapsed_ms = session_now(s);
 		unarmed(s);
 		session_say_rewrites(s);

@@ -8,7 +8,7 @@
 
 #include <time.h>
 
-#include "diagnose.h"
+#include "stall.h"
 #include "intmap.h"
 #include "objects.h"
 #include "session.h"
@@ -49,8 +49,7 @@ struct session {
 	const run_opts *o;
 	run_result *res;
 	tracer *tr;
-	const decider_ops *ops;
-	void *d;               /* the decider's own pointer */
+	decider dec;           /* its ops and its own pointer (decider.h) */
 	struct timespec t0;
 	run_bias bt;           /* this run's object -> load bias table */
 
@@ -123,5 +122,15 @@ void session_pads_thread_gone(session *s, pid_t tid);
 /* Sites whose code the program rewrote over racegate's (tracer_rewrites):
  * a warning of the run each. */
 void session_say_rewrites(session *s);
+
+/* session_spawn.c.  Starts the program, its output piped when captured
+ * (0; -1 with res->note set). */
+int session_spawn(session *s);
+/* Takes what is in the pipe *fd into b (and racegate's fd to, with
+ * passthrough); closes *fd (-1) at its end. */
+void session_drain(session *s, int *fd, rg_buf *b, int to);
+/* After the exit, what is left in the pipes (bounded: a detached child of
+ * the program may keep them open). */
+void session_finish_output(session *s);
 
 #endif

@@ -181,7 +181,7 @@ void session_make_pads(session *s)
 	size_t n = s->p->nbps ? s->p->nbps : 1;
 
 	/* explore decides every hit itself: nothing to say per gate */
-	if (!s->ops->next_interest || !s->ops->count_passes)
+	if (!decider_has_fastpath(&s->dec))
 		return;
 	s->pad_when = xcalloc(n, sizeof(*s->pad_when));
 	s->pad_lead = xcalloc(n, sizeof(*s->pad_lead));
@@ -237,12 +237,12 @@ static void pad_sync(session *s, pid_t tid, size_t lead)
 	    !k)
 		return;
 	s->res->bp_hits += k;
-	s->ops->count_passes(s->d, tid, bp, (unsigned long)k);
+	decider_count_passes(&s->dec, tid, bp, (unsigned long)k);
 	/* the pad's false conditions count where racegate's own do (the
 	 * pads of one lead evaluate the same gate's) */
 	when = pad_when_gate(s->p, bp);
-	if (f && when != PAD_WHEN_NONE && s->ops->when_false)
-		s->ops->when_false(s->d, when, (unsigned long)f);
+	if (f && when != PAD_WHEN_NONE)
+		decider_when_false(&s->dec, when, (unsigned long)f);
 }
 
 /*
@@ -278,7 +278,7 @@ void session_pads_before(session *s, pid_t tid, const plan_bp *bp)
 	const size_t *peers;
 	size_t *tmp, n;
 
-	if (!s->pad_leads || !s->ops->count_passes)
+	if (!s->pad_leads || !decider_has_fastpath(&s->dec))
 		return;
 	n = pad_peers(s, bp, &peers, &tmp);
 	for (size_t k = 0; k < n; k++)
@@ -298,7 +298,7 @@ void session_pads_after(session *s, pid_t tid, const plan_bp *bp)
 	const size_t *peers;
 	size_t *tmp, npeers;
 
-	if (!s->pad_leads || !s->ops->next_interest || !tracer_is_stopped(s->tr, tid))
+	if (!s->pad_leads || !decider_has_fastpath(&s->dec) || !tracer_is_stopped(s->tr, tid))
 		return;
 	npeers = pad_peers(s, bp, &peers, &tmp);
 	for (size_t k = 0; k < npeers; k++) {
@@ -309,16 +309,16 @@ void session_pads_after(session *s, pid_t tid, const plan_bp *bp)
 		size_t when;
 		bool cond = false;
 
-		n = s->ops->next_interest(s->d, tid, lb);
+		n = decider_next_interest(&s->dec, tid, lb);
 		if (n != ULONG_MAX && !same_gates(lb, bp))
 			n = 0;
 		/* a site nothing can act at any more: its next hit traps, and
 		 * disarms it, as on the trap path (the same count of hits) */
-		if (!s->ops->site_live(s->d, lb))
+		if (!s->dec.ops->site_live(s->dec.d, lb))
 			n = 0;
 		/* then only the condition in the pad matters: it runs it */
-		else if (s->ops->next_when)
-			cond = s->ops->next_when(s->d, tid, lb, &when) &&
+		else
+			cond = decider_next_when(&s->dec, tid, lb, &when) &&
 			       when == pad_when_gate(s->p, lb);
 		if (tracer_pad_allow(s->tr, tid, addr, n == ULONG_MAX ? UINT64_MAX : n, cond,
 				     &err) < 0)
@@ -332,7 +332,7 @@ void session_pad_sync_all(session *s, const plan_bp *bp)
 	const plan_bp *own = plan_find(s->p, bp->site.link_addr);
 	size_t i;
 
-	if (!s->pad_lead || own != bp || !s->ops->count_passes)
+	if (!s->pad_lead || own != bp || !decider_has_fastpath(&s->dec))
 		return;
 	i = (size_t)(own - s->p->bps);
 	if (s->pad_lead[i] == PAD_LEAD_NONE)
@@ -344,7 +344,7 @@ void session_pad_sync_all(session *s, const plan_bp *bp)
 /* A thread is gone: its passes through every pad count still. */
 void session_pads_thread_gone(session *s, pid_t tid)
 {
-	if (!s->pad_leads || !s->ops->count_passes)
+	if (!s->pad_leads || !decider_has_fastpath(&s->dec))
 		return;
 	for (size_t k = 0; k < s->npad_leads; k++)
 		pad_sync(s, tid, s->pad_leads[k]);

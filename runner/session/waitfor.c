@@ -16,7 +16,7 @@
 #define NOIX ((size_t)-1)
 
 struct solve {
-	gate_wf_node *v;
+	wf_node *v;
 	size_t n;
 	rg_intmap ix;          /* tid -> index in v */
 	size_t nfree;          /* threads not (or no longer) in the stuck set */
@@ -37,7 +37,7 @@ static bool someone_free(const struct solve *s, size_t self)
 
 /* Can need k of node i be met from outside the stuck set?  *via: a stuck
  * thread that could have met it. */
-static bool need_met(const struct solve *s, size_t i, const gate_need *nd, size_t *via)
+static bool need_met(const struct solve *s, size_t i, const wf_need *nd, size_t *via)
 {
 	size_t j;
 
@@ -59,19 +59,19 @@ static bool need_met(const struct solve *s, size_t i, const gate_need *nd, size_
 /* Could node i move on, the stuck set being what it is? */
 static bool can_move(struct solve *s, size_t i)
 {
-	gate_wf_node *t = &s->v[i];
+	wf_node *t = &s->v[i];
 	size_t k, via;
 
 	t->blocked_need = -1;
 	t->next = NOIX;
 	switch (t->kind) {
-	case GATE_WF_RUNS:
+	case WF_RUNS:
 		return true;
-	case GATE_WF_ON_THREAD:
+	case WF_ON_THREAD:
 		k = index_of(s, t->on);
 		t->next = k;
 		return k != NOIX && !s->v[k].stuck;
-	case GATE_WF_HELD:
+	case WF_HELD:
 		for (k = 0; k < t->nneeds; k++) {
 			via = NOIX;
 			if (!need_met(s, i, &t->needs[k], &via)) {
@@ -82,9 +82,9 @@ static bool can_move(struct solve *s, size_t i)
 		}
 		/* nothing known it needs: anyone might help */
 		return t->nneeds ? true : someone_free(s, i);
-	case GATE_WF_ON_ANYONE:
+	case WF_ON_ANYONE:
 		return someone_free(s, i);
-	case GATE_WF_ON_ANY_OF: {
+	case WF_ON_ANY_OF: {
 		bool any = false;
 
 		for (k = 0; k < t->nons; k++) {
@@ -105,7 +105,7 @@ static bool can_move(struct solve *s, size_t i)
 	return true;
 }
 
-size_t gate_wf_solve(gate_wf_node *v, size_t n)
+size_t wf_solve(wf_node *v, size_t n)
 {
 	struct solve s = { .v = v, .n = n, .ix = RG_INTMAP_INIT };
 	size_t i, nstuck = 0;
@@ -113,7 +113,7 @@ size_t gate_wf_solve(gate_wf_node *v, size_t n)
 
 	for (i = 0; i < n; i++) {
 		*rg_intmap_ref(&s.ix, (uint64_t)(uint32_t)v[i].tid, i) = i;
-		v[i].stuck = v[i].kind != GATE_WF_RUNS;
+		v[i].stuck = v[i].kind != WF_RUNS;
 		v[i].blocked_need = -1;
 		v[i].next = NOIX;
 		if (!v[i].stuck)
@@ -139,4 +139,11 @@ size_t gate_wf_solve(gate_wf_node *v, size_t n)
 	}
 	rg_intmap_release(&s.ix);
 	return nstuck;
+}
+
+void wf_needs_free(wf_need *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].by);
+	free(v);
 }
