@@ -18,15 +18,20 @@ racegate_e2e(explore_dfs_shards_delays_3 0 "whole exit 0" "shard 0 exit 0" "shar
 # The found failure's files: with --fewer-gates the gates file keeps only
 # the gates the failure needs (fewer than the schedule's switches on
 # string_buffer) and reproduces 100/100; the report and the Perfetto trace
-# are valid JSON and say so
+# are valid JSON and say so.  A gate is dropped only when every one of the
+# --verify replays without it still fails: string_buffer's smaller file
+# fails on nearly every replay but not always (seed 1, and seed 4 under
+# load), so either way of ending is right as long as the file kept
+# reproduces 100/100
+set(fewer "(fewer \\([0-9]+ -> [0-9]+\\)|as many \\([0-9]+\\))")
 racegate_e2e(explore_string_buffer_fewer_gates 0 "FAILED \\(exit status 1\\)"
   "gates: [0-9]+ for the schedule's switches, [0-9]+ the failure needs"
   "wrote .*reproduced 100/100" "wrote .*the trace of a replay" "explore exit 1"
-  "gates: fewer \\([0-9]+ -> [0-9]+\\)" "100 runs: 100 REPRODUCED" "run exit 0"
+  "gates: ${fewer}" "100 runs: 100 REPRODUCED" "run exit 0"
   "report: exit status gates [0-9]+ of [0-9]+ deviations 2 reproduced 100 of 100 trace yes"
   "trace: [0-9]+ events, [1-9][0-9]* holds, [1-9][0-9]* flows, run 1: REPRODUCED"
   -- ${XS} found ${EXAMPLES}/string_buffer string_buffer --at sbuf.c --verify 100
-     --fewer-gates)
+     --fewer-gates --seed 4)
 racegate_e2e(explore_lost_update_verify_100 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 100/100"
   "explore exit 1" "100 runs: 100 REPRODUCED" "run exit 0"
