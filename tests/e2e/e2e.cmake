@@ -18,9 +18,17 @@ foreach(prog hits crash_held signals forker)
 endforeach()
 
 # racegate_e2e(NAME STATUS [PATTERN...] -- ARGS...): racegate ARGS must exit
-# with STATUS and print lines matching the patterns, in order.
+# with STATUS and print lines matching the patterns, in order.  Each
+# argument reaches expect.sh whole: a ';' in a pattern stays in it (${ARGN},
+# a CMake list, would split the pattern there into two weaker ones).
 function(racegate_e2e name)
-  add_test(NAME e2e_${name} COMMAND ${EXPECT} ${ARGN})
+  set(args)
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE 1 ${last})
+    string(REPLACE ";" "\\;" a "${ARGV${i}}")
+    list(APPEND args "${a}")
+  endforeach()
+  add_test(NAME e2e_${name} COMMAND ${EXPECT} ${args})
   set_tests_properties(e2e_${name} PROPERTIES LABELS e2e TIMEOUT 300)
 endfunction()
 
