@@ -1,18 +1,9 @@
 # Jump pads (issue 15): a gate site's hits that the engine would not note
 # pass in the thread, without a trap.  Outcome, timeline and every count are
 # the same with pads (the default) and with --no-fastpath (every hit traps).
-add_executable(e2e_pads_count e2e/programs/pads_count.c)
-target_compile_options(e2e_pads_count PRIVATE -O0 -g)
-target_link_libraries(e2e_pads_count PRIVATE Threads::Threads)
-set_target_properties(e2e_pads_count PROPERTIES OUTPUT_NAME pads_count
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/pads_count.yaml ${E2E_DIR}/pads_count.yaml COPYONLY)
-add_executable(e2e_pads_count_o2 e2e/programs/pads_count.c)
-target_compile_options(e2e_pads_count_o2 PRIVATE -O2 -g)
-target_link_libraries(e2e_pads_count_o2 PRIVATE Threads::Threads)
-set_target_properties(e2e_pads_count_o2 PROPERTIES OUTPUT_NAME pads_count_o2
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-file(READ e2e/specs/pads_count.yaml pads_count_spec)
+racegate_e2e_program(pads_count SOURCES programs/pads_count.c SPECS specs/pads_count.yaml)
+racegate_e2e_program(pads_count_o2 SOURCES programs/pads_count.c OPTIONS -O2 -g)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/specs/pads_count.yaml pads_count_spec)
 string(REPLACE "./pads_count]" "./pads_count_o2]" pads_count_spec "${pads_count_spec}")
 file(WRITE ${E2E_DIR}/pads_count_o2.yaml "${pads_count_spec}")
 

@@ -2,11 +2,8 @@
 # a second entry point (a global label in assembly, called from another
 # function), a call to a local label no symbol names (dwarfx_entry_within).
 # With pads the program used to run into the middle of the jump.
-add_executable(e2e_pads_entry e2e/programs/pads_entry.c)
-target_compile_options(e2e_pads_entry PRIVATE -O2 -g)
-set_target_properties(e2e_pads_entry PROPERTIES OUTPUT_NAME pads_entry
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/pads_entry.yaml ${E2E_DIR}/pads_entry.yaml COPYONLY)
+racegate_e2e_program(pads_entry SOURCES programs/pads_entry.c OPTIONS -O2 -g NO_THREADS
+  SPECS specs/pads_entry.yaml)
 set(PADS_SAME ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_same.sh)
 function(pads_entry_e2e name status)
   add_test(NAME e2e_${name} COMMAND ${EXPECT} ${status} ${ARGN})

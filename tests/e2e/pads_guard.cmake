@@ -2,13 +2,8 @@
 # PROT_NONE guard page, a string that runs into one) is false and
 # reported, in a pad and by racegate alike, never read as zeros.  The
 # outcome tests fail on the code before that fix.
-add_executable(e2e_pads_guard e2e/programs/pads_guard.c)
-target_compile_options(e2e_pads_guard PRIVATE -O0 -g)
-set_target_properties(e2e_pads_guard PROPERTIES OUTPUT_NAME pads_guard
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s pads_guard_zero pads_guard_streq)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(pads_guard SOURCES programs/pads_guard.c NO_THREADS
+  SPECS specs/pads_guard_zero.yaml specs/pads_guard_streq.yaml)
 set(PADS_SAME ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_same.sh)
 function(pads_guard_e2e name status)
   add_test(NAME e2e_${name} COMMAND ${EXPECT} ${status} ${ARGN})

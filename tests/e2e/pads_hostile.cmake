@@ -4,30 +4,23 @@
 # and the program's text is its file's once racegate has let it go.  Every
 # test runs twice: with the default (pads where safe) and --no-fastpath
 # (every hit traps); both must give the same outcome and the same counts.
-add_executable(e2e_pads_passes e2e/programs/pads_passes.c)
-target_compile_options(e2e_pads_passes PRIVATE -O0 -g)
-target_link_libraries(e2e_pads_passes PRIVATE Threads::Threads)
-set_target_properties(e2e_pads_passes PROPERTIES OUTPUT_NAME pads_passes
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-add_executable(e2e_pads_passes_O2 e2e/programs/pads_passes.c)
-target_compile_options(e2e_pads_passes_O2 PRIVATE -O2 -g)
-target_link_libraries(e2e_pads_passes_O2 PRIVATE Threads::Threads)
-set_target_properties(e2e_pads_passes_O2 PROPERTIES OUTPUT_NAME pads_passes_O2
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(pads_passes SOURCES programs/pads_passes.c)
+racegate_e2e_program(pads_passes_O2 SOURCES programs/pads_passes.c OPTIONS -O2 -g)
 foreach(MODE call loop)
   if(MODE STREQUAL call)
     set(SITE "pass:/PASS-SITE/")
   else()
     set(SITE "worker:/LOOP-SITE/")
   endif()
-  configure_file(e2e/specs/pads_passes.yaml.in ${E2E_DIR}/pads_passes_${MODE}.yaml @ONLY)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/specs/pads_passes.yaml.in
+                 ${E2E_DIR}/pads_passes_${MODE}.yaml @ONLY)
 endforeach()
 foreach(MODE signal alarm)
-  configure_file(e2e/specs/pads_signals.yaml.in ${E2E_DIR}/pads_signals_${MODE}.yaml @ONLY)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/specs/pads_signals.yaml.in
+                 ${E2E_DIR}/pads_signals_${MODE}.yaml @ONLY)
 endforeach()
-foreach(s serial many bind longjmp exit)
-  configure_file(e2e/specs/pads_${s}.yaml ${E2E_DIR}/pads_${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_specs(specs/pads_serial.yaml specs/pads_many.yaml specs/pads_bind.yaml
+  specs/pads_longjmp.yaml specs/pads_exit.yaml)
 
 set(PADS_HOSTILE ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_hostile.sh)
 # pads_e2e(NAME ARGS...): one test per fast-path setting, NAME_default and
@@ -87,22 +80,14 @@ pads_e2e(bind ${PADS_HOSTILE} 2 bind=1 late-7500=1 late-2500=0 others-last=7 dou
   ${RG} run @FP@ ${E2E_DIR}/pads_bind.yaml)
 # A thread that borrows main's thread pointer (arch_prctl ARCH_SET_FS, as a
 # user-level thread runtime does): its hits stay its own.
-add_executable(e2e_pads_setfs e2e/programs/pads_setfs.c)
-target_compile_options(e2e_pads_setfs PRIVATE -O0 -g)
-target_link_libraries(e2e_pads_setfs PRIVATE Threads::Threads)
-set_target_properties(e2e_pads_setfs PROPERTIES OUTPUT_NAME pads_setfs
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/pads_setfs.yaml ${E2E_DIR}/pads_setfs.yaml COPYONLY)
+racegate_e2e_program(pads_setfs SOURCES programs/pads_setfs.c SPECS specs/pads_setfs.yaml)
 pads_e2e(setfs ${PADS_HOSTILE} 1 main-mid=1 main-last=1 w-borrowed=1 w-last=1 main-more=0 --
   ${RG} run @FP@ ${E2E_DIR}/pads_setfs.yaml)
 # A gated load that faults, and a SIGSEGV handler that accepts the fault
 # only at the load's own address (implicit null checks): wherever the load
 # runs, the program sees the fault where the load is in its code.
-add_executable(e2e_pads_fault e2e/programs/pads_fault.c)
-target_compile_options(e2e_pads_fault PRIVATE -O0 -g)
-set_target_properties(e2e_pads_fault PROPERTIES OUTPUT_NAME pads_fault
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/pads_fault.yaml ${E2E_DIR}/pads_fault.yaml COPYONLY)
+racegate_e2e_program(pads_fault SOURCES programs/pads_fault.c NO_THREADS
+  SPECS specs/pads_fault.yaml)
 pads_e2e(fault ${PADS_HOSTILE} 1 thousandth=1 live=0 --
   ${RG} run @FP@ ${E2E_DIR}/pads_fault.yaml)
 
@@ -111,13 +96,9 @@ pads_e2e(fault ${PADS_HOSTILE} 1 thousandth=1 live=0 --
 # line; pads_insns.sh first checks (-O0) that each site starts with the
 # instruction it is meant for.
 foreach(opt O0 O2)
-  add_executable(e2e_pads_insns_${opt} e2e/programs/pads_insns.c)
-  target_compile_options(e2e_pads_insns_${opt} PRIVATE -${opt} -g)
-  target_link_libraries(e2e_pads_insns_${opt} PRIVATE Threads::Threads)
-  set_target_properties(e2e_pads_insns_${opt} PROPERTIES OUTPUT_NAME pads_insns_${opt}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(pads_insns_${opt} SOURCES programs/pads_insns.c OPTIONS -${opt} -g)
 endforeach()
-configure_file(e2e/specs/pads_insns.yaml ${E2E_DIR}/pads_insns.yaml COPYONLY)
+racegate_e2e_specs(specs/pads_insns.yaml)
 set(PADS_INSNS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_insns.sh)
 pads_e2e(insns_O0 ${PADS_INSNS} ${PADS_HOSTILE} ${RG} ${E2E_DIR}/pads_insns.yaml
   ${E2E_DIR}/pads_insns_O0 --padded call,jcc @FP@)
@@ -129,22 +110,15 @@ pads_e2e(insns_O2 ${PADS_INSNS} ${PADS_HOSTILE} ${RG} ${E2E_DIR}/pads_insns.yaml
 # function's `}` (and the next function's `{`, whose jump those bytes then
 # are).  The jump ends in those bytes, kept as they are, and each site gets
 # a pad (the -O0 build: `}` has no line of its own at -O2).
-add_executable(e2e_pads_short e2e/programs/pads_short.c)
-target_compile_options(e2e_pads_short PRIVATE -O0 -g)
-target_link_libraries(e2e_pads_short PRIVATE Threads::Threads)
-set_target_properties(e2e_pads_short PROPERTIES OUTPUT_NAME pads_short_O0
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/pads_short.yaml ${E2E_DIR}/pads_short.yaml COPYONLY)
+racegate_e2e_program(pads_short SOURCES programs/pads_short.c OUTPUT pads_short_O0
+  SPECS specs/pads_short.yaml)
 pads_e2e(short ${PADS_INSNS} ${PADS_HOSTILE} ${RG} ${E2E_DIR}/pads_short.yaml
   ${E2E_DIR}/pads_short_O0 --padded shortjmp,nopnever,brace,bracenext @FP@)
 
 # Two threads with one thread pointer: a clone(2) thread without its own
 # TLS keeps main's fs base; hits stay per thread.
-add_executable(e2e_pads_rawtls e2e/programs/pads_rawtls.c)
-target_compile_options(e2e_pads_rawtls PRIVATE -O0 -g)
-set_target_properties(e2e_pads_rawtls PROPERTIES OUTPUT_NAME pads_rawtls
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/pads_rawtls.yaml ${E2E_DIR}/pads_rawtls.yaml COPYONLY)
+racegate_e2e_program(pads_rawtls SOURCES programs/pads_rawtls.c NO_THREADS
+  SPECS specs/pads_rawtls.yaml)
 pads_e2e(rawtls ${PADS_HOSTILE} 1 main-mid=1 main-last=1 each-last=2 doubled=0 --
   ${RG} run @FP@ ${E2E_DIR}/pads_rawtls.yaml)
 
@@ -153,14 +127,9 @@ pads_e2e(rawtls ${PADS_HOSTILE} 1 main-mid=1 main-last=1 each-last=2 doubled=0 -
 # armed, a clone(CLONE_VM) child that outlives the run, after attach --for, after --keep-stopped, and what racegate killed
 # with SIGKILL leaves (attach: its int3, and a SIGTRAP at the next pass;
 # run: the program dies with racegate).
-add_executable(e2e_pads_text e2e/programs/pads_text.c)
-target_compile_options(e2e_pads_text PRIVATE -O0 -g)
-target_link_libraries(e2e_pads_text PRIVATE Threads::Threads)
-set_target_properties(e2e_pads_text PROPERTIES OUTPUT_NAME pads_text
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s serve keep fork storm outlive)
-  configure_file(e2e/specs/pads_text_${s}.yaml ${E2E_DIR}/pads_text_${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(pads_text SOURCES programs/pads_text.c
+  SPECS specs/pads_text_serve.yaml specs/pads_text_keep.yaml specs/pads_text_fork.yaml
+        specs/pads_text_storm.yaml specs/pads_text_outlive.yaml)
 foreach(mode fork storm outlive attach keep kill9 runkill9)
   pads_e2e(text_${mode} ${CMAKE_CURRENT_SOURCE_DIR}/e2e/pads_text.sh ${RG}
     ${E2E_DIR}/pads_text ${E2E_DIR} ${mode} @FP@)
@@ -171,14 +140,10 @@ endforeach()
 # the call got its pad (the default run).
 enable_language(CXX)
 foreach(opt O0 O2)
-  add_executable(e2e_pads_throw_${opt} e2e/programs/pads_throw.cpp)
-  target_compile_options(e2e_pads_throw_${opt} PRIVATE -${opt} -g)
-  target_link_libraries(e2e_pads_throw_${opt} PRIVATE Threads::Threads)
-  set_target_properties(e2e_pads_throw_${opt} PROPERTIES OUTPUT_NAME pads_throw_${opt}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(pads_throw_${opt} SOURCES programs/pads_throw.cpp OPTIONS -${opt} -g)
   pads_e2e(throw_${opt} ${EXPECT} 0 "ok 8000 caught 4000" "PASSED" --
     ${RG} run --verbose @FP@ ${E2E_DIR}/pads_throw.yaml -- ${E2E_DIR}/pads_throw_${opt} 3000)
 endforeach()
-configure_file(e2e/specs/pads_throw.yaml ${E2E_DIR}/pads_throw.yaml COPYONLY)
+racegate_e2e_specs(specs/pads_throw.yaml)
 racegate_e2e(pads_throw_site_has_pad 0 "gate 'live' at pads_throw.cpp:/THROW-SITE/: pad$"
   "PASSED" -- ${RG} run --verbose ${E2E_DIR}/pads_throw.yaml)

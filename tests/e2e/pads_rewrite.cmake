@@ -3,11 +3,8 @@
 # int3 racegate runs its copy of the old instruction (as gdb does); racegate
 # says so when it finds the rewrite, and leaves the program's bytes.  The
 # warnings are new: each test fails on the code before.
-add_executable(e2e_pads_rewrite e2e/programs/pads_rewrite.c)
-target_compile_options(e2e_pads_rewrite PRIVATE -O2 -g)
-set_target_properties(e2e_pads_rewrite PROPERTIES OUTPUT_NAME pads_rewrite
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/pads_rewrite.yaml ${E2E_DIR}/pads_rewrite.yaml COPYONLY)
+racegate_e2e_program(pads_rewrite SOURCES programs/pads_rewrite.c OPTIONS -O2 -g NO_THREADS
+  SPECS specs/pads_rewrite.yaml)
 function(pads_rewrite_e2e name status)
   add_test(NAME e2e_${name} COMMAND ${EXPECT} ${status} ${ARGN})
   set_tests_properties(e2e_${name} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)

@@ -5,30 +5,18 @@
 # (tracer_pad_req.share).  The outcome tests fail on the code before that
 # fix; pads_same.sh checks pads against --no-fastpath on each shape, at
 # -O0, -O2, -static and -static-pie.
-add_executable(e2e_pads_sites_O0 e2e/programs/pads_sites.c)
-target_compile_options(e2e_pads_sites_O0 PRIVATE -O0 -g)
-add_executable(e2e_pads_sites_O2 e2e/programs/pads_sites.c)
-target_compile_options(e2e_pads_sites_O2 PRIVATE -O2 -g)
-add_executable(e2e_pads_sites_static e2e/programs/pads_sites.c)
-target_compile_options(e2e_pads_sites_static PRIVATE -O2 -g)
-target_link_options(e2e_pads_sites_static PRIVATE -static)
-add_executable(e2e_pads_sites_spie e2e/programs/pads_sites.c)
-target_compile_options(e2e_pads_sites_spie PRIVATE -O2 -g -fPIE)
-target_link_options(e2e_pads_sites_spie PRIVATE -static-pie)
-add_executable(e2e_pads_sites_cpp e2e/programs/pads_sites_cpp.cpp)
-target_compile_options(e2e_pads_sites_cpp PRIVATE -O2 -g)
-foreach(t e2e_pads_sites_O0 e2e_pads_sites_O2 e2e_pads_sites_static e2e_pads_sites_spie
-          e2e_pads_sites_cpp)
-  target_link_libraries(${t} PRIVATE Threads::Threads)
-  string(REPLACE e2e_ "" name ${t})
-  set_target_properties(${t} PROPERTIES OUTPUT_NAME ${name}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-endforeach()
-foreach(s pads_sites_seq pads_sites_alt pads_sites_thr pads_sites_ret pads_sites_cpp)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(pads_sites_O0 SOURCES programs/pads_sites.c)
+racegate_e2e_program(pads_sites_O2 SOURCES programs/pads_sites.c OPTIONS -O2 -g
+  SPECS specs/pads_sites_seq.yaml specs/pads_sites_alt.yaml specs/pads_sites_thr.yaml
+        specs/pads_sites_ret.yaml)
+racegate_e2e_program(pads_sites_static SOURCES programs/pads_sites.c OPTIONS -O2 -g
+  LINK_OPTIONS -static)
+racegate_e2e_program(pads_sites_spie SOURCES programs/pads_sites.c OPTIONS -O2 -g -fPIE
+  LINK_OPTIONS -static-pie)
+racegate_e2e_program(pads_sites_cpp SOURCES programs/pads_sites_cpp.cpp OPTIONS -O2 -g
+  SPECS specs/pads_sites_cpp.yaml)
 # the same line at -O0 (one site in spin, one call), and -static, -static-pie
-file(READ e2e/specs/pads_sites_seq.yaml sites_spec)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/specs/pads_sites_seq.yaml sites_spec)
 foreach(b O0 static spie)
   string(REPLACE "./pads_sites_O2," "./pads_sites_${b}," spec "${sites_spec}")
   file(WRITE ${E2E_DIR}/pads_sites_seq_${b}.yaml "${spec}")

@@ -3,23 +3,13 @@
 # one traps as before, a load that faults (p NULL) is racegate's to report.
 # Each case runs with pads (the default) and with --no-fastpath (every hit
 # traps): the same output, verdict and counts.
-add_executable(e2e_pads_when e2e/programs/pads_when.c)
-target_compile_options(e2e_pads_when PRIVATE -O0 -g)
-add_executable(e2e_pads_when_o2 e2e/programs/pads_when.c)
-target_compile_options(e2e_pads_when_o2 PRIVATE -O2 -g)
-add_executable(e2e_pads_when_prot e2e/programs/pads_when_prot.c)
-target_compile_options(e2e_pads_when_prot PRIVATE -O0 -g)
-foreach(t e2e_pads_when e2e_pads_when_o2 e2e_pads_when_prot)
-  target_link_libraries(${t} PRIVATE Threads::Threads)
-  string(REPLACE e2e_ "" name ${t})
-  set_target_properties(${t} PROPERTIES OUTPUT_NAME ${name}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-endforeach()
-foreach(m false null signal prot)
-  configure_file(e2e/specs/pads_when_${m}.yaml ${E2E_DIR}/pads_when_${m}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(pads_when SOURCES programs/pads_when.c
+  SPECS specs/pads_when_false.yaml specs/pads_when_null.yaml specs/pads_when_signal.yaml)
+racegate_e2e_program(pads_when_o2 SOURCES programs/pads_when.c OPTIONS -O2 -g)
+racegate_e2e_program(pads_when_prot SOURCES programs/pads_when_prot.c
+  SPECS specs/pads_when_prot.yaml)
 # the -O2 build: i and id in registers where the line starts
-file(READ e2e/specs/pads_when_false.yaml pads_when_spec)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/specs/pads_when_false.yaml pads_when_spec)
 string(REPLACE "./pads_when," "./pads_when_o2," pads_when_spec "${pads_when_spec}")
 file(WRITE ${E2E_DIR}/pads_when_o2.yaml "${pads_when_spec}")
 
@@ -83,7 +73,7 @@ racegate_e2e(pads_when_prot_nofastpath 0 "total 300000 segv 0" "PASSED" "!REPROD
 # racegate killed with SIGKILL while 8 threads pass a line whose when: their
 # pad evaluates (many rounds: still passing it then): the program dies with
 # racegate, never left with a pad whose true condition would trap untraced
-file(READ e2e/specs/pads_when_false.yaml pads_when_kill_spec)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/specs/pads_when_false.yaml pads_when_kill_spec)
 string(REPLACE "\"8\", \"100000\", \"77777\"" "\"8\", \"50000000\", \"49999999\""
        pads_when_kill_spec "${pads_when_kill_spec}")
 file(WRITE ${E2E_DIR}/pads_when_kill.yaml "${pads_when_kill_spec}")
