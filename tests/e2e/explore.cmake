@@ -64,11 +64,7 @@ racegate_e2e(explore_shard 0 "seed 1, shard 1/2$" "failing schedule: random:1:[0
 # hostile programs: a spin-wait is no failure of the program; a deadlock
 # behind a condition variable is found and written as one
 foreach(prog explore_spin explore_condq explore_two_preemptions)
-  add_executable(e2e_${prog} e2e/programs/${prog}.c)
-  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(${prog} SOURCES programs/${prog}.c)
 endforeach()
 foreach(s random dfs)
   racegate_e2e(explore_spin_${s} 0 "no failure after 10 schedules"

@@ -5,18 +5,10 @@
 # moment a signal comes.  See explore_honest.sh.
 set(XH ${CMAKE_CURRENT_SOURCE_DIR}/e2e/explore_honest.sh)
 foreach(prog explore_stdin explore_twoexits)
-  add_executable(e2e_${prog} e2e/programs/${prog}.c)
-  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(${prog} SOURCES programs/${prog}.c)
 endforeach()
-add_executable(e2e_explore_fallback e2e/programs/explore_fallback.c
-               e2e/programs/explore_fallback_canary.c e2e/programs/explore_fallback_twin.c)
-target_compile_options(e2e_explore_fallback PRIVATE -O0 -g)
-target_link_libraries(e2e_explore_fallback PRIVATE Threads::Threads)
-set_target_properties(e2e_explore_fallback PROPERTIES OUTPUT_NAME explore_fallback
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(explore_fallback SOURCES programs/explore_fallback.c
+  programs/explore_fallback_canary.c programs/explore_fallback_twin.c)
 
 # The word on stdin is read once and every run gets it: the schedules, the
 # shrinking (which read nothing before, exited 3 and took that for the
@@ -56,7 +48,7 @@ racegate_e2e(explore_shrink_keeps_exit_status 0 "FAILED \\(exit status 1\\)"
 
 # Runs that --timeout ended are counted: when every one did, no schedule
 # completed, and the search found nothing (exit 3, not "no failure")
-set(EXIT1 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/specs/explore_expect_exit1.yaml)
+set(EXIT1 ${CMAKE_CURRENT_LIST_DIR}/specs/explore_expect_exit1.yaml)
 racegate_e2e(explore_no_schedule_completed 0
   "^racegate explore: no schedule completed after 2 schedules"
   "all 2 ended by --timeout \\(1 s\\) before the program did" "explore exit 3"

@@ -21,11 +21,7 @@ racegate_e2e(explore_points_bad_value 2 "--points takes lines or accesses, not '
 
 # the thread library's other waits as points, and who can run at them
 foreach(prog xp_rwlock xp_barrier xp_spin xp_timed)
-  add_executable(e2e_${prog} e2e/programs/${prog}.c)
-  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(${prog} SOURCES programs/${prog}.c)
 endforeach()
 # a reader/writer inversion: each writer is known not to run while the
 # other thread reads, so the deadlock is found and written as one
@@ -67,11 +63,7 @@ racegate_e2e(explore_points_timed_waits_seen 0 "futex waits seen: [1-9]"
 # replay does not drift: the shrunk schedule of a program whose new threads
 # compute before their first point, replayed 20 times two at a time (a
 # loaded machine), fails the same way every time
-add_executable(e2e_xp_slowstart e2e/programs/xp_slowstart.c)
-target_compile_options(e2e_xp_slowstart PRIVATE -O0 -g)
-target_link_libraries(e2e_xp_slowstart PRIVATE Threads::Threads)
-set_target_properties(e2e_xp_slowstart PROPERTIES OUTPUT_NAME xp_slowstart
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(xp_slowstart SOURCES programs/xp_slowstart.c)
 racegate_e2e(explore_points_replay_loaded 0 "FAILED \\(exit status 1\\)"
   "replays failing as 'exit status 1': 20/20"
   -- ${XPTS} replay20 ${RG} ${E2E_DIR} xp_slowstart --at bump --schedules 200)

@@ -46,11 +46,7 @@ racegate_e2e(explore_expect_file 0 "FAILED \\(expected failure\\)" "wrote .*repr
 # a bug that only the output shows (exit 0): found by --expect-stdout and by
 # a good run's --expect FILE, and written as the stdout the failing run
 # printed
-add_executable(e2e_explore_lostchar e2e/programs/explore_lostchar.c)
-target_compile_options(e2e_explore_lostchar PRIVATE -O0 -g)
-target_link_libraries(e2e_explore_lostchar PRIVATE Threads::Threads)
-set_target_properties(e2e_explore_lostchar PROPERTIES OUTPUT_NAME explore_lostchar
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(explore_lostchar SOURCES programs/explore_lostchar.c)
 set(lostchar_found "FAILED \\(stdout mismatch\\)" "wrote .*reproduced 100/100"
   "explore exit 1" "^  stdout: \"1 chars\"$" "100 runs: 100 REPRODUCED" "run exit 0"
   "report: stdout mismatch")
@@ -59,7 +55,7 @@ racegate_e2e(explore_stdout_mismatch 0 ${lostchar_found}
      --expect-stdout "^2 chars$" --verify 100)
 racegate_e2e(explore_expect_good_run 0 ${lostchar_found}
   -- ${XS} found ${E2E_DIR} explore_lostchar --at explore_lostchar.c
-     --expect ${CMAKE_CURRENT_SOURCE_DIR}/e2e/specs/explore_two_chars.yaml --verify 100)
+     --expect ${CMAKE_CURRENT_LIST_DIR}/specs/explore_two_chars.yaml --verify 100)
 
 # --jobs J: schedules in J workers at once, results taken in schedule order:
 # the same failing schedule and the same counts as one at a time, for a
@@ -79,11 +75,7 @@ racegate_e2e(explore_jobs_dfs_refused 2 "dfs runs its schedules one after anothe
 # explore's --timeout, and REPRODUCED by racegate run.  The points are the
 # workers' lines only: main's spin then reaches none, and is let loose
 # (had its loop a point, the default schedule would keep choosing it)
-add_executable(e2e_explore_hang e2e/programs/explore_hang.c)
-target_compile_options(e2e_explore_hang PRIVATE -O0 -g)
-target_link_libraries(e2e_explore_hang PRIVATE Threads::Threads)
-set_target_properties(e2e_explore_hang PROPERTIES OUTPUT_NAME explore_hang
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(explore_hang SOURCES programs/explore_hang.c)
 racegate_e2e(explore_timeout_written 0 "FAILED \\(timeout\\)"
   "gates: [0-9]+, all kept" "wrote .*reproduced 3/3" "explore exit 1"
   "^timeout: 3s$" "^expect:$" "^  timeout: true$"
@@ -93,4 +85,4 @@ racegate_e2e(explore_timeout_written 0 "FAILED \\(timeout\\)"
 # expect: timeout goes with none of exit, signal, deadlock
 racegate_e2e(expect_timeout_excludes_exit 2
   "explore_timeout_exit.yaml:[0-9]+:[0-9]+: error: 'expect' cannot have 'timeout: true' with 'exit'"
-  -- ${RG} check ${CMAKE_CURRENT_SOURCE_DIR}/e2e/specs/explore_timeout_exit.yaml)
+  -- ${RG} check ${CMAKE_CURRENT_LIST_DIR}/specs/explore_timeout_exit.yaml)

@@ -1,15 +1,7 @@
 # Found by trying racegate as a user would, on programs written for it.
 # (Patterns say ". " for the "; " of the chain: ';' splits a CMake list.)
-foreach(prog trial_unpinned)
-  add_executable(e2e_${prog} e2e/programs/${prog}.c)
-  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-endforeach()
-foreach(s trial_unpinned trial_pinned)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(trial_unpinned SOURCES programs/trial_unpinned.c
+  SPECS specs/trial_unpinned.yaml specs/trial_pinned.yaml)
 
 # A gate that opens the awaited event with no thread: any thread that moves
 # (the event loop) might reach it, so the run can only time out; the chain
@@ -25,12 +17,8 @@ racegate_e2e(trial_pinned_opener_deadlock 3 "SCHEDULE-DEADLOCK"
 
 # A std::mutex in a namespace is named 'store::table_lock' in the thread
 # lines and the chain, not by its mangled symbol (_ZN5store10table_lockE).
-add_executable(e2e_trial_cxxlock e2e/programs/trial_cxxlock.cpp)
-target_compile_options(e2e_trial_cxxlock PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_cxxlock PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_cxxlock PROPERTIES OUTPUT_NAME trial_cxxlock
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/trial_cxxlock.yaml ${E2E_DIR}/trial_cxxlock.yaml COPYONLY)
+racegate_e2e_program(trial_cxxlock SOURCES programs/trial_cxxlock.cpp
+  SPECS specs/trial_cxxlock.yaml)
 racegate_e2e(trial_cxx_mutex_named_as_in_source 3 "SCHEDULE-DEADLOCK"
   "rem +tid [0-9]+ +blocked: waits for mutex 'store::table_lock', held by ins"
   "on mutex 'store::table_lock' owned by ins" "!_ZN"
@@ -41,14 +29,8 @@ racegate_e2e(trial_cxx_mutex_named_as_in_source 3 "SCHEDULE-DEADLOCK"
 # thread is stuck, and with on_deadlock: release the outcome is
 # ORDER-INFEASIBLE (exit 0), not ENFORCED, also when a gate that counts is
 # never reached (the attach ends at the verdict); the process goes on clean.
-add_executable(e2e_trial_rounds e2e/programs/trial_rounds.c)
-target_compile_options(e2e_trial_rounds PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_rounds PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_rounds PROPERTIES OUTPUT_NAME trial_rounds
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/trial_rounds.yaml ${E2E_DIR}/trial_rounds.yaml COPYONLY)
-configure_file(e2e/specs/trial_rounds_unreached.yaml ${E2E_DIR}/trial_rounds_unreached.yaml
-               COPYONLY)
+racegate_e2e_program(trial_rounds SOURCES programs/trial_rounds.c
+  SPECS specs/trial_rounds.yaml specs/trial_rounds_unreached.yaml)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   foreach(mode fail release release_ends)
@@ -64,12 +46,8 @@ endif()
 # The only opener waits on a condition variable beside an event loop: no
 # verdict can come, and the timeout's chain says why instead of "nothing
 # else can open".
-add_executable(e2e_trial_condpool e2e/programs/trial_condpool.c)
-target_compile_options(e2e_trial_condpool PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_condpool PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_condpool PROPERTIES OUTPUT_NAME trial_condpool
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/trial_condpool.yaml ${E2E_DIR}/trial_condpool.yaml COPYONLY)
+racegate_e2e_program(trial_condpool SOURCES programs/trial_condpool.c
+  SPECS specs/trial_condpool.yaml)
 racegate_e2e(trial_condvar_opener_says_why 3 "TIMEOUT"
   "wait-for chain: .*no deadlock verdict: w, which opens took at gate 'trial_condpool.c:/TOOK/', is blocked \\(waits on condition variable 'nonempty'\\), and event_loop#1 \\(tid [0-9]+\\) still moves"
   "!nothing else can open"
@@ -79,12 +57,8 @@ racegate_e2e(trial_condvar_opener_says_why 3 "TIMEOUT"
 # the cycle through it is a SCHEDULE-DEADLOCK beside an event loop (it was
 # a TIMEOUT, the wait taken for one anyone could end), and the remover's
 # line names the mutex and its owner.
-add_executable(e2e_trial_robust e2e/programs/trial_robust.c)
-target_compile_options(e2e_trial_robust PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_robust PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_robust PROPERTIES OUTPUT_NAME trial_robust
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/trial_robust.yaml ${E2E_DIR}/trial_robust.yaml COPYONLY)
+racegate_e2e_program(trial_robust SOURCES programs/trial_robust.c
+  SPECS specs/trial_robust.yaml)
 foreach(kind robust pi)
   racegate_e2e(trial_${kind}_mutex_cycle_beside_loop 3 "SCHEDULE-DEADLOCK"
     "rem +tid [0-9]+ +blocked: waits for mutex 'table', held by ins"
@@ -94,12 +68,7 @@ endforeach()
 
 # A thread found in a system call racegate has no verdict for is named by
 # the call ('in openat'), not by its number ('in syscall 257').
-add_executable(e2e_trial_fifo e2e/programs/trial_fifo.c)
-target_compile_options(e2e_trial_fifo PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_fifo PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_fifo PROPERTIES OUTPUT_NAME trial_fifo
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/trial_fifo.yaml ${E2E_DIR}/trial_fifo.yaml COPYONLY)
+racegate_e2e_program(trial_fifo SOURCES programs/trial_fifo.c SPECS specs/trial_fifo.yaml)
 racegate_e2e(trial_syscall_named 3 "TIMEOUT"
   "rd +tid [0-9]+ +in openat \\(may wake\\)" "!in syscall [0-9]"
   -- ${RG} run ${E2E_DIR}/trial_fifo.yaml

@@ -7,19 +7,15 @@ set(TRIALX ${CMAKE_CURRENT_SOURCE_DIR}/e2e/trial_explore.sh)
 foreach(prog trial_x_seats trial_x_workq trial_x_refcount trial_x_dcl trial_x_sixteen
              trial_x_forkhelper trial_x_alarm trial_x_transfer trial_x_launcher
              trial_x_logbuf)
-  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/${prog}.cpp)
-    add_executable(e2e_${prog} e2e/programs/${prog}.cpp)
-  else()
-    add_executable(e2e_${prog} e2e/programs/${prog}.c)
+  set(src programs/${prog}.c)
+  if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/programs/${prog}.cpp)
+    set(src programs/${prog}.cpp)
   endif()
+  set(opt -O0 -g)
   if(prog STREQUAL trial_x_transfer)
-    target_compile_options(e2e_${prog} PRIVATE -O2 -g)
-  else()
-    target_compile_options(e2e_${prog} PRIVATE -O0 -g)
+    set(opt -O2 -g)
   endif()
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(${prog} SOURCES ${src} OPTIONS ${opt})
 endforeach()
 
 # The replay line explore prints must replay the failure when pasted into
@@ -43,11 +39,7 @@ racegate_e2e(trial_explore_pct_first_run_counted 1
 # and SIGTERM end the search with 128+N and say after how many schedules;
 # SIGKILL leaves the kernel to kill the program.  Either way the program is
 # gone: not stopped, not running on with breakpoints in it.
-add_executable(e2e_trial_x_server e2e/programs/trial_x_server.c)
-target_compile_options(e2e_trial_x_server PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_x_server PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_x_server PROPERTIES OUTPUT_NAME trial_x_server
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(trial_x_server SOURCES programs/trial_x_server.c)
 foreach(sig INT TERM)
   if(sig STREQUAL INT)
     set(code 130)
@@ -67,11 +59,7 @@ racegate_e2e(trial_explore_sigKILL_server 0 "explore exit 137" "program after: g
 # C++ threads run a lambda and a member function: their start routines
 # ("main::{lambda()#1}", "shop::Inventory::restock") are quoted in the
 # written file, which loads, and the aliases made of them read plainly.
-add_executable(e2e_trial_x_lambda e2e/programs/trial_x_lambda.cpp)
-target_compile_options(e2e_trial_x_lambda PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_x_lambda PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_x_lambda PROPERTIES OUTPUT_NAME trial_x_lambda
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(trial_x_lambda SOURCES programs/trial_x_lambda.cpp)
 racegate_e2e(trial_explore_cxx_start_routines 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 20/20" "explore exit 1"
   "main_lambda_1_1: \\{start: \"main::\\{lambda\\(\\)#1\\}\", nth: 1\\}"
@@ -82,11 +70,7 @@ racegate_e2e(trial_explore_cxx_start_routines 0 "FAILED \\(exit status 1\\)"
 # The preempting thread's stretch ends blocked in a condition wait (it is
 # then cancelled): the preempted main must wait for it to get that far, or
 # the written file races and is refused (it reproduced 15-18 of 20).
-add_executable(e2e_trial_x_cancel e2e/programs/trial_x_cancel.c)
-target_compile_options(e2e_trial_x_cancel PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_x_cancel PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_x_cancel PROPERTIES OUTPUT_NAME trial_x_cancel
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(trial_x_cancel SOURCES programs/trial_x_cancel.c)
 racegate_e2e(trial_explore_blocked_stretch_written 0 "FAILED \\(exit status 1\\)"
   "wrote .*reproduced 40/40" "explore exit 1"
   "thread: main, .*wait: \\[worker_1-stop[0-9]+\\]"
@@ -131,11 +115,7 @@ racegate_e2e(trial_explore_finds_trial_x_alarm 0 ${found}
   -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at add_one,worker,main --strategy dfs
      -- ./trial_x_alarm)
 foreach(prog trial_x_vfork trial_x_mainexit trial_x_exitmid trial_x_sigwait trial_x_chatty)
-  add_executable(e2e_${prog} e2e/programs/${prog}.c)
-  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(${prog} SOURCES programs/${prog}.c)
 endforeach()
 # a double free (SIGABRT), and a thread's exit() racing main (SIGSEGV once
 # the atexit handler freed main's buffer; exit 3 is the good outcome)
@@ -160,11 +140,7 @@ racegate_e2e(trial_explore_finds_trial_x_chatty 0 "FAILED \\(exit status 1\\)"
 # must say the same timeout, or its replays time out at 10 s and no file is
 # written ("reproduced 0/1").  --replay of the one failing schedule keeps
 # the test to two slow runs.
-add_executable(e2e_trial_x_slow e2e/programs/trial_x_slow.c)
-target_compile_options(e2e_trial_x_slow PRIVATE -O0 -g)
-target_link_libraries(e2e_trial_x_slow PRIVATE Threads::Threads)
-set_target_properties(e2e_trial_x_slow PROPERTIES OUTPUT_NAME trial_x_slow
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(trial_x_slow SOURCES programs/trial_x_slow.c)
 racegate_e2e(trial_explore_slow_failure_timeout_written 0
   "FAILED \\(exit status 1\\) after 1 schedule" "wrote .*reproduced 1/1" "explore exit 1"
   "^timeout: 30s$" "!no gates file"
