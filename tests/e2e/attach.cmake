@@ -1,21 +1,12 @@
 # racegate attach PID GATES.yaml: a server started plainly is attached to,
 # raced, and let go exactly as it was (attach.sh says each case).
-add_executable(e2e_attach_server e2e/programs/attach_server.c)
-target_compile_options(e2e_attach_server PRIVATE -O0 -g)
-target_link_libraries(e2e_attach_server PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+racegate_e2e_program(attach_server SOURCES programs/attach_server.c LIBS ${CMAKE_DL_LIBS})
 # its "plugin" request opens libe2e_plugin.so (libraries.cmake)
 add_dependencies(e2e_attach_server e2e_plugin)
-set_target_properties(e2e_attach_server PROPERTIES OUTPUT_NAME attach_server
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-add_executable(e2e_churn e2e/programs/churn.c)
-target_compile_options(e2e_churn PRIVATE -O0 -g)
-target_link_libraries(e2e_churn PRIVATE Threads::Threads)
-set_target_properties(e2e_churn PROPERTIES OUTPUT_NAME churn
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s attach_race attach_race_tid attach_hold attach_fork attach_churn attach_dlopen
-          attach_fork_process)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(churn SOURCES programs/churn.c)
+racegate_e2e_specs(specs/attach_race.yaml specs/attach_race_tid.yaml specs/attach_hold.yaml
+  specs/attach_fork.yaml specs/attach_churn.yaml specs/attach_dlopen.yaml
+  specs/attach_fork_process.yaml)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   foreach(mode reproduce tid for interrupt exits fork eperm zombie kill9 churn stopped dlopen

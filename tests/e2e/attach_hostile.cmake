@@ -4,14 +4,8 @@
 # across short attaches.  The process must go on untraced with the very
 # bytes of its files, or die of the SIGTRAP racegate(1) documents, never
 # of SIGILL or SIGSEGV, and lose no signal.
-add_executable(e2e_attach_spin e2e/programs/attach_spin.c)
-target_compile_options(e2e_attach_spin PRIVATE -O0 -g)
-target_link_libraries(e2e_attach_spin PRIVATE Threads::Threads)
-set_target_properties(e2e_attach_spin PROPERTIES OUTPUT_NAME attach_spin
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s attach_spin_hold attach_spin_lone attach_spin_dead)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(attach_spin SOURCES programs/attach_spin.c
+  SPECS specs/attach_spin_hold.yaml specs/attach_spin_lone.yaml specs/attach_spin_dead.yaml)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   foreach(mode signal1 signal2 signal3 pipe handler timeout kill9 kill9_dead

@@ -10,12 +10,9 @@ racegate_e2e(bounds_fixed_program_by_address 0
 
 # A hand-made program (tests/fixtures/dwarf/rowfix.s) whose line table and
 # symbol table point inside movabs instructions, as a corrupt ELF can.
-add_executable(e2e_rowfix ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/dwarf/rowfix.s)
-target_compile_options(e2e_rowfix PRIVATE -g)
-set_target_properties(e2e_rowfix PROPERTIES OUTPUT_NAME rowfix RUNTIME_OUTPUT_DIRECTORY ${BX})
-foreach(s rowfix_rows rowfix_inside rowfix_line_inside)
-  configure_file(e2e/specs/${s}.yaml ${BX}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(rowfix SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/dwarf/rowfix.s
+  OPTIONS -g NO_THREADS DIR ${BX}
+  SPECS specs/rowfix_rows.yaml specs/rowfix_inside.yaml specs/rowfix_line_inside.yaml)
 
 # rowfix.s:23 has a row inside an instruction and one at an instruction:
 # the first is dropped with a warning, the gate goes to the second.
@@ -47,11 +44,8 @@ racegate_e2e(bounds_lines_drop_row 0
 
 # Data jumped over in the middle of a function: the lines after it are
 # instruction boundaries (where execution goes), not refused.
-add_executable(e2e_data_in_code e2e/programs/data_in_code.c)
-target_compile_options(e2e_data_in_code PRIVATE -O0 -g)
-set_target_properties(e2e_data_in_code PROPERTIES OUTPUT_NAME data_in_code
-                      RUNTIME_OUTPUT_DIRECTORY ${BX})
-configure_file(e2e/specs/data_in_code.yaml ${BX}/data_in_code.yaml COPYONLY)
+racegate_e2e_program(data_in_code SOURCES programs/data_in_code.c NO_THREADS DIR ${BX}
+  SPECS specs/data_in_code.yaml)
 racegate_e2e(bounds_data_in_code 0 "x = 2" "PASSED" "after-data +opened here"
   "print +passed" "!warning: ignoring"
   -- ${RG} run ${BX}/data_in_code.yaml)

@@ -2,16 +2,10 @@
 # std::jthread, selected by {start:} with the callable they run, and
 # locations written without template arguments or with std::string.
 enable_language(CXX)
-foreach(opt O0 O2)
-  add_executable(e2e_cxxthreads_${opt} e2e/programs/cxxthreads.cpp)
-  target_compile_options(e2e_cxxthreads_${opt} PRIVATE -${opt} -g -std=c++20)
-  target_link_libraries(e2e_cxxthreads_${opt} PRIVATE Threads::Threads)
-  set_target_properties(e2e_cxxthreads_${opt} PROPERTIES
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-endforeach()
-set_target_properties(e2e_cxxthreads_O0 PROPERTIES OUTPUT_NAME cxxthreads)
-set_target_properties(e2e_cxxthreads_O2 PROPERTIES OUTPUT_NAME cxxthreads-O2)
-configure_file(e2e/specs/cxxthreads.yaml ${E2E_DIR}/cxxthreads.yaml COPYONLY)
+racegate_e2e_program(cxxthreads_O0 SOURCES programs/cxxthreads.cpp
+  OPTIONS -O0 -g -std=c++20 OUTPUT cxxthreads SPECS specs/cxxthreads.yaml)
+racegate_e2e_program(cxxthreads_O2 SOURCES programs/cxxthreads.cpp
+  OPTIONS -O2 -g -std=c++20 OUTPUT cxxthreads-O2)
 
 # A function, a member function, a virtual one (the override that runs), a
 # lambda, a std::jthread's lambda: each selector holds its own thread only.

@@ -1,13 +1,7 @@
 # Stuck runs: every live thread held at a gate or blocked for ever.
 # Outcomes and diagnosis lines are asserted, never durations.
-add_executable(e2e_sleeper e2e/programs/sleeper.c)
-target_compile_options(e2e_sleeper PRIVATE -O0 -g)
-target_link_libraries(e2e_sleeper PRIVATE Threads::Threads)
-set_target_properties(e2e_sleeper PROPERTIES OUTPUT_NAME sleeper
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s sleeper opener_exited)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(sleeper SOURCES programs/sleeper.c
+  SPECS specs/sleeper.yaml specs/opener_exited.yaml)
 set(ABBA ${EXAMPLES}/abba_deadlock)
 
 # (1) The gates force the lock-order deadlock, then the program deadlocks by
@@ -73,12 +67,7 @@ set_tests_properties(e2e_keep_stopped PROPERTIES LABELS e2e TIMEOUT 90)
 # --keep-stopped while a thread keeps trapping on a gate's breakpoint (the
 # run ends by its timeout): racegate returns, the spinner is stopped at the
 # gate's own instruction, and it spins on untrapped once continued.
-add_executable(e2e_spinner e2e/programs/spinner.c)
-target_compile_options(e2e_spinner PRIVATE -O0 -g)
-target_link_libraries(e2e_spinner PRIVATE Threads::Threads)
-set_target_properties(e2e_spinner PROPERTIES OUTPUT_NAME spinner
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/spin_stopped.yaml ${E2E_DIR}/spin_stopped.yaml COPYONLY)
+racegate_e2e_program(spinner SOURCES programs/spinner.c SPECS specs/spin_stopped.yaml)
 add_test(NAME e2e_keep_stopped_spinning COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/keep_stopped.sh
   ${RG} ${E2E_DIR}/spin_stopped.yaml 3 ${E2E_DIR}/spinner @DONE@)
 set_tests_properties(e2e_keep_stopped_spinning PROPERTIES LABELS e2e TIMEOUT 90)

@@ -9,12 +9,8 @@ foreach(variant dwarf3 dwarf4 gz)
     string(REPLACE "dwarf" "" v ${variant})
     set(flags -gdwarf-${v})
   endif()
-  add_executable(e2e_hits_${variant} e2e/programs/hits.c)
-  target_compile_options(e2e_hits_${variant} PRIVATE -O0 -g ${flags})
-  target_link_options(e2e_hits_${variant} PRIVATE ${flags})
-  target_link_libraries(e2e_hits_${variant} PRIVATE Threads::Threads)
-  set_target_properties(e2e_hits_${variant} PROPERTIES OUTPUT_NAME hits-${variant}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(hits_${variant} SOURCES programs/hits.c OPTIONS -O0 -g ${flags}
+    LINK_OPTIONS ${flags} OUTPUT hits-${variant})
   racegate_e2e(no_lost_hits_${variant} 0 "PASSED" "w1-last .*opened w1-done"
     "main-end .*passed"
     -- ${RG} run ${E2E_DIR}/hits.yaml -- ${E2E_DIR}/hits-${variant})

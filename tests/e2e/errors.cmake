@@ -1,8 +1,7 @@
 # What users see when something is wrong: the message says where and what,
 # and racegate exits with the status racegate(1) gives under EXIT STATUS.
-foreach(s bad_key bad_start bad_regex no_code unreached stuck timeout)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_specs(specs/bad_key.yaml specs/bad_start.yaml specs/bad_regex.yaml
+  specs/no_code.yaml specs/unreached.yaml specs/stuck.yaml specs/timeout.yaml)
 file(WRITE ${E2E_DIR}/tab.yaml "version: 1\n\tgates: []\n")
 file(WRITE ${E2E_DIR}/script.sh "#!/bin/sh\nexit 0\n")
 file(CHMOD ${E2E_DIR}/script.sh PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)

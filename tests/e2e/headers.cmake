@@ -42,11 +42,8 @@ foreach(variant dwarf5 dwarf4 gz)
   else()
     set(flags -gdwarf-4)
   endif()
-  add_executable(e2e_hdr_${variant} ${hx_src}/hdr.c)
-  target_compile_options(e2e_hdr_${variant} PRIVATE -O0 -g ${flags})
-  target_link_options(e2e_hdr_${variant} PRIVATE ${flags})
-  set_target_properties(e2e_hdr_${variant} PROPERTIES OUTPUT_NAME hdr-${variant}
-                        RUNTIME_OUTPUT_DIRECTORY ${HX})
+  racegate_e2e_program(hdr_${variant} SOURCES ${hx_src}/hdr.c OPTIONS -O0 -g ${flags}
+    LINK_OPTIONS ${flags} NO_THREADS OUTPUT hdr-${variant} DIR ${HX})
   racegate_e2e(header_line_check_${variant} 0
     "in-header +at hdr_inline.h:${hx_body}$"
     "0x[0-9a-f]+ +hdr_inline.h:${hx_body} +in hdr_twice$"

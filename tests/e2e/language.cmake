@@ -5,14 +5,9 @@
 #
 # exited:ALIAS as in the seed paper's Figure 1 ("Worker2 finished") is
 # examples/shared_memory: see shared_memory_timeline in examples.cmake.
-add_executable(e2e_lang e2e/programs/lang.c)
-target_compile_options(e2e_lang PRIVATE -O0 -g)
-target_link_libraries(e2e_lang PRIVATE Threads::Threads)
-set_target_properties(e2e_lang PROPERTIES OUTPUT_NAME lang
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s sequence merge pool named loop timeout)
-  configure_file(e2e/specs/lang_${s}.yaml ${E2E_DIR}/lang_${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(lang SOURCES programs/lang.c
+  SPECS specs/lang_sequence.yaml specs/lang_merge.yaml specs/lang_pool.yaml
+        specs/lang_named.yaml specs/lang_loop.yaml specs/lang_timeout.yaml)
 
 # sequence: 5 steps over 3 threads.  Each step opens sequence:N once its
 # thread has got past the line, so the output order holds on every run.

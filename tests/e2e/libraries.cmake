@@ -1,26 +1,12 @@
 # Locations outside the executable's own code (issue 4): gates in shared
 # objects (the project's own -g library, libc by its symbols, a module
 # opened with dlopen) and FUNCTION:return.
-add_library(e2e_plugin MODULE e2e/programs/plugin.c)
-set_target_properties(e2e_plugin PROPERTIES OUTPUT_NAME e2e_plugin
-                      LIBRARY_OUTPUT_DIRECTORY ${E2E_DIR})
-add_executable(e2e_plugin_host e2e/programs/plugin_host.c)
-target_link_libraries(e2e_plugin_host PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
-foreach(prog lockorder returns)
-  add_executable(e2e_${prog} e2e/programs/${prog}.c)
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-endforeach()
-foreach(t e2e_plugin e2e_plugin_host e2e_lockorder e2e_returns)
-  target_compile_options(${t} PRIVATE -O0 -g)
-  if(NOT t STREQUAL e2e_plugin)
-    string(REPLACE e2e_ "" name ${t})
-    set_target_properties(${t} PROPERTIES OUTPUT_NAME ${name}
-                          RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-  endif()
-endforeach()
-foreach(s lockorder lockorder_typo lockorder_in plugin plugin_no_in returns)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(plugin SOURCES programs/plugin.c MODULE NO_THREADS OUTPUT e2e_plugin)
+racegate_e2e_program(plugin_host SOURCES programs/plugin_host.c LIBS ${CMAKE_DL_LIBS}
+  SPECS specs/plugin.yaml specs/plugin_no_in.yaml)
+racegate_e2e_program(lockorder SOURCES programs/lockorder.c
+  SPECS specs/lockorder.yaml specs/lockorder_typo.yaml specs/lockorder_in.yaml)
+racegate_e2e_program(returns SOURCES programs/returns.c SPECS specs/returns.yaml)
 set(LEDGER ${EXAMPLES}/ledger)
 
 # The project's own library, built -g: FILE:LINE gates in it, pending until

@@ -1,12 +1,7 @@
 # racegate's own life: interrupted or killed while it holds a thread for
 # ever (interrupt.sh), report paths checked before the first run, and the
 # command line's short forms.
-add_executable(e2e_holder e2e/programs/holder.c)
-target_compile_options(e2e_holder PRIVATE -O0 -g)
-target_link_libraries(e2e_holder PRIVATE Threads::Threads)
-set_target_properties(e2e_holder PROPERTIES OUTPUT_NAME holder
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/holder.yaml ${E2E_DIR}/holder.yaml COPYONLY)
+racegate_e2e_program(holder SOURCES programs/holder.c SPECS specs/holder.yaml)
 set(INTERRUPT ${CMAKE_CURRENT_SOURCE_DIR}/e2e/interrupt.sh ${RG}
     ${E2E_DIR}/holder.yaml ${E2E_DIR}/holder)
 
@@ -52,7 +47,7 @@ racegate_e2e(long_jobs_equals 0 "racegate: 2 runs: 2 PASSED" "\"jobs\":2"
   -- ${RG} run --jobs=2 --repeat 2 --report - ${E2E_DIR}/sleeper.yaml)
 
 # exited:main needs no alias: the worker is released once main has exited.
-configure_file(e2e/specs/main_exit_builtin.yaml ${E2E_DIR}/main_exit_builtin.yaml COPYONLY)
+racegate_e2e_specs(specs/main_exit_builtin.yaml)
 racegate_e2e(exited_main_builtin 0 "worker ran" "PASSED" "opened exited:main"
   "after-main +released after"
   -- ${RG} run ${E2E_DIR}/main_exit_builtin.yaml)
@@ -61,13 +56,9 @@ racegate_e2e(exited_main_builtin 0 "worker ran" "PASSED" "opened exited:main"
 # pending until some library loads (which would make the gate never arm).
 # (options of a target of its own: a source's properties would reach every
 # target in this folder that compiles it, e2e_sleeper included)
-add_library(e2e_half_g_nog OBJECT e2e/programs/sleeper.c)
+add_library(e2e_half_g_nog OBJECT ${CMAKE_CURRENT_LIST_DIR}/programs/sleeper.c)
 target_compile_options(e2e_half_g_nog PRIVATE -O0 -g0)
-add_executable(e2e_half_g $<TARGET_OBJECTS:e2e_half_g_nog> e2e/programs/half_g.c)
-target_compile_options(e2e_half_g PRIVATE -O0 -g)
-target_link_libraries(e2e_half_g PRIVATE Threads::Threads)
-set_target_properties(e2e_half_g PROPERTIES OUTPUT_NAME half_g
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(half_g SOURCES $<TARGET_OBJECTS:e2e_half_g_nog> programs/half_g.c)
 racegate_e2e(half_g_no_debug_info 2
   "sleeper.yaml:9:[0-9]+: error: cannot resolve 'sleeper.c:19': '.*half_g' has no debug information for 'sleeper.c' \\(rebuild it with -g\\)"
   "!pending" -- ${RG} check ${E2E_DIR}/sleeper.yaml -- ${E2E_DIR}/half_g)
@@ -75,9 +66,7 @@ racegate_e2e(half_g_no_debug_info 2
 # A key gate that never armed (its library never loaded) cannot have enforced
 # the order: NOT-ENFORCED, even though the expected output showed; unless it
 # is optional.
-foreach(s unarmed unarmed_optional)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_specs(specs/unarmed.yaml specs/unarmed_optional.yaml)
 racegate_e2e(unarmed_key_gate_not_enforced 3 "warning: gate 'ghost': no library 'libghost.so'"
   "NOT-ENFORCED: the order did not take hold: 'ghost' \\(ghost_function\\) was never armed.*. what was expected happened \\(exit 0\\), but not in the gated order"
   "!REPRODUCED" -- ${RG} run ${E2E_DIR}/unarmed.yaml)

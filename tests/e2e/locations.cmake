@@ -5,23 +5,16 @@ set(LX ${E2E_DIR}/locations)
 # anchor.c, and a copy with 7 lines inserted at the top, built alike: the
 # same spec must gate the same statements in both.  The copy keeps the
 # file name (locations name files by suffix) in a folder of its own.
-add_executable(e2e_anchor e2e/programs/anchor.c)
-file(READ ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/anchor.c anchor_src)
+racegate_e2e_program(anchor SOURCES programs/anchor.c DIR ${LX}
+  SPECS specs/anchor.yaml specs/anchor_errors.yaml)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/programs/anchor.c anchor_src)
 file(WRITE ${LX}/shifted/anchor.c
   "/* inserted above the anchors */\n\n#include <stdlib.h>\n\n"
   "static int unused_padding(void) { return 0; }\n"
   "int (*keep_padding)(void) = unused_padding;\n\n"
   "${anchor_src}")
-add_executable(e2e_anchor_shifted ${LX}/shifted/anchor.c)
-foreach(t e2e_anchor e2e_anchor_shifted)
-  target_compile_options(${t} PRIVATE -O0 -g)
-  target_link_libraries(${t} PRIVATE Threads::Threads)
-endforeach()
-set_target_properties(e2e_anchor PROPERTIES OUTPUT_NAME anchor RUNTIME_OUTPUT_DIRECTORY ${LX})
-set_target_properties(e2e_anchor_shifted PROPERTIES OUTPUT_NAME anchor
-  RUNTIME_OUTPUT_DIRECTORY ${LX}/shifted)
-configure_file(e2e/specs/anchor.yaml ${LX}/anchor.yaml COPYONLY)
-configure_file(e2e/specs/anchor_errors.yaml ${LX}/anchor_errors.yaml COPYONLY)
+racegate_e2e_program(anchor_shifted SOURCES ${LX}/shifted/anchor.c OUTPUT anchor
+  DIR ${LX}/shifted)
 
 racegate_e2e(anchor_original 0 "seen = 0" "REPRODUCED"
   "anchor.c:22 +write +(held: waiting for read-done|passed)"

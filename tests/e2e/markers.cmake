@@ -3,17 +3,12 @@
 # credit the code to the original.  A gate (or `lines`) on the built file
 # says so and maps the line through the markers; check, run and lines word
 # it alike.  -nostdinc keeps the copy's line numbers the same everywhere.
-set(ppsrc ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/ppsrc.c)
+set(ppsrc ${CMAKE_CURRENT_LIST_DIR}/programs/ppsrc.c)
 add_custom_command(OUTPUT ${E2E_DIR}/ppgen.c
   COMMAND ${CMAKE_C_COMPILER} -E -nostdinc ${ppsrc} -o ${E2E_DIR}/ppgen.c
   DEPENDS ${ppsrc} VERBATIM)
-add_executable(e2e_ppgen ${E2E_DIR}/ppgen.c)
-target_compile_options(e2e_ppgen PRIVATE -O0 -g)
-set_target_properties(e2e_ppgen PROPERTIES OUTPUT_NAME ppgen
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s ppgen ppsrc)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(ppgen SOURCES ${E2E_DIR}/ppgen.c NO_THREADS
+  SPECS specs/ppgen.yaml specs/ppsrc.yaml)
 
 set(pp_msg "ppgen.c:17 has no code: the line table credits this code to 'ppsrc.c' \\(try 'ppsrc.c:13'\\)")
 racegate_e2e(markers_check 2 "ppgen.yaml:7:[0-9]+: error: ${pp_msg}"

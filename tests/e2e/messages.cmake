@@ -1,12 +1,8 @@
 # Setup steps that fail say so (common/msg.h: rg_warn), once a session.
 
 # A static program with no pthread_create: {start:} selectors cannot match.
-add_executable(e2e_nothreads e2e/programs/nothreads.c)
-target_compile_options(e2e_nothreads PRIVATE -O0 -g)
-target_link_options(e2e_nothreads PRIVATE -static)
-set_target_properties(e2e_nothreads PROPERTIES OUTPUT_NAME nothreads
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/nothreads.yaml ${E2E_DIR}/nothreads.yaml COPYONLY)
+racegate_e2e_program(nothreads SOURCES programs/nothreads.c LINK_OPTIONS -static NO_THREADS
+  SPECS specs/nothreads.yaml)
 
 racegate_e2e(no_thread_library_warns 3
   "^racegate: warning: no pthread_create found in '.*nothreads' or its libraries: \\{start: worker\\} selectors cannot match$"
@@ -22,11 +18,7 @@ racegate_e2e(thread_library_no_warning 0 "PASSED" "!warning: no pthread_create"
   -- ${RG} run ${E2E_DIR}/hits.yaml)
 
 # A thread made by clone(2) itself, in a program that has pthread_create.
-add_executable(e2e_rawclone e2e/programs/rawclone.c)
-target_compile_options(e2e_rawclone PRIVATE -O0 -g)
-set_target_properties(e2e_rawclone PROPERTIES OUTPUT_NAME rawclone
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/rawclone.yaml ${E2E_DIR}/rawclone.yaml COPYONLY)
+racegate_e2e_program(rawclone SOURCES programs/rawclone.c NO_THREADS SPECS specs/rawclone.yaml)
 racegate_e2e(raw_clone_thread_warns 3 "counter = 1"
   "^racegate: warning: a thread of '.*rawclone' started without pthread_create, or with a start routine racegate cannot name: \\{start: worker\\} selectors cannot match it$"
   "NOT-ENFORCED"

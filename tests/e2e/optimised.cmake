@@ -1,14 +1,8 @@
 # Locations in optimised code (issue 11): function-scoped regex anchors
 # where several line rows share an address, and FUNCTION:return on a
 # function that only exists inlined.
-add_executable(e2e_optlocs e2e/programs/optlocs.c)
-target_compile_options(e2e_optlocs PRIVATE -O1 -g)
-target_link_libraries(e2e_optlocs PRIVATE Threads::Threads)
-set_target_properties(e2e_optlocs PROPERTIES OUTPUT_NAME optlocs
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s optlocs optlocs_return)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(optlocs SOURCES programs/optlocs.c OPTIONS -O1 -g
+  SPECS specs/optlocs.yaml specs/optlocs_return.yaml)
 
 # FUNCTION:/RE/ finds what FILE:/RE/ finds: the first statement at -O1, and
 # the first statement of an inline-only function.

@@ -1,19 +1,12 @@
 # Process trees (--follow-fork, process:): a program's fork children are
 # traced with their threads, gates act in the processes the spec names,
 # and events are shared by the whole tree.
-add_executable(e2e_exec_helper e2e/programs/exec_helper.c)
-target_compile_options(e2e_exec_helper PRIVATE -O0 -g)
-set_target_properties(e2e_exec_helper PROPERTIES OUTPUT_NAME exec_helper
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-add_executable(e2e_proctree e2e/programs/proctree.c)
-target_compile_options(e2e_proctree PRIVATE -O0 -g)
-target_link_libraries(e2e_proctree PRIVATE Threads::Threads)
-set_target_properties(e2e_proctree PROPERTIES OUTPUT_NAME proctree
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s proctree proctree_fixed proctree_threads proctree_crash proctree_orphan proctree_hang
-          proctree_bomb proctree_vfork proctree_exec proctree_spawn)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(exec_helper SOURCES programs/exec_helper.c NO_THREADS)
+racegate_e2e_program(proctree SOURCES programs/proctree.c
+  SPECS specs/proctree.yaml specs/proctree_fixed.yaml specs/proctree_threads.yaml
+        specs/proctree_crash.yaml specs/proctree_orphan.yaml specs/proctree_hang.yaml
+        specs/proctree_bomb.yaml specs/proctree_vfork.yaml specs/proctree_exec.yaml
+        specs/proctree_spawn.yaml)
 
 # A parent/child race over MAP_SHARED memory: the child loads, the parent
 # loads and stores, the child stores: one update is lost, every run.
@@ -82,12 +75,8 @@ racegate_e2e(process_tree_no_follow 3
 # Hostile: four threads fork forty children while the others are stepped
 # over the gated line; each child runs the line fifty times from the copy
 # of memory it was forked with.  The 5th child waits for worker 2's 3rd.
-add_executable(e2e_forking_threads e2e/programs/forking_threads.c)
-target_compile_options(e2e_forking_threads PRIVATE -O0 -g)
-target_link_libraries(e2e_forking_threads PRIVATE Threads::Threads)
-set_target_properties(e2e_forking_threads PROPERTIES OUTPUT_NAME forking_threads
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/forking_threads.yaml ${E2E_DIR}/forking_threads.yaml COPYONLY)
+racegate_e2e_program(forking_threads SOURCES programs/forking_threads.c
+  SPECS specs/forking_threads.yaml)
 racegate_e2e(process_tree_forking_threads 0 "fails 0" "PASSED"
   "worker#2 +pid [0-9]+ +tid [0-9]+ +forking_threads.c:18 +any-step +opened w2-third"
   "process#5 +pid [0-9]+ +tid [0-9]+ +forking_threads.c:18 +child-step"
@@ -112,11 +101,8 @@ racegate_e2e(process_tree_exec_check 0 "!error"
 
 # The parent calls exec while its followed child runs on in the old image:
 # the child's gates there go on.
-add_executable(e2e_exec_parent e2e/programs/exec_parent.c)
-target_compile_options(e2e_exec_parent PRIVATE -O0 -g)
-set_target_properties(e2e_exec_parent PROPERTIES OUTPUT_NAME exec_parent
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/exec_parent.yaml ${E2E_DIR}/exec_parent.yaml COPYONLY)
+racegate_e2e_program(exec_parent SOURCES programs/exec_parent.c NO_THREADS
+  SPECS specs/exec_parent.yaml)
 racegate_e2e(process_tree_parent_execs 0 "child 5" "REPRODUCED: exit 0"
   "process#1 +tid [0-9]+ +exec_parent.c:14 +third +opened third"
   -- ${RG} run ${E2E_DIR}/exec_parent.yaml)
@@ -126,12 +112,7 @@ racegate_e2e(process_tree_parent_execs 0 "child 5" "REPRODUCED: exit 0"
 # run binds the port the first one got: no process of a run outlives it
 # (a worker left stopped on its way out kept the port until racegate
 # exited, and the next runs failed "Address already in use").
-add_executable(e2e_prefork e2e/programs/prefork.c)
-target_compile_options(e2e_prefork PRIVATE -O0 -g)
-target_link_libraries(e2e_prefork PRIVATE Threads::Threads)
-set_target_properties(e2e_prefork PROPERTIES OUTPUT_NAME prefork
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/prefork.yaml ${E2E_DIR}/prefork.yaml COPYONLY)
+racegate_e2e_program(prefork SOURCES programs/prefork.c SPECS specs/prefork.yaml)
 racegate_e2e(process_tree_runs_free_the_port 0
   "10 runs: 10 SCHEDULE-DEADLOCK$" "^verdict: exit 0$" "^port: [0-9]+$"
   "3 runs: 3 TIMEOUT$" "^timeout: exit 0$" "!cannot bind"
@@ -141,20 +122,11 @@ racegate_e2e(process_tree_runs_free_the_port 0
 # child (the parent waits for it): the child's threads are diagnosed in
 # the same words, the mutex's owner and the joined thread named (their
 # words read in the child's memory, not its parent's).
-add_executable(e2e_child_deadlock e2e/programs/child_deadlock.c)
-target_compile_options(e2e_child_deadlock PRIVATE -O0 -g)
-target_link_libraries(e2e_child_deadlock PRIVATE Threads::Threads)
-set_target_properties(e2e_child_deadlock PROPERTIES OUTPUT_NAME child_deadlock
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(child_deadlock SOURCES programs/child_deadlock.c
+  SPECS specs/child_deadlock.yaml specs/child_deadlock_fork.yaml
+        specs/child_deadlock_exec.yaml specs/child_deadlock_foreign.yaml)
 # the same program under another name, for a child to exec
-add_executable(e2e_child_deadlock_worker e2e/programs/child_deadlock.c)
-target_compile_options(e2e_child_deadlock_worker PRIVATE -O0 -g)
-target_link_libraries(e2e_child_deadlock_worker PRIVATE Threads::Threads)
-set_target_properties(e2e_child_deadlock_worker PROPERTIES OUTPUT_NAME child_deadlock_worker
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s child_deadlock child_deadlock_fork child_deadlock_exec child_deadlock_foreign)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(child_deadlock_worker SOURCES programs/child_deadlock.c)
 # (a ; in a pattern would split the list: . stands for it)
 set(child_deadlock_words
   "boss +(pid [0-9]+ +)?tid [0-9]+ +blocked: waits for locker \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock.c:[0-9]+ in work$"
@@ -185,12 +157,8 @@ racegate_e2e(process_tree_deadlock_words_in_other_program 0 "REPRODUCED"
 # thread's state in the child's memory (not its parent's, where nothing
 # named it), and the diagnosis uses the names.
 enable_language(CXX)
-add_executable(e2e_child_deadlock_cxx e2e/programs/child_deadlock_cxx.cpp)
-target_compile_options(e2e_child_deadlock_cxx PRIVATE -O0 -g)
-target_link_libraries(e2e_child_deadlock_cxx PRIVATE Threads::Threads)
-set_target_properties(e2e_child_deadlock_cxx PROPERTIES OUTPUT_NAME child_deadlock_cxx
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/child_deadlock_cxx.yaml ${E2E_DIR}/child_deadlock_cxx.yaml COPYONLY)
+racegate_e2e_program(child_deadlock_cxx SOURCES programs/child_deadlock_cxx.cpp
+  SPECS specs/child_deadlock_cxx.yaml)
 racegate_e2e(process_tree_std_thread_in_child 3 "SCHEDULE-DEADLOCK"
   "boss +pid [0-9]+ +tid [0-9]+ +blocked: waits for locker \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock_cxx.cpp:[0-9]+ in work$"
   "holder +pid [0-9]+ +tid [0-9]+ +held at gate 'hold': waiting for go +at child_deadlock_cxx.cpp:[0-9]+ in holder$"

@@ -2,16 +2,12 @@
 # share its memory, its own int3, stopping itself, exec.  racegate never
 # changes what the program does other than by delaying its threads.
 foreach(prog spawner own_trap stopself execer outlive sigqueue_held fds vfork_spin)
-  add_executable(e2e_${prog} e2e/programs/${prog}.c)
-  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(${prog} SOURCES programs/${prog}.c)
 endforeach()
-foreach(s spawner own_trap own_trap_past stopself execer execer_true execer_thread outlive
-        sigqueue_held sigqueue_call fds vfork_spin)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_specs(specs/spawner.yaml specs/own_trap.yaml specs/own_trap_past.yaml
+  specs/stopself.yaml specs/execer.yaml specs/execer_true.yaml specs/execer_thread.yaml
+  specs/outlive.yaml specs/sigqueue_held.yaml specs/sigqueue_call.yaml specs/fds.yaml
+  specs/vfork_spin.yaml)
 
 # vfork (its child calls a gated function), posix_spawn, system() and
 # popen() children run through breakpoints at execve, dup2 and the

@@ -4,12 +4,7 @@
 # once.  The structure is O(1) per call and return (bench/run.py --only
 # returns shows the cost); this test checks that it loses and invents
 # nothing.  It times nothing: TIMEOUT is only a generous ceiling.
-add_executable(e2e_deeprec e2e/programs/deeprec.c)
-target_compile_options(e2e_deeprec PRIVATE -O0 -g)
-target_link_libraries(e2e_deeprec PRIVATE Threads::Threads)
-set_target_properties(e2e_deeprec PROPERTIES OUTPUT_NAME deeprec
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/deeprec.yaml ${E2E_DIR}/deeprec.yaml COPYONLY)
+racegate_e2e_program(deeprec SOURCES programs/deeprec.c SPECS specs/deeprec.yaml)
 
 racegate_e2e(function_return_deep 0 "main: 20000 3" "PASSED"
   "main +tid [0-9]+ +rec:return +main-all +opened main-all"

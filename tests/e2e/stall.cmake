@@ -1,12 +1,7 @@
 # Stall verdicts against the outside world: a thread blocked on a pipe or a
 # socket is blocked for ever only when no other process can write to it.
 # Outcomes are asserted, never durations.
-add_executable(e2e_stall e2e/programs/stall.c)
-target_compile_options(e2e_stall PRIVATE -O0 -g)
-target_link_libraries(e2e_stall PRIVATE Threads::Threads)
-set_target_properties(e2e_stall PROPERTIES OUTPUT_NAME stall
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-configure_file(e2e/specs/stall.yaml ${E2E_DIR}/stall.yaml COPYONLY)
+racegate_e2e_program(stall SOURCES programs/stall.c SPECS specs/stall.yaml)
 
 # A child of popen writes the pipe after a while: the run waits for it.
 racegate_e2e(stall_popen_child_writes 0 "worker sees got=1" "PASSED"

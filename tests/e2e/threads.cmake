@@ -1,12 +1,6 @@
 # Threads' lives: started:ALIAS and exited:ALIAS, the main thread's too.
-add_executable(e2e_main_exit e2e/programs/main_exit.c)
-target_compile_options(e2e_main_exit PRIVATE -O0 -g)
-target_link_libraries(e2e_main_exit PRIVATE Threads::Threads)
-set_target_properties(e2e_main_exit PROPERTIES OUTPUT_NAME main_exit
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s main_exit main_exit_stuck)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(main_exit SOURCES programs/main_exit.c
+  SPECS specs/main_exit.yaml specs/main_exit_stuck.yaml)
 
 # main calls pthread_exit while the worker runs on: the kernel keeps main a
 # zombie until the end, but exited:M opens when it exits, not at the end.

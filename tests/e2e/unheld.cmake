@@ -1,14 +1,8 @@
 # Why a gate did not hold: the timeline says when the events a wait needed
 # had opened already, and the outcome says when main exited while a thread
 # that had got past a gate was still running (unheld.c).
-add_executable(e2e_unheld e2e/programs/unheld.c)
-target_compile_options(e2e_unheld PRIVATE -O0 -g)
-target_link_libraries(e2e_unheld PRIVATE Threads::Threads)
-set_target_properties(e2e_unheld PROPERTIES OUTPUT_NAME unheld
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s unheld_late unheld_nojoin)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(unheld SOURCES programs/unheld.c
+  SPECS specs/unheld_late.yaml specs/unheld_nojoin.yaml)
 
 racegate_e2e(unheld_wait_already_open 1 "NOT-REPRODUCED"
   "inc#1 +tid [0-9]+ +unheld.c:22 +inc +opened b_inc"

@@ -2,10 +2,7 @@
 # may name there -- the function's locals, parameters and statics with
 # their types, and which are optimized out at that address (-O2).
 foreach(o O0 O2)
-  add_executable(e2e_varsq_${o} e2e/programs/varsq.c)
-  target_compile_options(e2e_varsq_${o} PRIVATE -${o} -g)
-  set_target_properties(e2e_varsq_${o} PROPERTIES OUTPUT_NAME varsq_${o}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+  racegate_e2e_program(varsq_${o} SOURCES programs/varsq.c OPTIONS -${o} -g NO_THREADS)
 endforeach()
 
 # -O0: the loop body sees the block's item first, then the function's
@@ -26,10 +23,7 @@ racegate_e2e(lines_without_vars 0 "^ +22 +produce +1 " "!param " "!local "
 
 # C++: `this` is a parameter of its class's pointer type; a reference
 # parameter is a reference; the class's static member is not listed.
-add_executable(e2e_varsq_cxx e2e/programs/varsq_cxx.cpp)
-target_compile_options(e2e_varsq_cxx PRIVATE -O0 -g)
-set_target_properties(e2e_varsq_cxx PROPERTIES OUTPUT_NAME varsq_cxx
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(varsq_cxx SOURCES programs/varsq_cxx.cpp NO_THREADS)
 racegate_e2e(lines_vars_cxx 0 "^ +15 +shop::Till::ring +1 "
   "^ +local +line: int$" "^ +param +this: shop::Till \\*$" "^ +param +price: int &$"
   "^ +param +qty: int$" "!^ +[a-z]+ +(shop::Till::)?opened:"

@@ -4,12 +4,7 @@
 # spec's timeout is far longer than a verdict takes, so TIMEOUT means the
 # graph missed it.
 foreach(prog abba_poll bystanders pshared join_held)
-  add_executable(e2e_${prog} e2e/programs/${prog}.c)
-  target_compile_options(e2e_${prog} PRIVATE -O0 -g)
-  target_link_libraries(e2e_${prog} PRIVATE Threads::Threads)
-  set_target_properties(e2e_${prog} PROPERTIES OUTPUT_NAME ${prog}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-  configure_file(e2e/specs/${prog}.yaml ${E2E_DIR}/${prog}.yaml COPYONLY)
+  racegate_e2e_program(${prog} SOURCES programs/${prog}.c SPECS specs/${prog}.yaml)
 endforeach()
 
 # (Patterns say ". " for the "; " of the chain: ';' splits a CMake list.

@@ -2,25 +2,13 @@
 # one arrival, and the program's output says which one it was: a condition
 # that picked another arrival changes the outcome.  Programs are built -O0
 # -g unless said; examples/bounded_queue is the example that needs one.
-add_executable(e2e_when_pick e2e/programs/when_pick.c)
-add_executable(e2e_when_cxx e2e/programs/when_cxx.cpp)
-add_library(e2e_whenlib SHARED e2e/programs/when_libpart.c)
-add_executable(e2e_when_lib e2e/programs/when_lib.c)
-target_link_libraries(e2e_when_lib PRIVATE e2e_whenlib)
-foreach(t e2e_when_pick e2e_when_cxx e2e_whenlib e2e_when_lib)
-  target_compile_options(${t} PRIVATE -O0 -g)
-  if(NOT t STREQUAL e2e_whenlib)
-    target_link_libraries(${t} PRIVATE Threads::Threads)
-    string(REPLACE e2e_ "" name ${t})
-    set_target_properties(${t} PROPERTIES OUTPUT_NAME ${name}
-                          RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-  endif()
-endforeach()
-set_target_properties(e2e_whenlib PROPERTIES OUTPUT_NAME whenlib
-                      LIBRARY_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s when_null when_sequence when_cxx_this when_cxx_member when_lib when_lib_global)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(when_pick SOURCES programs/when_pick.c
+  SPECS specs/when_null.yaml specs/when_sequence.yaml)
+racegate_e2e_program(when_cxx SOURCES programs/when_cxx.cpp
+  SPECS specs/when_cxx_this.yaml specs/when_cxx_member.yaml)
+racegate_e2e_program(whenlib SOURCES programs/when_libpart.c SHARED NO_THREADS)
+racegate_e2e_program(when_lib SOURCES programs/when_lib.c LIBS e2e_whenlib
+  SPECS specs/when_lib.yaml specs/when_lib_global.yaml)
 
 # when_pick.c: NAME, condition, the visit it must pick; thread: walker
 # unless the condition tells threads apart itself.
@@ -39,7 +27,8 @@ foreach(c ${when_pick_cases})
   list(GET c 1 WHEN_COND)
   list(GET c 2 WHEN_AT)
   set(WHEN_THREAD "    thread: walker")
-  configure_file(e2e/specs/when_pick.yaml.in ${E2E_DIR}/when_${WHEN_NAME}.yaml @ONLY)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/specs/when_pick.yaml.in
+                 ${E2E_DIR}/when_${WHEN_NAME}.yaml @ONLY)
   racegate_e2e(when_${WHEN_NAME} 0 "^flag first seen at ${WHEN_AT}$" "PASSED"
     "walker +tid [0-9]+ +when_pick.c:28 +pick +opened picked"
     -- ${RG} run ${E2E_DIR}/when_${WHEN_NAME}.yaml)
@@ -48,17 +37,14 @@ endforeach()
 # An -O2 build: at when_opt.c:24 the loop counter i is in a register and sq
 # is in another, both through location lists (gcc keeps them across the
 # call to sink, whose registers it knows).
-add_executable(e2e_when_opt e2e/programs/when_opt.c)
-target_compile_options(e2e_when_opt PRIVATE -O2 -g)
-target_link_libraries(e2e_when_opt PRIVATE Threads::Threads)
-set_target_properties(e2e_when_opt PROPERTIES OUTPUT_NAME when_opt
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+racegate_e2e_program(when_opt SOURCES programs/when_opt.c OPTIONS -O2 -g)
 foreach(c "o2_register|i == 5|5" "o2_loclist|sq == 10|3")
   string(REPLACE "|" ";" c "${c}")
   list(GET c 0 WHEN_NAME)
   list(GET c 1 WHEN_COND)
   list(GET c 2 WHEN_AT)
-  configure_file(e2e/specs/when_opt.yaml.in ${E2E_DIR}/when_${WHEN_NAME}.yaml @ONLY)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/specs/when_opt.yaml.in
+                 ${E2E_DIR}/when_${WHEN_NAME}.yaml @ONLY)
   racegate_e2e(when_${WHEN_NAME} 0 "^flag first seen at ${WHEN_AT}$" "PASSED"
     -- ${RG} run ${E2E_DIR}/when_${WHEN_NAME}.yaml)
 endforeach()
@@ -69,7 +55,8 @@ set(WHEN_NAME thread)
 set(WHEN_COND "$thread == walker && i == 3")
 set(WHEN_AT 3)
 set(WHEN_THREAD "    # no thread: filter: the condition picks the thread")
-configure_file(e2e/specs/when_pick.yaml.in ${E2E_DIR}/when_thread.yaml @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/specs/when_pick.yaml.in ${E2E_DIR}/when_thread.yaml
+               @ONLY)
 racegate_e2e(when_thread_alias 0 "^flag first seen at 3$" "PASSED" "!main .*pick"
   -- ${RG} run ${E2E_DIR}/when_thread.yaml)
 
@@ -136,35 +123,23 @@ racegate_e2e(bounded_queue_fixed 1 "took 7 items in order"
 # exact message and the column of the offending token (table-driven:
 # specs/when_types.tsv).  when_inline.c's line is inlined twice at -O2, its
 # argument optimized out in one copy: the error names that instance.
-add_executable(e2e_when_types e2e/programs/when_types.c)
-target_compile_options(e2e_when_types PRIVATE -O0 -g)
-add_executable(e2e_when_inline e2e/programs/when_inline.c)
-target_compile_options(e2e_when_inline PRIVATE -O2 -g)
-foreach(t when_types when_inline)
-  set_target_properties(e2e_${t} PROPERTIES OUTPUT_NAME ${t}
-                        RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-endforeach()
+racegate_e2e_program(when_types SOURCES programs/when_types.c NO_THREADS)
+racegate_e2e_program(when_inline SOURCES programs/when_inline.c OPTIONS -O2 -g NO_THREADS
+  SPECS specs/when_inline_run.yaml specs/when_inline_caller.yaml)
 racegate_e2e(when_type_errors 0 "when_types: racegate check exit 2"
   "when_opt: racegate check exit 2" "when_inline: racegate check exit 2"
   "^24 rows, 0 wrong$"
   -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/when.sh types ${RG} ${PROJECT_SOURCE_DIR}
-     ${CMAKE_CURRENT_SOURCE_DIR}/e2e/specs/when_types.tsv ${E2E_DIR})
+     ${CMAKE_CURRENT_LIST_DIR}/specs/when_types.tsv ${E2E_DIR})
 # The same error ends a run before the program starts.
 racegate_e2e(when_error_run 2
   "when_inline_run.yaml:7:[0-9]+: error: 'scale' is optimized out at when_inline.c:9 in 1 of 2 instances of the line: 'first' at 0x[0-9a-f]+ \\(available there: v\\)"
   -- ${RG} run ${E2E_DIR}/when_inline_run.yaml)
-configure_file(e2e/specs/when_inline_run.yaml ${E2E_DIR}/when_inline_run.yaml COPYONLY)
 
 # Hostile: a node unmapped by another thread before the condition reads it;
 # threads killed by the process's exit while their conditions are evaluated.
-add_executable(e2e_when_freed e2e/programs/when_freed.c)
-target_compile_options(e2e_when_freed PRIVATE -O0 -g)
-target_link_libraries(e2e_when_freed PRIVATE Threads::Threads)
-set_target_properties(e2e_when_freed PROPERTIES OUTPUT_NAME when_freed
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(s when_freed when_exit)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(when_freed SOURCES programs/when_freed.c
+  SPECS specs/when_freed.yaml specs/when_exit.yaml)
 racegate_e2e(when_unmapped_pointer 0 "reader done" "PASSED"
   "freer +tid [0-9]+ +when_freed.c:43 +unmapped +opened unmapped"
   "reader +tid [0-9]+ +when_freed.c:27 +dangling +when: p->id unreadable at 0x[0-9a-f]+$"
@@ -174,9 +149,7 @@ racegate_e2e(when_exit_while_evaluating 0 "20 runs: 20 PASSED$"
 
 # A module opened with dlopen: its conditions compile when it maps; an error
 # there ends the run (ERROR) with the message check would give.
-foreach(s when_plugin when_plugin_bad)
-  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
-endforeach()
+racegate_e2e_specs(specs/when_plugin.yaml specs/when_plugin_bad.yaml)
 racegate_e2e(when_dlopen_module 0 "count = 1" "REPRODUCED"
   "w[12] +tid [0-9]+ +plugin.c:7 +w[12]-write +held: waiting for w[12]-read"
   -- ${RG} run ${E2E_DIR}/when_plugin.yaml)
@@ -186,14 +159,13 @@ racegate_e2e(when_dlopen_module_error 2
   -- ${RG} run ${E2E_DIR}/when_plugin_bad.yaml)
 
 # FUNCTION:return cannot have a condition: the error says why and what to do.
-configure_file(e2e/specs/when_return.yaml ${E2E_DIR}/when_return.yaml COPYONLY)
+racegate_e2e_specs(specs/when_return.yaml)
 racegate_e2e(when_on_return_refused 2
   "when_return.yaml:6:[0-9]+: error: gate 'back': 'when' is not evaluated at 'depth:return': a return arrives in each caller. gate a line of 'depth' instead"
   -- ${RG} check ${E2E_DIR}/when_return.yaml)
 
 # A caller's line where an inlined callee starts at the same instruction:
 # the caller's scope (dwarfx_scope_at_loc), not the callee's.
-configure_file(e2e/specs/when_inline_caller.yaml ${E2E_DIR}/when_inline_caller.yaml COPYONLY)
 racegate_e2e(when_inline_caller_scope 0 "^done$" "PASSED"
   "main +tid [0-9]+ +when_inline.c:19 +caller-line +opened seen"
   -- ${RG} run ${E2E_DIR}/when_inline_caller.yaml)

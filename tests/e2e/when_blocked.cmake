@@ -1,13 +1,8 @@
 # open_when_blocked: an event that opens once a thread sleeps in a system
 # call (docs/gates.md).  Outcomes are asserted, never durations.
-add_executable(e2e_when_blocked e2e/programs/when_blocked.c)
-target_compile_options(e2e_when_blocked PRIVATE -O0 -g)
-target_link_libraries(e2e_when_blocked PRIVATE Threads::Threads)
-set_target_properties(e2e_when_blocked PROPERTIES OUTPUT_NAME when_blocked
-                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
-foreach(m cond open pipe signal exit)
-  configure_file(e2e/specs/when_blocked_${m}.yaml ${E2E_DIR}/when_blocked_${m}.yaml COPYONLY)
-endforeach()
+racegate_e2e_program(when_blocked SOURCES programs/when_blocked.c
+  SPECS specs/when_blocked_cond.yaml specs/when_blocked_open.yaml specs/when_blocked_pipe.yaml
+        specs/when_blocked_signal.yaml specs/when_blocked_exit.yaml)
 
 # The signal waits for the waiter to sleep in its condition wait: woken every time.
 racegate_e2e(when_blocked_cond 0

@@ -2,7 +2,7 @@
 # reported, in the words expr's message table gives, at the column of the
 # offending token, and nothing runs.
 # (A ";" splits a CMake argument, so the patterns match it with ".".)
-configure_file(e2e/specs/when_syntax.yaml ${E2E_DIR}/when_syntax.yaml COPYONLY)
+racegate_e2e_specs(specs/when_syntax.yaml)
 racegate_e2e(when_syntax_errors 2
   "when_syntax.yaml:6:35: error: bad 'when' condition: '\\?:' is not supported. combine conditions with && and \\|\\|"
   "when_syntax.yaml:7:28: error: bad 'when' condition: '\\$thread' is only compared with a thread alias"
