@@ -1,10 +1,13 @@
 # End-to-end tests: the real racegate binary on real traced programs.
 #
-# Programs under tests/e2e/programs are built -O0 -g next to their specs in
-# <build>/tests/e2e; examples are built by examples/.  expect.sh checks the
-# exit status and the ordered lines of racegate's output.
+# Each topic is a folder, tests/e2e/TOPIC/, holding TOPIC.cmake (its tests),
+# its programs, its specs and its shell drivers (tests/README.md).  The
+# programs are built, and the specs copied, into one folder, <build>/tests/e2e
+# (${E2E_DIR}); examples are built by examples/.  expect.sh checks the exit
+# status and the ordered lines of racegate's output.
+set(E2E_SRC ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
 set(E2E_DIR ${CMAKE_CURRENT_BINARY_DIR}/e2e)
-set(EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/e2e/expect.sh)
+set(EXPECT ${E2E_SRC}/expect.sh)
 set(EXAMPLES ${PROJECT_BINARY_DIR}/examples)
 find_package(Threads REQUIRED)
 
@@ -100,10 +103,6 @@ function(racegate_e2e_program name)
   endif()
 endfunction()
 
-foreach(prog hits crash_held signals forker)
-  racegate_e2e_program(${prog} SOURCES programs/${prog}.c SPECS specs/${prog}.yaml)
-endforeach()
-
 set(RG $<TARGET_FILE:racegate>)
 # -DRACEGATE_E2E_NO_FASTPATH=ON: every e2e test's `racegate run` gets
 # --no-fastpath (through a wrapper in place of the binary), so the whole
@@ -116,17 +115,18 @@ if(RACEGATE_E2E_NO_FASTPATH)
   set(RG ${E2E_DIR}/racegate-no-fastpath)
 endif()
 
-racegate_e2e(no_lost_hits 0 "w1-last .*opened w1-done" "main-end .*passed"
-  "!NOT-ENFORCED" -- ${RG} run ${E2E_DIR}/hits.yaml)
-racegate_e2e(crash_while_held 0 "REPRODUCED: killed by SIGSEGV \\(Segmentation fault\\)"
-  "hold-forever +held: waiting for never-opened" -- ${RG} run ${E2E_DIR}/crash_held.yaml)
-racegate_e2e(signals_pass_through 0 "usr1=100 trap=2 touched=101"
-  "PASSED" -- ${RG} run ${E2E_DIR}/signals.yaml)
-racegate_e2e(fork_child_clean 0 "child ok" "PASSED" -- ${RG} run ${E2E_DIR}/forker.yaml)
-
-# Each topic keeps its tests in a file of its own: tests/e2e/*.cmake.
-file(GLOB e2e_topics ${CMAKE_CURRENT_SOURCE_DIR}/e2e/*.cmake)
-list(REMOVE_ITEM e2e_topics ${CMAKE_CURRENT_SOURCE_DIR}/e2e/e2e.cmake)
+# The topics, each in its folder.  A topic file, a programs/ or a specs/
+# folder left directly in tests/e2e (the layout before topic folders) would
+# be silently skipped: refuse it instead.
+file(GLOB e2e_stray LIST_DIRECTORIES true ${E2E_SRC}/*.cmake ${E2E_SRC}/programs
+     ${E2E_SRC}/specs)
+list(REMOVE_ITEM e2e_stray ${E2E_SRC}/e2e.cmake)
+foreach(f ${e2e_stray})
+  message(SEND_ERROR "'${f}' is not in a topic folder: an e2e topic lives in "
+    "tests/e2e/TOPIC/, TOPIC.cmake beside its programs, specs and drivers "
+    "(tests/README.md)")
+endforeach()
+file(GLOB e2e_topics CONFIGURE_DEPENDS ${E2E_SRC}/*/*.cmake)
 foreach(f ${e2e_topics})
   include(${f})
 endforeach()
