@@ -11,6 +11,7 @@ set -u
 rg=$1 build=$2 case_=$3
 shift 3
 ex=$build/examples
+normalise=$(dirname "$0")/../normalise.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -71,8 +72,10 @@ jobs)
 		"$rg" explore --jobs "$n" "$@" -- "./$prog" > "$tmp/j$n"
 		echo "jobs $n exit $?"
 		cat "$tmp/j$n"
-		sed -n -e 's/^racegate explore: \(.*\) in [0-9.]* s, \(.*\)/\1, \2/p' \
-			-e 's/^  failing schedule: \([^ ]*\) .*/\1/p' "$tmp/j$n" > "$tmp/k$n"
+		# the summary without its time (masked by normalise.sh), the failing id
+		"$normalise" times < "$tmp/j$n" |
+			sed -n -e 's/^racegate explore: \(.*\) in T, \(.*\)/\1, \2/p' \
+				-e 's/^  failing schedule: \([^ ]*\) .*/\1/p' > "$tmp/k$n"
 	done
 	if [ -s "$tmp/k1" ] && cmp -s "$tmp/k1" "$tmp/k$j"; then
 		echo "same with --jobs 1 and $j: $(tr '\n' ' ' < "$tmp/k1")"
