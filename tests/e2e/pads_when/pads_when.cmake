@@ -15,11 +15,15 @@ file(WRITE ${E2E_DIR}/pads_when_o2.yaml "${pads_when_spec}")
 
 # padw_e2e(NAME STATUS PATTERNS... -- racegate run ARGS): NAME_default with
 # the pad running the condition, NAME_nofastpath; both with --verbose.
+# Each argument is taken whole (ARGV<n>): a ';' in a pattern stays in it,
+# as racegate_e2e keeps it (${ARGN} would split the pattern there).
 function(padw_e2e name status)
   set(pre)
   set(post)
   set(seen 0)
-  foreach(a ${ARGN})
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE 2 ${last})
+    string(REPLACE ";" "\\;" a "${ARGV${i}}")
     if(seen)
       list(APPEND post "${a}")
     elseif(a STREQUAL "--")
