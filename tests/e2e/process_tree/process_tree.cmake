@@ -127,7 +127,7 @@ racegate_e2e_program(child_deadlock SOURCES child_deadlock.c
         child_deadlock_exec.yaml child_deadlock_foreign.yaml)
 # the same program under another name, for a child to exec
 racegate_e2e_program(child_deadlock_worker SOURCES child_deadlock.c)
-# (a ; in a pattern would split the list: . stands for it)
+# (a ; in a pattern would split this list variable: . stands for it)
 set(child_deadlock_words
   "boss +(pid [0-9]+ +)?tid [0-9]+ +blocked: waits for locker \\(tid [0-9]+\\) to exit \\(pthread_join\\) +at child_deadlock.c:[0-9]+ in work$"
   "holder +(pid [0-9]+ +)?tid [0-9]+ +held at gate 'hold': waiting for go +at child_deadlock.c:[0-9]+ in holder$"

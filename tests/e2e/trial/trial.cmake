@@ -1,5 +1,6 @@
 # Found by trying racegate as a user would, on programs written for it.
-# (Patterns say ". " for the "; " of the chain: ';' splits a CMake list.)
+# (Patterns say ". " for the "; " of the chain, from when racegate_e2e split
+# a pattern at a ';'; it passes each whole now.)
 racegate_e2e_program(trial_unpinned SOURCES trial_unpinned.c
   SPECS trial_unpinned.yaml trial_pinned.yaml)
 

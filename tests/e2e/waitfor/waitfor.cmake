@@ -7,7 +7,8 @@ foreach(prog abba_poll bystanders pshared join_held)
   racegate_e2e_program(${prog} SOURCES ${prog}.c SPECS ${prog}.yaml)
 endforeach()
 
-# (Patterns say ". " for the "; " of the chain: ';' splits a CMake list.
+# (Patterns say ". " for the "; " of the chain, from when racegate_e2e split
+# a pattern at a ';'; it passes each whole now.
 # A bystander may be caught between two sleeps: "running" is as good.)
 # Two mutexes taken in opposite orders, no gate holding, a poller and a
 # napper running: DEADLOCK (as the spec expects), not TIMEOUT.

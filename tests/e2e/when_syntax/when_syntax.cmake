@@ -1,7 +1,8 @@
 # when: conditions are parsed by expr/ when the spec loads: every bad one is
 # reported, in the words expr's message table gives, at the column of the
 # offending token, and nothing runs.
-# (A ";" splits a CMake argument, so the patterns match it with ".".)
+# (The patterns match a ";" with ".", from when racegate_e2e split a pattern
+# at a ';'; it passes each whole now.)
 racegate_e2e_specs(when_syntax.yaml)
 racegate_e2e(when_syntax_errors 2
   "when_syntax.yaml:6:35: error: bad 'when' condition: '\\?:' is not supported. combine conditions with && and \\|\\|"
