@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole done-when matrix of racegate explore: every example, every
 # strategy, seed 1, at most 1,000 schedules from `--at` alone; the gates
-# file explore writes, run 100 times.  tests/e2e/explore_examples.cmake
+# file explore writes, run 100 times.  tests/e2e/explore_examples/explore_examples.cmake
 # keeps one strategy per example; this runs all of them (about 15 minutes
 # on a loaded 2-core machine).
 #

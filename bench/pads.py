@@ -40,7 +40,7 @@ ap.add_argument("--cpu", default="0", help="CPU for the pinned runs")
 ap.add_argument("--quick", action="store_true", help="3 rounds, shorter runs, fewer programs")
 ap.add_argument("--only", default="", help="comma list: hits,coverage")
 ap.add_argument("--examples", default="", help="build/examples (default: DIR/../examples)")
-ap.add_argument("--programs", default="", help="test programs' sources (default: SRC/../tests/e2e/programs)")
+ap.add_argument("--programs", default="", help="test programs' sources (default: SRC/../tests/e2e, each topic's folder)")
 args = ap.parse_args()
 if args.quick:
     args.rounds, args.budget = 3, 0.5
@@ -52,7 +52,7 @@ WORK = os.path.join(D, "work-pads")
 os.makedirs(WORK, exist_ok=True)
 ONLY = set(filter(None, args.only.split(",")))
 EXAMPLES = os.path.abspath(args.examples or os.path.join(D, "..", "examples"))
-PROGRAMS = os.path.abspath(args.programs or os.path.join(SRC, "..", "tests", "e2e", "programs"))
+PROGRAMS = os.path.abspath(args.programs or os.path.join(SRC, "..", "tests", "e2e"))
 report = []
 # "pad", "pad; when: evaluated in the pad" (or "... by racegate: WHY"), "no pad: WHY"
 PAD_RE = re.compile(r"^racegate: gate '(.*)' at (.*): (pad(?:; when: .*)?|no pad: (.*))$")
@@ -236,7 +236,9 @@ def bench_coverage():
             sites[(spec,) + k] = v
     total = coverage_row("examples (their gates files)", sites)[0]
     # every line racegate offers in test programs, -O0 and -O2
-    srcs = sorted(glob.glob(os.path.join(PROGRAMS, "*.c")))
+    # the e2e programs sit in their topics' folders: tests/e2e/TOPIC/*.c
+    srcs = sorted(glob.glob(os.path.join(PROGRAMS, "*.c")) +
+                  glob.glob(os.path.join(PROGRAMS, "*", "*.c")), key=os.path.basename)
     if args.quick:
         srcs = [s for s in srcs if os.path.basename(s).startswith(("pads_", "hits", "signals"))]
     for opt in ("-O0", "-O2"):

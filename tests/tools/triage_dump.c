@@ -1,7 +1,7 @@
 /*
  * triage_dump --tsan|--helgrind|--drd REPORT: the races triage/ reads in
  * REPORT, one line each, for tests that take a report in the test itself
- * (tests/e2e/triage_examples.cmake) and for a person looking at a report:
+ * (tests/e2e/triage_examples/triage_examples.cmake) and for a person looking at a report:
  *
  *   race 1 x2: write stale_conn.c:49 in closer [thread 2, start closer] ~ read stale_conn.c:33 in sender [thread 1, start sender] @ global 'conn'
  *

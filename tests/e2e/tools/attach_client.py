@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Client of tests/e2e/programs/attach_server.c (attach.sh).
+"""Client of tests/e2e/attach/attach_server.c (attach.sh).
 
   attach_client.py SOCKET race        two "add"s on two connections at once,
                                       then "total N" (2, or 1 when raced)

@@ -1,0 +1,131 @@
+# racegate explore (issue 14): each example's bug found from --at on its
+# source file alone, the gates file it writes reproducing 20/20 under
+# racegate run, the failing schedule replayed by its id; fixed variants
+# explored without a failure; the command's errors.  See explore.sh.
+set(EXPLORE ${CMAKE_CURRENT_LIST_DIR}/explore.sh)
+set(XP ${EXPLORE} find ${RG} ${PROJECT_BINARY_DIR})
+
+set(found_rest "wrote .*reproduced 20/20 under racegate run" "wrote .*the bug report"
+  "explore exit 1" "markdown: mermaid" "markdown: [1-9][0-9]* switches" "thread: worker_[12], at: \"lost_update.c:[0-9]+(\\+[0-9]+)?\".*open:"
+  "expect:" "exit: 1" "20 runs: 20 REPRODUCED" "run exit 0" "FAILED" "replay exit 1"
+  "report: [0-9]+ schedules, exit status dev:")
+set(found_lost "FAILED \\(exit status 1\\)" ${found_rest})
+racegate_e2e(explore_lost_update_random 0 ${found_lost}
+  -- ${XP} lost_update lost_update.c --strategy random --seed 3)
+racegate_e2e(explore_lost_update_pct 0 ${found_lost}
+  -- ${XP} lost_update lost_update.c --strategy pct --depth 2 --seed 5)
+racegate_e2e(explore_lost_update_dfs 0 "FAILED \\(exit status 1\\) after [0-9]+ schedules .*dfs$"
+  "failing schedule: dev:[^ ]+ \\(1 preemption," ${found_rest}
+  -- ${XP} lost_update lost_update.c --strategy dfs --preemptions 1)
+# --no-sync: only the source lines are points
+racegate_e2e(explore_lost_update_no_sync 0 ${found_lost}
+  -- ${XP} lost_update lost_update.c --no-sync)
+# a lock-order inversion is found as a deadlock, and written as one
+racegate_e2e(explore_abba_deadlock 0 "FAILED \\(deadlock\\)"
+  "wrote .*reproduced 20/20" "explore exit 1" "deadlock: true"
+  "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1" "report: .* deadlock dev:"
+  -- ${XP} abba_deadlock abba_deadlock.c)
+foreach(ex array_list shared_memory hoisted_count)
+  racegate_e2e(explore_${ex} 0 "FAILED" "wrote .*reproduced 20/20" "explore exit 1"
+    "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+    -- ${XP} ${ex} ${ex}.c)
+endforeach()
+# the race spans a library (the examples's sbuf.c): a failure with many
+# preemptions shrinks to the two the bug needs
+racegate_e2e(explore_string_buffer_shrinks 0 "FAILED \\(exit status 1\\)"
+  "shrunk to dev:[^ ]+ \\(2 preemptions," "wrote .*reproduced 20/20" "explore exit 1"
+  "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${XP} string_buffer sbuf.c)
+# the race is in a shared library's source: its lines are points too
+racegate_e2e(explore_ledger_library 0 "FAILED \\(exit status 1\\)" "wrote .*reproduced 20/20"
+  "explore exit 1" "at: \"ledger.c:[0-9]+(\\+[0-9]+)?\"" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${EXPLORE} findin ${RG} ${PROJECT_BINARY_DIR} ${EXAMPLES}/ledger bank ledger.c)
+# the race inside one line: points at its instructions
+racegate_e2e(explore_lost_count_instructions 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 20/20" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${XP} lost_count lost_count.c:19,lost_count.c:19+1,lost_count.c:19+2)
+# a bare FUNCTION is every line of it (5), and the store to the global
+# counter inside line 23 (its load is line 21's first instruction)
+racegate_e2e(explore_function_points 0 "FAILED \\(exit status 1\\).*, 6 scheduling points,"
+  "wrote .*reproduced 20/20" "explore exit 1" "at: \"lost_update.c:[0-9]+(\\+[0-9]+)?\"" "20 runs: 20 REPRODUCED" "replay exit 1"
+  -- ${XP} lost_update counter_increment --no-sync)
+# the same seed finds the same schedule
+racegate_e2e(explore_same_seed 0 "same failing schedule: random:9:[0-9]+$"
+  -- ${EXPLORE} seed ${RG} ${PROJECT_BINARY_DIR} lost_update lost_update.c 9)
+# --time bounds the search of a fixed program
+racegate_e2e(explore_time_limit 0 "no failure after [0-9]+ schedules \\([0-9]+ distinct"
+  -- ${RG} explore --at lost_update.c --time 2s --schedules 100000000
+     -- ${EXAMPLES}/lost_update/lost_update-fixed)
+
+# --shard 1/2 runs the odd schedule indices only
+racegate_e2e(explore_shard 0 "seed 1, shard 1/2$" "failing schedule: random:1:[0-9]*[13579] "
+  "explore exit 1" -- ${XP} lost_update lost_update.c --shard 1/2)
+
+# hostile programs: a spin-wait is no failure of the program; a deadlock
+# behind a condition variable is found and written as one
+foreach(prog explore_spin explore_condq explore_two_preemptions)
+  racegate_e2e_program(${prog} SOURCES ${prog}.c)
+endforeach()
+foreach(s random dfs)
+  racegate_e2e(explore_spin_${s} 0 "no failure after 10 schedules"
+    -- ${RG} explore --at explore_spin.c --strategy ${s} --schedules 10
+       -- ${E2E_DIR}/explore_spin)
+endforeach()
+racegate_e2e(explore_condvar_deadlock 0 "FAILED \\(deadlock\\)" "wrote .*reproduced 20/20"
+  "explore exit 1" "deadlock: true" "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${EXPLORE} findin ${RG} ${PROJECT_BINARY_DIR} ${E2E_DIR} explore_condq explore_condq.c)
+
+# a bug that needs two preemptions: not within one (the search says it ran
+# them all), found within two, written as two wait/open pairs
+racegate_e2e(explore_dfs_bound_1 0 "no failure after [0-9]+ schedules.*dfs$"
+  "every schedule with at most 1 preemption was run"
+  -- ${RG} explore --at explore_two_preemptions.c --strategy dfs --preemptions 1
+     --schedules 5000 -- ${E2E_DIR}/explore_two_preemptions)
+racegate_e2e(explore_dfs_bound_2 0 "FAILED \\(exit status 1\\).*dfs$"
+  "failing schedule: dev:[^ ]+ \\(2 preemptions," "wrote .*reproduced 20/20"
+  "explore exit 1" "writer_1-1, thread: writer_1, .*wait: \\[exited:reader_._1\\]"
+  "writer_1-3, thread: writer_1, .*wait: \\[exited:reader_._1\\]"
+  "20 runs: 20 REPRODUCED" "run exit 0" "replay exit 1"
+  -- ${EXPLORE} findin ${RG} ${PROJECT_BINARY_DIR} ${E2E_DIR} explore_two_preemptions
+     explore_two_preemptions.c --strategy dfs --preemptions 2 --points lines)
+
+# fixed variants: nothing found, exit 0, and no gates file
+racegate_e2e(explore_lost_update_fixed 0 "no failure after 200 schedules"
+  "explore exit 0" "!a gates file was written"
+  -- ${EXPLORE} fixed ${RG} ${PROJECT_BINARY_DIR} lost_update lost_update.c 200)
+racegate_e2e(explore_abba_fixed 0 "no failure after 100 schedules"
+  "explore exit 0" "!a gates file was written"
+  -- ${EXPLORE} fixed ${RG} ${PROJECT_BINARY_DIR} abba_deadlock abba_deadlock.c 100)
+
+# errors: exit 2 and a message that says what is wrong
+set(LU ${EXAMPLES}/lost_update/lost_update)
+racegate_e2e(explore_bad_replay 2 "--replay: bad schedule id 'dev:1.2'"
+  -- ${RG} explore --replay dev:1.2 -- ${LU})
+racegate_e2e(explore_bad_shard 2 "--shard takes I/N with 0 <= I < N, not '2/2'"
+  -- ${RG} explore --shard 2/2 -- ${LU})
+racegate_e2e(explore_two_bounds 2 "--delays and --preemptions are two bounds of dfs: give one"
+  -- ${RG} explore --strategy dfs --delays 2 --preemptions 1 -- ${LU})
+racegate_e2e(explore_bad_delays 2 "--delays takes a number from 0 to 64, not 'two'"
+  -- ${RG} explore --strategy dfs --delays two -- ${LU})
+racegate_e2e(explore_bound_not_dfs 2
+  "--delays and --preemptions bound a dfs search. --strategy random takes neither"
+  -- ${RG} explore --delays 2 -- ${LU})
+# a search cut short by --schedules says it did not run everything
+racegate_e2e(explore_dfs_stopped 0 "no failure after 5 schedules .*dfs$"
+  "the search stopped before every schedule with at most 3 delays had run \\(--schedules 5\\)"
+  "!^  every schedule with at most"
+  -- ${RG} explore --strategy dfs --schedules 5 --at lost_update.c -- ${LU}-fixed)
+# no delay: the default order alone, and the search says it ran everything
+racegate_e2e(explore_dfs_delays_0 0 "no failure after 1 schedule .*dfs$"
+  "every schedule with at most 0 delays was run"
+  -- ${RG} explore --strategy dfs --delays 0 --at lost_update.c -- ${LU})
+# dfs shards split the tree (explore_search.cmake checks they add up)
+racegate_e2e(explore_dfs_shard 0 "dfs, shard 0/2$"
+  "every schedule of shard 0/2 with at most 3 delays was run"
+  -- ${RG} explore --strategy dfs --shard 0/2 -- ${LU})
+racegate_e2e(explore_no_program 2 "explore needs the program to run after '--'"
+  -- ${RG} explore --at lost_update.c)
+racegate_e2e(explore_unknown_file 2 "--at 'nosuch.c'"
+  -- ${RG} explore --at nosuch.c -- ${LU})
+racegate_e2e(explore_bad_line 2 "lost_update.c:1"
+  -- ${RG} explore --at lost_update.c:1 -- ${LU})

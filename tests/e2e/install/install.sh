@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# What a user gets from an installed racegate, tested against the install,
+# not the build tree.  Run by install.cmake:
+#
+#   install.sh CASE SOURCE_DIR BUILD_DIR
+#
+#   prefix    cmake --install into BUILD_DIR/test-install (the fixture)
+#   layout    the files are where GNUInstallDirs puts them; racegate runs
+#   man       the man pages render with man -l, without warnings
+#   consumer  examples/cmake-consumer, configured against the prefix, builds
+#             and its racegate tests pass under ctest
+#   deb       cpack -G DEB; the package unpacks (dpkg-deb -x) and runs
+set -u
+case_=$1 src=$2 build=$3
+prefix=$build/test-install
+
+case $case_ in
+prefix)
+	rm -rf "$prefix"
+	cmake --install "$build" --prefix "$prefix" >/dev/null || exit 1
+	echo "installed into $prefix"
+	;;
+layout)
+	for f in bin/racegate share/man/man1/racegate.1 share/man/man5/gates.yaml.5 \
+		share/racegate/gates.schema.json share/racegate/report.schema.json \
+		share/cmake/racegate/racegateConfig.cmake \
+		share/cmake/racegate/racegateConfigVersion.cmake \
+		share/cmake/racegate/racegateFunctions.cmake share/doc/racegate/README.md; do
+		[ -e "$prefix/$f" ] && echo "installed: $f" || echo "MISSING: $f"
+	done
+	"$prefix/bin/racegate" --version
+	"$prefix/bin/racegate" run -q "$build/examples/lost_update/gates.yaml"
+	;;
+man)
+	for p in man1/racegate.1 man5/gates.yaml.5; do
+		out=$(MANWIDTH=80 MANPAGER=cat man --warnings -l "$prefix/share/man/$p" 2>"$build/man.err") || exit 1
+		if [ -s "$build/man.err" ]; then
+			echo "warnings rendering $p:"; cat "$build/man.err"; exit 1
+		fi
+		echo "$out" | head -1
+		echo "$out" | grep -E '^(NAME|SYNOPSIS|DESCRIPTION|EXIT STATUS|EXPECT)$'
+	done
+	;;
+consumer)
+	b=$build/test-consumer
+	rm -rf "$b"
+	cmake -S "$src/examples/cmake-consumer" -B "$b" -DCMAKE_PREFIX_PATH="$prefix" \
+		-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF \
+		|| exit 1
+	cmake --build "$b" || exit 1
+	ctest --test-dir "$b" --output-on-failure
+	;;
+deb)
+	d=$build/test-deb
+	rm -rf "$d"
+	mkdir -p "$d"
+	(cd "$d" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$d") >"$d/cpack.log" 2>&1 ||
+		{ cat "$d/cpack.log"; exit 1; }
+	deb=$(ls "$d"/*.deb | head -1)
+	[ -n "$deb" ] || { echo "no .deb made"; cat "$d/cpack.log"; exit 1; }
+	echo "package: $(basename "$deb")"
+	dpkg-deb -f "$deb" Package Version Architecture Depends
+	dpkg-deb -c "$deb" | awk '{print $6}' | grep -E 'bin/racegate$|man1/racegate.1|man5/gates.yaml.5|gates.schema.json|racegateConfig.cmake'
+	dpkg-deb -x "$deb" "$d/root" || exit 1
+	"$d/root/usr/bin/racegate" --version
+	"$d/root/usr/bin/racegate" run -q "$build/examples/lost_update/gates.yaml"
+	;;
+*)
+	echo "install.sh: unknown case '$case_'" >&2
+	exit 2
+	;;
+esac
