@@ -398,10 +398,8 @@ static int detach_let_go(tracer *tr, bool children, rg_err *err)
 		if (!detach_takes(t, children))
 			continue;
 		/* a signal its stop was delivering goes with the detach */
-		if (ptrace(PTRACE_DETACH, t->tid, 0L, (long)t->detach_sig) < 0 &&
-		    errno != ESRCH)
-			rc = rg_error(err, "cannot detach thread %d: %s",
-				      t->tid, strerror(errno));
+		if (tracer_restart(t->tid, PTRACE_DETACH, t->detach_sig, err) < 0)
+			rc = -1;
 		/* signals kept while it stepped past a line: pending again */
 		for (int k = 0; k < t->npending; k++)
 			syscall(SYS_tgkill, t->tgid, t->tid, t->pending[k].si_signo);

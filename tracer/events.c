@@ -562,7 +562,7 @@ bool tracer_status_forget(tracer *tr, pid_t tid)
 		if (tr->raw[i].tid != tid)
 			continue;
 		if (WIFSTOPPED(tr->raw[i].status))
-			ptrace(PTRACE_CONT, tid, 0L, 0L);
+			tracer_restart(tid, PTRACE_CONT, 0, NULL);
 		else
 			dead = true;
 		memmove(&tr->raw[i], &tr->raw[i + 1], (tr->nraw - i - 1) * sizeof(*tr->raw));

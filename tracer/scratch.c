@@ -291,9 +291,8 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 	for (;;) {
 		siginfo_t si;
 
-		if (ptrace(PTRACE_CONT, t->tid, 0L, 0L) < 0 && errno != ESRCH) {
-			rc = rg_error(err, "cannot resume thread %d: %s",
-				      t->tid, strerror(errno));
+		if (tracer_restart(t->tid, PTRACE_CONT, 0, err) < 0) {
+			rc = -1;
 			goto out;
 		}
 		if (tracer_wait_tid(t->tid, &status) < 0) {

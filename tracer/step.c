@@ -529,7 +529,8 @@ static int slot_step(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slo
 	int status;
 
 	for (;;) {
-		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0L, 0L) < 0)
+		/* a thread gone (ESRCH) has nothing to wait for here */
+		if (tracer_restart_raw(t->tid, PTRACE_SINGLESTEP, 0) < 0)
 			return tracer_gone_or_error(err, "cannot single-step "
 						    "thread %d: %s", t->tid,
 						    strerror(errno));

@@ -83,6 +83,16 @@ int tracer_wait_tid(pid_t tid, int *status)
 }
 
 /*
+ * The one ptrace call that lets a stopped thread run (or go): every restart
+ * of tracer/ passes here, through tracer_restart or, where the caller must
+ * tell a thread that is gone apart or words the failure itself, directly.
+ */
+int tracer_restart_raw(pid_t tid, int op, int sig)
+{
+	return ptrace(op, tid, 0L, (long)sig) < 0 ? -1 : 0;
+}
+
+/*
  * Restarts tid.  ESRCH is not an error: the thread was killed while stopped
  * (a SIGKILL wakes it from a ptrace-stop) and its death is on its way
  * through waitpid (strace's ptrace_restart).
@@ -93,7 +103,7 @@ int tracer_restart(pid_t tid, int op, int sig, rg_err *err)
 			   op == PTRACE_SINGLESTEP ? "single-step" :
 			   op == PTRACE_LISTEN ? "listen to" : "detach";
 
-	if (ptrace(op, tid, 0L, (long)sig) == 0 || errno == ESRCH)
+	if (tracer_restart_raw(tid, op, sig) == 0 || errno == ESRCH)
 		return 0;
 	/*
 	 * LISTEN fails with EIO when the thread is no longer in the group-stop
@@ -443,7 +453,7 @@ void tracer_kill_and_reap(pid_t pid)
 			continue;
 		/* a tracee may stop once more on its way out (PTRACE_EVENT_EXIT) */
 		if (r == pid && WIFSTOPPED(status)) {
-			ptrace(PTRACE_CONT, pid, 0L, 0L);
+			tracer_restart(pid, PTRACE_CONT, 0, NULL);
 			continue;
 		}
 		return;
@@ -726,7 +736,7 @@ void tracer_free(tracer *tr)
 				break;
 			}
 			if (WIFSTOPPED(status)) {
-				ptrace(PTRACE_CONT, pid, 0L, 0L);
+				tracer_restart(pid, PTRACE_CONT, 0, NULL);
 				continue;
 			}
 			if (pid == tr->pid)

@@ -297,6 +297,9 @@ void tracer_release(tracer *tr);
 /* Restarts tid (PTRACE_CONT, _SINGLESTEP, _LISTEN, _DETACH); a thread
  * that died meanwhile is not an error. */
 int tracer_restart(pid_t tid, int op, int sig, rg_err *err);
+/* The ptrace restart itself: 0, or -1 with errno (ESRCH included), for a
+ * caller that must tell a thread gone apart or words its own message. */
+int tracer_restart_raw(pid_t tid, int op, int sig);
 /* waitpid for tid alone, through EINTR.  -1: nothing to wait for. */
 int tracer_wait_tid(pid_t tid, int *status);
 /* Kills a child of racegate's, and reaps it. */
