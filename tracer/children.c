@@ -190,13 +190,13 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err 
 	int rc;
 
 	if (f->stub_ret) {
-		struct user_regs_struct r;
+		arch_regs r;
 
 		/* It was forked from the stub: its copy of the thread goes on
 		 * where the parent will. */
-		if (ptrace(PTRACE_GETREGS, child, 0L, &r) == 0) {
+		if (arch_regs_fetch(child, &r) == 0) {
 			arch_set_pc(&r, f->stub_ret);
-			ptrace(PTRACE_SETREGS, child, 0L, &r);
+			arch_regs_store(child, &r);
 		}
 	}
 	f->as = NULL;

@@ -130,30 +130,20 @@ int tracer_gone_or_error(rg_err *err, const char *fmt, ...)
 	return -1;
 }
 
-int tracer_regs_fetch(pid_t tid, struct user_regs_struct *r)
-{
-	return ptrace(PTRACE_GETREGS, tid, 0L, r) < 0 ? -1 : 0;
-}
-
-int tracer_regs_store(pid_t tid, const struct user_regs_struct *r)
-{
-	return ptrace(PTRACE_SETREGS, tid, 0L, r) < 0 ? -1 : 0;
-}
-
 /*
  * The registers of t at this stop: the cache, else read (and cached).
  *
  * At a breakpoint the PC is rewound (bp + 1 -> bp) in the cache only
  * (TCB_REGS_DIRTY): a pass-through thread leaves with its PC set to the
- * out-of-line copy anyway (step_over_oot), so one PTRACE_SETREGS per hit
+ * out-of-line copy anyway (step_over_oot), so one register write per hit
  * does both.  Everything else that lets the thread run or lets someone read
  * its registers through ptrace (libunwind, a debugger after
  * tracer_detach_stopped, the stub, a single-step) calls tracer_regs_sync first.
  */
-int tracer_regs_read(struct tcb *t, struct user_regs_struct *r)
+int tracer_regs_read(struct tcb *t, arch_regs *r)
 {
 	if (!(t->flags & TCB_REGS)) {
-		if (tracer_regs_fetch(t->tid, &t->regs) < 0)
+		if (arch_regs_fetch(t->tid, &t->regs) < 0)
 			return -1;
 		t->flags |= TCB_REGS;
 	}
@@ -167,7 +157,7 @@ int tracer_regs_sync(struct tcb *t)
 	if (!(t->flags & TCB_REGS_DIRTY))
 		return 0;
 	t->flags &= ~TCB_REGS_DIRTY;
-	return tracer_regs_store(t->tid, &t->regs);
+	return arch_regs_store(t->tid, &t->regs);
 }
 
 int tracer_mem_pread(int fd, uint64_t addr, void *buf, size_t len)
@@ -492,7 +482,7 @@ long tracer_now_ms(void)
 
 /* ---- registers, memory, the end --------------------------------------- */
 
-int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err)
+int tracer_get_regs(tracer *tr, pid_t tid, arch_regs *regs, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
 
@@ -507,7 +497,7 @@ int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err
 
 int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 
 	if (tracer_get_regs(tr, tid, &r, err) < 0)
 		return -1;
@@ -518,7 +508,7 @@ int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err)
 int tracer_entry_frame(tracer *tr, pid_t tid, uint64_t *ret, uint64_t *sp_after,
 		       rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t where;
 	bool in_mem;
 
@@ -577,10 +567,20 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
 	return 0;
 }
 
+uint64_t tracer_call_arg(const arch_regs *regs, unsigned n)
+{
+	return arch_call_arg(regs, n);
+}
+
+uint64_t tracer_explore_thread_pointer(const arch_regs *regs)
+{
+	return arch_pthread_self(regs);
+}
+
 int tracer_dwarf_regs(tracer *tr, pid_t tid, uint64_t *out, size_t max, size_t *n,
 		      rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 
 	*n = 0;
 	if (tracer_get_regs(tr, tid, &r, err) < 0)
