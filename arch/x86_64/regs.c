@@ -5,15 +5,27 @@
 #include "arch.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 
+/*
+ * The kernel gives the register set of the tracee's own mode: a 32-bit
+ * process's is shorter (struct user_regs_struct32).  racegate knows the
+ * 64-bit one only, and never uses registers it read in part.
+ */
 int arch_regs_fetch(pid_t tid, arch_regs *ar)
 {
 	struct iovec io = { &ar->r, sizeof(ar->r) };
 
-	return ptrace(PTRACE_GETREGSET, tid, (void *)(uintptr_t)NT_PRSTATUS, &io) < 0 ? -1 : 0;
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)(uintptr_t)NT_PRSTATUS, &io) < 0)
+		return -1;
+	if (io.iov_len != sizeof(ar->r)) {
+		errno = ENOEXEC;
+		return -1;
+	}
+	return 0;
 }
 
 int arch_regs_store(pid_t tid, const arch_regs *ar)
