@@ -4,13 +4,13 @@
  *
  * A displaced instruction needs a place within reach of its own address
  * (ARCH_NEAR_REACH: a PC-relative operand must still reach its target) that
- * no thread of the
- * program ever executes.  The first page is mapped at the exec stop, when
- * the process is single-threaded, by writing a few instructions over the
- * current one, running them, and putting the bytes back.  It starts with a
- * stub (a system call, then a breakpoint: arch_stub), so later pages (near shared libraries) are mapped by
- * making the stopped thread that needs one run the stub: that is safe while
- * other threads run, because none of them executes the stub.
+ * no thread of the program ever executes.  The first page is mapped at the
+ * exec stop, when the process is single-threaded, by writing a few
+ * instructions over the current one, running them, and putting the bytes
+ * back.  It starts with a stub (a system call, then a breakpoint:
+ * arch_stub), so later pages (near shared libraries) are mapped by making
+ * the stopped thread that needs one run the stub: that is safe while other
+ * threads run, because none of them executes the stub.
  *
  * A page has one slot: steps are synchronous (tracer_step_over waits for the
  * one thread it steps), so one thread at a time uses a slot.  The pages are
