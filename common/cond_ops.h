@@ -2,8 +2,9 @@
  * A compiled `when:` condition as a plain list of stack-machine ops: expr/
  * writes it (expr_compile; expr_code_ops hands a copy out), expr_eval runs
  * it, and the tracer's jump pads turn it into machine code run in the
- * thread (tracer/arch_*.c).  In common/ so that the tracer needs no part of
- * expr/ to read it: the list is a value, its meaning is this header's.
+ * thread (arch_pad_encode, arch/arch.h).  In common/ so that the tracer needs
+ * no part of expr/ to read it: the list is a value, its meaning is this
+ * header's.
  */
 #ifndef RACEGATE_COND_OPS_H
 #define RACEGATE_COND_OPS_H

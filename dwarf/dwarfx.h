@@ -38,8 +38,8 @@ typedef struct dwarfx_loc {
 /*
  * Opens the ELF file at path and indexes its symbols and (when present) its
  * DWARF line tables.  Succeeds on objects without debug info (symbols only).
- * Fails with a clear message on a missing file, a non-ELF file, a non-x86_64
- * ELF, or corrupt DWARF.
+ * Fails with a clear message on a missing file, a non-ELF file, an ELF of
+ * another machine than racegate's (arch/), or corrupt DWARF.
  */
 int dwarfx_open(const char *path, dwarfx **out, rg_err *err);
 void dwarfx_free(dwarfx *dx);

@@ -1,7 +1,7 @@
 /*
  * The canonical frame address at an address, from the call frame
  * information: .debug_frame when the object has one for that address, else
- * .eh_frame (which every x86-64 object has, debug info or not).  gcc's
+ * .eh_frame (which an object has for unwinding, debug info or not).  gcc's
  * frame base is DW_OP_call_frame_cfa, so every -O0 local is "CFA + k": the
  * CFA rule turns it into registers, with no unwinding.  The rule changes
  * inside a function (stack pointer + 8 at the entry, frame pointer + 16

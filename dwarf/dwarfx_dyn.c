@@ -3,6 +3,7 @@
  * search, for dwarfx_dyn.h.
  */
 #include "dwarfx_dyn.h"
+#include "arch.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -35,12 +36,12 @@ void dwarfx_dyn_release(dwarfx_dyn *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static bool x86_64_elf(Elf *elf)
+static bool machine_elf(Elf *elf)
 {
 	GElf_Ehdr eh;
 
 	return elf_kind(elf) == ELF_K_ELF && gelf_getclass(elf) == ELFCLASS64 &&
-	       gelf_getehdr(elf, &eh) && eh.e_machine == EM_X86_64;
+	       gelf_getehdr(elf, &eh) && eh.e_machine == ARCH_ELF_MACHINE;
 }
 
 /* PT_INTERP and PT_DYNAMIC, from the program headers. */
@@ -186,11 +187,11 @@ int dwarfx_dyn_read(const char *path, dwarfx_dyn *out, rg_err *err)
 		close(fd);
 		return rg_error(err, "cannot read '%s': %s", path, elf_errmsg(-1));
 	}
-	if (x86_64_elf(elf)) {
+	if (machine_elf(elf)) {
 		read_phdrs(elf, out);
 		read_dynamic(elf, out);
 	} else {
-		ret = rg_error(err, "'%s' is not an x86-64 ELF file", path);
+		ret = rg_error(err, "'%s' is not an " ARCH_ELF_NAME " ELF file", path);
 	}
 	elf_end(elf);
 	close(fd);
@@ -199,7 +200,7 @@ int dwarfx_dyn_read(const char *path, dwarfx_dyn *out, rg_err *err)
 
 /* ---- finding libraries as ld.so does ---- */
 
-static bool is_x86_64_file(const char *path)
+static bool is_machine_file(const char *path)
 {
 	struct stat st;
 	bool ok = false;
@@ -212,7 +213,7 @@ static bool is_x86_64_file(const char *path)
 		return false;
 	if (elf_version(EV_CURRENT) != EV_NONE &&
 	    (elf = elf_begin(fd, ELF_C_READ_MMAP, NULL))) {
-		ok = x86_64_elf(elf);
+		ok = machine_elf(elf);
 		elf_end(elf);
 	}
 	close(fd);
@@ -249,7 +250,7 @@ static char *search_dirs(const char *list, const char *origin, const char *name)
 
 		end = p + strcspn(p, ":");
 		cand = candidate(p, (size_t)(end - p), origin, name);
-		if (cand && is_x86_64_file(cand))
+		if (cand && is_machine_file(cand))
 			c = canonical(cand);
 		free(cand);
 		if (c)
@@ -309,13 +310,13 @@ static char *cache_lookup(dwarfx_ldpath *lp, const char *name)
 		memcpy(&flags, e, 4);
 		memcpy(&key, e + 4, 4);
 		memcpy(&value, e + 8, 4);
-		/* FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 */
-		if ((flags & 0xff) != 0x03 || (flags & 0xff00) != 0x0300)
+		/* glibc's FLAG_ELF_LIBC6 and the machine's (arch_defs.h) */
+		if ((flags & 0xffff) != ARCH_LDCACHE_FLAGS)
 			continue;
 		if (key >= lp->cache_len || value >= lp->cache_len ||
 		    strcmp(c + key, name))
 			continue;
-		if (is_x86_64_file(c + value))
+		if (is_machine_file(c + value))
 			return canonical(c + value);
 	}
 	return NULL;
@@ -343,12 +344,11 @@ void dwarfx_ldpath_free(dwarfx_ldpath *lp)
 char *dwarfx_ldpath_find(dwarfx_ldpath *lp, const char *name,
 			 const dwarfx_dyn *from, const char *from_path)
 {
-	static const char defaults[] = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
-				       "/lib64:/usr/lib64:/lib:/usr/lib";
+	static const char defaults[] = ARCH_LIB_DIRS;
 	char *origin, *slash, *r = NULL;
 
 	if (strchr(name, '/'))
-		return is_x86_64_file(name) ? canonical(name) : NULL;
+		return is_machine_file(name) ? canonical(name) : NULL;
 	origin = xstrdup(from_path);
 	if ((slash = strrchr(origin, '/')))
 		*slash = '\0';

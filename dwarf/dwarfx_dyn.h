@@ -8,8 +8,8 @@
  * The search follows ld.so(8): a name with a '/' is a path; else
  * DT_RPATH (when there is no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH,
  * /etc/ld.so.cache, then the default directories; $ORIGIN is the
- * directory of the object that needs the library.  Only x86-64 ELF64
- * objects count as found, as ld.so skips the others.
+ * directory of the object that needs the library.  Only ELF64 objects
+ * of racegate's machine (arch/) count as found, as ld.so skips the others.
  */
 #ifndef RACEGATE_DWARFX_DYN_H
 #define RACEGATE_DWARFX_DYN_H

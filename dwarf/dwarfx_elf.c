@@ -4,6 +4,7 @@
  * what makes "pthread_create" resolvable in a stripped libc.
  */
 #include "dwarfx_int.h"
+#include "arch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -222,16 +223,16 @@ static int check_header(dwarfx *dx, int fd, Elf *elf, GElf_Ehdr *eh, rg_err *err
 		return not_elf(dx, fd, err);
 	cls = gelf_getclass(elf);
 	if (cls == ELFCLASS32)
-		return rg_error(err, "'%s' is a 32-bit ELF; racegate supports x86_64",
+		return rg_error(err, "'%s' is a 32-bit ELF; racegate supports " ARCH_NAME,
 				dx->path);
 	if (cls != ELFCLASS64)
 		return rg_error(err, "'%s' is not an ELF file (unknown ELF class)",
 				dx->path);
 	if (!gelf_getehdr(elf, eh))
 		return corrupt(err, dx->path, "ELF header");
-	if (eh->e_machine != EM_X86_64)
+	if (eh->e_machine != ARCH_ELF_MACHINE)
 		return rg_error(err, "'%s' is an ELF file for another machine "
-				"(e_machine %u); racegate supports x86_64",
+				"(e_machine %u); racegate supports " ARCH_NAME,
 				dx->path, (unsigned)eh->e_machine);
 	switch (eh->e_type) {
 	case ET_EXEC:

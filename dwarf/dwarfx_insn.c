@@ -1,5 +1,5 @@
 /*
- * Instructions, decoded from the ELF file's bytes (dwarfx_arch_*.c):
+ * Instructions, decoded from the ELF file's bytes (arch.h's decoder):
  *
  *   - locations inside a line or a function ("counter.c:12+2",
  *     "*worker+5"): a race inside one line such as count++ is a load, an
@@ -8,12 +8,13 @@
  *     byte of an instruction changes what the program does (the bytes after
  *     it decode as something else, or a mov's operand changes), so every
  *     breakpoint address, however it was found (*0xADDR, a symbol, a line
- *     table row, a DWARF entry), must start an instruction.  x86 cannot be
- *     decoded backwards: the function holding the address is decoded from
+ *     table row, a DWARF entry), must start an instruction.  Code of
+ *     variable-length instructions cannot be decoded backwards: the function holding the address is decoded from
  *     its start (its symbol or its DWARF range), once, and the bytes where
  *     an instruction starts are kept, one bit each.
  */
 #include "dwarfx_int.h"
+#include "arch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,10 +101,10 @@ static ssize_t read_code(const dwarfx *dx, uint64_t lo, uint64_t hi,
 	return (ssize_t)size;
 }
 
-static dwarfx_decoder *decoder(dwarfx *dx, rg_err *err)
+static arch_decoder *decoder(dwarfx *dx, rg_err *err)
 {
 	if (!dx->decoder)
-		dx->decoder = dwarfx_decoder_new();
+		dx->decoder = arch_decoder_new();
 	if (!dx->decoder)
 		rg_error(err, "cannot start the instruction decoder (capstone)");
 	return dx->decoder;
@@ -112,7 +113,7 @@ static dwarfx_decoder *decoder(dwarfx *dx, rg_err *err)
 int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 		    uint64_t *addr, size_t *count, rg_err *err)
 {
-	dwarfx_decoder *d;
+	arch_decoder *d;
 	uint8_t *buf;
 	ssize_t size;
 	size_t off = 0, len;
@@ -130,8 +131,8 @@ int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 		return -1;
 	/* decoding stops at bytes that are no instruction */
 	while (off < (size_t)size &&
-	       (len = dwarfx_decode(d, buf + off, (size_t)size - off, lo + off,
-				    NULL, 0, NULL, NULL))) {
+	       (len = arch_decoder_next(d, buf + off, (size_t)size - off, lo + off,
+					 NULL, 0, NULL, NULL))) {
 		if (*count == n)
 			*addr = lo + off;
 		(*count)++;
@@ -144,7 +145,7 @@ int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
 		     size_t *count, rg_err *err)
 {
-	dwarfx_decoder *d;
+	arch_decoder *d;
 	uint8_t *buf;
 	ssize_t size;
 	size_t off = 0, len, cap = 0;
@@ -162,10 +163,10 @@ int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
 	if (size < 0)
 		return -1;
 	while (off < (size_t)size &&
-	       (len = dwarfx_decode(d, buf + off, (size_t)size - off, lo + off,
-				    NULL, 0, NULL, NULL))) {
+	       (len = arch_decoder_next(d, buf + off, (size_t)size - off, lo + off,
+					 NULL, 0, NULL, NULL))) {
 		RG_GROW(*shared, *count + 1, cap);
-		(*shared)[(*count)++] = dwarfx_decoded_shared(d);
+		(*shared)[(*count)++] = arch_decoded_shared(d);
 		off += len;
 	}
 	free(buf);
@@ -370,7 +371,7 @@ static size_t candidates(dwarfx *dx, uint64_t addr, struct cand *c)
 #define BIT_PUT(b, i) ((b)[(i) / 8] |= (unsigned char)(1u << ((i) % 8)))
 
 /* Marks the instructions reachable from code->lo, along direct jumps. */
-static void follow(dwarfx_decoder *d, struct dwarfx_code *code)
+static void follow(arch_decoder *d, struct dwarfx_code *code)
 {
 	size_t *todo = xmalloc(sizeof(size_t)), ntodo = 1, cap = 1;
 
@@ -379,22 +380,22 @@ static void follow(dwarfx_decoder *d, struct dwarfx_code *code)
 		size_t off = todo[--ntodo], len, k;
 
 		while (off < code->size && !BIT_SET(code->rstart, off)) {
-			enum dwarfx_flow flow = DWARFX_FLOW_NEXT;
+			enum arch_flow flow = ARCH_FLOW_NEXT;
 			uint64_t target = 0;
 
-			len = dwarfx_decode(d, code->bytes + off, code->size - off,
-					    code->lo + off, NULL, 0, &flow, &target);
+			len = arch_decoder_next(d, code->bytes + off, code->size - off,
+						 code->lo + off, NULL, 0, &flow, &target);
 			if (!len)
 				break;
 			BIT_PUT(code->rstart, off);
 			for (k = 1; k < len && off + k < code->size; k++)
 				BIT_PUT(code->rcover, off + k);
-			if ((flow == DWARFX_FLOW_JUMP || flow == DWARFX_FLOW_BRANCH) &&
+			if ((flow == ARCH_FLOW_JUMP || flow == ARCH_FLOW_BRANCH) &&
 			    target >= code->lo && target - code->lo < code->size) {
 				RG_GROW(todo, ntodo + 1, cap);
 				todo[ntodo++] = (size_t)(target - code->lo);
 			}
-			if (flow == DWARFX_FLOW_JUMP || flow == DWARFX_FLOW_STOP)
+			if (flow == ARCH_FLOW_JUMP || flow == ARCH_FLOW_STOP)
 				break;
 			off += len;
 		}
@@ -406,7 +407,7 @@ static void follow(dwarfx_decoder *d, struct dwarfx_code *code)
 static const struct dwarfx_code *decoded(dwarfx *dx, const struct cand *c)
 {
 	struct dwarfx_code *code;
-	dwarfx_decoder *d;
+	arch_decoder *d;
 	uint8_t *buf;
 	ssize_t size;
 	size_t i, off = 0, len;
@@ -429,8 +430,8 @@ static const struct dwarfx_code *decoded(dwarfx *dx, const struct cand *c)
 	code->rstart = xcalloc((size_t)size / 8 + 1, 1);
 	code->rcover = xcalloc((size_t)size / 8 + 1, 1);
 	while (off < (size_t)size &&
-	       (len = dwarfx_decode(d, buf + off, (size_t)size - off, c->lo + off,
-				    NULL, 0, NULL, NULL))) {
+	       (len = arch_decoder_next(d, buf + off, (size_t)size - off, c->lo + off,
+					 NULL, 0, NULL, NULL))) {
 		BIT_PUT(code->lstart, off);
 		off += len;
 	}
@@ -457,8 +458,8 @@ static enum dwarfx_bound code_says(dwarfx *dx, const struct dwarfx_code *code,
 	/* the nearest reachable start whose instruction covers off (paths may overlap) */
 	for (p = off; BIT_SET(code->rcover, off) && p-- > 0 && off - p < 16; )
 		if (BIT_SET(code->rstart, p) &&
-		    p + dwarfx_decode(dx->decoder, code->bytes + p, code->size - p,
-				      code->lo + p, NULL, 0, NULL, NULL) > off) {
+		    p + arch_decoder_next(dx->decoder, code->bytes + p, code->size - p,
+					   code->lo + p, NULL, 0, NULL, NULL) > off) {
 			*insn = code->lo + p;
 			return DWARFX_INSIDE;
 		}
@@ -479,8 +480,8 @@ static void explain_inside(dwarfx *dx, const struct dwarfx_code *code,
 	size_t off = (size_t)(insn - code->lo), len;
 	char text[128] = "?";
 
-	len = dwarfx_decode(dx->decoder, code->bytes + off, code->size - off, insn,
-			    text, sizeof(text), NULL, NULL);
+	len = arch_decoder_next(dx->decoder, code->bytes + off, code->size - off, insn,
+				 text, sizeof(text), NULL, NULL);
 	at->insn = insn;
 	at->len = (unsigned)len;
 	snprintf(at->why, sizeof(at->why), "0x%llx is inside '%s' at 0x%llx "
@@ -576,7 +577,7 @@ void dwarfx_insn_release(dwarfx *dx)
 {
 	size_t i;
 
-	dwarfx_decoder_free(dx->decoder);
+	arch_decoder_free(dx->decoder);
 	for (i = 0; i < dx->ncode; i++) {
 		free(dx->code[i].bytes);
 		free(dx->code[i].lstart);
@@ -666,7 +667,7 @@ static int entries_build(dwarfx *dx)
 			close(fd);
 			return DWARFX_ERROR;
 		}
-		dwarfx_branch_scan(buf, x->size, x->addr, bcand_add, dx);
+		arch_branch_scan(buf, x->size, x->addr, bcand_add, dx);
 		free(buf);
 	}
 	close(fd);
@@ -702,10 +703,10 @@ static bool bcand_real(dwarfx *dx, uint64_t op, uint64_t target)
 			continue;
 		n = read_code(dx, b, b + 16, &buf, NULL);
 		if (n > 0) {
-			enum dwarfx_flow flow;
+			enum arch_flow flow;
 			uint64_t t = 0;
-			size_t len = dwarfx_decode(dx->decoder, buf, (size_t)n, b, NULL, 0,
-						   &flow, &t);
+			size_t len = arch_decoder_next(dx->decoder, buf, (size_t)n, b, NULL, 0,
+							&flow, &t);
 
 			free(buf);
 			if (len && b + len > op && t == target)

@@ -180,7 +180,7 @@ struct dwarfx {
 	size_t nxsecs, xsecs_cap;
 
 	/* dwarfx_insn.c, filled as queries need them */
-	struct dwarfx_decoder *decoder; /* made on first use */
+	struct arch_decoder *decoder; /* made on first use */
 	struct dwarfx_code *code;   /* functions decoded so far */
 	size_t ncode, code_cap;
 	uint64_t sym_span;          /* 1 + the largest symbol size; 0 before first use */
@@ -188,7 +188,7 @@ struct dwarfx {
 	size_t nfde;
 	bool fde_read;
 	/* dwarfx_entry_within: labels, sorted; the places that may be direct
-	 * jumps or calls into code (dwarfx_branch_scan), by target */
+	 * jumps or calls into code (arch_branch_scan), by target */
 	uint64_t *entries;
 	size_t nentries;
 	struct dwarfx_bcand {
@@ -309,7 +309,7 @@ int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 /*
  * dwarfx_insn.c: the instructions in [lo, hi), as dwarfx_insn_nth counts
  * them: *count of them, and (*shared)[i] (malloc'd) true when the i-th may
- * touch memory other threads see (dwarfx_decoded_shared).
+ * touch memory other threads see (arch_decoded_shared).
  */
 int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
 		     size_t *count, rg_err *err);
@@ -321,48 +321,6 @@ int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
  */
 bool dwarfx_row_usable(dwarfx *dx, uint64_t addr, const char *file, int line);
 void dwarfx_insn_release(dwarfx *dx);
-
-/*
- * dwarfx_arch_<machine>.c: the instruction decoder.  dwarfx_decode returns
- * the length of the instruction in code[0..size) at address pc, 0 when the
- * bytes are no instruction it knows; text (when not NULL) gets its
- * assembly ("mov dword ptr [...], 0"); flow (when not NULL) where
- * execution goes after it, and *target a direct jump's destination, or a
- * direct call's (whose flow is NEXT; *target is left alone otherwise).
- */
-enum dwarfx_flow {
-	DWARFX_FLOW_NEXT,      /* the next instruction (calls included) */
-	DWARFX_FLOW_JUMP,      /* *target only */
-	DWARFX_FLOW_BRANCH,    /* *target or the next instruction */
-	DWARFX_FLOW_STOP,      /* nowhere this function says: ret, indirect jump, ud2 */
-};
-typedef struct dwarfx_decoder dwarfx_decoder;
-dwarfx_decoder *dwarfx_decoder_new(void);
-void dwarfx_decoder_free(dwarfx_decoder *d);
-size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
-		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
-		     uint64_t *target);
-/*
- * Does the instruction dwarfx_decode decoded last read or write memory
- * another thread may see?  A data access whose address is neither on the
- * thread's own stack (based on the stack or frame pointer) nor in its
- * thread-local storage.  Not: an address computed but not accessed (lea,
- * a nop's operand), a jump or call through memory (code pointers), the
- * stack that push, pop, call and ret use.  A local reached through
- * another register counts: which memory a register points to is not in
- * the instruction.
- */
-bool dwarfx_decoded_shared(const dwarfx_decoder *d);
-
-/*
- * Every place in code[0..size) (at address pc) whose bytes read as the
- * opcode of a direct jump or call, were an instruction to start there (or
- * at the prefixes before it): add(ctx, the opcode's address, its target).
- * A fast superset of the direct jumps and calls, many of them not
- * instructions at all: the caller checks those it cares about by decoding.
- */
-void dwarfx_branch_scan(const uint8_t *code, size_t size, uint64_t pc,
-			void (*add)(void *ctx, uint64_t op, uint64_t target), void *ctx);
 
 /* What a failed look-up found out, for dwarfx_resolve's caller. */
 struct dwarfx_result {

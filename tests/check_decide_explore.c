@@ -38,19 +38,19 @@ static int32_t OWNER;
 enum { MAIN_PID = 10 };   /* the program (its main thread's tid) */
 static pid_t REGS_TID;
 
-int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err)
+int tracer_get_regs(tracer *tr, pid_t tid, arch_regs *regs, rg_err *err)
 {
 	(void)tr, (void)err;
 	memset(regs, 0, sizeof(*regs));
 	REGS_TID = tid;   /* the fakes below answer for the last thread read */
 	return 0;
 }
-uint64_t tracer_call_arg(const struct user_regs_struct *regs, unsigned n)
+uint64_t tracer_call_arg(const arch_regs *regs, unsigned n)
 {
 	(void)regs;
 	return n == 0 ? ARG0[REGS_TID] : 0;
 }
-uint64_t tracer_explore_thread_pointer(const struct user_regs_struct *regs)
+uint64_t tracer_explore_thread_pointer(const arch_regs *regs)
 {
 	(void)regs;
 	return SELF[REGS_TID];

@@ -1,5 +1,5 @@
 /*
- * The jump pad's `when:` compiler (tracer/arch_x86_64.c) against expr_eval:
+ * The jump pad's `when:` compiler (arch/x86_64/pad_cond.c) against expr_eval:
  * random stack-machine programs over registers, constants and loads are
  * compiled into a real pad in this process, which is called with the
  * registers set (a small trampoline), and must trap exactly when expr_eval

@@ -21,7 +21,7 @@
 #define FUTEX_WAIT_PRIVATE_ (0 | 128)
 #define FUTEX_WAKE_PRIVATE_ (1 | 128)
 
-static struct tracer_wait_call call(long nr, uint64_t a0, uint64_t a1, uint64_t a2,
+static struct tracer_wait_call call(enum arch_sys nr, uint64_t a0, uint64_t a1, uint64_t a2,
 				    uint64_t a3, uint64_t a4)
 {
 	struct tracer_wait_call c = { 'S', true, nr, { a0, a1, a2, a3, a4, 0 },
@@ -52,22 +52,22 @@ static const struct tracer_wait_fd tty = { 0, TRACER_FD_OTHER, false, false };
 
 START_TEST(futex_wait)
 {
-	ck_assert_int_eq(decide(call(SYS_futex, 0x1000, FUTEX_WAIT_PRIVATE_, 1, 0, 0),
+	ck_assert_int_eq(decide(call(ARCH_SYS_FUTEX, 0x1000, FUTEX_WAIT_PRIVATE_, 1, 0, 0),
 				NULL, 0), TRACER_WAIT_FOREVER);
-	ck_assert_int_eq(decide(call(SYS_futex, 0x1000, FUTEX_WAIT_PRIVATE_, 1,
+	ck_assert_int_eq(decide(call(ARCH_SYS_FUTEX, 0x1000, FUTEX_WAIT_PRIVATE_, 1,
 				     0x7ffd0000, 0), NULL, 0), TRACER_WAIT_TIMED);
 	/* a wake never blocks */
-	ck_assert_int_eq(decide(call(SYS_futex, 0x1000, FUTEX_WAKE_PRIVATE_, 1, 0, 0),
+	ck_assert_int_eq(decide(call(ARCH_SYS_FUTEX, 0x1000, FUTEX_WAKE_PRIVATE_, 1, 0, 0),
 				NULL, 0), TRACER_WAIT_NONE);
-	ck_assert_uint_eq(tracer_futex_wait_addr(SYS_futex, (uint64_t[6]){ 0x1000,
+	ck_assert_uint_eq(tracer_futex_wait_addr(ARCH_SYS_FUTEX, (uint64_t[6]){ 0x1000,
 			  FUTEX_WAIT_PRIVATE_ }), 0x1000);
-	ck_assert_uint_eq(tracer_futex_wait_addr(SYS_read, (uint64_t[6]){ 0x1000 }), 0);
+	ck_assert_uint_eq(tracer_futex_wait_addr(ARCH_SYS_READ, (uint64_t[6]){ 0x1000 }), 0);
 }
 END_TEST
 
 START_TEST(not_waiting)
 {
-	struct tracer_wait_call c = call(SYS_futex, 0x1000, FUTEX_WAIT_PRIVATE_, 1, 0, 0);
+	struct tracer_wait_call c = call(ARCH_SYS_FUTEX, 0x1000, FUTEX_WAIT_PRIVATE_, 1, 0, 0);
 
 	c.state = 'R';
 	ck_assert_int_eq(decide(c, NULL, 0), TRACER_WAIT_NONE);
@@ -82,9 +82,9 @@ END_TEST
 
 START_TEST(sleeps)
 {
-	ck_assert_int_eq(decide(call(SYS_nanosleep, 0x1000, 0, 0, 0, 0), NULL, 0),
+	ck_assert_int_eq(decide(call(ARCH_SYS_NANOSLEEP, 0x1000, 0, 0, 0, 0), NULL, 0),
 			 TRACER_WAIT_TIMED);
-	ck_assert_int_eq(decide(call(SYS_clock_nanosleep, 1, 0, 0x1000, 0, 0), NULL, 0),
+	ck_assert_int_eq(decide(call(ARCH_SYS_CLOCK_NANOSLEEP, 1, 0, 0x1000, 0, 0), NULL, 0),
 			 TRACER_WAIT_TIMED);
 }
 END_TEST
@@ -93,7 +93,7 @@ START_TEST(read_pipe)
 {
 	struct tracer_wait_fd fd = own_pipe;
 	enum tracer_wait_use use;
-	struct tracer_wait_call c = call(SYS_read, 3, 0x1000, 16, 0, 0);
+	struct tracer_wait_call c = call(ARCH_SYS_READ, 3, 0x1000, 16, 0, 0);
 
 	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_FD);
 	ck_assert_int_eq(use, TRACER_USE_READ);
@@ -106,10 +106,10 @@ START_TEST(read_pipe)
 	fd.ours = false;
 	ck_assert_int_eq(decide(c, &fd, 1), TRACER_WAIT_NONE);
 	/* recv on a socketpair only the program holds */
-	ck_assert_int_eq(decide(call(SYS_recvfrom, 4, 0x1000, 16, 0, 0), &own_pair, 1),
+	ck_assert_int_eq(decide(call(ARCH_SYS_RECVFROM, 4, 0x1000, 16, 0, 0), &own_pair, 1),
 			 TRACER_WAIT_FOREVER);
 	/* a terminal may be typed on */
-	ck_assert_int_eq(decide(call(SYS_read, 0, 0x1000, 16, 0, 0), &tty, 1),
+	ck_assert_int_eq(decide(call(ARCH_SYS_READ, 0, 0x1000, 16, 0, 0), &tty, 1),
 			 TRACER_WAIT_NONE);
 }
 END_TEST
@@ -117,7 +117,7 @@ END_TEST
 START_TEST(accept_wakes)
 {
 	enum tracer_wait_use use;
-	struct tracer_wait_call c = call(SYS_accept4, 4, 0, 0, 0, 0);
+	struct tracer_wait_call c = call(ARCH_SYS_ACCEPT4, 4, 0, 0, 0, 0);
 
 	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_FD);
 	ck_assert_int_eq(use, TRACER_USE_ACCEPT);
@@ -131,7 +131,7 @@ START_TEST(poll_fds)
 	struct tracer_wait_fd fds[3] = { own_pipe, own_pair, tty };
 	struct tracer_wait_fd efd = { 5, TRACER_FD_EVENTFD, false, false };
 	enum tracer_wait_use use;
-	struct tracer_wait_call c = call(SYS_poll, 0x1000, 2, (uint64_t)-1, 0, 0);
+	struct tracer_wait_call c = call(ARCH_SYS_POLL, 0x1000, 2, (uint64_t)-1, 0, 0);
 
 	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_POLL);
 	ck_assert_int_eq(use, TRACER_USE_POLL);
@@ -149,19 +149,19 @@ START_TEST(poll_fds)
 	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_NONE);
 	ck_assert_int_eq(decide(c, fds, 2), TRACER_WAIT_TIMED);
 	/* ppoll's timeout is a pointer */
-	ck_assert_int_eq(decide(call(SYS_ppoll, 0x1000, 1, 0, 0, 0), fds, 1),
+	ck_assert_int_eq(decide(call(ARCH_SYS_PPOLL, 0x1000, 1, 0, 0, 0), fds, 1),
 			 TRACER_WAIT_FOREVER);
-	ck_assert_int_eq(decide(call(SYS_ppoll, 0x1000, 1, 0x2000, 0, 0), fds, 1),
+	ck_assert_int_eq(decide(call(ARCH_SYS_PPOLL, 0x1000, 1, 0x2000, 0, 0), fds, 1),
 			 TRACER_WAIT_TIMED);
 	/* an eventfd only counts while the program has no child to write it */
-	ck_assert_int_eq(decide(call(SYS_poll, 0x1000, 1, (uint64_t)-1, 0, 0), &efd, 1),
+	ck_assert_int_eq(decide(call(ARCH_SYS_POLL, 0x1000, 1, (uint64_t)-1, 0, 0), &efd, 1),
 			 TRACER_WAIT_FOREVER);
 	efd.outside = true;
-	ck_assert_int_eq(decide(call(SYS_poll, 0x1000, 1, (uint64_t)-1, 0, 0), &efd, 1),
+	ck_assert_int_eq(decide(call(ARCH_SYS_POLL, 0x1000, 1, (uint64_t)-1, 0, 0), &efd, 1),
 			 TRACER_WAIT_NONE);
 	/* a read on an eventfd is not judged */
 	efd.outside = false;
-	ck_assert_int_eq(decide(call(SYS_read, 5, 0x1000, 8, 0, 0), &efd, 1),
+	ck_assert_int_eq(decide(call(ARCH_SYS_READ, 5, 0x1000, 8, 0, 0), &efd, 1),
 			 TRACER_WAIT_NONE);
 }
 END_TEST
@@ -169,13 +169,13 @@ END_TEST
 START_TEST(select_epoll)
 {
 	enum tracer_wait_use use;
-	struct tracer_wait_call c = call(SYS_select, 5, 0x1000, 0, 0, 0);
+	struct tracer_wait_call c = call(ARCH_SYS_SELECT, 5, 0x1000, 0, 0, 0);
 
 	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_SELECT);
 	ck_assert_int_eq(decide(c, &own_pipe, 1), TRACER_WAIT_FOREVER);
 	c.args[4] = 0x2000;
 	ck_assert_int_eq(decide(c, &own_pipe, 1), TRACER_WAIT_TIMED);
-	c = call(SYS_epoll_wait, 7, 0x1000, 8, (uint64_t)-1, 0);
+	c = call(ARCH_SYS_EPOLL_WAIT, 7, 0x1000, 8, (uint64_t)-1, 0);
 	ck_assert_int_eq(tracer_wait_source(&c, &use), TRACER_SRC_EPOLL);
 	ck_assert_int_eq(decide(c, &own_pipe, 1), TRACER_WAIT_FOREVER);
 	ck_assert_int_eq(decide(c, &tty, 1), TRACER_WAIT_NONE);
@@ -186,12 +186,41 @@ END_TEST
 
 START_TEST(unknown_syscall)
 {
-	ck_assert_int_eq(decide(call(SYS_write, 1, 0x1000, 4, 0, 0), NULL, 0),
+	ck_assert_int_eq(decide(call(ARCH_SYS_WRITE, 1, 0x1000, 4, 0, 0), NULL, 0),
 			 TRACER_WAIT_NONE);
-	ck_assert_int_eq(decide(call(SYS_wait4, -1, 0, 0, 0, 0), NULL, 0),
+	ck_assert_int_eq(decide(call(ARCH_SYS_WAIT4, -1, 0, 0, 0, 0), NULL, 0),
 			 TRACER_WAIT_NONE);
-	ck_assert_int_eq(decide(call(100000, 0, 0, 0, 0, 0), NULL, 0),
+	ck_assert_int_eq(decide(call(ARCH_SYS_NONE, 0, 0, 0, 0, 0), NULL, 0),
 			 TRACER_WAIT_NONE);
+}
+END_TEST
+
+/*
+ * The calls by name (arch_sys.h) and the machine's numbers agree both
+ * ways, and with the names a thread's call is reported by; a number
+ * racegate does not know is named by its number.
+ */
+START_TEST(syscall_numbers)
+{
+	char buf[32];
+
+	ck_assert_int_eq(arch_sys_nr(ARCH_SYS_FUTEX), SYS_futex);
+	ck_assert_int_eq(arch_sys_nr(ARCH_SYS_MMAP), SYS_mmap);
+	ck_assert_int_eq(arch_sys_nr(ARCH_SYS_NONE), -1);
+	for (int s = ARCH_SYS_NONE + 1; s < ARCH_SYS_COUNT; s++) {
+		long nr = arch_sys_nr((enum arch_sys)s);
+
+		ck_assert_ptr_nonnull(arch_sys_name((enum arch_sys)s));
+		if (nr < 0)
+			continue;
+		ck_assert_int_eq(arch_sys_of(nr), s);
+		ck_assert_str_eq(tracer_syscall_name(nr, buf, sizeof(buf)),
+				 arch_sys_name((enum arch_sys)s));
+	}
+	ck_assert_int_eq(arch_sys_of(100000), ARCH_SYS_NONE);
+	ck_assert_str_eq(tracer_syscall_name(100000, buf, sizeof(buf)), "syscall 100000");
+	ck_assert(tracer_syscall_reads_fd(SYS_read));
+	ck_assert(!tracer_syscall_reads_fd(SYS_write));
 }
 END_TEST
 
@@ -223,7 +252,7 @@ static void wait_for_reader(pid_t pid, tracer_tstate *st)
 			if (tids[i] != pid)
 				tracer_tstate_read(pid, tids[i], st);
 		free(tids);
-		if (st->state == 'S' && st->in_syscall && st->nr == SYS_read)
+		if (st->state == 'S' && st->in_syscall && st->sys == ARCH_SYS_READ)
 			return;
 	}
 	ck_abort_msg("the reader never blocked");
@@ -457,6 +486,7 @@ static Suite *procstate_suite(void)
 	tcase_add_test(tc, poll_fds);
 	tcase_add_test(tc, select_epoll);
 	tcase_add_test(tc, unknown_syscall);
+	tcase_add_test(tc, syscall_numbers);
 	tcase_add_test(tc, futex_classify);
 	tcase_add_test(tc, futex_classify_robust_pi);
 	tcase_add_test(tc, futex_owner_real);

@@ -470,11 +470,11 @@ START_TEST(test_kill_while_held)
 		if (ev.kind == TRACER_EV_THREAD_NEW)
 			ck_assert(tracer_resume(r.tr, ev.tid, &err) == 0);
 		if (ev.kind == TRACER_EV_BREAKPOINT && !killed) {
-			struct user_regs_struct regs;
+			arch_regs regs;
 			uint8_t byte;
 
 			ck_assert(tracer_get_regs(r.tr, ev.tid, &regs, &err) == 0);
-			ck_assert_uint_eq(regs.rip, ev.addr);
+			ck_assert_uint_eq(arch_get_pc(&regs), ev.addr);
 			/* Memory reads show the program's byte, not the int3. */
 			ck_assert(tracer_read_mem(r.tr, ev.addr, &byte, 1, &err) == 0);
 			ck_assert_uint_ne(byte, 0xcc);
@@ -1501,20 +1501,20 @@ START_TEST(test_pad_pun)
 	ck_assert_str_eq(tracer_pad_pun_cover(a, 0x1000, jmp, 4, true, insn, &n),
 			 "its first 5 bytes are not all code");
 	/* a 2-byte jmp followed by "48 b8 90": rel32 = 0x90b848XX, backwards */
-	ck_assert(tracer_pad_pun_window(0x555555554000ULL, jmp, 2, &lo, &hi));
+	ck_assert(arch_pad_pun_window(0x555555554000ULL, jmp, 2, &lo, &hi));
 	ck_assert_uint_eq(lo, 0x555555554005ULL - (0x100000000ULL - 0x90b84800ULL));
 	ck_assert_uint_eq(hi, lo + 0xff);
 	/* pop; ret: "55 48 89" kept */
-	ck_assert(tracer_pad_pun_window(0x7f0000000000ULL, brace, 2, &lo, &hi));
+	ck_assert(arch_pad_pun_window(0x7f0000000000ULL, brace, 2, &lo, &hi));
 	ck_assert_uint_eq(lo, 0x7f0000000005ULL - (0x100000000ULL - 0x89485500ULL));
 	/* ...which from an executable linked at 0x401000 is below 0 */
-	ck_assert(!tracer_pad_pun_window(0x401000, brace, 2, &lo, &hi));
+	ck_assert(!arch_pad_pun_window(0x401000, brace, 2, &lo, &hi));
 	/* one byte covered: the address is fixed; a positive displacement */
 	static const uint8_t fwd[] = { 0x90, 0x01, 0x02, 0x03, 0x04 };
-	ck_assert(tracer_pad_pun_window(0x1000, fwd, 1, &lo, &hi));
+	ck_assert(arch_pad_pun_window(0x1000, fwd, 1, &lo, &hi));
 	ck_assert_uint_eq(lo, 0x1005ULL + 0x04030201ULL);
 	ck_assert_uint_eq(hi, lo);
-	ck_assert(tracer_pad_pun_window(0x1000, fwd, 4, &lo, &hi));
+	ck_assert(arch_pad_pun_window(0x1000, fwd, 4, &lo, &hi));
 	ck_assert_uint_eq(lo, 0x1005ULL + 0x04000000ULL);
 	ck_assert_uint_eq(hi, lo + 0xffffff);
 	arch_free(a);

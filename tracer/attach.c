@@ -456,11 +456,11 @@ void tracer_abandon(tracer *tr)
 			int st = tr->raw[i].status;
 
 			if (WIFSTOPPED(st) && !(st >> 16) && WSTOPSIG(st) != SIGTRAP)
-				ptrace(PTRACE_DETACH, tr->raw[i].tid, 0L, (long)WSTOPSIG(st));
+				tracer_restart(tr->raw[i].tid, PTRACE_DETACH, WSTOPSIG(st), NULL);
 		}
 		for (size_t i = 0; i < tr->ntcbs; i++) {
 			tracer_regs_sync(tr->tcbs[i]);
-			ptrace(PTRACE_DETACH, tr->tcbs[i]->tid, 0L, 0L);
+			tracer_restart(tr->tcbs[i]->tid, PTRACE_DETACH, 0, NULL);
 		}
 	}
 	tr->reaped = true;

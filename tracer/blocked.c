@@ -3,8 +3,6 @@
  */
 #include "blocked.h"
 
-#include <sys/syscall.h>
-
 /* futex operations (linux/futex.h), without the flags */
 #define FUTEX_CMD_MASK_ (~(128 | 256))
 #define FUTEX_WAIT_ 0
@@ -23,11 +21,11 @@ static struct tracer_wait_verdict verdict(enum tracer_wait w, const char *why)
 	return v;
 }
 
-uint64_t tracer_futex_wait_addr(long nr, const uint64_t args[6])
+uint64_t tracer_futex_wait_addr(enum arch_sys sys, const uint64_t args[6])
 {
 	int cmd;
 
-	if (nr != SYS_futex)
+	if (sys != ARCH_SYS_FUTEX)
 		return 0;
 	cmd = (int)args[1] & FUTEX_CMD_MASK_;
 	if (cmd == FUTEX_WAIT_ || cmd == FUTEX_WAIT_BITSET_ || cmd == FUTEX_LOCK_PI_ ||
@@ -51,29 +49,27 @@ enum tracer_wait_src tracer_wait_source(const struct tracer_wait_call *c,
 					enum tracer_wait_use *use)
 {
 	*use = TRACER_USE_POLL;
-	switch (c->nr) {
-	case SYS_poll:
+	switch (c->sys) {
+	case ARCH_SYS_POLL:
 		return has_timeout(c, 2, true) ? TRACER_SRC_NONE : TRACER_SRC_POLL;
-	case SYS_ppoll:
+	case ARCH_SYS_PPOLL:
 		return has_timeout(c, 2, false) ? TRACER_SRC_NONE : TRACER_SRC_POLL;
-	case SYS_select:
-	case SYS_pselect6:
+	case ARCH_SYS_SELECT:
+	case ARCH_SYS_PSELECT6:
 		return has_timeout(c, 4, false) ? TRACER_SRC_NONE : TRACER_SRC_SELECT;
-	case SYS_epoll_wait:
-	case SYS_epoll_pwait:
+	case ARCH_SYS_EPOLL_WAIT:
+	case ARCH_SYS_EPOLL_PWAIT:
 		return has_timeout(c, 3, true) ? TRACER_SRC_NONE : TRACER_SRC_EPOLL;
-#ifdef SYS_epoll_pwait2
-	case SYS_epoll_pwait2:
+	case ARCH_SYS_EPOLL_PWAIT2:
 		return has_timeout(c, 3, false) ? TRACER_SRC_NONE : TRACER_SRC_EPOLL;
-#endif
-	case SYS_read:
-	case SYS_readv:
-	case SYS_recvfrom:
-	case SYS_recvmsg:
+	case ARCH_SYS_READ:
+	case ARCH_SYS_READV:
+	case ARCH_SYS_RECVFROM:
+	case ARCH_SYS_RECVMSG:
 		*use = TRACER_USE_READ;
 		return TRACER_SRC_FD;
-	case SYS_accept:
-	case SYS_accept4:
+	case ARCH_SYS_ACCEPT:
+	case ARCH_SYS_ACCEPT4:
 		*use = TRACER_USE_ACCEPT;
 		return TRACER_SRC_FD;
 	default:
@@ -102,31 +98,27 @@ bool tracer_wait_fd_may_wake(const struct tracer_wait_fd *fd, enum tracer_wait_u
 /* Waits with no file to look at: decided from the call alone. */
 static struct tracer_wait_verdict decide_call(const struct tracer_wait_call *c)
 {
-	switch (c->nr) {
-	case SYS_futex:
-		if (!tracer_futex_wait_addr(c->nr, c->args))
+	switch (c->sys) {
+	case ARCH_SYS_FUTEX:
+		if (!tracer_futex_wait_addr(c->sys, c->args))
 			return verdict(TRACER_WAIT_NONE, "futex call that does not wait");
 		if (has_timeout(c, 3, false))
 			return verdict(TRACER_WAIT_TIMED, "futex wait with a timeout");
 		return verdict(TRACER_WAIT_FOREVER, "futex wait with no timeout");
-#ifdef SYS_futex_waitv
-	case SYS_futex_waitv:
+	case ARCH_SYS_FUTEX_WAITV:
 		if (has_timeout(c, 3, false))
 			return verdict(TRACER_WAIT_TIMED, "futex_waitv with a timeout");
 		return verdict(TRACER_WAIT_FOREVER, "futex_waitv with no timeout");
-#endif
-	case SYS_nanosleep:
-	case SYS_clock_nanosleep:
+	case ARCH_SYS_NANOSLEEP:
+	case ARCH_SYS_CLOCK_NANOSLEEP:
 		return verdict(TRACER_WAIT_TIMED, "sleeping");
-	case SYS_poll:
-	case SYS_ppoll:
-	case SYS_select:
-	case SYS_pselect6:
-	case SYS_epoll_wait:
-	case SYS_epoll_pwait:
-#ifdef SYS_epoll_pwait2
-	case SYS_epoll_pwait2:
-#endif
+	case ARCH_SYS_POLL:
+	case ARCH_SYS_PPOLL:
+	case ARCH_SYS_SELECT:
+	case ARCH_SYS_PSELECT6:
+	case ARCH_SYS_EPOLL_WAIT:
+	case ARCH_SYS_EPOLL_PWAIT:
+	case ARCH_SYS_EPOLL_PWAIT2:
 		return verdict(TRACER_WAIT_TIMED, "waiting for files with a timeout");
 	default:
 		return verdict(TRACER_WAIT_NONE, "a system call that may return by itself");

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "arch_sys.h"
+
 enum tracer_wait {
 	TRACER_WAIT_NONE = 0,  /* running, or blocked in a way that may end by itself */
 	TRACER_WAIT_TIMED,     /* blocked with a timeout (sleep, timed wait) */
@@ -68,7 +70,7 @@ struct tracer_wait_fd {
 struct tracer_wait_call {
 	char state;            /* /proc stat: only S and D wait */
 	bool in_syscall;
-	long nr;               /* system call number (<sys/syscall.h>) */
+	enum arch_sys sys;     /* the system call (arch_sys.h) */
 	uint64_t args[6];
 	const struct tracer_wait_fd *fds;
 	size_t nfds;
@@ -94,8 +96,8 @@ bool tracer_wait_fd_may_wake(const struct tracer_wait_fd *fd,
 /* The verdict on c (see above). */
 struct tracer_wait_verdict tracer_wait_decide(const struct tracer_wait_call *c);
 
-/* A FUTEX_WAIT-like futex call (nr, args): the address it waits on, else 0. */
-uint64_t tracer_futex_wait_addr(long nr, const uint64_t args[6]);
+/* A FUTEX_WAIT-like futex call (sys, args): the address it waits on, else 0. */
+uint64_t tracer_futex_wait_addr(enum arch_sys sys, const uint64_t args[6]);
 
 /*
  * Who a futex wait waits for.  The words around the futex, as the caller

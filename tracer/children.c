@@ -153,7 +153,7 @@ static int follow_process(tracer *tr, pid_t child, const struct tcb *p,
 		as = tracer_as_add(tr, child, p->as, err);
 	if (!as) {
 		unshare_breakpoints(img, child);
-		ptrace(PTRACE_DETACH, child, 0L, 0L);
+		tracer_restart(child, PTRACE_DETACH, 0, NULL);
 		return rg_error_prefix(err, "cannot follow process %d", child);
 	}
 	sync_breakpoints(as->img, as->memfd, true);
@@ -190,13 +190,13 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err 
 	int rc;
 
 	if (f->stub_ret) {
-		struct user_regs_struct r;
+		arch_regs r;
 
 		/* It was forked from the stub: its copy of the thread goes on
 		 * where the parent will. */
-		if (ptrace(PTRACE_GETREGS, child, 0L, &r) == 0) {
+		if (arch_regs_fetch(child, &r) == 0) {
 			arch_set_pc(&r, f->stub_ret);
-			ptrace(PTRACE_SETREGS, child, 0L, &r);
+			arch_regs_store(child, &r);
 		}
 	}
 	f->as = NULL;
@@ -218,7 +218,7 @@ int tracer_fork_finish(tracer *tr, struct fchild *f, bool follow_shared, rg_err 
 		if (!shared)
 			unshare_breakpoints(img, child);
 		rc = 0;
-		if (ptrace(PTRACE_DETACH, child, 0L, 0L) < 0 && errno != ESRCH)
+		if (tracer_restart_raw(child, PTRACE_DETACH, 0) < 0 && errno != ESRCH)
 			rc = rg_error(err, "cannot detach forked process %d: %s",
 				      child, strerror(errno));
 	}
@@ -276,7 +276,7 @@ int tracer_child_exec(tracer *tr, struct tcb *t, rg_err *err)
 			syscall(SYS_tgkill, t->tgid, tid, t->pending[i].si_signo);
 	}
 	tracer_tcb_drop(tr, t);
-	if (ptrace(PTRACE_DETACH, tid, 0L, (long)sig) < 0 && errno != ESRCH)
+	if (tracer_restart_raw(tid, PTRACE_DETACH, sig) < 0 && errno != ESRCH)
 		return rg_error(err, "cannot let process %d go after its exec: %s",
 				tid, strerror(errno));
 	return 0;
@@ -346,7 +346,7 @@ static void reap_killed(tracer *tr, pid_t tid, long deadline)
 		return;   /* its death, reaped already */
 	while (tracer_wait_until(tr, tid, deadline, &got, &status) == 1 &&
 	       WIFSTOPPED(status))
-		ptrace(PTRACE_CONT, got, 0L, 0L);
+		tracer_restart(got, PTRACE_CONT, 0, NULL);
 }
 
 void tracer_kill_followed(tracer *tr, bool report)

@@ -51,7 +51,7 @@ static bool trap_pending(pid_t tid)
 static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
-	struct user_regs_struct r;
+	arch_regs r;
 	siginfo_t si;
 	uint64_t pc, addr;
 	int sig, event;
@@ -109,7 +109,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 	t->flags |= TCB_HELD;
 	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) < 0)
 		return 0;       /* killed meanwhile, or a group-stop */
-	if (sig == SIGTRAP && si.si_code > 0 && tracer_regs_fetch(tid, &r) == 0) {
+	if (sig == SIGTRAP && si.si_code > 0 && arch_regs_fetch(tid, &r) == 0) {
 		pc = arch_get_pc(&r);
 		addr = arch_bp_from_trap_pc(pc);
 		if ((t->flags & TCB_IN_STUB) && t->as->stub &&
@@ -125,7 +125,7 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 			goto program;           /* the program's own trap */
 		}
 		/* else the single-step of tracer_resume_past */
-		if (tracer_regs_store(tid, &r) < 0)
+		if (arch_regs_store(tid, &r) < 0)
 			return tracer_gone_or_error(err, "cannot set the registers "
 						    "of thread %d: %s", tid,
 						    strerror(errno));
@@ -242,7 +242,7 @@ static bool in_scratch(const struct aspace *as, uint64_t pc)
 
 void tracer_signal_leaves_scratch(tracer *tr, struct tcb *t)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t pc, to;
 	bool unrun;
 
@@ -253,7 +253,7 @@ void tracer_signal_leaves_scratch(tracer *tr, struct tcb *t)
 		return;
 	arch_set_pc(&r, to);
 	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY | TCB_IN_STUB);
-	if (tracer_regs_store(t->tid, &r) < 0)
+	if (arch_regs_store(t->tid, &r) < 0)
 		return;         /* gone: its death follows */
 	/* its trap there at the handler's return is no arrival (step_over) */
 	if (unrun && tracer_bp_find(t->as->img, to)) {
@@ -327,7 +327,7 @@ static int detach_stop_all(tracer *tr, bool children, rg_err *err)
 static int detach_clean(tracer *tr, bool children, rg_err *err)
 {
 	struct image *img = TRACER_MAIN_AS(tr)->img;
-	struct user_regs_struct r;
+	arch_regs r;
 	size_t i;
 	int rc = 0;
 
@@ -340,16 +340,16 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 			continue;
 		/* held at a breakpoint: its PC at the breakpoint's instruction */
 		tracer_regs_sync(t);
-		if (tracer_regs_fetch(t->tid, &r) < 0)
+		if (arch_regs_fetch(t->tid, &r) < 0)
 			continue;
 		/* inside a pad's when: condition: out to its trap path, which
 		 * becomes the way on once the pads are let go (pad.c) */
 		if (tracer_pad_leave_cond(t->as->img, &r))
-			tracer_regs_store(t->tid, &r);
+			arch_regs_store(t->tid, &r);
 		pc = detach_pc(t, arch_get_pc(&r), &unrun);
 		if (pc != arch_get_pc(&r)) {
 			arch_set_pc(&r, pc);
-			tracer_regs_store(t->tid, &r);
+			arch_regs_store(t->tid, &r);
 		}
 	}
 	/* pads: none traps any more, and the program's bytes are back (every
@@ -398,10 +398,8 @@ static int detach_let_go(tracer *tr, bool children, rg_err *err)
 		if (!detach_takes(t, children))
 			continue;
 		/* a signal its stop was delivering goes with the detach */
-		if (ptrace(PTRACE_DETACH, t->tid, 0L, (long)t->detach_sig) < 0 &&
-		    errno != ESRCH)
-			rc = rg_error(err, "cannot detach thread %d: %s",
-				      t->tid, strerror(errno));
+		if (tracer_restart(t->tid, PTRACE_DETACH, t->detach_sig, err) < 0)
+			rc = -1;
 		/* signals kept while it stepped past a line: pending again */
 		for (int k = 0; k < t->npending; k++)
 			syscall(SYS_tgkill, t->tgid, t->tid, t->pending[k].si_signo);

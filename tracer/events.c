@@ -201,7 +201,7 @@ static int handle_exec(tracer *tr, struct tcb *t, rg_err *err)
 
 static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t pc, addr;
 	struct bp *b;
 	struct pad *p;
@@ -216,7 +216,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		/* Back from a displaced syscall (tracer_step_over). */
 		t->flags &= ~(TCB_IN_STUB | TCB_REGS);
 		arch_set_pc(&r, t->stub_ret);
-		if (tracer_regs_store(t->tid, &r) < 0)
+		if (arch_regs_store(t->tid, &r) < 0)
 			return tracer_gone_or_error(err, "cannot set the registers "
 						    "of thread %d: %s", t->tid,
 						    strerror(errno));
@@ -253,7 +253,7 @@ static int handle_sigtrap(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err
 		/* It trapped before the int3 was taken out: run the real byte. */
 		t->flags &= ~TCB_REGS;
 		arch_set_pc(&r, addr);
-		if (tracer_regs_store(t->tid, &r) < 0)
+		if (arch_regs_store(t->tid, &r) < 0)
 			return tracer_gone_or_error(err, "cannot set the registers "
 						    "of thread %d: %s", t->tid,
 						    strerror(errno));
@@ -271,7 +271,7 @@ pass:
  * Is this SIGTRAP stop the int3 of one of our breakpoints, for sure, with no
  * PTRACE_GETSIGINFO (one system call less per hit)?  Only when the PC after
  * the trap lies inside the breakpoint's original instruction
- * (arch_trap_pc_inside: on x86_64, an instruction longer than the int3):
+ * (arch_trap_pc_inside: an instruction longer than the breakpoint):
  * that is never an instruction boundary, so no other stop can have that PC
  * (a SIGTRAP the program sends itself is delivered at a boundary, its own
  * trap flag stops after a whole instruction).  A one-byte instruction, or
@@ -280,7 +280,7 @@ pass:
  */
 static bool surely_our_trap(struct tcb *t)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	const struct bp *b;
 
 	if (tracer_stepping(t) || (t->flags & TCB_IN_STUB) || tracer_regs_read(t, &r) < 0)
@@ -562,7 +562,7 @@ bool tracer_status_forget(tracer *tr, pid_t tid)
 		if (tr->raw[i].tid != tid)
 			continue;
 		if (WIFSTOPPED(tr->raw[i].status))
-			ptrace(PTRACE_CONT, tid, 0L, 0L);
+			tracer_restart(tid, PTRACE_CONT, 0, NULL);
 		else
 			dead = true;
 		memmove(&tr->raw[i], &tr->raw[i + 1], (tr->nraw - i - 1) * sizeof(*tr->raw));

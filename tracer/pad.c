@@ -98,7 +98,7 @@ const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t
 	*ninsn = 0;
 	while (len < ARCH_JMP_LEN) {
 		if (*ninsn && !more)
-			return "its first instruction is shorter than 5 bytes";
+			return "its first instruction is shorter than " ARCH_JMP_LEN_TEXT " bytes";
 		if (len >= n || arch_decode(a, code + len, n - len, site + len,
 					    &insn[*ninsn], &e) < 0)
 			return "its instructions cannot be decoded";
@@ -117,8 +117,8 @@ const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t
 		if (m == ARCH_PAD_NEVER)
 			return why;
 		if (m == ARCH_PAD_ENDS && i + 1 < *ninsn)
-			return "a jump, call or return in its first 5 bytes is followed by "
-			       "more of them";
+			return "a jump, call or return in its first " ARCH_JMP_LEN_TEXT
+			       " bytes is followed by more of them";
 	}
 	return NULL;
 }
@@ -133,7 +133,7 @@ const char *tracer_pad_pun_cover(arch *a, uint64_t site, const uint8_t *code, si
 
 	*ninsn = 0;
 	if (n < ARCH_JMP_LEN)
-		return "its first 5 bytes are not all code";
+		return "its first " ARCH_JMP_LEN_TEXT " bytes are not all code";
 	while (len < ARCH_JMP_LEN && *ninsn < PAD_INSNS_MAX) {
 		int m;
 
@@ -157,27 +157,9 @@ const char *tracer_pad_pun_cover(arch *a, uint64_t site, const uint8_t *code, si
 		if (arch_decode(a, code + off, n - off, site + off, &in, &e) < 0)
 			return "the code behind its short instructions cannot be decoded";
 		if ((in.flags & ARCH_INSN_CALL) && off + in.len < ARCH_JMP_LEN)
-			return "a call in its first 5 bytes returns inside them";
+			return "a call in its first " ARCH_JMP_LEN_TEXT " bytes returns inside them";
 	}
 	return NULL;
-}
-
-bool tracer_pad_pun_window(uint64_t site, const uint8_t code[ARCH_JMP_LEN], size_t len,
-			   uint64_t *lo, uint64_t *hi)
-{
-	uint32_t fixed = 0;
-	int64_t rel;
-
-	RG_ASSERT(len >= 1 && len < ARCH_JMP_LEN);
-	for (size_t j = len; j < ARCH_JMP_LEN; j++)
-		fixed |= (uint32_t)code[j] << (8 * (j - 1));
-	/* the top byte is fixed: the free low ones never change the sign */
-	rel = (int32_t)fixed;
-	if (rel < 0 && (uint64_t)-rel > site + ARCH_JMP_LEN)
-		return false;   /* below address 0 (an executable linked low) */
-	*lo = site + ARCH_JMP_LEN + (uint64_t)rel;
-	*hi = *lo + ((1ULL << (8 * (len - 1))) - 1);
-	return true;
 }
 
 const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, size_t n,
@@ -193,7 +175,7 @@ const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, siz
 			return "its function has a jump whose target cannot be told (a jump table)";
 		if ((in.flags & ARCH_INSN_RELBRANCH) && in.target > site &&
 		    in.target < site + covered)
-			return "the line's first 5 bytes hold a jump target";
+			return "the line's first " ARCH_JMP_LEN_TEXT " bytes hold a jump target";
 	}
 	return NULL;
 }
@@ -253,7 +235,7 @@ static const char *span_clash(const struct image *img, uint64_t site, size_t cov
 	     i < img->nbps && img->bps[i].addr < site + span; i++)
 		if (img->bps[i].addr < site + covered ||
 		    !tracer_pad_find(img, img->bps[i].addr))
-			return "another breakpoint is inside its first 5 bytes";
+			return "another breakpoint is inside its first " ARCH_JMP_LEN_TEXT " bytes";
 	for (size_t i = 0; i < img->npads; i++) {
 		const struct pad *q = &img->pads[i];
 
@@ -299,7 +281,7 @@ static const char *pun_refusal(tracer *tr, struct aspace *as, struct bp *b,
 /*
  * Why b's instruction (and those after it the jump covers: insn[], *ninsn)
  * cannot be moved to a pad, or NULL; *pun when the jump is one over fewer
- * than 5 bytes of instructions (tracer_pad_pun_cover).
+ * than ARCH_JMP_LEN bytes of instructions (tracer_pad_pun_cover).
  */
 static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 				const tracer_pad_req *req,
@@ -320,7 +302,7 @@ static const char *site_refusal(tracer *tr, struct aspace *as, struct bp *b,
 	/* another function (a second entry point, a call or jump from
 	 * elsewhere in the object) may enter the bytes the jump takes */
 	if (!why && b->addr + insn_bytes(insn, *ninsn) > req->fence)
-		why = "code elsewhere in the program enters its first 5 bytes (a symbol, "
+		why = "code elsewhere in the program enters its first " ARCH_JMP_LEN_TEXT " bytes (a symbol, "
 		      "a jump or call target)";
 	if (!why && *ninsn > 1)
 		why = jumps_into(tr, as, b->addr, insn_bytes(insn, *ninsn), req->fn, req->nfn);
@@ -391,7 +373,7 @@ int tracer_pad_make(tracer *tr, const tracer_pad_req *preq, const char **why,
 	if (pun) {
 		uint64_t lo, hi;
 
-		rc = tracer_pad_pun_window(addr, now, covered, &lo, &hi)
+		rc = arch_pad_pun_window(addr, now, covered, &lo, &hi)
 			     ? tracer_scratch_pun(tr, t, addr, lo, hi, &ap.at, &ap.table, err) : 1;
 	} else {
 		rc = tracer_scratch_pad(tr, t, b, &ap.at, &ap.table, err);
@@ -600,7 +582,7 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond
 	struct aspace *as = TRACER_MAIN_AS(tr);
 	struct pad *p = tracer_pad_find(as->img, addr);
 	struct tcb *t = tracer_tcb_find(tr, tid);
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t key, sp, lo = 0, hi = 0, buf[3];
 	long i;
 
@@ -759,11 +741,11 @@ void tracer_pad_thread_exiting(tracer *tr, struct tcb *t)
 void tracer_pad_child_shares(tracer *tr, struct tcb *parent)
 {
 	struct aspace *as = parent->as;
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t key;
 
 	if (!as || as != TRACER_MAIN_AS(tr) || !as->img->npads ||
-	    tracer_regs_fetch(parent->tid, &r) < 0)
+	    arch_regs_fetch(parent->tid, &r) < 0)
 		return;
 	key = arch_thread_pointer(&r);
 	for (size_t k = 0; key && k < as->img->npads; k++)
@@ -817,7 +799,7 @@ bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site)
 
 int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 
 	if (tracer_regs_read(t, &r) < 0)
 		return tracer_gone_or_error(err, "cannot read the registers of thread %d: %s",
@@ -854,7 +836,7 @@ static const struct pad *cond_pad(const struct image *img, uint64_t pc)
 	return NULL;
 }
 
-bool tracer_pad_leave_cond(const struct image *img, struct user_regs_struct *r)
+bool tracer_pad_leave_cond(const struct image *img, arch_regs *r)
 {
 	uint64_t pc = arch_get_pc(r);
 	const struct pad *p = cond_pad(img, pc);
@@ -875,12 +857,12 @@ bool tracer_pad_leave_cond(const struct image *img, struct user_regs_struct *r)
 
 bool tracer_pad_cond_fault(struct tcb *t, int sig, const siginfo_t *si)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 
 	if (!t->as || !t->as->img->npads || !tracer_is_sync_fault(sig, si) ||
-	    tracer_regs_fetch(t->tid, &r) < 0 || !tracer_pad_leave_cond(t->as->img, &r))
+	    arch_regs_fetch(t->tid, &r) < 0 || !tracer_pad_leave_cond(t->as->img, &r))
 		return false;
 	/* the trap follows: an arrival; the tracer's own evaluation of the
 	 * condition meets the fault and reports it */
-	return tracer_regs_store(t->tid, &r) == 0;
+	return arch_regs_store(t->tid, &r) == 0;
 }

@@ -7,6 +7,7 @@
  * the tracer has; it never stops the thread.
  */
 #include "procstate.h"
+#include "arch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,7 +24,6 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -105,6 +105,7 @@ void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st)
 	    nr >= 0) {
 		st->in_syscall = true;
 		st->nr = nr;
+		st->sys = arch_sys_of(nr);
 		for (int i = 0; i < 6; i++)
 			st->args[i] = a[i];
 		st->sp = a[6];
@@ -119,16 +120,16 @@ bool tracer_tstate_sleeps(const tracer_tstate *st)
 
 uint64_t tracer_tstate_futex(const tracer_tstate *st)
 {
-	return st->in_syscall ? tracer_futex_wait_addr(st->nr, st->args) : 0;
+	return st->in_syscall ? tracer_futex_wait_addr(st->sys, st->args) : 0;
 }
 
 /*
- * glibc's pthread_mutex_t on x86_64 (struct __pthread_mutex_s): int __lock
- * (the futex word: 0 free, 1 locked, 2 locked with waiters); unsigned
- * __count; int __owner, the owner's tid, at offset 8.  The one place
- * racegate knows it.
+ * glibc's pthread_mutex_t (struct __pthread_mutex_s): int __lock (the
+ * futex word: 0 free, 1 locked, 2 locked with waiters) at 0; int __owner,
+ * the owner's tid, where the architecture's layout puts it (arch_defs.h).
+ * The one place racegate reads it.
  */
-#define MUTEX_OWNER_OFF 8
+#define MUTEX_OWNER_OFF ARCH_GLIBC_MUTEX_OWNER_OFF
 
 static bool peek(pid_t pid, uint64_t addr, void *buf, size_t len);
 
@@ -158,14 +159,15 @@ bool tracer_mutex_owner(pid_t pid, uint64_t mutex, pid_t *owner)
 }
 
 /*
- * glibc's pthread_rwlock_t on x86_64 (struct __pthread_rwlock_arch_t,
- * glibc 2.25 on): unsigned __readers at 0, whose bit 0 is the write phase,
- * bit 1 "write-locked" and bits 3 and up the readers; int __cur_writer at
- * 24, the tid of the writer that holds it (set once it has it, 0 after).
+ * glibc's pthread_rwlock_t (struct __pthread_rwlock_arch_t, glibc 2.25 on):
+ * unsigned __readers at 0, whose bit 0 is the write phase, bit 1
+ * "write-locked" and bits 3 and up the readers; int __cur_writer, the tid
+ * of the writer that holds it (set once it has it, 0 after), where the
+ * architecture's layout puts it (arch_defs.h).
  */
 #define RWLOCK_WRPHASE 1u
 #define RWLOCK_READER_SHIFT 3
-#define RWLOCK_CUR_WRITER_OFF 24
+#define RWLOCK_CUR_WRITER_OFF ARCH_GLIBC_RWLOCK_WRITER_OFF
 
 bool tracer_rwlock_read(pid_t pid, uint64_t rw, tracer_rwlock *out)
 {
@@ -200,11 +202,8 @@ bool tracer_barrier_read(pid_t pid, uint64_t bar, unsigned *waiting, unsigned *c
 	return true;
 }
 
-/*
- * glibc's pthread_spinlock_t on x86_64: an int that pthread_spin_init and
- * _unlock set to 1 and _lock decrements, spinning while it is not above 0
- * (the generic C version uses 0 for free; x86 has its own assembly).
- */
+/* glibc's pthread_spinlock_t: an int whose free value is the
+ * architecture's (arch_glibc_spin_taken). */
 bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken)
 {
 	int32_t v = 0;
@@ -212,13 +211,14 @@ bool tracer_spin_taken(pid_t pid, uint64_t lock, bool *taken)
 	*taken = false;
 	if (!peek(pid, lock, &v, sizeof(v)))
 		return false;
-	*taken = v <= 0;
+	*taken = arch_glibc_spin_taken(v);
 	return true;
 }
 
 /*
- * glibc's sem_t on x86_64 (struct new_sem with 64-bit atomics): uint64_t
- * data, the count in its low 32 bits and the waiters in the high ones.
+ * glibc's sem_t on a 64-bit machine with 64-bit atomics (struct new_sem):
+ * uint64_t data, the count in its low 32 bits and the waiters in the high
+ * ones.
  */
 bool tracer_sem_value(pid_t pid, uint64_t sem, unsigned *value)
 {
@@ -607,7 +607,7 @@ static bool gather_epoll(struct gathered *g, int epfd)
 
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
 {
-	struct tracer_wait_call c = { st->state, st->in_syscall, st->nr,
+	struct tracer_wait_call c = { st->state, st->in_syscall, st->sys,
 				      { 0 }, NULL, 0, true };
 	struct gathered g = { .pid = pid };
 	enum tracer_wait_src src = TRACER_SRC_NONE;
@@ -633,47 +633,17 @@ enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
 
 const char *tracer_syscall_name(long nr, char *buf, size_t len)
 {
-	static const struct { long nr; const char *name; } names[] = {
-		{ SYS_read, "read" }, { SYS_readv, "readv" }, { SYS_write, "write" },
-		{ SYS_futex, "futex" }, { SYS_nanosleep, "nanosleep" },
-		{ SYS_clock_nanosleep, "clock_nanosleep" }, { SYS_poll, "poll" },
-		{ SYS_ppoll, "ppoll" }, { SYS_select, "select" },
-		{ SYS_pselect6, "pselect6" }, { SYS_epoll_wait, "epoll_wait" },
-		{ SYS_epoll_pwait, "epoll_pwait" }, { SYS_recvfrom, "recvfrom" },
-		{ SYS_recvmsg, "recvmsg" }, { SYS_accept, "accept" },
-		{ SYS_accept4, "accept4" }, { SYS_wait4, "wait4" },
-		{ SYS_waitid, "waitid" }, { SYS_pause, "pause" },
-		{ SYS_rt_sigsuspend, "rt_sigsuspend" },
-		{ SYS_rt_sigtimedwait, "rt_sigtimedwait" }, { SYS_flock, "flock" },
-		{ SYS_fcntl, "fcntl" }, { SYS_connect, "connect" },
-		{ SYS_sched_yield, "sched_yield" },
-		/* others a thread may be found in, by hand or by its libc */
-		{ SYS_openat, "openat" }, { SYS_open, "open" },
-		{ SYS_execve, "execve" }, { SYS_execveat, "execveat" },
-		{ SYS_vfork, "vfork" }, { SYS_clone, "clone" },
-		{ SYS_writev, "writev" }, { SYS_sendto, "sendto" },
-		{ SYS_sendmsg, "sendmsg" }, { SYS_msgrcv, "msgrcv" },
-		{ SYS_msgsnd, "msgsnd" }, { SYS_semop, "semop" },
-		{ SYS_semtimedop, "semtimedop" },
-		{ SYS_mq_timedreceive, "mq_timedreceive" },
-		{ SYS_mq_timedsend, "mq_timedsend" },
-		{ SYS_kill, "kill" }, { SYS_tgkill, "tgkill" }, { SYS_tkill, "tkill" },
-		{ SYS_rt_sigprocmask, "rt_sigprocmask" }, { SYS_getpid, "getpid" },
-		{ SYS_gettid, "gettid" }, { SYS_mmap, "mmap" },
-		{ SYS_munmap, "munmap" }, { SYS_exit, "exit" },
-		{ SYS_exit_group, "exit_group" }, { SYS_close, "close" },
-	};
+	const char *name = arch_sys_name(arch_sys_of(nr));
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].nr == nr)
-			return names[i].name;
+	if (name)
+		return name;
 	snprintf(buf, len, "syscall %ld", nr);
 	return buf;
 }
 
 bool tracer_syscall_reads_fd(long nr)
 {
-	struct tracer_wait_call c = { .nr = nr };
+	struct tracer_wait_call c = { .sys = arch_sys_of(nr) };
 	enum tracer_wait_use use;
 
 	/* blocked.c's list of the calls that wait on the fd in args[0] */
@@ -686,11 +656,11 @@ bool tracer_tstate_waits_child(const tracer_tstate *st, pid_t *child)
 
 	if (!st->in_syscall || (st->state != 'S' && st->state != 'D'))
 		return false;
-	if (st->nr == SYS_wait4 && !(st->args[2] & WNOHANG_)) {
+	if (st->sys == ARCH_SYS_WAIT4 && !(st->args[2] & WNOHANG_)) {
 		*child = (pid_t)(int)st->args[0];
 		return *child > 0 || *child == -1;
 	}
-	if (st->nr == SYS_waitid && !(st->args[3] & WNOHANG_) &&
+	if (st->sys == ARCH_SYS_WAITID && !(st->args[3] & WNOHANG_) &&
 	    (st->args[0] == P_ALL_ || st->args[0] == P_PID_)) {
 		*child = st->args[0] == P_ALL_ ? -1 : (pid_t)(int)st->args[1];
 		return *child != 0;

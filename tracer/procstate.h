@@ -22,7 +22,8 @@ typedef struct tracer_tstate {
 	pid_t tid;
 	char state;            /* /proc stat: R S D T t Z X, or 0 when the thread is gone */
 	bool in_syscall;       /* stopped inside a system call (nr, args valid) */
-	long nr;               /* system call number (x86_64) */
+	long nr;               /* system call number, the architecture's */
+	enum arch_sys sys;     /* which call that is (ARCH_SYS_NONE: one racegate does not know) */
 	uint64_t args[6];
 	uint64_t sp, pc;       /* user stack pointer and PC at the system call */
 	unsigned long long runs; /* times scheduled in: changes whenever it runs */
@@ -77,8 +78,7 @@ int tracer_backtrace(tracer *tr, pid_t tid, uint64_t *pcs, size_t max,
 
 /*
  * Who st's futex wait (tracer_tstate_futex) waits for (blocked.h): the
- * words are read from pid's memory as glibc (x86_64) lays out a
- * pthread_mutex_t; *who is the owner or the joined thread.
+ * words are read from pid's memory as glibc lays out a pthread_mutex_t; *who is the owner or the joined thread.
  */
 enum tracer_futex_kind tracer_tstate_futex_on(pid_t pid, const tracer_tstate *st,
 					      pid_t *who);

@@ -133,7 +133,7 @@ void tracer_ranges_free(tracer *tr, struct tcb *t, bool put)
 int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 {
 	struct range *rg = t->range;
-	struct user_regs_struct r;
+	arch_regs r;
 	struct arch_insn insn;
 	uint8_t code[ARCH_MAX_INSN];
 	rg_err derr = RG_ERR_INIT;
@@ -227,9 +227,9 @@ int tracer_range_wait_signal(tracer *tr, struct tcb *t, uint64_t pc, uint64_t sp
  */
 int tracer_range_signal(tracer *tr, struct tcb *t, const siginfo_t *si, rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 
-	if (tracer_regs_fetch(t->tid, &r) < 0)
+	if (arch_regs_fetch(t->tid, &r) < 0)
 		return 0;               /* gone: its exit follows */
 	if (!tracer_is_sync_fault(si->si_signo, si))
 		return tracer_range_wait_signal(tr, t, arch_get_pc(&r), arch_get_sp(&r),

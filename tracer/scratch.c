@@ -2,14 +2,15 @@
  * Scratch pages, and the maps they are placed by.  See tracer.h for the
  * contract, tracer_priv.h for the page layout.
  *
- * A displaced instruction needs a place within 2 GiB of its own address (a
- * RIP-relative operand must still reach its target) that no thread of the
- * program ever executes.  The first page is mapped at the exec stop, when
- * the process is single-threaded, by writing a few instructions over the
- * current one, running them, and putting the bytes back.  It starts with a
- * "syscall; int3" stub, so later pages (near shared libraries) are mapped by
- * making the stopped thread that needs one run the stub: that is safe while
- * other threads run, because none of them executes the stub.
+ * A displaced instruction needs a place within reach of its own address
+ * (ARCH_NEAR_REACH: a PC-relative operand must still reach its target) that
+ * no thread of the program ever executes.  The first page is mapped at the
+ * exec stop, when the process is single-threaded, by writing a few
+ * instructions over the current one, running them, and putting the bytes
+ * back.  It starts with a stub (a system call, then a breakpoint:
+ * arch_stub), so later pages (near shared libraries) are mapped by making
+ * the stopped thread that needs one run the stub: that is safe while other
+ * threads run, because none of them executes the stub.
  *
  * A page has one slot: steps are synchronous (tracer_step_over waits for the
  * one thread it steps), so one thread at a time uses a slot.  The pages are
@@ -22,28 +23,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-/* How far a slot may be from the code (and from a RIP-relative operand's
- * target): the reach of a signed 32-bit displacement, minus a margin. */
-#define REACH ((1ULL << 31) - 2 * PAGE)
+/* How far a slot may be from the code (and from a PC-relative operand's
+ * target): the reach of the architecture's displacement, minus a margin. */
+#define REACH (ARCH_NEAR_REACH - 2 * PAGE)
 /*
  * What a pad's page leaves free above the brk heap's start.  malloc takes
  * its memory elsewhere (mmap) once the heap meets a mapping; a program
  * that calls sbrk itself would see it fail.  The kernel starts the heap
- * at a random offset above the executable (up to 1 GiB on x86-64 since
- * Linux 6.x), so whether a window above the executable is free varies
+ * at a random offset above the executable (up to 1 GiB on some
+ * architectures since Linux 6.x), so whether a window above the executable is free varies
  * from run to run; below it, it does not.
  */
 #define BRK_ROOM (256ULL << 20)
 /* Lowest address mmap accepts by default (vm.mmap_min_addr). */
 #define LOWEST_MAP 0x10000ULL
-#define HIGHEST_MAP 0x7ffffffff000ULL
+#define HIGHEST_MAP ARCH_USER_TOP
 
 int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err)
 {
@@ -247,18 +247,19 @@ static void signals_back(const struct tcb *t, uint64_t old)
  * Returns 0 and the result in *ret, 1 if the thread died (its status is
  * queued), -1 on error.
  */
-static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
+static int run_syscall(tracer *tr, struct tcb *t, enum inject how, enum arch_sys call,
 		       uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		       uint64_t a4, uint64_t a5, int64_t *ret, rg_err *err)
 {
-	struct user_regs_struct saved, r;
+	long nr = arch_sys_nr(call);
+	arch_regs saved, r;
 	uint8_t code[ARCH_INJECT_LEN], old[ARCH_INJECT_LEN];
 	uint64_t start, trap_pc, mask = 0;
 	int status, rc = 0;
 	bool rejoin = false, at_exec = how != INJECT_STUB, quiet = false;
 
 	tracer_regs_sync(t);
-	if (tracer_regs_fetch(t->tid, &saved) < 0)
+	if (arch_regs_fetch(t->tid, &saved) < 0)
 		return rg_error(err, "cannot read the registers of thread %d: %s",
 				t->tid, strerror(errno));
 	r = saved;
@@ -282,7 +283,7 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 	 * one at our code; the saved registers restart it afterwards */
 	if (how == INJECT_STOPPED)
 		arch_set_no_restart(&r);
-	if (tracer_regs_store(t->tid, &r) < 0) {
+	if (arch_regs_store(t->tid, &r) < 0) {
 		rc = rg_error(err, "cannot set the registers of thread %d: %s",
 			      t->tid, strerror(errno));
 		goto out;
@@ -291,9 +292,8 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 	for (;;) {
 		siginfo_t si;
 
-		if (ptrace(PTRACE_CONT, t->tid, 0L, 0L) < 0 && errno != ESRCH) {
-			rc = rg_error(err, "cannot resume thread %d: %s",
-				      t->tid, strerror(errno));
+		if (tracer_restart(t->tid, PTRACE_CONT, 0, err) < 0) {
+			rc = -1;
 			goto out;
 		}
 		if (tracer_wait_tid(t->tid, &status) < 0) {
@@ -313,7 +313,7 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 		if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0)
 			continue;
 		if (WSTOPSIG(status) == SIGTRAP && si.si_code == SI_KERNEL &&
-		    tracer_regs_fetch(t->tid, &r) == 0 && arch_get_pc(&r) == trap_pc)
+		    arch_regs_fetch(t->tid, &r) == 0 && arch_get_pc(&r) == trap_pc)
 			break;
 		if (t->npending < PENDING_MAX)
 			t->pending[t->npending++] = si;
@@ -323,7 +323,7 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, long nr,
 	*ret = arch_syscall_result(&r);
 	if (how == INJECT_EXEC)
 		arch_set_exec_return(&saved);
-	if (tracer_regs_store(t->tid, &saved) < 0)
+	if (arch_regs_store(t->tid, &saved) < 0)
 		rc = rg_error(err, "cannot restore the registers of thread %d: %s",
 			      t->tid, strerror(errno));
 out:
@@ -355,7 +355,7 @@ static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot,
 
 		if (last && how == INJECT_STUB)
 			break;
-		rc = run_syscall(tr, t, how, SYS_mmap, last ? 0 : cand[i], PAGE, prot,
+		rc = run_syscall(tr, t, how, ARCH_SYS_MMAP, last ? 0 : cand[i], PAGE, prot,
 				 MAP_PRIVATE | MAP_ANONYMOUS |
 				 (last ? 0 : MAP_FIXED_NOREPLACE),
 				 (uint64_t)-1, 0, &res, err);
@@ -458,7 +458,7 @@ int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err)
 		struct scratch *sp = &as->pages[as->npages - 1];
 		int64_t res = 0;
 
-		rc = run_syscall(tr, t, INJECT_STOPPED, SYS_munmap, sp->base, PAGE,
+		rc = run_syscall(tr, t, INJECT_STOPPED, ARCH_SYS_MUNMAP, sp->base, PAGE,
 				 0, 0, 0, 0, &res, err);
 		if (rc > 0)
 			return rg_error(err, "thread %d died while racegate's scratch "
@@ -473,7 +473,7 @@ int tracer_scratch_unmap(tracer *tr, struct tcb *t, rg_err *err)
 	while (as->ndata) {
 		int64_t res = 0;
 
-		rc = run_syscall(tr, t, INJECT_STOPPED, SYS_munmap,
+		rc = run_syscall(tr, t, INJECT_STOPPED, ARCH_SYS_MUNMAP,
 				 as->data[as->ndata - 1].base, PAGE, 0, 0, 0, 0, &res, err);
 		if (rc)
 			return rc < 0 ? -1 : rg_error(err, "thread %d died while racegate's "
@@ -537,7 +537,7 @@ int tracer_scratch_slot(tracer *tr, struct tcb *t, const struct bp *b,
 
 	if (rc == 2)
 		return rg_error(err, "cannot step over the breakpoint at 0x%llx: "
-				"no free page within 2 GiB of it",
+				"no free page within " ARCH_NEAR_REACH_TEXT " of it",
 				(unsigned long long)b->addr);
 	return rc;
 }
@@ -685,7 +685,7 @@ int tracer_scratch_pun(tracer *tr, struct tcb *t, uint64_t site, uint64_t lo,
 		return 1;
 	first = at & ~(PAGE - 1);
 	end = (at + PAD_CODE_MAX + PAGE - 1) & ~(PAGE - 1);
-	rc = run_syscall(tr, t, INJECT_STUB, SYS_mmap, first, end - first,
+	rc = run_syscall(tr, t, INJECT_STUB, ARCH_SYS_MMAP, first, end - first,
 			 PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
 			 (uint64_t)-1, 0, &res, err);
 	if (rc)
@@ -694,7 +694,7 @@ int tracer_scratch_pun(tracer *tr, struct tcb *t, uint64_t site, uint64_t lo,
 		return 1;       /* mapped by another thread since the maps were read */
 	if ((uint64_t)res != first) {
 		/* a kernel that takes MAP_FIXED_NOREPLACE as a hint put it elsewhere */
-		run_syscall(tr, t, INJECT_STUB, SYS_munmap, (uint64_t)res, end - first,
+		run_syscall(tr, t, INJECT_STUB, ARCH_SYS_MUNMAP, (uint64_t)res, end - first,
 			    0, 0, 0, 0, &res, NULL);
 		return 1;
 	}

@@ -168,7 +168,7 @@ int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 	own_trap = !memcmp(&b->orig, arch_bp_insn, ARCH_BP_LEN);
 	if ((pad = tracer_pad_find(img, addr))) {
 		/*
-		 * Its jump stays (threads may be on it; taking 5 bytes out
+		 * Its jump stays (threads may be on it; taking its bytes out
 		 * while they run is not safe): the pad is off, every hit
 		 * passes, and a trap it made before is let go (pad.c).
 		 */
@@ -335,7 +335,7 @@ static int oot_make(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
  */
 static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	int rc;
 
 	if (!tracer_as_oot(t->as, b->addr) && (rc = oot_make(tr, t, b, err)) != 0)
@@ -348,7 +348,7 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 					    t->tid, strerror(errno));
 	t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
 	arch_set_pc(&r, tracer_as_oot(t->as, b->addr));
-	if (tracer_regs_store(t->tid, &r) < 0)
+	if (arch_regs_store(t->tid, &r) < 0)
 		return tracer_gone_or_error(err,
 					    "cannot set the registers of thread %d: %s",
 					    t->tid, strerror(errno));
@@ -359,16 +359,16 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
  * breakpoint's address; if its handler returns, the line is reached again. */
 void tracer_oot_fault(struct tcb *t, int sig, const siginfo_t *si)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t pc, site;
 
-	if (!tracer_is_sync_fault(sig, si) || tracer_regs_fetch(t->tid, &r) < 0)
+	if (!tracer_is_sync_fault(sig, si) || arch_regs_fetch(t->tid, &r) < 0)
 		return;
 	pc = arch_get_pc(&r);
 	if (t->as && tracer_pad_fault_pc(t->as->img, pc, &site)) {
 		/* the instruction a pad runs: as if at the site (pad.c) */
 		arch_set_pc(&r, site);
-		if (tracer_regs_store(t->tid, &r) == 0) {
+		if (arch_regs_store(t->tid, &r) == 0) {
 			t->flags |= TCB_REARRIVAL;
 			t->rearrival_addr = site;
 		}
@@ -377,7 +377,7 @@ void tracer_oot_fault(struct tcb *t, int sig, const siginfo_t *si)
 	for (size_t i = 0; t->as && i < t->as->img->nbps; i++)
 		if (tracer_as_oot(t->as, t->as->img->bps[i].addr) == pc) {
 			arch_set_pc(&r, t->as->img->bps[i].addr);
-			if (tracer_regs_store(t->tid, &r) == 0) {
+			if (arch_regs_store(t->tid, &r) == 0) {
 				t->flags |= TCB_REARRIVAL;
 				t->rearrival_addr = t->as->img->bps[i].addr;
 			}
@@ -407,13 +407,13 @@ static int step_decode(tracer *tr, const struct tcb *t, struct bp *b, rg_err *er
  * (events.c) sends it on from the int3.
  */
 static int step_in_stub(tracer *tr, struct tcb *t, const struct bp *b,
-			struct user_regs_struct *r, rg_err *err)
+			arch_regs *r, rg_err *err)
 {
 	if (!t->as->stub)
 		return rg_error(err, "cannot step over the system call at 0x%llx: "
 				"no scratch page", (unsigned long long)b->addr);
 	arch_set_pc(r, t->as->stub);
-	if (tracer_regs_store(t->tid, r) < 0)
+	if (arch_regs_store(t->tid, r) < 0)
 		return tracer_gone_or_error(err, "cannot set the registers "
 					    "of thread %d: %s", t->tid,
 					    strerror(errno));
@@ -433,7 +433,7 @@ static int step_in_stub(tracer *tr, struct tcb *t, const struct bp *b,
 static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
 		      uint64_t *slot, rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	uint8_t code[ARCH_MAX_INSN + ARCH_BP_LEN];
 	struct scratch *sp = NULL;
 	int rc;
@@ -453,10 +453,10 @@ static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
 		sp->slot_owner = b->addr;
 	}
 	/* tracer_scratch_slot may have run the stub: the registers are read again. */
-	if (tracer_regs_fetch(t->tid, &r) < 0)
+	if (arch_regs_fetch(t->tid, &r) < 0)
 		return 1;
 	arch_set_pc(&r, *slot);
-	if (tracer_regs_store(t->tid, &r) < 0)
+	if (arch_regs_store(t->tid, &r) < 0)
 		return tracer_gone_or_error(err, "cannot set the registers "
 					    "of thread %d: %s", t->tid,
 					    strerror(errno)) < 0 ? -1 : 1;
@@ -466,10 +466,10 @@ static int slot_enter(tracer *tr, struct tcb *t, const struct bp *b,
 /* The instruction faulted in the slot: the fault is the program's, at the
  * breakpoint's address (see tracer_step_over). */
 static int slot_fault(tracer *tr, struct tcb *t, uint64_t orig, uint64_t slot,
-		      struct user_regs_struct *r, int sig, bool rejoin, rg_err *err)
+		      arch_regs *r, int sig, bool rejoin, rg_err *err)
 {
 	arch_set_pc(r, arch_get_pc(r) - slot + orig);
-	tracer_regs_store(t->tid, r);
+	arch_regs_store(t->tid, r);
 	t->flags |= TCB_REARRIVAL;
 	t->rearrival_addr = orig;
 	if (tracer_stepping(t))
@@ -492,12 +492,12 @@ static int slot_fault(tracer *tr, struct tcb *t, uint64_t orig, uint64_t slot,
  * step is simply done again (TCB_SIG_RETURN, or the range's wait).
  */
 static int slot_signal(tracer *tr, struct tcb *t, uint64_t orig,
-		       struct user_regs_struct *r, int sig, bool rejoin, rg_err *err)
+		       arch_regs *r, int sig, bool rejoin, rg_err *err)
 {
 	uint64_t sp = arch_get_sp(r);
 
 	arch_set_pc(r, orig);
-	if (tracer_regs_store(t->tid, r) < 0)
+	if (arch_regs_store(t->tid, r) < 0)
 		return tracer_gone_or_error(err, "cannot set the registers "
 					    "of thread %d: %s", t->tid,
 					    strerror(errno));
@@ -522,14 +522,15 @@ static int slot_signal(tracer *tr, struct tcb *t, uint64_t orig,
 static int slot_step(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slot,
 		     rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	bool rejoin = false;
 	siginfo_t si;
 	uint64_t pc;
 	int status;
 
 	for (;;) {
-		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0L, 0L) < 0)
+		/* a thread gone (ESRCH) has nothing to wait for here */
+		if (tracer_restart_raw(t->tid, PTRACE_SINGLESTEP, 0) < 0)
 			return tracer_gone_or_error(err, "cannot single-step "
 						    "thread %d: %s", t->tid,
 						    strerror(errno));
@@ -548,7 +549,7 @@ static int slot_step(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slo
 		if (WSTOPSIG(status) == SIGTRAP && si.si_code > 0 &&
 		    si.si_code != SI_KERNEL)
 			break;          /* the single-step trap */
-		if (tracer_regs_fetch(t->tid, &r) < 0)
+		if (arch_regs_fetch(t->tid, &r) < 0)
 			return 0;
 		pc = arch_get_pc(&r);
 		if (tracer_is_sync_fault(WSTOPSIG(status), &si) &&
@@ -570,10 +571,10 @@ static int slot_step(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slo
 static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t slot,
 		      rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t orig = b->addr;
 
-	if (tracer_regs_fetch(t->tid, &r) < 0)
+	if (arch_regs_fetch(t->tid, &r) < 0)
 		return 0;
 	arch_set_pc(&r, arch_fixup_pc(&b->insn, orig, slot, arch_get_pc(&r)));
 	if (b->insn.flags & ARCH_INSN_CALL) {
@@ -586,7 +587,7 @@ static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t sl
 			return rg_error(err, "cannot fix the return address of thread %d",
 					t->tid);
 	}
-	if (tracer_regs_store(t->tid, &r) < 0)
+	if (arch_regs_store(t->tid, &r) < 0)
 		return tracer_gone_or_error(err, "cannot set the registers "
 					    "of thread %d: %s", t->tid,
 					    strerror(errno));
@@ -599,12 +600,12 @@ static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t sl
  *
  * Race windows:
  *  - a signal for t arrives while it is stepped (it is dequeued before the
- *    instruction runs, RIP still at the slot): the PC goes back to the
+ *    instruction runs, the PC still at the slot): the PC goes back to the
  *    breakpoint and the signal is delivered there from its own stop, with
  *    its siginfo (slot_signal); the handler's return traps on the int3,
  *    which is no arrival, and the step is done again;
- *  - the instruction faults (RIP still inside the slot, si_code > 0): the
- *    fault is the program's, RIP is mapped back to the breakpoint's address
+ *  - the instruction faults (the PC still inside the slot, si_code > 0): the
+ *    fault is the program's, the PC is mapped back to the breakpoint's address
  *    and the signal delivered there, so a crash or a handler sees its own
  *    address.  If the handler returns, the instruction runs again and traps
  *    on the int3 again: that arrival is reported again as a BREAKPOINT (the
@@ -618,7 +619,7 @@ static int slot_leave(tracer *tr, struct tcb *t, const struct bp *b, uint64_t sl
  */
 int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t slot = 0;
 	int rc;
 
@@ -631,7 +632,7 @@ int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		return rc;
 	tracer_regs_sync(t);
 	t->flags &= ~TCB_REGS;
-	if (tracer_regs_fetch(t->tid, &r) < 0)
+	if (arch_regs_fetch(t->tid, &r) < 0)
 		return tracer_gone_or_error(err, "cannot read the registers "
 					    "of thread %d: %s", t->tid,
 					    strerror(errno));

@@ -83,6 +83,16 @@ int tracer_wait_tid(pid_t tid, int *status)
 }
 
 /*
+ * The one ptrace call that lets a stopped thread run (or go): every restart
+ * of tracer/ passes here, through tracer_restart or, where the caller must
+ * tell a thread that is gone apart or words the failure itself, directly.
+ */
+int tracer_restart_raw(pid_t tid, int op, int sig)
+{
+	return ptrace(op, tid, 0L, (long)sig) < 0 ? -1 : 0;
+}
+
+/*
  * Restarts tid.  ESRCH is not an error: the thread was killed while stopped
  * (a SIGKILL wakes it from a ptrace-stop) and its death is on its way
  * through waitpid (strace's ptrace_restart).
@@ -93,7 +103,7 @@ int tracer_restart(pid_t tid, int op, int sig, rg_err *err)
 			   op == PTRACE_SINGLESTEP ? "single-step" :
 			   op == PTRACE_LISTEN ? "listen to" : "detach";
 
-	if (ptrace(op, tid, 0L, (long)sig) == 0 || errno == ESRCH)
+	if (tracer_restart_raw(tid, op, sig) == 0 || errno == ESRCH)
 		return 0;
 	/*
 	 * LISTEN fails with EIO when the thread is no longer in the group-stop
@@ -120,30 +130,20 @@ int tracer_gone_or_error(rg_err *err, const char *fmt, ...)
 	return -1;
 }
 
-int tracer_regs_fetch(pid_t tid, struct user_regs_struct *r)
-{
-	return ptrace(PTRACE_GETREGS, tid, 0L, r) < 0 ? -1 : 0;
-}
-
-int tracer_regs_store(pid_t tid, const struct user_regs_struct *r)
-{
-	return ptrace(PTRACE_SETREGS, tid, 0L, r) < 0 ? -1 : 0;
-}
-
 /*
  * The registers of t at this stop: the cache, else read (and cached).
  *
  * At a breakpoint the PC is rewound (bp + 1 -> bp) in the cache only
  * (TCB_REGS_DIRTY): a pass-through thread leaves with its PC set to the
- * out-of-line copy anyway (step_over_oot), so one PTRACE_SETREGS per hit
+ * out-of-line copy anyway (step_over_oot), so one register write per hit
  * does both.  Everything else that lets the thread run or lets someone read
  * its registers through ptrace (libunwind, a debugger after
  * tracer_detach_stopped, the stub, a single-step) calls tracer_regs_sync first.
  */
-int tracer_regs_read(struct tcb *t, struct user_regs_struct *r)
+int tracer_regs_read(struct tcb *t, arch_regs *r)
 {
 	if (!(t->flags & TCB_REGS)) {
-		if (tracer_regs_fetch(t->tid, &t->regs) < 0)
+		if (arch_regs_fetch(t->tid, &t->regs) < 0)
 			return -1;
 		t->flags |= TCB_REGS;
 	}
@@ -157,7 +157,7 @@ int tracer_regs_sync(struct tcb *t)
 	if (!(t->flags & TCB_REGS_DIRTY))
 		return 0;
 	t->flags &= ~TCB_REGS_DIRTY;
-	return tracer_regs_store(t->tid, &t->regs);
+	return arch_regs_store(t->tid, &t->regs);
 }
 
 int tracer_mem_pread(int fd, uint64_t addr, void *buf, size_t len)
@@ -443,7 +443,7 @@ void tracer_kill_and_reap(pid_t pid)
 			continue;
 		/* a tracee may stop once more on its way out (PTRACE_EVENT_EXIT) */
 		if (r == pid && WIFSTOPPED(status)) {
-			ptrace(PTRACE_CONT, pid, 0L, 0L);
+			tracer_restart(pid, PTRACE_CONT, 0, NULL);
 			continue;
 		}
 		return;
@@ -482,7 +482,7 @@ long tracer_now_ms(void)
 
 /* ---- registers, memory, the end --------------------------------------- */
 
-int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err)
+int tracer_get_regs(tracer *tr, pid_t tid, arch_regs *regs, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
 
@@ -497,7 +497,7 @@ int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err
 
 int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 
 	if (tracer_get_regs(tr, tid, &r, err) < 0)
 		return -1;
@@ -508,7 +508,7 @@ int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err)
 int tracer_entry_frame(tracer *tr, pid_t tid, uint64_t *ret, uint64_t *sp_after,
 		       rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 	uint64_t where;
 	bool in_mem;
 
@@ -567,10 +567,20 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
 	return 0;
 }
 
+uint64_t tracer_call_arg(const arch_regs *regs, unsigned n)
+{
+	return arch_call_arg(regs, n);
+}
+
+uint64_t tracer_explore_thread_pointer(const arch_regs *regs)
+{
+	return arch_pthread_self(regs);
+}
+
 int tracer_dwarf_regs(tracer *tr, pid_t tid, uint64_t *out, size_t max, size_t *n,
 		      rg_err *err)
 {
-	struct user_regs_struct r;
+	arch_regs r;
 
 	*n = 0;
 	if (tracer_get_regs(tr, tid, &r, err) < 0)
@@ -726,7 +736,7 @@ void tracer_free(tracer *tr)
 				break;
 			}
 			if (WIFSTOPPED(status)) {
-				ptrace(PTRACE_CONT, pid, 0L, 0L);
+				tracer_restart(pid, PTRACE_CONT, 0, NULL);
 				continue;
 			}
 			if (pid == tr->pid)

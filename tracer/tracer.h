@@ -1,5 +1,5 @@
 /*
- * tracer: a program under ptrace on Linux x86_64.
+ * tracer: a program under ptrace on Linux (the machine's facts: arch/).
  *
  * It starts the program, follows every thread from its first instruction,
  * keeps int3 breakpoints armed, and turns each wait status into an event.
@@ -56,7 +56,8 @@
  *   range.c         stepping past a line (tracer_resume_past)
  *   children.c      child processes, from their parent's event until let go
  *   detach.c        letting go clean: tracer_detach_stopped, children left behind
- *   arch_x86_64.c   the architecture (tracer_int.h): int3, registers, decoding
+ *   pad.c           jump pads: a gated line passed without a trap (their code: arch/)
+ *   rewrite.c       code the program rewrites where racegate patched it
  *   procstate.c     thread states from /proc, and the facts blocked.c needs (procstate.h)
  *   blocked.c       blocked for ever or may wake: the decision alone (blocked.h);
  *                   procstate.c and blocked.c are a library of their own, rg_procstate
@@ -70,14 +71,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <sys/user.h>
-
+#include "arch_regs.h"
 #include "msg.h"
 
 typedef struct tracer tracer;
 
 enum tracer_ev_kind {
-	TRACER_EV_BREAKPOINT,  /* tid is stopped at breakpoint addr (RIP == addr); stays stopped until tracer_resume */
+	TRACER_EV_BREAKPOINT,  /* tid is stopped at breakpoint addr (PC == addr); stays stopped until tracer_resume */
 	TRACER_EV_THREAD_NEW,  /* tid was created by parent; stays stopped (before its first instruction) until tracer_resume;
 				  with follow_fork, also a followed child process's first thread (pid == tid, after its FORK) */
 	TRACER_EV_THREAD_EXIT, /* tid is gone (exited, or killed by the process's exit); once per
@@ -391,7 +391,7 @@ int tracer_resume_past(tracer *tr, pid_t tid, const tracer_span *spans, size_t n
 		       rg_err *err);
 
 /* Registers and memory of a stopped thread. */
-int tracer_get_regs(tracer *tr, pid_t tid, struct user_regs_struct *regs, rg_err *err);
+int tracer_get_regs(tracer *tr, pid_t tid, arch_regs *regs, rg_err *err);
 int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *err);
 
 /*
@@ -399,7 +399,7 @@ int tracer_read_mem(tracer *tr, uint64_t addr, void *buf, size_t len, rg_err *er
  * numbers them (the psABI's numbering; no register is named outside the
  * architecture's file).  out[i] is DWARF register i; *n says how many
  * (at most max).  At a breakpoint the PC is the breakpoint's address.  The
- * registers come from the stop's cache (one PTRACE_GETREGS per stop, shared
+ * registers come from the stop's cache (one register read per stop, shared
  * with the step over the breakpoint).  -1 when tid is not stopped.
  */
 int tracer_dwarf_regs(tracer *tr, pid_t tid, uint64_t *out, size_t max, size_t *n,
@@ -429,18 +429,18 @@ size_t tracer_read_batch(tracer *tr, pid_t tid, const tracer_read_req *reqs, siz
 /*
  * The n-th (from 0) integer or pointer argument of a function, read from
  * regs of a thread stopped at the function's first instruction (the
- * architecture's calling convention; arch_x86_64.c).  0 past the ones
- * passed in registers (n >= 6 on x86_64).
+ * architecture's calling convention, arch_call_arg).  0 past the ones
+ * passed in registers.
  */
-uint64_t tracer_call_arg(const struct user_regs_struct *regs, unsigned n);
+uint64_t tracer_call_arg(const arch_regs *regs, unsigned n);
 
 /*
- * The thread pointer in a stopped thread's regs (arch_x86_64.c), which is
- * the value pthread_self() returns (a pthread_t) with glibc: what explore
- * compares a pthread_join's argument with.  The owner of a mutex is read
- * with tracer_mutex_owner (procstate.h), which keeps glibc's layout.
+ * The value pthread_self() returns (a pthread_t) with glibc in the thread
+ * whose registers regs are (arch_pthread_self): what explore compares a
+ * pthread_join's argument with.  The owner of a mutex is read with
+ * tracer_mutex_owner (procstate.h), which keeps glibc's layout.
  */
-uint64_t tracer_explore_thread_pointer(const struct user_regs_struct *regs);
+uint64_t tracer_explore_thread_pointer(const arch_regs *regs);
 
 /* The stack pointer of a stopped thread. */
 int tracer_get_sp(tracer *tr, pid_t tid, uint64_t *sp, rg_err *err);

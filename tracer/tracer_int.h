@@ -1,9 +1,7 @@
 /*
- * What tracer/ needs from the architecture: the breakpoint instruction,
- * how a trap reports the PC, decoding and relocating one instruction for a
- * displaced step, and the system call convention for the code the tracer
- * injects.  One file per architecture (arch_x86_64.c), as strace does with
- * src/linux/ARCH/.
+ * What tracer/'s files share about the machine: the contract of arch/
+ * (arch.h: registers, instructions, the breakpoint, jump pads' code and
+ * table), and pad.c's analysis of the instructions a pad's jump covers.
  */
 #ifndef RACEGATE_TRACER_INT_H
 #define RACEGATE_TRACER_INT_H
@@ -11,226 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <sys/user.h>
 
-#include "cond_ops.h"
+#include "arch.h"
 #include "msg.h"
-
-/* The longest instruction the architecture has. */
-#define ARCH_MAX_INSN 16
-
-/* The breakpoint instruction and its length. */
-extern const uint8_t arch_bp_insn[];
-/* An instruction as long that does nothing (a pad's int3 once racegate lets go). */
-extern const uint8_t arch_nop_insn[];
-#define ARCH_BP_LEN 1
-
-/* A system call instruction followed by a breakpoint: the stub every scratch
- * page starts with (see scratch.c). */
-extern const uint8_t arch_stub[];
-#define ARCH_STUB_LEN 3
-/* Where the PC is after the stub's breakpoint trapped. */
-#define ARCH_STUB_TRAP_PC(stub) ((stub) + ARCH_STUB_LEN)
-
-/*
- * Code the tracer writes over the current instruction at the exec stop (the
- * only time the process is known to be single-threaded) to make one system
- * call, number in the code itself, arguments in registers; ends with a
- * breakpoint.  At the exec stop the thread is still inside execve, whose
- * return value overwrites the syscall number register on the way out: that
- * is why the number is loaded by the injected code.  A second breakpoint
- * follows the first: a thread stopped at the first when racegate is
- * killed outright goes on past it (the kernel drops the trap of a stop
- * whose tracer died), and must trap again, not run the program's bytes
- * from the middle of an instruction.  The PC after the (first) trap is
- * start + ARCH_INJECT_TRAP_OFF.
- */
-#define ARCH_INJECT_LEN 9
-#define ARCH_INJECT_TRAP_OFF 8
-void arch_inject_code(uint8_t code[ARCH_INJECT_LEN], long nr);
-
-/* Registers. */
-uint64_t arch_get_pc(const struct user_regs_struct *r);
-void arch_set_pc(struct user_regs_struct *r, uint64_t pc);
-uint64_t arch_get_sp(const struct user_regs_struct *r);
-void arch_set_sp(struct user_regs_struct *r, uint64_t sp);
-/*
- * At the exact entry of a function: where its return address is (*in_mem:
- * the address of the stack slot; else *ret is the return address, held in a
- * register), and the stack pointer once it has returned.
- */
-void arch_entry_frame(const struct user_regs_struct *r, bool *in_mem,
-		      uint64_t *ret, uint64_t *sp_after);
-/*
- * The registers as DWARF numbers them (the psABI's numbering): out[i] is
- * DWARF register i.  Fills at most max; returns how many the architecture
- * numbers from 0 without a gap (the rest are not general registers).
- */
-size_t arch_dwarf_regs(const struct user_regs_struct *r, uint64_t *out, size_t max);
-/* The address of the breakpoint that trapped, from the PC after the trap. */
-uint64_t arch_bp_from_trap_pc(uint64_t pc);
-void arch_set_syscall_args(struct user_regs_struct *r, long nr,
-			   uint64_t a0, uint64_t a1, uint64_t a2,
-			   uint64_t a3, uint64_t a4, uint64_t a5);
-int64_t arch_syscall_result(const struct user_regs_struct *r);
-/* Put the registers back in the state execve returns to user space with. */
-void arch_set_exec_return(struct user_regs_struct *r);
-/* Registers a stopped thread is restarted with at code of racegate's: no
- * system call of the thread's is to be restarted there. */
-void arch_set_no_restart(struct user_regs_struct *r);
-
-/* One decoded instruction, as far as a displaced step cares. */
-enum {
-	ARCH_INSN_RIPREL     = 1 << 0, /* a memory operand relative to the PC */
-	ARCH_INSN_RELBRANCH  = 1 << 1, /* jmp/jcc/call/loop with a PC-relative target */
-	ARCH_INSN_CALL       = 1 << 2, /* pushes a return address */
-	ARCH_INSN_SYSCALL    = 1 << 3, /* the syscall instruction: run it in the stub */
-	ARCH_INSN_RET        = 1 << 4, /* informational */
-	ARCH_INSN_FLOWS      = 1 << 5, /* may go elsewhere than the next instruction:
-					  any jump, call, return, interrupt, system call */
-	ARCH_INSN_INDIRECT   = 1 << 6, /* a jump whose target is in a register or memory */
-	ARCH_INSN_SP_MEM     = 1 << 7, /* a memory operand addressed from the stack pointer */
-};
-
-struct arch_insn {
-	uint8_t bytes[ARCH_MAX_INSN];
-	uint8_t len;
-	uint8_t disp_off;       /* RIPREL: where the 32-bit displacement is */
-	unsigned flags;
-	uint64_t riprel_target; /* RIPREL: the address the operand points to */
-	uint64_t target;        /* RELBRANCH: where it goes when taken */
-	char text[128];         /* mnemonic and operands, for messages */
-};
-
-typedef struct arch arch;
-
-int arch_new(arch **out, rg_err *err);
-void arch_free(arch *a);
-
-/* Decodes the instruction at addr from code[0..n). */
-int arch_decode(arch *a, const uint8_t *code, size_t n, uint64_t addr,
-		struct arch_insn *insn, rg_err *err);
-
-/* Does the PC after the breakpoint's trap at this instruction lie inside
- * the instruction (never on an instruction boundary)?  Then no other stop
- * than the breakpoint's can have that PC (see surely_our_trap in events.c). */
-bool arch_trap_pc_inside(const struct arch_insn *insn);
-
-/* Writes into out[0..insn->len) the instruction re-encoded to run at slot
- * instead of at orig.  Fails if a displacement no longer fits. */
-int arch_relocate(const struct arch_insn *insn, uint64_t orig, uint64_t slot,
-		  uint8_t *out, rg_err *err);
-
-/* The jump that ends an out-of-line copy: from `from` to `to`, within
- * +-2 GiB.  Writes ARCH_JMP_LEN bytes. */
-#define ARCH_JMP_LEN 5
-void arch_jump(uint8_t out[ARCH_JMP_LEN], uint64_t from, uint64_t to);
-
-/* Where the thread really is after the instruction ran at slot with the PC
- * now at pc (fall-through and relative branches are mapped back). */
-uint64_t arch_fixup_pc(const struct arch_insn *insn, uint64_t orig,
-		       uint64_t slot, uint64_t pc);
-
-/*
- * Jump pads (pad.c): a gated instruction of ARCH_JMP_LEN bytes or more is
- * replaced by a jump to a pad that decides in the thread whether the hit
- * must trap.  The pad's table (the program writes it: a page of its own,
- * read-write, within reach of the pad's code) is shared with pad.c:
- *
- *   table + 0                  one byte: not 0 = the pad is off, every hit passes
- *   table + PAD_SLOT0 + 48*i   slot i: key (the thread pointer, 8 bytes at 0),
- *                              left (passes still allowed, 8 bytes at 8: the
- *                              pad takes one with a compare-and-swap), the
- *                              stack its thread runs on, [lo, hi) (8 bytes at
- *                              16 and 32), state (a byte at 24: 0 end of the
- *                              table, 1 live, 2 dead), force (a byte at 25:
- *                              not 0 = trap), cond (a byte at 26: not 0 = with
- *                              left 0, run the pad's when: condition), falses
- *                              (8 bytes at 40: arrivals it found false, each a
- *                              pass; the pad adds to it with a locked inc)
- *
- * The pads of sites with the same gates read one table's slots (the first
- * pad's: struct arch_pad.slots), each its own off byte: a thread's count is
- * taken at whichever of those sites it comes to.
- *
- * A thread passes when its slot is live, its stack pointer in the slot's
- * stack, force 0 and left not 0; any other hit (no slot for its thread
- * pointer, a thread pointer of 0, another stack: a thread that took another's
- * thread pointer, a handler on an alternate stack) traps on the pad's
- * breakpoint, with every register as it was at the site.
- */
-#define PAD_SLOT0 32
-#define PAD_SLOT_SIZE 48
-#define PAD_SLOTS 24                 /* live or dead; one more, always 0, ends it */
-#define PAD_TABLE_SIZE (PAD_SLOT0 + (PAD_SLOTS + 1) * PAD_SLOT_SIZE)
-#define PAD_KEY_OFF 0
-#define PAD_LEFT_OFF 8
-#define PAD_LO_OFF 16
-#define PAD_HI_OFF 32
-#define PAD_STATE_OFF 24
-#define PAD_FORCE_OFF 25
-#define PAD_COND_OFF 26              /* a byte: not 0 = left 0 runs the when: condition */
-#define PAD_FALSE_OFF 40             /* 8 bytes: arrivals whose condition was false */
-#define PAD_CODE_MAX 1024            /* room for a pad's code, its condition's too */
-#define PAD_COND_WORDS 32            /* evaluation stack of a condition, in words */
-#define PAD_COND_OPS 256             /* ops of a condition a pad runs */
-
-/* Can this machine run pads?  false and *why when not (a fixed string). */
-bool arch_pad_supported(const char **why);
-
-#define PAD_INSNS_MAX ARCH_JMP_LEN  /* instructions a jump may cover */
-
-/*
- * How an instruction moves into a pad (arch_pad_movable): on its own terms
- * (anything that does not change the flow, and a conditional jump, which
- * falls through to the next), only as the last one the jump covers (a jump,
- * a call, a return: the bytes after it are reached from elsewhere, or a
- * return address points at them), or not at all (why).
- */
-enum { ARCH_PAD_NEVER, ARCH_PAD_MOVES, ARCH_PAD_ENDS };
-int arch_pad_movable(const struct arch_insn *insn, const char **why);
-
-struct arch_pad {
-	uint64_t at;                 /* where the pad's code goes */
-	uint64_t site;               /* the gated instruction */
-	/* the instructions from the site on that the jump covers (their
-	 * lengths add up to ARCH_JMP_LEN or more), each movable */
-	const struct arch_insn *insn;
-	size_t ninsn;
-	uint64_t table;              /* its table (layout above) */
-	/* the slots it reads (0: its table's); another pad's, whose gates are
-	 * the same: a pass through either counts against one count */
-	uint64_t slots;
-	uint64_t trap;               /* out: the pad's breakpoint */
-	uint64_t reloc;              /* out: the instructions, relocated */
-	/* out: where each relocated instruction starts, from reloc (a jump
-	 * or call may grow there: it goes where it went at the site) */
-	uint8_t reloc_off[PAD_INSNS_MAX];
-	size_t len;                  /* out: bytes of code */
-	/*
-	 * A when: condition to run in the pad (NULL: none): when a thread's
-	 * left is 0 and its slot's cond byte is set, the pad evaluates it;
-	 * false adds one to the slot's false count (lock-prefixed) and
-	 * passes, true (or a division by zero: false) traps.  O_REG for
-	 * DWARF registers 0-16, no O_BIAS (the caller puts constants in),
-	 * no O_HIT/O_TID/O_THREAD/O_STREQ.  site is register 16.
-	 */
-	const struct cond_op *cond;
-	size_t ncond;
-	const char *cond_why;        /* out: why the condition was left out (NULL: in) */
-	uint64_t cond_lo, cond_hi;   /* out: [lo, hi) the condition's code */
-	/* out: for each byte of [cond_lo, cond_hi) that starts an instruction,
-	 * how many 8-byte words the code has pushed below the pad's saved
-	 * registers (PAD_DEPTH_NONE elsewhere): the stack pointer to put back
-	 * when a thread must leave the condition for the trap */
-	uint8_t depth[PAD_CODE_MAX];
-	uint64_t cond_exit;          /* out: where to put it (the trap path) */
-};
-#define PAD_DEPTH_NONE 0xff
-
-/* The pad's code into out[0..PAD_CODE_MAX); fails if a displacement does
- * not reach (the table, the instruction's operand, the way back). */
-int arch_pad_encode(struct arch_pad *p, uint8_t *out, rg_err *err);
 
 /*
  * pad.c's analysis, on bytes (pure, for tests too).  tracer_pad_cover: the
@@ -249,25 +30,19 @@ const char *tracer_pad_jumps_into(arch *a, uint64_t lo, const uint8_t *code, siz
 				  uint64_t site, size_t covered);
 
 /*
- * A jump over short instructions: when fewer than 5 bytes of instructions
- * can move (a jump, call or return, or code that never moves, comes next;
+ * A jump over short instructions: when fewer than ARCH_JMP_LEN bytes of
+ * instructions can move (a jump, call or return, or code that never moves, comes next;
  * a jump target lies inside), the jump replaces only those, and its last
  * bytes are the program's next instructions, left as they are (instruction
  * punning).  Those bytes fix the top of its displacement: the pad goes at
  * an address they allow.  tracer_pad_pun_cover: the instructions (insn[],
  * *ninsn; the first alone unless more), or why not (no movable first
- * instruction shorter than 5 bytes; a call whose return address would be
- * among the kept bytes, which may get an int3).  tracer_pad_pun_window:
- * [*lo, *hi], where the pad may start, given the 5 bytes at site and len
- * bytes of instructions covered; false when that is below address 0.
+ * instruction shorter than the jump; a call whose return address would be
+ * among the kept bytes, which may get an int3).  Where the pad may then
+ * start: arch_pad_pun_window.
  */
 const char *tracer_pad_pun_cover(arch *a, uint64_t site, const uint8_t *code, size_t n,
 				 bool more, struct arch_insn *insn, size_t *ninsn);
-bool tracer_pad_pun_window(uint64_t site, const uint8_t code[ARCH_JMP_LEN], size_t len,
-			   uint64_t *lo, uint64_t *hi);
-
-/* The thread pointer a pad compares (what it reads for the key). */
-uint64_t arch_thread_pointer(const struct user_regs_struct *r);
 
 /*
  * What the other files of tracer/ need from tracer.c.  A thread held at a

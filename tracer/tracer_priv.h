@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
-#include <sys/user.h>
 
 #include "intmap.h"
 #include "tracer.h"
@@ -30,7 +29,7 @@
 #define TCB_PARENT_KNOWN 0x02 /* the creating thread's PTRACE_EVENT_CLONE was seen */
 #define TCB_REPORTED     0x04 /* THREAD_NEW was reported (or it is the first thread) */
 #define TCB_HELD         0x08 /* in a ptrace-stop, waiting for tracer_resume */
-#define TCB_AT_BP        0x10 /* held at breakpoint bp_addr, RIP rewound to it (in regs) */
+#define TCB_AT_BP        0x10 /* held at breakpoint bp_addr, its PC rewound to it (in regs) */
 #define TCB_IN_STUB      0x20 /* runs a displaced syscall in the stub; continues at stub_ret */
 #define TCB_EXITING      0x40 /* PTRACE_EVENT_EXIT seen: only its death can follow */
 #define TCB_REARRIVAL    0x80 /* a fault of the stepped instruction went to the program at
@@ -167,7 +166,7 @@ struct tcb {
 	int npending;              /* signals to deliver on the next restart */
 	int detach_sig;            /* tracer_detach_stopped: the signal its stop is delivering */
 	siginfo_t pending[PENDING_MAX];
-	struct user_regs_struct regs; /* TCB_REGS: saves step_over_oot a PTRACE_GETREGS */
+	arch_regs regs;            /* TCB_REGS: saves step_over_oot a register read */
 	struct range *range;       /* stepping past a line (tracer_resume_past), innermost first */
 };
 
@@ -297,6 +296,9 @@ void tracer_release(tracer *tr);
 /* Restarts tid (PTRACE_CONT, _SINGLESTEP, _LISTEN, _DETACH); a thread
  * that died meanwhile is not an error. */
 int tracer_restart(pid_t tid, int op, int sig, rg_err *err);
+/* The ptrace restart itself: 0, or -1 with errno (ESRCH included), for a
+ * caller that must tell a thread gone apart or words its own message. */
+int tracer_restart_raw(pid_t tid, int op, int sig);
 /* waitpid for tid alone, through EINTR.  -1: nothing to wait for. */
 int tracer_wait_tid(pid_t tid, int *status);
 /* Kills a child of racegate's, and reaps it. */
@@ -308,11 +310,8 @@ void tracer_kill_and_reap(pid_t pid);
  */
 int tracer_gone_or_error(rg_err *err, const char *fmt, ...) RG_PRINTF(2, 3);
 
-/* PTRACE_GETREGS / _SETREGS, bypassing the cache; -1 with errno. */
-int tracer_regs_fetch(pid_t tid, struct user_regs_struct *r);
-int tracer_regs_store(pid_t tid, const struct user_regs_struct *r);
 /* The registers of t at this stop, cached (TCB_REGS); see tracer.c. */
-int tracer_regs_read(struct tcb *t, struct user_regs_struct *r);
+int tracer_regs_read(struct tcb *t, arch_regs *r);
 /* Writes the cached registers if the thread's own differ (TCB_REGS_DIRTY). */
 int tracer_regs_sync(struct tcb *t);
 
@@ -442,7 +441,7 @@ int tracer_pad_resume(tracer *tr, struct tcb *t, struct pad *p, rg_err *err);
  * condition itself; at a let-go (the trap a no-op), the thread runs the
  * site's instruction and goes on.
  */
-bool tracer_pad_leave_cond(const struct image *img, struct user_regs_struct *r);
+bool tracer_pad_leave_cond(const struct image *img, arch_regs *r);
 /* tracer_pad_leave_cond for t at a signal stop of a fault in condition
  * code: true when the signal is racegate's own, not to be delivered. */
 bool tracer_pad_cond_fault(struct tcb *t, int sig, const siginfo_t *si);

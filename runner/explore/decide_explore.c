@@ -464,7 +464,7 @@ static void xd_thread_exited(void *d, pid_t tid, double t_ms)
 /* At a thread-library point: its first argument; the thread's pthread_t. */
 static void read_thread(explore_decider *x, struct xthread *t, bool want_arg)
 {
-	struct user_regs_struct regs;
+	arch_regs regs;
 	rg_err err = RG_ERR_INIT;
 
 	if (tracer_get_regs(session_tracer(x->s), t->info.tid, &regs, &err) < 0)

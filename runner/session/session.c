@@ -309,7 +309,7 @@ bool session_is_ptc(const session *s, uint64_t a)
 
 static void on_pthread_create(session *s, pid_t tid)
 {
-	struct user_regs_struct regs;
+	arch_regs regs;
 	rg_err err = RG_ERR_INIT;
 	struct pending_start *ps = NULL;
 	size_t i;

@@ -1,24 +1,23 @@
 /*
- * The machine's instructions, for dwarf/: capstone in x86-64 mode.  The rest
- * of dwarf/ asks only "how long is the instruction here, what is it, and
- * where can execution go next" (dwarfx_int.h), so a second architecture is
- * one more file like this one.
+ * x86-64's instructions for dwarf/: capstone in x86-64 mode.  dwarf/ asks
+ * only "how long is the instruction here, what is it, and where can
+ * execution go next" (arch.h), and where direct jumps may land.
  */
-#include "dwarfx_int.h"
+#include "arch.h"
 
 #include <capstone/capstone.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct dwarfx_decoder {
+struct arch_decoder {
 	csh cs;
 	cs_insn *insn;
 };
 
-dwarfx_decoder *dwarfx_decoder_new(void)
+arch_decoder *arch_decoder_new(void)
 {
-	dwarfx_decoder *d = xcalloc(1, sizeof(*d));
+	arch_decoder *d = xcalloc(1, sizeof(*d));
 
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
 		free(d);
@@ -30,7 +29,7 @@ dwarfx_decoder *dwarfx_decoder_new(void)
 	return d;
 }
 
-void dwarfx_decoder_free(dwarfx_decoder *d)
+void arch_decoder_free(arch_decoder *d)
 {
 	if (!d)
 		return;
@@ -40,7 +39,7 @@ void dwarfx_decoder_free(dwarfx_decoder *d)
 }
 
 /* Where execution goes after d->insn: *target for a direct jump. */
-static enum dwarfx_flow flow_of(dwarfx_decoder *d, uint64_t *target)
+static enum arch_flow flow_of(arch_decoder *d, uint64_t *target)
 {
 	const cs_insn *ci = d->insn;
 	const cs_x86 *x = &ci->detail->x86;
@@ -48,25 +47,25 @@ static enum dwarfx_flow flow_of(dwarfx_decoder *d, uint64_t *target)
 
 	if (cs_insn_group(d->cs, ci, CS_GRP_RET) || cs_insn_group(d->cs, ci, CS_GRP_IRET) ||
 	    ci->id == X86_INS_UD2 || ci->id == X86_INS_HLT)
-		return DWARFX_FLOW_STOP;
+		return ARCH_FLOW_STOP;
 	if (cs_insn_group(d->cs, ci, CS_GRP_CALL)) {
 		if (direct)
 			*target = (uint64_t)x->operands[0].imm;
-		return DWARFX_FLOW_NEXT;   /* calls return */
+		return ARCH_FLOW_NEXT;   /* calls return */
 	}
 	if (!cs_insn_group(d->cs, ci, CS_GRP_JUMP))
-		return DWARFX_FLOW_NEXT;   /* traps come back */
+		return ARCH_FLOW_NEXT;   /* traps come back */
 	if (direct)
 		*target = (uint64_t)x->operands[0].imm;
 	if (ci->id == X86_INS_JMP || ci->id == X86_INS_LJMP)
-		return direct ? DWARFX_FLOW_JUMP : DWARFX_FLOW_STOP;
+		return direct ? ARCH_FLOW_JUMP : ARCH_FLOW_STOP;
 	/* jcc, loop, jrcxz: always direct */
-	return direct ? DWARFX_FLOW_BRANCH : DWARFX_FLOW_NEXT;
+	return direct ? ARCH_FLOW_BRANCH : ARCH_FLOW_NEXT;
 }
 
-size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
-		     uint64_t pc, char *text, size_t len, enum dwarfx_flow *flow,
-		     uint64_t *target)
+size_t arch_decoder_next(arch_decoder *d, const uint8_t *code, size_t size,
+			 uint64_t pc, char *text, size_t len, enum arch_flow *flow,
+			 uint64_t *target)
 {
 	const uint8_t *p = code;
 	size_t n = size;
@@ -82,7 +81,7 @@ size_t dwarfx_decode(dwarfx_decoder *d, const uint8_t *code, size_t size,
 	return d->insn->size;
 }
 
-bool dwarfx_decoded_shared(const dwarfx_decoder *d)
+bool arch_decoded_shared(const arch_decoder *d)
 {
 	const cs_insn *ci = d->insn;
 	const cs_x86 *x = &ci->detail->x86;
@@ -108,8 +107,8 @@ bool dwarfx_decoded_shared(const dwarfx_decoder *d)
 	return false;
 }
 
-void dwarfx_branch_scan(const uint8_t *code, size_t size, uint64_t pc,
-			void (*add)(void *ctx, uint64_t op, uint64_t target), void *ctx)
+void arch_branch_scan(const uint8_t *code, size_t size, uint64_t pc,
+		      void (*add)(void *ctx, uint64_t op, uint64_t target), void *ctx)
 {
 	for (size_t i = 0; i < size; i++) {
 		uint8_t b = code[i];

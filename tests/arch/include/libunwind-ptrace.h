@@ -1,0 +1,35 @@
+/*
+ * For tests/arch/cross_check.sh only: libunwind's generic interface, as
+ * tracer/unwind.c uses it (libunwind(3), libunwind-ptrace(3)).  The
+ * machine's own libunwind.h is installed for x86-64 only and names its
+ * registers; this one names none, so tracer/unwind.c compiles against the
+ * stub architecture with no x86-64 header in reach.
+ */
+#ifndef RACEGATE_CHECK_LIBUNWIND_PTRACE_H
+#define RACEGATE_CHECK_LIBUNWIND_PTRACE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef uint64_t unw_word_t;
+typedef int unw_regnum_t;
+typedef struct unw_addr_space *unw_addr_space_t;
+typedef struct unw_accessors unw_accessors_t;
+typedef struct unw_cursor {
+	unw_word_t opaque[127];
+} unw_cursor_t;
+
+/* the PC of the frame, whatever the machine numbers it */
+#define UNW_REG_IP ((unw_regnum_t)-1)
+
+extern unw_accessors_t _UPT_accessors;
+void *_UPT_create(pid_t pid);
+void _UPT_destroy(void *arg);
+unw_addr_space_t unw_create_addr_space(unw_accessors_t *a, int byte_order);
+void unw_destroy_addr_space(unw_addr_space_t as);
+int unw_init_remote(unw_cursor_t *c, unw_addr_space_t as, void *arg);
+int unw_get_reg(unw_cursor_t *c, unw_regnum_t reg, unw_word_t *val);
+int unw_step(unw_cursor_t *c);
+const char *unw_strerror(int err);
+
+#endif
