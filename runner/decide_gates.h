@@ -24,7 +24,10 @@ typedef struct gates_verdict {
 	bool deadlock;         /* stuck with no thread held: the program's own */
 } gates_verdict;
 
-/* After the run: fills res->gate_reached and gate_timed_out; *v as above. */
+/*
+ * After the run: fills res->gate_reached, gate_timed_out and unbound (the
+ * threads: aliases no thread was bound to); *v as above.
+ */
 void gates_decider_finish(gates_decider *g, run_result *res, gates_verdict *v);
 
 /*
@@ -36,5 +39,12 @@ void gates_decider_finish(gates_decider *g, run_result *res, gates_verdict *v);
  * at 'w2-done') was still running").
  */
 void gates_decider_explain(gates_decider *g, run_result *res);
+
+/*
+ * Last: names each threads: alias that was never bound in the note (the
+ * outcome line), with its selector ("thread alias 'w' was never bound: no
+ * thread matched {start: worker, nth: 3}"): why its gates were not reached.
+ */
+void gates_decider_note_unbound(gates_decider *g, run_result *res);
 
 #endif

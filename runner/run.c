@@ -45,6 +45,7 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 	gates_decider_finish(g, res, &v);
 	if (o->attach_pid) {
 		attach_judge(p->sp, res, &end, &v, o->attach_pid);
+		gates_decider_note_unbound(g, res);
 		goto out;
 	}
 	/* ^C in a terminal reaches the program too, and may kill it first */
@@ -73,6 +74,7 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 		free(res->note);
 		res->note = n;
 	}
+	gates_decider_note_unbound(g, res);
 out:
 	gates_decider_free(g);
 	session_free(s);
@@ -114,5 +116,8 @@ void run_result_release(run_result *res)
 	free(res->when_fault);
 	free(res->when_false);
 	free(res->when_faults);
+	for (i = 0; i < res->nunbound; i++)
+		free(res->unbound[i]);
+	free(res->unbound);
 	memset(res, 0, sizeof(*res));
 }

@@ -109,6 +109,7 @@ typedef struct plan {
 	struct plan **images;  /* images followed children exec (plan_image), kept */
 	size_t nimages;
 	struct plan_conds *conds; /* when: conditions, compiled per site (conds.h) */
+	struct plan_sels *sels; /* thread selectors' start: and runs: (selectors.h) */
 } plan;
 
 /*
@@ -315,6 +316,8 @@ typedef struct run_result {
 	size_t *when_false;    /* per gate: arrivals its when: rejected (faults included) */
 	size_t *when_faults;   /* per gate: of those, arrivals where a read faulted */
 	char **when_fault;     /* per gate: the first, "when: *p unreadable at 0x0", or NULL */
+	char **unbound;        /* threads: aliases never bound to a thread */
+	size_t nunbound;
 } run_result;
 
 /*

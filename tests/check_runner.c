@@ -611,11 +611,13 @@ START_TEST(plan_errors_at_gate_positions)
 	ck_assert_msg(strstr(m, "'worker'") != NULL, "%s", m);
 	free(m);
 
-	/* {start: wroker}: a warning at the selector, with a suggestion */
-	m = diag_at(&d, sp->aliases[0].sel.pos, SPEC_WARNING);
-	ck_assert_msg(m != NULL, "no warning at {start: wroker}");
-	ck_assert_msg(strstr(m, "no function 'wroker'") &&
-		      strstr(m, "(did you mean 'worker'?)"), "%s", m);
+	/* {start: wroker}: an error at the selector, with a suggestion and the
+	 * program's start routines */
+	m = diag_at(&d, sp->aliases[0].sel.pos, SPEC_ERROR);
+	ck_assert_msg(m != NULL, "no error at {start: wroker}");
+	ck_assert_msg(strstr(m, "{start: wroker} matches no thread") &&
+		      strstr(m, "(did you mean 'worker'?)") &&
+		      strstr(m, "start in: worker (plan_prog.c:"), "%s", m);
 	free(m);
 
 	plan_release(&p);
@@ -842,7 +844,7 @@ START_TEST(report_json_shape)
 		"exit_status", "stopped", "outcomes", NULL};
 	static const char *const run[] = {"run", "outcome", "ok", "exit_status",
 		"exited", "exit_code", "signal", "core_dumped", "start_ms",
-		"elapsed_ms", "note", "gates", "arrivals", "breakpoint_hits",
+		"elapsed_ms", "note", "gates", "unbound_aliases", "arrivals", "breakpoint_hits",
 		"events", "events_dropped", "diagnosis", "stdout", "stderr", NULL};
 	static const char *const event[] = {"t_ms", "tid", "thread", "kind",
 		"gate_index", "gate", "where", "event", "held_ms", "text", NULL};
