@@ -463,6 +463,13 @@ bool plan_locs_pending(plan *p, size_t i, int exe_status,
 	pl = locs_of(p);
 	free(pl->g[k].what);
 	pl->ng--;
+	/* what was looked up for it must not answer for the next gate k */
+	for (size_t i = pl->nres; i-- > 0;)
+		if (pl->res[i].k == k) {
+			free(pl->res[i].locs);
+			free(pl->res[i].msg);
+			pl->res[i] = pl->res[--pl->nres];
+		}
 	return false;
 }
 
