@@ -1,0 +1,90 @@
+# Thread selectors as a C++ programmer writes them (issue 25, items 2-4
+# and 10): cxxselect.cpp is C++17 with std::thread, lambdas, a class with
+# overloaded methods and a C wrapper thread_main(void *) that calls a
+# function pointer; built at -O0 and -O2, and without -g.
+enable_language(CXX)
+foreach(opt O0 O2)
+  add_executable(e2e_cxxselect_${opt} e2e/programs/cxxselect.cpp)
+  target_compile_options(e2e_cxxselect_${opt} PRIVATE -${opt} -g -std=c++17)
+  target_link_libraries(e2e_cxxselect_${opt} PRIVATE Threads::Threads)
+  set_target_properties(e2e_cxxselect_${opt} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+endforeach()
+set_target_properties(e2e_cxxselect_O0 PROPERTIES OUTPUT_NAME cxxselect)
+set_target_properties(e2e_cxxselect_O2 PROPERTIES OUTPUT_NAME cxxselect-O2)
+add_executable(e2e_cxxselect_nodbg e2e/programs/cxxselect.cpp)
+target_compile_options(e2e_cxxselect_nodbg PRIVATE -O2 -g0 -std=c++17)
+target_link_libraries(e2e_cxxselect_nodbg PRIVATE Threads::Threads)
+set_target_properties(e2e_cxxselect_nodbg PROPERTIES OUTPUT_NAME cxxselect-nodbg
+                      RUNTIME_OUTPUT_DIRECTORY ${E2E_DIR})
+
+# the lambda the spec names by its line: wherever the source has it
+file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/programs/cxxselect.cpp cxs_lines)
+set(LAMBDA2_LINE 0)
+set(cxs_n 0)
+foreach(l IN LISTS cxs_lines)
+  math(EXPR cxs_n "${cxs_n} + 1")
+  if(l MATCHES "@lambda-2")
+    set(LAMBDA2_LINE ${cxs_n})
+  endif()
+endforeach()
+foreach(SUFFIX "" "-O2")
+  configure_file(e2e/specs/cxxselect.yaml.in ${E2E_DIR}/cxxselect${SUFFIX}.yaml @ONLY)
+  configure_file(e2e/specs/cxxselect_runs.yaml.in ${E2E_DIR}/cxxselect_runs${SUFFIX}.yaml @ONLY)
+endforeach()
+foreach(s cxxselect_unbound cxxselect_bad cxxselect_nodbg)
+  configure_file(e2e/specs/${s}.yaml ${E2E_DIR}/${s}.yaml COPYONLY)
+endforeach()
+
+# A lambda by gdb's name and by its line, an overloaded method by its
+# parameter types, a method without them: each holds its own thread only,
+# and they print in the order the gates give.
+foreach(SUFFIX "" "-O2")
+  racegate_e2e(cxx_select_forms${SUFFIX} 0 "^flush$" "^run\\(char const\\*\\)$"
+    "^run\\(int\\)$" "^lambda 2$" "^lambda 1$" "PASSED" "!NOT-ENFORCED" "!never bound"
+    -- ${RG} run ${E2E_DIR}/cxxselect${SUFFIX}.yaml)
+  # the wrapper's two threads by what they run: the pruner first
+  racegate_e2e(cxx_select_runs${SUFFIX} 0 "^pruner$" "^flusher$" "PASSED"
+    "fl +tid [0-9]+ +cxxselect.cpp:[0-9]+ +touch +held: waiting for exited:pr"
+    -- ${RG} run ${E2E_DIR}/cxxselect_runs${SUFFIX}.yaml)
+endforeach()
+racegate_e2e(cxx_select_runs_10_of_10 0 "10 runs: 10 PASSED$"
+  -- ${RG} run --repeat 10 ${E2E_DIR}/cxxselect_runs-O2.yaml)
+
+# An alias that never bound is named in the outcome line and the report.
+racegate_e2e(cxx_select_unbound_named 0
+  "SCHEDULE-DEADLOCK: .*thread alias 'third' was never bound: no thread matched \\{start: thread_main, nth: 3\\}"
+  "exited:third opens only when third exits, and no thread has been bound to it"
+  "run exit 3" "\"unbound_aliases\":\\[\"third\"\\]"
+  -- sh -c "'${RG}' run ${E2E_DIR}/cxxselect_unbound.yaml || echo run exit $? && '${RG}' run -q --report ${E2E_DIR}/cxxselect_unbound.json ${E2E_DIR}/cxxselect_unbound.yaml || cat ${E2E_DIR}/cxxselect_unbound.json")
+
+# Selectors that match nothing: errors at check that say what would.
+racegate_e2e(cxx_select_check_errors 2
+  "cxxselect_bad.yaml:5:7: error: \\{start: main::\\{lambda\\(\\)#3\\}\\} matches no thread: .*\\(did you mean 'main::\\{lambda\\(\\)#1\\}'\\?\\). threads of 'cxxselect' start in: Logger::flush\\(\\) \\(cxxselect.cpp:[0-9]+\\), \"Worker::run\\(char const\\*\\)\" \\(cxxselect.cpp:[0-9]+\\), Worker::run\\(int\\) \\(cxxselect.cpp:[0-9]+\\), \"main::\\{lambda\\(\\)#1\\}\" \\(cxxselect.cpp:[0-9]+\\), \"main::\\{lambda\\(int\\)#2\\}\" \\(cxxselect.cpp:${LAMBDA2_LINE}\\), thread_main \\(cxxselect.cpp:[0-9]+\\)$"
+  "cxxselect_bad.yaml:6:9: error: \\{start: cxxselect.cpp:14\\} matches no thread: no function or lambda is defined at 'cxxselect.cpp:14'"
+  "cxxselect_bad.yaml:7:8: error: \\{start: Worker::run\\(long\\)\\} matches no thread: .*did you mean 'Worker::run\\(int\\)'"
+  "cxxselect_bad.yaml:8:9: error: \\{runs: flsher\\} matches no thread: no function 'flsher' in 'cxxselect' .*\\(did you mean 'flusher'\\?\\)"
+  -- ${RG} check ${E2E_DIR}/cxxselect_bad.yaml)
+
+# Built without -g: run, check and explore say so, and what to do.
+set(cxs_nodbg "'cxxselect-nodbg' has no debug information \\(built without -g\\?\\): FILE:LINE and C\\+\\+ names need it. rebuild with -g")
+racegate_e2e(cxx_select_nodbg_check 2
+  "cxxselect_nodbg.yaml:5:10: error: cannot resolve \\{start: Logger::flush\\}: ${cxs_nodbg}"
+  "cxxselect_nodbg.yaml:7:10: error: cannot resolve 'Worker::run': ${cxs_nodbg}"
+  -- ${RG} check ${E2E_DIR}/cxxselect_nodbg.yaml)
+racegate_e2e(cxx_select_nodbg_run 2 "cannot resolve 'Worker::run': ${cxs_nodbg}"
+  -- ${RG} run ${E2E_DIR}/cxxselect_nodbg.yaml)
+racegate_e2e(cxx_select_nodbg_explore 2 "--at: cannot resolve 'Worker::run': ${cxs_nodbg}"
+  -- ${RG} explore --at Worker::run -- ${E2E_DIR}/cxxselect-nodbg)
+racegate_e2e(cxx_select_nodbg_explore_line 2
+  "--at: cannot resolve 'cxxselect.cpp:90': ${cxs_nodbg}"
+  -- ${RG} explore --at cxxselect.cpp:90 -- ${E2E_DIR}/cxxselect-nodbg)
+
+# explore on the wrapper's racing threads (its points in the function
+# both run under the wrapper): the file it writes names them by what they
+# run, and reproduces.
+racegate_e2e(cxx_select_explore_writes_runs 0 "FAILED \\(exit status 1\\)"
+  "wrote .*reproduced 20/20" "explore exit 1"
+  "  flusher_1: \\{runs: flusher\\}" "  pruner_1: \\{runs: pruner\\}"
+  "40 runs: 40 REPRODUCED" "run exit 0"
+  -- ${CMAKE_CURRENT_SOURCE_DIR}/e2e/trial_explore.sh write_run ${RG} ${E2E_DIR}
+     --at add_one -- ./cxxselect explore)
