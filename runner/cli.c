@@ -8,6 +8,7 @@
 #include "explore.h"
 #include "interrupt.h"
 #include "objects.h"
+#include "selectors.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -587,6 +588,16 @@ static int cmd_check(const struct cli *c)
 					       bp->function ? bp->function : "");
 		}
 		plan_locs_describe(&p, i, stdout);
+	}
+	/* what a lambda's start: stands for: its type, as threads are named */
+	for (i = 0; i < sp->naliases; i++) {
+		const char *const *names;
+		size_t n = sp->aliases[i].sel.start ?
+			   plan_start_names(&p, sp->aliases[i].sel.start, &names) : 0;
+
+		for (j = 0; j < n; j++)
+			printf("  thread %s: {start: %s} is %s\n", sp->aliases[i].name,
+			       sp->aliases[i].sel.start, names[j]);
 	}
 	plan_release(&p);
 	spec_free(sp);

@@ -439,6 +439,25 @@ void plan_selectors_free(plan *p)
 	p->sels = NULL;
 }
 
+size_t plan_start_names(const plan *p, const char *text, const char *const **names)
+{
+	const struct plan_sels *ps = p->sels;
+
+	for (size_t i = 0; ps && i < ps->nstarts; i++) {
+		const struct sel_start *s = &ps->starts[i];
+
+		if (strcmp(s->text, text) || s->bad)
+			continue;
+		if (s->kind == START_TYPE) {
+			*names = (const char *const *)&s->type;
+			return 1;
+		}
+		*names = (const char *const *)s->names;
+		return s->kind == START_EXACT ? s->nnames : 0;
+	}
+	return 0;
+}
+
 bool plan_start_is(const plan *p, const char *want, const char *start)
 {
 	const struct plan_sels *ps = p->sels;

@@ -35,6 +35,13 @@ void plan_selectors_free(plan *p);
 bool plan_start_is(const plan *p, const char *want, const char *start);
 
 /*
+ * What {start: text} stands for when it is not a name as written: the
+ * lambda's type of a "T::operator()", the names of what FILE:LINE defines
+ * (*names, owned by p), for check to show; 0 otherwise.
+ */
+size_t plan_start_names(const plan *p, const char *text, const char *const **names);
+
+/*
  * Is the run-time address pc (in the main process, whose biases are bt)
  * in the code runs: names?  A text plan_selectors did not resolve: no.
  */

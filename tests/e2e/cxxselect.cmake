@@ -47,6 +47,11 @@ foreach(SUFFIX "" "-O2")
     "fl +tid [0-9]+ +cxxselect.cpp:[0-9]+ +touch +held: waiting for exited:pr"
     -- ${RG} run ${E2E_DIR}/cxxselect_runs${SUFFIX}.yaml)
 endforeach()
+# check says what a lambda's start: stands for.
+racegate_e2e(cxx_select_check_shows 0
+  "thread l1: \\{start: main::\\{lambda\\(\\)#1\\}::operator\\(\\)\\} is main::\\{lambda\\(\\)#1\\}$"
+  "thread l2: \\{start: cxxselect.cpp:${LAMBDA2_LINE}\\} is main::\\{lambda\\(int\\)#2\\}$"
+  -- ${RG} check ${E2E_DIR}/cxxselect-O2.yaml)
 racegate_e2e(cxx_select_runs_10_of_10 0 "10 runs: 10 PASSED$"
   -- ${RG} run --repeat 10 ${E2E_DIR}/cxxselect_runs-O2.yaml)
 
