@@ -20,7 +20,7 @@
 #include "when.h"
 
 #define TL_MAX 20000    /* timeline entries kept per run; later ones are counted */
-#define RUNS_DEPTH 256  /* frames looked at for a runs: function */
+#define RUNS_DEPTH 1024 /* frames looked at for a runs: function */
 
 /* A thread that got past a gate: was main's exit before its own? */
 struct released {
