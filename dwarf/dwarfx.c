@@ -463,7 +463,7 @@ static int ambiguous_file(dwarfx *dx, const char *where, const char *file,
 }
 
 /* Files with code whose path ends in file; *ids is malloc'd (or NULL). */
-static size_t match_files(dwarfx *dx, const char *file, uint32_t **ids)
+size_t dwarfx_match_files(dwarfx *dx, const char *file, uint32_t **ids)
 {
 	size_t n = 0, cap = 0, i;
 
@@ -483,7 +483,7 @@ static size_t match_files(dwarfx *dx, const char *file, uint32_t **ids)
 bool dwarfx_lacks_debug_for(dwarfx *dx, const char *file)
 {
 	uint32_t *ids;
-	size_t n = match_files(dx, file, &ids);
+	size_t n = dwarfx_match_files(dx, file, &ids);
 
 	free(ids);
 	return n == 0 && compiled_without_debug(dx, file);
@@ -494,14 +494,14 @@ static int find_file(dwarfx *dx, const char *where, const char *file, long line,
 		     const struct dwarfx_file **out, rg_err *err)
 {
 	uint32_t *ids;
-	size_t n = match_files(dx, file, &ids);
+	size_t n = dwarfx_match_files(dx, file, &ids);
 	const char *rowless;
 	int ret = 0;
 
 	if (!dx->debug) {
 		no_entry(dx);
-		ret = rg_error(err, "cannot resolve '%s': '%s' has no debug "
-			       "information (rebuild it with -g)", where, dx->path);
+		ret = rg_error(err, "cannot resolve '%s': " DWARFX_NO_DEBUG, where,
+			       dwarfx_base_name(dx->path));
 	} else if (n == 1)
 		*out = &dx->files[ids[0]];
 	else if (n)
@@ -641,8 +641,8 @@ static int resolve_line(dwarfx *dx, const char *where, const char *file,
 
 	if (!dx->debug) {
 		no_entry(dx);
-		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
-				"information (rebuild it with -g)", where, dx->path);
+		return rg_error(err, "cannot resolve '%s': " DWARFX_NO_DEBUG, where,
+				dwarfx_base_name(dx->path));
 	}
 	if (line <= 0 || line > INT32_MAX)
 		return rg_error(err, "cannot resolve '%s': line numbers start at 1 "
@@ -1187,8 +1187,8 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 
 	if (!dx->debug) {
 		no_entry(dx);
-		return rg_error(err, "cannot resolve '%s': '%s' has no debug "
-				"information (rebuild it with -g)", where, dx->path);
+		return rg_error(err, "cannot resolve '%s': " DWARFX_NO_DEBUG, where,
+				dwarfx_base_name(dx->path));
 	}
 	res = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
 	if (res) {
@@ -1199,7 +1199,7 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 				"/%s/: %s", where, re, msg);
 	}
 	/* a file if some file has that name, else a function */
-	nids = match_files(dx, scope, &ids);
+	nids = dwarfx_match_files(dx, scope, &ids);
 	if (nids == 1) {
 		res = match_lines(dx, where, &dx->files[ids[0]], 1, LONG_MAX, &rx,
 				  &mv, err);

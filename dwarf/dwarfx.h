@@ -26,6 +26,16 @@
 
 typedef struct dwarfx dwarfx;
 
+/*
+ * What every command says of a location or name that needs debug
+ * information in an object that has none (a "%s" for the object's file
+ * name, without its directory: dwarfx_base_name).
+ */
+#define DWARFX_NO_DEBUG "'%s' has no debug information (built without -g?): " \
+	"FILE:LINE and C++ names need it; rebuild with -g"
+/* The file name of path without its directories. */
+const char *dwarfx_base_name(const char *path);
+
 /* One place a breakpoint goes (or one answer to "where is this address"). */
 typedef struct dwarfx_loc {
 	uint64_t addr;         /* link-time address */
@@ -213,6 +223,12 @@ int dwarfx_this_member(dwarfx *dx, uint64_t addr, const char *const *path,
 /* A C++ mangled name demangled with its parameters (malloc'd), or NULL. */
 char *dwarfx_demangle(const char *mangled);
 
+/*
+ * The template arguments of the first "std::tuple<" in s, a demangled
+ * name: *n of them (at most max), each malloc'd.  Returns how many.
+ */
+size_t dwarfx_tuple_args(const char *s, char **args, size_t max);
+
 /* Name of the function symbol whose range holds addr, or NULL. */
 const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr);
 
@@ -269,6 +285,64 @@ size_t dwarfx_function_spans(dwarfx *dx, uint64_t addr, dwarfx_span *out, size_t
  * The executable sections are scanned once per dx.
  */
 int dwarfx_entry_within(dwarfx *dx, uint64_t lo, uint64_t hi, uint64_t *at);
+
+/* ---- what threads start in: {start:} and {runs:} selectors ---- */
+
+/*
+ * The function whose own code holds addr, named as a thread that starts
+ * there is: as dwarfx_caller_at, with the parameter types of a C++
+ * function ("Worker::run(int)", so that overloads differ; a symbol without
+ * DWARF demangled).  NULL when addr is in no known function.  Owned by dx.
+ */
+const char *dwarfx_start_name_at(dwarfx *dx, uint64_t addr);
+
+/*
+ * Does what a thread is named by, have (a function as dwarfx_start_name_at
+ * names it, or a lambda's or function object's type as the demangler
+ * prints it), answer to want, written as FUNCTION locations are written:
+ * in full or by a tail after "::", template arguments and std::string as
+ * dwarfx_resolve takes them, parameter types only when want gives them
+ * (then its const qualifier may be left out)?  Pure string work.
+ */
+bool dwarfx_name_answers(const char *have, const char *want);
+
+/* A function or callable type threads of a program may start in. */
+typedef struct dwarfx_routine {
+	char *name;            /* as threads are named: "worker",
+				  "Worker::run(int)", "main::{lambda()#1}" */
+	const char *file;      /* where it is defined (DWARF path, owned by dx), or NULL */
+	int line;
+} dwarfx_routine;
+
+/*
+ * The start routines dx's DWARF shows, sorted by name: functions that can
+ * be handed to pthread_create (void *f(void *)), and what std::thread
+ * states run (each state's _M_run): a lambda or function object by its
+ * type, and for a pointer to a function or member function, every
+ * function with the pointer's parameters (of the pointer's class).  For
+ * an error that lists them: it reads DIEs.  Free with dwarfx_routines_free.
+ */
+size_t dwarfx_thread_routines(dwarfx *dx, dwarfx_routine **out);
+void dwarfx_routines_free(dwarfx_routine *v, size_t n);
+
+/*
+ * The functions and lambdas defined at FILE:LINE (a function by its
+ * declaration's line, a lambda by the line it is written on; else by the
+ * line of its first instruction), named as threads that start in them are
+ * (a lambda by its type, "main::{lambda()#1}"): *out is malloc'd, its
+ * strings owned by dx.  DWARFX_NO_ENTRY when none is (or FILE is not in
+ * dx, or dx has no debug information), with err set.
+ */
+int dwarfx_defined_at(dwarfx *dx, const char *file, int line, const char ***out,
+		      size_t *n, rg_err *err);
+
+/*
+ * The code of every instance of the function name (as FUNCTION names it:
+ * out-of-line copies whole, inlined copies their own ranges): *out is
+ * malloc'd, link-time.  Returns as dwarfx_resolve does, err and hint too.
+ */
+int dwarfx_function_code(dwarfx *dx, const char *name, dwarfx_span **out, size_t *n,
+			 dwarfx_hint *hint, rg_err *err);
 
 /* Is an address where an instruction starts?  (dwarfx_boundary) */
 enum dwarfx_bound {

@@ -217,3 +217,30 @@ char *dwarfx_cxx_normal(const char *s, bool untemplate)
 	free(sq);
 	return rg_buf_detach(&b);
 }
+
+size_t dwarfx_tuple_args(const char *s, char **args, size_t max)
+{
+	const char *p = strstr(s, "std::tuple<"), *start;
+	size_t n = 0;
+	int depth = 0;
+
+	if (!p)
+		return 0;
+	for (start = p += strlen("std::tuple<"); *p && n < max; p++) {
+		if (*p == '<' || *p == '(' || *p == '{' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == '}' || *p == ']') && depth)
+			depth--;
+		else if (*p == '>' && depth)
+			depth--;
+		else if (!depth && (*p == ',' || *p == '>')) {
+			while (*start == ' ')
+				start++;
+			args[n++] = xstrndup(start, (size_t)(p - start));
+			if (*p == '>')
+				break;
+			start = p + 1;
+		}
+	}
+	return n;
+}

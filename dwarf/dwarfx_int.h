@@ -274,6 +274,9 @@ bool dwarfx_marker_map(dwarfx *dx, const char *path, long line,
 int dwarfx_no_rows(dwarfx *dx, const char *file, const char *path, long line,
 		   dwarfx_hint *hint, rg_err *err);
 
+/* dwarfx.c: files with code whose path ends in file (FILE of FILE:LINE);
+ * *ids is malloc'd (or NULL). */
+size_t dwarfx_match_files(dwarfx *dx, const char *file, uint32_t **ids);
 /* dwarfx.c: the innermost function instance holding addr, or DWARFX_NONE. */
 uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr);
 /*
@@ -301,6 +304,7 @@ char *dwarfx_cxx_squeeze(const char *s);
 char *dwarfx_cxx_string_alias(const char *q);
 char *dwarfx_cxx_untemplate(const char *q);
 char *dwarfx_cxx_normal(const char *s, bool untemplate);
+
 
 /* dwarfx_insn.c: the n-th instruction in [lo, hi); how many there are. */
 int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,

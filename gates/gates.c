@@ -121,16 +121,17 @@ static void route_add(gate_engine *e, const char *key, size_t ci)
 /* {process: P} alone names P's initial thread (docs/gates.md, "Processes"). */
 static bool sel_initial(const spec_selector *sel)
 {
-	return sel->process.kind != SPEC_PROC_UNSET && !sel->start && !sel->name &&
-	       !sel->tid && !sel->nth;
+	return sel->process.kind != SPEC_PROC_UNSET && !sel->start && !sel->runs &&
+	       !sel->name && !sel->tid && !sel->nth;
 }
 
 static const spec_process main_process = { SPEC_PROC_MAIN, NULL, 0, { 0, 0 } };
 
 static struct tclass *class_intern(gate_engine *e, const spec_selector *sel)
 {
-	char *key = xasprintf("%c%s\x1f%c%s\x1f%ld\x1f%d\x1f%d\x1f%s",
+	char *key = xasprintf("%c%s\x1f%c%s\x1f%c%s\x1f%ld\x1f%d\x1f%d\x1f%s",
 			      sel->start ? '+' : '-', sel->start ? sel->start : "",
+			      sel->runs ? '+' : '-', sel->runs ? sel->runs : "",
 			      sel->name ? '+' : '-', sel->name ? sel->name : "",
 			      sel->tid, (int)sel->process.kind, sel->process.nth,
 			      sel->process.exe ? sel->process.exe : "");
@@ -144,7 +145,8 @@ static struct tclass *class_intern(gate_engine *e, const spec_selector *sel)
 	}
 	c = xcalloc(1, sizeof(*c));
 	c->key = key;
-	c->start = sel->start;
+	c->start = gi_start_intern(e, sel->start);
+	c->runs = gi_runs_intern(e, sel->runs);
 	c->name = sel->name;
 	c->tid = sel->tid;
 	c->proc = &sel->process;
@@ -155,9 +157,18 @@ static struct tclass *class_intern(gate_engine *e, const spec_selector *sel)
 
 	/*
 	 * A name selector is routed by name even when it has a start too:
-	 * its membership changes on rename, which only the name route sees.
+	 * its membership changes on rename, which only the name route sees;
+	 * a runs: selector by what the thread is found to run, which may
+	 * come before or after a rename.
 	 */
-	if (sel->name)
+	if (sel->runs) {
+		rkey = xasprintf("r:%s", sel->runs);
+		route_add(e, rkey, e->nclasses);
+		free(rkey);
+	}
+	if (sel->runs && !sel->name)
+		rkey = NULL;
+	else if (sel->name)
 		rkey = xasprintf("n:%s", sel->name);
 	else if (sel->start)
 		rkey = xasprintf("s:%s", sel->start);
@@ -165,7 +176,8 @@ static struct tclass *class_intern(gate_engine *e, const spec_selector *sel)
 		rkey = xasprintf("t:%ld", sel->tid);
 	else
 		rkey = xstrdup("*");
-	route_add(e, rkey, e->nclasses);
+	if (rkey)
+		route_add(e, rkey, e->nclasses);
 	free(rkey);
 	e->nclasses++;
 	return c;
@@ -210,11 +222,16 @@ static void gate_setup(gate_engine *e, struct gate *g, const spec_gate *sp)
 	g->then_open = events_of(e, &sp->then_open);
 	g->on_block = events_of(e, &sp->open_when_blocked);
 	g->sel_alias = NONE;
+	g->sel_start = g->sel_runs = NONE;
 	g->as = NONE;
 	g->barrier = NONE;
 	if ((sp->thread.kind == SPEC_SEL_ALIAS || sp->thread.kind == SPEC_SEL_NOT_ALIAS)
 	    && sp->thread.alias)
 		g->sel_alias = alias_intern(e, sp->thread.alias);
+	if (sp->thread.kind == SPEC_SEL_MATCH) {
+		g->sel_start = gi_start_intern(e, sp->thread.start);
+		g->sel_runs = gi_runs_intern(e, sp->thread.runs);
+	}
 	if (sp->thread.kind == SPEC_SEL_MATCH && sp->thread.nth > 0)
 		g->cls = class_intern(e, &sp->thread);
 	g->proc = gate_process(e, g, sp);
@@ -302,6 +319,8 @@ gate_engine *gate_engine_new(const spec *sp, const gate_hooks *hooks)
 static void thread_free(struct gate_thread *th)
 {
 	free(th->start);
+	free(th->start_is);
+	free(th->runs);
 	free(th->name);
 	free(th->exe);
 	free(th->label);
@@ -351,6 +370,8 @@ void gate_engine_free(gate_engine *e)
 	}
 	free(e->classes);
 	gate_strmap_release(&e->class_ix);
+	free(e->sel_starts);
+	free(e->sel_runs);
 	for (i = 0; i < e->nroutes; i++) {
 		free(e->routes[i].key);
 		free(e->routes[i].cls);
@@ -896,36 +917,6 @@ static void binds_flush(gate_engine *e, double t)
 	e->nbinds = 0;
 }
 
-static bool str_match(const char *want, const char *have)
-{
-	return !want || (have && !strcmp(want, have));
-}
-
-/*
- * A start routine as locations name functions: in full, or by a tail of
- * its qualified name ("Account::run" for bank::Account::run).
- */
-static bool start_match(const char *want, const char *have)
-{
-	size_t lw, lh;
-
-	if (str_match(want, have))
-		return true;
-	if (!have)
-		return false;
-	lw = strlen(want);
-	lh = strlen(have);
-	return lh > lw + 2 && !strcmp(have + lh - lw, want) &&
-	       have[lh - lw - 1] == ':' && have[lh - lw - 2] == ':';
-}
-
-static bool base_match(const char *start, const char *name, long tid,
-		       const struct gate_thread *th)
-{
-	return start_match(start, th->start) && str_match(name, th->name)
-	       && (!tid || tid == (long)th->tid);
-}
-
 /* Is th in a process p names (not given: the main process)? */
 static bool proc_match(const spec_process *p, const struct gate_thread *th)
 {
@@ -943,9 +934,11 @@ static bool proc_match(const spec_process *p, const struct gate_thread *th)
 	return false;
 }
 
-static bool class_match(const struct tclass *c, const struct gate_thread *th)
+static bool class_match(const gate_engine *e, const struct tclass *c,
+			const struct gate_thread *th)
 {
-	return base_match(c->start, c->name, c->tid, th) && proc_match(c->proc, th) &&
+	return gi_base_match(e, c->start, c->runs, c->name, c->tid, th) &&
+	       proc_match(c->proc, th) &&
 	       (!c->initial || th->proc_initial);
 }
 
@@ -998,7 +991,7 @@ static void route_join(gate_engine *e, const char *key, struct gate_thread *th)
 	for (i = 0; i < e->routes[*v].n; i++) {
 		struct tclass *c = e->classes[e->routes[*v].cls[i]];
 
-		if (!class_match(c, th) || !class_add(c, th))
+		if (!class_match(e, c, th) || !class_add(c, th))
 			continue;
 		for (j = 0; j < c->naliases; j++) {
 			size_t ai = c->aliases[j];
@@ -1045,7 +1038,7 @@ bool gi_sel_match(const gate_engine *e, const struct gate *g,
 		if (g->cls)
 			return g->cls->n >= (size_t)sel->nth
 			       && g->cls->m[sel->nth - 1] == th->seq;
-		return base_match(sel->start, sel->name, sel->tid, th) &&
+		return gi_base_match(e, g->sel_start, g->sel_runs, sel->name, sel->tid, th) &&
 		       proc_match(&sel->process, th) &&
 		       (!sel_initial(sel) || th->proc_initial);
 	}
@@ -1070,20 +1063,22 @@ static struct gate_thread *thread_new(gate_engine *e, pid_t tid, const char *sta
 	} else if (th->proc_initial && th->proc_nth) {
 		th->label = xasprintf("process#%d", th->proc_nth);
 	} else if (start) {
-		size_t *v = gate_strmap_get(&e->start_ix, start);
+		char *base = gi_start_label(start);
+		size_t *v = gate_strmap_get(&e->start_ix, base);
 		struct startcount *sc;
 
 		if (!v) {
 			RG_GROW(e->starts, e->nstarts + 1, e->capstarts);
 			sc = &e->starts[e->nstarts];
-			sc->name = xstrdup(start);
+			sc->name = base;
 			sc->n = 0;
 			gate_strmap_put(&e->start_ix, sc->name, e->nstarts);
 			e->nstarts++;
 		} else {
 			sc = &e->starts[*v];
+			free(base);
 		}
-		th->label = xasprintf("%s#%d", start, ++sc->n);
+		th->label = xasprintf("%s#%d", sc->name, ++sc->n);
 	} else {
 		th->label = xasprintf("thread#%d", ++e->nanon);
 	}
@@ -1112,24 +1107,14 @@ void gate_thread_started_in(gate_engine *e, pid_t tid, const char *start,
 	if (is_main)
 		for (i = 0; i < e->nmain; i++)
 			bind_request(e, e->main_aliases[i], th);
-	if (start) {
-		const char *p = start;
-		int depth = 0;
+	gi_thread_starts(e, th);
+	for (i = 0; th->start_is && i < e->nsel_starts; i++)
+		if (th->start_is[i]) {
+			char *k = xasprintf("s:%s", e->sel_starts[i]);
 
-		/* {start:} may name it by a tail of its qualified name */
-		for (; *p; p++) {
-			if (*p == '<' || *p == '(' || *p == '{')
-				depth++;
-			else if ((*p == '>' || *p == ')' || *p == '}') && depth)
-				depth--;
-			if (p == start || (!depth && p[0] == ':' && p[1] == ':' && p[2])) {
-				char *k = xasprintf("s:%s", p == start ? p : p + 2);
-
-				route_join(e, k, th);
-				free(k);
-			}
+			route_join(e, k, th);
+			free(k);
 		}
-	}
 	snprintf(key, sizeof(key), "t:%ld", (long)tid);
 	route_join(e, key, th);
 	route_join(e, "*", th);
@@ -1146,6 +1131,28 @@ void gate_thread_exe(gate_engine *e, pid_t tid, const char *exe, double t_ms)
 	free(th->exe);
 	th->exe = xstrdup(exe);
 	route_join(e, "*", th);
+	binds_flush(e, t_ms);
+	drain(e, t_ms);
+}
+
+void gate_thread_runs(gate_engine *e, pid_t tid, const char *runs, double t_ms)
+{
+	struct gate_thread *th = gi_thread_find(e, tid);
+	size_t r;
+	char *k;
+
+	if (!th || th->exited || !runs)
+		return;
+	for (r = 0; r < e->nsel_runs && strcmp(e->sel_runs[r], runs); r++)
+		;
+	if (r == e->nsel_runs || (th->runs && th->runs[r]))
+		return;
+	if (!th->runs)
+		th->runs = xcalloc(e->nsel_runs, sizeof(bool));
+	th->runs[r] = true;
+	k = xasprintf("r:%s", runs);
+	route_join(e, k, th);
+	free(k);
 	binds_flush(e, t_ms);
 	drain(e, t_ms);
 }

@@ -75,6 +75,16 @@ typedef struct gate_hooks {
 	 * query the engine (gate_thread_is), never mutate it.
 	 */
 	bool (*when)(void *ctx, pid_t tid, size_t gate, unsigned long hit);
+	/*
+	 * Does a thread whose start routine is start (as gate_thread_started
+	 * was told it) match a selector's {start: want}, as the spec wrote it?
+	 * Asked when the thread starts, once per distinct want of the spec;
+	 * the answer stands for the thread's life.  The caller knows the
+	 * program's names (a C++ lambda by its line, "operator()", parameter
+	 * types).  NULL: the engine's own rule, want is start or a tail of it
+	 * after "::", with or without start's parameter list.
+	 */
+	bool (*start_is)(void *ctx, const char *want, const char *start);
 } gate_hooks;
 
 /*
@@ -117,6 +127,24 @@ void gate_thread_started_in(gate_engine *e, pid_t tid, const char *start,
  * bind selectors with process: {exe:}.  Nothing when exe is what it was.
  */
 void gate_thread_exe(gate_engine *e, pid_t tid, const char *exe, double t_ms);
+
+/*
+ * {runs: F}: the caller found F (a selector's runs: text) on tid's stack
+ * as it arrived: tid runs F from now on, for good.  May bind aliases.
+ * Call before gate_arrive for that arrival, so that it counts already.
+ */
+void gate_thread_runs(gate_engine *e, pid_t tid, const char *runs, double t_ms);
+
+/*
+ * The runs: texts whose functions the caller should look for on tid's
+ * stack before its arrival at gates[0..n) goes to gate_arrive (n: as
+ * there): those tid is not known to run yet that a threads: alias not yet
+ * bound selects by, or a live gate among gates[0..n) names inline.  *out is
+ * malloc'd (owned strings are the spec's); 0 (and *out NULL) when none,
+ * which is the common case and costs nothing.
+ */
+size_t gate_runs_wanted(const gate_engine *e, pid_t tid, const size_t *gates, size_t n,
+			const char ***out);
 
 /* The thread's name (comm) is now name; may bind {name:} selectors. */
 void gate_thread_named(gate_engine *e, pid_t tid, const char *name, double t_ms);
@@ -187,7 +215,8 @@ bool gate_live(const gate_engine *e, size_t i);
 
 /*
  * Label for reports: the alias bound to tid, "main", "START#K" (the K-th
- * thread whose start routine is START), or "thread#K".
+ * thread whose start routine is START, without its parameter list), or
+ * "thread#K".
  */
 const char *gate_thread_label(const gate_engine *e, pid_t tid);
 
@@ -202,6 +231,9 @@ bool gate_selects(const gate_engine *e, size_t i, pid_t tid);
  * binds it.)  False for an unknown alias or thread: `$thread == ALIAS`.
  */
 bool gate_thread_is(const gate_engine *e, pid_t tid, const char *alias);
+
+/* Is the alias (of threads: or as:) bound to a thread?  False when unknown. */
+bool gate_alias_bound(const gate_engine *e, const char *alias);
 
 /*
  * Could live gate i's thread filter still pick a thread racegate cannot
@@ -220,8 +252,10 @@ bool gate_open_ended(const gate_engine *e, size_t i);
  * held one, a gate whose filters match every arrival (no hit:), a when:
  * gate whose thread: and hit: match (the condition is not looked at), and
  * a gate whose thread filter does not select tid now but could later pick
- * a thread it cannot name now (gate_open_ended): a count that is only ever
- * too small errs toward one more arrival, never one less.  Pure query.
+ * a thread it cannot name now (gate_open_ended), and while gate_runs_wanted
+ * lists something for tid there (its stack must be looked at): a count that
+ * is only ever too small errs toward one more arrival, never one less.
+ * Pure query.
  */
 #define GATE_PASS_FOREVER ((unsigned long)-1)
 unsigned long gate_next_interest(const gate_engine *e, pid_t tid, const size_t *gates,
@@ -268,7 +302,7 @@ const char *gate_hold_reason(const gate_engine *e, pid_t tid, int *gate);
  * come when their hold ends), the thread whose exit opens exited:ALIAS.
  * anyone: a thread not known now could meet it too (a selector that is
  * `any`, "!ALIAS", an unbound alias, {start:} without nth or before its nth
- * thread, {name:}, or
+ * thread, {name:}, {runs:}, or
  * started:ALIAS), so any thread that can move might: by[] then need not
  * list the threads such a gate selects.
  */

@@ -61,7 +61,8 @@ struct alias {
  */
 struct tclass {
 	char *key;
-	const char *start, *name;  /* borrowed from the spec */
+	size_t start, runs;        /* index in e->sel_starts / e->sel_runs, or NONE */
+	const char *name;          /* borrowed from the spec */
 	long tid;
 	const spec_process *proc;  /* borrowed from the spec */
 	bool initial;              /* a process's initial thread only */
@@ -73,7 +74,7 @@ struct tclass {
 
 /* The classes a thread could join, found from one of its properties. */
 struct route {
-	char *key;                 /* "s:START", "n:NAME", "t:TID" or "*" */
+	char *key;                 /* "s:START", "r:RUNS", "n:NAME", "t:TID" or "*" */
 	size_t *cls;
 	size_t n, cap;
 };
@@ -82,6 +83,10 @@ struct gate_thread {
 	pid_t tid;
 	size_t seq;                /* creation rank, index in e->threads */
 	char *start;               /* start routine, or NULL */
+	bool *start_is;            /* per e->sel_starts: its start routine is what
+				      that {start:} names (fixed at its start) */
+	bool *runs;                /* per e->sel_runs: it ran that function at an
+				      arrival (gate_thread_runs; kept for good) */
 	char *name;                /* current comm, or NULL */
 	char *label;               /* "main", "worker#2", "thread#1", "process#1" */
 	bool is_main;
@@ -133,6 +138,8 @@ struct gate {
 	size_t *open, *wait, *then_open;  /* event indices, parallel to sp's lists */
 	size_t *on_block;          /* open_when_blocked's, the same way */
 	size_t sel_alias;          /* SPEC_SEL_ALIAS / NOT_ALIAS, or NONE */
+	size_t sel_start, sel_runs;/* SPEC_SEL_MATCH: its start:/runs: in e->sel_starts
+				      / e->sel_runs, or NONE */
 	struct tclass *cls;        /* SPEC_SEL_MATCH with nth, or NULL */
 	const spec_process *proc;  /* processes it acts in, or NULL: its selector says */
 	size_t as;                 /* alias bound by as:, or NONE */
@@ -179,6 +186,12 @@ struct gate_engine {
 	size_t nbarriers, capbarriers;
 	gate_strmap barrier_ix;    /* named barriers only */
 
+	/* the distinct start: and runs: texts of the spec's selectors (selectors.c) */
+	const char **sel_starts;   /* borrowed from the spec */
+	size_t nsel_starts, capsel_starts;
+	const char **sel_runs;
+	size_t nsel_runs, capsel_runs;
+
 	struct tclass **classes;
 	size_t nclasses, capclasses;
 	gate_strmap class_ix;
@@ -220,6 +233,26 @@ struct gate_engine {
 struct gate_thread *gi_thread_find(const gate_engine *e, pid_t tid);
 /* Does gate g's thread filter (and process filter) select th? */
 bool gi_sel_match(const gate_engine *e, const struct gate *g, const struct gate_thread *th);
+/* ---- selectors.c: what start:, runs:, name: and tid: pick ---- */
+
+/* The index of a start: / runs: text in e->sel_starts / e->sel_runs (added
+ * when new), or NONE for NULL. */
+size_t gi_start_intern(gate_engine *e, const char *start);
+size_t gi_runs_intern(gate_engine *e, const char *runs);
+/* Fills th->start_is (th->start set): through the start_is hook, else the
+ * engine's own rule. */
+void gi_thread_starts(gate_engine *e, struct gate_thread *th);
+/* Do start:, runs:, name: and tid: (indices as above, NULL, 0: not given) pick th? */
+bool gi_base_match(const gate_engine *e, size_t start, size_t runs, const char *name,
+		   long tid, const struct gate_thread *th);
+/* A start routine's name without its parameter list ("Worker::run(int)" ->
+ * "Worker::run"), for labels (malloc'd). */
+char *gi_start_label(const char *start);
+/* Would th's next arrival at gates[0..n) bind or select by runs: something
+ * it is not known to run yet?  The runs: indices into *out (malloc'd). */
+size_t gi_runs_wanted(const gate_engine *e, const struct gate_thread *th,
+		      const size_t *gates, size_t n, size_t **out);
+
 /* Is any of the events ev[0..n) closed? */
 bool gi_any_closed(const gate_engine *e, const size_t *ev, size_t n);
 /* Why th is held, in words, into b. */

@@ -126,13 +126,21 @@ static bool sel_open_ended(const gate_engine *e, const struct gate *g)
 	case SPEC_SEL_ALIAS:
 		return g->sel_alias == NONE || !e->aliases[g->sel_alias].th;
 	case SPEC_SEL_MATCH:
-		/* {start:, nth:} once its K-th thread exists is that thread */
-		return !(g->cls && !sel->name && g->cls->n >= (size_t)sel->nth);
+		/* {start:, nth:} once its K-th thread exists is that thread
+		 * (one of name: or runs: may yet come before it) */
+		return !(g->cls && !sel->name && !sel->runs && g->cls->n >= (size_t)sel->nth);
 	case SPEC_SEL_ANY:
 	case SPEC_SEL_NOT_ALIAS:
 		break;
 	}
 	return true;
+}
+
+bool gate_alias_bound(const gate_engine *e, const char *alias)
+{
+	const size_t *v = gate_strmap_get(&e->alias_ix, alias);
+
+	return v && e->aliases[*v].th;
 }
 
 bool gate_open_ended(const gate_engine *e, size_t i)
@@ -295,7 +303,7 @@ static bool sel_fixed_at_start(const spec_selector *sel)
 {
 	if (sel->kind == SPEC_SEL_MAIN)
 		return true;
-	return sel->kind == SPEC_SEL_MATCH && !sel->name &&
+	return sel->kind == SPEC_SEL_MATCH && !sel->name && !sel->runs &&
 	       sel->process.kind == SPEC_PROC_UNSET;
 }
 
@@ -320,6 +328,32 @@ static bool may_come_to_select(const gate_engine *e, const struct gate *g)
 	if (sel_fixed_at_start(sel) || sel->kind == SPEC_SEL_NOT_ALIAS)
 		return false;
 	return sel_open_ended(e, g);
+}
+
+/* Must th's arrival at gates[0..n) be seen, to look for a runs: function? */
+static bool runs_wanted(const gate_engine *e, const struct gate_thread *th,
+			const size_t *gates, size_t n)
+{
+	size_t *r, k = gi_runs_wanted(e, th, gates, n, &r);
+
+	free(r);
+	return k > 0;
+}
+
+size_t gate_runs_wanted(const gate_engine *e, pid_t tid, const size_t *gates, size_t n,
+			const char ***out)
+{
+	const struct gate_thread *th = gi_thread_find(e, tid);
+	size_t *r, k, i;
+
+	*out = NULL;
+	if (!th || !(k = gi_runs_wanted(e, th, gates, n, &r)))
+		return 0;
+	*out = xcalloc(k, sizeof(**out));
+	for (i = 0; i < k; i++)
+		(*out)[i] = e->sel_runs[r[i]];
+	free(r);
+	return k;
 }
 
 /* How many of th's next arrivals gate gi lets pass unnoted (see gates.h). */
@@ -351,7 +385,7 @@ unsigned long gate_next_interest(const gate_engine *e, pid_t tid, const size_t *
 	const struct gate_thread *th = gi_thread_find(e, tid);
 	unsigned long best = GATE_PASS_FOREVER;
 
-	if (!th || th->exited || th->held)
+	if (!th || th->exited || th->held || runs_wanted(e, th, gates, n))
 		return 0;
 	for (size_t k = 0; k < n && best; k++) {
 		unsigned long v;
@@ -371,7 +405,7 @@ bool gate_next_when(const gate_engine *e, pid_t tid, const size_t *gates, size_t
 	const struct gate_thread *th = gi_thread_find(e, tid);
 	size_t found = NONE;
 
-	if (!th || th->exited || th->held)
+	if (!th || th->exited || th->held || runs_wanted(e, th, gates, n))
 		return false;
 	for (size_t k = 0; k < n; k++) {
 		const struct gate *g;

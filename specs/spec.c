@@ -444,8 +444,9 @@ static void load_process(walk *w, yaml_node_t *v, spec_process *p)
 
 /* ---- thread selectors ---- */
 
-enum { SEL_START, SEL_NTH, SEL_NAME, SEL_TID, SEL_PROCESS, NSELKEYS };
-static const char *const sel_keys[NSELKEYS] = {"start", "nth", "name", "tid", "process"};
+enum { SEL_START, SEL_RUNS, SEL_NTH, SEL_NAME, SEL_TID, SEL_PROCESS, NSELKEYS };
+static const char *const sel_keys[NSELKEYS] = {"start", "runs", "nth", "name", "tid",
+					       "process"};
 
 static void load_match(walk *w, yaml_node_t *m, spec_selector *sel)
 {
@@ -458,14 +459,16 @@ static void load_match(walk *w, yaml_node_t *m, spec_selector *sel)
 	map_keys(w, m, sel_keys, NSELKEYS, false, v, kp);
 	if (v[SEL_PROCESS])
 		load_process(w, v[SEL_PROCESS], &sel->process);
-	if (!v[SEL_START] && !v[SEL_NTH] && !v[SEL_NAME] && !v[SEL_TID]) {
+	if (!v[SEL_START] && !v[SEL_RUNS] && !v[SEL_NTH] && !v[SEL_NAME] && !v[SEL_TID]) {
 		if (m->data.mapping.pairs.start == m->data.mapping.pairs.top)
-			spec_err(w->ld, sel->pos,
-				 "empty thread selector (give start, name, tid, nth or process)");
+			spec_err(w->ld, sel->pos, "empty thread selector (give start, "
+				 "runs, name, tid, nth or process)");
 		return;
 	}
 	if (v[SEL_START])
 		get_str(w, "start", v[SEL_START], false, &sel->start);
+	if (v[SEL_RUNS])
+		get_str(w, "runs", v[SEL_RUNS], false, &sel->runs);
 	if (v[SEL_NAME])
 		get_str(w, "name", v[SEL_NAME], false, &sel->name);
 	if (v[SEL_NTH] && !get_posint(w, "nth", v[SEL_NTH], INT_MAX, &n))
@@ -1277,6 +1280,7 @@ static void gate_release(spec_gate *g)
 	free(g->at);
 	free(g->thread.alias);
 	free(g->thread.start);
+	free(g->thread.runs);
 	free(g->thread.name);
 	free(g->thread.process.exe);
 	free(g->process.exe);
@@ -1306,6 +1310,7 @@ void spec_free(spec *s)
 		free(s->aliases[i].name);
 		free(s->aliases[i].sel.alias);
 		free(s->aliases[i].sel.start);
+		free(s->aliases[i].sel.runs);
 		free(s->aliases[i].sel.name);
 		free(s->aliases[i].sel.process.exe);
 	}

@@ -40,7 +40,7 @@ enum spec_sel_kind {
 	SPEC_SEL_MAIN,     /* `main`: the initial thread */
 	SPEC_SEL_ALIAS,    /* an alias from threads: or bound with as: */
 	SPEC_SEL_NOT_ALIAS,/* "!ALIAS": any thread but ALIAS's (any while unbound) */
-	SPEC_SEL_MATCH,    /* inline {start:, name:, tid:, nth:} */
+	SPEC_SEL_MATCH,    /* inline {start:, runs:, name:, tid:, nth:} */
 };
 
 /*
@@ -67,11 +67,13 @@ typedef struct spec_selector {
 	enum spec_sel_kind kind;
 	char *alias;  /* SPEC_SEL_ALIAS / SPEC_SEL_NOT_ALIAS */
 	char *start;  /* SPEC_SEL_MATCH: start routine name, or NULL */
+	char *runs;   /* SPEC_SEL_MATCH: a function on the thread's stack when it
+			 arrives (runner/ resolves it), or NULL */
 	char *name;   /* SPEC_SEL_MATCH: thread name (comm), or NULL */
 	long tid;     /* SPEC_SEL_MATCH: kernel tid, or 0 */
 	int nth;      /* SPEC_SEL_MATCH: 1-based creation rank among matches, 0 = every match */
 	spec_process process; /* SPEC_SEL_MATCH: the thread's process; alone (no start,
-				 name, tid, nth): that process's initial thread */
+				 runs, name, tid, nth): that process's initial thread */
 	spec_pos pos;
 } spec_selector;
 

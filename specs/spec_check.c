@@ -333,7 +333,7 @@ static void check_events(checker *c)
 /* A selector of one process's initial thread: one thread at most. */
 static bool one_thread(const spec_selector *sel)
 {
-	return !sel->start && !sel->name &&
+	return !sel->start && !sel->runs && !sel->name &&
 	       (sel->process.kind == SPEC_PROC_MAIN || sel->process.kind == SPEC_PROC_NTH);
 }
 
@@ -373,8 +373,9 @@ static char *thread_token(checker *c, const spec_gate *g, size_t gi)
 		tok = xasprintf("once\x1f%zu", gi);
 	return tok;
 match:
-	return xasprintf("m\x1f%s\x1f%s\x1f%ld\x1f%d\x1f%d\x1f%s\x1f%d",
-			 sel->start ? sel->start : "", sel->name ? sel->name : "",
+	return xasprintf("m\x1f%s\x1f%s\x1f%s\x1f%ld\x1f%d\x1f%d\x1f%s\x1f%d",
+			 sel->start ? sel->start : "", sel->runs ? sel->runs : "",
+			 sel->name ? sel->name : "",
 			 sel->tid, sel->nth, (int)sel->process.kind,
 			 sel->process.exe ? sel->process.exe : "", sel->process.nth);
 }

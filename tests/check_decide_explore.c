@@ -29,6 +29,20 @@ double session_now(const session *s) { (void)s; return 0; }
 bool session_ending(const session *s) { (void)s; return false; }
 plan *session_plan(const session *s) { return (plan *)&s->p; }
 tracer *session_tracer(const session *s) { (void)s; return NULL; }
+/* no stack to look at: what a wrapper runs stays unknown (info.runs) */
+const run_bias *session_run_bias(const session *s) { (void)s; return NULL; }
+rg_site run_bias_exe_site(const run_bias *b, uint64_t addr)
+{
+	(void)b;
+	return (rg_site){PLAN_EXE, addr};
+}
+int tracer_backtrace(tracer *tr, pid_t tid, uint64_t *pcs, size_t max, size_t *n,
+		     rg_err *err)
+{
+	(void)tr, (void)tid, (void)pcs, (void)max;
+	*n = 0;
+	return rg_error(err, "no stack in this test");
+}
 
 /* Per tid (small): first argument at its point, its pthread_t. */
 static uint64_t ARG0[64], SELF[64];

@@ -1442,6 +1442,75 @@ START_TEST(test_cxx_written)
 }
 END_TEST
 
+/* What threads are named by ({start:}, {runs:}): names, lines, code. */
+START_TEST(test_cxx_start_names)
+{
+	int push_int = marker_line(SRC("cxx.cpp"), "push-int");
+	int size = marker_line(SRC("cxx.cpp"), "size");
+	int lambda = marker_line(SRC("cxx.cpp"), "lambda-body");
+	dwarfx *dx = open_ok(FX_CXX);
+	dwarfx_routine *r;
+	dwarfx_span *code;
+	const char **names;
+	dwarfx_loc *l;
+	rg_err err = RG_ERR_INIT;
+	size_t n, i;
+	bool in;
+
+	/* a function with its parameter types, as the demangler writes them */
+	l = resolve_ok(dx, "*Queue::push(int)", &n);
+	ck_assert_str_eq(dwarfx_start_name_at(dx, l[0].addr), "store::Queue::push(int)");
+	free(l);
+	l = resolve_ok(dx, "*main", &n);
+	ck_assert_str_eq(dwarfx_start_name_at(dx, l[0].addr), "main");
+	free(l);
+
+	/* names as users write them */
+	ck_assert(dwarfx_name_answers("store::Queue::push(int)", "Queue::push"));
+	ck_assert(dwarfx_name_answers("store::Queue::push(int)", "push"));
+	ck_assert(dwarfx_name_answers("store::Queue::push(int)", "Queue::push(int)"));
+	ck_assert(!dwarfx_name_answers("store::Queue::push(int)", "Queue::push(long)"));
+	ck_assert(!dwarfx_name_answers("store::Queue::push(int)", "ueue::push"));
+	ck_assert(dwarfx_name_answers("store::Queue::size() const", "Queue::size()"));
+	ck_assert(dwarfx_name_answers("store::Queue::push(char const*)",
+				      "Queue::push(const char *)"));
+	ck_assert(dwarfx_name_answers("Box<int>::put(int const&)", "Box::put"));
+	ck_assert(dwarfx_name_answers("main::{lambda()#1}", "main::{lambda()#1}"));
+	ck_assert(!dwarfx_name_answers("main::{lambda()#1}", "main::{lambda()#2}"));
+	ck_assert(!dwarfx_name_answers("worker", "worker(int)"));
+
+	/* what a line defines: a lambda by its line, a method by its own */
+	ck_assert_int_eq(dwarfx_defined_at(dx, "cxx.cpp", lambda - 1, &names, &n, &err),
+			 DWARFX_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(names[0], "main::{lambda(int)#1}");
+	free(names);
+	ck_assert_int_eq(dwarfx_defined_at(dx, "cxx.cpp", push_int - 2, &names, &n, &err),
+			 DWARFX_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(names[0], "store::Queue::push(int)");
+	free(names);
+	ck_assert_int_eq(dwarfx_defined_at(dx, "cxx.cpp", push_int, &names, &n, &err),
+			 DWARFX_NO_ENTRY);
+	ck_assert_contains(err.msg, "no function or lambda is defined at 'cxx.cpp:");
+
+	/* the code of a function: its body's line is in it */
+	ck_assert_int_eq(dwarfx_function_code(dx, "Queue::size", &code, &n, NULL, &err),
+			 DWARFX_OK);
+	l = resolve_ok(dx, fmt("cxx.cpp:%d", size), &i);
+	for (in = false; n--; )
+		in |= l[0].addr >= code[n].lo && l[0].addr < code[n].hi;
+	ck_assert(in);
+	free(l);
+	free(code);
+
+	/* no thread is started here: no start routine */
+	ck_assert_uint_eq(dwarfx_thread_routines(dx, &r), 0);
+	dwarfx_routines_free(r, 0);
+	dwarfx_free(dx);
+}
+END_TEST
+
 /* ---- racegate lines ---- */
 
 struct seen_lines {
@@ -1776,6 +1845,7 @@ static Suite *dwarf_suite(void)
 	tcase_add_test(tc, test_libc_boundaries);
 	tcase_add_test(tc, test_cxx_names);
 	tcase_add_test(tc, test_cxx_written);
+	tcase_add_test(tc, test_cxx_start_names);
 	tcase_add_test(tc, test_lines);
 	tcase_add_loop_test(tc, test_header_lines, 0,
 			    sizeof(hdr_progs) / sizeof(hdr_progs[0]));

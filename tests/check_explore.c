@@ -516,9 +516,9 @@ END_TEST
 static void lost_update_run(explore_run *r, explore_step *st, explore_thread_info *th)
 {
 	memset(r, 0, sizeof(*r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true };
-	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false };
-	th[2] = (explore_thread_info){ 102, (char *)"worker", 2, false };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL };
+	th[2] = (explore_thread_info){ 102, (char *)"worker", 2, false, NULL };
 	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
 	st[0] = (explore_step){ 1, 1, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 2, 1, 1, true, 1, XS_ARRIVED, 2, 1 };
@@ -539,7 +539,7 @@ START_TEST(writer_yaml_loads)
 	explore_step st[4];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, NULL, 0, 0, NULL };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, NULL, 0, 0, NULL, false };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -637,7 +637,7 @@ START_TEST(writer_drops_gates)
 	explore_thread_info th[3];
 	explore_run r;
 	bool drop[2] = { false, true };
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, drop, 2, 0, NULL };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "lost", NULL, drop, 2, 0, NULL, false };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -676,7 +676,7 @@ START_TEST(writer_cxx_start_names)
 	explore_step st[4];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "shop", NULL, NULL, 0, 0, NULL };
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "shop", NULL, NULL, 0, 0, NULL, false };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
@@ -700,6 +700,71 @@ START_TEST(writer_cxx_start_names)
 END_TEST
 
 /*
+ * Threads started through one wrapper are named by what they run under it
+ * (runs:) when that tells them apart, else by start routine and rank; a
+ * C++ start routine without its parameter types unless they are what
+ * tells two apart.
+ */
+START_TEST(writer_runs_under_wrapper)
+{
+	static const char *const at[] = { "c.cpp:10", "c.cpp:21", "c.cpp:23" };
+	char *cmd[] = { (char *)"./pool", NULL };
+	explore_step st[4];
+	explore_thread_info th[3];
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "pool", NULL, NULL, 0, 0, NULL, false };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *y;
+
+	lost_update_run(&r, st, th);
+	th[1].start = th[2].start = (char *)"thread_main";
+	th[1].runs = (char *)"flusher";
+	th[2].runs = (char *)"Pool::prune(int)";
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0,
+		      "%s\n%s", y, d.n ? d.v[0].msg : "");
+	ck_assert_msg(strstr(y, "  flusher_1: {runs: flusher}\n") &&
+		      strstr(y, "  Pool_prune_int_1: {runs: \"Pool::prune(int)\"}\n"), "%s", y);
+	spec_free(sp);
+	sp = NULL;
+	free(y);
+
+	/* the same function under both: by rank */
+	th[2].runs = (char *)"flusher";
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(strstr(y, "  thread_main_1: {start: thread_main, nth: 1}\n") &&
+		      strstr(y, "  thread_main_2: {start: thread_main, nth: 2}\n"), "%s", y);
+	free(y);
+	/* asked not to */
+	th[2].runs = (char *)"pruner";
+	in.no_runs = true;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(!strstr(y, "runs:"), "%s", y);
+	free(y);
+
+	/* parameter types only where they tell two start routines apart */
+	in.no_runs = false;
+	th[1].runs = th[2].runs = NULL;
+	th[1].start = (char *)"shop::Inventory::restock(unsigned long, int)";
+	th[2].start = (char *)"shop::audit(int)";
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(strstr(y, "  shop_Inventory_restock_1: {start: \"shop::Inventory::restock\", nth: 1}\n"),
+		      "%s", y);
+	free(y);
+	th[2].start = (char *)"shop::Inventory::restock(char const*)";
+	th[2].nth = 1;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(strstr(y, "{start: \"shop::Inventory::restock(unsigned long, int)\", nth: 1}") &&
+		      strstr(y, "{start: \"shop::Inventory::restock(char const*)\", nth: 1}"), "%s", y);
+	free(y);
+	spec_diags_release(&d);
+}
+END_TEST
+
+/*
  * A preempting stretch that ends blocked (a condition wait): the
  * preempted thread waits for it to block after the stretch's last point
  * (open_when_blocked there), not for nothing.
@@ -711,15 +776,15 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 	explore_step st[4];
 	explore_thread_info th[2];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:0.2.1.1", "cancel", NULL, NULL, 0, 2500, NULL };
+	explore_write_in in = { &r, at, cmd, "dev:0.2.1.1", "cancel", NULL, NULL, 0, 2500, NULL, false };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
 	char *y;
 
 	memset(&r, 0, sizeof(r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true };
-	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL };
 	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
 	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 1, 1, 1, true, 0, XS_ARRIVED, 2, 1 };
@@ -767,14 +832,14 @@ START_TEST(writer_woken_arrival_is_waited_for)
 	explore_thread_info th[2];
 	explore_wake wk[1] = { { 4, 1, 5, 1 } };
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:0.1.1.1", "queue", NULL, NULL, 0, 0, NULL };
+	explore_write_in in = { &r, at, cmd, "dev:0.1.1.1", "queue", NULL, NULL, 0, 0, NULL, false };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
 
 	memset(&r, 0, sizeof(r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true };
-	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL };
 	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
 	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 1, 2, 1, true, 0, XS_ARRIVED, 1, 1 };
@@ -831,14 +896,14 @@ START_TEST(writer_deadlock_waits_for_the_last_stop)
 	explore_step st[3];
 	explore_thread_info th[3];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:1.1.2.2", "abba", NULL, NULL, 0, 0, NULL };
+	explore_write_in in = { &r, at, cmd, "dev:1.1.2.2", "abba", NULL, NULL, 0, 0, NULL, false };
 	rg_err err = RG_ERR_INIT;
 	char *y;
 
 	memset(&r, 0, sizeof(r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true };
-	th[1] = (explore_thread_info){ 101, (char *)"transfer", 1, false };
-	th[2] = (explore_thread_info){ 102, (char *)"refund", 1, false };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
+	th[1] = (explore_thread_info){ 101, (char *)"transfer", 1, false, NULL };
+	th[2] = (explore_thread_info){ 102, (char *)"refund", 1, false, NULL };
 	st[0] = (explore_step){ 1, 0, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 1, 1, 1, false, 1, XS_ARRIVED, 0, 1 };
 	st[2] = (explore_step){ 2, 2, 1, true, 1, XS_ARRIVED, 1, 2 };
@@ -884,16 +949,16 @@ START_TEST(writer_deadlock_holds_the_never_resumed)
 	explore_step st[7];
 	explore_thread_info th[4];
 	explore_run r;
-	explore_write_in in = { &r, at, cmd, "dev:0.1.2.1", "ring", NULL, NULL, 0, 0, NULL };
+	explore_write_in in = { &r, at, cmd, "dev:0.1.2.1", "ring", NULL, NULL, 0, 0, NULL, false };
 	rg_err err = RG_ERR_INIT;
 	spec_diags d = SPEC_DIAGS_INIT;
 	spec *sp = NULL;
 	char *y;
 
 	memset(&r, 0, sizeof(r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
 	for (int i = 1; i < 4; i++)
-		th[i] = (explore_thread_info){ 100 + i, (char *)"settle", i, false };
+		th[i] = (explore_thread_info){ 100 + i, (char *)"settle", i, false, NULL };
 	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 1, 1, 1, true, 0, XS_ARRIVED, 0, 2 };
 	st[2] = (explore_step){ 1, 2, 1, false, 1, XS_ARRIVED, 2, 1 };
@@ -1019,6 +1084,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, writer_yaml_loads);
 	tcase_add_test(tc, writer_drops_gates);
 	tcase_add_test(tc, writer_cxx_start_names);
+	tcase_add_test(tc, writer_runs_under_wrapper);
 	tcase_add_test(tc, writer_blocked_stretch_is_waited_for);
 	tcase_add_test(tc, writer_woken_arrival_is_waited_for);
 	tcase_add_test(tc, writer_deadlock_waits_for_the_last_stop);

@@ -113,6 +113,7 @@ static void tsel_free(spec_selector *sel)
 {
 	free(sel->alias);
 	free(sel->start);
+	free(sel->runs);
 	free(sel->name);
 }
 
@@ -304,6 +305,137 @@ START_TEST(start_by_qualified_tail)
 		"open 101 @-1 started:teller\n"
 		"bind 104 lambda\n"
 		"open 104 @-1 started:lambda\n");
+}
+END_TEST
+
+/*
+ * A C++ start routine comes with its parameter types: {start:} without
+ * them picks every overload, with them one; the label leaves them out.
+ */
+START_TEST(start_with_parameters)
+{
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "any_run", "Worker::run", NULL, 2);
+	talias(S, "run_int", "Worker::run(int)", NULL, 1);
+	g = tgate(S, "w.cpp:10");
+	tsel_alias(&g->thread, "run_int");
+	tlist(&g->open, "go", NULL);
+	start_engine();
+
+	gate_thread_started(E, 100, NULL, true, 0);
+	gate_thread_started(E, 101, "Worker::run(char const*)", false, 0);
+	gate_thread_started(E, 102, "app::Worker::run(int)", false, 0);
+	gate_thread_started(E, 103, "Worker::start(int)::{lambda()#1}", false, 0);
+	ck_assert_str_eq(take(),
+		"bind 102 any_run\n"
+		"open 102 @-1 started:any_run\n"
+		"bind 102 run_int\n"
+		"open 102 @-1 started:run_int\n");
+	ck_assert_str_eq(gate_thread_label(E, 101), "Worker::run#1");
+	/* a lambda's scope is no parameter list */
+	ck_assert_str_eq(gate_thread_label(E, 103), "Worker::start(int)::{lambda()#1}#1");
+}
+END_TEST
+
+/* The caller's start_is hook decides what {start: want} picks. */
+static bool lambda_line_is(void *ctx, const char *want, const char *start)
+{
+	(void)ctx;
+	/* as the runner resolves FILE:LINE to what is defined there */
+	return !strcmp(want, "q.cpp:42") ? !strcmp(start, "main::{lambda()#2}") :
+	       !strcmp(want, start);
+}
+
+START_TEST(start_is_hook)
+{
+	gate_hooks h = {.ctx = &R, .note = rec_note, .start_is = lambda_line_is};
+	spec_gate *g;
+
+	S = tspec_new(8);
+	talias(S, "popper", "q.cpp:42", NULL, 0);
+	g = tgate(S, "q.cpp:50");
+	tsel_alias(&g->thread, "popper");
+	tlist(&g->open, "go", NULL);
+	memset(&R, 0, sizeof(R));
+	E = gate_engine_new(S, &h);
+	R.e = E;
+
+	gate_thread_started(E, 100, NULL, true, 0);
+	gate_thread_started(E, 101, "main::{lambda()#1}", false, 0);
+	gate_thread_started(E, 102, "main::{lambda()#2}", false, 0);
+	ck_assert_str_eq(take(),
+		"bind 102 popper\n"
+		"open 102 @-1 started:popper\n");
+}
+END_TEST
+
+/*
+ * {runs: F}: the engine asks for F on the stack of a thread it does not
+ * know to run F, only while an alias could still bind by it or a gate at
+ * the location names it; found, the thread keeps it and binds.  Until
+ * then no arrival may pass unseen.
+ */
+START_TEST(runs_binds_at_arrival)
+{
+	const char **want;
+	spec_gate *g;
+	size_t g0 = 0, g1 = 1, n;
+
+	S = tspec_new(8);
+	talias(S, "flusher", NULL, NULL, 0);
+	S->aliases[0].sel.runs = xstrdup("flush");
+	g = tgate(S, "w.c:10");           /* 0: the flusher waits for go */
+	tsel_alias(&g->thread, "flusher");
+	tlist(&g->wait, "go", NULL);
+	g = tgate(S, "w.c:20");           /* 1: any thread that runs prune opens go */
+	tsel_match(&g->thread, NULL, NULL, 0, 0);
+	g->thread.runs = xstrdup("prune");
+	tlist(&g->open, "go", NULL);
+	start_engine();
+
+	gate_thread_started(E, 100, NULL, true, 0);
+	gate_thread_started(E, 101, "thread_main", false, 0);
+	gate_thread_started(E, 102, "thread_main", false, 0);
+	ck_assert_str_eq(take(), "");
+
+	/* at gate 0: only the alias's function is asked for */
+	n = gate_runs_wanted(E, 101, &g0, 1, &want);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(want[0], "flush");
+	free(want);
+	ck_assert_uint_eq(gate_next_interest(E, 101, &g0, 1), 0);
+	/* at gate 1: its own as well */
+	n = gate_runs_wanted(E, 101, &g1, 1, &want);
+	ck_assert_uint_eq(n, 2);
+	free(want);
+
+	/* 101 is found running flush: bound for good, and held at gate 0 */
+	gate_thread_runs(E, 101, "flush", 1);
+	ck_assert(arrive1(101, 0, 1));
+	ck_assert_str_eq(take(),
+		"bind 101 flusher\n"
+		"open 101 @-1 started:flusher\n"
+		"arrive 101 @0\n"
+		"hold 101 @0 waiting for go\n");
+	ck_assert(!gate_alias_bound(E, "nobody"));
+	ck_assert(gate_alias_bound(E, "flusher"));
+
+	/* the alias bound: 102 is asked for prune at gate 1 only */
+	ck_assert_uint_eq(gate_runs_wanted(E, 102, &g0, 1, &want), 0);
+	ck_assert_ptr_null(want);
+	/* not found: gate 1 does not select it */
+	ck_assert(!arrive1(102, 1, 2));
+	ck_assert_str_eq(take(), "");
+	gate_thread_runs(E, 102, "prune", 3);
+	ck_assert(!arrive1(102, 1, 3));
+	ck_assert_str_eq(take(),
+		"arrive 102 @1\n"
+		"open 102 @1 go\n"
+		"release 101 @0 2\n");
+	/* known now: nothing more is asked of it */
+	ck_assert_uint_eq(gate_runs_wanted(E, 102, &g1, 1, &want), 0);
 }
 END_TEST
 
@@ -1004,7 +1136,7 @@ static bool rec_when(void *ctx, pid_t tid, size_t gate, unsigned long hit)
 
 static void start_engine_when(void)
 {
-	gate_hooks h = {&R, rec_note, rec_when};
+	gate_hooks h = {.ctx = &R, .note = rec_note, .when = rec_when};
 
 	memset(&R, 0, sizeof(R));
 	E = gate_engine_new(S, &h);
@@ -1917,6 +2049,9 @@ static Suite *gates_suite(void)
 	tcase_add_test(tc, as_in_pool);
 	tcase_add_test(tc, not_alias);
 	tcase_add_test(tc, start_nth);
+	tcase_add_test(tc, start_with_parameters);
+	tcase_add_test(tc, start_is_hook);
+	tcase_add_test(tc, runs_binds_at_arrival);
 	tcase_add_test(tc, name_after_rename);
 	tcase_add_test(tc, started_exited_events);
 	tcase_add_test(tc, exited_main_builtin);

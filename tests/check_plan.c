@@ -172,11 +172,13 @@ START_TEST(plan_errors_at_gate_positions)
 	ck_assert_msg(strstr(m, "'worker'") != NULL, "%s", m);
 	free(m);
 
-	/* {start: wroker}: a warning at the selector, with a suggestion */
-	m = diag_at(&d, sp->aliases[0].sel.pos, SPEC_WARNING);
-	ck_assert_msg(m != NULL, "no warning at {start: wroker}");
-	ck_assert_msg(strstr(m, "no function 'wroker'") &&
-		      strstr(m, "(did you mean 'worker'?)"), "%s", m);
+	/* {start: wroker}: an error at the selector, with a suggestion and the
+	 * program's start routines */
+	m = diag_at(&d, sp->aliases[0].sel.pos, SPEC_ERROR);
+	ck_assert_msg(m != NULL, "no error at {start: wroker}");
+	ck_assert_msg(strstr(m, "{start: wroker} matches no thread") &&
+		      strstr(m, "(did you mean 'worker'?)") &&
+		      strstr(m, "start in: worker (plan_prog.c:"), "%s", m);
 	free(m);
 
 	plan_release(&p);

@@ -420,7 +420,7 @@ START_TEST(report_json_shape)
 		"exit_status", "stopped", "outcomes", NULL};
 	static const char *const run[] = {"run", "outcome", "ok", "exit_status",
 		"exited", "exit_code", "signal", "core_dumped", "start_ms",
-		"elapsed_ms", "note", "gates", "arrivals", "breakpoint_hits",
+		"elapsed_ms", "note", "gates", "unbound_aliases", "arrivals", "breakpoint_hits",
 		"events", "events_dropped", "diagnosis", "stdout", "stderr", NULL};
 	static const char *const event[] = {"t_ms", "tid", "thread", "kind",
 		"gate_index", "gate", "where", "event", "held_ms", "text", NULL};

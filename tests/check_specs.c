@@ -194,7 +194,7 @@ static const struct bad {
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, thread: [a]}]\n", -1,
 	 "gates.yaml:2:41: error: 'thread' must be main, any, a thread alias or a selector such as {start: worker}, not a list"},
 	{"version: 1\ngates: [{at: a.c:1, barrier: 1, thread: {}}]\n", -1,
-	 "gates.yaml:2:41: error: empty thread selector (give start, name, tid, nth or process)"},
+	 "gates.yaml:2:41: error: empty thread selector (give start, runs, name, tid, nth or process)"},
 	{"version: 1\nthreads: {w: foo}\ngates: [{at: a.c:1, barrier: 1}]\n", -1,
 	 "gates.yaml:2:14: error: thread 'w' must be main or a selector such as {start: worker}, not 'foo'"},
 	{"version: 1\nthreads: [w]\ngates: [{at: a.c:1, barrier: 1}]\n", -1,

@@ -403,6 +403,7 @@ void tracer_as_drop(tracer *tr, struct aspace *as)
 	tr->nas--;
 	if (as->memfd >= 0)
 		close(as->memfd);
+	tracer_unwind_forget(as);
 	image_put(as->img);
 	free(as->pages);
 	free(as->data);
@@ -421,6 +422,7 @@ void tracer_as_exec(struct aspace *as)
 	as->stub = 0;
 	rg_intmap_release(&as->oot);
 	as->noots_gone = 0;
+	tracer_unwind_forget(as);
 }
 
 uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr)

@@ -151,6 +151,9 @@ struct aspace {
 	 * and the code of those placed by their jump's bytes (full) */
 	struct scratch *data;
 	size_t ndata, data_cap;
+	/* libunwind's address space for its threads' backtraces (unwind.c),
+	 * made on first use: what it learns of the code is kept until exec */
+	void *unw;
 };
 
 struct tcb {
@@ -288,6 +291,9 @@ void tracer_image_put(struct image *img);
 uint64_t tracer_as_oot(const struct aspace *as, uint64_t addr);
 
 struct tcb *tracer_tcb_find(const tracer *tr, pid_t tid);
+/* unwind.c: as's backtrace state is dropped (its memory holds another
+ * program, or it is gone). */
+void tracer_unwind_forget(struct aspace *as);
 /* A new control block for tid, in the program's process (tgid). */
 struct tcb *tracer_tcb_add(tracer *tr, pid_t tid);
 void tracer_tcb_drop(tracer *tr, struct tcb *t);

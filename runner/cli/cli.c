@@ -6,6 +6,7 @@
 #include "explore.h"
 #include "interrupt.h"
 #include "objects.h"
+#include "selectors.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -190,7 +191,15 @@ static const char help_text[] =
 "\n"
 "threads: (aliases)   main | {start: worker, nth: 2} | {name: flusher}\n"
 "                     (the name a thread sets, even after it started) |\n"
-"                     {tid: 4242} (a kernel thread id: for attaching)\n"
+"                     {tid: 4242} (a kernel thread id: for attaching) |\n"
+"                     {runs: flush_log} (a thread whose stack holds it when it\n"
+"                     arrives: threads a wrapper starts, found once, kept)\n"
+"  C++ start:         \"Worker::run(int)\" (an overload) | Worker::run (every\n"
+"                     one) | \"main::{lambda()#1}\" or gdb's\n"
+"                     \"main::{lambda()#1}::operator()\" (a std::thread's lambda)\n"
+"                     | \"queue.cpp:42\" (the lambda or function defined there)\n"
+"  A start: or runs: that matches nothing is an error that lists the\n"
+"  program's start routines; an alias never bound is named in the outcome.\n"
 "Gate keys:\n"
 "  name: w1-loaded    unique; default: the at: text\n"
 "  at: counter.c:12   where (required; Locations above)\n"
@@ -577,6 +586,16 @@ static int cmd_check(const struct cli *c)
 					       bp->function ? bp->function : "");
 		}
 		plan_locs_describe(&p, i, stdout);
+	}
+	/* what a lambda's start: stands for: its type, as threads are named */
+	for (i = 0; i < sp->naliases; i++) {
+		const char *const *names;
+		size_t n = sp->aliases[i].sel.start ?
+			   plan_start_names(&p, sp->aliases[i].sel.start, &names) : 0;
+
+		for (j = 0; j < n; j++)
+			printf("  thread %s: {start: %s} is %s\n", sp->aliases[i].name,
+			       sp->aliases[i].sel.start, names[j]);
 	}
 	plan_release(&p);
 	spec_free(sp);

@@ -51,6 +51,7 @@ struct xthread {
 	bool cpu_known;
 	bool blocked;          /* XT_LOOSE because it waited for another thread */
 	bool woke;             /* XT_FRESH because it was woken, not created */
+	int runs_looks;        /* backtraces taken to find info.runs */
 	rg_intmap hits;        /* gate -> arrivals */
 };
 
@@ -356,6 +357,7 @@ void explore_decider_free(explore_decider *x)
 		return;
 	for (size_t i = 0; i < x->nt; i++) {
 		free(x->t[i].info.start);
+		free(x->t[i].info.runs);
 		rg_intmap_release(&x->t[i].hits);
 	}
 	free(x->t);
@@ -474,6 +476,69 @@ static void read_thread(explore_decider *x, struct xthread *t, bool want_arg)
 	t->arg0 = want_arg ? tracer_call_arg(&regs, 0) : 0;
 }
 
+/*
+ * What a thread started through a wrapper runs (info.runs, for runs: in
+ * the file explore writes): the program's function its start routine
+ * called, from a backtrace at one of its first RUNS_LOOKS points (none
+ * of the program's own may be below the start routine yet: it may be in
+ * the thread library).  A start routine that tail-called it is no frame
+ * of its own: then the outermost of the program's frames, unless that is
+ * the C++ library's (std::thread runs its callable through its own).
+ */
+#define RUNS_LOOKS 8
+#define RUNS_DEPTH 128
+
+static void see_runs(explore_decider *x, struct xthread *t)
+{
+	const run_bias *bt = session_run_bias(x->s);
+	uint64_t pcs[RUNS_DEPTH];
+	const char *outer = NULL, *callee = NULL, *name;
+	rg_err err = RG_ERR_INIT;
+	size_t n, k;
+
+	t->runs_looks++;
+	if (tracer_backtrace(session_tracer(x->s), t->info.tid, pcs, RUNS_DEPTH, &n,
+			     &err) < 0)
+		return;
+	for (k = n; k-- > 0 && !callee;) {
+		uint64_t at = run_bias_exe_site(bt, k ? pcs[k] - 1 : pcs[k]).link_addr;
+
+		if (!(name = dwarfx_start_name_at(x->p->dx, at)))
+			continue;
+		if (!outer)
+			outer = name;
+		else
+			callee = dwarfx_caller_at(x->p->dx, at);
+		if (outer == name && strcmp(name, t->info.start)) {
+			/* tail-called: the start routine is gone from the stack */
+			if (!strncmp(name, "std::", 5))
+				return;
+			callee = dwarfx_caller_at(x->p->dx, at);
+		}
+	}
+	if (!callee)
+		return;
+	/* as a location names it: with its parameter types when overloaded */
+	{
+		char *where = xasprintf("*%s", callee);
+		dwarfx_loc *l = NULL;
+		size_t nl = 0;
+		uint64_t at = 0;
+
+		for (k = n; k-- > 0 && !at;) {
+			uint64_t a = run_bias_exe_site(bt, k ? pcs[k] - 1 : pcs[k]).link_addr;
+
+			if (dwarfx_caller_at(x->p->dx, a) == callee)
+				at = a;
+		}
+		if (dwarfx_resolve(x->p->dx, where, &l, &nl, NULL, &err) != DWARFX_OK && at)
+			callee = dwarfx_start_name_at(x->p->dx, at);
+		free(l);
+		free(where);
+	}
+	t->info.runs = xstrdup(callee);
+}
+
 static enum decision xd_arrive(void *d, pid_t tid, const plan_bp *at, double t_ms)
 {
 	explore_decider *x = d;
@@ -486,6 +551,9 @@ static enum decision xd_arrive(void *d, pid_t tid, const plan_bp *at, double t_m
 	t->gate = at->gates[0];
 	h = rg_intmap_ref(&t->hits, t->gate, 0);
 	t->hit = (long)++*h;
+	if (!t->info.is_main && t->info.start && !t->info.runs &&
+	    t->runs_looks < RUNS_LOOKS)
+		see_runs(x, t);
 	read_thread(x, t, x->kinds[t->gate] != XP_LINE);
 	/* woken, and waited for; or woken and already here before a look saw it */
 	if ((t->st == XT_FRESH && t->woke) || (t->st == XT_LOOSE && t->blocked)) {

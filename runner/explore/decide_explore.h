@@ -94,6 +94,9 @@ typedef struct explore_thread_info {
 	char *start;           /* start routine, or NULL (the initial thread) */
 	int nth;               /* among the threads with the same start, from 1 */
 	bool is_main;
+	char *runs;            /* the program's function its start routine called
+				  (what a wrapper runs), as a location names it,
+				  once seen at one of its points; or NULL */
 } explore_thread_info;
 
 typedef struct explore_decider explore_decider;

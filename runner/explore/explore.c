@@ -55,8 +55,10 @@ const char *explore_fail_name(enum explore_fail f)
 
 void explore_run_release(explore_run *r)
 {
-	for (size_t i = 0; i < r->nthreads; i++)
+	for (size_t i = 0; i < r->nthreads; i++) {
 		free(r->threads[i].start);
+		free(r->threads[i].runs);
+	}
 	free(r->threads);
 	free(r->steps);
 	free(r->wakes);
@@ -574,6 +576,8 @@ static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
 		out->threads[i] = *explore_decider_thread(x, i);
 		if (out->threads[i].start)
 			out->threads[i].start = xstrdup(out->threads[i].start);
+		if (out->threads[i].runs)
+			out->threads[i].runs = xstrdup(out->threads[i].runs);
 	}
 	out->hash = explore_decider_hash(x);
 	out->npreempt = sc->npreempt;

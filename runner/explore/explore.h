@@ -63,6 +63,9 @@ typedef struct explore_write_in {
 	size_t ndrop;
 	long timeout_ms;        /* the file's timeout:, 0: 10s */
 	const char *stdin_yaml; /* the file's stdin: as YAML ("..." or {file: ...}), or NULL */
+	/* name no thread by runs: (what it runs under a wrapper its start
+	 * routine is, explore_thread_info.runs), only by start: and nth: */
+	bool no_runs;
 } explore_write_in;
 
 /* How much of the schedule the gates.yaml enforces. */

@@ -76,6 +76,7 @@ static void encode(rg_buf *b, int rc, const explore_run *r, const explore_dev *d
 		put(b, &r->threads[i].nth, sizeof(r->threads[i].nth));
 		put(b, &r->threads[i].is_main, sizeof(r->threads[i].is_main));
 		put_str(b, r->threads[i].start);
+		put_str(b, r->threads[i].runs);
 	}
 	put_str(b, r->out);
 	put(b, &ndevs, sizeof(ndevs));
@@ -140,7 +141,8 @@ static int decode(const rg_buf *b, int *rc, explore_run *r, explore_dev **devs,
 			ok = get(&d, &r->threads[i].tid, sizeof(r->threads[i].tid)) &&
 			     get(&d, &r->threads[i].nth, sizeof(r->threads[i].nth)) &&
 			     get(&d, &r->threads[i].is_main, sizeof(r->threads[i].is_main)) &&
-			     get_str(&d, &r->threads[i].start);
+			     get_str(&d, &r->threads[i].start) &&
+			     get_str(&d, &r->threads[i].runs);
 	}
 	ok = ok && get_str(&d, &r->out) && get(&d, ndevs, sizeof(*ndevs)) &&
 	     *ndevs <= (size_t)(d.end - d.p) / sizeof(**devs);

@@ -360,6 +360,7 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 	char *in_stdin, *side;
 	long best = -1;
 	int r = 1, traced = 1;
+	bool no_runs = false;
 
 	if (stdin_value(c, dir, &in_stdin, &side) < 0) {
 		free(dir);
@@ -377,7 +378,7 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 					"found by racegate explore",
 					se->fail_run.fail == XF_EXPECTED ?
 					&c->xspec->expect : NULL, NULL, 0, c->o->timeout_ms,
-					in_stdin };
+					in_stdin, no_runs };
 		rg_err err = RG_ERR_INIT;
 		char *yaml = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
 		long ok;
@@ -417,6 +418,12 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 		}
 		if (ok > best)
 			best = ok;
+		/* a thread named by what it runs that did not run it where the
+		 * file needed it: the level again, by start routine and rank */
+		if (r == 1 && ok >= 0 && !no_runs && yaml && strstr(yaml, "{runs: ")) {
+			no_runs = true;
+			lvl--;
+		}
 		free(yaml);
 	}
 	if (r == 0 && traced == 0)
@@ -451,8 +458,10 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 int explore_markdown_file(struct xctx *c, const struct search *se, const char *id,
 			  const char *yaml)
 {
+	/* the threads named as the file names them */
 	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
-				c->o->command, id, NULL, NULL, NULL, 0, 0, NULL };
+				c->o->command, id, NULL, NULL, NULL, 0, 0, NULL,
+				!yaml || !strstr(yaml, "{runs: ") };
 	char *cmd = explore_replay_cmdline(c, id);
 	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
 	int r = explore_save(c->o->markdown, md);

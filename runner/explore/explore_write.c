@@ -19,6 +19,8 @@
  */
 #include "explore.h"
 
+#include "cxxname.h"
+
 #include <ctype.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -26,19 +28,68 @@
 #include <string.h>
 
 /*
- * A thread's alias: main, or START_NTH made of the start routine's name,
- * each run of other characters than letters and digits one '_' (a C++
- * "shop::Inventory::restock" is shop_Inventory_restock_1, not
- * shop__Inventory__restock_1).
+ * How the file names thread i: by its start routine without the
+ * parameter types, unless another thread's start routine differs from it
+ * in those alone (malloc'd).
  */
-static char *alias_of(const explore_thread_info *t)
+static char *start_written(const explore_run *r, size_t i)
 {
+	const char *s = r->threads[i].start, *p = rg_cxx_trailing_params(s);
+	size_t n = p ? (size_t)(p - s) : strlen(s);
+
+	for (size_t j = 0; p && j < r->nthreads; j++) {
+		const char *o = r->threads[j].start;
+
+		if (o && strcmp(o, s) && !strncmp(o, s, n) &&
+		    (o[n] == '\0' || rg_cxx_trailing_params(o) == o + n))
+			return xstrdup(s);
+	}
+	return xstrndup(s, n);
+}
+
+/*
+ * Is thread i named by what it runs ({runs: F})?  When its start routine
+ * is a wrapper (another thread has it too) and what it ran under it is
+ * its own among the threads: a pool's or a library's threads are told
+ * apart by their work, not by the order they were made in.
+ */
+static bool by_runs(const explore_write_in *in, size_t i)
+{
+	const explore_run *r = in->r;
+	const explore_thread_info *t = &r->threads[i];
+	bool shared = false;
+
+	if (in->no_runs || t->is_main || !t->start || !t->runs)
+		return false;
+	for (size_t j = 0; j < r->nthreads; j++) {
+		if (j == i)
+			continue;
+		if (r->threads[j].runs && !strcmp(r->threads[j].runs, t->runs))
+			return false;
+		shared |= r->threads[j].start && !strcmp(r->threads[j].start, t->start);
+	}
+	return shared;
+}
+
+/*
+ * A thread's alias: main, or NAME_NTH made of the start routine's name
+ * (or of what it runs), each run of other characters than letters and
+ * digits one '_' (a C++ "shop::Inventory::restock" is
+ * shop_Inventory_restock_1, not shop__Inventory__restock_1).
+ */
+static char *alias_of(const explore_write_in *in, size_t i)
+{
+	const explore_thread_info *t = &in->r->threads[i];
 	rg_buf b = RG_BUF_INIT;
-	bool sep = false;
+	bool sep = false, runs = by_runs(in, i);
+	char *name;
 
 	if (t->is_main)
 		return xstrdup("main");
-	for (const char *p = t->start; *p; p++) {
+	if (!t->start)
+		return xasprintf("thread_%zu", i);
+	name = runs ? xstrdup(t->runs) : start_written(in->r, i);
+	for (const char *p = name; *p; p++) {
 		if (!isalnum((unsigned char)*p)) {
 			sep = b.len > 0;
 			continue;
@@ -48,9 +99,13 @@ static char *alias_of(const explore_thread_info *t)
 		sep = false;
 		rg_buf_printf(&b, "%c", *p);
 	}
-	rg_buf_printf(&b, "%s%d", b.len ? "_" : "thread_", t->nth);
+	rg_buf_printf(&b, "%s%d", b.len ? "_" : "thread_", runs ? 1 : t->nth);
+	free(name);
 	return rg_buf_detach(&b);
 }
+
+/* name as a YAML value: plain when it is a word, else quoted. */
+static void put_name(rg_buf *b, const char *name);
 
 /* "a", "b" as YAML double-quoted text. */
 static void put_quoted(rg_buf *b, const char *s)
@@ -65,6 +120,16 @@ static void put_quoted(rg_buf *b, const char *s)
 			rg_buf_printf(b, "%c", *s);
 	}
 	rg_buf_puts(b, "\"");
+}
+
+/* a C++ name has ':' and braces in it: quoted */
+static void put_name(rg_buf *b, const char *name)
+{
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyz"
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(name))
+		rg_buf_puts(b, name);
+	else
+		put_quoted(b, name);
 }
 
 /* One gate of the file: a thread's hit-th arrival at a point. */
@@ -610,8 +675,7 @@ size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level
 	size_t n;
 
 	for (size_t i = 0; i < r->nthreads; i++)
-		alias[i] = r->threads[i].is_main || r->threads[i].start ?
-			   alias_of(&r->threads[i]) : xasprintf("thread_%zu", i);
+		alias[i] = alias_of(in, i);
 	level_gates(r, level, alias, &g);
 	n = g.n;
 	wgates_release(&g);
@@ -629,7 +693,7 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	struct wgates g = { NULL, 0, 0 };
 	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
 	size_t i, k;
-	char *out = NULL;
+	char *out = NULL, *start;
 
 	for (i = 0; i < r->nthreads; i++) {
 		if (!r->threads[i].is_main && !r->threads[i].start) {
@@ -637,7 +701,7 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 				 "routine to name it by", i);
 			goto out;
 		}
-		alias[i] = alias_of(&r->threads[i]);
+		alias[i] = alias_of(in, i);
 		/* two start routines may differ only in what became '_' */
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(alias[j], alias[i])) {
@@ -660,14 +724,16 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	for (i = 0; i < r->nthreads; i++) {
 		if (r->threads[i].is_main || !thread_used(&g, alias[i], i))
 			continue;
-		/* a C++ start routine has ':' and braces in its name: quoted */
+		if (by_runs(in, i)) {
+			rg_buf_printf(&b, "  %s: {runs: ", alias[i]);
+			put_name(&b, r->threads[i].runs);
+			rg_buf_puts(&b, "}\n");
+			continue;
+		}
 		rg_buf_printf(&b, "  %s: {start: ", alias[i]);
-		if (strspn(r->threads[i].start, "abcdefghijklmnopqrstuvwxyz"
-			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-		    strlen(r->threads[i].start))
-			rg_buf_puts(&b, r->threads[i].start);
-		else
-			put_quoted(&b, r->threads[i].start);
+		start = start_written(r, i);
+		put_name(&b, start);
+		free(start);
 		rg_buf_printf(&b, ", nth: %d}\n", r->threads[i].nth);
 	}
 	rg_buf_puts(&b, "gates:\n");
@@ -735,8 +801,7 @@ char *explore_write_markdown(const explore_write_in *in, const char *yaml,
 	size_t i, k;
 
 	for (i = 0; i < r->nthreads; i++)
-		alias[i] = r->threads[i].is_main || r->threads[i].start ?
-			   alias_of(&r->threads[i]) : xasprintf("thread_%zu", i);
+		alias[i] = alias_of(in, i);
 	rg_buf_puts(&b, "# racegate explore: ");
 	if (r->fail == XF_EXIT)
 		rg_buf_printf(&b, "exit status %d\n\n", r->exit_code);

@@ -28,6 +28,7 @@
  * with `in:`, and stays pending.
  */
 #include "objects.h"
+#include "selectors.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -313,7 +314,17 @@ static void not_found(plan *p, size_t k, const char *hint, const char *hint_in,
 	struct pl_gate *g = &locs_of(p)->g[k];
 	const spec_gate *sg = &p->sp->gates[g->gate];
 	rg_buf b = RG_BUF_INIT;
+	bool only = false;
+	char *why = g->in ? NULL : plan_nodebug_why(p, sg->at, &only);
 
+	if (why && only) {
+		/* a C++ name or FILE:LINE in a program built without -g */
+		spec_diags_add(d, SPEC_ERROR, sg->at_pos, "cannot resolve '%s': %s",
+			       sg->at, why);
+		free(why);
+		g->dead = true;
+		return;
+	}
 	rg_buf_printf(&b, "cannot resolve '%s': it is not in '%s'%s", sg->at,
 		      g->in ? g->in : base_of(p->exe),
 		      g->in ? "" : " nor in the libraries it is linked with");
@@ -321,6 +332,9 @@ static void not_found(plan *p, size_t k, const char *hint, const char *hint_in,
 		rg_buf_printf(&b, " (did you mean '%s'%s%s%s?)", hint,
 			      hint_in ? " in '" : "", hint_in ? hint_in : "",
 			      hint_in ? "'" : "");
+	if (why)
+		rg_buf_printf(&b, "; %s", why);
+	free(why);
 	if (!g->in)
 		rg_buf_puts(&b, "; a gate in a library the program opens later "
 			    "(dlopen) says which with 'in: LIBRARY'");
@@ -449,6 +463,13 @@ bool plan_locs_pending(plan *p, size_t i, int exe_status,
 	pl = locs_of(p);
 	free(pl->g[k].what);
 	pl->ng--;
+	/* what was looked up for it must not answer for the next gate k */
+	for (size_t i = pl->nres; i-- > 0;)
+		if (pl->res[i].k == k) {
+			free(pl->res[i].locs);
+			free(pl->res[i].msg);
+			pl->res[i] = pl->res[--pl->nres];
+		}
 	return false;
 }
 

@@ -6,6 +6,7 @@
 #include "plan.h"
 #include "conds.h"
 #include "objects.h"
+#include "selectors.h"
 #include "starts.h"
 
 #include <errno.h>
@@ -21,63 +22,6 @@ static bool is_executable_file(const char *path)
 
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 	       access(path, X_OK) == 0;
-}
-
-/*
- * {start: F} names the function a thread library calls to start a thread,
- * or the callable a std::thread runs (a lambda or function object by its
- * type, whose operator() the program has): when the program has no such
- * thing, the selector can never match, and the gates that use it are never
- * reached.  Said now rather than as NOT-ENFORCED after the run.
- */
-/* " (did you mean 'NAME'?)" from a resolve's hint, as a start name, or NULL. */
-static char *start_hint(const dwarfx_hint *h)
-{
-	static const char op[] = "::operator()";
-	size_t len;
-
-	if (!h->suggest || h->suggest_is_file)
-		return NULL;
-	len = strlen(h->suggest);
-	/* a lambda's operator(): the selector names the lambda */
-	if (len > strlen(op) && !strcmp(h->suggest + len - strlen(op), op))
-		len -= strlen(op);
-	return xasprintf(" (did you mean '%.*s'?)", (int)len, h->suggest);
-}
-
-static void check_start(plan *p, const spec_selector *sel, spec_diags *d)
-{
-	static const char *const forms[] = {"*%s", "*%s::operator()"};
-	dwarfx_loc *locs = NULL;
-	size_t n = 0, i;
-	char *where, *hint = NULL;
-	rg_err err = RG_ERR_INIT;
-	dwarfx_hint h = DWARFX_HINT_INIT;
-
-	if (sel->kind != SPEC_SEL_MATCH || !sel->start)
-		return;
-	if (dwarfx_symbol_addrs(p->dx, sel->start, NULL, 0) ||
-	    starts_callable_type(p->dx, sel->start))
-		return;
-	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		where = xasprintf(forms[i], sel->start);
-		if (dwarfx_resolve(p->dx, where, &locs, &n, &h, &err) == DWARFX_OK) {
-			plan_warn_dropped(p->dx, d, &sel->pos);
-			free(locs);
-			free(where);
-			free(hint);
-			return;
-		}
-		free(where);
-		if (!hint)
-			hint = start_hint(&h);
-	}
-	spec_diags_add(d, SPEC_WARNING, sel->pos,
-		       "no function '%s' in '%s': {start: %s} matches no thread "
-		       "(a std::thread's lambda is named as the demangler prints "
-		       "its type, e.g. 'main::{lambda()#1}')%s",
-		       sel->start, p->exe, sel->start, hint ? hint : "");
-	free(hint);
 }
 
 /* Does path start with "#!"? */
@@ -267,9 +211,8 @@ static void resolve_gate(plan *p, size_t i, bool *warned_nodebug,
 			return;
 		if (!*warned_nodebug)
 			spec_diags_add(d, SPEC_ERROR, g->at_pos,
-				       "cannot resolve '%s': '%s' has no debug "
-				       "information (rebuild it with -g)",
-				       g->at, p->exe);
+				       "cannot resolve '%s': " DWARFX_NO_DEBUG,
+				       g->at, dwarfx_base_name(p->exe));
 		*warned_nodebug = true;
 		return;
 	}
@@ -408,10 +351,7 @@ int plan_build(plan *p, const spec *sp, char *const *cmd_override,
 
 	if (plan_open(p, sp, cmd, p->source_dir, err) < 0)
 		return -1;
-	for (i = 0; i < sp->naliases; i++)
-		check_start(p, &sp->aliases[i].sel, d);
-	for (i = 0; i < sp->ngates; i++)
-		check_start(p, &sp->gates[i].thread, d);
+	plan_selectors(p, d);
 	conds_parse(p, d);
 	/* a gate of another executable's ({exe:}) waits for a process to run it */
 	for (i = 0; i < sp->ngates; i++)
@@ -521,6 +461,7 @@ void plan_release(plan *p)
 	free(p->exe);
 	free(p->pthread_create_addrs);
 	conds_free(p);
+	plan_selectors_free(p);
 	plan_locs_free(p);
 	for (i = 0; i < p->nobjs; i++) {
 		free(p->objs[i].path);

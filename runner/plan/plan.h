@@ -68,6 +68,7 @@ typedef struct plan {
 	struct plan **images;  /* images followed children exec (plan_image), kept */
 	size_t nimages;
 	struct plan_conds *conds; /* when: conditions, compiled per site (conds.h) */
+	struct plan_sels *sels; /* thread selectors' start: and runs: (selectors.h) */
 } plan;
 
 /*

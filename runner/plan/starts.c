@@ -66,13 +66,18 @@ static bool locate(struct starts_ctx *c, uint64_t a, struct obj_at *o)
 	return o->dx != NULL;
 }
 
-/* The name of the function holding a, or NULL; entry: only if it starts at a. */
-static char *function_at(struct starts_ctx *c, uint64_t a, bool entry)
+/*
+ * The name of the function holding a, or NULL; entry: only if it starts at
+ * a; as a thread started there is named (with its parameter types), or as
+ * its caller_at name.
+ */
+static char *function_at(struct starts_ctx *c, uint64_t a, bool entry, bool start)
 {
 	struct obj_at o;
 	const char *fn;
 
-	if (!locate(c, a, &o) || !(fn = dwarfx_caller_at(o.dx, o.at)))
+	if (!locate(c, a, &o) ||
+	    !(fn = start ? dwarfx_start_name_at(o.dx, o.at) : dwarfx_caller_at(o.dx, o.at)))
 		return NULL;
 	if (entry) {
 		const char *sym = dwarfx_symbol_at(o.dx, o.at);
@@ -99,42 +104,11 @@ static bool read_word(struct starts_ctx *c, uint64_t a, uint64_t *v)
 	return read_mem(c, a, v, sizeof(*v));
 }
 
-/*
- * The template arguments of the first "std::tuple<" in s: *n of them
- * (at most max), each malloc'd.
- */
-static size_t tuple_args(const char *s, char **args, size_t max)
-{
-	const char *p = strstr(s, "std::tuple<"), *start;
-	size_t n = 0;
-	int depth = 0;
-
-	if (!p)
-		return 0;
-	for (start = p += strlen("std::tuple<"); *p && n < max; p++) {
-		if (*p == '<' || *p == '(' || *p == '{' || *p == '[')
-			depth++;
-		else if ((*p == ')' || *p == '}' || *p == ']') && depth)
-			depth--;
-		else if (*p == '>' && depth)
-			depth--;
-		else if (!depth && (*p == ',' || *p == '>')) {
-			while (*start == ' ')
-				start++;
-			args[n++] = xstrndup(start, (size_t)(p - start));
-			if (*p == '>')
-				break;
-			start = p + 1;
-		}
-	}
-	return n;
-}
-
 /* The callable's type in a state's vtable symbol (malloc'd), or NULL. */
 static char *state_callable(const char *vtable_sym, char **arg1)
 {
 	char *dem = dwarfx_demangle(vtable_sym), *args[2] = {NULL, NULL};
-	size_t n = dem ? tuple_args(dem, args, 2) : 0;
+	size_t n = dem ? dwarfx_tuple_args(dem, args, 2) : 0;
 
 	free(dem);
 	if (arg1)
@@ -185,7 +159,8 @@ static bool element_at(struct starts_ctx *c, uint64_t vptr, int k, uint64_t *off
 	size_t len;
 	bool ok;
 
-	if (!read_word(c, vptr + VT_M_RUN * 8, &run) || !(name = function_at(c, run, true)))
+	if (!read_word(c, vptr + VT_M_RUN * 8, &run) ||
+	    !(name = function_at(c, run, true, false)))
 		return false;
 	len = strlen(name);
 	ok = len > 8 && !strcmp(name + len - 8, "::_M_run");
@@ -201,7 +176,7 @@ static char *function_pointer(struct starts_ctx *c, uint64_t state, uint64_t off
 {
 	uint64_t fp;
 
-	return read_word(c, state + off, &fp) ? function_at(c, fp, true) : NULL;
+	return read_word(c, state + off, &fp) ? function_at(c, fp, true, true) : NULL;
 }
 
 /*
@@ -222,7 +197,7 @@ static char *member_pointer(struct starts_ctx *c, uint64_t state, uint64_t off,
 	    (obj_off == UINT64_MAX || !read_word(c, state + obj_off, &obj) ||
 	     !read_word(c, obj + pm[1], &vt) || !read_word(c, vt + pm[0] - 1, &fn)))
 		return NULL;
-	return function_at(c, fn, true);
+	return function_at(c, fn, true, true);
 }
 
 /* The callable of the std::thread whose state is at state, or NULL. */
@@ -283,13 +258,13 @@ char *starts_name(plan *p, tracer *tr, const run_bias *bt, pid_t pid, pid_t tid,
 		  uint64_t routine, uint64_t arg)
 {
 	struct starts_ctx c = {p, tr, bt, pid, tid, NULL, 0, false};
-	const char *own = dwarfx_caller_at(p->dx, run_bias_exe_site(bt, routine).link_addr);
+	const char *own = dwarfx_start_name_at(p->dx, run_bias_exe_site(bt, routine).link_addr);
 	char *name, *callable;
 
 	/* most threads start in the program's own code: no need for the maps */
 	if (own && strncmp(own, "execute_native_thread_routine", 29))
 		return xstrdup(own);
-	name = function_at(&c, routine, false);
+	name = function_at(&c, routine, false, true);
 	if (cxx_routine(&c, routine, name) && (callable = std_thread_callable(&c, arg))) {
 		free(name);
 		name = callable;

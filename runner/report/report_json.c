@@ -347,6 +347,14 @@ static void put_run(rg_buf *b, const report_ctx *rc, const run_record *rec)
 		rg_buf_puts(b, "}");
 	}
 	rg_buf_puts(b, "]");
+	key(b, "unbound_aliases", &first);
+	rg_buf_puts(b, "[");
+	for (i = 0; i < r->nunbound; i++) {
+		if (i)
+			rg_buf_puts(b, ",");
+		json_str(b, r->unbound[i]);
+	}
+	rg_buf_puts(b, "]");
 	kv_int(b, "arrivals", (long long)r->arrivals, &first);
 	kv_int(b, "breakpoint_hits", (long long)r->bp_hits, &first);
 	key(b, "events", &first);

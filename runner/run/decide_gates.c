@@ -15,9 +15,12 @@
 #include "diagnose.h"
 #include "gates.h"
 #include "intmap.h"
+#include "procstate.h"
+#include "selectors.h"
 #include "when.h"
 
 #define TL_MAX 20000    /* timeline entries kept per run; later ones are counted */
+#define RUNS_DEPTH 1024 /* frames looked at for a runs: function */
 
 /* A thread that got past a gate: was main's exit before its own? */
 struct released {
@@ -263,10 +266,19 @@ static bool on_when(void *ctx, pid_t tid, size_t gate, unsigned long hit)
 	return false;
 }
 
+/* {start: want}: what the plan resolved want to (selectors.h). */
+static bool on_start_is(void *ctx, const char *want, const char *start)
+{
+	gates_decider *g = ctx;
+
+	return plan_start_is(g->p, want, start);
+}
+
 gates_decider *gates_decider_new(session *s, const run_opts *o)
 {
 	gates_decider *g = xcalloc(1, sizeof(*g));
-	gate_hooks hooks = { .ctx = g, .note = on_note, .when = on_when };
+	gate_hooks hooks = { .ctx = g, .note = on_note, .when = on_when,
+			     .start_is = on_start_is };
 	size_t n;
 
 	g->s = s;
@@ -297,10 +309,78 @@ void gates_decider_free(gates_decider *g)
 	free(g);
 }
 
+/* A selector as the spec wrote it: "{start: worker, nth: 2}". */
+static void describe_sel(rg_buf *b, const spec_selector *sel)
+{
+	const char *sep = "{";
+
+	if (sel->start)
+		rg_buf_printf(b, "%sstart: %s", sep, sel->start), sep = ", ";
+	if (sel->runs)
+		rg_buf_printf(b, "%sruns: %s", sep, sel->runs), sep = ", ";
+	if (sel->name)
+		rg_buf_printf(b, "%sname: %s", sep, sel->name), sep = ", ";
+	if (sel->tid)
+		rg_buf_printf(b, "%stid: %ld", sep, sel->tid), sep = ", ";
+	if (sel->nth)
+		rg_buf_printf(b, "%snth: %d", sep, sel->nth), sep = ", ";
+	if (sel->process.kind != SPEC_PROC_UNSET)
+		rg_buf_printf(b, "%sprocess: ...", sep), sep = ", ";
+	rg_buf_puts(b, *sep == '{' ? "{}" : "}");
+}
+
+/* The threads: aliases no thread was bound to (their selectors matched none). */
+static void note_unbound(gates_decider *g, run_result *res)
+{
+	const spec *sp = g->p->sp;
+
+	for (size_t i = 0; i < sp->naliases; i++) {
+		const spec_alias *a = &sp->aliases[i];
+		size_t j;
+
+		if (a->sel.kind != SPEC_SEL_MATCH || gate_alias_bound(g->eng, a->name))
+			continue;
+		for (j = 0; j < res->nunbound && strcmp(res->unbound[j], a->name); j++)
+			;
+		if (j < res->nunbound)
+			continue;   /* a duplicate alias: specs/ said so */
+		res->unbound = xrealloc(res->unbound, (res->nunbound + 1) * sizeof(char *));
+		res->unbound[res->nunbound++] = xstrdup(a->name);
+	}
+}
+
+void gates_decider_note_unbound(gates_decider *g, run_result *res)
+{
+	const spec *sp = g->p->sp;
+	rg_buf b = RG_BUF_INIT;
+	char *note;
+
+	for (size_t i = 0; i < res->nunbound; i++)
+		for (size_t k = 0; k < sp->naliases; k++) {
+			if (strcmp(sp->aliases[k].name, res->unbound[i]))
+				continue;
+			rg_buf_printf(&b, "%sthread alias '%s' was never bound: no thread "
+				      "matched ", b.len ? "; " : "", res->unbound[i]);
+			describe_sel(&b, &sp->aliases[k].sel);
+			if (sp->aliases[k].sel.runs)
+				rg_buf_printf(&b, " at an arrival");
+			break;
+		}
+	if (!b.len) {
+		rg_buf_release(&b);
+		return;
+	}
+	note = res->note ? xasprintf("%s; %s", res->note, b.s) : xstrdup(b.s);
+	rg_buf_release(&b);
+	free(res->note);
+	res->note = note;
+}
+
 void gates_decider_finish(gates_decider *g, run_result *res, judge_verdict *v)
 {
 	size_t i, n = g->p->sp->ngates;
 
+	note_unbound(g, res);
 	res->gate_reached = xcalloc(n, sizeof(bool));
 	res->gate_timed_out = xcalloc(n, sizeof(bool));
 	for (i = 0; i < n; i++) {
@@ -421,6 +501,34 @@ static void dg_thread_exec(void *d, pid_t tid, double t_ms)
 		gate_thread_exe(g->eng, tid, sp.exe, t_ms);
 }
 
+/*
+ * {runs: F}: before an arrival that could bind or select by a function the
+ * thread is not known to run, its stack is looked at (the engine asks only
+ * until it knows: a thread found running F keeps it).  Frames above the
+ * first are return addresses: the call is the byte before.
+ */
+static void look_for_runs(gates_decider *g, pid_t tid, const plan_bp *at, double t_ms)
+{
+	const char **want;
+	size_t n = gate_runs_wanted(g->eng, tid, at->gates, at->ngates, &want), i, k, npcs;
+	uint64_t pcs[RUNS_DEPTH];
+	rg_err err = RG_ERR_INIT;
+
+	if (!n)
+		return;
+	if (tracer_backtrace(session_tracer(g->s), tid, pcs, RUNS_DEPTH, &npcs, &err) < 0)
+		rg_trace("runs: %s", err.msg);
+	for (i = 0; i < n && npcs; i++)
+		for (k = 0; k < npcs; k++)
+			if (plan_runs_at(g->p, session_run_bias(g->s), want[i],
+					 k ? pcs[k] - 1 : pcs[k])) {
+				rg_trace("thread %d runs %s (frame #%zu)", (int)tid, want[i], k);
+				gate_thread_runs(g->eng, tid, want[i], t_ms);
+				break;
+			}
+	free(want);
+}
+
 static enum decision dg_arrive(void *d, pid_t tid, const plan_bp *at, double t_ms)
 {
 	gates_decider *g = d;
@@ -430,6 +538,7 @@ static enum decision dg_arrive(void *d, pid_t tid, const plan_bp *at, double t_m
 	/* its process may run another image since it started (exec): {exe:} */
 	if (session_thread_proc(g->s, tid, &sp))
 		gate_thread_exe(g->eng, tid, sp.exe, t_ms);
+	look_for_runs(g, tid, at, t_ms);
 	when_arrival(g->when);
 	return gate_arrive(g->eng, tid, at->gates, at->ngates, t_ms) ?
 	       DECIDE_HOLD : DECIDE_PASS;

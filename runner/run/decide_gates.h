@@ -19,7 +19,10 @@ extern const decider_ops gates_decider_ops;
 gates_decider *gates_decider_new(session *s, const run_opts *o);
 void gates_decider_free(gates_decider *g);
 
-/* After the run: fills res->gate_reached and gate_timed_out, and *v (report.h). */
+/*
+ * After the run: fills res->gate_reached, gate_timed_out and unbound (the
+ * threads: aliases no thread was bound to); *v (report.h).
+ */
 void gates_decider_finish(gates_decider *g, run_result *res, judge_verdict *v);
 
 /*
@@ -37,5 +40,12 @@ void gates_decider_explain(gates_decider *g, run_result *res);
  * takes it (*out malloc'd, freed with wf_needs_free); 0 when not held.
  */
 size_t gates_wf_needs(const gate_engine *e, pid_t tid, wf_need **out);
+
+/*
+ * Last: names each threads: alias that was never bound in the note (the
+ * outcome line), with its selector ("thread alias 'w' was never bound: no
+ * thread matched {start: worker, nth: 3}"): why its gates were not reached.
+ */
+void gates_decider_note_unbound(gates_decider *g, run_result *res);
 
 #endif

@@ -512,7 +512,9 @@ static void explain_event(struct dctx *d, struct dthread *v, size_t n,
 		rg_buf_printf(b, "; only %s can open %s, and %s exited", gone.s, ev,
 			      ngone > 1 ? "they have all" : "it has");
 	else if (!strncmp(ev, "exited:", 7))
-		rg_buf_printf(b, "; %s opens only when %s exits", ev, ev + 7);
+		rg_buf_printf(b, "; %s opens only when %s exits%s", ev, ev + 7,
+			      gate_alias_bound(d->in->eng, ev + 7) ? "" :
+			      ", and no thread has been bound to it");
 	else if (!explain_open_ended(d, v, n, ev, b) &&
 		 !explain_woken_opener(d, v, n, ev, b))
 		rg_buf_printf(b, "; nothing else can open %s", ev);

@@ -123,6 +123,9 @@ void run_result_encode(rg_buf *b, const run_result *r)
 		put_u64(b, r->when_faults ? r->when_faults[i] : 0);
 		put_str(b, r->when_fault ? r->when_fault[i] : NULL);
 	}
+	put_u64(b, r->nunbound);
+	for (i = 0; i < r->nunbound; i++)
+		put_str(b, r->unbound[i]);
 	put_u64(b, RESULT_MAGIC);
 }
 
@@ -302,6 +305,11 @@ int run_result_decode(const char *s, size_t len, run_result *r,
 		r->when_faults[i] = get_u64(&rd);
 		r->when_fault[i] = get_str(&rd);
 	}
+	r->nunbound = get_count(&rd, 8);
+	r->unbound = r->nunbound ? xcalloc(r->nunbound, sizeof(char *)) : NULL;
+	for (i = 0; i < r->nunbound; i++)
+		if (!(r->unbound[i] = get_str(&rd)))
+			r->unbound[i] = xstrdup("?");
 	if (get_u64(&rd) != RESULT_MAGIC || rd.off != rd.len)
 		rd.bad = true;
 	return rd.bad ? -1 : 0;

@@ -44,6 +44,7 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 	gates_decider_finish(g, res, &v);
 	if (o->attach_pid) {
 		judge_attach(p->sp, res, &end, &v, o->attach_pid);
+		gates_decider_note_unbound(g, res);
 		goto out;
 	}
 	/* ^C in a terminal reaches the program too, and may kill it first */
@@ -72,6 +73,7 @@ void run_once(plan *p, const run_opts *o, run_result *res)
 		free(res->note);
 		res->note = n;
 	}
+	gates_decider_note_unbound(g, res);
 out:
 	gates_decider_free(g);
 	session_free(s);

@@ -42,5 +42,8 @@ void run_result_release(run_result *res)
 	free(res->when_fault);
 	free(res->when_false);
 	free(res->when_faults);
+	for (i = 0; i < res->nunbound; i++)
+		free(res->unbound[i]);
+	free(res->unbound);
 	memset(res, 0, sizeof(*res));
 }

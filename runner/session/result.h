@@ -105,6 +105,8 @@ typedef struct run_result {
 	size_t *when_false;    /* per gate: arrivals its when: rejected (faults included) */
 	size_t *when_faults;   /* per gate: of those, arrivals where a read faulted */
 	char **when_fault;     /* per gate: the first, "when: *p unreadable at 0x0", or NULL */
+	char **unbound;        /* threads: aliases never bound to a thread */
+	size_t nunbound;
 } run_result;
 
 /*

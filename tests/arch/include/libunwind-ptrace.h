@@ -27,6 +27,8 @@ void *_UPT_create(pid_t pid);
 void _UPT_destroy(void *arg);
 unw_addr_space_t unw_create_addr_space(unw_accessors_t *a, int byte_order);
 void unw_destroy_addr_space(unw_addr_space_t as);
+typedef enum { UNW_CACHE_NONE, UNW_CACHE_GLOBAL, UNW_CACHE_PER_THREAD } unw_caching_policy_t;
+int unw_set_caching_policy(unw_addr_space_t as, unw_caching_policy_t policy);
 int unw_init_remote(unw_cursor_t *c, unw_addr_space_t as, void *arg);
 int unw_get_reg(unw_cursor_t *c, unw_regnum_t reg, unw_word_t *val);
 int unw_step(unw_cursor_t *c);

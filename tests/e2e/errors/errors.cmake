@@ -39,8 +39,10 @@ racegate_e2e(timeout_whole_run 3 "TIMEOUT"
   -- ${RG} run ${E2E_DIR}/timeout.yaml)
 racegate_e2e(on_deadlock_release 0 "ORDER-INFEASIBLE"
   -- ${RG} run --on-deadlock release ${E2E_DIR}/stuck.yaml)
-racegate_e2e(warning_start_routine_unknown 0
-  "bad_start.yaml:4:7: warning: no function 'wroker' in '.*hits': \\{start: wroker\\} matches no thread"
+# A start routine the program does not have is an error at check, with
+# what the program's threads can start in.
+racegate_e2e(error_start_routine_unknown 2
+  "bad_start.yaml:4:7: error: \\{start: wroker\\} matches no thread: no function, lambda or function object 'wroker' in 'hits' \\(did you mean 'worker'\\?\\). threads of 'hits' start in: worker \\(hits.c:15\\)$"
   -- ${RG} check ${E2E_DIR}/bad_start.yaml)
 racegate_e2e(error_tab_in_yaml 2 "tab.yaml:2:1: error: invalid YAML: a tab character. YAML indents with spaces only"
   -- ${RG} check ${E2E_DIR}/tab.yaml)
