@@ -1,5 +1,7 @@
 /*
- * racegate's command line: `run`, `check` and `lines` (lines.c); cli.h.
+ * racegate's command line: the commands, their options (options.c: the
+ * one option table); `run`, `check` and `attach` here, `lines` in
+ * lines.c, `explore` in runner/explore/.  cli.h.
  */
 #include "cli.h"
 #include "run.h"
@@ -249,178 +251,125 @@ static const char help_text[] =
 "     racegate ends by that signal once it has cleaned up (attach too: the\n"
 "     signal wins over the outcome)\n";
 
-int cli_vusage(const char *usage, const char *fmt, va_list ap)
+static int usage_error(const cli_command *cmd, const char *fmt, ...) RG_PRINTF(2, 3);
+/* Says what is wrong with the command line, then cmd's usage; RG_EXIT_SETUP. */
+static int usage_error(const cli_command *cmd, const char *fmt, ...)
 {
 	rg_buf b = RG_BUF_INIT;
+	va_list ap;
 
+	va_start(ap, fmt);
 	rg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
 	rg_say("%s", b.s);
 	rg_buf_release(&b);
-	fputs(usage, stderr);
+	if (cmd)
+		fprintf(stderr, "usage: racegate %s %s\n", cmd->name, cmd->usage);
+	else
+		fputs(usage_text, stderr);
 	return RG_EXIT_SETUP;
 }
 
-static int usage_error(const char *fmt, ...) RG_PRINTF(1, 2);
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = cli_vusage(usage_text, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
-static bool is_option(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
-}
-
-/* --jobs J, --jobs=J, -j J, -jJ at argv[*i]; 0, or -1 once said why. */
-static int parse_jobs(struct cli *c, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *v;
-	char *end;
-
-	/* -j 2 and -j2, as getopt reads a short option's value */
-	if (!strcmp(a, "-j"))
-		v = *i + 1 < argc ? argv[++*i] : NULL;
-	else if (a[1] == 'j')
-		v = a + 2;
-	else
-		v = option_value(argc, argv, i, "--jobs");
-	if (!v) {
-		usage_error("'%s' needs a number", a);
-		return -1;
-	}
-	errno = 0;
-	c->jobs = strtol(v, &end, 10);
-	if (!strcmp(v, "auto") || (!errno && !*end && c->jobs == 0)) {
-		c->jobs = sysconf(_SC_NPROCESSORS_ONLN);
-		if (c->jobs < 1)
-			c->jobs = 1;
-		if (c->jobs > 64)
-			c->jobs = 64;
-		return 0;
-	}
-	if (errno || *end || c->jobs < 1 || c->jobs > 64) {
-		usage_error("--jobs takes a number from 1 to 64 (or 0 or auto: one "
-			    "per CPU), not '%s'", v);
-		return -1;
-	}
-	return 0;
-}
-
-/* What `racegate attach` takes of run's options, said clearly. */
-static int attach_check_cli(const struct cli *c)
+/* What `racegate attach` takes, said clearly (its refused options: options.c). */
+static int attach_check_cli(const struct cli *c, const cli_command *cmd)
 {
 	if (!c->attach_pid)
-		return usage_error("attach needs a process id and a gates file");
+		return usage_error(cmd, "attach needs a process id and a gates file");
 	if (!c->spec_path)
-		return usage_error("attach needs a gates file after the process id");
+		return usage_error(cmd, "attach needs a gates file after the process id");
 	if (c->command)
-		return usage_error("attach runs no command: the program is process "
+		return usage_error(cmd, "attach runs no command: the program is process "
 				   "%d's own ('-- COMMAND' does not apply)",
 				   (int)c->attach_pid);
-	if (c->repeat != 1 || c->jobs != 1)
-		return usage_error("%s does not apply to attach: a process is "
-				   "attached to once", c->repeat != 1 ? "--repeat" :
-				   "--jobs");
-	if (c->keep_stopped)
-		return usage_error("--keep-stopped does not apply to attach: the "
-				   "process always goes on once racegate lets it go");
-	if (c->stop_on_first)
-		return usage_error("--stop-on-first does not apply to attach: a "
-				   "process is attached to once");
-	if (c->follow_fork == 1)
-		return usage_error("--follow-fork does not apply to attach: the "
-				   "children a process forks while attached run "
-				   "untraced");
 	return 0;
 }
 
-/*
- * The options of run, check and attach about the program's run: durations,
- * what to do on a deadlock, processes, sources, colour.  0 when argv[*i]
- * was one (c is set, *i past its value), RG_EXIT_SETUP when its value is
- * wrong, -1 when it is none of them.
- */
-static int parse_valued(struct cli *c, int argc, char **argv, int *i)
+/* An argument that is no option: what it is to cmd.  0, or the exit status. */
+static int take_arg(struct cli *c, const cli_command *cmd, const char *a)
 {
-	const char *a = argv[*i], *v;
-
-	if (is_option(a, "--timeout") ||
-	    (!strcmp(c->cmd, "attach") && is_option(a, "--for"))) {
-		if (!(v = option_value(argc, argv, i, a[2] == 'f' ? "--for" :
-				       "--timeout")))
-			return usage_error("'%s' needs a duration", a);
-		c->timeout_ms = spec_parse_duration(v);
-		if (c->timeout_ms <= 0)
-			return usage_error("%s takes a duration such as 10s, "
-					   "500ms or 2m, not '%s'",
-					   a[2] == 'f' ? "--for" : "--timeout", v);
-	} else if (is_option(a, "--quiet-period")) {
-		if (!(v = option_value(argc, argv, i, "--quiet-period")))
-			return usage_error("'%s' needs a duration", a);
-		c->quiet_ms = spec_parse_duration(v);
-		if (c->quiet_ms <= 0)
-			return usage_error("--quiet-period takes a duration such as "
-					   "100ms or 1s, not '%s'", v);
-	} else if (!strcmp(a, "--keep-stopped")) {
-		c->keep_stopped = true;
-	} else if (!strcmp(a, "--no-fastpath")) {
-		c->no_fastpath = true;
-	} else if (!strcmp(a, "--follow-fork") || !strcmp(a, "--no-follow-fork")) {
-		c->follow_fork = a[2] != 'n';
-	} else if (is_option(a, "--on-deadlock")) {
-		if (!(v = option_value(argc, argv, i, "--on-deadlock")))
-			return usage_error("'%s' needs fail or release", a);
-		if (!strcmp(v, "fail"))
-			c->on_deadlock = SPEC_ON_DEADLOCK_FAIL;
-		else if (!strcmp(v, "release"))
-			c->on_deadlock = SPEC_ON_DEADLOCK_RELEASE;
-		else
-			return usage_error("--on-deadlock takes fail or release, "
-					   "not '%s'", v);
-	} else if (is_option(a, "--source-dir")) {
-		if (!(v = option_value(argc, argv, i, "--source-dir")) || !*v)
-			return usage_error("'%s' needs a folder", a);
-		c->source_dir = v;
-	} else if (is_option(a, "--color") || is_option(a, "--colour")) {
-		v = strchr(a, '=') ? strchr(a, '=') + 1 : "always";
-		if (!strcmp(v, "auto"))
-			c->color = -1;
-		else if (!strcmp(v, "always"))
-			c->color = 1;
-		else if (!strcmp(v, "never"))
-			c->color = 0;
-		else
-			return usage_error("--color takes auto, always or never, "
-					   "not '%s'", v);
-	} else {
-		return -1;
+	switch (cmd->bit) {
+	case CLI_ATTACH:
+		if (c->attach_pid || c->spec_path)
+			break;
+		if (attach_parse_pid(a, &c->attach_pid) < 0)
+			return usage_error(cmd, "attach takes a process id, then the "
+					   "gates file, not '%s'", a);
+		return 0;
+	case CLI_LINES:
+		if (c->lines_file)
+			return usage_error(cmd, "unexpected argument '%s'", a);
+		c->lines_file = a;
+		return 0;
+	case CLI_EXPLORE:
+		return usage_error(cmd, "unexpected argument '%s' (the program goes "
+				   "after '--')", a);
 	}
+	if (c->spec_path)
+		return usage_error(cmd, "unexpected argument '%s' (the program "
+				   "goes after '--')", a);
+	c->spec_path = a;
 	return 0;
+}
+
+/* What the command line as a whole lacks or cannot have; 0, or the exit status. */
+static int check_args(struct cli *c, const cli_command *cmd)
+{
+	rg_err err = RG_ERR_INIT;
+
+	switch (cmd->bit) {
+	case CLI_ATTACH:
+		return attach_check_cli(c, cmd);
+	case CLI_LINES:
+		if (!c->lines_file || !c->command)
+			return usage_error(cmd, "lines needs a source file and, after "
+					   "'--', the program");
+		return 0;
+	case CLI_EXPLORE:
+		if (!c->command)
+			return usage_error(cmd, "explore needs the program to run after '--'");
+		/* -q, -v and --source-dir are one row for every command */
+		c->x.quiet = c->quiet;
+		c->x.verbose = c->verbose;
+		c->x.source_dir = c->source_dir;
+		c->x.command = c->command;
+		if (explore_opts_check(&c->x, &err) < 0)
+			return usage_error(cmd, "%s", err.msg);
+		return 0;
+	}
+	if (!c->spec_path)
+		return usage_error(cmd, "%s needs a gates file", c->cmd);
+	return 0;
+}
+
+/* "unknown command 'X' (commands: ...)", or "(did you mean 'Y'?)". */
+static int unknown_command(const char *name)
+{
+	size_t n, i, best = (size_t)-1;
+	const cli_command *cmds = cli_commands(&n), *near = NULL;
+	rg_buf b = RG_BUF_INIT;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		size_t d = rg_edit_distance(name, cmds[i].name);
+
+		if (d < best) {
+			best = d;
+			near = &cmds[i];
+		}
+		rg_buf_printf(&b, "%s%s", i ? ", " : "", cmds[i].name);
+	}
+	if (near && best <= (strlen(name) >= 5 ? 2u : 1u))
+		r = usage_error(NULL, "unknown command '%s' (did you mean '%s'?)", name,
+				near->name);
+	else
+		r = usage_error(NULL, "unknown command '%s' (commands: %s)", name, b.s);
+	rg_buf_release(&b);
+	return r;
 }
 
 int cli_parse(struct cli *c, int argc, char **argv)
 {
+	const cli_command *cmd = cli_command_find(argv[1]);
 	int i, r;
 
 	memset(c, 0, sizeof(*c));
@@ -429,84 +378,38 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	c->on_deadlock = -1;
 	c->follow_fork = -1;
 	c->color = -1;
+	explore_opts_init(&c->x);
 	c->cmd = argv[1];
+	if (!cmd)
+		return unknown_command(argv[1]);
 	for (i = 2; i < argc; i++) {
-		const char *a = argv[i], *v;
+		const char *a = argv[i];
+		rg_err err = RG_ERR_INIT;
 
 		if (!strcmp(a, "--")) {
-			if (i + 1 >= argc)
-				return usage_error("nothing after '%s'", a);
-			c->command = &argv[i + 1];
+			if (i + 1 >= argc && cmd->bit != CLI_LINES)
+				return usage_error(cmd, "nothing after '%s'", a);
+			c->command = i + 1 < argc ? &argv[i + 1] : NULL;
 			break;
 		}
-		if ((a[0] != '-' || !a[1]) && !strcmp(c->cmd, "attach") &&
-		    !c->attach_pid && !c->spec_path) {
-			if (attach_parse_pid(a, &c->attach_pid) < 0)
-				return usage_error("attach takes a process id, then the "
-						   "gates file, not '%s'", a);
-			continue;
-		}
 		if (a[0] != '-' || !a[1]) {
-			if (c->spec_path)
-				return usage_error("unexpected argument '%s' (the program "
-						   "goes after '--')", a);
-			c->spec_path = a;
+			if ((r = take_arg(c, cmd, a)) != 0)
+				return r;
 			continue;
 		}
-		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			c->quiet = true;
-		} else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-			c->verbose = true;
-			rg_set_verbose(1);
-		} else if (is_option(a, "--repeat")) {
-			char *end;
-
-			if (!(v = option_value(argc, argv, &i, "--repeat")))
-				return usage_error("'%s' needs a number", a);
-			errno = 0;
-			c->repeat = strtol(v, &end, 10);
-			if (errno || *end || c->repeat < 1 || c->repeat > 1000000)
-				return usage_error("--repeat takes a number from 1 to "
-						   "1000000, not '%s'", v);
-		} else if (is_option(a, "--jobs") || !strncmp(a, "-j", 2)) {
-			if (parse_jobs(c, argc, argv, &i) < 0)
-				return RG_EXIT_SETUP;
-		} else if (!strcmp(a, "--stop-on-first")) {
-			c->stop_on_first = true;
-		} else if (is_option(a, "--expect-outcome")) {
-			rg_err err = RG_ERR_INIT;
-
-			if (!(v = option_value(argc, argv, &i, "--expect-outcome")))
-				return usage_error("'%s' needs a list of outcomes", a);
-			if (batch_parse_outcomes(v, &c->expect_mask, &err) < 0)
-				return usage_error("--expect-outcome: %s", err.msg);
-		} else if (is_option(a, "--report") || is_option(a, "--junit") ||
-			   is_option(a, "--trace")) {
-			const char *name = a[2] == 'r' ? "--report" :
-					   a[2] == 'j' ? "--junit" : "--trace";
-
-			if (!(v = option_value(argc, argv, &i, name)) || !*v)
-				return usage_error("'%s' needs a file name", a);
-			if (a[2] == 'r')
-				c->report = v;
-			else if (a[2] == 'j')
-				c->junit = v;
-			else
-				c->trace = v;
-		} else if (!strcmp(a, "--tap")) {
-			c->tap = true;
-		} else if ((r = parse_valued(c, argc, argv, &i)) >= 0) {
-			if (r)
-				return r;
-		} else {
-			return usage_error("unknown option '%s' (see racegate --help)", a);
-		}
+		if (cli_take_option(c, cmd, argc, argv, &i, &err) < 0)
+			return usage_error(cmd, "%s", err.msg);
 	}
-	if (!strcmp(c->cmd, "attach"))
-		return attach_check_cli(c);
-	if (!c->spec_path)
-		return usage_error("%s needs a gates file", c->cmd);
-	return 0;
+	if (c->verbose)
+		rg_set_verbose(1);
+	return check_args(c, cmd);
+}
+
+void cli_release(struct cli *c)
+{
+	explore_opts_release(&c->x);
+	free(c->inherit);
+	c->inherit = NULL;
 }
 
 static void print_diags(const spec_diags *d)
@@ -701,12 +604,6 @@ static int cmd_run(const struct cli *c)
 	status = batch_run(&p, sp, &o, &bo);
 	plan_release(&p);
 	spec_free(sp);
-	if (status > RG_EXIT_SIGNAL) {
-		/* the shell sees 128+N, and a loop running racegate stops too */
-		fflush(stdout);
-		fflush(stderr);
-		interrupt_die(status - RG_EXIT_SIGNAL);
-	}
 	return status;
 }
 
@@ -768,8 +665,23 @@ static unsigned hold_closed_std(void)
 	return mask;
 }
 
+/* Runs what c asks for; racegate's exit status. */
+static int cmd_dispatch(struct cli *c, const cli_command *cmd)
+{
+	switch (cmd->bit) {
+	case CLI_LINES:
+		return cmd_lines(c);
+	case CLI_CHECK:
+		return cmd_check(c);
+	case CLI_EXPLORE:
+		return cmd_explore(&c->x, c->closed_std, c->inherit, c->ninherit);
+	}
+	return cmd_run(c);
+}
+
 int cli_main(int argc, char **argv)
 {
+	const cli_command *cmd;
 	struct cli c;
 	int r;
 
@@ -790,31 +702,21 @@ int cli_main(int argc, char **argv)
 		printf("racegate %s\n", RACEGATE_VERSION);
 		return RG_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "lines"))
-		return cmd_lines(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "explore")) {
-		c.closed_std = closed_std;
-		note_inherited(&c);
-		r = cmd_explore(argc - 1, argv + 1, closed_std, c.inherit, c.ninherit);
-		free(c.inherit);
-		if (r > RG_EXIT_SIGNAL) {
-			/* as for run: the shell sees 128+N, a loop stops too */
-			fflush(stdout);
-			fflush(stderr);
-			interrupt_die(r - RG_EXIT_SIGNAL);
-		}
+	r = cli_parse(&c, argc, argv);
+	if (r) {
+		cli_release(&c);
 		return r;
 	}
-	if (strcmp(argv[1], "run") && strcmp(argv[1], "check") &&
-	    strcmp(argv[1], "attach"))
-		return usage_error("unknown command '%s' (commands: run, check, "
-				   "lines, attach, explore)", argv[1]);
-	r = cli_parse(&c, argc, argv);
-	if (r)
-		return r;
+	cmd = cli_command_find(c.cmd);
 	c.closed_std = closed_std;
 	note_inherited(&c);
-	r = !strcmp(c.cmd, "check") ? cmd_check(&c) : cmd_run(&c);
-	free(c.inherit);
+	r = cmd_dispatch(&c, cmd);
+	cli_release(&c);
+	if (r > RG_EXIT_SIGNAL) {
+		/* the shell sees 128+N, and a loop running racegate stops too */
+		fflush(stdout);
+		fflush(stderr);
+		interrupt_die(r - RG_EXIT_SIGNAL);
+	}
 	return r;
 }
