@@ -36,7 +36,20 @@ static int parse(struct cli *c, char **msg, ...)
 	return r;
 }
 
-#define USAGE_LINE "usage: racegate run   [OPTIONS] GATES.yaml"
+/* racegate CMD --help parses, with c.help set: 0 */
+static int parse_help(const char *cmd)
+{
+	struct cli c;
+	char *msg;
+	int r = parse(&c, &msg, "racegate", cmd, "--help", NULL);
+
+	ck_assert_msg(r || c.help, "%s", cmd);
+	free(msg);
+	cli_release(&c);
+	return r;
+}
+
+#define USAGE_LINE "usage: racegate run [OPTIONS] GATES.yaml"
 
 START_TEST(cli_options)
 {
@@ -227,7 +240,7 @@ START_TEST(cli_main_commands)
 	ck_assert_int_eq(cli_main(2, argv), RG_EXIT_SETUP);
 	msg = cap_end(&cap);
 	ck_assert_msg(strstr(msg, "racegate: unknown command 'launch' (commands: "
-			     "run, check, attach, lines, explore)\n"
+			     "run, check, attach, lines, explore, help)\n"
 			     USAGE_LINE) == msg, "%s", msg);
 	free(msg);
 
@@ -295,8 +308,10 @@ START_TEST(table_rows)
 	}
 	ck_assert_uint_gt(k, 40);
 	for (k = 0; k < n; k++) {
-		ck_assert(cmds[k].usage);
+		ck_assert(cmds[k].usage && cmds[k].summary && cmds[k].about);
 		ck_assert_ptr_eq(cli_command_find(cmds[k].name), &cmds[k]);
+		/* every command takes -h, --help */
+		ck_assert_int_eq(parse_help(cmds[k].name), 0);
 	}
 	ck_assert_ptr_null(cli_command_find("nosuch"));
 }
@@ -459,6 +474,111 @@ START_TEST(table_errors)
 }
 END_TEST
 
+/* -h and --help: the command's help, whatever else is missing. */
+START_TEST(table_help_flag)
+{
+	struct cli c;
+	char *msg;
+	int r;
+
+	ck_assert_int_eq(parse(&c, &msg, "racegate", "run", "-h", NULL), 0);
+	ck_assert(c.help);
+	free(msg);
+	ck_assert_int_eq(parse(&c, &msg, "racegate", "explore", "--at", "x.c", "--help",
+			       "--bogus", NULL), 0);
+	ck_assert(c.help);
+	free(msg);
+	cli_release(&c);
+	/* what comes before it is still read */
+	r = parse(&c, &msg, "racegate", "explore", "--bogus", "--help", NULL);
+	refused_explore("unknown option '--bogus' (see racegate explore --help)", msg, r);
+}
+END_TEST
+
+/* f's text (malloc'd) once fn printed into it. */
+#define PRINTED(out, call) do {                                              \
+	size_t len_;                                                         \
+	FILE *f = open_memstream(&(out), &len_);                             \
+	call;                                                                \
+	fclose(f);                                                           \
+} while (0)
+
+/* Is word in text, not as the start of a longer one (--time in --timeout)? */
+static bool has_word(const char *text, const char *word)
+{
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+		char next = p[strlen(word)];
+
+		if (next != '-' && !(next >= 'a' && next <= 'z'))
+			return true;
+	}
+	return false;
+}
+
+/* Does a row of the command of bit have this name? */
+static bool takes_name(const char *name, unsigned bit)
+{
+	const rg_opt *o;
+	size_t k, base;
+
+	for (k = 0; (o = cli_option_row(k, &base)); k++)
+		if ((o->cmds & bit) && !strcmp(o->name, name))
+			return true;
+	return false;
+}
+
+/* racegate CMD --help: usage, options aligned and wrapped, each one there. */
+START_TEST(table_help_shape)
+{
+	size_t n, k, i, base;
+	const cli_command *cmds = cli_commands(&n);
+
+	for (i = 0; i < n; i++) {
+		char *out, *line, *save = NULL, *names;
+		char *want = xasprintf("usage: racegate %s %s\n", cmds[i].name, cmds[i].usage);
+		const rg_opt *o;
+		bool in_options = false;
+
+		PRINTED(out, cli_print_help(f, &cmds[i]));
+		ck_assert_msg(!strncmp(out, want, strlen(want)), "%s", out);
+		ck_assert_msg(strstr(out, "\nOptions:\n"), "%s", out);
+		/* every name --list-options gives is at the start of a row */
+		PRINTED(names, cli_print_option_names(f, &cmds[i]));
+		for (k = 0; (o = cli_option_row(k, &base)); k++) {
+			char *left = o->short_name ? xasprintf("\n  -%c, --%s", o->short_name, o->name) :
+				     xasprintf("\n      --%s", o->name);
+			char *nm = xasprintf("--%s\n", o->name);
+
+			bool takes = takes_name(o->name, cmds[i].bit);
+
+			ck_assert_msg(takes == has_word(out, left),
+				      "%s --help and --%s", cmds[i].name, o->name);
+			ck_assert_msg(!takes == !strstr(names, nm),
+				      "%s --list-options and --%s", cmds[i].name, o->name);
+			free(left);
+			free(nm);
+		}
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			ck_assert_msg(strlen(line) <= 80, "%s: '%s'", cmds[i].name, line);
+			size_t sp = strspn(line, " ");
+
+			if (!in_options || sp == 0) {
+				in_options |= !strcmp(line, "Options:");
+				continue;
+			}
+			if (sp != 28) {        /* an option: its help at column 28, or below */
+				ck_assert_msg((sp == 2 || sp == 6) && line[sp] == '-', "'%s'", line);
+				ck_assert_msg(!strstr(line + sp, "  ") ||
+					      (line[26] == ' ' && line[27] == ' ' &&
+					       line[28] != ' '), "'%s'", line);
+			}
+		}
+		free(names);
+		free(out);
+		free(want);
+	}
+}
+END_TEST
 
 static Suite *cli_suite(void)
 {
@@ -475,6 +595,8 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, table_rows);
 	tcase_add_test(tc, table_kinds);
 	tcase_add_test(tc, table_errors);
+	tcase_add_test(tc, table_help_flag);
+	tcase_add_test(tc, table_help_shape);
 	suite_add_tcase(s, tc);
 	return s;
 }

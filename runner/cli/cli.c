@@ -1,6 +1,6 @@
 /*
  * racegate's command line: the commands, their options (options.c: the
- * one option table); `run`, `check` and `attach` here, `lines` in
+ * one option table), help; `run`, `check` and `attach` here, `lines` in
  * lines.c, `explore` in runner/explore/.  cli.h.
  */
 #include "cli.h"
@@ -20,147 +20,31 @@
 #define RACEGATE_VERSION "0.0.0"
 #endif
 
-static const char usage_text[] =
-"usage: racegate run   [OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]\n"
-"       racegate check GATES.yaml [-- COMMAND [ARGS...]]\n"
-"       racegate attach [OPTIONS] PID GATES.yaml\n"
-"       racegate lines FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM\n"
-"       racegate explore [OPTIONS] [--at LOC[,LOC...]] -- COMMAND [ARGS...]\n"
-"       racegate --help | --version\n";
-
-static const char help_text[] =
+static const char about_text[] =
 "racegate makes a concurrency bug happen on every run, without changing the\n"
 "program: it runs the program under ptrace, puts breakpoints at the source\n"
 "lines named in GATES.yaml, and holds each thread that reaches one until the\n"
-"gate lets it go.  Only threads at a gate are ever stopped.\n"
+"gate lets it go.  Only threads at a gate are ever stopped.\n";
+
+static const char more_text[] =
+"racegate CMD --help (or racegate help CMD) lists a command's options;\n"
+"racegate help gates sums up the gates file and its locations (docs/gates.md,\n"
+"gates.yaml(5)); racegate(1) has it all.\n"
 "\n"
-"Commands:\n"
-"  run GATES.yaml [-- COMMAND...]    run the program under the gates and judge\n"
-"                                    it against the spec's expect: block\n"
-"  check GATES.yaml [-- COMMAND...]  validate the spec and resolve every gate's\n"
-"                                    location in the program; runs nothing\n"
-"  attach PID GATES.yaml             the gates on running process PID: seize\n"
-"                                    its threads, arm, and once every gate\n"
-"                                    that counts has acted (ENFORCED), --for\n"
-"                                    runs out or racegate is interrupted, let\n"
-"                                    it go on with nothing of racegate's left\n"
-"                                    location in the program (and compile its\n"
-"                                    when: condition there); runs nothing\n"
-"  lines FILE[:FROM-TO] -- PROGRAM   every line of FILE (from FROM to TO) where\n"
-"                                    a gate can go: its function, how many\n"
-"                                    breakpoints (inlined copies) and its text\n"
-"  explore [--at LOC,...] -- COMMAND  search the orderings of the program's\n"
-"                                    threads at scheduling points for one that\n"
-"                                    makes it fail; shrink it; write a gates\n"
-"                                    file that reproduces it (docs/explore.md)\n"
+"Outcomes: REPRODUCED, PASSED, NOT-REPRODUCED, FAILED, DEADLOCK,\n"
+"SCHEDULE-DEADLOCK, ORDER-INFEASIBLE, NOT-ENFORCED, TIMEOUT, INTERRUPTED,\n"
+"ENFORCED (attach), ERROR.\n"
 "\n"
-"The program is the spec's command: (relative to the spec file), or the\n"
-"COMMAND after `--` (relative to the current directory).  It must be built\n"
-"with -g for FILE:LINE locations.\n"
-"\n"
-"Options of run:\n"
-"  --repeat N         run N times (output is kept, and shown for runs with an\n"
-"                     unexpected outcome; racegate's stdin is shared by the\n"
-"                     runs, so only the first one reads what is piped in)\n"
-"  --jobs J, -j J     run up to J runs at once, each in a worker process\n"
-"                     (0 or auto: one per CPU; also --jobs=J, -jJ)\n"
-"  --stop-on-first    stop at the first run that is not what was expected,\n"
-"                     or that reproduces the bug when the spec expects it\n"
-"  --expect-outcome A,B\n"
-"                     outcomes that count as a pass (default: exit status 0)\n"
-"  --report FILE.json JSON report, one object per run (docs/report.md)\n"
-"  --junit FILE.xml   JUnit XML report, one test case per run\n"
-"  --tap              TAP version 13 on stdout (the program's stdout is\n"
-"                     captured and shown in the YAML block)\n"
-"  --trace FILE.json  Chrome trace events for Perfetto / chrome://tracing\n"
-"                     (a report file that cannot be written is refused\n"
-"                     before the first run)\n"
-"  --timeout D        whole-run timeout, e.g. 10s, 500ms, 2m (default: the\n"
-"                     spec's timeout:, else 60s)\n"
-"  --on-deadlock fail|release\n"
-"                     when held threads wait only on threads that wait on\n"
-"                     them (the wait-for graph): end the run as\n"
-"                     SCHEDULE-DEADLOCK (fail, the default), or release the\n"
-"                     held threads oldest first and report ORDER-INFEASIBLE\n"
-"  --quiet-period D   how long such threads must stay stuck, with nothing\n"
-"                     changing, before it is a deadlock (default 100ms)\n"
-"  --keep-stopped     at a verdict (deadlock, timeout) leave the program\n"
-"                     stopped and detached, with no breakpoint in it, and\n"
-"                     print the gdb -p PID command to look inside\n"
-"  --no-fastpath      evaluate every gate hit through a trap (no jump pads;\n"
-"                     for comparison, and as an escape hatch)\n"
-"  --follow-fork      trace the program's fork children too: gates with\n"
-"                     process: act in them (the default when the spec names\n"
-"                     a process); --no-follow-fork lets them go untraced\n"
-"  --quiet, -q        print only the outcome line(s)\n"
-"  --verbose, -v      print every run's report and output, and what\n"
-"                     racegate does (setup steps, breakpoint counts, the\n"
-"                     arrivals each when: condition rejected)\n"
-"  --color=auto|always|never\n"
-"                     colour the outcome (auto: on a terminal, unless NO_COLOR)\n"
-"\n"
-"Options of lines:\n"
-"  --vars             under each line, the variables a when: condition may\n"
-"                     name there (the function's locals, parameters and\n"
-"                     statics, with their types; those optimized out there\n"
-"                     say so)\n"
-"\n"
-"Options of attach: --for D (also --timeout D: let the process go after D,\n"
-"  NOT-ENFORCED if the gates did not all act; default: the spec's timeout:,\n"
-"  else none), --on-deadlock, --quiet-period, --report, --junit, --tap,\n"
-"  --trace, --quiet, --verbose, --color, --source-dir.  The program is the\n"
-"  process's own (the spec's command: is not used); threads that exist\n"
-"  already are selected by {tid: N} or {name: NAME} (started:ALIAS opens at\n"
-"  the attach for them).  The process is never killed: an exit it makes\n"
-"  while attached is judged by expect: (exit status only).  Children it\n"
-"  forks while attached run untraced (--follow-fork is refused).\n"
-"\n"
-"Options of explore (and its --report, --timeout, --quiet-period (default\n"
-"30ms), --quiet, --verbose, --source-dir, as for run):\n"
-"  --at LOC[,LOC...]  scheduling points, may repeat: FILE (every line of it\n"
-"                     with code), FUNCTION (every line of it), or any at:\n"
-"                     location (FILE:LINE, FILE:LINE+N, *FUNCTION, ...)\n"
-"  --points lines|accesses\n"
-"                     a FILE or FUNCTION also gets a point before each\n"
-"                     instruction that touches memory other threads see,\n"
-"                     as FILE:LINE+N (accesses, the default), or not (lines)\n"
-"  --sync, --no-sync  also schedule at the thread library's mutex, condition,\n"
-"                     semaphore, rwlock, barrier, spin lock, create and join\n"
-"                     calls (default: on); a lock, semaphore or barrier that\n"
-"                     would block, or a join on a live thread, is known not\n"
-"                     to run\n"
-"  --strategy random|pct|dfs\n"
-"                     uniform among runnable threads (default); probabilistic\n"
-"                     concurrency testing with --depth D (default 3, steps\n"
-"                     from a first run or --pct-steps K); depth-first with at\n"
-"                     most --delays K (default 3) per schedule, or at most\n"
-"                     --preemptions K\n"
-"  --schedules N      at most N schedules (default 1000); --time D: or D\n"
-"  --seed S           random and pct draw schedule I of seed S (default 1)\n"
-"  --shard I/N        run schedule indices I, I+N, I+2N, ... (random, pct);\n"
-"                     dfs: the subtrees numbered I mod N (docs/explore.md)\n"
-"  --jobs J, -j J     run J random or pct schedules at once, in worker\n"
-"                     processes; the same failure and counts as with 1\n"
-"  --replay ID        run the schedule ID printed by an earlier explore\n"
-"  --expect-exit N    the exit status of a good run (default 0); crashes,\n"
-"                     signals, deadlocks and timeouts always fail\n"
-"  --expect-stdout RE a good run's stdout matches the extended regex RE\n"
-"  --expect FILE.yaml judge each schedule by FILE's expect: as run does: a\n"
-"                     bug there is what to find, a good run what not to miss\n"
-"  -o FILE.yaml       write the gates file of the shrunk failing schedule,\n"
-"                     only if racegate run reproduces it every time of\n"
-"                     --verify N (default 20); --output FILE.yaml likewise\n"
-"  --fewer-gates      leave out of it each gate that --verify replays, twice,\n"
-"                     say the failure does not need (a statistical test)\n"
-"  --trace FILE.json  a replay of that gates file, as run --trace writes it\n"
-"  --markdown FILE.md a bug report: the command, the gates file, and the\n"
-"                     failing interleaving as a Mermaid sequence diagram\n"
-"  Exit status: 0 no failure found, 1 a failure found, 2 setup error.\n"
-"\n"
-"Options of run, check and lines:\n"
-"  --source-dir DIR   read the program's sources (FILE:/REGEX/ anchors, lines)\n"
-"                     under DIR, not where the program was compiled\n"
-"\n"
+"Exit status:\n"
+"  0  every run met its expectation (attach: ENFORCED; explore: no failure)\n"
+"  1  some run did not (explore: a failure found)\n"
+"  2  usage, spec or setup error, or racegate could not trace the program\n"
+"  3  the schedule could not be enforced in some run (explore: no schedule\n"
+"     completed)\n"
+"  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP)\n";
+
+/* racegate help gates: the gates file in brief (tests/e2e/help_man.sh reads its keys). */
+static const char gates_text[] =
 "Locations (at:, see docs/gates.md):\n"
 "  FILE:LINE          counter.c:12, every inlined copy of the line\n"
 "  FILE:/REGEX/       the one line of FILE matching the POSIX regex, which\n"
@@ -228,28 +112,32 @@ static const char help_text[] =
 "expect: exit: N | signal: SIGSEGV | deadlock: true | timeout: true (a hang\n"
 "  the run's timeout ends), and stdout:/stderr:\n"
 "  \"text\" (contained) or \"/regex/\" (per line; with multiline: true, over\n"
-"  the whole output).\n"
-"\n"
-"Outcomes: REPRODUCED, PASSED (the expectation was exit 0), NOT-REPRODUCED,\n"
-"FAILED, DEADLOCK (the program deadlocked by itself: REPRODUCED when the\n"
-"spec says expect: {deadlock: true}), SCHEDULE-DEADLOCK, ORDER-INFEASIBLE,\n"
-"NOT-ENFORCED, TIMEOUT, INTERRUPTED (racegate got SIGINT, SIGTERM or SIGHUP:\n"
-"the program was killed; no run starts after it, and the reports hold every\n"
-"run that ended; a second signal ends racegate at once, but under attach not\n"
-"before the process is let go), ENFORCED (attach: every gate that counts\n"
-"acted, and the process was let go), ERROR.\n"
-"\n"
-"Exit status:\n"
-"  0  every run met its expectation (or the order proved infeasible with\n"
-"     on_deadlock: release and the program was judged fine)\n"
-"     (attach: ENFORCED)\n"
-"  1  some run did not meet its expectation\n"
-"  2  usage, spec or setup error, or racegate could not trace the program\n"
-"  3  the schedule could not be enforced in some run (SCHEDULE-DEADLOCK,\n"
-"     an unexpected DEADLOCK, NOT-ENFORCED, TIMEOUT)\n"
-"  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP):\n"
-"     racegate ends by that signal once it has cleaned up (attach too: the\n"
-"     signal wins over the outcome)\n";
+"  the whole output).\n";
+
+/* "usage: racegate CMD ARGS" for each command, and --help, --version. */
+static void print_usages(FILE *f)
+{
+	size_t n, i;
+	const cli_command *cmds = cli_commands(&n);
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s racegate %s %s\n", i ? "      " : "usage:", cmds[i].name,
+			cmds[i].usage);
+	fputs("       racegate --help | --version\n", f);
+}
+
+/* racegate --help: the commands, one line each, and where to read more. */
+static void print_overview(FILE *f)
+{
+	size_t n, i;
+	const cli_command *cmds = cli_commands(&n);
+
+	print_usages(f);
+	fprintf(f, "\n%s\nCommands:\n", about_text);
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n%s", more_text);
+}
 
 static int usage_error(const cli_command *cmd, const char *fmt, ...) RG_PRINTF(2, 3);
 /* Says what is wrong with the command line, then cmd's usage; RG_EXIT_SETUP. */
@@ -266,7 +154,7 @@ static int usage_error(const cli_command *cmd, const char *fmt, ...)
 	if (cmd)
 		fprintf(stderr, "usage: racegate %s %s\n", cmd->name, cmd->usage);
 	else
-		fputs(usage_text, stderr);
+		print_usages(stderr);
 	return RG_EXIT_SETUP;
 }
 
@@ -299,6 +187,11 @@ static int take_arg(struct cli *c, const cli_command *cmd, const char *a)
 		if (c->lines_file)
 			return usage_error(cmd, "unexpected argument '%s'", a);
 		c->lines_file = a;
+		return 0;
+	case CLI_HELP:
+		if (c->topic)
+			return usage_error(cmd, "unexpected argument '%s'", a);
+		c->topic = a;
 		return 0;
 	case CLI_EXPLORE:
 		return usage_error(cmd, "unexpected argument '%s' (the program goes "
@@ -334,6 +227,8 @@ static int check_args(struct cli *c, const cli_command *cmd)
 		c->x.command = c->command;
 		if (explore_opts_check(&c->x, &err) < 0)
 			return usage_error(cmd, "%s", err.msg);
+		return 0;
+	case CLI_HELP:
 		return 0;
 	}
 	if (!c->spec_path)
@@ -399,6 +294,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 		}
 		if (cli_take_option(c, cmd, argc, argv, &i, &err) < 0)
 			return usage_error(cmd, "%s", err.msg);
+		if (c->help)
+			return 0;
 	}
 	if (c->verbose)
 		rg_set_verbose(1);
@@ -665,10 +562,33 @@ static unsigned hold_closed_std(void)
 	return mask;
 }
 
+/* racegate help [TOPIC]: the overview, a command's help, or the gates file's. */
+static int cmd_help(const struct cli *c)
+{
+	const cli_command *cmd = c->topic ? cli_command_find(c->topic) : NULL;
+
+	if (!c->topic)
+		print_overview(stdout);
+	else if (!strcmp(c->topic, "gates"))
+		fputs(gates_text, stdout);
+	else if (cmd)
+		cli_print_help(stdout, cmd);
+	else
+		return usage_error(cli_command_find("help"), "no help on '%s' (topics: "
+				   "a command, or gates)", c->topic);
+	return RG_EXIT_OK;
+}
+
 /* Runs what c asks for; racegate's exit status. */
 static int cmd_dispatch(struct cli *c, const cli_command *cmd)
 {
+	if (c->help) {
+		cli_print_help(stdout, cmd);
+		return RG_EXIT_OK;
+	}
 	switch (cmd->bit) {
+	case CLI_HELP:
+		return cmd_help(c);
 	case CLI_LINES:
 		return cmd_lines(c);
 	case CLI_CHECK:
@@ -688,18 +608,21 @@ int cli_main(int argc, char **argv)
 	unsigned closed_std = hold_closed_std();
 
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		print_usages(stderr);
 		return RG_EXIT_SETUP;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		fputs(usage_text, stdout);
-		fputc('\n', stdout);
-		fputs(help_text, stdout);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_overview(stdout);
 		return RG_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("racegate %s\n", RACEGATE_VERSION);
+		return RG_EXIT_OK;
+	}
+	/* for tests/e2e/help_man.sh: the names a command takes, one a line */
+	if (!strcmp(argv[1], "--list-options") && argc == 3 &&
+	    (cmd = cli_command_find(argv[2]))) {
+		cli_print_option_names(stdout, cmd);
 		return RG_EXIT_OK;
 	}
 	r = cli_parse(&c, argc, argv);

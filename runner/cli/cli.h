@@ -15,9 +15,11 @@
 /* What racegate was asked, as parsed: every command's options (options.c). */
 struct cli {
 	const char *cmd;       /* "run", "check", "attach", "lines", "explore", ... */
+	bool help;             /* -h, --help: print the command's help, run nothing */
 	const char *spec_path; /* run, check, attach: GATES.yaml */
 	const char *lines_file; /* lines FILE[:FROM-TO] */
 	bool vars;             /* lines --vars */
+	const char *topic;     /* help TOPIC */
 	char **command;        /* after --, or NULL */
 	long repeat;
 	long jobs;
@@ -43,7 +45,8 @@ struct cli {
 
 /*
  * Parses argv[2..] of `racegate CMD` (argv[1] is the command) into c, by
- * the option table (options.h).  Returns 0, or RG_EXIT_SETUP after
+ * the option table (options.h).  Returns 0 (with c->help set when -h or
+ * --help asked for the command's help instead), or RG_EXIT_SETUP after
  * printing "racegate: PROBLEM" and the command's usage on stderr.
  * --verbose also calls rg_set_verbose(1).  cli_release frees what c holds.
  */

@@ -3,7 +3,8 @@
  * row per option and meaning.  An option that means one thing for several
  * commands is one row with their bits (--source-dir); one that means
  * another thing for another command is a row of its own (explore's --jobs
- * and run's).
+ * and run's).  The rows' words are what `racegate CMD --help` prints
+ * (options_help.c) and what racegate(1) must list (tests/e2e/help_man.sh).
  *
  * Tables.  The rows come from a list of tables (tables[] below), each with
  * the offset in struct cli that its rows' offsets count from: racegate's
@@ -11,8 +12,8 @@
  * its own (an explore strategy with its own bound, say) hands up rows of
  * common/opt.h whose offsets count from its struct (explore_opts): add
  * { its rows, its count, offsetof(struct cli, x) } to tables[], and the
- * parser takes them as it takes these.  A name may be in two tables only
- * for two commands.
+ * parser, the help and the man check take them as they take these.  A
+ * name may be in two tables only for two commands.
  */
 #include "options.h"
 #include "cli.h"
@@ -28,11 +29,45 @@
 /* ---- the commands ---- */
 
 static const cli_command commands[] = {
-	{ "run", CLI_RUN, "[OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]" },
-	{ "check", CLI_CHECK, "[OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]" },
-	{ "attach", CLI_ATTACH, "[OPTIONS] PID GATES.yaml" },
-	{ "lines", CLI_LINES, "FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM" },
-	{ "explore", CLI_EXPLORE, "[OPTIONS] [--at LOC[,LOC...]] -- COMMAND [ARGS...]" },
+	{ "run", CLI_RUN, "[OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]",
+	  "run the program under the gates; judge it by the spec's expect:",
+	  "Run the program under the gates of GATES.yaml and judge each run "
+	  "against its expect: block.  The program is the spec's command: "
+	  "(relative to the spec file), or the COMMAND after -- (relative to "
+	  "the current directory); it must be built with -g for FILE:LINE "
+	  "locations." },
+	{ "check", CLI_CHECK, "[OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]",
+	  "validate the spec; resolve its gates in the program; run nothing",
+	  "Validate GATES.yaml and resolve every gate's location in the program "
+	  "(and compile its when: condition there), printing the addresses; "
+	  "runs nothing." },
+	{ "attach", CLI_ATTACH, "[OPTIONS] PID GATES.yaml",
+	  "the gates on running process PID, then let it go on as it was",
+	  "Put the gates on running process PID: seize its threads, arm, and "
+	  "once every gate that counts has acted (ENFORCED), --for runs out or "
+	  "racegate is interrupted, let it go on with nothing of racegate's left "
+	  "in it.  The program is the process's own (the spec's command: is not "
+	  "used); threads that exist already are selected by {tid: N} or "
+	  "{name: NAME} (started:ALIAS opens at the attach for them).  The "
+	  "process is never killed: an exit it makes while attached is judged "
+	  "by expect: (exit status only).  Children it forks while attached run "
+	  "untraced." },
+	{ "lines", CLI_LINES, "FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM",
+	  "the lines of FILE where a gate can go, and their functions",
+	  "List every line of FILE (from FROM to TO) where a gate can go in "
+	  "PROGRAM: its function, how many breakpoints it takes (inlined "
+	  "copies) and its text." },
+	{ "explore", CLI_EXPLORE, "[OPTIONS] [--at LOC[,LOC...]] -- COMMAND [ARGS...]",
+	  "search thread orderings for a failure; write a gates file for it",
+	  "Search the orderings of the program's threads at scheduling points "
+	  "for one that makes it fail; shrink it; write a gates file that "
+	  "reproduces it (docs/explore.md).  Exit status: 0 no failure found, "
+	  "1 a failure found, 2 setup error, 3 no schedule completed (each "
+	  "ended by --timeout)." },
+	{ "help", CLI_HELP, "[CMD | gates]",
+	  "this overview; a command's options; the gates file in brief",
+	  "racegate help CMD is racegate CMD --help; racegate help gates "
+	  "summarises the gates file (docs/gates.md, gates.yaml(5))." },
 };
 
 const cli_command *cli_commands(size_t *n)
@@ -381,6 +416,8 @@ static const rg_opt rows[] = {
 	  .help = "say what racegate does (setup steps, breakpoint counts, the "
 		  "arrivals each when: condition rejected), and print every run's "
 		  "report and output" },
+	{ .name = "help", .short_name = 'h', .kind = RG_OPT_FLAG, .cmds = CLI_EVERY,
+	  AT(help), .help = "print this help" },
 };
 
 /* ---- tables ---- */

@@ -1,6 +1,8 @@
 /*
- * racegate's commands and their one option table (options.c): every
- * command's parsing reads the same rows (common/opt.h).
+ * racegate's commands and their one option table (options.c).  Every
+ * command's parsing, `racegate CMD --help` and `racegate --list-options
+ * CMD` (what tests/e2e/help_man.sh compares with racegate(1)) read the
+ * same rows (common/opt.h).
  */
 #ifndef RACEGATE_CLI_OPTIONS_H
 #define RACEGATE_CLI_OPTIONS_H
@@ -19,6 +21,7 @@ enum cli_cmd_bit {
 	CLI_LINES = 1u << 3,
 	CLI_EXPLORE = 1u << 4,
 	CLI_TRIAGE = 1u << 5,  /* reserved: racegate triage, to come */
+	CLI_HELP = 1u << 6,
 };
 #define CLI_EVERY 0xffu
 
@@ -27,6 +30,8 @@ typedef struct cli_command {
 	const char *name;
 	unsigned bit;
 	const char *usage;     /* its arguments, after "usage: racegate NAME " */
+	const char *summary;   /* racegate --help's line for it */
+	const char *about;     /* racegate CMD --help's paragraph (may be NULL) */
 } cli_command;
 
 /* The command named name, or NULL; every command, in order, with n. */
@@ -42,6 +47,12 @@ const cli_command *cli_commands(size_t *n);
  */
 int cli_take_option(struct cli *c, const cli_command *cmd, int argc, char **argv,
 		    int *i, rg_err *err);
+
+/* racegate CMD --help: usage, about, and cmd's options, wrapped at 80 columns. */
+void cli_print_help(FILE *f, const cli_command *cmd);
+/* racegate --list-options CMD: every name cmd takes, one a line (--name,
+ * --no-name, -x), in table order. */
+void cli_print_option_names(FILE *f, const cli_command *cmd);
 
 /*
  * The rows of every table: racegate's own, and (once modules hand up rows
