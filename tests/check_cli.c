@@ -240,7 +240,7 @@ START_TEST(cli_main_commands)
 	ck_assert_int_eq(cli_main(2, argv), RG_EXIT_SETUP);
 	msg = cap_end(&cap);
 	ck_assert_msg(strstr(msg, "racegate: unknown command 'launch' (commands: "
-			     "run, check, attach, lines, explore, help)\n"
+			     "run, check, attach, lines, explore, completion, help)\n"
 			     USAGE_LINE) == msg, "%s", msg);
 	free(msg);
 
@@ -470,6 +470,8 @@ START_TEST(table_errors)
 		       msg, r);
 	r = parse(&c, &msg, "racegate", "lines", "a.c", "b.c", "--", "./p", NULL);
 	refused_by("lines", "unexpected argument 'b.c'", msg, r);
+	r = parse(&c, &msg, "racegate", "completion", "zsh", NULL);
+	refused_by("completion", "completion takes bash, not 'zsh'", msg, r);
 	cli_release(&c);
 }
 END_TEST
@@ -580,6 +582,29 @@ START_TEST(table_help_shape)
 }
 END_TEST
 
+/* The completion script names every command and each one's options. */
+START_TEST(table_completion)
+{
+	char *out;
+	size_t n, i;
+	const cli_command *cmds = cli_commands(&n);
+
+	PRINTED(out, cli_print_completion_bash(f));
+	ck_assert(strstr(out, "\ncomplete -F _racegate racegate\n"));
+	for (i = 0; i < n; i++) {
+		char *arm = xasprintf("\n\t%s)\n", cmds[i].name);
+
+		ck_assert_msg(strstr(out, arm), "%s", cmds[i].name);
+		free(arm);
+	}
+	ck_assert(strstr(out, "--strategy) _racegate_words 'random pct dfs'; return ;;"));
+	ck_assert(strstr(out, "--source-dir) _racegate_dirs; return ;;"));
+	ck_assert(strstr(out, "-o|--output) _racegate_files; return ;;"));
+	ck_assert(strstr(out, "--color) [[ -n $eq ]] && { _racegate_words 'auto always never'"));
+	free(out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -597,6 +622,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, table_errors);
 	tcase_add_test(tc, table_help_flag);
 	tcase_add_test(tc, table_help_shape);
+	tcase_add_test(tc, table_completion);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -189,6 +189,7 @@ static int take_arg(struct cli *c, const cli_command *cmd, const char *a)
 		c->lines_file = a;
 		return 0;
 	case CLI_HELP:
+	case CLI_COMPLETION:
 		if (c->topic)
 			return usage_error(cmd, "unexpected argument '%s'", a);
 		c->topic = a;
@@ -227,6 +228,11 @@ static int check_args(struct cli *c, const cli_command *cmd)
 		c->x.command = c->command;
 		if (explore_opts_check(&c->x, &err) < 0)
 			return usage_error(cmd, "%s", err.msg);
+		return 0;
+	case CLI_COMPLETION:
+		if (!c->topic || strcmp(c->topic, "bash"))
+			return usage_error(cmd, "completion takes bash, not '%s'",
+					   c->topic ? c->topic : "");
 		return 0;
 	case CLI_HELP:
 		return 0;
@@ -589,6 +595,9 @@ static int cmd_dispatch(struct cli *c, const cli_command *cmd)
 	switch (cmd->bit) {
 	case CLI_HELP:
 		return cmd_help(c);
+	case CLI_COMPLETION:
+		cli_print_completion_bash(stdout);
+		return RG_EXIT_OK;
 	case CLI_LINES:
 		return cmd_lines(c);
 	case CLI_CHECK:

@@ -19,7 +19,7 @@ struct cli {
 	const char *spec_path; /* run, check, attach: GATES.yaml */
 	const char *lines_file; /* lines FILE[:FROM-TO] */
 	bool vars;             /* lines --vars */
-	const char *topic;     /* help TOPIC */
+	const char *topic;     /* help TOPIC, completion SHELL */
 	char **command;        /* after --, or NULL */
 	long repeat;
 	long jobs;

@@ -4,7 +4,8 @@
  * commands is one row with their bits (--source-dir); one that means
  * another thing for another command is a row of its own (explore's --jobs
  * and run's).  The rows' words are what `racegate CMD --help` prints
- * (options_help.c) and what racegate(1) must list (tests/e2e/help_man.sh).
+ * (options_help.c), what racegate(1) must list (tests/e2e/help_man.sh)
+ * and what bash completes.
  *
  * Tables.  The rows come from a list of tables (tables[] below), each with
  * the offset in struct cli that its rows' offsets count from: racegate's
@@ -12,8 +13,8 @@
  * its own (an explore strategy with its own bound, say) hands up rows of
  * common/opt.h whose offsets count from its struct (explore_opts): add
  * { its rows, its count, offsetof(struct cli, x) } to tables[], and the
- * parser, the help and the man check take them as they take these.  A
- * name may be in two tables only for two commands.
+ * parser, the help, the man check and the completion take them as they
+ * take these.  A name may be in two tables only for two commands.
  */
 #include "options.h"
 #include "cli.h"
@@ -64,6 +65,12 @@ static const cli_command commands[] = {
 	  "reproduces it (docs/explore.md).  Exit status: 0 no failure found, "
 	  "1 a failure found, 2 setup error, 3 no schedule completed (each "
 	  "ended by --timeout)." },
+	{ "completion", CLI_COMPLETION, "bash",
+	  "print a bash completion script for racegate",
+	  "Print a bash completion script for racegate, made from its option "
+	  "table: load it with `source <(racegate completion bash)`, or "
+	  "install it as share/bash-completion/completions/racegate (cmake "
+	  "--install does)." },
 	{ "help", CLI_HELP, "[CMD | gates]",
 	  "this overview; a command's options; the gates file in brief",
 	  "racegate help CMD is racegate CMD --help; racegate help gates "

@@ -1,8 +1,8 @@
 /*
  * racegate's commands and their one option table (options.c).  Every
- * command's parsing, `racegate CMD --help` and `racegate --list-options
- * CMD` (what tests/e2e/help_man.sh compares with racegate(1)) read the
- * same rows (common/opt.h).
+ * command's parsing, `racegate CMD --help`, `racegate --list-options CMD`
+ * (what tests/e2e/help_man.sh compares with racegate(1)) and
+ * `racegate completion bash` read the same rows (common/opt.h).
  */
 #ifndef RACEGATE_CLI_OPTIONS_H
 #define RACEGATE_CLI_OPTIONS_H
@@ -21,7 +21,8 @@ enum cli_cmd_bit {
 	CLI_LINES = 1u << 3,
 	CLI_EXPLORE = 1u << 4,
 	CLI_TRIAGE = 1u << 5,  /* reserved: racegate triage, to come */
-	CLI_HELP = 1u << 6,
+	CLI_COMPLETION = 1u << 6,
+	CLI_HELP = 1u << 7,
 };
 #define CLI_EVERY 0xffu
 
@@ -53,6 +54,8 @@ void cli_print_help(FILE *f, const cli_command *cmd);
 /* racegate --list-options CMD: every name cmd takes, one a line (--name,
  * --no-name, -x), in table order. */
 void cli_print_option_names(FILE *f, const cli_command *cmd);
+/* racegate completion bash: a bash completion script, from the table. */
+void cli_print_completion_bash(FILE *f);
 
 /*
  * The rows of every table: racegate's own, and (once modules hand up rows

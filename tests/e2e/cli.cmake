@@ -1,6 +1,7 @@
 # The command line from its one option table (runner/cli/options.c): every
 # command's --help, -h and `help CMD` print its usage and its own options
-# and exit 0; an option of another command or a near miss is said so.  (";" in a pattern is "."
+# and exit 0; an option of another command or a near miss is said so; bash
+# completes from the same table (completion.sh).  (";" in a pattern is "."
 # here: CMake splits arguments at it.)
 set(cli_help_run "--repeat N" "-j, --jobs J" "--follow-fork, --no-follow-fork"
     "--color\\[=auto\\|always\\|never\\]" "-h, --help")
@@ -52,3 +53,7 @@ racegate_e2e(option_refused_by_attach 2
   -- ${RG} attach --repeat 2 1 g.yaml)
 racegate_e2e(command_near_miss 2 "^racegate: unknown command 'exlpore' \\(did you mean 'explore'\\?\\)$"
   -- ${RG} exlpore)
+
+add_test(NAME e2e_completion_bash
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/e2e/completion.sh ${RG})
+set_tests_properties(e2e_completion_bash PROPERTIES LABELS e2e TIMEOUT 60)
