@@ -1,6 +1,7 @@
 # Installation and packaging: `cmake --install` puts the binary, the man
-# pages, the JSON Schema of gates.yaml, the docs and the CMake package in
-# the GNUInstallDirs places; `cpack -G DEB` makes a Debian package of them.
+# pages, the bash completion, the JSON Schema of gates.yaml, the docs and
+# the CMake package in the GNUInstallDirs places; `cpack -G DEB` makes a
+# Debian package of them.
 # Included from the top-level CMakeLists.txt.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -13,6 +14,16 @@ install(FILES ${PROJECT_SOURCE_DIR}/docs/racegate.1
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/gates.yaml.5
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
+# The bash completion is the binary's (`racegate completion bash`, from its
+# option table), made at build time where bash-completion looks for it.
+add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/racegate.bash
+  COMMAND sh -c "\"$1\" completion bash > \"$2\"" sh $<TARGET_FILE:racegate>
+          ${PROJECT_BINARY_DIR}/racegate.bash
+  DEPENDS racegate VERBATIM)
+add_custom_target(racegate_completion ALL DEPENDS ${PROJECT_BINARY_DIR}/racegate.bash)
+install(FILES ${PROJECT_BINARY_DIR}/racegate.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME racegate)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/gates.schema.json
               ${PROJECT_SOURCE_DIR}/docs/report.schema.json
         DESTINATION ${RACEGATE_DATA_DIR})

@@ -1,5 +1,7 @@
 /*
- * racegate's command line: `run`, `check` and `lines` (lines.c); cli.h.
+ * racegate's command line: the commands, their options (options.c: the
+ * one option table), help; `run`, `check` and `attach` here, `lines` in
+ * lines.c, `explore` in runner/explore/.  cli.h.
  */
 #include "cli.h"
 #include "run.h"
@@ -19,147 +21,31 @@
 #define RACEGATE_VERSION "0.0.0"
 #endif
 
-static const char usage_text[] =
-"usage: racegate run   [OPTIONS] GATES.yaml [-- COMMAND [ARGS...]]\n"
-"       racegate check GATES.yaml [-- COMMAND [ARGS...]]\n"
-"       racegate attach [OPTIONS] PID GATES.yaml\n"
-"       racegate lines FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM\n"
-"       racegate explore [OPTIONS] [--at LOC[,LOC...]] -- COMMAND [ARGS...]\n"
-"       racegate --help | --version\n";
-
-static const char help_text[] =
+static const char about_text[] =
 "racegate makes a concurrency bug happen on every run, without changing the\n"
 "program: it runs the program under ptrace, puts breakpoints at the source\n"
 "lines named in GATES.yaml, and holds each thread that reaches one until the\n"
-"gate lets it go.  Only threads at a gate are ever stopped.\n"
+"gate lets it go.  Only threads at a gate are ever stopped.\n";
+
+static const char more_text[] =
+"racegate CMD --help (or racegate help CMD) lists a command's options;\n"
+"racegate help gates sums up the gates file and its locations (docs/gates.md,\n"
+"gates.yaml(5)); racegate(1) has it all.\n"
 "\n"
-"Commands:\n"
-"  run GATES.yaml [-- COMMAND...]    run the program under the gates and judge\n"
-"                                    it against the spec's expect: block\n"
-"  check GATES.yaml [-- COMMAND...]  validate the spec and resolve every gate's\n"
-"                                    location in the program; runs nothing\n"
-"  attach PID GATES.yaml             the gates on running process PID: seize\n"
-"                                    its threads, arm, and once every gate\n"
-"                                    that counts has acted (ENFORCED), --for\n"
-"                                    runs out or racegate is interrupted, let\n"
-"                                    it go on with nothing of racegate's left\n"
-"                                    location in the program (and compile its\n"
-"                                    when: condition there); runs nothing\n"
-"  lines FILE[:FROM-TO] -- PROGRAM   every line of FILE (from FROM to TO) where\n"
-"                                    a gate can go: its function, how many\n"
-"                                    breakpoints (inlined copies) and its text\n"
-"  explore [--at LOC,...] -- COMMAND  search the orderings of the program's\n"
-"                                    threads at scheduling points for one that\n"
-"                                    makes it fail; shrink it; write a gates\n"
-"                                    file that reproduces it (docs/explore.md)\n"
+"Outcomes: REPRODUCED, PASSED, NOT-REPRODUCED, FAILED, DEADLOCK,\n"
+"SCHEDULE-DEADLOCK, ORDER-INFEASIBLE, NOT-ENFORCED, TIMEOUT, INTERRUPTED,\n"
+"ENFORCED (attach), ERROR.\n"
 "\n"
-"The program is the spec's command: (relative to the spec file), or the\n"
-"COMMAND after `--` (relative to the current directory).  It must be built\n"
-"with -g for FILE:LINE locations.\n"
-"\n"
-"Options of run:\n"
-"  --repeat N         run N times (output is kept, and shown for runs with an\n"
-"                     unexpected outcome; racegate's stdin is shared by the\n"
-"                     runs, so only the first one reads what is piped in)\n"
-"  --jobs J, -j J     run up to J runs at once, each in a worker process\n"
-"                     (0 or auto: one per CPU; also --jobs=J, -jJ)\n"
-"  --stop-on-first    stop at the first run that is not what was expected,\n"
-"                     or that reproduces the bug when the spec expects it\n"
-"  --expect-outcome A,B\n"
-"                     outcomes that count as a pass (default: exit status 0)\n"
-"  --report FILE.json JSON report, one object per run (docs/report.md)\n"
-"  --junit FILE.xml   JUnit XML report, one test case per run\n"
-"  --tap              TAP version 13 on stdout (the program's stdout is\n"
-"                     captured and shown in the YAML block)\n"
-"  --trace FILE.json  Chrome trace events for Perfetto / chrome://tracing\n"
-"                     (a report file that cannot be written is refused\n"
-"                     before the first run)\n"
-"  --timeout D        whole-run timeout, e.g. 10s, 500ms, 2m (default: the\n"
-"                     spec's timeout:, else 60s)\n"
-"  --on-deadlock fail|release\n"
-"                     when held threads wait only on threads that wait on\n"
-"                     them (the wait-for graph): end the run as\n"
-"                     SCHEDULE-DEADLOCK (fail, the default), or release the\n"
-"                     held threads oldest first and report ORDER-INFEASIBLE\n"
-"  --quiet-period D   how long such threads must stay stuck, with nothing\n"
-"                     changing, before it is a deadlock (default 100ms)\n"
-"  --keep-stopped     at a verdict (deadlock, timeout) leave the program\n"
-"                     stopped and detached, with no breakpoint in it, and\n"
-"                     print the gdb -p PID command to look inside\n"
-"  --no-fastpath      evaluate every gate hit through a trap (no jump pads;\n"
-"                     for comparison, and as an escape hatch)\n"
-"  --follow-fork      trace the program's fork children too: gates with\n"
-"                     process: act in them (the default when the spec names\n"
-"                     a process); --no-follow-fork lets them go untraced\n"
-"  --quiet, -q        print only the outcome line(s)\n"
-"  --verbose, -v      print every run's report and output, and what\n"
-"                     racegate does (setup steps, breakpoint counts, the\n"
-"                     arrivals each when: condition rejected)\n"
-"  --color=auto|always|never\n"
-"                     colour the outcome (auto: on a terminal, unless NO_COLOR)\n"
-"\n"
-"Options of lines:\n"
-"  --vars             under each line, the variables a when: condition may\n"
-"                     name there (the function's locals, parameters and\n"
-"                     statics, with their types; those optimized out there\n"
-"                     say so)\n"
-"\n"
-"Options of attach: --for D (also --timeout D: let the process go after D,\n"
-"  NOT-ENFORCED if the gates did not all act; default: the spec's timeout:,\n"
-"  else none), --on-deadlock, --quiet-period, --report, --junit, --tap,\n"
-"  --trace, --quiet, --verbose, --color, --source-dir.  The program is the\n"
-"  process's own (the spec's command: is not used); threads that exist\n"
-"  already are selected by {tid: N} or {name: NAME} (started:ALIAS opens at\n"
-"  the attach for them).  The process is never killed: an exit it makes\n"
-"  while attached is judged by expect: (exit status only).  Children it\n"
-"  forks while attached run untraced (--follow-fork is refused).\n"
-"\n"
-"Options of explore (and its --report, --timeout, --quiet-period (default\n"
-"30ms), --quiet, --verbose, --source-dir, as for run):\n"
-"  --at LOC[,LOC...]  scheduling points, may repeat: FILE (every line of it\n"
-"                     with code), FUNCTION (every line of it), or any at:\n"
-"                     location (FILE:LINE, FILE:LINE+N, *FUNCTION, ...)\n"
-"  --points lines|accesses\n"
-"                     a FILE or FUNCTION also gets a point before each\n"
-"                     instruction that touches memory other threads see,\n"
-"                     as FILE:LINE+N (accesses, the default), or not (lines)\n"
-"  --sync, --no-sync  also schedule at the thread library's mutex, condition,\n"
-"                     semaphore, rwlock, barrier, spin lock, create and join\n"
-"                     calls (default: on); a lock, semaphore or barrier that\n"
-"                     would block, or a join on a live thread, is known not\n"
-"                     to run\n"
-"  --strategy random|pct|dfs\n"
-"                     uniform among runnable threads (default); probabilistic\n"
-"                     concurrency testing with --depth D (default 3, steps\n"
-"                     from a first run or --pct-steps K); depth-first with at\n"
-"                     most --delays K (default 3) per schedule, or at most\n"
-"                     --preemptions K\n"
-"  --schedules N      at most N schedules (default 1000); --time D: or D\n"
-"  --seed S           random and pct draw schedule I of seed S (default 1)\n"
-"  --shard I/N        run schedule indices I, I+N, I+2N, ... (random, pct);\n"
-"                     dfs: the subtrees numbered I mod N (docs/explore.md)\n"
-"  --jobs J, -j J     run J random or pct schedules at once, in worker\n"
-"                     processes; the same failure and counts as with 1\n"
-"  --replay ID        run the schedule ID printed by an earlier explore\n"
-"  --expect-exit N    the exit status of a good run (default 0); crashes,\n"
-"                     signals, deadlocks and timeouts always fail\n"
-"  --expect-stdout RE a good run's stdout matches the extended regex RE\n"
-"  --expect FILE.yaml judge each schedule by FILE's expect: as run does: a\n"
-"                     bug there is what to find, a good run what not to miss\n"
-"  -o FILE.yaml       write the gates file of the shrunk failing schedule,\n"
-"                     only if racegate run reproduces it every time of\n"
-"                     --verify N (default 20); --output FILE.yaml likewise\n"
-"  --fewer-gates      leave out of it each gate that --verify replays, twice,\n"
-"                     say the failure does not need (a statistical test)\n"
-"  --trace FILE.json  a replay of that gates file, as run --trace writes it\n"
-"  --markdown FILE.md a bug report: the command, the gates file, and the\n"
-"                     failing interleaving as a Mermaid sequence diagram\n"
-"  Exit status: 0 no failure found, 1 a failure found, 2 setup error.\n"
-"\n"
-"Options of run, check and lines:\n"
-"  --source-dir DIR   read the program's sources (FILE:/REGEX/ anchors, lines)\n"
-"                     under DIR, not where the program was compiled\n"
-"\n"
+"Exit status:\n"
+"  0  every run met its expectation (attach: ENFORCED; explore: no failure)\n"
+"  1  some run did not (explore: a failure found)\n"
+"  2  usage, spec or setup error, or racegate could not trace the program\n"
+"  3  the schedule could not be enforced in some run (explore: no schedule\n"
+"     completed)\n"
+"  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP)\n";
+
+/* racegate help gates: the gates file in brief (tests/e2e/help_man.sh reads its keys). */
+static const char gates_text[] =
 "Locations (at:, see docs/gates.md):\n"
 "  FILE:LINE          counter.c:12, every inlined copy of the line\n"
 "  FILE:/REGEX/       the one line of FILE matching the POSIX regex, which\n"
@@ -235,201 +121,165 @@ static const char help_text[] =
 "expect: exit: N | signal: SIGSEGV | deadlock: true | timeout: true (a hang\n"
 "  the run's timeout ends), and stdout:/stderr:\n"
 "  \"text\" (contained) or \"/regex/\" (per line; with multiline: true, over\n"
-"  the whole output).\n"
-"\n"
-"Outcomes: REPRODUCED, PASSED (the expectation was exit 0), NOT-REPRODUCED,\n"
-"FAILED, DEADLOCK (the program deadlocked by itself: REPRODUCED when the\n"
-"spec says expect: {deadlock: true}), SCHEDULE-DEADLOCK, ORDER-INFEASIBLE,\n"
-"NOT-ENFORCED, TIMEOUT, INTERRUPTED (racegate got SIGINT, SIGTERM or SIGHUP:\n"
-"the program was killed; no run starts after it, and the reports hold every\n"
-"run that ended; a second signal ends racegate at once, but under attach not\n"
-"before the process is let go), ENFORCED (attach: every gate that counts\n"
-"acted, and the process was let go), ERROR.\n"
-"\n"
-"Exit status:\n"
-"  0  every run met its expectation (or the order proved infeasible with\n"
-"     on_deadlock: release and the program was judged fine)\n"
-"     (attach: ENFORCED)\n"
-"  1  some run did not meet its expectation\n"
-"  2  usage, spec or setup error, or racegate could not trace the program\n"
-"  3  the schedule could not be enforced in some run (SCHEDULE-DEADLOCK,\n"
-"     an unexpected DEADLOCK, NOT-ENFORCED, TIMEOUT)\n"
-"  128+N  interrupted by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP):\n"
-"     racegate ends by that signal once it has cleaned up (attach too: the\n"
-"     signal wins over the outcome)\n";
+"  the whole output).\n";
 
-int cli_vusage(const char *usage, const char *fmt, va_list ap)
+/* "usage: racegate CMD ARGS" for each command, and --help, --version. */
+static void print_usages(FILE *f)
+{
+	size_t n, i;
+	const cli_command *cmds = cli_commands(&n);
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s racegate %s %s\n", i ? "      " : "usage:", cmds[i].name,
+			cmds[i].usage);
+	fputs("       racegate --help | --version\n", f);
+}
+
+/* racegate --help: the commands, one line each, and where to read more. */
+static void print_overview(FILE *f)
+{
+	size_t n, i;
+	const cli_command *cmds = cli_commands(&n);
+
+	print_usages(f);
+	fprintf(f, "\n%s\nCommands:\n", about_text);
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %-11s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(f, "\n%s", more_text);
+}
+
+static int usage_error(const cli_command *cmd, const char *fmt, ...) RG_PRINTF(2, 3);
+/* Says what is wrong with the command line, then cmd's usage; RG_EXIT_SETUP. */
+static int usage_error(const cli_command *cmd, const char *fmt, ...)
 {
 	rg_buf b = RG_BUF_INIT;
+	va_list ap;
 
+	va_start(ap, fmt);
 	rg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
 	rg_say("%s", b.s);
 	rg_buf_release(&b);
-	fputs(usage, stderr);
+	if (cmd)
+		fprintf(stderr, "usage: racegate %s %s\n", cmd->name, cmd->usage);
+	else
+		print_usages(stderr);
 	return RG_EXIT_SETUP;
 }
 
-static int usage_error(const char *fmt, ...) RG_PRINTF(1, 2);
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = cli_vusage(usage_text, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
-static bool is_option(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
-}
-
-/* --jobs J, --jobs=J, -j J, -jJ at argv[*i]; 0, or -1 once said why. */
-static int parse_jobs(struct cli *c, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *v;
-	char *end;
-
-	/* -j 2 and -j2, as getopt reads a short option's value */
-	if (!strcmp(a, "-j"))
-		v = *i + 1 < argc ? argv[++*i] : NULL;
-	else if (a[1] == 'j')
-		v = a + 2;
-	else
-		v = option_value(argc, argv, i, "--jobs");
-	if (!v) {
-		usage_error("'%s' needs a number", a);
-		return -1;
-	}
-	errno = 0;
-	c->jobs = strtol(v, &end, 10);
-	if (!strcmp(v, "auto") || (!errno && !*end && c->jobs == 0)) {
-		c->jobs = sysconf(_SC_NPROCESSORS_ONLN);
-		if (c->jobs < 1)
-			c->jobs = 1;
-		if (c->jobs > 64)
-			c->jobs = 64;
-		return 0;
-	}
-	if (errno || *end || c->jobs < 1 || c->jobs > 64) {
-		usage_error("--jobs takes a number from 1 to 64 (or 0 or auto: one "
-			    "per CPU), not '%s'", v);
-		return -1;
-	}
-	return 0;
-}
-
-/* What `racegate attach` takes of run's options, said clearly. */
-static int attach_check_cli(const struct cli *c)
+/* What `racegate attach` takes, said clearly (its refused options: options.c). */
+static int attach_check_cli(const struct cli *c, const cli_command *cmd)
 {
 	if (!c->attach_pid)
-		return usage_error("attach needs a process id and a gates file");
+		return usage_error(cmd, "attach needs a process id and a gates file");
 	if (!c->spec_path)
-		return usage_error("attach needs a gates file after the process id");
+		return usage_error(cmd, "attach needs a gates file after the process id");
 	if (c->command)
-		return usage_error("attach runs no command: the program is process "
+		return usage_error(cmd, "attach runs no command: the program is process "
 				   "%d's own ('-- COMMAND' does not apply)",
 				   (int)c->attach_pid);
-	if (c->repeat != 1 || c->jobs != 1)
-		return usage_error("%s does not apply to attach: a process is "
-				   "attached to once", c->repeat != 1 ? "--repeat" :
-				   "--jobs");
-	if (c->keep_stopped)
-		return usage_error("--keep-stopped does not apply to attach: the "
-				   "process always goes on once racegate lets it go");
-	if (c->stop_on_first)
-		return usage_error("--stop-on-first does not apply to attach: a "
-				   "process is attached to once");
-	if (c->follow_fork == 1)
-		return usage_error("--follow-fork does not apply to attach: the "
-				   "children a process forks while attached run "
-				   "untraced");
 	return 0;
 }
 
-/*
- * The options of run, check and attach about the program's run: durations,
- * what to do on a deadlock, processes, sources, colour.  0 when argv[*i]
- * was one (c is set, *i past its value), RG_EXIT_SETUP when its value is
- * wrong, -1 when it is none of them.
- */
-static int parse_valued(struct cli *c, int argc, char **argv, int *i)
+/* An argument that is no option: what it is to cmd.  0, or the exit status. */
+static int take_arg(struct cli *c, const cli_command *cmd, const char *a)
 {
-	const char *a = argv[*i], *v;
-
-	if (is_option(a, "--timeout") ||
-	    (!strcmp(c->cmd, "attach") && is_option(a, "--for"))) {
-		if (!(v = option_value(argc, argv, i, a[2] == 'f' ? "--for" :
-				       "--timeout")))
-			return usage_error("'%s' needs a duration", a);
-		c->timeout_ms = spec_parse_duration(v);
-		if (c->timeout_ms <= 0)
-			return usage_error("%s takes a duration such as 10s, "
-					   "500ms or 2m, not '%s'",
-					   a[2] == 'f' ? "--for" : "--timeout", v);
-	} else if (is_option(a, "--quiet-period")) {
-		if (!(v = option_value(argc, argv, i, "--quiet-period")))
-			return usage_error("'%s' needs a duration", a);
-		c->quiet_ms = spec_parse_duration(v);
-		if (c->quiet_ms <= 0)
-			return usage_error("--quiet-period takes a duration such as "
-					   "100ms or 1s, not '%s'", v);
-	} else if (!strcmp(a, "--keep-stopped")) {
-		c->keep_stopped = true;
-	} else if (!strcmp(a, "--no-fastpath")) {
-		c->no_fastpath = true;
-	} else if (!strcmp(a, "--follow-fork") || !strcmp(a, "--no-follow-fork")) {
-		c->follow_fork = a[2] != 'n';
-	} else if (is_option(a, "--on-deadlock")) {
-		if (!(v = option_value(argc, argv, i, "--on-deadlock")))
-			return usage_error("'%s' needs fail or release", a);
-		if (!strcmp(v, "fail"))
-			c->on_deadlock = SPEC_ON_DEADLOCK_FAIL;
-		else if (!strcmp(v, "release"))
-			c->on_deadlock = SPEC_ON_DEADLOCK_RELEASE;
-		else
-			return usage_error("--on-deadlock takes fail or release, "
-					   "not '%s'", v);
-	} else if (is_option(a, "--source-dir")) {
-		if (!(v = option_value(argc, argv, i, "--source-dir")) || !*v)
-			return usage_error("'%s' needs a folder", a);
-		c->source_dir = v;
-	} else if (is_option(a, "--color") || is_option(a, "--colour")) {
-		v = strchr(a, '=') ? strchr(a, '=') + 1 : "always";
-		if (!strcmp(v, "auto"))
-			c->color = -1;
-		else if (!strcmp(v, "always"))
-			c->color = 1;
-		else if (!strcmp(v, "never"))
-			c->color = 0;
-		else
-			return usage_error("--color takes auto, always or never, "
-					   "not '%s'", v);
-	} else {
-		return -1;
+	switch (cmd->bit) {
+	case CLI_ATTACH:
+		if (c->attach_pid || c->spec_path)
+			break;
+		if (attach_parse_pid(a, &c->attach_pid) < 0)
+			return usage_error(cmd, "attach takes a process id, then the "
+					   "gates file, not '%s'", a);
+		return 0;
+	case CLI_LINES:
+		if (c->lines_file)
+			return usage_error(cmd, "unexpected argument '%s'", a);
+		c->lines_file = a;
+		return 0;
+	case CLI_HELP:
+	case CLI_COMPLETION:
+		if (c->topic)
+			return usage_error(cmd, "unexpected argument '%s'", a);
+		c->topic = a;
+		return 0;
+	case CLI_EXPLORE:
+		return usage_error(cmd, "unexpected argument '%s' (the program goes "
+				   "after '--')", a);
 	}
+	if (c->spec_path)
+		return usage_error(cmd, "unexpected argument '%s' (the program "
+				   "goes after '--')", a);
+	c->spec_path = a;
 	return 0;
+}
+
+/* What the command line as a whole lacks or cannot have; 0, or the exit status. */
+static int check_args(struct cli *c, const cli_command *cmd)
+{
+	rg_err err = RG_ERR_INIT;
+
+	switch (cmd->bit) {
+	case CLI_ATTACH:
+		return attach_check_cli(c, cmd);
+	case CLI_LINES:
+		if (!c->lines_file || !c->command)
+			return usage_error(cmd, "lines needs a source file and, after "
+					   "'--', the program");
+		return 0;
+	case CLI_EXPLORE:
+		if (!c->command)
+			return usage_error(cmd, "explore needs the program to run after '--'");
+		/* -q, -v and --source-dir are one row for every command */
+		c->x.quiet = c->quiet;
+		c->x.verbose = c->verbose;
+		c->x.source_dir = c->source_dir;
+		c->x.command = c->command;
+		if (explore_opts_check(&c->x, &err) < 0)
+			return usage_error(cmd, "%s", err.msg);
+		return 0;
+	case CLI_COMPLETION:
+		if (!c->topic || strcmp(c->topic, "bash"))
+			return usage_error(cmd, "completion takes bash, not '%s'",
+					   c->topic ? c->topic : "");
+		return 0;
+	case CLI_HELP:
+		return 0;
+	}
+	if (!c->spec_path)
+		return usage_error(cmd, "%s needs a gates file", c->cmd);
+	return 0;
+}
+
+/* "unknown command 'X' (commands: ...)", or "(did you mean 'Y'?)". */
+static int unknown_command(const char *name)
+{
+	size_t n, i, best = (size_t)-1;
+	const cli_command *cmds = cli_commands(&n), *near = NULL;
+	rg_buf b = RG_BUF_INIT;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		size_t d = rg_edit_distance(name, cmds[i].name);
+
+		if (d < best) {
+			best = d;
+			near = &cmds[i];
+		}
+		rg_buf_printf(&b, "%s%s", i ? ", " : "", cmds[i].name);
+	}
+	if (near && best <= (strlen(name) >= 5 ? 2u : 1u))
+		r = usage_error(NULL, "unknown command '%s' (did you mean '%s'?)", name,
+				near->name);
+	else
+		r = usage_error(NULL, "unknown command '%s' (commands: %s)", name, b.s);
+	rg_buf_release(&b);
+	return r;
 }
 
 int cli_parse(struct cli *c, int argc, char **argv)
 {
+	const cli_command *cmd = cli_command_find(argv[1]);
 	int i, r;
 
 	memset(c, 0, sizeof(*c));
@@ -438,84 +288,40 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	c->on_deadlock = -1;
 	c->follow_fork = -1;
 	c->color = -1;
+	explore_opts_init(&c->x);
 	c->cmd = argv[1];
+	if (!cmd)
+		return unknown_command(argv[1]);
 	for (i = 2; i < argc; i++) {
-		const char *a = argv[i], *v;
+		const char *a = argv[i];
+		rg_err err = RG_ERR_INIT;
 
 		if (!strcmp(a, "--")) {
-			if (i + 1 >= argc)
-				return usage_error("nothing after '%s'", a);
-			c->command = &argv[i + 1];
+			if (i + 1 >= argc && cmd->bit != CLI_LINES)
+				return usage_error(cmd, "nothing after '%s'", a);
+			c->command = i + 1 < argc ? &argv[i + 1] : NULL;
 			break;
 		}
-		if ((a[0] != '-' || !a[1]) && !strcmp(c->cmd, "attach") &&
-		    !c->attach_pid && !c->spec_path) {
-			if (attach_parse_pid(a, &c->attach_pid) < 0)
-				return usage_error("attach takes a process id, then the "
-						   "gates file, not '%s'", a);
-			continue;
-		}
 		if (a[0] != '-' || !a[1]) {
-			if (c->spec_path)
-				return usage_error("unexpected argument '%s' (the program "
-						   "goes after '--')", a);
-			c->spec_path = a;
+			if ((r = take_arg(c, cmd, a)) != 0)
+				return r;
 			continue;
 		}
-		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			c->quiet = true;
-		} else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-			c->verbose = true;
-			rg_set_verbose(1);
-		} else if (is_option(a, "--repeat")) {
-			char *end;
-
-			if (!(v = option_value(argc, argv, &i, "--repeat")))
-				return usage_error("'%s' needs a number", a);
-			errno = 0;
-			c->repeat = strtol(v, &end, 10);
-			if (errno || *end || c->repeat < 1 || c->repeat > 1000000)
-				return usage_error("--repeat takes a number from 1 to "
-						   "1000000, not '%s'", v);
-		} else if (is_option(a, "--jobs") || !strncmp(a, "-j", 2)) {
-			if (parse_jobs(c, argc, argv, &i) < 0)
-				return RG_EXIT_SETUP;
-		} else if (!strcmp(a, "--stop-on-first")) {
-			c->stop_on_first = true;
-		} else if (is_option(a, "--expect-outcome")) {
-			rg_err err = RG_ERR_INIT;
-
-			if (!(v = option_value(argc, argv, &i, "--expect-outcome")))
-				return usage_error("'%s' needs a list of outcomes", a);
-			if (batch_parse_outcomes(v, &c->expect_mask, &err) < 0)
-				return usage_error("--expect-outcome: %s", err.msg);
-		} else if (is_option(a, "--report") || is_option(a, "--junit") ||
-			   is_option(a, "--trace")) {
-			const char *name = a[2] == 'r' ? "--report" :
-					   a[2] == 'j' ? "--junit" : "--trace";
-
-			if (!(v = option_value(argc, argv, &i, name)) || !*v)
-				return usage_error("'%s' needs a file name", a);
-			if (a[2] == 'r')
-				c->report = v;
-			else if (a[2] == 'j')
-				c->junit = v;
-			else
-				c->trace = v;
-		} else if (!strcmp(a, "--tap")) {
-			c->tap = true;
-		} else if ((r = parse_valued(c, argc, argv, &i)) >= 0) {
-			if (r)
-				return r;
-		} else {
-			return usage_error("unknown option '%s' (see racegate --help)", a);
-		}
+		if (cli_take_option(c, cmd, argc, argv, &i, &err) < 0)
+			return usage_error(cmd, "%s", err.msg);
+		if (c->help)
+			return 0;
 	}
-	if (!strcmp(c->cmd, "attach"))
-		return attach_check_cli(c);
-	if (!c->spec_path)
-		return usage_error("%s needs a gates file", c->cmd);
-	return 0;
+	if (c->verbose)
+		rg_set_verbose(1);
+	return check_args(c, cmd);
+}
+
+void cli_release(struct cli *c)
+{
+	explore_opts_release(&c->x);
+	free(c->inherit);
+	c->inherit = NULL;
 }
 
 static void print_diags(const spec_diags *d)
@@ -720,12 +526,6 @@ static int cmd_run(const struct cli *c)
 	status = batch_run(&p, sp, &o, &bo);
 	plan_release(&p);
 	spec_free(sp);
-	if (status > RG_EXIT_SIGNAL) {
-		/* the shell sees 128+N, and a loop running racegate stops too */
-		fflush(stdout);
-		fflush(stderr);
-		interrupt_die(status - RG_EXIT_SIGNAL);
-	}
 	return status;
 }
 
@@ -787,53 +587,87 @@ static unsigned hold_closed_std(void)
 	return mask;
 }
 
+/* racegate help [TOPIC]: the overview, a command's help, or the gates file's. */
+static int cmd_help(const struct cli *c)
+{
+	const cli_command *cmd = c->topic ? cli_command_find(c->topic) : NULL;
+
+	if (!c->topic)
+		print_overview(stdout);
+	else if (!strcmp(c->topic, "gates"))
+		fputs(gates_text, stdout);
+	else if (cmd)
+		cli_print_help(stdout, cmd);
+	else
+		return usage_error(cli_command_find("help"), "no help on '%s' (topics: "
+				   "a command, or gates)", c->topic);
+	return RG_EXIT_OK;
+}
+
+/* Runs what c asks for; racegate's exit status. */
+static int cmd_dispatch(struct cli *c, const cli_command *cmd)
+{
+	if (c->help) {
+		cli_print_help(stdout, cmd);
+		return RG_EXIT_OK;
+	}
+	switch (cmd->bit) {
+	case CLI_HELP:
+		return cmd_help(c);
+	case CLI_COMPLETION:
+		cli_print_completion_bash(stdout);
+		return RG_EXIT_OK;
+	case CLI_LINES:
+		return cmd_lines(c);
+	case CLI_CHECK:
+		return cmd_check(c);
+	case CLI_EXPLORE:
+		return cmd_explore(&c->x, c->closed_std, c->inherit, c->ninherit);
+	}
+	return cmd_run(c);
+}
+
 int cli_main(int argc, char **argv)
 {
+	const cli_command *cmd;
 	struct cli c;
 	int r;
 
 	unsigned closed_std = hold_closed_std();
 
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		print_usages(stderr);
 		return RG_EXIT_SETUP;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		fputs(usage_text, stdout);
-		fputc('\n', stdout);
-		fputs(help_text, stdout);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_overview(stdout);
 		return RG_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("racegate %s\n", RACEGATE_VERSION);
 		return RG_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "lines"))
-		return cmd_lines(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "explore")) {
-		c.closed_std = closed_std;
-		note_inherited(&c);
-		r = cmd_explore(argc - 1, argv + 1, closed_std, c.inherit, c.ninherit);
-		free(c.inherit);
-		if (r > RG_EXIT_SIGNAL) {
-			/* as for run: the shell sees 128+N, a loop stops too */
-			fflush(stdout);
-			fflush(stderr);
-			interrupt_die(r - RG_EXIT_SIGNAL);
-		}
+	/* for tests/e2e/help_man.sh: the names a command takes, one a line */
+	if (!strcmp(argv[1], "--list-options") && argc == 3 &&
+	    (cmd = cli_command_find(argv[2]))) {
+		cli_print_option_names(stdout, cmd);
+		return RG_EXIT_OK;
+	}
+	r = cli_parse(&c, argc, argv);
+	if (r) {
+		cli_release(&c);
 		return r;
 	}
-	if (strcmp(argv[1], "run") && strcmp(argv[1], "check") &&
-	    strcmp(argv[1], "attach"))
-		return usage_error("unknown command '%s' (commands: run, check, "
-				   "lines, attach, explore)", argv[1]);
-	r = cli_parse(&c, argc, argv);
-	if (r)
-		return r;
+	cmd = cli_command_find(c.cmd);
 	c.closed_std = closed_std;
 	note_inherited(&c);
-	r = !strcmp(c.cmd, "check") ? cmd_check(&c) : cmd_run(&c);
-	free(c.inherit);
+	r = cmd_dispatch(&c, cmd);
+	cli_release(&c);
+	if (r > RG_EXIT_SIGNAL) {
+		/* the shell sees 128+N, and a loop running racegate stops too */
+		fflush(stdout);
+		fflush(stderr);
+		interrupt_die(r - RG_EXIT_SIGNAL);
+	}
 	return r;
 }

@@ -1,21 +1,25 @@
 /*
  * cli: racegate's command line.  main.c calls cli_main; the parsing is
- * public so tests/check_runner.c can drive it without running anything.
+ * public so tests/check_cli.c can drive it without running anything.
  */
 #ifndef RACEGATE_CLI_H
 #define RACEGATE_CLI_H
 
-#include <stdarg.h>
-
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "explore.h"
 #include "msg.h"
+#include "options.h"
 
-/* What `racegate run|check|attach` was asked, as parsed. */
+/* What racegate was asked, as parsed: every command's options (options.c). */
 struct cli {
-	const char *cmd;       /* "run", "check" or "attach" */
-	const char *spec_path;
+	const char *cmd;       /* "run", "check", "attach", "lines", "explore", ... */
+	bool help;             /* -h, --help: print the command's help, run nothing */
+	const char *spec_path; /* run, check, attach: GATES.yaml */
+	const char *lines_file; /* lines FILE[:FROM-TO] */
+	bool vars;             /* lines --vars */
+	const char *topic;     /* help TOPIC, completion SHELL */
 	char **command;        /* after --, or NULL */
 	long repeat;
 	long jobs;
@@ -36,23 +40,24 @@ struct cli {
 	bool *inherit;         /* fds from 3 up racegate was started with (run_opts) */
 	int ninherit;
 	pid_t attach_pid;      /* racegate attach PID GATES.yaml, else 0 */
+	explore_opts x;        /* explore's own (-q, -v, --source-dir: above) */
 };
 
 /*
- * Parses argv[2..] of `racegate run|check` (argv[1] is the command) into c.
- * Returns 0, or RG_EXIT_SETUP after printing "racegate: PROBLEM" and the
- * usage on stderr.  --verbose also calls rg_set_verbose(1).
+ * Parses argv[2..] of `racegate CMD` (argv[1] is the command) into c, by
+ * the option table (options.h).  Returns 0 (with c->help set when -h or
+ * --help asked for the command's help instead), or RG_EXIT_SETUP after
+ * printing "racegate: PROBLEM" and the command's usage on stderr.
+ * --verbose also calls rg_set_verbose(1).  cli_release frees what c holds.
  */
 int cli_parse(struct cli *c, int argc, char **argv);
+void cli_release(struct cli *c);
 
 /* The whole program: returns racegate's exit status (or dies by a signal). */
 int cli_main(int argc, char **argv);
 
-/* Says what is wrong with the command line, then usage; RG_EXIT_SETUP. */
-int cli_vusage(const char *usage, const char *fmt, va_list ap);
-
-/* lines.c: `racegate lines FILE[:FROM-TO] -- PROGRAM` (argv[0] is "lines"). */
-int cmd_lines(int argc, char **argv);
+/* lines.c: `racegate lines FILE[:FROM-TO] -- PROGRAM`, as c has it. */
+int cmd_lines(const struct cli *c);
 
 /* attach.c.  A process id as given on the command line; -1 when s is none. */
 int attach_parse_pid(const char *s, pid_t *pid);

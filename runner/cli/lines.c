@@ -15,9 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char lines_usage[] =
-"usage: racegate lines FILE[:FROM-TO] [--vars] [--source-dir DIR] -- PROGRAM\n";
-
 struct line_row {
 	int line;
 	size_t instances;
@@ -141,41 +138,18 @@ static char *parse_range(const char *arg, int *from, int *to)
 	return xstrndup(arg, (size_t)(c - arg));
 }
 
-int cmd_lines(int argc, char **argv)
+int cmd_lines(const struct cli *c)
 {
-	const char *where = NULL, *program = NULL, *source_dir = NULL;
+	const char *where = c->lines_file, *program = c->command[0];
+	const char *source_dir = c->source_dir;
 	struct line_rows rows = {NULL, 0, 0, NULL};
-	bool vars = false;
+	bool vars = c->vars;
 	rg_err err = RG_ERR_INIT;
 	dwarfx *dx = NULL, *lib = NULL;
 	char *file;
-	int i, from, to, listed, status = RG_EXIT_OK;
+	int listed, from, to, status = RG_EXIT_OK;
 	size_t k;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			program = i + 1 < argc ? argv[i + 1] : NULL;
-			break;
-		}
-		if (!strcmp(argv[i], "--vars")) {
-			vars = true;
-		} else if (!strcmp(argv[i], "--source-dir") && i + 1 < argc) {
-			source_dir = argv[++i];
-		} else if (!strncmp(argv[i], "--source-dir=", 13)) {
-			source_dir = argv[i] + 13;
-		} else if (argv[i][0] == '-' || where) {
-			rg_say("unexpected argument '%s'", argv[i]);
-			fputs(lines_usage, stderr);
-			return RG_EXIT_SETUP;
-		} else {
-			where = argv[i];
-		}
-	}
-	if (!where || !program) {
-		rg_say("lines needs a source file and, after '--', the program");
-		fputs(lines_usage, stderr);
-		return RG_EXIT_SETUP;
-	}
 	file = parse_range(where, &from, &to);
 	if (!file) {
 		rg_say("'%s': give lines as FILE:LINE or FILE:FROM-TO (FROM-TO "

@@ -10,8 +10,6 @@
  */
 #include "explore_int.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +19,6 @@
 #include "interrupt.h"
 #include "intmap.h"
 #include "session.h"
-
-static const char explore_usage[] =
-"usage: racegate explore [--at LOC[,LOC...]] [--points lines|accesses] [--no-sync]\n"
-"                        [--strategy random|pct|dfs]\n"
-"                        [--schedules N] [--time D] [--seed S] [--replay ID]\n"
-"                        [--shard I/N] [-o FILE.yaml] [--report FILE.json]\n"
-"                        [OPTIONS] -- PROGRAM [ARGS...]\n";
 
 #define EXPLORE_QUIET_MS 30   /* default --quiet-period of explore */
 /*
@@ -77,162 +68,8 @@ double explore_elapsed_ms(const struct xctx *c)
 
 /* ---- options ---- */
 
-static int xusage(const char *fmt, ...) RG_PRINTF(1, 2);
-static int xusage(const char *fmt, ...)
+void explore_opts_init(explore_opts *o)
 {
-	va_list ap;
-	rg_buf b = RG_BUF_INIT;
-
-	va_start(ap, fmt);
-	rg_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	rg_say("%s", b.s);
-	rg_buf_release(&b);
-	fputs(explore_usage, stderr);
-	return RG_EXIT_SETUP;
-}
-
-/* --name VALUE or --name=VALUE at argv[*i]; NULL when it is not that option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-	size_t n = strlen(name);
-
-	*missing = false;
-	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (*i + 1 < argc && strcmp(argv[*i + 1], "--"))
-		return argv[++*i];
-	*missing = true;
-	return NULL;
-}
-
-static bool parse_long(const char *v, long lo, long hi, long *out)
-{
-	char *end;
-
-	errno = 0;
-	long x = strtol(v, &end, 10);
-	if (errno || *end || end == v || x < lo || x > hi)
-		return false;
-	*out = x;
-	return true;
-}
-
-/* One option with a value; 1 when name was not it, 0 done, else an exit status. */
-static int take_valued(struct xopts *o, const char *name, const char *v)
-{
-	long x;
-
-	if (!strcmp(name, "--at")) {
-		o->at = xrealloc(o->at, (o->nat + 1) * sizeof(*o->at));
-		o->at[o->nat++] = (char *)v;
-	} else if (!strcmp(name, "--points")) {
-		if (strcmp(v, "lines") && strcmp(v, "accesses"))
-			return xusage("--points takes lines or accesses, not '%s'", v);
-		o->lines_only = v[0] == 'l';
-	} else if (!strcmp(name, "--strategy")) {
-		if (!strcmp(v, "random"))
-			o->strategy = EXPLORE_RANDOM;
-		else if (!strcmp(v, "pct"))
-			o->strategy = EXPLORE_PCT;
-		else if (!strcmp(v, "dfs"))
-			o->strategy = EXPLORE_DFS;
-		else
-			return xusage("--strategy takes random, pct or dfs, not '%s'", v);
-	} else if (!strcmp(name, "--depth")) {
-		if (!parse_long(v, 1, 64, &x))
-			return xusage("--depth takes a number from 1 to 64, not '%s'", v);
-		o->depth = (int)x;
-	} else if (!strcmp(name, "--delays") || !strcmp(name, "--preemptions")) {
-		enum explore_bound_kind k = name[2] == 'd' ? EXPLORE_DELAYS : EXPLORE_PREEMPTIONS;
-
-		if (!parse_long(v, 0, 64, &x))
-			return xusage("%s takes a number from 0 to 64, not '%s'", name, v);
-		if (o->bound_set && o->bound_kind != k)
-			return xusage("--delays and --preemptions are two bounds of dfs: "
-				      "give one");
-		o->bound_set = true;
-		o->bound_kind = k;
-		o->bound = (int)x;
-	} else if (!strcmp(name, "--pct-steps")) {
-		if (!parse_long(v, 1, 1L << 30, &o->est_steps))
-			return xusage("--pct-steps takes a positive number, not '%s'", v);
-	} else if (!strcmp(name, "--schedules")) {
-		if (!parse_long(v, 1, 100000000, &o->schedules))
-			return xusage("--schedules takes a number from 1 to 100000000, "
-				      "not '%s'", v);
-	} else if (!strcmp(name, "--jobs") || !strcmp(name, "-j")) {
-		if (!parse_long(v, 1, 256, &o->jobs))
-			return xusage("--jobs takes a number from 1 to 256, not '%s'", v);
-	} else if (!strcmp(name, "--verify")) {
-		if (!parse_long(v, 1, 100000, &o->verify))
-			return xusage("--verify takes a number from 1 to 100000, not '%s'", v);
-	} else if (!strcmp(name, "--time") || !strcmp(name, "--timeout") ||
-		   !strcmp(name, "--quiet-period")) {
-		x = spec_parse_duration(v);
-		if (x <= 0)
-			return xusage("%s takes a duration such as 10s, 500ms or 2m, "
-				      "not '%s'", name, v);
-		*(name[3] == 'i' && name[4] == 'm' && !name[6] ? &o->time_ms :
-		  name[2] == 't' ? &o->timeout_ms : &o->quiet_ms) = x;
-	} else if (!strcmp(name, "--seed")) {
-		char *end;
-
-		errno = 0;
-		o->seed = strtoull(v, &end, 10);
-		if (errno || *end || end == v || *v == '-')
-			return xusage("--seed takes a number, not '%s'", v);
-	} else if (!strcmp(name, "--shard")) {
-		char *slash = strchr(v, '/');
-		char *i = slash ? xstrndup(v, (size_t)(slash - v)) : NULL;
-		bool ok = slash && parse_long(i, 0, LONG_MAX, &o->shard_i) &&
-			  parse_long(slash + 1, 1, 1000000, &o->shard_n) &&
-			  o->shard_i < o->shard_n;
-
-		free(i);
-		if (!ok)
-			return xusage("--shard takes I/N with 0 <= I < N, not '%s'", v);
-	} else if (!strcmp(name, "--expect-exit")) {
-		if (!parse_long(v, 0, 255, &x))
-			return xusage("--expect-exit takes a number from 0 to 255, not '%s'", v);
-		o->has_expect_exit = true;
-		o->expect_exit = (int)x;
-	} else if (!strcmp(name, "--replay")) {
-		o->replay = v;
-	} else if (!strcmp(name, "--expect-stdout")) {
-		o->expect_stdout = v;
-	} else if (!strcmp(name, "--expect")) {
-		o->expect_file = v;
-	} else if (!strcmp(name, "-o") || !strcmp(name, "--output")) {
-		o->out = v;
-	} else if (!strcmp(name, "--report")) {
-		o->report = v;
-	} else if (!strcmp(name, "--trace")) {
-		o->trace = v;
-	} else if (!strcmp(name, "--markdown")) {
-		o->markdown = v;
-	} else if (!strcmp(name, "--source-dir")) {
-		o->source_dir = v;
-	} else {
-		return 1;
-	}
-	return 0;
-}
-
-static int parse_opts(struct xopts *o, int argc, char **argv)
-{
-	static const char *const valued[] = {
-		"--at", "--strategy", "--depth", "--delays", "--preemptions", "--pct-steps",
-		"--schedules", "--time", "--seed", "--replay", "--shard", "-o",
-		"--output", "--report", "--expect-exit", "--expect-stdout",
-		"--timeout", "--quiet-period", "--verify", "--source-dir", "--markdown",
-		"--points",
-		"--expect", "--trace", "--jobs", "-j",
-	};
-	int i;
-
 	memset(o, 0, sizeof(*o));
 	o->sync = true;
 	o->depth = 3;
@@ -243,59 +80,28 @@ static int parse_opts(struct xopts *o, int argc, char **argv)
 	o->verify = 20;
 	o->jobs = 1;
 	o->timeout_ms = 10000;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		bool missing = false;
-		size_t k;
-		int r;
+}
 
-		if (!strcmp(a, "--")) {
-			if (i + 1 >= argc)
-				return xusage("nothing after '--'");
-			o->command = &argv[i + 1];
-			break;
-		}
-		if (!strcmp(a, "--sync") || !strcmp(a, "--no-sync")) {
-			o->sync = a[2] == 's';
-			continue;
-		}
-		if (!strcmp(a, "--fewer-gates")) {
-			o->fewer_gates = true;
-			continue;
-		}
-		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			o->quiet = true;
-			continue;
-		}
-		if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-			o->verbose = true;
-			rg_set_verbose(1);
-			continue;
-		}
-		for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
-			if ((v = opt_value(argc, argv, &i, valued[k], &missing)) || missing)
-				break;
-		if (missing || (v && !*v))
-			return xusage("'%s' needs a value", a);
-		if (!v)
-			return xusage("unknown option '%s' of explore (see racegate --help)", a);
-		r = take_valued(o, valued[k], v);
-		if (r)
-			return r == 1 ? xusage("unknown option '%s'", a) : r;
-	}
-	if (!o->command)
-		return xusage("explore needs the program to run after '--'");
+void explore_opts_release(explore_opts *o)
+{
+	free(o->at);
+	o->at = NULL;
+	o->nat = 0;
+}
+
+int explore_opts_check(const explore_opts *o, rg_err *err)
+{
 	if (o->bound_set && o->strategy != EXPLORE_DFS && !o->replay)
-		return xusage("--delays and --preemptions bound a dfs search; "
-			      "--strategy %s takes neither",
-			      o->strategy == EXPLORE_PCT ? "pct" : "random");
+		return rg_error(err, "--delays and --preemptions bound a dfs search; "
+				"--strategy %s takes neither",
+				o->strategy == EXPLORE_PCT ? "pct" : "random");
 	if (o->jobs > 1 && o->strategy == EXPLORE_DFS)
-		return xusage("dfs runs its schedules one after another, each from "
-			      "what the ones before found; to run it on several "
-			      "cores, run --shard I/N shards of it at once");
+		return rg_error(err, "dfs runs its schedules one after another, each "
+				"from what the ones before found; to run it on several "
+				"cores, run --shard I/N shards of it at once");
 	if (o->expect_file && (o->has_expect_exit || o->expect_stdout))
-		return xusage("--expect FILE says what to look for; it goes with "
-			      "neither --expect-exit nor --expect-stdout");
+		return rg_error(err, "--expect FILE says what to look for; it goes with "
+				"neither --expect-exit nor --expect-stdout");
 	return 0;
 }
 
@@ -698,7 +504,7 @@ static bool next_schedule(struct xctx *c, explore_dfs *dfs, explore_cfg *cfg,
 }
 
 static char *sched_id(const explore_sched *sc, const explore_cfg *cfg, long k,
-		      const struct xopts *o)
+		      const explore_opts *o)
 {
 	explore_dev *devs;
 	size_t n;
@@ -1150,7 +956,7 @@ static void xctx_release(struct xctx *c)
  */
 static int setup(struct xctx *c, unsigned closed_std, const bool *inherit, int ninherit)
 {
-	const struct xopts *o = c->o;
+	const explore_opts *o = c->o;
 	const char *outs[][2] = { { "--report", o->report }, { "--trace", o->trace },
 				  { "--markdown", o->markdown }, { "-o", o->out } };
 	rg_err err = RG_ERR_INIT;
@@ -1183,26 +989,21 @@ static int setup(struct xctx *c, unsigned closed_std, const bool *inherit, int n
 	return 0;
 }
 
-int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
+int cmd_explore(const explore_opts *o, unsigned closed_std, const bool *inherit,
 		int ninherit)
 {
-	struct xopts o;
 	struct xctx c;
 	struct search se;
 	rg_err err = RG_ERR_INIT;
 	char *shrunk_id = NULL;
 	int r = -1, status = RG_EXIT_SETUP;
 
-	if ((r = parse_opts(&o, argc, argv)) != 0) {
-		free(o.at);
-		return r;
-	}
 	/* each line out as it is printed: a second signal ends racegate at
 	 * once, and must not take what was said with it */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&c, 0, sizeof(c));
 	memset(&se, 0, sizeof(se));
-	c.o = &o;
+	c.o = o;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	/* first: a signal during the set-up (seconds, for a large program)
 	 * ends explore with its summary, as one during the search does */
@@ -1213,7 +1014,7 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 	r = setup(&c, closed_std, inherit, ninherit) < 0 ? -1 :
 	    explore_read_stdin(&c, closed_std);
 	if (r == 0 && !interrupt_signal())
-		r = o.replay ? replay(&c, &se) : search(&c, &se);
+		r = o->replay ? replay(&c, &se) : search(&c, &se);
 	if (r < 0)
 		goto done;
 	explore_summary(&c, &se);
@@ -1222,7 +1023,7 @@ int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
 		 RG_EXIT_ENFORCE : RG_EXIT_OK;
 	if (se.failed && !interrupt_signal() && after_failure(&c, &se, &shrunk_id) < 0)
 		status = RG_EXIT_SETUP;
-	if (o.report && explore_write_report(&c, &se, shrunk_id) < 0)
+	if (o->report && explore_write_report(&c, &se, shrunk_id) < 0)
 		status = RG_EXIT_SETUP;
 done:
 	if (interrupt_signal()) {
@@ -1247,6 +1048,5 @@ out:
 	free(shrunk_id);
 	rg_intmap_release(&se.seen);
 	xctx_release(&c);
-	free(o.at);
 	return status;
 }

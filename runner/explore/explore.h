@@ -123,10 +123,54 @@ typedef struct explore_jobs_ops {
 int explore_jobs_run(int njobs, const explore_jobs_ops *ops, void *ctx);
 
 /*
- * racegate explore ARGS... (argv[0] is "explore"); racegate's exit status.
- * closed_std, inherit: as run_opts has them (the fds racegate got).
+ * What `racegate explore` was asked: the command line fills it
+ * (runner/cli/options.c, from its option table), explore reads it.
  */
-int cmd_explore(int argc, char **argv, unsigned closed_std, const bool *inherit,
+typedef struct explore_opts {
+	char **at;             /* --at values, each a comma-separated list (at: malloc'd) */
+	size_t nat;
+	bool sync;
+	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
+	enum explore_kind strategy;
+	int depth, bound;
+	enum explore_bound_kind bound_kind; /* dfs: what bound counts (delays by default) */
+	bool bound_set;        /* --delays or --preemptions given */
+	long est_steps;        /* --pct-steps, 0: from a first run */
+	long schedules;
+	long time_ms;
+	uint64_t seed;
+	const char *replay;
+	long shard_i, shard_n;
+	const char *out, *report, *markdown;
+	const char *trace;     /* --trace FILE.json: a replay of the gates file */
+	bool has_expect_exit;
+	int expect_exit;
+	const char *expect_stdout;
+	const char *expect_file; /* --expect FILE.yaml: its expect: block */
+	long timeout_ms, quiet_ms;
+	long verify;           /* replays of the written file */
+	long jobs;             /* --jobs: schedules at once (random, pct) */
+	bool fewer_gates;      /* --fewer-gates: drop the gates replays say are not needed */
+	bool quiet, verbose;
+	const char *source_dir;
+	char **command;        /* the program and its arguments */
+} explore_opts;
+
+/* o with explore's defaults: what each option is when not given. */
+void explore_opts_init(explore_opts *o);
+/* Frees what o holds (at). */
+void explore_opts_release(explore_opts *o);
+/*
+ * Options that do not go together (a bound of dfs with another strategy,
+ * --jobs with dfs, --expect with --expect-exit): -1 with err saying why.
+ */
+int explore_opts_check(const explore_opts *o, rg_err *err);
+
+/*
+ * racegate explore with options o; racegate's exit status.  closed_std,
+ * inherit: as run_opts has them (the fds racegate got).
+ */
+int cmd_explore(const explore_opts *o, unsigned closed_std, const bool *inherit,
 		int ninherit);
 
 #endif

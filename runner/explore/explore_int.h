@@ -1,5 +1,5 @@
 /*
- * explore's insides, shared by explore.c (options, points, the search,
+ * explore's insides, shared by explore.c (points, the search,
  * shrinking, the summary) and explore_repro.c (the gates file: replayed
  * before it is written, traced, shown in Markdown).
  */
@@ -14,39 +14,9 @@
 #include "intmap.h"
 #include "session.h"
 
-struct xopts {
-	char **at;             /* --at values, each a comma-separated list */
-	size_t nat;
-	bool sync;
-	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
-	enum explore_kind strategy;
-	int depth, bound;
-	enum explore_bound_kind bound_kind; /* dfs: what bound counts (delays by default) */
-	bool bound_set;        /* --delays or --preemptions given */
-	long est_steps;        /* --pct-steps, 0: from a first run */
-	long schedules;
-	long time_ms;
-	uint64_t seed;
-	const char *replay;
-	long shard_i, shard_n;
-	const char *out, *report, *markdown;
-	const char *trace;     /* --trace FILE.json: a replay of the gates file */
-	bool has_expect_exit;
-	int expect_exit;
-	const char *expect_stdout;
-	const char *expect_file; /* --expect FILE.yaml: its expect: block */
-	long timeout_ms, quiet_ms;
-	long verify;           /* replays of the written file */
-	long jobs;             /* --jobs: schedules at once (random, pct) */
-	bool fewer_gates;      /* --fewer-gates: drop the gates replays say are not needed */
-	bool quiet, verbose;
-	const char *source_dir;
-	char **command;
-};
-
 /* The state of one explore command. */
 struct xctx {
-	struct xopts *o;
+	const explore_opts *o;
 	spec *sp;
 	plan p;
 	char **at;             /* per gate: its at: text */

@@ -20,7 +20,7 @@ static const char *strategy_name(enum explore_kind k)
 }
 
 /* What a dfs bound counts, singular. */
-static const char *bound_word(const struct xopts *o)
+static const char *bound_word(const explore_opts *o)
 {
 	return o->bound_kind == EXPLORE_PREEMPTIONS ? "preemption" : "delay";
 }
@@ -244,7 +244,7 @@ static void put_shell_word(rg_buf *b, const char *w, bool quote)
  */
 char *explore_replay_cmdline(const struct xctx *c, const char *id)
 {
-	const struct xopts *o = c->o;
+	const explore_opts *o = c->o;
 	rg_buf b = RG_BUF_INIT;
 
 	/* the program's input is part of the schedule: the same bytes */

@@ -37,7 +37,7 @@ foreach(SUFFIX "" "-O2")
     -- ${RG} run ${E2E_DIR}/cxxselect${SUFFIX}.yaml)
   # the wrapper's two threads by what they run: the pruner first
   racegate_e2e(cxx_select_runs${SUFFIX} 0 "^pruner$" "^flusher$" "PASSED"
-    "fl +tid [0-9]+ +cxxselect.cpp:[0-9]+ +touch +held: waiting for exited:pr"
+    "fl +tid [0-9]+ +cxxselect.cpp:[0-9]+ +touch +(held: waiting for |passed \\()exited:pr"
     -- ${RG} run ${E2E_DIR}/cxxselect_runs${SUFFIX}.yaml)
 endforeach()
 # check says what a lambda's start: stands for.

@@ -14,8 +14,10 @@ set_tests_properties(e2e_install_prefix PROPERTIES FIXTURES_SETUP rg_installed)
 
 racegate_e2e(install_layout 0 "installed: bin/racegate" "installed: share/man/man1/racegate.1"
   "installed: share/man/man5/gates.yaml.5" "installed: share/racegate/gates.schema.json"
-  "installed: share/cmake/racegate/racegateConfig.cmake" "!MISSING"
-  "^racegate [0-9]+\\.[0-9]+\\.[0-9]+$" "REPRODUCED" -- ${install_layout})
+  "installed: share/cmake/racegate/racegateConfig.cmake"
+  "installed: share/bash-completion/completions/racegate" "!MISSING"
+  "^racegate [0-9]+\\.[0-9]+\\.[0-9]+$" "REPRODUCED" "^complete -F _racegate racegate$"
+  -- ${install_layout})
 racegate_e2e(man_pages_render 0 "^RACEGATE\\(1\\)" "^NAME$" "^SYNOPSIS$" "^EXIT STATUS$"
   "^GATES.YAML\\(5\\)" "^NAME$" "^EXPECT$" -- ${install_man})
 racegate_e2e(cmake_consumer 0 "racegate [0-9.]+: .*/test-install/bin/racegate"

@@ -5,7 +5,8 @@
 #   install.sh CASE SOURCE_DIR BUILD_DIR
 #
 #   prefix    cmake --install into BUILD_DIR/test-install (the fixture)
-#   layout    the files are where GNUInstallDirs puts them; racegate runs
+#   layout    the files are where GNUInstallDirs puts them; racegate runs;
+#             the bash completion loads
 #   man       the man pages render with man -l, without warnings
 #   consumer  examples/cmake-consumer, configured against the prefix, builds
 #             and its racegate tests pass under ctest
@@ -25,11 +26,17 @@ layout)
 		share/racegate/gates.schema.json share/racegate/report.schema.json \
 		share/cmake/racegate/racegateConfig.cmake \
 		share/cmake/racegate/racegateConfigVersion.cmake \
-		share/cmake/racegate/racegateFunctions.cmake share/doc/racegate/README.md; do
+		share/cmake/racegate/racegateFunctions.cmake share/doc/racegate/README.md \
+		share/bash-completion/completions/racegate; do
 		[ -e "$prefix/$f" ] && echo "installed: $f" || echo "MISSING: $f"
 	done
 	"$prefix/bin/racegate" --version
 	"$prefix/bin/racegate" run -q "$build/examples/lost_update/gates.yaml"
+	# the completion installed is the one the binary makes, and loads
+	cmp -s "$prefix/share/bash-completion/completions/racegate" \
+		<("$prefix/bin/racegate" completion bash) &&
+		bash -c 'source "$1" && complete -p racegate' sh \
+			"$prefix/share/bash-completion/completions/racegate"
 	;;
 man)
 	for p in man1/racegate.1 man5/gates.yaml.5; do
