@@ -33,17 +33,6 @@ static void loc_add(struct locvec *lv, uint64_t addr, const char *file, int line
 	lv->n++;
 }
 
-bool dwarfx_in_exec(const dwarfx *dx, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < dx->nphdrs; i++)
-		if (dx->phdrs[i].exec && addr >= dx->phdrs[i].vaddr &&
-		    addr - dx->phdrs[i].vaddr < dx->phdrs[i].memsz)
-			return true;
-	return false;
-}
-
 int dwarfx_open(const char *path, dwarfx **out, rg_err *err)
 {
 	dwarfx *dx = xcalloc(1, sizeof(*dx));
@@ -118,208 +107,6 @@ uint64_t dwarfx_entry(const dwarfx *dx)
 uint64_t dwarfx_load_base(const dwarfx *dx)
 {
 	return dx->load_base;
-}
-
-/* ---- lookups by address ---- */
-
-/* Index of the last row at or below addr, or -1. */
-static ptrdiff_t row_floor(const dwarfx *dx, uint64_t addr)
-{
-	size_t lo = 0, hi = dx->nrows;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dx->rows[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (ptrdiff_t)lo - 1;
-}
-
-/*
- * The row that describes addr, or NULL outside every sequence.  Optimised
- * code puts several rows at one address (a call line, then the inlined
- * callee's lines); the last statement row there is the innermost one.
- */
-static const struct dwarfx_row *row_for(const dwarfx *dx, uint64_t addr)
-{
-	ptrdiff_t i = row_floor(dx, addr), j;
-	const struct dwarfx_row *r;
-
-	if (i < 0 || dx->rows[i].end_seq)
-		return NULL;
-	r = &dx->rows[i];
-	for (j = i; j >= 0 && dx->rows[j].addr == r->addr && !dx->rows[j].end_seq; j--)
-		if (dx->rows[j].is_stmt)
-			return &dx->rows[j];
-	return r;
-}
-
-uint32_t dwarfx_fn_at(const dwarfx *dx, uint64_t addr)
-{
-	size_t lo = 0, hi = dx->nsegs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dx->segs[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || addr >= dx->segs[lo - 1].hi)
-		return DWARFX_NONE;
-	return dx->segs[lo - 1].fn;
-}
-
-/*
- * The instance a line row belongs to.  At an inlined copy's entry address
- * the rows before its entry view are the caller's (the line of the call):
- * "first.c:25" there is a breakpoint in the caller, not a second instance.
- */
-static uint32_t row_fn(const dwarfx *dx, const struct dwarfx_row *r)
-{
-	uint32_t f = dwarfx_fn_at(dx, r->addr);
-
-	while (f != DWARFX_NONE && dx->fns[f].inlined &&
-	       dx->fns[f].entry == r->addr && r->view < dx->fns[f].entry_view)
-		f = dx->fns[f].parent;
-	return f;
-}
-
-uint32_t dwarfx_fn_for_line(const dwarfx *dx, uint64_t addr, const char *file, int line)
-{
-	size_t lo = 0, hi = dx->nrows;
-
-	if (!file || line <= 0)
-		return dwarfx_fn_at(dx, addr);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dx->rows[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < dx->nrows && dx->rows[lo].addr == addr; lo++) {
-		const struct dwarfx_row *r = &dx->rows[lo];
-
-		if (!r->end_seq && r->line == (uint32_t)line &&
-		    !strcmp(dx->files[r->file].path, file))
-			return row_fn(dx, r);
-	}
-	return dwarfx_fn_at(dx, addr);
-}
-
-static const struct dwarfx_sym *sym_at(const dwarfx *dx, uint64_t addr)
-{
-	size_t lo = 0, hi = dx->nsyms, g, k;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dx->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	/* aliases at one address, the preferred name first */
-	for (g = lo - 1; g > 0 && dx->syms[g - 1].addr == dx->syms[lo - 1].addr; g--)
-		;
-	for (k = g; k < lo; k++) {
-		uint64_t size = dx->syms[k].size ? dx->syms[k].size : 1;
-
-		if (addr - dx->syms[k].addr < size)
-			return &dx->syms[k];
-	}
-	return NULL;
-}
-
-const char *dwarfx_symbol_at(dwarfx *dx, uint64_t addr)
-{
-	const struct dwarfx_sym *s = sym_at(dx, addr);
-
-	return s ? s->name : NULL;
-}
-
-static const char *function_at(const dwarfx *dx, uint64_t addr)
-{
-	uint32_t f = dwarfx_fn_at(dx, addr);
-	const struct dwarfx_sym *s;
-
-	if (f != DWARFX_NONE && dx->fns[f].name)
-		return dwarfx_fn_display(&dx->fns[f]);
-	s = sym_at(dx, addr);
-	return s ? s->name : NULL;
-}
-
-const char *dwarfx_caller_at(dwarfx *dx, uint64_t addr)
-{
-	uint32_t f = dwarfx_fn_at(dx, addr);
-	const struct dwarfx_sym *s;
-
-	while (f != DWARFX_NONE && dx->fns[f].inlined)
-		f = dx->fns[f].parent;
-	if (f != DWARFX_NONE && dx->fns[f].name)
-		return dwarfx_fn_display(&dx->fns[f]);
-	s = sym_at(dx, addr);
-	return s ? s->name : NULL;
-}
-
-int dwarfx_symbolize(dwarfx *dx, uint64_t addr, dwarfx_loc *out)
-{
-	const struct dwarfx_row *r = row_for(dx, addr);
-
-	out->addr = addr;
-	out->file = r ? dx->files[r->file].path : NULL;
-	out->line = r ? (int)r->line : 0;
-	out->function = function_at(dx, addr);
-	out->inlined = false;
-	return out->function ? 0 : -1;
-}
-
-/* ---- lookups by name ---- */
-
-/* First index in sym_byname whose name is >= name. */
-static size_t sym_lower_bound(const dwarfx *dx, const char *name)
-{
-	size_t lo = 0, hi = dx->nsyms;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(dx->syms[dx->sym_byname[mid]].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-size_t dwarfx_symbol_addrs(dwarfx *dx, const char *name, uint64_t *addrs,
-			   size_t max)
-{
-	size_t i, n = 0;
-	uint64_t last = 0;
-
-	for (i = sym_lower_bound(dx, name); i < dx->nsyms; i++) {
-		const struct dwarfx_sym *s = &dx->syms[dx->sym_byname[i]];
-
-		if (strcmp(s->name, name))
-			break;
-		/* an ifunc's address is its resolver, never the function */
-		if (s->ifunc || (n && s->addr == last))
-			continue;
-		if (n < max)
-			addrs[n] = s->addr;
-		last = s->addr;
-		n++;
-	}
-	return n;
 }
 
 /* ---- FILE:LINE ---- */
@@ -597,7 +384,7 @@ static size_t collect_line(dwarfx *dx, const struct dwarfx_file *f, size_t k,
 	/* byline is sorted by address within a line: first seen is lowest */
 	for (; k < end && dx->rows[dx->byline[k]].line == line; k++) {
 		const struct dwarfx_row *r = &dx->rows[dx->byline[k]];
-		uint32_t fn = row_fn(dx, r);
+		uint32_t fn = dwarfx_row_fn(dx, r);
 		const char *name;
 
 		for (i = 0; i < nseen && seen[i] != fn; i++)
@@ -610,7 +397,7 @@ static size_t collect_line(dwarfx *dx, const struct dwarfx_file *f, size_t k,
 		RG_GROW(seen, nseen + 1, seen_cap);
 		seen[nseen++] = fn;
 		name = fn != DWARFX_NONE && dx->fns[fn].name ?
-			dwarfx_fn_display(&dx->fns[fn]) : function_at(dx, r->addr);
+			dwarfx_fn_display(&dx->fns[fn]) : dwarfx_function_at(dx, r->addr);
 		loc_add(lv, r->addr, f->path, (int)line, name);
 	}
 	free(seen);
@@ -712,7 +499,7 @@ static uint64_t after_prologue(dwarfx *dx, const struct dwarfx_fn *fn)
 	for (j = fn->range0; j < fn->range0 + fn->nranges; j++)
 		if (fn->entry >= dx->ranges[j].lo && fn->entry < dx->ranges[j].hi)
 			hi = dx->ranges[j].hi;
-	i = row_floor(dx, fn->entry);
+	i = dwarfx_row_floor(dx, fn->entry);
 	if (!hi || i < 0 || dx->rows[i].end_seq)
 		return fn->entry;
 	while (i > 0 && dx->rows[i - 1].addr == dx->rows[i].addr &&
@@ -774,7 +561,7 @@ static bool clone_of(const char *sym, const char *fn)
 static void add_function_loc(dwarfx *dx, struct locvec *lv, uint64_t addr,
 			     const char *name, bool inlined)
 {
-	const struct dwarfx_row *r = row_for(dx, addr);
+	const struct dwarfx_row *r = dwarfx_row_for(dx, addr);
 
 	loc_add(lv, addr, r ? dx->files[r->file].path : NULL,
 		r ? (int)r->line : 0, name);
@@ -974,7 +761,7 @@ static int resolve_function(dwarfx *dx, const char *where, const char *name,
 		const struct dwarfx_fn *fn = &dx->fns[cand[i]];
 		const struct dwarfx_sym *s;
 
-		s = fn->inlined ? NULL : sym_at(dx, fn->entry);
+		s = fn->inlined ? NULL : dwarfx_sym_at(dx, fn->entry);
 		if (s && s->addr == fn->entry && is_fragment(s->name))
 			continue;
 		add_function_loc(dx, lv, exact || fn->inlined ? fn->entry :
@@ -989,7 +776,7 @@ static int resolve_function(dwarfx *dx, const char *where, const char *name,
 	 * after "name"), unless DWARF already gave that code.  A symbol inside
 	 * a DWARF function of another name is an alias of it.
 	 */
-	for (i = sym_lower_bound(dx, name); i < dx->nsyms; i++) {
+	for (i = dwarfx_sym_lower_bound(dx, name); i < dx->nsyms; i++) {
 		const struct dwarfx_sym *s = &dx->syms[dx->sym_byname[i]];
 		uint32_t f, g;
 		bool covered = false;
@@ -1122,7 +909,7 @@ static void instance_spans(const dwarfx *dx, uint32_t f, struct span **sp,
 	size_t j, k;
 
 	for (j = fn->range0; j < fn->range0 + fn->nranges; j++) {
-		ptrdiff_t i = row_floor(dx, dx->ranges[j].lo);
+		ptrdiff_t i = dwarfx_row_floor(dx, dx->ranges[j].lo);
 
 		/* the floor is the last row at lo: optimised code has several */
 		while (i > 0 && dx->rows[i - 1].addr == dx->rows[i].addr)
@@ -1132,7 +919,7 @@ static void instance_spans(const dwarfx *dx, uint32_t f, struct span **sp,
 			const struct dwarfx_row *r = &dx->rows[i];
 
 			if (r->addr < dx->ranges[j].lo || r->end_seq || !r->is_stmt ||
-			    !r->line || row_fn(dx, r) != f)
+			    !r->line || dwarfx_row_fn(dx, r) != f)
 				continue;
 			for (k = 0; k < *n && (*sp)[k].file != r->file; k++)
 				;
@@ -1249,7 +1036,7 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 static uint64_t line_block_end(const dwarfx *dx, uint64_t addr, const char *file,
 			       int line)
 {
-	ptrdiff_t i = row_floor(dx, addr);
+	ptrdiff_t i = dwarfx_row_floor(dx, addr);
 	size_t j;
 
 	if (i < 0)
@@ -1280,7 +1067,7 @@ static uint64_t function_end(const dwarfx *dx, uint64_t addr)
 		for (j = dx->fns[f].range0; j < dx->fns[f].range0 + dx->fns[f].nranges; j++)
 			if (addr >= dx->ranges[j].lo && addr < dx->ranges[j].hi)
 				return dx->ranges[j].hi;
-	s = sym_at(dx, addr);
+	s = dwarfx_sym_at(dx, addr);
 	return s && s->size ? s->addr + s->size : addr;
 }
 

@@ -230,6 +230,20 @@ void dwarfx_index_finish(dwarfx *dx);
 
 bool dwarfx_in_exec(const dwarfx *dx, uint64_t addr);
 
+/* dwarfx_addr.c: by address and by name, over the sorted arrays */
+/* index of the last row at or below addr, or -1 */
+ptrdiff_t dwarfx_row_floor(const dwarfx *dx, uint64_t addr);
+/* the row that describes addr (the innermost statement row), or NULL */
+const struct dwarfx_row *dwarfx_row_for(const dwarfx *dx, uint64_t addr);
+/* the instance a line row belongs to (an inlined copy's entry rows before
+ * its entry view are the caller's) */
+uint32_t dwarfx_row_fn(const dwarfx *dx, const struct dwarfx_row *r);
+const struct dwarfx_sym *dwarfx_sym_at(const dwarfx *dx, uint64_t addr);
+/* the function at addr as people name it: DWARF's, else the symbol's */
+const char *dwarfx_function_at(const dwarfx *dx, uint64_t addr);
+/* first index in sym_byname whose name is >= name */
+size_t dwarfx_sym_lower_bound(const dwarfx *dx, const char *name);
+
 /* The name to show for an instance: qualified for C++, else DW_AT_name. */
 static inline const char *dwarfx_fn_display(const struct dwarfx_fn *fn)
 {
