@@ -341,6 +341,26 @@ static void report_exit(tracer *tr, int status)
 	tr->reaped = true;
 }
 
+/* tid (t, or a fork child not yet known as a thread) exited or was killed. */
+static void handle_death(tracer *tr, struct tcb *t, pid_t tid, int status)
+{
+	struct fchild *f;
+
+	if (tid == tr->pid) {
+		report_exit(tr, status);
+	} else if (t) {
+		bool leader = t->tgid == tid && !(t->flags & TCB_CHILD);
+
+		if (t->flags & TCB_REPORTED)
+			tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, tid);
+		tracer_tcb_drop(tr, t);
+		if (leader)
+			tracer_proc_gone(tr, tid);
+	} else if ((f = tracer_fork_find(tr, tid))) {
+		tracer_fork_drop(tr, f);
+	}
+}
+
 int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
@@ -355,19 +375,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		t->flags &= ~(TCB_REGS | TCB_REGS_DIRTY);
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
-		if (tid == tr->pid) {
-			report_exit(tr, status);
-		} else if (t) {
-			bool leader = t->tgid == tid && !(t->flags & TCB_CHILD);
-
-			if (t->flags & TCB_REPORTED)
-				tracer_queue_event(tr, TRACER_EV_THREAD_EXIT, tid);
-			tracer_tcb_drop(tr, t);
-			if (leader)
-				tracer_proc_gone(tr, tid);
-		} else if ((f = tracer_fork_find(tr, tid))) {
-			tracer_fork_drop(tr, f);
-		}
+		handle_death(tr, t, tid, status);
 		return 0;
 	}
 	if (!WIFSTOPPED(status))

@@ -156,6 +156,37 @@ static bool gate_waits_for(const spec *sp, int g, const char *event)
 	return false;
 }
 
+/* Each thread of run pid named once, as the timeline first shows it. */
+static void name_threads(struct tw *w, const run_result *r, long pid)
+{
+	for (size_t i = 0; i < r->ntl; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = r->tl[j].tid == r->tl[i].tid;
+		if (!seen) {
+			char *tname = xasprintf("%s (tid %d)", r->tl[i].who,
+						(int)r->tl[i].tid);
+
+			meta(w, "thread_name", pid, r->tl[i].tid, "name", tname, 0);
+			free(tname);
+		}
+	}
+}
+
+/* An instant event on e's thread, named prefix + name, with e's args. */
+static void put_instant(struct tw *w, const char *prefix, const char *name,
+			const char *cat, long pid, const tl_entry *e, double ts)
+{
+	char *full = xasprintf("%s%s", prefix, name ? name : "?");
+
+	ev_begin(w, "i", full, cat, pid, e->tid, ts);
+	rg_buf_puts(w->b, ",\"s\":\"t\"");
+	args_entry(w->b, e);
+	rg_buf_puts(w->b, "}");
+	free(full);
+}
+
 static void put_run(struct tw *w, const report_ctx *rc, const run_record *rec)
 {
 	const run_result *r = &rec->r;
@@ -167,30 +198,14 @@ static void put_run(struct tw *w, const report_ctx *rc, const run_record *rec)
 	meta(w, "process_name", pid, 0, "name", pname, 0);
 	meta(w, "process_sort_index", pid, 0, "sort_index", NULL, rec->no);
 	free(pname);
-	for (i = 0; i < r->ntl; i++) {
-		bool seen = false;
-
-		for (j = 0; j < i && !seen; j++)
-			seen = r->tl[j].tid == r->tl[i].tid;
-		if (!seen) {
-			char *tname = xasprintf("%s (tid %d)", r->tl[i].who,
-						(int)r->tl[i].tid);
-
-			meta(w, "thread_name", pid, r->tl[i].tid, "name", tname, 0);
-			free(tname);
-		}
-	}
-
+	name_threads(w, r, pid);
 	for (i = 0; i < r->ntl; i++) {
 		const tl_entry *e = &r->tl[i];
 		double ts = base + e->t_ms * 1e3;
 		char *name;
 
 		if (e->kind == TL_WHEN_FAULT) {   /* a condition's first unreadable read */
-			ev_begin(w, "i", e->what, "when", pid, e->tid, ts);
-			rg_buf_puts(w->b, ",\"s\":\"t\"");
-			args_entry(w->b, e);
-			rg_buf_puts(w->b, "}");
+			put_instant(w, "", e->what, "when", pid, e, ts);
 			continue;
 		}
 		switch ((enum gate_note_kind)e->kind) {
@@ -205,22 +220,11 @@ static void put_run(struct tw *w, const report_ctx *rc, const run_record *rec)
 				break;
 			/* fall through */
 		case GATE_NOTE_ARRIVE:
-			name = xasprintf("arrive %s", e->gate ? e->gate : "?");
-			ev_begin(w, "i", name, "arrival", pid, e->tid, ts);
-			rg_buf_puts(w->b, ",\"s\":\"t\"");
-			args_entry(w->b, e);
-			rg_buf_puts(w->b, "}");
-			free(name);
+			put_instant(w, "arrive ", e->gate, "arrival", pid, e, ts);
 			break;
 		case GATE_NOTE_OPEN:
-			if (e->gate) {   /* an arrival that opened an event */
-				name = xasprintf("arrive %s", e->gate);
-				ev_begin(w, "i", name, "arrival", pid, e->tid, ts);
-				rg_buf_puts(w->b, ",\"s\":\"t\"");
-				args_entry(w->b, e);
-				rg_buf_puts(w->b, "}");
-				free(name);
-			}
+			if (e->gate)   /* an arrival that opened an event */
+				put_instant(w, "arrive ", e->gate, "arrival", pid, e, ts);
 			name = xasprintf("open %s", e->event ? e->event : "?");
 			ev_begin(w, "X", name, "open", pid, e->tid, ts);
 			rg_buf_puts(w->b, ",\"dur\":");
