@@ -10,8 +10,9 @@
 #   signal2   SIGTERM twice, the second as soon as racegate has taken the
 #             first (a few microseconds: while it lets the process go): it
 #             must not end racegate before the process is let go; 143
-#   signal3   SIGINT, SIGTERM, SIGHUP so: racegate ends by SIGINT once the
-#             process is let go (130), and says it got each of the others
+#   signal3   SIGINT, SIGTERM, SIGHUP back to back: racegate ends by the
+#             one it took first once the process is let go (129, 130 or
+#             143), and says it got each of the others
 #   pipe      racegate's output into a pipe whose reader has gone (`racegate
 #             attach ... 2>&1 | head -1`), then SIGTERM twice: saying so
 #             must not end racegate (SIGPIPE) before the process is let go
@@ -155,7 +156,10 @@ signal1|signal2|signal3)
 	case $mode in
 	signal1) signals TERM ;;
 	signal2) signals TERM TERM ;;
-	signal3) signals INT TERM HUP ;;
+	# three kinds, back to back: none merges with another, and the
+	# two after the first come while the let-go runs, however loaded
+	# the machine (waiting for each to be taken could let it finish)
+	signal3) kill -INT "$rgpid"; kill -TERM "$rgpid"; kill -HUP "$rgpid" ;;
 	esac
 	finish any
 	unharmed
