@@ -233,8 +233,9 @@ static const rg_opt rows[] = {
 	{ .name = "repeat", .kind = RG_OPT_NUMBER, .metavar = "N", .cmds = CLI_RUN,
 	  AT(repeat), .lo = 1, .hi = 1000000, .refuse = CLI_ATTACH,
 	  .refuse_why = ATTACH_ONCE,
-	  .help = "run N times (output is kept, and shown for runs with an "
-		  "unexpected outcome; racegate's stdin is shared by the runs, so "
+	  .help = "run N times (output is kept; of the runs with an unexpected "
+		  "outcome the first is shown in full, five more in a line, the "
+		  "rest counted; racegate's stdin is shared by the runs, so "
 		  "only the first one reads what is piped in)" },
 	{ .name = "jobs", .short_name = 'j', .kind = RG_OPT_NUMBER, .metavar = "J",
 	  .cmds = CLI_RUN, .set = set_run_jobs, .lo = 0, .hi = 64,
@@ -417,7 +418,7 @@ static const rg_opt rows[] = {
 		  "DIR, not where the program was compiled" },
 	{ .name = "quiet", .short_name = 'q', .kind = RG_OPT_FLAG,
 	  .cmds = CLI_RUN | CLI_ATTACH | CLI_EXPLORE, AT(quiet),
-	  .help = "print only the outcome line(s)" },
+	  .help = "print only the outcome line(s); of many runs, the tally" },
 	{ .name = "verbose", .short_name = 'v', .kind = RG_OPT_FLAG,
 	  .cmds = CLI_RUN | CLI_CHECK | CLI_ATTACH | CLI_EXPLORE, AT(verbose),
 	  .help = "say what racegate does (setup steps, breakpoint counts, the "
