@@ -11,7 +11,12 @@ racegate_e2e(report_json 0 "racegate exit 0" "r.json: valid"
   "unreached: \\['five-hundredth', 'main-touch'\\]|unreached: \\['five-hundredth'\\]"
   -- ${rep_json})
 racegate_e2e(report_junit_validates 0 "racegate exit 0" "ok.xml validates"
-  "testcases: 3" "racegate exit 1" "fail.xml validates" "failure type=\"NOT-REPRODUCED\""
+  "testcases: 3" "^<testsuite name=\"lost_update/gates\"$"
+  "^<testcase name=\"run 1\" classname=\"lost_update/gates\"$"
+  "^<testcase name=\"run 2\" classname=\"lost_update/gates\"$"
+  "^<testcase name=\"run 3\" classname=\"lost_update/gates\"$"
+  "racegate exit 1" "fail.xml validates" "failure type=\"NOT-REPRODUCED\""
+  "^<testcase name=\"run 1\" classname=\"[^\"]*examples/string_buffer/gates\"$"
   "racegate exit 3" "err.xml validates" "error type=\"NOT-ENFORCED\""
   -- ${rep_junit})
 racegate_e2e(report_tap 0 "racegate exit 0" "^TAP version 13$" "^ok 1 - run [123]: REPRODUCED$"

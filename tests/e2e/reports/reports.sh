@@ -29,16 +29,20 @@ json)
 print("note:", r["note"]); print("unreached:", [g["name"] for g in r["gates"] if not g["reached"]])' "$tmp/u.json"
 	;;
 junit)
-	"$rg" run -q --repeat 3 --jobs 2 --junit "$tmp/ok.xml" "$ex/lost_update/gates.yaml"
+	# the spec file is the class (relative to where racegate runs), the run the case
+	(cd "$ex" && "$rg" run -q --repeat 3 --jobs 2 --junit "$tmp/ok.xml" ./lost_update/gates.yaml)
 	echo "racegate exit $?"
 	xmllint --noout --schema "$src/tests/junit.xsd" "$tmp/ok.xml" || exit 1
 	grep -c '<testcase ' "$tmp/ok.xml" | sed 's/^/testcases: /'
+	grep -o '<testsuite name="[^"]*"' "$tmp/ok.xml"
+	grep -o '<testcase name="[^"]*" classname="[^"]*"' "$tmp/ok.xml" | sort
 	# unmet (failure) and not enforced (error) validate too
 	"$rg" run -q --junit "$tmp/fail.xml" "$ex/string_buffer/gates.yaml" -- \
 		"$ex/string_buffer/string_buffer-fixed"
 	echo "racegate exit $?"
 	xmllint --noout --schema "$src/tests/junit.xsd" "$tmp/fail.xml" || exit 1
 	grep -o '<failure [^>]*type="[A-Z-]*"' "$tmp/fail.xml" | sed 's/.*type=/failure type=/'
+	grep -o '<testcase name="[^"]*" classname="[^"]*"' "$tmp/fail.xml"
 	"$rg" run -q --timeout 5s --junit "$tmp/err.xml" "$build/tests/e2e/unreached.yaml"
 	echo "racegate exit $?"
 	xmllint --noout --schema "$src/tests/junit.xsd" "$tmp/err.xml" || exit 1
