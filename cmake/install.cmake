@@ -1,5 +1,5 @@
 # Installation and packaging: `cmake --install` puts the binary, the man
-# pages, the bash completion, the JSON Schema of gates.yaml, the docs and
+# pages, the bash completion, the JSON Schema of gates.yaml, the guides and
 # the CMake package in the GNUInstallDirs places; `cpack -G DEB` makes a
 # Debian package of them.
 # Included from the top-level CMakeLists.txt.
@@ -27,8 +27,10 @@ install(FILES ${PROJECT_BINARY_DIR}/racegate.bash
 install(FILES ${PROJECT_SOURCE_DIR}/docs/gates.schema.json
               ${PROJECT_SOURCE_DIR}/docs/report.schema.json
         DESTINATION ${RACEGATE_DATA_DIR})
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/gates.md
-              ${PROJECT_SOURCE_DIR}/docs/report.md
+# The guides that --help and the man pages name (explore.md, gates.md,
+# report.md, ...), all of docs/*.md, beside the README.
+file(GLOB RACEGATE_GUIDES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${RACEGATE_GUIDES}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The package is architecture-independent CMake code around one executable.

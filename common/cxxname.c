@@ -7,10 +7,13 @@
 /* Does an operator's name start at p ("operator()", "operator<<")? */
 static bool operator_at(const char *name, const char *p)
 {
-	char c = p[8];
+	char c;
 
-	return !strncmp(p, "operator", 8) &&
-	       (p == name || p[-1] == ':' || p[-1] == ' ') &&
+	/* p[8] is past the end of a name that ends within 8 bytes of p */
+	if (strncmp(p, "operator", 8))
+		return false;
+	c = p[8];
+	return (p == name || p[-1] == ':' || p[-1] == ' ') &&
 	       c && c != '_' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
 	       !(c >= '0' && c <= '9');
 }

@@ -315,6 +315,7 @@ END_TEST
 START_TEST(start_with_parameters)
 {
 	spec_gate *g;
+	char *short_name;
 
 	S = tspec_new(8);
 	talias(S, "any_run", "Worker::run", NULL, 2);
@@ -336,6 +337,11 @@ START_TEST(start_with_parameters)
 	ck_assert_str_eq(gate_thread_label(E, 101), "Worker::run#1");
 	/* a lambda's scope is no parameter list */
 	ck_assert_str_eq(gate_thread_label(E, 103), "Worker::start(int)::{lambda()#1}#1");
+	/* a name shorter than "operator" is read to its end, not past it */
+	short_name = xstrdup("w");
+	gate_thread_started(E, 104, short_name, false, 0);
+	free(short_name);
+	ck_assert_str_eq(gate_thread_label(E, 104), "w#1");
 }
 END_TEST
 

@@ -549,6 +549,71 @@ START_TEST(report_junit_shape)
 }
 END_TEST
 
+/* The JUnit class of a spec at path, from the written report. */
+static char *junit_class(struct fixture *f, const char *path)
+{
+	rg_err err = RG_ERR_INIT;
+	char *out = tmp_path(), *text, *cls;
+	const char *a, *e;
+
+	free(f->sp->path);
+	f->sp->path = xstrdup(path);
+	ck_assert_msg(report_junit_write(&f->rc, out, &err) == 0, "%s", err.msg);
+	text = read_path(out);
+	ck_assert_ptr_nonnull(a = strstr(text, " classname=\""));
+	a += strlen(" classname=\"");
+	ck_assert_ptr_nonnull(e = strchr(a, '"'));
+	cls = xstrndup(a, (size_t)(e - a));
+	free(text);
+	unlink(out);
+	free(out);
+	return cls;
+}
+
+/* The spec file is the class, as ctest users name tests; the run the case. */
+START_TEST(report_junit_names)
+{
+	struct fixture f;
+	rg_err err = RG_ERR_INIT;
+	char *path = tmp_path(), *text, *cwd = getcwd(NULL, 0), *abs, *cls;
+
+	fixture_init(&f);
+	ck_assert_msg(report_junit_write(&f.rc, path, &err) == 0, "%s", err.msg);
+	text = read_path(path);
+	ck_assert_msg(strstr(text, "<testsuite name=\"t\" "), "%s", text);
+	ck_assert_msg(strstr(text, "<testcase name=\"run 1\" classname=\"t\""), "%s", text);
+	ck_assert_msg(strstr(text, "<testcase name=\"run 2\" classname=\"t\""), "%s", text);
+	/* the spec's prose name is kept, as a property */
+	ck_assert_msg(strstr(text, "<property name=\"name\" value=\"lost update\"/>"),
+		      "%s", text);
+	ck_assert_ptr_null(strstr(text, "racegate.lost update"));
+	free(text);
+	unlink(path);
+	free(path);
+
+	ck_assert_ptr_nonnull(cwd);
+	abs = xasprintf("%s/examples/lost_update/gates.yaml", strcmp(cwd, "/") ? cwd : "");
+	cls = junit_class(&f, abs);
+	ck_assert_str_eq(cls, "examples/lost_update/gates");
+	free(cls);
+	free(abs);
+	cls = junit_class(&f, "./specs/race.yml");
+	ck_assert_str_eq(cls, "specs/race");
+	free(cls);
+	cls = junit_class(&f, "../up/gates.yaml");
+	ck_assert_str_eq(cls, "../up/gates");
+	free(cls);
+	cls = junit_class(&f, "gates");
+	ck_assert_str_eq(cls, "gates");
+	free(cls);
+	cls = junit_class(&f, "/no-such-dir-racegate/x&y.yaml");
+	ck_assert_str_eq(cls, "/no-such-dir-racegate/x&amp;y");
+	free(cls);
+	free(cwd);
+	fixture_release(&f);
+}
+END_TEST
+
 START_TEST(report_tap_text)
 {
 	static const char want[] =
@@ -666,6 +731,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, json_reader_refuses);
 	tcase_add_test(tc, report_json_shape);
 	tcase_add_test(tc, report_junit_shape);
+	tcase_add_test(tc, report_junit_names);
 	tcase_add_test(tc, report_tap_text);
 	tcase_add_test(tc, report_trace_events);
 	suite_add_tcase(s, tc);

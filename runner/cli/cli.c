@@ -29,8 +29,9 @@ static const char about_text[] =
 
 static const char more_text[] =
 "racegate CMD --help (or racegate help CMD) lists a command's options;\n"
-"racegate help gates sums up the gates file and its locations (docs/gates.md,\n"
-"gates.yaml(5)); racegate(1) has it all.\n"
+"racegate help gates sums up the gates file and its locations (gates.md,\n"
+"gates.yaml(5)); racegate(1) has it all.  The guides gates.md, explore.md\n"
+"and report.md are in share/doc/racegate of the install (docs/ of the source).\n"
 "\n"
 "Outcomes: REPRODUCED, PASSED, NOT-REPRODUCED, FAILED, DEADLOCK,\n"
 "SCHEDULE-DEADLOCK, ORDER-INFEASIBLE, NOT-ENFORCED, TIMEOUT, INTERRUPTED,\n"
@@ -46,7 +47,7 @@ static const char more_text[] =
 
 /* racegate help gates: the gates file in brief (tests/e2e/help_man.sh reads its keys). */
 static const char gates_text[] =
-"Locations (at:, see docs/gates.md):\n"
+"Locations (at:, see gates.md in share/doc/racegate):\n"
 "  FILE:LINE          counter.c:12, every inlined copy of the line\n"
 "  FILE:/REGEX/       the one line of FILE matching the POSIX regex, which\n"
 "                     survives edits above it: counter.c:/count\\+\\+/\n"
@@ -61,7 +62,7 @@ static const char gates_text[] =
 "  Every breakpoint address must start an instruction: one inside an\n"
 "  instruction is refused, naming the boundaries around it.\n"
 "\n"
-"A gates file (see docs/gates.md):\n"
+"A gates file (see gates.md in share/doc/racegate):\n"
 "  version: 1\n"
 "  command: [./counter]\n"
 "  threads:\n"

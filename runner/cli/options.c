@@ -62,7 +62,7 @@ static const cli_command commands[] = {
 	  "search thread orderings for a failure; write a gates file for it",
 	  "Search the orderings of the program's threads at scheduling points "
 	  "for one that makes it fail; shrink it; write a gates file that "
-	  "reproduces it (docs/explore.md).  Exit status: 0 no failure found, "
+	  "reproduces it (explore.md in share/doc/racegate).  Exit status: 0 no failure found, "
 	  "1 a failure found, 2 setup error, 3 no schedule completed (each "
 	  "ended by --timeout)." },
 	{ "completion", CLI_COMPLETION, "bash",
@@ -74,7 +74,8 @@ static const cli_command commands[] = {
 	{ "help", CLI_HELP, "[CMD | gates]",
 	  "this overview; a command's options; the gates file in brief",
 	  "racegate help CMD is racegate CMD --help; racegate help gates "
-	  "summarises the gates file (docs/gates.md, gates.yaml(5))." },
+	  "summarises the gates file (gates.md in share/doc/racegate, "
+	  "gates.yaml(5))." },
 };
 
 const cli_command *cli_commands(size_t *n)
@@ -233,8 +234,9 @@ static const rg_opt rows[] = {
 	{ .name = "repeat", .kind = RG_OPT_NUMBER, .metavar = "N", .cmds = CLI_RUN,
 	  AT(repeat), .lo = 1, .hi = 1000000, .refuse = CLI_ATTACH,
 	  .refuse_why = ATTACH_ONCE,
-	  .help = "run N times (output is kept, and shown for runs with an "
-		  "unexpected outcome; racegate's stdin is shared by the runs, so "
+	  .help = "run N times (output is kept; of the runs with an unexpected "
+		  "outcome the first is shown in full, five more in a line, the "
+		  "rest counted; racegate's stdin is shared by the runs, so "
 		  "only the first one reads what is piped in)" },
 	{ .name = "jobs", .short_name = 'j', .kind = RG_OPT_NUMBER, .metavar = "J",
 	  .cmds = CLI_RUN, .set = set_run_jobs, .lo = 0, .hi = 64,
@@ -252,7 +254,8 @@ static const rg_opt rows[] = {
 		  "exit status: 0 when every run met its expectation)" },
 	{ .name = "report", .kind = RG_OPT_FILE, .metavar = "FILE.json",
 	  .cmds = CLI_RUN | CLI_ATTACH, AT(report),
-	  .help = "JSON report, one object per run (docs/report.md); - for stdout" },
+	  .help = "JSON report, one object per run (report.md in "
+		  "share/doc/racegate); - for stdout" },
 	{ .name = "junit", .kind = RG_OPT_FILE, .metavar = "FILE.xml",
 	  .cmds = CLI_RUN | CLI_ATTACH, AT(junit),
 	  .help = "JUnit XML report, one test case per run" },
@@ -361,7 +364,7 @@ static const rg_opt rows[] = {
 	{ .name = "shard", .kind = RG_OPT_TEXT, .metavar = "I/N", .cmds = CLI_EXPLORE,
 	  .set = set_shard, .needs = "I/N",
 	  .help = "run schedule indices I, I+N, I+2N, ... (random, pct); dfs: the "
-		  "subtrees numbered I mod N (docs/explore.md)" },
+		  "subtrees numbered I mod N (explore.md in share/doc/racegate)" },
 	{ .name = "jobs", .short_name = 'j', .kind = RG_OPT_NUMBER, .metavar = "J",
 	  .cmds = CLI_EXPLORE, X(jobs), .lo = 1, .hi = 256,
 	  .help = "run J random or pct schedules at once, in worker processes; the "
@@ -393,7 +396,7 @@ static const rg_opt rows[] = {
 		  "failure does not need (a statistical test)" },
 	{ .name = "report", .kind = RG_OPT_FILE, .metavar = "FILE.json",
 	  .cmds = CLI_EXPLORE, X(report),
-	  .help = "a JSON report of the search (docs/explore.md)" },
+	  .help = "a JSON report of the search (explore.md in share/doc/racegate)" },
 	{ .name = "trace", .kind = RG_OPT_FILE, .metavar = "FILE.json",
 	  .cmds = CLI_EXPLORE, X(trace),
 	  .help = "a replay of the gates file written, as run --trace writes it" },
@@ -417,7 +420,7 @@ static const rg_opt rows[] = {
 		  "DIR, not where the program was compiled" },
 	{ .name = "quiet", .short_name = 'q', .kind = RG_OPT_FLAG,
 	  .cmds = CLI_RUN | CLI_ATTACH | CLI_EXPLORE, AT(quiet),
-	  .help = "print only the outcome line(s)" },
+	  .help = "print only the outcome line(s); of many runs, the tally" },
 	{ .name = "verbose", .short_name = 'v', .kind = RG_OPT_FLAG,
 	  .cmds = CLI_RUN | CLI_CHECK | CLI_ATTACH | CLI_EXPLORE, AT(verbose),
 	  .help = "say what racegate does (setup steps, breakpoint counts, the "

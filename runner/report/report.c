@@ -111,19 +111,35 @@ static void diag_print(FILE *f, const run_result *res)
 	}
 }
 
-void report_run(FILE *f, const spec *sp, const run_result *res, int run_no,
-		int nruns, bool color)
+/* The outcome line; a note of several lines by its first, when brief. */
+static void run_line(FILE *f, const spec *sp, const run_result *res, int run_no,
+		     int nruns, bool color, bool brief)
 {
 	const char *name = sp->name ? sp->name : sp->path;
+	const char *nl = res->note ? strchr(res->note, '\n') : NULL;
 
 	fprintf(f, "racegate: %s", name);
 	if (nruns > 1)
 		fprintf(f, ": run %d/%d", run_no, nruns);
 	fprintf(f, ": %s%s%s", color ? outcome_color(res->outcome) : "",
 		run_outcome_name(res->outcome), color ? "\033[0m" : "");
-	if (res->note && !strchr(res->note, '\n'))
+	if (res->note && !nl)
 		fprintf(f, ": %s", res->note);
+	else if (res->note && brief && nl > res->note)
+		fprintf(f, ": %.*s ...", (int)(nl - res->note), res->note);
 	fprintf(f, " (%.1f ms)\n", res->elapsed_ms);
+}
+
+void report_run_line(FILE *f, const spec *sp, const run_result *res, int run_no,
+		     int nruns, bool color)
+{
+	run_line(f, sp, res, run_no, nruns, color, true);
+}
+
+void report_run(FILE *f, const spec *sp, const run_result *res, int run_no,
+		int nruns, bool color)
+{
+	run_line(f, sp, res, run_no, nruns, color, false);
 	if (res->note && strchr(res->note, '\n'))
 		fprintf(f, "%s\n", res->note);
 	diag_print(f, res);

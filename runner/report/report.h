@@ -63,8 +63,16 @@ void judge_attach(const spec *sp, run_result *r, const session_end *end,
 /* Exit status for one outcome. */
 int run_outcome_exit(enum run_outcome o);
 
+/*
+ * A run as a person reads it: the outcome line ("racegate: NAME: run 3/10:
+ * OUTCOME: note (12.3 ms)"), the note's further lines, the diagnosis and
+ * the timeline.  report_run_line writes the outcome line alone, a note of
+ * several lines cut to its first.
+ */
 void report_run(FILE *f, const spec *sp, const run_result *res, int run_no,
 		int nruns, bool color);
+void report_run_line(FILE *f, const spec *sp, const run_result *res, int run_no,
+		     int nruns, bool color);
 void report_timeline(FILE *f, const run_result *res);
 
 /* Version of the JSON report's schema (docs/report.md). */

@@ -2,7 +2,8 @@
  * report_junit: --junit FILE.xml, the JUnit XML that Jenkins and GitLab
  * read (tests/junit.xsd is the schema the tests validate against).
  *
- * One <testsuite> for the spec, one <testcase> per run.  A run whose outcome
+ * One <testsuite> for the spec, one <testcase> per run: the spec file is
+ * the class (class_name), "run N" the test case, as docs/report.md says.  A run whose outcome
  * is what was expected passes.  One that is not gets <failure> when the
  * program was judged and the expectation not met (NOT-REPRODUCED, FAILED,
  * or an outcome --expect-outcome did not list), and <error> when the run
@@ -79,15 +80,33 @@ static void xml_attr(rg_buf *b, const char *name, const char *v)
 	rg_buf_release(&b2);
 }
 
-/* A name for classname=: the spec's name, else its file name. */
+/*
+ * The class of the runs, and the suite's name: the spec file, as a ctest
+ * user names a test by its file.  Its path without ".yaml" (".yml"), made
+ * relative to the current directory when the spec is in it or below, so
+ * that a CI workspace's place does not change the name; a spec elsewhere
+ * keeps its path as given.  "./gates.yaml" is "gates".
+ */
 static char *class_name(const spec *sp)
 {
-	const char *base;
+	const char *path = sp->path;
+	char *cwd = getcwd(NULL, 0), *cls;
+	size_t n, lc = cwd ? strlen(cwd) : 0;
 
-	if (sp->name)
-		return xasprintf("racegate.%s", sp->name);
-	base = strrchr(sp->path, '/');
-	return xasprintf("racegate.%s", base ? base + 1 : sp->path);
+	if (cwd && path[0] == '/' && lc > 1 && !strncmp(path, cwd, lc) &&
+	    path[lc] == '/')
+		path += lc + 1;
+	while (path[0] == '.' && path[1] == '/')
+		for (path += 2; *path == '/'; path++)
+			;
+	n = strlen(path);
+	if (n > 5 && !strcmp(path + n - 5, ".yaml"))
+		n -= 5;
+	else if (n > 4 && !strcmp(path + n - 4, ".yml"))
+		n -= 4;
+	cls = xstrndup(path, n);
+	free(cwd);
+	return cls;
 }
 
 /* racegate's text report of one run, as the terminal would show it. */
@@ -145,6 +164,11 @@ int report_junit_write(const report_ctx *rc, const char *path, rg_err *err)
 	rg_buf_puts(&b, "      <property name=\"spec\"");
 	xml_attr(&b, "value", rc->sp->path);
 	rg_buf_puts(&b, "/>\n");
+	if (rc->sp->name) {
+		rg_buf_puts(&b, "      <property name=\"name\"");
+		xml_attr(&b, "value", rc->sp->name);
+		rg_buf_puts(&b, "/>\n");
+	}
 	rg_buf_puts(&b, "      <property name=\"program\"");
 	xml_attr(&b, "value", rc->p->exe);
 	rg_buf_puts(&b, "/>\n");

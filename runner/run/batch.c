@@ -9,6 +9,13 @@
  * failure, and on a regression spec stops at the first unmet run.  The
  * NOT-REPRODUCED runs of a hunt are misses, not decisive.
  *
+ * A session of many runs tells its unexpected runs without flooding the
+ * terminal: the first in full (output, diagnosis, timeline), the next
+ * BRIEF_RUNS in one line each, and the rest as a count before the tally;
+ * with --quiet only the tally, with --verbose every run in full.  The
+ * reports (--report, --junit, --tap, --trace) hold every run whatever is
+ * shown.
+ *
  * SIGINT, SIGTERM or SIGHUP end a session early too (interrupt.h): the run
  * in progress is INTERRUPTED, the reports hold every run that ended, and
  * the exit status is 128 + the signal's number.
@@ -24,6 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Unexpected runs of a session shown in one line each, after the first. */
+#define BRIEF_RUNS 5
+
 struct session {
 	plan *p;
 	const spec *sp;
@@ -38,6 +48,8 @@ struct session {
 	run_record *recs;
 	size_t nrecs, caprecs;
 	bool progress_shown;
+	long nunexpected;        /* unexpected runs so far */
+	size_t untold[OUT_ERROR + 1];  /* unexpected runs not shown, by outcome */
 	rg_buf warned;           /* "\n"-separated warnings said so far */
 };
 
@@ -163,14 +175,43 @@ static void show_output(const run_result *r)
 	}
 }
 
+/*
+ * How much of an unexpected run of a session to show: all of the first, a
+ * line of the next BRIEF_RUNS, nothing of the rest (they are counted), and
+ * nothing with --quiet.
+ */
+enum shown { SHOW_ALL, SHOW_LINE, SHOW_NONE };
+
+static enum shown unexpected_shown(struct session *s)
+{
+	long k = s->nunexpected++;
+
+	if (s->bo->quiet)
+		return SHOW_NONE;
+	if (k == 0)
+		return SHOW_ALL;
+	return k <= BRIEF_RUNS ? SHOW_LINE : SHOW_NONE;
+}
+
 static void report_one(struct session *s, long no, const run_result *r, bool ok)
 {
 	const batch_opts *bo = s->bo;
 	const char *name = s->sp->name ? s->sp->name : s->sp->path;
+	enum shown how = SHOW_ALL;
 
 	if (!(bo->repeat == 1 || bo->verbose || !ok))
 		return;
+	if (bo->repeat > 1 && !bo->verbose)
+		how = unexpected_shown(s);
+	if (how == SHOW_NONE) {
+		s->untold[r->outcome]++;
+		return;
+	}
 	progress_clear(s);
+	if (how == SHOW_LINE) {
+		report_run_line(stderr, s->sp, r, (int)no, (int)bo->repeat, bo->color);
+		return;
+	}
 	if (bo->repeat > 1 && !bo->quiet)
 		show_output(r);
 	if (bo->quiet && bo->repeat > 1)
@@ -336,7 +377,16 @@ int batch_run(plan *p, const spec *sp, run_opts *o, const batch_opts *bo)
 	}
 	if (bo->repeat > 1) {
 		rg_buf tally = RG_BUF_INIT;
+		size_t untold = 0;
 
+		for (i = 0; i <= OUT_ERROR; i++)
+			untold += s.untold[i];
+		if (untold && !bo->quiet) {
+			add_counts(&tally, s.untold);
+			rg_say("%zu more unexpected run%s not shown:%s (--verbose shows "
+			       "every run)", untold, untold == 1 ? "" : "s", tally.s);
+			rg_buf_release(&tally);
+		}
 		add_counts(&tally, s.counts);
 		rg_say("%ld runs:%s", s.ndone, tally.s ? tally.s : "");
 		rg_buf_release(&tally);

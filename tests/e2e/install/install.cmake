@@ -5,7 +5,7 @@ macro(install_case name c)
   set(install_${c} ${CMAKE_CURRENT_LIST_DIR}/install.sh ${c}
       ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 endmacro()
-foreach(c prefix layout man consumer deb)
+foreach(c prefix layout man docs consumer deb)
   install_case(x ${c})
 endforeach()
 
@@ -20,10 +20,14 @@ racegate_e2e(install_layout 0 "installed: bin/racegate" "installed: share/man/ma
   -- ${install_layout})
 racegate_e2e(man_pages_render 0 "^RACEGATE\\(1\\)" "^NAME$" "^SYNOPSIS$" "^EXIT STATUS$"
   "^GATES.YAML\\(5\\)" "^NAME$" "^EXPECT$" -- ${install_man})
+racegate_e2e(install_docs 0 "installed: share/doc/racegate/explore.md"
+  "installed: share/doc/racegate/gates.md" "installed: share/doc/racegate/report.md"
+  "--help: says share/doc/racegate" "racegate\\(1\\): says share/doc/racegate" "!MISSING"
+  -- ${install_docs})
 racegate_e2e(cmake_consumer 0 "racegate [0-9.]+: .*/test-install/bin/racegate"
   "account_lost_deposit_reproduces .* Passed" "account_fix_makes_order_impossible .* Passed"
   "100% tests passed, 0 tests failed out of 2" -- ${install_consumer})
-set_tests_properties(e2e_install_layout e2e_man_pages_render e2e_cmake_consumer
+set_tests_properties(e2e_install_layout e2e_man_pages_render e2e_install_docs e2e_cmake_consumer
   PROPERTIES FIXTURES_REQUIRED rg_installed)
 
 racegate_e2e(deb_package 0 "package: racegate_.*\\.deb" "Package: racegate" "Depends: .*libc6"

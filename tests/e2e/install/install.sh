@@ -8,6 +8,9 @@
 #   layout    the files are where GNUInstallDirs puts them; racegate runs;
 #             the bash completion loads
 #   man       the man pages render with man -l, without warnings
+#   docs      every guide (NAME.md) that --help, a command's help or a man
+#             page names is installed in share/doc/racegate, where they
+#             say it is
 #   consumer  examples/cmake-consumer, configured against the prefix, builds
 #             and its racegate tests pass under ctest
 #   deb       cpack -G DEB; the package unpacks (dpkg-deb -x) and runs
@@ -47,6 +50,34 @@ man)
 		echo "$out" | head -1
 		echo "$out" | grep -E '^(NAME|SYNOPSIS|DESCRIPTION|EXIT STATUS|EXPECT)$'
 	done
+	;;
+docs)
+	rg=$prefix/bin/racegate
+	doc=$prefix/share/doc/racegate
+	cmds=$("$rg" --help | awk '/^$/{exit} {print}' | grep -oE 'racegate [a-z]+' |
+		awk '{print $2}' | sort -u)
+	{
+		"$rg" --help
+		"$rg" help gates
+		for c in $cmds; do "$rg" help "$c"; done
+	} >"$build/install-help.txt" 2>&1
+	names=$(cat "$build/install-help.txt" "$prefix"/share/man/man*/* |
+		grep -oE '\b([a-z][a-z_-]*|README)\.md' | sort -u)
+	[ -n "$names" ] || { echo "MISSING: no guide named"; exit 1; }
+	for n in $names; do
+		[ -s "$doc/$n" ] && echo "installed: share/doc/racegate/$n" ||
+			echo "MISSING: share/doc/racegate/$n"
+	done
+	for f in "$src"/docs/*.md; do
+		[ -s "$doc/${f##*/}" ] || echo "MISSING: share/doc/racegate/${f##*/}"
+	done
+	grep -q 'share/doc/racegate' "$build/install-help.txt" &&
+		echo "--help: says share/doc/racegate"
+	grep -q 'share/doc/racegate' "$prefix/share/man/man1/racegate.1" &&
+		echo "racegate(1): says share/doc/racegate"
+	# no help or man page sends the reader to the source's docs/
+	grep -n 'docs/[a-z]*\.md' "$build/install-help.txt" "$prefix"/share/man/man*/* |
+		sed 's/^/MISSING: a pointer to share\/doc: /'
 	;;
 consumer)
 	b=$build/test-consumer

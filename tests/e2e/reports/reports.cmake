@@ -2,7 +2,7 @@
 # the machine reports (--report, --junit, --tap, --trace), each checked by
 # what reads it; see reports.sh.
 set(REPORTS ${CMAKE_CURRENT_LIST_DIR}/reports.sh)
-foreach(c json junit tap trace schema tty)
+foreach(c json junit tap trace schema tty flood)
   set(rep_${c} ${REPORTS} ${c} ${RG} ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 endforeach()
 
@@ -11,7 +11,12 @@ racegate_e2e(report_json 0 "racegate exit 0" "r.json: valid"
   "unreached: \\['five-hundredth', 'main-touch'\\]|unreached: \\['five-hundredth'\\]"
   -- ${rep_json})
 racegate_e2e(report_junit_validates 0 "racegate exit 0" "ok.xml validates"
-  "testcases: 3" "racegate exit 1" "fail.xml validates" "failure type=\"NOT-REPRODUCED\""
+  "testcases: 3" "^<testsuite name=\"lost_update/gates\"$"
+  "^<testcase name=\"run 1\" classname=\"lost_update/gates\"$"
+  "^<testcase name=\"run 2\" classname=\"lost_update/gates\"$"
+  "^<testcase name=\"run 3\" classname=\"lost_update/gates\"$"
+  "racegate exit 1" "fail.xml validates" "failure type=\"NOT-REPRODUCED\""
+  "^<testcase name=\"run 1\" classname=\"[^\"]*examples/string_buffer/gates\"$"
   "racegate exit 3" "err.xml validates" "error type=\"NOT-ENFORCED\""
   -- ${rep_junit})
 racegate_e2e(report_tap 0 "racegate exit 0" "^TAP version 13$" "^ok 1 - run [123]: REPRODUCED$"
@@ -28,6 +33,19 @@ racegate_e2e(gates_schema_accepts_examples 0 "array_list/gates.yaml: valid"
 racegate_e2e(tty_progress_and_color 0 "racegate: [123]/3 runs: [123] REPRODUCED"
   "racegate: 3 runs: 3 REPRODUCED" "tty: coloured" "NO_COLOR: plain"
   "--color=always: coloured" "pipe: plain" -- ${rep_tty})
+
+# A failing --repeat does not flood the terminal: the first unexpected run
+# in full, five more in a line each, the rest counted; -q, the tally alone.
+racegate_e2e(repeat_failing_brief 0 "racegate exit 1" "^--- stdout ---$"
+  ": run [0-9]+/100: NOT-REPRODUCED: expected" "^timeline:"
+  ": run [0-9]+/100: NOT-REPRODUCED: expected" ": run [0-9]+/100: NOT-REPRODUCED: expected"
+  ": run [0-9]+/100: NOT-REPRODUCED: expected" ": run [0-9]+/100: NOT-REPRODUCED: expected"
+  ": run [0-9]+/100: NOT-REPRODUCED: expected"
+  "^racegate: 94 more unexpected runs not shown: 94 NOT-REPRODUCED \\(--verbose shows every run\\)$"
+  "^racegate: 100 runs: 100 NOT-REPRODUCED$" "lines: at most 40" "^timelines: 1$"
+  "^outputs: 1$" "^run lines: 6$" "^junit testcases: 100$" "f.json: valid"
+  "^quiet exit 1$" "^quiet lines: 1$" "^quiet: racegate: 100 runs: 100 NOT-REPRODUCED$"
+  -- ${rep_flood})
 
 # --jobs: runs in worker processes, same tally as in one process.
 racegate_e2e(jobs_parallel_tally 0 "racegate: 20 runs: 20 REPRODUCED$"

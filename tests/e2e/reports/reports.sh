@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Machine reports through the real racegate binary, each checked by what
 # reads it: a JSON Schema, xmllint with the JUnit XSD, prove (TAP::Harness),
-# and a checker of the trace-event format.  Run by reports.cmake:
+# and a checker of the trace-event format; and what a failing --repeat
+# prints (flood).  Run by reports.cmake:
 #
 #   reports.sh CASE RACEGATE SOURCE_DIR BUILD_DIR
 #
@@ -28,20 +29,47 @@ json)
 print("note:", r["note"]); print("unreached:", [g["name"] for g in r["gates"] if not g["reached"]])' "$tmp/u.json"
 	;;
 junit)
-	"$rg" run -q --repeat 3 --jobs 2 --junit "$tmp/ok.xml" "$ex/lost_update/gates.yaml"
+	# the spec file is the class (relative to where racegate runs), the run the case
+	(cd "$ex" && "$rg" run -q --repeat 3 --jobs 2 --junit "$tmp/ok.xml" ./lost_update/gates.yaml)
 	echo "racegate exit $?"
 	xmllint --noout --schema "$src/tests/junit.xsd" "$tmp/ok.xml" || exit 1
 	grep -c '<testcase ' "$tmp/ok.xml" | sed 's/^/testcases: /'
+	grep -o '<testsuite name="[^"]*"' "$tmp/ok.xml"
+	grep -o '<testcase name="[^"]*" classname="[^"]*"' "$tmp/ok.xml" | sort
 	# unmet (failure) and not enforced (error) validate too
 	"$rg" run -q --junit "$tmp/fail.xml" "$ex/string_buffer/gates.yaml" -- \
 		"$ex/string_buffer/string_buffer-fixed"
 	echo "racegate exit $?"
 	xmllint --noout --schema "$src/tests/junit.xsd" "$tmp/fail.xml" || exit 1
 	grep -o '<failure [^>]*type="[A-Z-]*"' "$tmp/fail.xml" | sed 's/.*type=/failure type=/'
+	grep -o '<testcase name="[^"]*" classname="[^"]*"' "$tmp/fail.xml"
 	"$rg" run -q --timeout 5s --junit "$tmp/err.xml" "$build/tests/e2e/unreached.yaml"
 	echo "racegate exit $?"
 	xmllint --noout --schema "$src/tests/junit.xsd" "$tmp/err.xml" || exit 1
 	grep -o '<error [^>]*type="[A-Z-]*"' "$tmp/err.xml" | sed 's/.*type=/error type=/'
+	;;
+flood)
+	# a --repeat whose every run fails: the first in full, five in a line,
+	# the rest counted; the reports still hold all 100
+	"$rg" run --repeat 100 --jobs 2 --junit "$tmp/f.xml" --report "$tmp/f.json" \
+		"$ex/string_buffer/gates.yaml" -- "$ex/string_buffer/string_buffer-fixed" \
+		>"$tmp/out" 2>&1
+	echo "racegate exit $?"
+	cat "$tmp/out"
+	n=$(wc -l <"$tmp/out")
+	[ "$n" -le 40 ] && echo "$n lines: at most 40" || echo "$n lines: more than 40"
+	echo "timelines: $(grep -c '^timeline:' "$tmp/out")"
+	echo "outputs: $(grep -c '^--- stdout ---$' "$tmp/out")"
+	echo "run lines: $(grep -c ': run [0-9]*/100: NOT-REPRODUCED' "$tmp/out")"
+	echo "junit testcases: $(grep -c '<testcase ' "$tmp/f.xml")"
+	python3 "$tools/check_json.py" "$src/docs/report.schema.json" "$tmp/f.json" \
+		--runs 100 --outcome NOT-REPRODUCED || exit 1
+	# -q: the tally alone
+	"$rg" run -q --repeat 100 --jobs 2 "$ex/string_buffer/gates.yaml" -- \
+		"$ex/string_buffer/string_buffer-fixed" >"$tmp/q" 2>&1
+	echo "quiet exit $?"
+	echo "quiet lines: $(wc -l <"$tmp/q")"
+	sed 's/^/quiet: /' "$tmp/q"
 	;;
 tap)
 	"$rg" run -q --tap --repeat 3 --jobs 2 "$ex/lost_update/gates.yaml" >"$tmp/ok.tap" 2>"$tmp/err"
