@@ -879,7 +879,7 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	se->found_steps = se->fail_run.nsteps;
 	se->ndevs = failing_devs(se, &devs);   /* shrink cuts it */
 	free(devs);
-	se->reproduced = -1;
+	se->reproduced = se->repro_shrunk = se->repro_found = -1;
 	if (!c->o->replay) {
 		runs = shrink(c, se, shrunk_id);
 		se->shrink_runs = runs;
@@ -901,6 +901,8 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		r = explore_write_repro(c, se, id, &yaml);
 		if (r == 1 && !interrupt_signal())
 			r = explore_write_found(c, se, &id, &yaml);
+		if (r == 1)
+			explore_no_file(c, se);
 		r = r < 0 ? -1 : 0;
 	}
 	if (c->o->markdown && !interrupt_signal() &&
@@ -1044,6 +1046,8 @@ out:
 		explore_sched_release(&se.fail_sc);
 	}
 	free(se.fail_id);
+	free(se.nofile_err);
+	free(se.no_file);
 	free(se.fail_devs);
 	free(shrunk_id);
 	rg_intmap_release(&se.seen);

@@ -97,11 +97,14 @@ size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level
 /*
  * A Markdown bug report (malloc'd) of the run in: the command line that
  * found it, the gates file (yaml, written at yaml_path; both NULL when
- * none was written) and the interleaving as a Mermaid sequence diagram:
- * one note per stretch a thread ran, one arrow per switch.
+ * none was written), or why none was written and what to try (no_file,
+ * no_file_try; NULL when none was asked for or nothing to try), and the
+ * interleaving as a Mermaid sequence diagram: one note per stretch a
+ * thread ran, one arrow per switch.
  */
 char *explore_write_markdown(const explore_write_in *in, const char *yaml,
-			     const char *yaml_path, const char *cmdline);
+			     const char *yaml_path, const char *cmdline,
+			     const char *no_file, const char *no_file_try);
 
 /*
  * --jobs J (explore_jobs.c): schedules 0, 1, 2, ... of a search, J at a

@@ -50,6 +50,15 @@ static const char *interrupted_by(void)
 	return interrupt_signal() ? n ? n : "a signal" : NULL;
 }
 
+/* n, or null when negative (none). */
+static void put_count(rg_buf *b, long n)
+{
+	if (n < 0)
+		rg_buf_puts(b, "null");
+	else
+		rg_buf_printf(b, "%ld", n);
+}
+
 /*
  * The failure's record.  Each field says which schedule it is of: id and
  * found_* the schedule as found; shrunk_id, preemptions, steps and
@@ -89,7 +98,20 @@ static void put_failure(rg_buf *b, const struct xctx *c, const struct search *se
 	json_str(b, se->wrote ? c->o->out : NULL);
 	rg_buf_puts(b, ", \"trace\": ");
 	json_str(b, se->traced ? c->o->trace : NULL);
-	rg_buf_puts(b, "}");
+	rg_buf_puts(b, ", \"no_gates_file\": ");
+	if (!se->no_file) {
+		rg_buf_puts(b, "null}");
+		return;
+	}
+	rg_buf_puts(b, "{\"why\": ");
+	json_str(b, se->no_file);
+	rg_buf_puts(b, ", \"shrunk_reproduced\": ");
+	put_count(b, se->repro_shrunk);
+	rg_buf_puts(b, ", \"found_reproduced\": ");
+	put_count(b, se->repro_found);
+	rg_buf_printf(b, ", \"replays\": %ld, \"try\": ", c->o->verify);
+	json_str(b, se->no_file_try);
+	rg_buf_puts(b, "}}");
 }
 
 int explore_write_report(const struct xctx *c, const struct search *se,
