@@ -29,6 +29,11 @@ struct xctx {
 	spec *xspec;           /* --expect FILE, loaded: its expect: judges */
 	char *stdin_buf;       /* the program's stdin, read once (ro.stdin_data) */
 	struct timespec t0;
+	/* the progress line (explore_progress) */
+	int tty;               /* 0 not asked yet, 1 drawn on stderr, -1 not */
+	int phase;             /* the phase drawn last, plus 1; 0 none */
+	double drawn_ms;       /* when */
+	bool shown;            /* a line is on the terminal now */
 };
 
 struct search {
@@ -71,6 +76,16 @@ struct search {
 double explore_elapsed_ms(const struct xctx *c);
 
 /* ---- explore_summary.c ---- */
+
+/*
+ * The progress line on stderr, when it is a terminal (and not -q, -v):
+ * phase ph at n of total (< 0: none), redrawn at most every
+ * EXPLORE_PROGRESS_MS.
+ */
+void explore_progress(struct xctx *c, enum explore_phase ph, long n, long total,
+		      size_t distinct);
+/* Takes the progress line off the terminal, before a line on stdout. */
+void explore_progress_clear(struct xctx *c);
 
 /* The command that replays schedule id, malloc'd (with the stdin it needs). */
 char *explore_replay_cmdline(const struct xctx *c, const char *id);

@@ -95,6 +95,7 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 	for (long i = 0; i < n && !interrupt_signal(); i++) {
 		run_result res;
 
+		explore_progress(c, XP_VERIFY, i, n, 0);
 		run_once(&p, &o, &res);
 		ok += res.outcome == OUT_REPRODUCED;
 		rg_trace("replay %ld of the gates file: %s%s%s", i + 1,
@@ -109,6 +110,7 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 		}
 		run_result_release(&res);
 	}
+	explore_progress_clear(c);
 	if (kept && ok == n && write_trace(c, sp, &p, &first) < 0)
 		ok = -1;
 out:

@@ -6,8 +6,10 @@
 #include "explore_int.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "interrupt.h"
 
@@ -48,6 +50,57 @@ static const char *interrupted_by(void)
 	const char *n = spec_signal_name(interrupt_signal());
 
 	return interrupt_signal() ? n ? n : "a signal" : NULL;
+}
+
+int explore_progress_line(char *buf, size_t len, enum explore_phase ph, long n,
+			  long total, size_t distinct, double elapsed_ms)
+{
+	static const char *const what[] = { "searching", "shrinking", "verifying" };
+	static const char *const unit[] = { "schedules", "runs", "replays" };
+	char of[32] = "";
+
+	if (total >= 0)
+		snprintf(of, sizeof(of), "/%ld", total);
+	if (ph == XP_SEARCH)
+		return snprintf(buf, len, "explore %s: %ld%s %s, %zu distinct, %.1f s",
+				what[ph], n, of, unit[ph], distinct, elapsed_ms / 1e3);
+	return snprintf(buf, len, "explore %s: %ld%s %s, %.1f s", what[ph], n, of,
+			unit[ph], elapsed_ms / 1e3);
+}
+
+bool explore_progress_due(double *last_ms, double now_ms, bool phase_changed)
+{
+	if (!phase_changed && now_ms - *last_ms < EXPLORE_PROGRESS_MS)
+		return false;
+	*last_ms = now_ms;
+	return true;
+}
+
+void explore_progress(struct xctx *c, enum explore_phase ph, long n, long total,
+		      size_t distinct)
+{
+	char line[160];
+	double now;
+
+	if (!c->tty)
+		c->tty = !c->o->quiet && !c->o->verbose && isatty(STDERR_FILENO) ? 1 : -1;
+	if (c->tty < 0)
+		return;
+	now = explore_elapsed_ms(c);
+	if (!explore_progress_due(&c->drawn_ms, now, c->phase != (int)ph + 1))
+		return;
+	c->phase = (int)ph + 1;
+	explore_progress_line(line, sizeof(line), ph, n, total, distinct, now);
+	fprintf(stderr, "\r\033[K%s", line);
+	c->shown = true;
+}
+
+void explore_progress_clear(struct xctx *c)
+{
+	if (!c->shown)
+		return;
+	fputs("\r\033[K", stderr);
+	c->shown = false;
 }
 
 /* n, or null when negative (none). */
