@@ -93,6 +93,14 @@ racegate_e2e(explore_no_file_said_once 0 "explore exit 1"
   "report try: rebuild the program at -O0" "!a gates file was written"
   -- ${XH} nofile ${RG} ${E2E_DIR} 1000 --at explore_fallback.c,explore_fallback_canary.c
      --verify 3)
+# with points at lines only, instruction points are among what to try
+racegate_e2e(explore_no_file_try_accesses 0 "explore exit 1"
+  "^  no gates file written: under racegate run .* 0/2 replays"
+  "^  to try: rebuild the program at -O0 .*, --points accesses .*, or a narrower --at"
+  "said no gates file written: 1 times" "^md: To try: .*--points accesses"
+  "report try: .*--points accesses" "!a gates file was written"
+  -- ${XH} nofile ${RG} ${E2E_DIR} 1000 --at explore_fallback.c,explore_fallback_canary.c
+     --verify 2 --points lines)
 
 # SIGTERM at ten moments, from the set-up of a C++ program (seconds under
 # the sanitizers) through the search, the shrinking and the replays: the
