@@ -52,8 +52,9 @@ for e in "${all[@]}"; do
 		st=$?
 		t1=$(date +%s.%N)
 		sum=$(echo "$out" | grep -E "FAILED|no failure" | head -1 | sed 's/^racegate explore: //')
-		# a file written after "no gates file written: the best order ..."
-		# is the schedule as found, which did reproduce
+		# a file written after "the shrunk schedule's gates file reproduced ...;
+		# the schedule as found ... instead" is the one found's, which did
+		# reproduce
 		wrote=$(echo "$out" | grep -E "wrote .*reproduced" | head -1 | sed 's/^ *//')
 		[ -n "$wrote" ] ||
 			wrote=$(echo "$out" | grep -E "no gates file" | head -1 | sed 's/^ *//')

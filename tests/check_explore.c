@@ -1066,6 +1066,43 @@ START_TEST(stdin_text_loads_back)
 }
 END_TEST
 
+/*
+ * The progress line: each phase with its count and total (none for
+ * shrinking), and at most one redraw per EXPLORE_PROGRESS_MS unless the
+ * phase changed.
+ */
+START_TEST(progress_line_and_throttle)
+{
+	char buf[160];
+	double last = 0;
+
+	explore_progress_line(buf, sizeof(buf), XP_SEARCH, 120, 1000, 118, 3250);
+	ck_assert_str_eq(buf, "explore searching: 120/1000 schedules, 118 distinct, 3.2 s");
+	explore_progress_line(buf, sizeof(buf), XP_SHRINK, 14, -1, 0, 4000);
+	ck_assert_str_eq(buf, "explore shrinking: 14 runs, 4.0 s");
+	explore_progress_line(buf, sizeof(buf), XP_VERIFY, 7, 20, 0, 5000);
+	ck_assert_str_eq(buf, "explore verifying: 7/20 replays, 5.0 s");
+	/* cut to fit, as snprintf */
+	ck_assert_int_gt(explore_progress_line(buf, 10, XP_VERIFY, 7, 20, 0, 0), 9);
+	ck_assert_str_eq(buf, "explore v");
+
+	ck_assert(explore_progress_due(&last, 0, true));        /* the first */
+	ck_assert(!explore_progress_due(&last, 50, false));
+	ck_assert(!explore_progress_due(&last, 99.9, false));
+	ck_assert(explore_progress_due(&last, 100, false));
+	ck_assert(last == 100);
+	ck_assert(explore_progress_due(&last, 101, true));      /* a new phase */
+	ck_assert(!explore_progress_due(&last, 150, false));
+	/* a thousand schedules in a second: ten redraws */
+	int drawn = 0;
+
+	last = 1000;
+	for (int i = 1; i <= 1000; i++)
+		drawn += explore_progress_due(&last, 1000 + i, false);
+	ck_assert_int_eq(drawn, 10);
+}
+END_TEST
+
 static Suite *explore_suite(void)
 {
 	Suite *s = suite_create("explore");
@@ -1090,6 +1127,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, writer_deadlock_waits_for_the_last_stop);
 	tcase_add_test(tc, writer_deadlock_holds_the_never_resumed);
 	tcase_add_test(tc, stdin_text_loads_back);
+	tcase_add_test(tc, progress_line_and_throttle);
 	suite_add_tcase(s, tc);
 	return s;
 }

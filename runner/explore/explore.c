@@ -481,15 +481,12 @@ static void note_seen(struct search *se, const explore_run *r)
 	}
 }
 
-static void progress(const struct xctx *c, const struct search *se, bool done)
+static void progress(struct xctx *c, const struct search *se, bool done)
 {
-	if (c->o->quiet || c->o->verbose || !isatty(STDERR_FILENO))
-		return;
 	if (done)
-		fputs("\r\033[K", stderr);
+		explore_progress_clear(c);
 	else
-		fprintf(stderr, "\r\033[Kexplore: %ld schedules, %zu distinct, %.1f s",
-			se->tried, se->distinct, explore_elapsed_ms(c) / 1e3);
+		explore_progress(c, XP_SEARCH, se->tried, c->o->schedules, se->distinct);
 }
 
 /* The next schedule of the search, or false when there is none. */
@@ -698,6 +695,7 @@ struct shrink_ctx {
 	const explore_run *found; /* the failure to keep */
 	explore_run best;      /* the latest run that failed as wanted */
 	bool stop;             /* interrupted or broken: every candidate "passes" */
+	long runs;             /* schedules run so far, for the progress line */
 };
 
 /*
@@ -733,6 +731,7 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 
 	if (k->stop)
 		return false;
+	explore_progress(k->c, XP_SHRINK, k->runs++, -1, 0);
 	explore_sched_init_forced(&sc, devs, *n);
 	if (run_schedule(k->c, &sc, &r)) {
 		k->stop = true;
@@ -775,6 +774,7 @@ static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 		explore_run r;
 
 		(*runs)++;
+		explore_progress(k->c, XP_SHRINK, k->runs++, -1, 0);
 		if (run_schedule(k->c, &sc, &r)) {
 			k->stop = true;
 		} else if (same_failure(&r, k->found)) {
@@ -825,6 +825,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 		se->found_run = se->fail_run;
 		se->fail_run = k.best;
 	}
+	explore_progress_clear(c);
 	*shrunk_id = explore_id_forced(devs, n);
 	se->ndevs = n;
 	se->shrink_cut = k.stop;
@@ -879,7 +880,7 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	se->found_steps = se->fail_run.nsteps;
 	se->ndevs = failing_devs(se, &devs);   /* shrink cuts it */
 	free(devs);
-	se->reproduced = -1;
+	se->reproduced = se->repro_shrunk = se->repro_found = -1;
 	if (!c->o->replay) {
 		runs = shrink(c, se, shrunk_id);
 		se->shrink_runs = runs;
@@ -901,6 +902,8 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		r = explore_write_repro(c, se, id, &yaml);
 		if (r == 1 && !interrupt_signal())
 			r = explore_write_found(c, se, &id, &yaml);
+		if (r == 1)
+			explore_no_file(c, se);
 		r = r < 0 ? -1 : 0;
 	}
 	if (c->o->markdown && !interrupt_signal() &&
@@ -1044,6 +1047,8 @@ out:
 		explore_sched_release(&se.fail_sc);
 	}
 	free(se.fail_id);
+	free(se.nofile_err);
+	free(se.no_file);
 	free(se.fail_devs);
 	free(shrunk_id);
 	rg_intmap_release(&se.seen);

@@ -97,11 +97,34 @@ size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level
 /*
  * A Markdown bug report (malloc'd) of the run in: the command line that
  * found it, the gates file (yaml, written at yaml_path; both NULL when
- * none was written) and the interleaving as a Mermaid sequence diagram:
- * one note per stretch a thread ran, one arrow per switch.
+ * none was written), or why none was written and what to try (no_file,
+ * no_file_try; NULL when none was asked for or nothing to try), and the
+ * interleaving as a Mermaid sequence diagram: one note per stretch a
+ * thread ran, one arrow per switch.
  */
 char *explore_write_markdown(const explore_write_in *in, const char *yaml,
-			     const char *yaml_path, const char *cmdline);
+			     const char *yaml_path, const char *cmdline,
+			     const char *no_file, const char *no_file_try);
+
+/* The phases of explore's progress line on a terminal. */
+enum explore_phase { XP_SEARCH, XP_SHRINK, XP_VERIFY };
+
+/* At most one redraw of the progress line in this many milliseconds. */
+#define EXPLORE_PROGRESS_MS 100.0
+
+/*
+ * The progress line of phase ph into buf (len bytes, cut to fit): n of
+ * total (total < 0: no total), distinct interleavings (search only),
+ * elapsed_ms since explore began.  Returns its length as snprintf does.
+ */
+int explore_progress_line(char *buf, size_t len, enum explore_phase ph, long n,
+			  long total, size_t distinct, double elapsed_ms);
+/*
+ * Is a redraw due at now_ms: always when the phase changed, else when
+ * EXPLORE_PROGRESS_MS have passed since the last one (*last_ms, which a
+ * redraw due updates).
+ */
+bool explore_progress_due(double *last_ms, double now_ms, bool phase_changed);
 
 /*
  * --jobs J (explore_jobs.c): schedules 0, 1, 2, ... of a search, J at a

@@ -29,6 +29,11 @@ struct xctx {
 	spec *xspec;           /* --expect FILE, loaded: its expect: judges */
 	char *stdin_buf;       /* the program's stdin, read once (ro.stdin_data) */
 	struct timespec t0;
+	/* the progress line (explore_progress) */
+	int tty;               /* 0 not asked yet, 1 drawn on stderr, -1 not */
+	int phase;             /* the phase drawn last, plus 1; 0 none */
+	double drawn_ms;       /* when */
+	bool shown;            /* a line is on the terminal now */
 };
 
 struct search {
@@ -42,6 +47,11 @@ struct search {
 	/* for --report: the failure as found, shrunk and replayed */
 	size_t found_preempt, found_steps, shrink_runs, ndevs;
 	long reproduced;       /* best replays of a gates file that reproduced, -1 none */
+	long repro_shrunk;     /* best replays of the shrunk schedule's files, -1 none made */
+	long repro_found;      /* of the schedule as found's (explore_write_found), -1 none */
+	char *nofile_err;      /* no file could be made: why (explore_write_yaml) */
+	char *no_file;         /* asked for, none written: why, one line (explore_no_file) */
+	const char *no_file_try; /* and what to try then, or NULL */
 	bool wrote;            /* -o FILE.yaml written */
 	bool traced;           /* --trace written */
 	explore_dev *fail_devs; /* --jobs: the failing schedule's deviations */
@@ -66,6 +76,16 @@ struct search {
 double explore_elapsed_ms(const struct xctx *c);
 
 /* ---- explore_summary.c ---- */
+
+/*
+ * The progress line on stderr, when it is a terminal (and not -q, -v):
+ * phase ph at n of total (< 0: none), redrawn at most every
+ * EXPLORE_PROGRESS_MS.
+ */
+void explore_progress(struct xctx *c, enum explore_phase ph, long n, long total,
+		      size_t distinct);
+/* Takes the progress line off the terminal, before a line on stdout. */
+void explore_progress_clear(struct xctx *c);
 
 /* The command that replays schedule id, malloc'd (with the stdin it needs). */
 char *explore_replay_cmdline(const struct xctx *c, const char *id);
@@ -102,6 +122,12 @@ int explore_save(const char *path, const char *text);
 int explore_write_repro(struct xctx *c, struct search *se, const char *id, char **written);
 /* Falls back to the failing schedule as found (see explore_repro.c). */
 int explore_write_found(struct xctx *c, struct search *se, const char **id, char **yaml);
+/*
+ * After explore_write_repro (and explore_write_found) wrote none: says
+ * once why, from the replays of every schedule tried, and what to try;
+ * sets se->no_file and se->no_file_try for the reports.
+ */
+void explore_no_file(const struct xctx *c, struct search *se);
 /* --markdown FILE: the command, the gates file, the timeline, the diagram. */
 int explore_markdown_file(struct xctx *c, const struct search *se, const char *id,
 			  const char *yaml);

@@ -95,6 +95,7 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 	for (long i = 0; i < n && !interrupt_signal(); i++) {
 		run_result res;
 
+		explore_progress(c, XP_VERIFY, i, n, 0);
 		run_once(&p, &o, &res);
 		ok += res.outcome == OUT_REPRODUCED;
 		rg_trace("replay %ld of the gates file: %s%s%s", i + 1,
@@ -109,6 +110,7 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 		}
 		run_result_release(&res);
 	}
+	explore_progress_clear(c);
 	if (kept && ok == n && write_trace(c, sp, &p, &first) < 0)
 		ok = -1;
 out:
@@ -385,8 +387,8 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 
 		if (!yaml) {
 			/* the next level may have what this one lacks */
-			if (lvl + 1 == XW_NLEVELS && best < 0)
-				printf("  no gates file written: %s\n", err.msg);
+			if (lvl + 1 == XW_NLEVELS && best < 0 && !se->nofile_err)
+				se->nofile_err = xstrdup(err.msg);
 			continue;
 		}
 		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
@@ -429,15 +431,8 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 	if (r == 0 && traced == 0)
 		printf("  wrote %s: the trace of a replay of the gates file (Perfetto)\n",
 		       c->o->trace);
-	if (r == 1 && interrupt_signal())
-		printf("  no gates file written: its replays were interrupted\n");
-	else if (r == 1 && best >= 0)
-		printf("  no gates file written: the best order written reproduced "
-		       "%ld/%ld under racegate run\n", best, c->o->verify);
-	if (r == 1 && c->o->trace)
-		printf("  no trace written: it is a replay of the gates file, and none "
-		       "was written\n");
 	se->reproduced = best;
+	*(se->found_file ? &se->repro_found : &se->repro_shrunk) = best;
 	se->wrote = r == 0 && c->o->out;
 	se->traced = r == 0 && traced == 0;
 	if (side && !se->wrote)    /* nothing refers to it */
@@ -463,7 +458,8 @@ int explore_markdown_file(struct xctx *c, const struct search *se, const char *i
 				c->o->command, id, NULL, NULL, NULL, 0, 0, NULL,
 				!yaml || !strstr(yaml, "{runs: ") };
 	char *cmd = explore_replay_cmdline(c, id);
-	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd);
+	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd, se->no_file,
+					  se->no_file_try);
 	int r = explore_save(c->o->markdown, md);
 
 	if (!r)
@@ -491,7 +487,12 @@ int explore_write_found(struct xctx *c, struct search *se, const char **id, char
 
 	if (!se->found_run.nsteps || !se->fail_id)
 		return 1;
-	printf("  the schedule as found, %s (%zu preemption%s), instead:\n", se->fail_id,
+	if (se->repro_shrunk >= 0)
+		printf("  the shrunk schedule's gates file reproduced %ld/%ld under "
+		       "racegate run; ", se->repro_shrunk, c->o->verify);
+	else
+		printf("  ");
+	printf("the schedule as found, %s (%zu preemption%s), instead:\n", se->fail_id,
 	       se->found_run.npreempt, se->found_run.npreempt == 1 ? "" : "s");
 	shrunk = se->fail_run;
 	se->fail_run = se->found_run;
@@ -506,4 +507,56 @@ int explore_write_found(struct xctx *c, struct search *se, const char **id, char
 	se->found_run = se->fail_run;
 	se->fail_run = shrunk;
 	return r;
+}
+
+/*
+ * What to try when replays of the files reproduced the failure only
+ * sometimes or never: optimised code moves and merges a line's code, so a
+ * gate at a line may hold before or after what the failure needs;
+ * instruction points pin an order between two accesses where lines
+ * cannot; fewer points leave fewer orders for a file to pin.
+ */
+static const char no_file_try_insns[] =
+	"rebuild the program at -O0 if it was optimised (its lines' code moves "
+	"and merges), or a narrower --at (the files or functions of the race)";
+static const char no_file_try_lines[] =
+	"rebuild the program at -O0 if it was optimised (its lines' code moves "
+	"and merges), --points accesses (a point before each instruction that "
+	"touches shared memory), or a narrower --at (the files or functions of "
+	"the race)";
+
+void explore_no_file(const struct xctx *c, struct search *se)
+{
+	const long n = c->o->verify;
+
+	se->no_file_try = NULL;
+	if (interrupt_signal()) {
+		se->no_file = xstrdup("its replays were interrupted");
+	} else if (se->repro_shrunk < 0 && se->repro_found < 0) {
+		se->no_file = xstrdup(se->nofile_err ? se->nofile_err :
+				      "no gates file could be made of the schedule");
+	} else {
+		rg_buf b = RG_BUF_INIT;
+
+		rg_buf_puts(&b, "under racegate run ");
+		if (se->repro_shrunk >= 0 && se->repro_found >= 0)
+			rg_buf_printf(&b, "the shrunk schedule's gates file reproduced the "
+				      "failure in %ld/%ld replays and the schedule as "
+				      "found's in %ld/%ld", se->repro_shrunk, n,
+				      se->repro_found, n);
+		else
+			rg_buf_printf(&b, "its gates file reproduced the failure in %ld/%ld "
+				      "replays", se->repro_shrunk >= 0 ? se->repro_shrunk :
+				      se->repro_found, n);
+		rg_buf_puts(&b, ", and a file must in every one");
+		se->no_file = rg_buf_detach(&b);
+		se->no_file_try = c->o->lines_only ? no_file_try_lines :
+				  no_file_try_insns;
+	}
+	printf("  no gates file written: %s\n", se->no_file);
+	if (se->no_file_try)
+		printf("  to try: %s\n", se->no_file_try);
+	if (c->o->trace)
+		printf("  no trace written: it is a replay of the gates file, and none "
+		       "was written\n");
 }

@@ -6,8 +6,10 @@
 #include "explore_int.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "interrupt.h"
 
@@ -50,6 +52,66 @@ static const char *interrupted_by(void)
 	return interrupt_signal() ? n ? n : "a signal" : NULL;
 }
 
+int explore_progress_line(char *buf, size_t len, enum explore_phase ph, long n,
+			  long total, size_t distinct, double elapsed_ms)
+{
+	static const char *const what[] = { "searching", "shrinking", "verifying" };
+	static const char *const unit[] = { "schedules", "runs", "replays" };
+	char of[32] = "";
+
+	if (total >= 0)
+		snprintf(of, sizeof(of), "/%ld", total);
+	if (ph == XP_SEARCH)
+		return snprintf(buf, len, "explore %s: %ld%s %s, %zu distinct, %.1f s",
+				what[ph], n, of, unit[ph], distinct, elapsed_ms / 1e3);
+	return snprintf(buf, len, "explore %s: %ld%s %s, %.1f s", what[ph], n, of,
+			unit[ph], elapsed_ms / 1e3);
+}
+
+bool explore_progress_due(double *last_ms, double now_ms, bool phase_changed)
+{
+	if (!phase_changed && now_ms - *last_ms < EXPLORE_PROGRESS_MS)
+		return false;
+	*last_ms = now_ms;
+	return true;
+}
+
+void explore_progress(struct xctx *c, enum explore_phase ph, long n, long total,
+		      size_t distinct)
+{
+	char line[160];
+	double now;
+
+	if (!c->tty)
+		c->tty = !c->o->quiet && !c->o->verbose && isatty(STDERR_FILENO) ? 1 : -1;
+	if (c->tty < 0)
+		return;
+	now = explore_elapsed_ms(c);
+	if (!explore_progress_due(&c->drawn_ms, now, c->phase != (int)ph + 1))
+		return;
+	c->phase = (int)ph + 1;
+	explore_progress_line(line, sizeof(line), ph, n, total, distinct, now);
+	fprintf(stderr, "\r\033[K%s", line);
+	c->shown = true;
+}
+
+void explore_progress_clear(struct xctx *c)
+{
+	if (!c->shown)
+		return;
+	fputs("\r\033[K", stderr);
+	c->shown = false;
+}
+
+/* n, or null when negative (none). */
+static void put_count(rg_buf *b, long n)
+{
+	if (n < 0)
+		rg_buf_puts(b, "null");
+	else
+		rg_buf_printf(b, "%ld", n);
+}
+
 /*
  * The failure's record.  Each field says which schedule it is of: id and
  * found_* the schedule as found; shrunk_id, preemptions, steps and
@@ -89,7 +151,20 @@ static void put_failure(rg_buf *b, const struct xctx *c, const struct search *se
 	json_str(b, se->wrote ? c->o->out : NULL);
 	rg_buf_puts(b, ", \"trace\": ");
 	json_str(b, se->traced ? c->o->trace : NULL);
-	rg_buf_puts(b, "}");
+	rg_buf_puts(b, ", \"no_gates_file\": ");
+	if (!se->no_file) {
+		rg_buf_puts(b, "null}");
+		return;
+	}
+	rg_buf_puts(b, "{\"why\": ");
+	json_str(b, se->no_file);
+	rg_buf_puts(b, ", \"shrunk_reproduced\": ");
+	put_count(b, se->repro_shrunk);
+	rg_buf_puts(b, ", \"found_reproduced\": ");
+	put_count(b, se->repro_found);
+	rg_buf_printf(b, ", \"replays\": %ld, \"try\": ", c->o->verify);
+	json_str(b, se->no_file_try);
+	rg_buf_puts(b, "}}");
 }
 
 int explore_write_report(const struct xctx *c, const struct search *se,

@@ -793,7 +793,8 @@ static void put_switch(rg_buf *b, const explore_run *r, const explore_write_in *
 }
 
 char *explore_write_markdown(const explore_write_in *in, const char *yaml,
-			     const char *yaml_path, const char *cmdline)
+			     const char *yaml_path, const char *cmdline,
+			     const char *no_file, const char *no_file_try)
 {
 	const explore_run *r = in->r;
 	rg_buf b = RG_BUF_INIT;
@@ -815,6 +816,11 @@ char *explore_write_markdown(const explore_write_in *in, const char *yaml,
 	if (yaml) {
 		rg_buf_printf(&b, "## Reproduce\n\n`racegate run --repeat 100 %s`\n\n"
 			      "```yaml\n%s```\n\n", yaml_path, yaml);
+	} else if (no_file) {
+		rg_buf_printf(&b, "## No gates file\n\nNo gates file was written: %s.\n\n",
+			      no_file);
+		if (no_file_try)
+			rg_buf_printf(&b, "To try: %s.\n\n", no_file_try);
 	}
 	rg_buf_puts(&b, "## The interleaving\n\nEach note is a stretch one thread "
 		    "ran while the others waited at their points; each arrow, a "

@@ -129,3 +129,17 @@ racegate_e2e(explore_unknown_file 2 "--at 'nosuch.c'"
   -- ${RG} explore --at nosuch.c -- ${LU})
 racegate_e2e(explore_bad_line 2 "lost_update.c:1"
   -- ${RG} explore --at lost_update.c:1 -- ${LU})
+
+# The progress line: on a terminal, one line redrawn for the search, the
+# shrinking and the replays of the gates file, in that order, with counts,
+# taken off before each line explore prints; in a pipe or a file, none
+racegate_e2e(explore_progress_tty 0 "explore on a terminal exit 1"
+  "^tty: explore searching: [0-9]+/1000 schedules, [0-9]+ distinct, [0-9.]+ s$"
+  "^tty: explore shrinking: [0-9]+ runs, [0-9.]+ s$"
+  "^tty: explore verifying: [0-9]+/20 replays, [0-9.]+ s$"
+  "^tty phases: searching shrinking verifying $"
+  "^tty line:   shrunk to dev:" "^tty line:   wrote .*reproduced 20/20"
+  "explore in a pipe exit 1" "^in a pipe: 0 progress lines$"
+  "^pipe line:   shrunk to dev:" "^pipe line:   wrote .*reproduced 20/20"
+  -- ${CMAKE_CURRENT_LIST_DIR}/explore_progress.sh ${RG} ${EXAMPLES}/lost_update
+     lost_update --at lost_update.c)

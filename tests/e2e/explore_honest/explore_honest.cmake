@@ -78,6 +78,30 @@ racegate_e2e(explore_report_one_schedule_per_field 0
   -- ${XH} fallback ${RG} ${E2E_DIR} 6 --at explore_fallback.c,explore_fallback_canary.c
      --verify 3)
 
+# Neither the shrunk schedule's gates files nor those of the schedule as
+# found reproduce: explore says once that it wrote none, how many replays
+# of each reproduced, and what to try; the Markdown and JSON reports too
+racegate_e2e(explore_no_file_said_once 0 "explore exit 1"
+  "the shrunk schedule's gates file reproduced 0/3 under racegate run. the schedule as found, random:1:0"
+  "^  no gates file written: under racegate run the shrunk schedule's gates file reproduced the failure in 0/3 replays and the schedule as found's in 0/3, and a file must in every one$"
+  "^  to try: rebuild the program at -O0 if it was optimised .*, or a narrower --at"
+  "said no gates file written: 1 times"
+  "^md: No gates file was written: under racegate run the shrunk .* 0/3 replays .* 0/3, and"
+  "^md: To try: rebuild the program at -O0" "r.json: valid"
+  "report: gates_file None shrunk 0 found 0 of 3"
+  "report why: under racegate run the shrunk schedule's gates file reproduced"
+  "report try: rebuild the program at -O0" "!a gates file was written"
+  -- ${XH} nofile ${RG} ${E2E_DIR} 1000 --at explore_fallback.c,explore_fallback_canary.c
+     --verify 3)
+# with points at lines only, instruction points are among what to try
+racegate_e2e(explore_no_file_try_accesses 0 "explore exit 1"
+  "^  no gates file written: under racegate run .* 0/2 replays"
+  "^  to try: rebuild the program at -O0 .*, --points accesses .*, or a narrower --at"
+  "said no gates file written: 1 times" "^md: To try: .*--points accesses"
+  "report try: .*--points accesses" "!a gates file was written"
+  -- ${XH} nofile ${RG} ${E2E_DIR} 1000 --at explore_fallback.c,explore_fallback_canary.c
+     --verify 2 --points lines)
+
 # SIGTERM at ten moments, from the set-up of a C++ program (seconds under
 # the sanitizers) through the search, the shrinking and the replays: the
 # summary is printed every time (4 of 30 had none), and no program is left

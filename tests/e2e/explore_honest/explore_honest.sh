@@ -109,6 +109,26 @@ for k, v in want.items():
     print("report %s: %s (%s)" % (k, f.get(k), "as said" if f.get(k) == v else "said %s" % v))
 PY
 	;;
+nofile)
+	# HIDE ARGS...: explore_fallback hides its failure from more replays
+	# than explore makes, so no gates file is written: explore says so
+	# once, why and what to try, and so do the Markdown and JSON reports
+	hide=$1
+	shift
+	"$rg" explore -o "$tmp/r.yaml" --report "$tmp/r.json" --markdown "$tmp/r.md" "$@" \
+		-- ./explore_fallback "$tmp/count" "$hide" > "$tmp/out" 2>&1
+	echo "explore exit $?"
+	cat "$tmp/out"
+	echo "said no gates file written: $(grep -c 'no gates file written' "$tmp/out") times"
+	[ -f "$tmp/r.yaml" ] && echo "a gates file was written"
+	sed -n '/^## No gates file/,/^## /s/^/md: /p' "$tmp/r.md"
+	python3 "$src/tests/e2e/tools/check_json.py" "$src/docs/report.schema.json" "$tmp/r.json"
+	python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["failures"][0]
+n=f["no_gates_file"] or {}
+print("report: gates_file", f["gates_file"], "shrunk", n.get("shrunk_reproduced"), "found",
+      n.get("found_reproduced"), "of", n.get("replays"))
+print("report why:", n.get("why")); print("report try:", n.get("try"))' "$tmp/r.json"
+	;;
 sigterm)
 	# PROGRAM ARGS...: explore, and a SIGTERM at ten moments: four from
 	# when racegate has the program open (its set-up: seconds for a C++
