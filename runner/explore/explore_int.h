@@ -13,13 +13,14 @@
 #include "explore.h"
 #include "intmap.h"
 #include "session.h"
+#include "strategy.h"
 
 struct xopts {
 	char **at;             /* --at values, each a comma-separated list */
 	size_t nat;
 	bool sync;
 	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
-	enum explore_kind strategy;
+	const explore_strategy *strategy; /* --strategy: its row */
 	int depth, bound;
 	enum explore_bound_kind bound_kind; /* dfs: what bound counts (delays by default) */
 	bool bound_set;        /* --delays or --preemptions given */
@@ -65,9 +66,10 @@ struct search {
 	long tried;
 	rg_intmap seen;        /* interleaving hashes */
 	size_t distinct;
-	bool exhausted;        /* dfs: every schedule within the bound was run */
-	long learning;         /* dfs: runs only to learn the tree (other shards', earlier passes') */
-	long diverged;         /* dfs runs that did not replay their prefix */
+	bool exhausted;        /* the strategy had no schedule left (dfs: within its bound) */
+	long learning;         /* runs not owned, only to learn (dfs: other shards', earlier passes') */
+	long diverged;         /* runs that did not go where the strategy sent them */
+	char *bound;           /* the strategy's bound, as "with at most 3 delays" (tally) */
 	long timeouts;         /* schedules counted in tried that ended by --timeout */
 	/* for --report: the failure as found, shrunk and replayed */
 	size_t found_preempt, found_steps, shrink_runs, ndevs;
