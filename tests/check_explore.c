@@ -787,6 +787,83 @@ START_TEST(dfs_ends_on_a_program_that_does_not_replay)
 }
 END_TEST
 
+/*
+ * A handoff: thread 0 waits at its point 0, going round alone while the
+ * flag is clear (a spin-wait), then takes one more step; thread 1 works
+ * for `work` points, then sets the flag.  Each step a thread takes is an
+ * arrival at its next point (or at the same one, for a spin).  Runs
+ * under s until both are done or max decisions were taken; returns the
+ * decisions taken.
+ */
+static size_t run_handoff(explore_sched *s, int work, size_t max)
+{
+	const int len[2] = { 2, work + 1 };
+	int pc[2] = { 0, 0 }, cur = -1;
+	long hits[2][16] = { { 1 }, { 1 } };
+	bool flag = false;
+
+	while (s->nsteps < max) {
+		int runnable[2], c;
+		size_t n = 0;
+		long gate = -1, hit = 0;
+
+		for (int t = 0; t < 2; t++)
+			if (pc[t] < len[t])
+				runnable[n++] = t;
+		if (!n)
+			break;
+		if (cur >= 0 && pc[cur] < len[cur]) {
+			gate = pc[cur];
+			hit = hits[cur][pc[cur]];
+		}
+		c = explore_choose(s, cur, gate, hit, runnable, n);
+		if (c == 1 && pc[1] == work)
+			flag = true;
+		if (c == 1 || pc[0] > 0 || flag)
+			pc[c]++;
+		if (pc[c] < len[c])
+			hits[c][pc[c]]++;
+		cur = c;
+	}
+	return s->nsteps;
+}
+
+/*
+ * explore_at's laps, as choose gets them and decisions record them: the
+ * arrivals a thread made at its point before, in the stretch it has run
+ * alone since another thread ran; a switch begins a new stretch.
+ */
+START_TEST(laps_count_a_thread_going_round_alone)
+{
+	explore_sched s;
+	/* when thread 0 reaches point 0 for the 5th time, switch to thread 1 */
+	const explore_dev dev = { 0, 0, 5, 1 };
+
+	/* the default order keeps the spinner running: it laps for ever */
+	explore_sched_init_forced(&s, NULL, 0);
+	ck_assert_uint_eq(run_handoff(&s, 3, 40), 40);
+	ck_assert_int_eq(s.steps[0].laps, 0);     /* no thread ran before */
+	for (size_t i = 1; i < 40; i++) {
+		ck_assert_int_eq(s.steps[i].cur, 0);
+		ck_assert_int_eq(s.steps[i].gate, 0);
+		ck_assert_int_eq(s.steps[i].laps, (long)i - 1);
+	}
+	explore_sched_release(&s);
+	/* a switch: thread 1 works and sets the flag, then thread 0 starts a
+	 * new stretch at the same point, at 0 laps, and goes on */
+	explore_sched_init_forced(&s, &dev, 1);
+	ck_assert_uint_lt(run_handoff(&s, 3, 40), 40);
+	ck_assert_int_eq(s.steps[4].laps, 3);
+	ck_assert_int_eq(s.steps[4].chosen, 1);
+	for (size_t i = 5; i < s.nsteps; i++)
+		if (s.steps[i].cur == 0 && s.steps[i].gate == 0)
+			ck_assert_int_eq(s.steps[i].laps, 0);
+		else if (s.steps[i].cur == 1)
+			ck_assert_int_eq(s.steps[i].laps, 0);   /* a new point each time */
+	explore_sched_release(&s);
+}
+END_TEST
+
 /* The synthetic failure needs deviations 3 and 7 and nothing else. */
 static bool needs_3_and_7(void *ctx, explore_dev *devs, size_t *n)
 {
@@ -1326,6 +1403,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, dfs_runs_exactly_the_bounded_interleavings);
 	tcase_add_test(tc, dfs_fewest_delays_first_quiet_last);
 	tcase_add_test(tc, dfs_ends_on_a_program_that_does_not_replay);
+	tcase_add_test(tc, laps_count_a_thread_going_round_alone);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
 	tcase_add_test(tc, writer_drops_gates);

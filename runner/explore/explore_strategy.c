@@ -66,6 +66,7 @@ void explore_sched_release(explore_sched *s)
 	free(s->steps);
 	if (s->strategy && s->own)
 		s->strategy->free_sched(s->own);
+	rg_intmap_release(&s->arrivals);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -82,10 +83,30 @@ int explore_default_choice(int cur, const int *runnable, size_t n)
 	return explore_has(runnable, n, cur) ? cur : runnable[0];
 }
 
+#define LAP_BITS 24
+#define LAP_MAX ((1ul << LAP_BITS) - 1)
+
+/*
+ * cur's laps at gate (explore_at), counting this arrival: a stretch
+ * begins at the decision that chose its thread while another had run up
+ * to it; each arrival of the thread at a point within it counts there.
+ */
+static long laps(explore_sched *s, int cur, long gate)
+{
+	size_t *v, count;
+
+	if (cur < 0 || gate < 0 || !s->nsteps || s->steps[s->nsteps - 1].chosen != cur)
+		return 0;
+	v = rg_intmap_ref(&s->arrivals, (uint64_t)gate, 0);
+	count = *v >> LAP_BITS == s->stretch ? *v & LAP_MAX : 0;
+	*v = s->stretch << LAP_BITS | (count < LAP_MAX ? count + 1 : count);
+	return (long)count;
+}
+
 int explore_choose(explore_sched *s, int cur, long gate, long hit,
 		   const int *runnable, size_t n)
 {
-	explore_at at = { cur, gate, gate < 0 ? (long)s->nsteps : hit };
+	explore_at at = { cur, gate, gate < 0 ? (long)s->nsteps : hit, 0 };
 	explore_decision *d;
 	int c;
 
@@ -93,6 +114,7 @@ int explore_choose(explore_sched *s, int cur, long gate, long hit,
 		rg_bug("explore_choose with no runnable thread");
 	if (!s->strategy)
 		rg_bug("explore_choose on a schedule of no strategy");
+	at.laps = laps(s, cur, gate);
 	c = s->strategy->choose(s, &at, runnable, n);
 	if (!explore_has(runnable, n, c))
 		rg_bug("strategy '%s' chose thread %d, which cannot run",
@@ -107,7 +129,10 @@ int explore_choose(explore_sched *s, int cur, long gate, long hit,
 	memcpy(d->runnable, runnable, n * sizeof(int));
 	d->chosen = c;
 	d->preempt = c != cur && explore_has(runnable, n, cur);
+	d->laps = at.laps;
 	s->npreempt += d->preempt;
+	if (c != cur)          /* c's stretch begins */
+		s->stretch = s->nsteps;
 	return c;
 }
 

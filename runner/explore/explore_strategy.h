@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "intmap.h"
 #include "msg.h"
 
 struct explore_strategy;
@@ -54,6 +55,7 @@ typedef struct explore_decision {
 	size_t n;
 	int chosen;
 	bool preempt;          /* chosen != cur while cur was runnable */
+	long laps;             /* cur's laps at its point (explore_at) */
 } explore_decision;
 
 /* Where a decision is made: what a strategy's choose is told. */
@@ -61,6 +63,17 @@ typedef struct explore_at {
 	int cur;               /* the thread that ran up to the decision, or -1 */
 	long gate;             /* the point cur stands at, or -1 (gone, blocked, none) */
 	long hit;              /* cur's arrival there; with gate -1: the decision number */
+	/*
+	 * How many times before cur has stood at this point since it last
+	 * got to run after another thread: 0 at its first arrival in that
+	 * stretch, 1 once it has gone round a loop alone, and so on.  A
+	 * thread that spins -- waits for another thread by re-reading a
+	 * flag, calling sched_yield or pause, at the same point -- goes
+	 * round for ever while nobody else runs: a strategy that sees laps
+	 * grow can let the thread it waits for run (pct-fair); a loop that
+	 * works goes round too, for as long as it has work.
+	 */
+	long laps;
 } explore_at;
 
 /*
@@ -74,6 +87,11 @@ typedef struct explore_sched {
 	explore_decision *steps; /* what was decided, in order */
 	size_t nsteps, capsteps;
 	size_t npreempt;
+	/* laps: the decision (from 1) that began the running thread's stretch,
+	 * and per point its arrivals (stretch << 24 | count, older stretches'
+	 * counting as none) */
+	size_t stretch;
+	rg_intmap arrivals;
 } explore_sched;
 
 /* s, empty, a schedule of strategy with its own state own (taken). */
