@@ -788,79 +788,41 @@ START_TEST(dfs_ends_on_a_program_that_does_not_replay)
 END_TEST
 
 /*
- * A handoff: thread 0 waits at its point 0, going round alone while the
- * flag is clear (a spin-wait), then takes one more step; thread 1 works
- * for `work` points, then sets the flag.  Each step a thread takes is an
- * arrival at its next point (or at the same one, for a spin).  Runs
- * under s until both are done or max decisions were taken; returns the
- * decisions taken.
+ * pct-fair decides as pct does while no thread spins: the same choices,
+ * schedule for schedule, on models whose threads never come back to a
+ * point (its ids differ only by their prefix).
  */
-static size_t run_handoff(explore_sched *s, int work, size_t max)
+START_TEST(pct_fair_is_pct_until_a_thread_spins)
 {
-	const int len[2] = { 2, work + 1 };
-	int pc[2] = { 0, 0 }, cur = -1;
-	long hits[2][16] = { { 1 }, { 1 } };
-	bool flag = false;
+	static const struct model *const models[] = { &lost_update, &three, &four, &three_long };
+	static const int pcts[][2] = { { 1, 4 }, { 2, 4 }, { 3, 6 }, { 5, 10 } };
 
-	while (s->nsteps < max) {
-		int runnable[2], c;
-		size_t n = 0;
-		long gate = -1, hit = 0;
+	for (int mi = 0; mi < 4; mi++)
+		for (int pi = 0; pi < 4; pi++) {
+			strategy_cfg cfg = seeded(9, pcts[pi][0], pcts[pi][1]);
+			strategy_search *p = strategy_search_new(row("pct"), &cfg);
+			strategy_search *f = strategy_search_new(row("pct-fair"), &cfg);
 
-		for (int t = 0; t < 2; t++)
-			if (pc[t] < len[t])
-				runnable[n++] = t;
-		if (!n)
-			break;
-		if (cur >= 0 && pc[cur] < len[cur]) {
-			gate = pc[cur];
-			hit = hits[cur][pc[cur]];
+			for (uint64_t k = 0; k < 50; k++) {
+				explore_sched a, b;
+				char *ida, *idb;
+
+				strategy_next(p, k, &a);
+				strategy_next(f, k, &b);
+				run_model(models[mi], &a);
+				run_model(models[mi], &b);
+				same_choices(&a, &b);
+				ida = explore_sched_id(&a);
+				idb = explore_sched_id(&b);
+				ck_assert_str_eq(idb + strlen("pct-fair:"), ida + strlen("pct:"));
+				free(ida);
+				free(idb);
+				explore_sched_release(&a);
+				explore_sched_release(&b);
+			}
+			strategy_search_free(p);
+			strategy_search_free(f);
 		}
-		c = explore_choose(s, cur, gate, hit, runnable, n);
-		if (c == 1 && pc[1] == work)
-			flag = true;
-		if (c == 1 || pc[0] > 0 || flag)
-			pc[c]++;
-		if (pc[c] < len[c])
-			hits[c][pc[c]]++;
-		cur = c;
-	}
-	return s->nsteps;
-}
-
-/*
- * explore_at's laps, as choose gets them and decisions record them: the
- * arrivals a thread made at its point before, in the stretch it has run
- * alone since another thread ran; a switch begins a new stretch.
- */
-START_TEST(laps_count_a_thread_going_round_alone)
-{
-	explore_sched s;
-	/* when thread 0 reaches point 0 for the 5th time, switch to thread 1 */
-	const explore_dev dev = { 0, 0, 5, 1 };
-
-	/* the default order keeps the spinner running: it laps for ever */
-	explore_sched_init_forced(&s, NULL, 0);
-	ck_assert_uint_eq(run_handoff(&s, 3, 40), 40);
-	ck_assert_int_eq(s.steps[0].laps, 0);     /* no thread ran before */
-	for (size_t i = 1; i < 40; i++) {
-		ck_assert_int_eq(s.steps[i].cur, 0);
-		ck_assert_int_eq(s.steps[i].gate, 0);
-		ck_assert_int_eq(s.steps[i].laps, (long)i - 1);
-	}
-	explore_sched_release(&s);
-	/* a switch: thread 1 works and sets the flag, then thread 0 starts a
-	 * new stretch at the same point, at 0 laps, and goes on */
-	explore_sched_init_forced(&s, &dev, 1);
-	ck_assert_uint_lt(run_handoff(&s, 3, 40), 40);
-	ck_assert_int_eq(s.steps[4].laps, 3);
-	ck_assert_int_eq(s.steps[4].chosen, 1);
-	for (size_t i = 5; i < s.nsteps; i++)
-		if (s.steps[i].cur == 0 && s.steps[i].gate == 0)
-			ck_assert_int_eq(s.steps[i].laps, 0);
-		else if (s.steps[i].cur == 1)
-			ck_assert_int_eq(s.steps[i].laps, 0);   /* a new point each time */
-	explore_sched_release(&s);
 }
 END_TEST
 
@@ -1403,7 +1365,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, dfs_runs_exactly_the_bounded_interleavings);
 	tcase_add_test(tc, dfs_fewest_delays_first_quiet_last);
 	tcase_add_test(tc, dfs_ends_on_a_program_that_does_not_replay);
-	tcase_add_test(tc, laps_count_a_thread_going_round_alone);
+	tcase_add_test(tc, pct_fair_is_pct_until_a_thread_spins);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
 	tcase_add_test(tc, writer_drops_gates);

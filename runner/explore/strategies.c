@@ -9,10 +9,12 @@
 #include <string.h>
 
 extern const explore_strategy strategy_random, strategy_pct, strategy_dfs;
+extern const explore_strategy strategy_pct_fair;
 
 const explore_strategy *const explore_strategies[] = {
 	&strategy_random,      /* the default */
 	&strategy_pct,
+	&strategy_pct_fair,
 	&strategy_dfs,
 	&strategy_forced,      /* dev: ids: --replay, the shrinker */
 	NULL,
