@@ -334,7 +334,7 @@ START_TEST(table_kinds)
 	ck_assert(!c.x.sync && c.x.lines_only && c.x.fewer_gates);
 	ck_assert_int_eq(c.x.depth, 5);
 	ck_assert_int_eq(c.x.time_ms, 120000);
-	ck_assert_int_eq(c.x.strategy, EXPLORE_PCT);
+	ck_assert_str_eq(c.x.strategy->name, "pct");
 	ck_assert_str_eq(c.x.out, "f.yaml");
 	ck_assert_uint_eq(c.x.nat, 2);
 	ck_assert_str_eq(c.x.at[0], "a.c");
@@ -411,9 +411,9 @@ START_TEST(table_errors)
 	r = parse(&c, &msg, "racegate", "explore", "--at", "--", "./p", NULL);
 	refused_explore("'--at' needs a list of locations", msg, r);
 	r = parse(&c, &msg, "racegate", "explore", "--strategy", NULL);
-	refused_explore("'--strategy' needs random, pct or dfs", msg, r);
+	refused_explore("'--strategy' needs random, pct, pct-fair or dfs", msg, r);
 	r = parse(&c, &msg, "racegate", "explore", "--strategy=bfs", "--", "./p", NULL);
-	refused_explore("--strategy takes random, pct or dfs, not 'bfs'", msg, r);
+	refused_explore("--strategy takes random, pct, pct-fair or dfs, not 'bfs'", msg, r);
 	r = parse(&c, &msg, "racegate", "explore", "--depth", "0", "--", "./p", NULL);
 	refused_explore("--depth takes a number from 1 to 64, not '0'", msg, r);
 	r = parse(&c, &msg, "racegate", "explore", "--depth", "3x", "--", "./p", NULL);
@@ -597,7 +597,7 @@ START_TEST(table_completion)
 		ck_assert_msg(strstr(out, arm), "%s", cmds[i].name);
 		free(arm);
 	}
-	ck_assert(strstr(out, "--strategy) _racegate_words 'random pct dfs'; return ;;"));
+	ck_assert(strstr(out, "--strategy) _racegate_words 'random pct pct-fair dfs'; return ;;"));
 	ck_assert(strstr(out, "--source-dir) _racegate_dirs; return ;;"));
 	ck_assert(strstr(out, "-o|--output) _racegate_files; return ;;"));
 	ck_assert(strstr(out, "--color) [[ -n $eq ]] && { _racegate_words 'auto always never'"));

@@ -1,7 +1,8 @@
 /*
  * check_explore: the strategies of `racegate explore` against a synthetic
- * program model (no ptrace), the shrinker, schedule ids, and the gates
- * file the explorer writes (loaded back with the spec loader).
+ * program model (no ptrace), each driven through the table (strategy.h)
+ * as explore's search drives it; the shrinker, schedule ids, and the
+ * gates file the explorer writes (loaded back with the spec loader).
  */
 #include <check.h>
 #include <signal.h>
@@ -10,7 +11,7 @@
 
 #include "explore.h"
 #include "explore_int.h"
-#include "explore_strategy.h"
+#include "strategy.h"
 #include "spec.h"
 
 /*
@@ -56,39 +57,70 @@ static int run_model(const struct model *m, explore_sched *s)
 }
 
 static const struct model lost_update = { 2, 2, { LOAD, STORE_INC } };
+static const struct model three = { 3, 2, { LOAD, STORE_INC } };
+static const struct model four = { 4, 2, { LOAD, STORE_INC } };
+static const struct model three_long = { 3, 3, { LOAD, STORE_INC, LOAD } };
 
-/* The first schedule index (of max) under cfg that loses an update, or -1. */
-static long first_failure(const explore_cfg *cfg, long max)
+static const explore_strategy *row(const char *name)
 {
-	for (long i = 0; i < max; i++) {
-		explore_sched s;
-		int c;
+	const explore_strategy *st = explore_strategy_named(name);
 
-		explore_sched_init(&s, cfg, (uint64_t)i);
-		c = run_model(&lost_update, &s);
+	ck_assert_msg(st != NULL, "no strategy '%s' in the table", name);
+	return st;
+}
+
+static strategy_cfg seeded(uint64_t seed, int depth, long est_steps)
+{
+	return (strategy_cfg){ .seed = seed, .depth = depth, .est_steps = est_steps,
+			       .shard_n = 1 };
+}
+
+static strategy_cfg bounded(enum explore_bound_kind kind, int bound)
+{
+	return (strategy_cfg){ .bound = bound, .bound_kind = kind, .shard_n = 1 };
+}
+
+/* The first schedule (of max) of the search that loses an update, or -1. */
+static long first_failure(const explore_strategy *st, const strategy_cfg *cfg, long max)
+{
+	strategy_search *x = strategy_search_new(st, cfg);
+	explore_sched s;
+	long found = -1;
+
+	if (strategy_first(x, &s)) {
+		run_model(&lost_update, &s);
+		strategy_learn(x, &s);
 		explore_sched_release(&s);
-		if (c != 2)
-			return i;
 	}
-	return -1;
+	for (long i = 0; i < max && found < 0 && strategy_next(x, (uint64_t)i, &s); i++) {
+		if (run_model(&lost_update, &s) != 2)
+			found = i;
+		strategy_observe(x, &s);
+		explore_sched_release(&s);
+	}
+	strategy_search_free(x);
+	return found;
 }
 
 START_TEST(random_finds_lost_update)
 {
-	explore_cfg cfg = { EXPLORE_RANDOM, 1, 0, 0, 0 };
-	long i = first_failure(&cfg, 100);
+	strategy_cfg cfg = seeded(1, 0, 0);
+	long i = first_failure(row("random"), &cfg, 100);
 
 	ck_assert_int_ge(i, 0);
 	/* the same seed finds it at the same schedule */
-	ck_assert_int_eq(first_failure(&cfg, 100), i);
+	ck_assert_int_eq(first_failure(row("random"), &cfg, 100), i);
 }
 END_TEST
 
 START_TEST(pct_depth2_finds_lost_update)
 {
-	explore_cfg cfg = { EXPLORE_PCT, 42, 2, 4, 0 };
+	strategy_cfg cfg = seeded(42, 2, 4);
 
-	ck_assert_int_ge(first_failure(&cfg, 100), 0);
+	ck_assert_int_ge(first_failure(row("pct"), &cfg, 100), 0);
+	/* without --pct-steps, from a first run in the default order */
+	cfg.est_steps = 0;
+	ck_assert_int_ge(first_failure(row("pct"), &cfg, 100), 0);
 }
 END_TEST
 
@@ -100,24 +132,25 @@ static int cmp_str(const void *a, const void *b)
 /* DFS: how many schedules until the search ends, and whether one failed. */
 static size_t run_dfs(const struct model *m, int bound, bool *failed, size_t *fail_at)
 {
-	explore_dfs *d = explore_dfs_new(bound, EXPLORE_PREEMPTIONS);
+	strategy_cfg cfg = bounded(EXPLORE_PREEMPTIONS, bound);
+	strategy_search *x = strategy_search_new(row("dfs"), &cfg);
 	explore_sched s;
 	size_t n = 0;
 
 	*failed = false;
-	while (explore_dfs_next(d, &s)) {
+	while (strategy_next(x, n, &s)) {
 		int c = run_model(m, &s);
 
 		if (c != m->nthreads && !*failed) {
 			*failed = true;
 			*fail_at = n;
 		}
-		explore_dfs_feed(d, &s);
+		strategy_observe(x, &s);
 		explore_sched_release(&s);
 		n++;
 		ck_assert_uint_lt(n, 1000);
 	}
-	explore_dfs_free(d);
+	strategy_search_free(x);
 	return n;
 }
 
@@ -140,21 +173,33 @@ START_TEST(dfs_bound_finds_lost_update)
 }
 END_TEST
 
+/* a and b made the same decisions */
+static void same_choices(const explore_sched *a, const explore_sched *b)
+{
+	ck_assert_uint_eq(a->nsteps, b->nsteps);
+	for (size_t i = 0; i < a->nsteps; i++)
+		ck_assert_int_eq(a->steps[i].chosen, b->steps[i].chosen);
+}
+
 /* Same seed and index: the same decisions; the id names it. */
 START_TEST(seeds_are_deterministic)
 {
-	explore_cfg cfg = { EXPLORE_PCT, 7, 3, 4, 0 };
+	strategy_cfg cfg = seeded(7, 3, 4);
+	strategy_search *x = strategy_search_new(row("pct"), &cfg);
 	explore_sched a, b, c;
 	rg_err err = RG_ERR_INIT;
-	char *id = explore_id_seeded(&cfg, 5);
+	char *id;
 
-	explore_sched_init(&a, &cfg, 5);
+	for (uint64_t k = 0; k <= 5; k++) {
+		strategy_next(x, k, &a);
+		if (k < 5)
+			explore_sched_release(&a);
+	}
+	id = explore_sched_id(&a);
 	ck_assert_int_eq(explore_id_parse(id, &b, &err), 0);
 	run_model(&lost_update, &a);
 	run_model(&lost_update, &b);
-	ck_assert_uint_eq(a.nsteps, b.nsteps);
-	for (size_t i = 0; i < a.nsteps; i++)
-		ck_assert_int_eq(a.steps[i].chosen, b.steps[i].chosen);
+	same_choices(&a, &b);
 	/* a forced schedule of a's deviations decides the same */
 	{
 		explore_dev *devs;
@@ -162,10 +207,9 @@ START_TEST(seeds_are_deterministic)
 		char *fid = explore_id_forced(devs, n);
 
 		ck_assert_int_eq(explore_id_parse(fid, &c, &err), 0);
+		ck_assert_ptr_eq(c.strategy, &strategy_forced);
 		run_model(&lost_update, &c);
-		ck_assert_uint_eq(c.nsteps, a.nsteps);
-		for (size_t i = 0; i < a.nsteps; i++)
-			ck_assert_int_eq(c.steps[i].chosen, a.steps[i].chosen);
+		same_choices(&c, &a);
 		free(fid);
 		free(devs);
 		explore_sched_release(&c);
@@ -174,8 +218,17 @@ START_TEST(seeds_are_deterministic)
 	free(id);
 	explore_sched_release(&a);
 	explore_sched_release(&b);
+	strategy_search_free(x);
 	ck_assert_int_lt(explore_id_parse("pct:0:4:7:5", &a, &err), 0);
 	ck_assert_int_lt(explore_id_parse("random:1", &a, &err), 0);
+	/* the message shows every form of id the table prints */
+	ck_assert_ptr_eq(strstr(err.msg, "bad schedule id 'random:1' (racegate explore prints "
+				"ids as random:SEED:INDEX, pct:DEPTH:STEPS:SEED:INDEX"), err.msg);
+	for (const explore_strategy *const *r = explore_strategies; *r; r++)
+		if ((*r)->id_prefix)
+			ck_assert_ptr_nonnull(strstr(err.msg, (*r)->id_form));
+	ck_assert_ptr_nonnull(strstr(err.msg, " or dev:CUR.POINT.HIT.THREAD,...)"));
+	ck_assert_int_lt(explore_id_parse("dfs:1", &a, &err), 0);
 	ck_assert_int_lt(explore_id_parse("dev:1.2.3", &a, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "dev:1.2.3"));
 }
@@ -195,21 +248,273 @@ START_TEST(shards_partition_indices)
 END_TEST
 
 /*
+ * A search of st on m, as explore's search() drives it: the first run,
+ * then schedules 0, 1, ... (at most max), each observed once run.  One
+ * line per schedule into out: "own" or "learn", the choices, the final
+ * counter, and the schedule's id; the tally at the end.
+ */
+static void transcript(const explore_strategy *st, const strategy_cfg *cfg,
+		       const struct model *m, long max, rg_buf *out)
+{
+	strategy_search *x = strategy_search_new(st, cfg);
+	explore_sched s;
+	strategy_tally t;
+	long k;
+
+	if (strategy_first(x, &s)) {
+		rg_buf_printf(out, "first counter %d\n", run_model(m, &s));
+		strategy_learn(x, &s);
+		explore_sched_release(&s);
+	}
+	for (k = 0; k < max && strategy_next(x, (uint64_t)k, &s); k++) {
+		bool mine = strategy_owned(x);
+		int counter = run_model(m, &s);
+		char *id = explore_sched_id(&s);
+
+		rg_buf_puts(out, mine ? "own " : "learn ");
+		for (size_t i = 0; i < s.nsteps; i++)
+			rg_buf_printf(out, "%d", s.steps[i].chosen);
+		rg_buf_printf(out, " =%d %s\n", counter, id);
+		free(id);
+		strategy_observe(x, &s);
+		explore_sched_release(&s);
+	}
+	strategy_tally_of(x, &t);
+	rg_buf_printf(out, "end after %ld, diverged %ld, bound %s\n", k, t.diverged,
+		      t.bound ? t.bound : "none");
+	free(t.bound);
+	strategy_search_free(x);
+}
+
+/*
+ * Every row of the table, through the interface: a search is the same
+ * search every time; each schedule's id parses back into a schedule that
+ * decides as it did; a strategy that hands out schedule k from k alone
+ * (--jobs) does so in a search of its own, and its shards (--shard) run
+ * exactly the whole search's schedules.
+ */
+START_TEST(every_row_through_the_table)
+{
+	size_t nrows = 0;
+
+	for (const explore_strategy *const *r = explore_strategies; *r; r++) {
+		const explore_strategy *st = *r;
+		strategy_cfg cfg = { .seed = 3, .depth = 3, .bound = 2, .shard_n = 1 };
+		rg_buf a = RG_BUF_INIT, b = RG_BUF_INIT;
+		strategy_search *x;
+		explore_sched s;
+
+		nrows++;
+		ck_assert_ptr_nonnull(st->choose);
+		ck_assert_ptr_nonnull(st->free_sched);
+		ck_assert(st->name || st->id_prefix);
+		if (!st->name)
+			continue;      /* forced: no search of its own (seeds_are_deterministic) */
+		ck_assert_ptr_eq(explore_strategy_named(st->name), st);
+		transcript(st, &cfg, &three_long, 40, &a);
+		transcript(st, &cfg, &three_long, 40, &b);
+		ck_assert_str_eq(a.s, b.s);
+		x = strategy_search_new(st, &cfg);
+		if (strategy_first(x, &s)) {
+			run_model(&three_long, &s);
+			strategy_learn(x, &s);
+			explore_sched_release(&s);
+		}
+		for (uint64_t k = 0; k < 40 && strategy_next(x, k, &s); k++) {
+			explore_sched again, alone;
+			rg_err err = RG_ERR_INIT;
+			char *id;
+
+			run_model(&three_long, &s);
+			id = explore_sched_id(&s);
+			ck_assert_msg(explore_id_parse(id, &again, &err) == 0, "%s: %s", id,
+				      err.msg);
+			run_model(&three_long, &again);
+			same_choices(&again, &s);
+			explore_sched_release(&again);
+			if (strategy_independent(st)) {
+				strategy_search *y = strategy_search_new(st, &cfg);
+
+				if (strategy_first(y, &alone)) {
+					run_model(&three_long, &alone);
+					strategy_learn(y, &alone);
+					explore_sched_release(&alone);
+				}
+				ck_assert(strategy_next(y, k, &alone));
+				run_model(&three_long, &alone);
+				same_choices(&alone, &s);
+				explore_sched_release(&alone);
+				strategy_search_free(y);
+			}
+			free(id);
+			strategy_observe(x, &s);
+			explore_sched_release(&s);
+		}
+		strategy_search_free(x);
+		rg_buf_release(&a);
+		rg_buf_release(&b);
+	}
+	ck_assert_uint_ge(nrows, 4);
+}
+END_TEST
+
+/* FNV-1a over the bytes of text. */
+static uint64_t digest(const char *text)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		h ^= *p;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * The schedules random, pct and dfs hand out are those they handed out
+ * before they were rows of a table (when explore_choose switched on their
+ * kind): the same choices, ids and deviations, schedule for schedule, on
+ * four models, for several seeds, depths, bounds, quiet points and
+ * shards.  The digests are of the transcripts the code before the table
+ * wrote in this same format (18,660 lines); a change in any choice shows.
+ */
+START_TEST(transcripts_as_before)
+{
+	static const struct model *const models[] = { &lost_update, &three, &four, &three_long };
+	static const uint64_t seeds[] = { 1, 7, 12345 }, pseeds[] = { 1, 42 };
+	static const int pcts[][2] = { { 1, 4 }, { 2, 4 }, { 3, 6 }, { 3, 1 }, { 5, 10 } };
+	static const bool quiet[3] = { false, true, false };
+	rg_buf tr[3] = { RG_BUF_INIT, RG_BUF_INIT, RG_BUF_INIT };
+	size_t lines[3] = { 0, 0, 0 };
+
+	for (int mi = 0; mi < 4; mi++) {
+		for (int si = 0; si < 3; si++) {
+			strategy_cfg cfg = seeded(seeds[si], 0, 0);
+			strategy_search *x = strategy_search_new(row("random"), &cfg);
+
+			for (uint64_t k = 0; k < 30; k++) {
+				explore_sched s;
+				explore_dev *d;
+				size_t n;
+				char *id, *fid;
+				int counter;
+
+				strategy_next(x, k, &s);
+				id = explore_sched_id(&s);
+				counter = run_model(models[mi], &s);
+				rg_buf_printf(&tr[0], "m%d %s ", mi, id);
+				for (size_t i = 0; i < s.nsteps; i++)
+					rg_buf_printf(&tr[0], "%d", s.steps[i].chosen);
+				n = explore_deviations(&s, &d);
+				fid = explore_id_forced(d, n);
+				rg_buf_printf(&tr[0], " =%d %s\n", counter, fid);
+				lines[0]++;
+				free(d);
+				free(id);
+				free(fid);
+				explore_sched_release(&s);
+			}
+			strategy_search_free(x);
+		}
+		for (int pi = 0; pi < 5; pi++)
+			for (int si = 0; si < 2; si++) {
+				strategy_cfg cfg = seeded(pseeds[si], pcts[pi][0], pcts[pi][1]);
+				strategy_search *x = strategy_search_new(row("pct"), &cfg);
+				explore_sched s;
+
+				ck_assert(!strategy_first(x, &s));   /* --pct-steps given */
+				for (uint64_t k = 0; k < 30; k++) {
+					char *id;
+					int counter;
+
+					strategy_next(x, k, &s);
+					id = explore_sched_id(&s);
+					counter = run_model(models[mi], &s);
+					rg_buf_printf(&tr[1], "m%d %s ", mi, id);
+					for (size_t i = 0; i < s.nsteps; i++)
+						rg_buf_printf(&tr[1], "%d", s.steps[i].chosen);
+					rg_buf_printf(&tr[1], " =%d\n", counter);
+					lines[1]++;
+					free(id);
+					explore_sched_release(&s);
+				}
+				strategy_search_free(x);
+			}
+	}
+	for (int mi = 0; mi < 4; mi++)
+		for (int kind = EXPLORE_DELAYS; kind <= EXPLORE_PREEMPTIONS; kind++)
+			for (int bound = 0; bound <= 3; bound++)
+				for (int q = 0; q < 2; q++)
+					for (unsigned sh = 0; sh < 4; sh++) {
+						unsigned si = sh ? sh - 1 : 0, sn = sh ? 3 : 1;
+						strategy_cfg cfg = bounded((enum explore_bound_kind)kind,
+									   bound);
+						strategy_search *x;
+						explore_sched s;
+						strategy_tally t;
+						char head[64];
+						long runs = 0;
+
+						cfg.quiet = q ? quiet : NULL;
+						cfg.nquiet = q ? 3 : 0;
+						cfg.shard_i = si;
+						cfg.shard_n = sn;
+						x = strategy_search_new(row("dfs"), &cfg);
+						snprintf(head, sizeof(head), "m%d dfs k%d b%d q%d s%u/%u",
+							 mi, kind, bound, q, si, sn);
+						while (strategy_next(x, (uint64_t)runs, &s)) {
+							char *id;
+							int counter;
+
+							rg_buf_printf(&tr[2], "%s %s ", head,
+								      strategy_owned(x) ? "own" : "learn");
+							counter = run_model(models[mi], &s);
+							for (size_t i = 0; i < s.nsteps; i++)
+								rg_buf_printf(&tr[2], "%d", s.steps[i].chosen);
+							id = explore_sched_id(&s);
+							rg_buf_printf(&tr[2], " =%d %s\n", counter, id);
+							lines[2]++;
+							free(id);
+							strategy_observe(x, &s);
+							explore_sched_release(&s);
+							ck_assert_int_lt(++runs, 100000);
+						}
+						strategy_tally_of(x, &t);
+						rg_buf_printf(&tr[2], "%s end diverged %ld\n", head,
+							      t.diverged);
+						lines[2]++;
+						free(t.bound);
+						strategy_search_free(x);
+					}
+	ck_assert_uint_eq(lines[0], 360);
+	ck_assert_uint_eq(digest(tr[0].s), 0x6ef2f29540248454ull);
+	ck_assert_uint_eq(lines[1], 1200);
+	ck_assert_uint_eq(digest(tr[1].s), 0x825629f1b3f0724dull);
+	ck_assert_uint_eq(lines[2], 17100);
+	ck_assert_uint_eq(digest(tr[2].s), 0x8d219282c2620ac8ull);
+	for (int i = 0; i < 3; i++)
+		rg_buf_release(&tr[i]);
+}
+END_TEST
+
+/*
  * The schedules a (possibly sharded) DFS runs as its own, each as the
  * string of its choices, sorted; *runs counts every run, discovery included.
  */
 static char **dfs_schedules(const struct model *m, enum explore_bound_kind kind, int bound,
 			    unsigned i, unsigned n, size_t *count, size_t *runs)
 {
-	explore_dfs *d = explore_dfs_new(bound, kind);
+	strategy_cfg cfg = bounded(kind, bound);
+	strategy_search *x;
 	explore_sched s;
 	char **v = NULL;
 
+	cfg.shard_i = i;
+	cfg.shard_n = n;
+	x = strategy_search_new(row("dfs"), &cfg);
 	*count = *runs = 0;
-	if (n > 1)
-		explore_dfs_set_shard(d, i, n);
-	while (explore_dfs_next(d, &s)) {
-		bool mine = explore_dfs_owned(d);
+	while (strategy_next(x, *runs, &s)) {
+		bool mine = strategy_owned(x);
 		char *str;
 
 		run_model(m, &s);
@@ -222,11 +527,11 @@ static char **dfs_schedules(const struct model *m, enum explore_bound_kind kind,
 		} else {
 			free(str);
 		}
-		explore_dfs_feed(d, &s);
+		strategy_observe(x, &s);
 		explore_sched_release(&s);
 		ck_assert_uint_lt(++*runs, 100000);
 	}
-	explore_dfs_free(d);
+	strategy_search_free(x);
 	if (*count)
 		qsort(v, *count, sizeof(*v), cmp_str);
 	return v;
@@ -236,8 +541,6 @@ static char **dfs_schedules(const struct model *m, enum explore_bound_kind kind,
  * exactly the unsharded search's, for several N and bounds */
 START_TEST(dfs_shards_partition_the_tree)
 {
-	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
-	static const struct model four = { 4, 2, { LOAD, STORE_INC } };
 	const struct {
 		const struct model *m;
 		enum explore_bound_kind kind;
@@ -354,8 +657,6 @@ static void all_within(const struct model *m, enum explore_bound_kind kind, int 
  */
 START_TEST(dfs_runs_exactly_the_bounded_interleavings)
 {
-	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
-	static const struct model four = { 4, 2, { LOAD, STORE_INC } };
 	const struct model *models[] = { &lost_update, &three, &four };
 	size_t count[2][3];
 
@@ -406,19 +707,21 @@ END_TEST
  */
 START_TEST(dfs_fewest_delays_first_quiet_last)
 {
-	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
 	const bool quiet[2] = { false, true };
-	explore_dfs *d = explore_dfs_new(3, EXPLORE_DELAYS);
+	strategy_cfg cfg = bounded(EXPLORE_DELAYS, 3);
+	strategy_search *x;
 	explore_sched s;
 	int last_cost = 0, last_quiet = 0;
 	size_t runs = 0, quiet_ones = 0;
 
-	explore_dfs_set_quiet(d, quiet, 2);
-	while (explore_dfs_next(d, &s)) {
+	cfg.quiet = quiet;
+	cfg.nquiet = 2;
+	x = strategy_search_new(row("dfs"), &cfg);
+	while (strategy_next(x, runs, &s)) {
 		char str[8] = "";
 		int cost, nquiet;
 
-		ck_assert(explore_dfs_owned(d));
+		ck_assert(strategy_owned(x));
 		run_model(&three, &s);
 		for (size_t k = 0; k < s.nsteps; k++)
 			str[k] = (char)('0' + s.steps[k].chosen);
@@ -427,11 +730,11 @@ START_TEST(dfs_fewest_delays_first_quiet_last)
 		last_cost = cost;
 		last_quiet = nquiet;
 		quiet_ones += nquiet > 0;
-		explore_dfs_feed(d, &s);
+		strategy_observe(x, &s);
 		explore_sched_release(&s);
 		runs++;
 	}
-	explore_dfs_free(d);
+	strategy_search_free(x);
 	ck_assert_int_eq(last_cost, 3);
 	ck_assert_uint_gt(quiet_ones, 0);
 	ck_assert_uint_lt(quiet_ones, runs);
@@ -442,16 +745,18 @@ END_TEST
  * A program that does not replay its prefixes: every other run, thread 2
  * is not yet runnable at the first decision.  What a pass keeps of such a
  * run must not be fed again as if it had followed the prefix (the search
- * would choose the same way for ever, running nothing): it ends.
+ * would choose the same way for ever, running nothing): it ends, and
+ * says how many runs went astray.
  */
 START_TEST(dfs_ends_on_a_program_that_does_not_replay)
 {
-	static const struct model three = { 3, 2, { LOAD, STORE_INC } };
-	explore_dfs *d = explore_dfs_new(2, EXPLORE_DELAYS);
+	strategy_cfg cfg = bounded(EXPLORE_DELAYS, 2);
+	strategy_search *x = strategy_search_new(row("dfs"), &cfg);
+	strategy_tally tally;
 	explore_sched s;
 	size_t runs = 0;
 
-	while (explore_dfs_next(d, &s)) {
+	while (strategy_next(x, runs, &s)) {
 		int pc[3] = {0}, cur = -1;
 
 		for (;;) {
@@ -469,12 +774,55 @@ START_TEST(dfs_ends_on_a_program_that_does_not_replay)
 			cur = explore_choose(&s, cur, gate, 1, runnable, n);
 			pc[cur]++;
 		}
-		explore_dfs_feed(d, &s);
+		strategy_observe(x, &s);
 		explore_sched_release(&s);
 		ck_assert_uint_lt(++runs, 10000);
 	}
-	explore_dfs_free(d);
+	strategy_tally_of(x, &tally);
+	ck_assert_int_gt(tally.diverged, 0);
+	ck_assert_str_eq(tally.bound, "with at most 2 delays");
+	free(tally.bound);
+	strategy_search_free(x);
 	ck_assert_uint_gt(runs, 1);
+}
+END_TEST
+
+/*
+ * pct-fair decides as pct does while no thread spins: the same choices,
+ * schedule for schedule, on models whose threads never come back to a
+ * point (its ids differ only by their prefix).
+ */
+START_TEST(pct_fair_is_pct_until_a_thread_spins)
+{
+	static const struct model *const models[] = { &lost_update, &three, &four, &three_long };
+	static const int pcts[][2] = { { 1, 4 }, { 2, 4 }, { 3, 6 }, { 5, 10 } };
+
+	for (int mi = 0; mi < 4; mi++)
+		for (int pi = 0; pi < 4; pi++) {
+			strategy_cfg cfg = seeded(9, pcts[pi][0], pcts[pi][1]);
+			strategy_search *p = strategy_search_new(row("pct"), &cfg);
+			strategy_search *f = strategy_search_new(row("pct-fair"), &cfg);
+
+			for (uint64_t k = 0; k < 50; k++) {
+				explore_sched a, b;
+				char *ida, *idb;
+
+				strategy_next(p, k, &a);
+				strategy_next(f, k, &b);
+				run_model(models[mi], &a);
+				run_model(models[mi], &b);
+				same_choices(&a, &b);
+				ida = explore_sched_id(&a);
+				idb = explore_sched_id(&b);
+				ck_assert_str_eq(idb + strlen("pct-fair:"), ida + strlen("pct:"));
+				free(ida);
+				free(idb);
+				explore_sched_release(&a);
+				explore_sched_release(&b);
+			}
+			strategy_search_free(p);
+			strategy_search_free(f);
+		}
 }
 END_TEST
 
@@ -1113,10 +1461,13 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, dfs_bound_finds_lost_update);
 	tcase_add_test(tc, seeds_are_deterministic);
 	tcase_add_test(tc, shards_partition_indices);
+	tcase_add_test(tc, every_row_through_the_table);
+	tcase_add_test(tc, transcripts_as_before);
 	tcase_add_test(tc, dfs_shards_partition_the_tree);
 	tcase_add_test(tc, dfs_runs_exactly_the_bounded_interleavings);
 	tcase_add_test(tc, dfs_fewest_delays_first_quiet_last);
 	tcase_add_test(tc, dfs_ends_on_a_program_that_does_not_replay);
+	tcase_add_test(tc, pct_fair_is_pct_until_a_thread_spins);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, writer_yaml_loads);
 	tcase_add_test(tc, writer_drops_gates);

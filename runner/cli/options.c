@@ -210,6 +210,45 @@ static int set_expect_exit(void *base, const rg_opt *o, const char *v, rg_err *e
 	return 0;
 }
 
+static int bad_value(const rg_opt *o, const char *v, rg_err *err);
+
+/*
+ * --strategy's words and help come from explore's table of strategies
+ * (runner/explore/strategies.c), so that a new strategy is its own file
+ * and its row there: cli_option_row fills them before any row is read.
+ */
+static const char *w_strategy[16];
+static char strategy_help[1024];
+
+static void strategy_words(void)
+{
+	rg_buf b = RG_BUF_INIT;
+	size_t n = 0;
+
+	if (w_strategy[0])
+		return;
+	for (const explore_strategy *const *r = explore_strategies; *r; r++) {
+		if (!(*r)->name || n + 1 >= sizeof(w_strategy) / sizeof(w_strategy[0]))
+			continue;
+		w_strategy[n] = (*r)->name;
+		rg_buf_printf(&b, "%s%s: %s%s", n ? "; " : "", (*r)->name, (*r)->help,
+			      n ? "" : " (the default)");
+		n++;
+	}
+	snprintf(strategy_help, sizeof(strategy_help), "%s", b.s ? b.s : "");
+	rg_buf_release(&b);
+}
+
+static int set_strategy(void *base, const rg_opt *o, const char *v, rg_err *err)
+{
+	const explore_strategy *st = explore_strategy_named(v);
+
+	if (!st)
+		return bad_value(o, v, err);
+	((struct cli *)base)->x.strategy = st;
+	return 0;
+}
+
 /* ---- the table ---- */
 
 #define AT(m) RG_OPT_AT(struct cli, m)
@@ -221,7 +260,6 @@ static const char *const w_color[] = { "auto", "always", "never", NULL };
 static const int v_color[] = { -1, 1, 0 };
 static const char *const w_points[] = { "lines", "accesses", NULL };
 static const int v_points[] = { 1, 0 };
-static const char *const w_strategy[] = { "random", "pct", "dfs", NULL };
 /* run_outcome_name()'s, in order: tests/check_cli.c checks they agree */
 static const char *const w_outcomes[] = {
 	"REPRODUCED", "PASSED", "NOT-REPRODUCED", "FAILED", "DEADLOCK",
@@ -333,11 +371,8 @@ static const rg_opt rows[] = {
 		  "semaphore, rwlock, barrier, spin lock, create and join calls "
 		  "(default: on); a lock, semaphore or barrier that would block, or "
 		  "a join on a live thread, is known not to run" },
-	{ .name = "strategy", .kind = RG_OPT_ENUM, .cmds = CLI_EXPLORE, X(strategy),
-	  .words = w_strategy,
-	  .help = "uniform among runnable threads (random, the default); "
-		  "probabilistic concurrency testing (pct: --depth, --pct-steps); "
-		  "depth-first within a bound (dfs: --delays or --preemptions)" },
+	{ .name = "strategy", .kind = RG_OPT_ENUM, .cmds = CLI_EXPLORE,
+	  .set = set_strategy, .words = w_strategy, .help = strategy_help },
 	{ .name = "depth", .kind = RG_OPT_NUMBER, .metavar = "D", .cmds = CLI_EXPLORE,
 	  X(depth), .lo = 1, .hi = 64,
 	  .help = "pct: D-1 priority change points per schedule (default 3)" },
@@ -442,6 +477,7 @@ static const struct {
 
 const rg_opt *cli_option_row(size_t k, size_t *base)
 {
+	strategy_words();
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); k -= tables[t++].n)
 		if (k < tables[t].n) {
 			*base = tables[t].base;

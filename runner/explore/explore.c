@@ -71,6 +71,7 @@ double explore_elapsed_ms(const struct xctx *c)
 void explore_opts_init(explore_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->strategy = explore_strategies[0];
 	o->sync = true;
 	o->depth = 3;
 	o->bound = 3;          /* dfs, of delays unless --preemptions K */
@@ -91,14 +92,14 @@ void explore_opts_release(explore_opts *o)
 
 int explore_opts_check(const explore_opts *o, rg_err *err)
 {
-	if (o->bound_set && o->strategy != EXPLORE_DFS && !o->replay)
-		return rg_error(err, "--delays and --preemptions bound a dfs search; "
+	if (o->bound_set && !explore_strategy_takes(o->strategy, "--delays") && !o->replay)
+		return rg_error(err, "--delays and --preemptions bound a %s search; "
 				"--strategy %s takes neither",
-				o->strategy == EXPLORE_PCT ? "pct" : "random");
-	if (o->jobs > 1 && o->strategy == EXPLORE_DFS)
-		return rg_error(err, "dfs runs its schedules one after another, each "
+				explore_strategy_taking("--delays")->name, o->strategy->name);
+	if (o->jobs > 1 && !strategy_independent(o->strategy))
+		return rg_error(err, "%s runs its schedules one after another, each "
 				"from what the ones before found; to run it on several "
-				"cores, run --shard I/N shards of it at once");
+				"cores, run --shard I/N shards of it at once", o->strategy->name);
 	if (o->expect_file && (o->has_expect_exit || o->expect_stdout))
 		return rg_error(err, "--expect FILE says what to look for; it goes with "
 				"neither --expect-exit nor --expect-stdout");
@@ -489,60 +490,31 @@ static void progress(struct xctx *c, const struct search *se, bool done)
 		explore_progress(c, XP_SEARCH, se->tried, c->o->schedules, se->distinct);
 }
 
-/* The next schedule of the search, or false when there is none. */
-static bool next_schedule(struct xctx *c, explore_dfs *dfs, explore_cfg *cfg,
-			  long k, explore_sched *sc)
+/*
+ * The strategy's first run, before its search (pct: how many decisions a
+ * run makes): a schedule like any other once it fails, which then ends
+ * the search.  0, 1 interrupted, -1 error.
+ */
+static int first_run(struct xctx *c, strategy_search *x, explore_sched *sc,
+		     struct search *se)
 {
-	if (c->o->strategy == EXPLORE_DFS)
-		return explore_dfs_next(dfs, sc);
-	explore_sched_init(sc, cfg, explore_shard_index((uint64_t)c->o->shard_i,
-							(uint64_t)c->o->shard_n, (uint64_t)k));
-	return true;
-}
-
-static char *sched_id(const explore_sched *sc, const explore_cfg *cfg, long k,
-		      const explore_opts *o)
-{
-	explore_dev *devs;
-	size_t n;
-	char *id;
-
-	if (sc->cfg.kind == EXPLORE_RANDOM || sc->cfg.kind == EXPLORE_PCT)
-		return explore_id_seeded(cfg, explore_shard_index((uint64_t)o->shard_i,
-								  (uint64_t)o->shard_n, (uint64_t)k));
-	n = explore_deviations(sc, &devs);
-	id = explore_id_forced(devs, n);
-	free(devs);
-	return id;
-}
-
-/* PCT draws change points from the steps of a run: the default schedule's. */
-static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
-{
-	explore_sched sc;
 	explore_run r;
-	int rc;
+	int rc = run_schedule(c, sc, &r);
 
-	if (c->o->est_steps) {
-		cfg->est_steps = c->o->est_steps;
-		return 0;
-	}
-	explore_sched_init_forced(&sc, NULL, 0);
-	rc = run_schedule(c, &sc, &r);
-	cfg->est_steps = r.nsteps ? (long)r.nsteps : 1;
-	rg_trace("pct: %zu decisions in the default schedule", r.nsteps);
+	if (!rc)
+		strategy_learn(x, sc);
 	if (!rc && r.fail != XF_NONE) {
 		note_seen(se, &r);     /* a schedule like any other, once it counts */
 		se->timeouts = r.timed_out;
 		se->failed = true;
-		se->fail_id = xstrdup("dev:");
-		se->fail_sc = sc;
+		se->fail_id = explore_sched_id(sc);
+		se->fail_sc = *sc;
 		se->fail_run = r;
 		se->tried++;
 		return 0;
 	}
 	explore_run_release(&r);
-	explore_sched_release(&sc);
+	explore_sched_release(sc);
 	return rc;
 }
 
@@ -551,7 +523,7 @@ static int pct_steps(struct xctx *c, explore_cfg *cfg, struct search *se)
 struct jobs_ctx {
 	struct xctx *c;
 	struct search *se;
-	explore_cfg *cfg;
+	strategy_search *x;
 };
 
 static int job_run(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs)
@@ -560,7 +532,7 @@ static int job_run(void *ctx, long k, explore_run *r, explore_dev **devs, size_t
 	explore_sched sc;
 	int rc;
 
-	next_schedule(j->c, NULL, j->cfg, k, &sc);
+	strategy_next(j->x, (uint64_t)k, &sc);
 	rc = run_schedule(j->c, &sc, r);
 	*ndevs = explore_deviations(&sc, devs);
 	explore_sched_release(&sc);
@@ -583,8 +555,8 @@ static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_
 		return false;
 	}
 	se->failed = true;
-	next_schedule(j->c, NULL, j->cfg, k, &se->fail_sc);   /* its id; no steps */
-	se->fail_id = sched_id(&se->fail_sc, j->cfg, k, j->c->o);
+	strategy_next(j->x, (uint64_t)k, &se->fail_sc);   /* its id; no steps */
+	se->fail_id = explore_sched_id(&se->fail_sc);
 	se->fail_run = *r;
 	se->fail_devs = devs;
 	se->nfail_devs = ndevs;
@@ -601,14 +573,15 @@ static bool job_more(void *ctx, long k)
 }
 
 /*
- * Random and pct schedules J at a time: results are taken in schedule
- * order, so the failure is the lowest-numbered one and the counts are
- * those of one schedule at a time, with any J.
+ * Schedules J at a time, of a strategy that hands out schedule k from k
+ * alone: results are taken in schedule order, so the failure is the
+ * lowest-numbered one and the counts are those of one schedule at a
+ * time, with any J.
  */
-static int search_jobs(struct xctx *c, struct search *se, explore_cfg *cfg)
+static int search_jobs(struct xctx *c, struct search *se, strategy_search *x)
 {
 	static const explore_jobs_ops ops = { job_run, job_take, job_more };
-	struct jobs_ctx j = { c, se, cfg };
+	struct jobs_ctx j = { c, se, x };
 
 	return explore_jobs_run((int)c->o->jobs, &ops, &j);
 }
@@ -626,36 +599,37 @@ static size_t failing_devs(const struct search *se, explore_dev **out)
 /* Runs schedules until one fails, or a limit; 0, 1 interrupted, -1 error. */
 static int search(struct xctx *c, struct search *se)
 {
-	explore_cfg cfg = { c->o->strategy, c->o->seed, c->o->depth, 0, c->o->bound };
-	explore_dfs *dfs = c->o->strategy == EXPLORE_DFS ?
-			   explore_dfs_new(c->o->bound, c->o->bound_kind) : NULL;
+	const explore_opts *o = c->o;
+	strategy_cfg cfg = {
+		.seed = o->seed, .depth = o->depth, .est_steps = o->est_steps,
+		.bound = o->bound, .bound_kind = o->bound_kind,
+		.quiet = c->quiet, .nquiet = c->npoints,
+		.shard_i = (unsigned)o->shard_i, .shard_n = (unsigned)o->shard_n,
+	};
+	strategy_search *x = strategy_search_new(o->strategy, &cfg);
+	strategy_tally t;
+	explore_sched sc;
 	int rc = 0;
 	bool mine;
 
-	if (dfs && c->o->shard_n > 1)
-		explore_dfs_set_shard(dfs, (unsigned)c->o->shard_i, (unsigned)c->o->shard_n);
-	if (dfs)
-		explore_dfs_set_quiet(dfs, c->quiet, c->npoints);
-
-	if (c->o->strategy == EXPLORE_PCT && (rc = pct_steps(c, &cfg, se)) != 0)
+	if (strategy_first(x, &sc) && (rc = first_run(c, x, &sc, se)) != 0)
 		goto out;
-	if (c->o->jobs > 1 && !se->failed) {
-		rc = search_jobs(c, se, &cfg);
+	if (o->jobs > 1 && !se->failed) {
+		rc = search_jobs(c, se, x);
 		goto out;
 	}
 	for (long k = 0; !se->failed; k++) {
-		explore_sched sc;
 		explore_run r;
 
-		if (se->tried >= c->o->schedules ||
-		    (c->o->time_ms && explore_elapsed_ms(c) >= (double)c->o->time_ms))
+		if (se->tried >= o->schedules ||
+		    (o->time_ms && explore_elapsed_ms(c) >= (double)o->time_ms))
 			break;
-		if (!next_schedule(c, dfs, &cfg, k, &sc)) {
+		if (!strategy_next(x, (uint64_t)k, &sc)) {
 			se->exhausted = true;
 			break;
 		}
-		/* a dfs shard runs other shards' schedules only to learn the tree */
-		mine = !dfs || explore_dfs_owned(dfs);
+		/* a search may run others' schedules only to learn (dfs: the tree) */
+		mine = strategy_owned(x);
 		rc = run_schedule(c, &sc, &r);
 		if (rc) {      /* cut short: not counted, nor judged */
 			explore_run_release(&r);
@@ -667,12 +641,11 @@ static int search(struct xctx *c, struct search *se)
 		se->timeouts += mine && r.timed_out;
 		if (mine)
 			note_seen(se, &r);
-		if (dfs)
-			explore_dfs_feed(dfs, &sc);
+		strategy_observe(x, &sc);
 		progress(c, se, false);
 		if (mine && r.fail != XF_NONE) {
 			se->failed = true;
-			se->fail_id = sched_id(&sc, &cfg, k, c->o);
+			se->fail_id = explore_sched_id(&sc);
 			se->fail_sc = sc;
 			se->fail_run = r;
 			break;
@@ -682,9 +655,10 @@ static int search(struct xctx *c, struct search *se)
 	}
 out:
 	progress(c, se, true);
-	if (dfs)
-		se->diverged = explore_dfs_diverged(dfs);
-	explore_dfs_free(dfs);
+	strategy_tally_of(x, &t);
+	se->diverged = t.diverged;
+	se->bound = t.bound;
+	strategy_search_free(x);
 	return rc;
 }
 
@@ -766,11 +740,14 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 		       explore_dev **devs, size_t *n, size_t *runs)
 {
-	explore_dfs *dfs = explore_dfs_new(bound, EXPLORE_PREEMPTIONS);
+	const strategy_cfg cfg = { .bound = bound, .bound_kind = EXPLORE_PREEMPTIONS,
+				   .shard_n = 1 };
+	strategy_search *x = strategy_search_new(explore_strategy_named("dfs"), &cfg);
 	explore_sched sc;
 	bool found = false;
 
-	for (long i = 0; i < budget && !found && !k->stop && explore_dfs_next(dfs, &sc); i++) {
+	for (long i = 0; i < budget && !found && !k->stop &&
+	     strategy_next(x, (uint64_t)i, &sc); i++) {
 		explore_run r;
 
 		(*runs)++;
@@ -786,11 +763,11 @@ static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 			explore_sched_release(&sc);
 			break;
 		}
-		explore_dfs_feed(dfs, &sc);
+		strategy_observe(x, &sc);
 		explore_run_release(&r);
 		explore_sched_release(&sc);
 	}
-	explore_dfs_free(dfs);
+	strategy_search_free(x);
 	return found;
 }
 
@@ -1050,6 +1027,7 @@ out:
 	free(se.nofile_err);
 	free(se.no_file);
 	free(se.fail_devs);
+	free(se.bound);
 	free(shrunk_id);
 	rg_intmap_release(&se.seen);
 	xctx_release(&c);

@@ -8,6 +8,7 @@
 
 #include "decide_explore.h"
 #include "run.h"
+#include "strategy.h"
 
 /* What made a schedule fail (none: it met the expectation). */
 enum explore_fail {
@@ -154,7 +155,7 @@ typedef struct explore_opts {
 	size_t nat;
 	bool sync;
 	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
-	enum explore_kind strategy;
+	const explore_strategy *strategy; /* --strategy: its row (strategy.h) */
 	int depth, bound;
 	enum explore_bound_kind bound_kind; /* dfs: what bound counts (delays by default) */
 	bool bound_set;        /* --delays or --preemptions given */

@@ -13,6 +13,7 @@
 #include "explore.h"
 #include "intmap.h"
 #include "session.h"
+#include "strategy.h"
 
 /* The state of one explore command. */
 struct xctx {
@@ -40,9 +41,10 @@ struct search {
 	long tried;
 	rg_intmap seen;        /* interleaving hashes */
 	size_t distinct;
-	bool exhausted;        /* dfs: every schedule within the bound was run */
-	long learning;         /* dfs: runs only to learn the tree (other shards', earlier passes') */
-	long diverged;         /* dfs runs that did not replay their prefix */
+	bool exhausted;        /* the strategy had no schedule left (dfs: within its bound) */
+	long learning;         /* runs not owned, only to learn (dfs: other shards', earlier passes') */
+	long diverged;         /* runs that did not go where the strategy sent them */
+	char *bound;           /* the strategy's bound, as "with at most 3 delays" (tally) */
 	long timeouts;         /* schedules counted in tried that ended by --timeout */
 	/* for --report: the failure as found, shrunk and replayed */
 	size_t found_preempt, found_steps, shrink_runs, ndevs;

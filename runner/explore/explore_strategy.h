@@ -1,41 +1,26 @@
 /*
- * explore_strategy: who runs next, for `racegate explore`.  Pure logic:
- * no ptrace, no session; tests/check_explore.c drives it with a synthetic
- * program model.
+ * explore_strategy: what every strategy of `racegate explore` shares
+ * (strategy.h is the table of them).  Pure logic: no ptrace, no session;
+ * tests/check_explore.c drives it with a synthetic program model.
  *
  * Threads are named by their logical id: 0 for the first thread the run
  * saw, then 1, 2, ... in creation order (which is the same in every run
  * that made the same choices, since one thread runs at a time).  At each
  * scheduling point the explorer hands over the runnable threads
  * (ascending) and the thread that ran up to the point (cur, -1 for none);
- * the schedule answers with one of them.  Choosing another thread while
- * cur could go on is a *preemption*.
+ * the schedule answers with one of them, through its strategy's choose.
+ * Choosing another thread while cur could go on is a *preemption*.
  *
  * The *default* choice is cur when it is runnable, else the lowest
  * runnable thread: no preemption.  Every schedule, whatever chose it, is
  * thus also described by its *deviations*: the steps where the choice was
  * not the default, and whom it chose.  A deviation list replays the
- * schedule (EXPLORE_FORCED), and the shrinker (explore_shrink) works on
+ * schedule (strategy_forced), and the shrinker (explore_shrink) works on
  * it: fewer deviations, fewer preemptions and fewer points.
  *
- * Strategies:
- *   random   uniform among the runnable threads
- *   pct      Burckhardt et al., "A randomized scheduler with probabilistic
- *            guarantees of finding bugs" (ASPLOS 2010): random distinct
- *            priorities, depth - 1 change points uniform over the first
- *            est_steps steps, where the running thread drops below every
- *            initial priority; the highest-priority runnable thread runs
- *   dfs      depth-first over the choice tree, with at most `bound`
- *            delays per schedule (delay bounding, Emmi, Qadeer and
- *            Rakamaric, POPL 2011) or at most `bound` preemptions
- *            (preemption bounding, Musuvathi and Qadeer, PLDI 2007; Deja
- *            Fu); stateless: the explored prefix is kept here and every
- *            schedule is replayed from the start
- *   forced   the default, except at the listed deviations
- *
- * Random and PCT schedules are independent: schedule INDEX of seed SEED
- * draws from a generator seeded by both, so any schedule can be run alone
- * (--replay, --shard).  DFS schedules follow from the ones before.
+ * Here: the schedule and the decisions it records, deviations and their
+ * dev: ids, the shrinker, the generator seeded strategies draw from, and
+ * the hash of an interleaving.
  */
 #ifndef RACEGATE_EXPLORE_STRATEGY_H
 #define RACEGATE_EXPLORE_STRATEGY_H
@@ -44,14 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "intmap.h"
 #include "msg.h"
 
-enum explore_kind {
-	EXPLORE_RANDOM,
-	EXPLORE_PCT,
-	EXPLORE_DFS,
-	EXPLORE_FORCED,
-};
+struct explore_strategy;
 
 /*
  * One decision of a schedule that was not the default choice, keyed by
@@ -74,57 +55,50 @@ typedef struct explore_decision {
 	size_t n;
 	int chosen;
 	bool preempt;          /* chosen != cur while cur was runnable */
+	long laps;             /* cur's laps at its point (explore_at) */
 } explore_decision;
 
+/* Where a decision is made: what a strategy's choose is told. */
+typedef struct explore_at {
+	int cur;               /* the thread that ran up to the decision, or -1 */
+	long gate;             /* the point cur stands at, or -1 (gone, blocked, none) */
+	long hit;              /* cur's arrival there; with gate -1: the decision number */
+	/*
+	 * How many times before cur has stood at this point since it last
+	 * got to run after another thread: 0 at its first arrival in that
+	 * stretch, 1 once it has gone round a loop alone, and so on.  A
+	 * thread that spins -- waits for another thread by re-reading a
+	 * flag, calling sched_yield or pause, at the same point -- goes
+	 * round for ever while nobody else runs: a strategy that sees laps
+	 * grow can let the thread it waits for run (pct-fair); a loop that
+	 * works goes round too, for as long as it has work.
+	 */
+	long laps;
+} explore_at;
+
 /*
- * What a dfs bound counts.  A preemption: choosing another thread while cur
- * could go on; a choice after cur blocked or exited is free.  A delay: the
- * runnable threads, taken in ascending order going round from the default
- * choice, skipped to reach the one chosen; every choice but the default
- * costs, and a thread further round costs more.  K delays give at most
- * about D^K / K! schedules over D decisions, whatever the number of
- * threads; K preemptions give about (D (T - 1))^K / K! over T threads,
- * times every order of the threads at each free choice.
+ * One schedule: its strategy answers explore_choose, and the schedule
+ * records what was chosen.  own is the strategy's, for this schedule
+ * (its generator, its priorities, its prefix, its deviations).
  */
-enum explore_bound_kind {
-	EXPLORE_DELAYS,
-	EXPLORE_PREEMPTIONS,
-};
-
-/* What choosing `chosen` among runnable (ascending) costs against the bound. */
-unsigned explore_choice_cost(enum explore_bound_kind kind, int cur, const int *runnable,
-			     size_t n, int chosen);
-
-/* How schedules are chosen: what an id says. */
-typedef struct explore_cfg {
-	enum explore_kind kind;
-	uint64_t seed;
-	int depth;             /* pct: d >= 1 */
-	long est_steps;        /* pct: k, the steps change points are drawn from */
-	int bound;             /* dfs: preemptions per schedule */
-} explore_cfg;
-
-/* One schedule: answers explore_choose and records what it chose. */
 typedef struct explore_sched {
-	explore_cfg cfg;
-	uint64_t rng;
-	long *change;          /* pct: the depth - 1 change points (step numbers) */
-	uint64_t *prio;        /* pct: per logical id, 0 = not seen yet */
-	size_t nprio;
-	int *prefix;           /* dfs: exact choices of the first nprefix steps */
-	size_t nprefix;
-	explore_dev *devs;     /* forced */
-	size_t ndevs;
+	const struct explore_strategy *strategy; /* NULL: a record of decisions only */
+	void *own;
 	explore_decision *steps; /* what was decided, in order */
 	size_t nsteps, capsteps;
 	size_t npreempt;
+	/* laps: the decision (from 1) that began the running thread's stretch,
+	 * and per point its arrivals (stretch << 24 | count, older stretches'
+	 * counting as none) */
+	size_t stretch;
+	rg_intmap arrivals;
 } explore_sched;
 
-/* Schedule index of cfg (random, pct); for dfs and forced use the setters. */
-void explore_sched_init(explore_sched *s, const explore_cfg *cfg, uint64_t index);
-/* A forced schedule: the default, but devs (copied). */
-void explore_sched_init_forced(explore_sched *s, const explore_dev *devs, size_t n);
+/* s, empty, a schedule of strategy with its own state own (taken). */
+void explore_sched_start(explore_sched *s, const struct explore_strategy *strategy, void *own);
 void explore_sched_release(explore_sched *s);
+/* A forced schedule: the default, but devs (copied; strategy_forced.c). */
+void explore_sched_init_forced(explore_sched *s, const explore_dev *devs, size_t n);
 
 /*
  * The next thread to run among runnable (n >= 1, ascending logical ids);
@@ -134,61 +108,29 @@ void explore_sched_release(explore_sched *s);
 int explore_choose(explore_sched *s, int cur, long gate, long hit,
 		   const int *runnable, size_t n);
 
+/* The default choice: cur when it is among runnable, else the lowest. */
+int explore_default_choice(int cur, const int *runnable, size_t n);
+/* Is x among v? */
+bool explore_has(const int *v, size_t n, int x);
+
+/* s's id (malloc'd): its strategy's, or the dev: id of its deviations. */
+char *explore_sched_id(const explore_sched *s);
+
 /* The steps of s where the choice was not the default (malloc'd). */
 size_t explore_deviations(const explore_sched *s, explore_dev **out);
 
 /*
- * Depth-first search with a delay or preemption bound.  explore_dfs_next fills a
- * schedule for the next unexplored prefix; after that schedule ran,
- * explore_dfs_feed merges what it decided into the tree.  next returns
- * false once every schedule within the bound has been run.
+ * dev: ids: "dev:" followed by deviations CUR.POINT.HIT.THREAD separated
+ * by commas (possibly none; CUR and POINT are "x" for none) name a forced
+ * schedule, which is how dfs schedules and shrunk ones are named.
+ * explore_devs_parse reads what follows "dev:" (malloc'd list); -1 with a
+ * message naming id when it is not that.
  */
-typedef struct explore_dfs explore_dfs;
-explore_dfs *explore_dfs_new(int bound, enum explore_bound_kind kind);
-void explore_dfs_free(explore_dfs *d);
-bool explore_dfs_next(explore_dfs *d, explore_sched *s);
-void explore_dfs_feed(explore_dfs *d, const explore_sched *s);
-/*
- * Runs that did not go down the tree along their prefix (a program that
- * decides differently from run to run): each left the tree as it was, and
- * the schedules below its choice unsearched.
- */
-long explore_dfs_diverged(const explore_dfs *d);
-/*
- * quiet[g]: a thread standing at point g touches nothing another thread
- * sees before its next point (a line whose first instruction works on its
- * own stack or registers), so that deviating there is tried after
- * deviating elsewhere, among schedules that spend as much of the bound.
- * Before the first explore_dfs_next.
- */
-void explore_dfs_set_quiet(explore_dfs *d, const bool *quiet, size_t n);
-/*
- * --shard I/N of a depth-first search, set before the first next: the
- * tree is cut into subtrees at its first branching levels, numbered in
- * DFS order, and shard I takes those numbered I mod N, so the N shards
- * together run every schedule of the unsharded search, each once (for a
- * program that replays its prefixes).  To learn where the tree branches a
- * shard sometimes runs one schedule of a subtree it does not own:
- * explore_dfs_owned is false for it, and the caller runs and feeds it but
- * neither counts nor judges it.
- */
-void explore_dfs_set_shard(explore_dfs *d, unsigned i, unsigned n);
-bool explore_dfs_owned(const explore_dfs *d);
-
-/*
- * Schedule ids.  "random:SEED:INDEX", "pct:DEPTH:STEPS:SEED:INDEX" name a
- * schedule of a seeded strategy; "dev:" followed by deviations
- * CUR.POINT.HIT.THREAD separated by commas (possibly none; CUR and POINT
- * are "x" for none) names a forced schedule, which is how dfs schedules
- * and shrunk ones are named.
- */
-char *explore_id_seeded(const explore_cfg *cfg, uint64_t index);
 char *explore_id_forced(const explore_dev *devs, size_t n);
-/*
- * Parses id into a schedule ready to run; -1 with a message in err when it
- * is not an id.
- */
-int explore_id_parse(const char *id, explore_sched *s, rg_err *err);
+int explore_devs_parse(const char *p, const char *id, explore_dev **devs, size_t *n,
+		       rg_err *err);
+/* An unsigned decimal number at *p, up to max, into *out; advances *p. */
+bool explore_take_num(const char **p, uint64_t max, uint64_t *out);
 
 /*
  * Delta debugging over a deviation list (Zeller's ddmin on complements:
@@ -204,6 +146,16 @@ size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, voi
 
 /* --shard I/N: the k-th schedule index shard i of n runs (i + k * n). */
 uint64_t explore_shard_index(uint64_t i, uint64_t n, uint64_t k);
+
+/*
+ * The generator seeded strategies draw from (splitmix64): schedule index
+ * of seed gets a stream of its own, whatever ran before, so any schedule
+ * can be run alone (--replay, --shard).
+ */
+uint64_t explore_rng_stream(uint64_t seed, uint64_t index);
+uint64_t explore_rng_next(uint64_t *state);
+/* Uniform in [0, n), n >= 1. */
+uint64_t explore_rng_below(uint64_t *state, uint64_t n);
 
 /* 64-bit FNV-1a, for the hash of an interleaving. */
 uint64_t explore_hash(uint64_t h, uint64_t v);

@@ -15,16 +15,10 @@
 
 /* ---- the summary and the report ---- */
 
-static const char *strategy_name(enum explore_kind k)
+/* What the summary and the report call the search: its strategy, or a replay. */
+static const char *strategy_name(const struct xctx *c)
 {
-	return k == EXPLORE_PCT ? "pct" : k == EXPLORE_DFS ? "dfs" :
-	       k == EXPLORE_FORCED ? "replay" : "random";
-}
-
-/* What a dfs bound counts, singular. */
-static const char *bound_word(const explore_opts *o)
-{
-	return o->bound_kind == EXPLORE_PREEMPTIONS ? "preemption" : "delay";
+	return c->o->replay ? "replay" : c->o->strategy->name;
 }
 
 static void say_failure(const explore_run *r)
@@ -177,7 +171,7 @@ int explore_write_report(const struct xctx *c, const struct search *se,
 		      "\"seed\": %" PRIu64 ", \"schedules\": %ld, \"distinct\": %zu, "
 		      "\"timeouts\": %ld, \"elapsed_ms\": %.3f, \"exhausted\": %s, "
 		      "\"interrupted\": ",
-		      c->o->replay ? "replay" : strategy_name(c->o->strategy), c->o->seed,
+		      strategy_name(c), c->o->seed,
 		      se->tried, se->distinct, se->timeouts, explore_elapsed_ms(c),
 		      se->exhausted ? "true" : "false");
 	json_str(&b, interrupted_by());
@@ -214,8 +208,8 @@ static void headline(const struct xctx *c, const struct search *se)
 	       "%zu scheduling point%s, %s", se->tried, se->tried == 1 ? "" : "s",
 	       se->distinct, se->distinct == 1 ? "" : "s", explore_elapsed_ms(c) / 1e3,
 	       c->npoints, c->npoints == 1 ? "" : "s",
-	       c->o->replay ? "replay" : strategy_name(c->o->strategy));
-	if (!c->o->replay && c->o->strategy != EXPLORE_DFS)
+	       strategy_name(c));
+	if (!c->o->replay && c->o->strategy->seeded)
 		printf(", seed %" PRIu64, c->o->seed);
 	if (c->o->shard_n > 1 && !c->o->replay)
 		printf(", shard %ld/%ld", c->o->shard_i, c->o->shard_n);
@@ -256,24 +250,20 @@ void explore_summary(const struct xctx *c, const struct search *se)
 	say_timeouts(c, se);
 	if (se->failed || interrupted_by() || all_timed_out)
 		;      /* nothing was searched to its end */
-	else if (se->exhausted && c->o->shard_n > 1)
-		printf("  every schedule of shard %ld/%ld with at most %d %s%s "
+	else if (se->exhausted && se->bound && c->o->shard_n > 1)
+		printf("  every schedule of shard %ld/%ld %s "
 		       "was run (and %ld of other shards, to find where the tree "
-		       "branches)\n", c->o->shard_i, c->o->shard_n, c->o->bound,
-		       bound_word(c->o), c->o->bound == 1 ? "" : "s", se->learning);
-	else if (se->exhausted)
-		printf("  every schedule with at most %d %s%s was run\n",
-		       c->o->bound, bound_word(c->o), c->o->bound == 1 ? "" : "s");
+		       "branches)\n", c->o->shard_i, c->o->shard_n, se->bound, se->learning);
+	else if (se->exhausted && se->bound)
+		printf("  every schedule %s was run\n", se->bound);
 	else if (!c->o->replay && se->tried > 1 && se->distinct == 1)
 		/* many schedules, one order: the points gave no choice */
 		printf("  every schedule ran the same interleaving: no point offered a "
 		       "choice of thread%s\n", c->o->nat ? "; add points with --at" :
 		       "; name the code to search with --at FILE");
-	if (c->o->strategy == EXPLORE_DFS && !c->o->replay && !se->failed && !se->exhausted &&
-	    !interrupted_by())
-		printf("  the search stopped before every schedule with at most %d %s%s "
-		       "had run (--schedules %ld%s)\n", c->o->bound, bound_word(c->o),
-		       c->o->bound == 1 ? "" : "s", c->o->schedules,
+	if (se->bound && !c->o->replay && !se->failed && !se->exhausted && !interrupted_by())
+		printf("  the search stopped before every schedule %s "
+		       "had run (--schedules %ld%s)\n", se->bound, c->o->schedules,
 		       c->o->time_ms ? ", or --time" : "");
 	if (se->diverged)
 		printf("  %ld run%s did not go the way %s given: the program decides "
@@ -281,7 +271,7 @@ void explore_summary(const struct xctx *c, const struct search *se)
 		       "searched\n", se->diverged, se->diverged == 1 ? "" : "s",
 		       se->diverged == 1 ? "it was" : "they were",
 		       se->diverged == 1 ? "that choice were" : "those choices were");
-	/* past what dfs keeps of its earlier passes (explore_strategy.c) */
+	/* past what dfs keeps of its earlier passes (strategy_dfs.c) */
 	if (se->learning && c->o->shard_n <= 1)
 		printf("  (and %ld runs again of schedules of earlier passes, to find "
 		       "where the tree branches)\n", se->learning);

@@ -9,7 +9,7 @@ set(cli_help_check "--source-dir DIR" "-v, --verbose" "-h, --help")
 set(cli_help_attach "--report FILE.json" "--for D" "--timeout D +the same as --for"
     "-h, --help")
 set(cli_help_lines "--vars" "--source-dir DIR" "-h, --help")
-set(cli_help_explore "--at LOC\\[,LOC...\\]" "--strategy random\\|pct\\|dfs"
+set(cli_help_explore "--at LOC\\[,LOC...\\]" "--strategy random\\|pct\\|pct-fair\\|dfs"
     "--delays K" "-j, --jobs J" "-o, --output FILE.yaml" "-h, --help")
 set(cli_lacks_run "!--strategy" "!--for ")
 set(cli_lacks_check "!--repeat" "!--quiet")

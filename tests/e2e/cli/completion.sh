@@ -53,8 +53,8 @@ lacks() {
 
 want "racegate ex" "explore"
 want "racegate explore --str" "--strategy"
-want "racegate explore --strategy ''" "dfs pct random"
-want "racegate explore --strategy = ''" "dfs pct random"
+want "racegate explore --strategy ''" "dfs pct pct-fair random"
+want "racegate explore --strategy = ''" "dfs pct pct-fair random"
 want "racegate run --on-deadlock r" "release"
 want "racegate run --color = a" "always auto"
 want "racegate run --expect-outcome REPRODUCED,PA" "REPRODUCED,PASSED"
