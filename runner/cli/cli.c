@@ -315,6 +315,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	}
 	if (c->verbose)
 		rg_set_verbose(1);
+	c->x.argv = argv + 1;  /* the bug report quotes it */
+	c->x.argc = argc - 1;
 	return check_args(c, cmd);
 }
 

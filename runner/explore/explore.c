@@ -54,6 +54,7 @@ void explore_run_release(explore_run *r)
 	free(r->steps);
 	free(r->wakes);
 	free(r->out);
+	free(r->err);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -465,6 +466,8 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	}
 	if (out->fail != XF_NONE && res.out.s)
 		out->out = xstrndup(res.out.s, res.out.len);
+	if (out->fail != XF_NONE && res.err.s)
+		out->err = xstrndup(res.err.s, res.err.len);
 	explore_decider_free(x);
 	session_free(s);
 	run_result_release(&res);

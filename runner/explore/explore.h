@@ -40,6 +40,7 @@ typedef struct explore_run {
 	size_t npreempt;
 	uint64_t hash;
 	char *out;             /* its stdout (NUL-terminated), or NULL */
+	char *err;             /* its stderr, when it failed, or NULL */
 	/* the last stretch's thread was left held at a point (a deadlock) */
 	bool end_held;
 	size_t end_gate;       /* end_held: that point, and its arrival there */
@@ -95,17 +96,39 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
  */
 size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level);
 
+/* A point of the plan as the bug report shows it. */
+typedef struct explore_point_src {
+	const char *file;      /* its source file's base name, or NULL (a library's) */
+	int line;              /* 0 when not known */
+	const char *function;  /* or NULL */
+	const char *text;      /* its source line, trimmed, or NULL (not readable) */
+} explore_point_src;
+
+/* What the bug report says besides the run. */
+typedef struct explore_md_in {
+	const char *yaml;      /* the gates file written, or NULL */
+	const char *yaml_path; /* where */
+	const char *found_by;  /* the explore command as the user typed it */
+	const char *replay;    /* the command that replays the schedule */
+	const char *no_file;   /* why no file was written, or NULL */
+	const char *no_file_try; /* and what to try, or NULL */
+	const explore_point_src *src; /* per point, or NULL */
+} explore_md_in;
+
+/* The bug report shows at most this many lines of the program's stderr, its last. */
+#define EXPLORE_MD_ERR_LINES 20
+
 /*
- * A Markdown bug report (malloc'd) of the run in: the command line that
- * found it, the gates file (yaml, written at yaml_path; both NULL when
- * none was written), or why none was written and what to try (no_file,
- * no_file_try; NULL when none was asked for or nothing to try), and the
- * interleaving as a Mermaid sequence diagram: one note per stretch a
- * thread ran, one arrow per switch.
+ * A Markdown bug report (malloc'd) of the run in: the command that found
+ * it, where it failed (the thread that ran last and its point, or each
+ * thread's last point when none could go on: file:line, function, the
+ * source line), the program's stderr (its last EXPLORE_MD_ERR_LINES
+ * lines), the replay command, the gates file or why none was written and
+ * what to try, and the interleaving as a Mermaid sequence diagram: one
+ * note per stretch a thread ran (its steps, the lines they span, the
+ * source line it stopped at), one arrow per switch.
  */
-char *explore_write_markdown(const explore_write_in *in, const char *yaml,
-			     const char *yaml_path, const char *cmdline,
-			     const char *no_file, const char *no_file_try);
+char *explore_write_markdown(const explore_write_in *in, const explore_md_in *md);
 
 /* The phases of explore's progress line on a terminal. */
 enum explore_phase { XP_SEARCH, XP_SHRINK, XP_VERIFY };
@@ -178,6 +201,10 @@ typedef struct explore_opts {
 	bool quiet, verbose;
 	const char *source_dir;
 	char **command;        /* the program and its arguments */
+	/* the command line as typed, from the command's name on (the bug
+	 * report quotes it); NULL: not known */
+	char *const *argv;
+	int argc;
 } explore_opts;
 
 /* o with explore's defaults: what each option is when not given. */

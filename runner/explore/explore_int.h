@@ -91,6 +91,8 @@ void explore_progress_clear(struct xctx *c);
 
 /* The command that replays schedule id, malloc'd (with the stdin it needs). */
 char *explore_replay_cmdline(const struct xctx *c, const char *id);
+/* The explore command as the user typed it (each word quoted as it needs), or NULL. */
+char *explore_typed_cmdline(const struct xctx *c);
 /* The summary of the search (or the replay), interrupted or not. */
 void explore_summary(const struct xctx *c, const struct search *se);
 /* --report FILE.json; 0, or -1 said. */

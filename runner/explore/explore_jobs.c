@@ -79,6 +79,7 @@ static void encode(rg_buf *b, int rc, const explore_run *r, const explore_dev *d
 		put_str(b, r->threads[i].runs);
 	}
 	put_str(b, r->out);
+	put_str(b, r->err);
 	put(b, &ndevs, sizeof(ndevs));
 	put(b, devs, ndevs * sizeof(*devs));
 }
@@ -144,7 +145,7 @@ static int decode(const rg_buf *b, int *rc, explore_run *r, explore_dev **devs,
 			     get_str(&d, &r->threads[i].start) &&
 			     get_str(&d, &r->threads[i].runs);
 	}
-	ok = ok && get_str(&d, &r->out) && get(&d, ndevs, sizeof(*ndevs)) &&
+	ok = ok && get_str(&d, &r->out) && get_str(&d, &r->err) && get(&d, ndevs, sizeof(*ndevs)) &&
 	     *ndevs <= (size_t)(d.end - d.p) / sizeof(**devs);
 	if (ok && *ndevs) {
 		*devs = xcalloc(*ndevs, sizeof(**devs));

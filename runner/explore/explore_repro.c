@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -450,6 +451,102 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 	return r;
 }
 
+/* The longest source line the report quotes; a longer one is cut, with "...". */
+#define SRC_TEXT_MAX 80
+
+/* The source files read for the report, each once: their lines. */
+struct src_file {
+	char *path;
+	char **lines;          /* NULL: not readable */
+	size_t nlines;
+};
+
+static struct src_file *src_read(struct src_file **v, size_t *n, const char *path)
+{
+	struct src_file *f;
+	FILE *fp;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].path, path))
+			return &(*v)[i];
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	f = &(*v)[(*n)++];
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup(path);
+	fp = fopen(path, "r");
+	if (!fp)
+		return f;
+	while ((len = getline(&line, &cap, fp)) >= 0) {
+		char *s = line, *e = line + len;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		/* runs of blanks as one: a line, not its layout */
+		for (char *q = s, *w = s; q <= e; q++) {
+			if (q == e) {
+				e = w;
+				break;
+			}
+			if ((*q == ' ' || *q == '\t') && w > s && w[-1] == ' ')
+				continue;
+			*w++ = *q == '\t' ? ' ' : *q;
+		}
+		f->lines = xrealloc(f->lines, (f->nlines + 1) * sizeof(*f->lines));
+		f->lines[f->nlines++] = e - s > SRC_TEXT_MAX ?
+			xasprintf("%.*s...", SRC_TEXT_MAX - 3, s) : xstrndup(s, (size_t)(e - s));
+	}
+	free(line);
+	fclose(fp);
+	return f;
+}
+
+static const char *base_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * Per point: its file, line, function and source line, from the
+ * executable's debug information (a library's point has none); the files
+ * read go into *files, which the caller frees.
+ */
+static explore_point_src *point_srcs(const struct xctx *c, struct src_file **files,
+				     size_t *nfiles)
+{
+	explore_point_src *src = xcalloc(c->npoints ? c->npoints : 1, sizeof(*src));
+
+	for (size_t b = 0; b < c->p.nbps; b++) {
+		const plan_bp *bp = &c->p.bps[b];
+		dwarfx_loc loc;
+
+		if (dwarfx_symbolize(c->p.dx, bp->site.link_addr, &loc) < 0 || !loc.file ||
+		    !loc.line)
+			continue;
+		for (size_t k = 0; k < bp->ngates; k++) {
+			explore_point_src *p;
+			struct src_file *f;
+
+			if (bp->gates[k] >= c->npoints)
+				continue;
+			p = &src[bp->gates[k]];
+			p->file = base_of(loc.file);
+			p->line = loc.line;
+			p->function = bp->function;
+			f = src_read(files, nfiles, loc.file);
+			if (loc.line <= (int)f->nlines && *f->lines[loc.line - 1])
+				p->text = f->lines[loc.line - 1];
+		}
+	}
+	return src;
+}
+
 int explore_markdown_file(struct xctx *c, const struct search *se, const char *id,
 			  const char *yaml)
 {
@@ -457,16 +554,29 @@ int explore_markdown_file(struct xctx *c, const struct search *se, const char *i
 	explore_write_in in = { &se->fail_run, (const char *const *)c->at,
 				c->o->command, id, NULL, NULL, NULL, 0, 0, NULL,
 				!yaml || !strstr(yaml, "{runs: ") };
+	struct src_file *files = NULL;
+	size_t nfiles = 0;
 	char *cmd = explore_replay_cmdline(c, id);
-	char *md = explore_write_markdown(&in, yaml, c->o->out, cmd, se->no_file,
-					  se->no_file_try);
-	int r = explore_save(c->o->markdown, md);
+	char *typed = explore_typed_cmdline(c);
+	explore_md_in md = { yaml, c->o->out, typed, cmd, se->no_file, se->no_file_try,
+			     point_srcs(c, &files, &nfiles) };
+	char *text = explore_write_markdown(&in, &md);
+	int r = explore_save(c->o->markdown, text);
 
 	if (!r)
 		printf("  wrote %s: the bug report, with the interleaving as a diagram\n",
 		       c->o->markdown);
-	free(md);
+	free(text);
 	free(cmd);
+	free(typed);
+	free((void *)md.src);
+	for (size_t i = 0; i < nfiles; i++) {
+		for (size_t j = 0; j < files[i].nlines; j++)
+			free(files[i].lines[j]);
+		free(files[i].lines);
+		free(files[i].path);
+	}
+	free(files);
 	return r;
 }
 

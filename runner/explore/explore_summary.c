@@ -353,3 +353,14 @@ char *explore_replay_cmdline(const struct xctx *c, const char *id)
 	return rg_buf_detach(&b);
 }
 
+char *explore_typed_cmdline(const struct xctx *c)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	if (!c->o->argv)
+		return NULL;
+	rg_buf_puts(&b, "racegate");
+	for (int i = 0; i < c->o->argc; i++)
+		put_shell_word(&b, c->o->argv[i], false);
+	return rg_buf_detach(&b);
+}

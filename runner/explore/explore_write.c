@@ -758,17 +758,141 @@ out:
 
 /* ---- the Markdown bug report ---- */
 
-/* A stretch: decisions [first, end) of one thread. */
+/* Text in a Mermaid note or message: what would end or break it as entities. */
+static void put_mermaid_text(rg_buf *b, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case ';': rg_buf_puts(b, "#59;"); break;
+		case '#': rg_buf_puts(b, "#35;"); break;
+		case '<': rg_buf_puts(b, "#60;"); break;
+		case '>': rg_buf_puts(b, "#62;"); break;
+		case '\n': case '\r': rg_buf_puts(b, " "); break;
+		default: rg_buf_add(b, s, 1);
+		}
+}
+
+/* "sbuf.c:20 in sbuf_append: `text`" for point g (its at: text without a line). */
+static void put_point(rg_buf *b, const explore_write_in *in, const explore_md_in *md,
+		      size_t g, bool mermaid)
+{
+	const explore_point_src *p = md->src ? &md->src[g] : NULL;
+
+	if (mermaid)
+		put_mermaid_text(b, in->at[g]);
+	else
+		rg_buf_printf(b, "`%s`", in->at[g]);
+	if (p && p->function && mermaid) {
+		rg_buf_puts(b, " in ");
+		put_mermaid_text(b, p->function);
+	} else if (p && p->function) {
+		rg_buf_printf(b, " in `%s`", p->function);
+	}
+	if (p && p->text) {
+		rg_buf_puts(b, ": ");
+		if (mermaid)
+			put_mermaid_text(b, p->text);
+		else
+			rg_buf_printf(b, "`%s`", p->text);
+	}
+}
+
+/* " sbuf.c:20-31" (or "sbuf.c:20") for the lines of steps [first, end) in file f. */
+static void put_file_lines(rg_buf *b, const explore_run *r, const explore_md_in *md,
+			   size_t first, size_t end, const char *f)
+{
+	int lo = 0, hi = 0;
+
+	for (size_t i = first; i < end; i++) {
+		const explore_point_src *p = &md->src[r->steps[i].gate];
+
+		if (!p->file || !p->line || strcmp(p->file, f))
+			continue;
+		if (!lo || p->line < lo)
+			lo = p->line;
+		if (p->line > hi)
+			hi = p->line;
+	}
+	put_mermaid_text(b, f);
+	if (lo == hi)
+		rg_buf_printf(b, ":%d", lo);
+	else
+		rg_buf_printf(b, ":%d-%d", lo, hi);
+}
+
+/* The last of thread t's steps in [first, end) whose point has a source line, or -1. */
+static long last_with_line(const explore_run *r, const explore_md_in *md, size_t first,
+			   size_t end, int t)
+{
+	for (size_t i = end; md->src && i-- > first;)
+		if (r->steps[i].thread == t && md->src[r->steps[i].gate].file &&
+		    md->src[r->steps[i].gate].line)
+			return (long)i;
+	return -1;
+}
+
+/* Point of step k, and when that is a library's, the source line before it. */
+static void put_step(rg_buf *b, const explore_write_in *in, const explore_md_in *md,
+		     size_t first, size_t k, bool mermaid)
+{
+	const explore_run *r = in->r;
+	long l = last_with_line(r, md, first, k + 1, r->steps[k].thread);
+
+	if (l >= 0 && (size_t)l != k) {
+		put_point(b, in, md, r->steps[l].gate, mermaid);
+		rg_buf_puts(b, mermaid ? ", then " : ", then at ");
+	}
+	put_point(b, in, md, r->steps[k].gate, mermaid);
+}
+
+/*
+ * A stretch: decisions [first, end) of one thread, collapsed into one
+ * note: how many steps, the lines they span per file (three files at
+ * most), how many were elsewhere (a library's calls), then the point it
+ * stopped at with its source line.
+ */
 static void put_stretch(rg_buf *b, const explore_run *r, const explore_write_in *in,
-			char **alias, size_t first, size_t end)
+			const explore_md_in *md, char **alias, size_t first, size_t end)
 {
 	const explore_step *s = &r->steps[first];
+	const char *files[3];
+	size_t nfiles = 0, other = 0, more = 0;
 
-	if (end - first == 1)
-		rg_buf_printf(b, "    Note over %s: %s\n", alias[s->thread], in->at[s->gate]);
-	else
-		rg_buf_printf(b, "    Note over %s: %s ... %s (%zu points)\n", alias[s->thread],
-			      in->at[s->gate], in->at[r->steps[end - 1].gate], end - first);
+	rg_buf_printf(b, "    Note over %s: ", alias[s->thread]);
+	if (end - first == 1 || !md->src) {
+		if (end - first > 1)
+			rg_buf_printf(b, "%zu steps, ", end - first);
+		put_point(b, in, md, r->steps[end - 1].gate, true);
+		rg_buf_puts(b, "\n");
+		return;
+	}
+	for (size_t i = first; i < end; i++) {
+		const explore_point_src *p = &md->src[r->steps[i].gate];
+		size_t k;
+
+		if (!p->file || !p->line) {
+			other++;
+			continue;
+		}
+		for (k = 0; k < nfiles && strcmp(files[k], p->file); k++)
+			;
+		if (k == nfiles && nfiles < 3)
+			files[nfiles++] = p->file;
+		else if (k == nfiles)
+			more++;
+	}
+	rg_buf_printf(b, "%zu steps", end - first);
+	for (size_t k = 0; k < nfiles; k++) {
+		rg_buf_puts(b, k ? ", " : ", ");
+		put_file_lines(b, r, md, first, end, files[k]);
+	}
+	if (more)
+		rg_buf_printf(b, ", %zu in other files", more);
+	if (other)
+		rg_buf_printf(b, "%s%zu at library calls", nfiles ? ", " : ", ", other);
+	rg_buf_puts(b, "<br/>last ");
+	put_step(b, in, md, first, end - 1, true);
+	rg_buf_puts(b, "\n");
 }
 
 /* How the stretch before decision k ended, as the arrow's label. */
@@ -780,8 +904,8 @@ static void put_switch(rg_buf *b, const explore_run *r, const explore_write_in *
 	rg_buf_printf(b, "    %s->>%s: ", alias[s->prev], alias[s->thread]);
 	switch (s->prev_stop) {
 	case XS_ARRIVED:
-		rg_buf_printf(b, "%s at %s", s->preempt ? "preempted" : "cannot go on",
-			      in->at[s->prev_gate]);
+		rg_buf_printf(b, "%s at ", s->preempt ? "preempted" : "cannot go on");
+		put_mermaid_text(b, in->at[s->prev_gate]);
 		break;
 	case XS_EXITED:
 		rg_buf_puts(b, "exited");
@@ -792,9 +916,106 @@ static void put_switch(rg_buf *b, const explore_run *r, const explore_write_in *
 	rg_buf_puts(b, "\n");
 }
 
-char *explore_write_markdown(const explore_write_in *in, const char *yaml,
-			     const char *yaml_path, const char *cmdline,
-			     const char *no_file, const char *no_file_try)
+/* The last step of thread t in r, or -1 when it took none. */
+static long last_step_of(const explore_run *r, size_t t)
+{
+	for (size_t i = r->nsteps; i-- > 0;)
+		if ((size_t)r->steps[i].thread == t)
+			return (long)i;
+	return -1;
+}
+
+/* Which thread failed and where: the one that ran last, or every thread when none could go on. */
+static void put_where(rg_buf *b, const explore_write_in *in, const explore_md_in *md,
+		      char **alias)
+{
+	const explore_run *r = in->r;
+	size_t last = r->steps[r->nsteps - 1].thread;
+
+	rg_buf_puts(b, "## Where it failed\n\n");
+	if (r->fail == XF_DEADLOCK || r->fail == XF_TIMEOUT) {
+		rg_buf_printf(b, "%s; where each thread was last seen:\n\n",
+			      r->fail == XF_DEADLOCK ? "No thread could go on (it hung)" :
+			      "It ran until the timeout (it hung)");
+		for (size_t t = 0; t < r->nthreads; t++) {
+			long k = last_step_of(r, t);
+
+			if (k < 0)
+				continue;
+			rg_buf_printf(b, "- `%s`%s at ", alias[t], t == last ? " (ran last)" : "");
+			put_step(b, in, md, 0, (size_t)k, false);
+			/* where it stood when the others ran: the point it arrived at */
+			for (size_t i = (size_t)k + 1; i < r->nsteps; i++)
+				if (r->steps[i].prev == (int)t && r->steps[i].prev_stop == XS_ARRIVED &&
+				    r->steps[i].prev_gate != r->steps[k].gate)
+					rg_buf_printf(b, ", stopped at `%s`",
+						      in->at[r->steps[i].prev_gate]);
+			if (t == last && r->end_held && r->end_gate != r->steps[k].gate)
+				rg_buf_printf(b, ", stopped at `%s`", in->at[r->end_gate]);
+			rg_buf_puts(b, "\n");
+		}
+		rg_buf_puts(b, "\n");
+		return;
+	}
+	rg_buf_printf(b, "`%s` was running when the program ", alias[last]);
+	if (r->fail == XF_SIGNAL && spec_signal_name(r->signo))
+		rg_buf_printf(b, "was killed by %s", spec_signal_name(r->signo));
+	else if (r->fail == XF_EXIT)
+		rg_buf_printf(b, "exited with status %d", r->exit_code);
+	else
+		rg_buf_printf(b, "failed (%s)", explore_fail_name(r->fail));
+	rg_buf_puts(b, "; the last point it passed: ");
+	put_step(b, in, md, 0, r->nsteps - 1, false);
+	rg_buf_puts(b, "\n\n");
+}
+
+/* A fence for text: three backticks, or more than the longest run in it. */
+static size_t fence_len(const char *s)
+{
+	size_t best = 2, n = 0;
+
+	for (; *s; s++) {
+		n = *s == '`' ? n + 1 : 0;
+		if (n > best)
+			best = n;
+	}
+	return best + 1;
+}
+
+/* The program's stderr: its last EXPLORE_MD_ERR_LINES lines, said when cut. */
+static void put_stderr(rg_buf *b, const char *err)
+{
+	size_t n = 0, fl;
+	const char *from = err, *p;
+
+	rg_buf_puts(b, "## stderr\n\n");
+	if (!err || !*err) {
+		rg_buf_puts(b, "The program wrote nothing on stderr.\n\n");
+		return;
+	}
+	for (p = err; *p; p++)
+		if (*p == '\n' && p[1])
+			n++;
+	n++;               /* lines, the last with or without its newline */
+	if (n > EXPLORE_MD_ERR_LINES) {
+		size_t skip = n - EXPLORE_MD_ERR_LINES;
+
+		for (p = err; skip; p++)
+			if (*p == '\n')
+				skip--;
+		from = p;
+		rg_buf_printf(b, "Its last %d lines of %zu:\n\n", EXPLORE_MD_ERR_LINES, n);
+	}
+	fl = fence_len(from);
+	for (size_t i = 0; i < fl; i++)
+		rg_buf_puts(b, "`");
+	rg_buf_printf(b, "\n%s%s", from, from[strlen(from) - 1] == '\n' ? "" : "\n");
+	for (size_t i = 0; i < fl; i++)
+		rg_buf_puts(b, "`");
+	rg_buf_puts(b, "\n\n");
+}
+
+char *explore_write_markdown(const explore_write_in *in, const explore_md_in *md)
 {
 	const explore_run *r = in->r;
 	rg_buf b = RG_BUF_INIT;
@@ -810,20 +1031,25 @@ char *explore_write_markdown(const explore_write_in *in, const char *yaml,
 		rg_buf_printf(&b, "killed by %s\n\n", spec_signal_name(r->signo));
 	else
 		rg_buf_printf(&b, "%s\n\n", explore_fail_name(r->fail));
-	rg_buf_printf(&b, "Found by `%s`.\n\nSchedule `%s`: %zu preemption%s, %zu "
-		      "decisions.\n\n", cmdline, in->id, r->npreempt,
-		      r->npreempt == 1 ? "" : "s", r->nsteps);
-	if (yaml) {
+	rg_buf_printf(&b, "Found by `%s`\n\nSchedule `%s`: %zu preemption%s, %zu "
+		      "decisions.\n\n", md->found_by ? md->found_by : md->replay, in->id,
+		      r->npreempt, r->npreempt == 1 ? "" : "s", r->nsteps);
+	if (r->nsteps)
+		put_where(&b, in, md, alias);
+	put_stderr(&b, r->err);
+	rg_buf_printf(&b, "## Replay\n\n`%s`\n\n", md->replay);
+	if (md->yaml) {
 		rg_buf_printf(&b, "## Reproduce\n\n`racegate run --repeat 100 %s`\n\n"
-			      "```yaml\n%s```\n\n", yaml_path, yaml);
-	} else if (no_file) {
+			      "```yaml\n%s```\n\n", md->yaml_path, md->yaml);
+	} else if (md->no_file) {
 		rg_buf_printf(&b, "## No gates file\n\nNo gates file was written: %s.\n\n",
-			      no_file);
-		if (no_file_try)
-			rg_buf_printf(&b, "To try: %s.\n\n", no_file_try);
+			      md->no_file);
+		if (md->no_file_try)
+			rg_buf_printf(&b, "To try: %s.\n\n", md->no_file_try);
 	}
 	rg_buf_puts(&b, "## The interleaving\n\nEach note is a stretch one thread "
-		    "ran while the others waited at their points; each arrow, a "
+		    "ran while the others waited at their points (its steps, the "
+		    "lines they span, the last one's source); each arrow, a "
 		    "switch.\n\n```mermaid\nsequenceDiagram\n");
 	for (i = 0; i < r->nthreads; i++)
 		rg_buf_printf(&b, "    participant %s\n", alias[i]);
@@ -832,7 +1058,7 @@ char *explore_write_markdown(const explore_write_in *in, const char *yaml,
 			;
 		if (i && r->steps[i].prev >= 0 && r->steps[i].prev != r->steps[i].thread)
 			put_switch(&b, r, in, alias, i);
-		put_stretch(&b, r, in, alias, i, k);
+		put_stretch(&b, r, in, md, alias, i, k);
 	}
 	rg_buf_puts(&b, "```\n");
 	for (i = 0; i < r->nthreads; i++)
