@@ -21,7 +21,9 @@ racegate under test, also first on PATH as `racegate`), `build/examples/`
 (a copy of the built examples) and `examples/` (a copy of their sources).
 Both sides are masked by normalise.sh (times, tids, addresses) and have
 runs of spaces squeezed to one (a masked column is as wide on both);
-everything else is compared as printed.  A mismatch prints a unified diff
+the fresh folder's own path, in what the commands print, is written
+`~/racegate` (the doc's stand-in for where racegate was cloned); everything
+else is compared as printed.  A mismatch prints a unified diff
 and exits 1.
 """
 import difflib
@@ -129,6 +131,7 @@ def main():
             name = f'{os.path.basename(doc)}:{line}'
             if kind == 'test':
                 got = run_session(body, os.path.join(root, where), env)
+                got = got.replace(root, '~/racegate')
             else:
                 got = '\n'.join(excerpt(body, os.path.join(root, where)))
             want = normalise('\n'.join(body) + '\n', here)
