@@ -111,6 +111,7 @@ def excerpt(body, path):
 def main():
     if len(sys.argv) != 5:
         sys.exit(__doc__)
+    sys.stdout.reconfigure(line_buffering=True)
     rg, built, src, doc = (os.path.abspath(a) for a in sys.argv[1:])
     here = os.path.dirname(os.path.abspath(__file__))
     marked = blocks(doc)
