@@ -13,6 +13,8 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	exit 77
 fi
 mkdir -p "$dir" || exit 2
+# tests that run at once share DIR: one installs, the others wait for it
+exec 9>"$dir/.lock" && flock 9 || exit 2
 if ! cmp -s "$here/package-lock.json" "$dir/package-lock.json" ||
    [ ! -d "$dir/node_modules/mermaid" ]; then
 	cp "$here/package.json" "$here/package-lock.json" "$dir/" || exit 2
@@ -26,4 +28,5 @@ if ! cmp -s "$here/package-lock.json" "$dir/package-lock.json" ||
 fi
 # node resolves `import 'mermaid'` from the script's folder
 cp "$here/mermaid_check.mjs" "$dir/" || exit 2
+exec 9>&-
 exec node "$dir/mermaid_check.mjs" "$@"
