@@ -7,33 +7,16 @@
  * --pct-steps, or the decisions of a first run in the default order.
  * Schedule INDEX of seed SEED is pct:DEPTH:STEPS:SEED:INDEX.
  */
-#include "strategy.h"
+#include "strategy_pct.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct pct_search {
-	uint64_t seed;
-	int depth;
-	long est_steps;        /* 0 until the first run said */
-	unsigned shard_i, shard_n;
-};
-
-struct pct_sched {
-	uint64_t seed, index;
-	int depth;
-	long est_steps;
-	uint64_t rng;
-	long *change;          /* the depth - 1 change points (step numbers) */
-	uint64_t *prio;        /* per logical id, 0 = not seen yet */
-	size_t nprio;
-};
-
 extern const explore_strategy strategy_pct;
 
-static void pct_sched(explore_sched *s, int depth, long est_steps, uint64_t seed,
-		      uint64_t index)
+struct pct_sched *pct_sched_new(explore_sched *s, const explore_strategy *row, int depth,
+				long est_steps, uint64_t seed, uint64_t index)
 {
 	struct pct_sched *p = xcalloc(1, sizeof(*p));
 
@@ -49,19 +32,26 @@ static void pct_sched(explore_sched *s, int depth, long est_steps, uint64_t seed
 		for (int i = 0; i < depth - 1; i++)
 			p->change[i] = (long)explore_rng_below(&p->rng, (uint64_t)k);
 	}
-	explore_sched_start(s, &strategy_pct, p);
+	explore_sched_start(s, row, p);
+	return p;
 }
 
-static void *pct_init(const strategy_cfg *cfg)
+struct pct_search *pct_search_new(const strategy_cfg *cfg, const explore_strategy *row)
 {
 	struct pct_search *x = xcalloc(1, sizeof(*x));
 
+	x->row = row;
 	x->seed = cfg->seed;
 	x->depth = cfg->depth;
 	x->est_steps = cfg->est_steps;
 	x->shard_i = cfg->shard_i;
 	x->shard_n = cfg->shard_n ? cfg->shard_n : 1;
 	return x;
+}
+
+static void *pct_init(const strategy_cfg *cfg)
+{
+	return pct_search_new(cfg, &strategy_pct);
 }
 
 /* without --pct-steps: the default order first, to count its decisions */
@@ -75,21 +65,26 @@ static bool pct_first(void *st, explore_sched *s)
 	return true;
 }
 
-static void pct_learn(void *st, const explore_sched *s)
+void pct_learn(void *st, const explore_sched *s)
 {
 	struct pct_search *x = st;
 
 	x->est_steps = s->nsteps ? (long)s->nsteps : 1;
-	rg_trace("pct: %zu decisions in the default schedule", s->nsteps);
+	rg_trace("%s: %zu decisions in the first schedule", x->row->name, s->nsteps);
 }
 
-static bool pct_next(void *st, uint64_t k, explore_sched *s)
+bool pct_next(void *st, uint64_t k, explore_sched *s)
 {
 	const struct pct_search *x = st;
 
-	pct_sched(s, x->depth, x->est_steps, x->seed,
-		  explore_shard_index(x->shard_i, x->shard_n, k));
+	pct_sched_new(s, x->row, x->depth, x->est_steps, x->seed,
+		      explore_shard_index(x->shard_i, x->shard_n, k));
 	return true;
+}
+
+bool pct_above(const struct pct_prio *a, const struct pct_prio *b)
+{
+	return a->prio > b->prio || (a->prio == b->prio && a->sub > b->sub);
 }
 
 /*
@@ -97,13 +92,11 @@ static bool pct_next(void *st, uint64_t k, explore_sched *s)
  * change point's (depth - 1 of them, priorities 1 .. depth - 1); at change
  * point i the thread that was running drops to depth - 1 - i.
  */
-static int pct_choose(explore_sched *s, const explore_at *at, const int *runnable,
-		      size_t n)
+void pct_draw(explore_sched *s, const explore_at *at, const int *runnable, size_t n)
 {
 	struct pct_sched *p = s->own;
 	const uint64_t base = (uint64_t)p->depth;
-	uint64_t best = 0;
-	int who = runnable[0], cur = at->cur;
+	int cur = at->cur;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -114,29 +107,46 @@ static int pct_choose(explore_sched *s, const explore_at *at, const int *runnabl
 			memset(p->prio + p->nprio, 0, (t + 1 - p->nprio) * sizeof(*p->prio));
 			p->nprio = t + 1;
 		}
-		if (!p->prio[t])
-			p->prio[t] = base + 1 + (explore_rng_next(&p->rng) >> 2);
+		if (!p->prio[t].prio)
+			p->prio[t].prio = base + 1 + (explore_rng_next(&p->rng) >> 2);
 	}
 	for (i = 0; p->change && i < (size_t)p->depth - 1; i++)
 		if (p->change[i] == (long)s->nsteps && cur >= 0 && (size_t)cur < p->nprio)
-			p->prio[cur] = base - 1 - i;
-	for (i = 0; i < n; i++)
-		if (p->prio[runnable[i]] > best) {
-			best = p->prio[runnable[i]];
+			p->prio[cur] = (struct pct_prio){ base - 1 - i, 0 };
+}
+
+int pct_best(const struct pct_sched *p, const int *runnable, size_t n)
+{
+	const struct pct_prio *best = NULL;
+	int who = runnable[0];
+
+	for (size_t i = 0; i < n; i++)
+		if (!best || pct_above(&p->prio[runnable[i]], best)) {
+			best = &p->prio[runnable[i]];
 			who = runnable[i];
 		}
 	return who;
 }
 
-static char *pct_id(const explore_sched *s)
+static int pct_choose(explore_sched *s, const explore_at *at, const int *runnable,
+		      size_t n)
+{
+	pct_draw(s, at, runnable, n);
+	return pct_best(s->own, runnable, n);
+}
+
+/* a variant's own first run is named by its deviations */
+char *pct_id(const explore_sched *s)
 {
 	const struct pct_sched *p = s->own;
 
-	return xasprintf("pct:%d:%ld:%" PRIu64 ":%" PRIu64, p->depth, p->est_steps, p->seed,
-			 p->index);
+	if (p->first)
+		return NULL;
+	return xasprintf("%s:%d:%ld:%" PRIu64 ":%" PRIu64, s->strategy->name, p->depth,
+			 p->est_steps, p->seed, p->index);
 }
 
-static void pct_free(void *own)
+void pct_free(void *own)
 {
 	struct pct_sched *p = own;
 
@@ -145,10 +155,11 @@ static void pct_free(void *own)
 	free(p);
 }
 
-/* pct:DEPTH:STEPS:SEED:INDEX */
-static int pct_parse(const char *id, explore_sched *s, rg_err *err)
+/* NAME:DEPTH:STEPS:SEED:INDEX */
+int pct_parse_as(const explore_strategy *row, const char *id, explore_sched *s,
+		 rg_err *err)
 {
-	const char *p = id + strlen("pct:");
+	const char *p = id + strlen(row->id_prefix);
 	uint64_t depth, steps, seed, index;
 
 	if (!explore_take_num(&p, 64, &depth) || depth < 1 || *p++ != ':' ||
@@ -156,8 +167,13 @@ static int pct_parse(const char *id, explore_sched *s, rg_err *err)
 	    !explore_take_num(&p, UINT64_MAX, &seed) || *p++ != ':' ||
 	    !explore_take_num(&p, UINT64_MAX, &index) || *p)
 		return explore_id_bad(id, err);
-	pct_sched(s, (int)depth, (long)steps, seed, index);
+	pct_sched_new(s, row, (int)depth, (long)steps, seed, index);
 	return 0;
+}
+
+static int pct_parse(const char *id, explore_sched *s, rg_err *err)
+{
+	return pct_parse_as(&strategy_pct, id, s, err);
 }
 
 static const strategy_opt pct_opts[] = {
