@@ -40,9 +40,13 @@ all=(
 
 median() { sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}'; }
 
-# schedules to the first failure of one search, or "none"
+# schedules to the first failure of one search; "none" when it found
+# none, and "none" too when no schedule ran to its end (every one timed
+# out: a search that never ran the program through found nothing)
 first() {
-	sed -n 's/.*FAILED .* after \([0-9]*\) schedule.*/\1/p; s/.*no failure after .*/none/p'
+	sed -n -e 's/.*FAILED .* after \([0-9]*\) schedule.*/\1/p' \
+		-e 's/.*no failure after .*/none/p' \
+		-e 's/.*no schedule completed after .*/none/p'
 }
 
 # one strategy's cell: "median (found/searches)"

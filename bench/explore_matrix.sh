@@ -51,7 +51,7 @@ for e in "${all[@]}"; do
 			--schedules 1000 --timeout 30s -o "$tmp/repro.yaml" -- "./$prog" $args 2>&1)
 		st=$?
 		t1=$(date +%s.%N)
-		sum=$(echo "$out" | grep -E "FAILED|no failure" | head -1 | sed 's/^racegate explore: //')
+		sum=$(echo "$out" | grep -E "^racegate explore: " | head -1 | sed 's/^racegate explore: //')
 		# a file written after "the shrunk schedule's gates file reproduced ...;
 		# the schedule as found ... instead" is the one found's, which did
 		# reproduce
