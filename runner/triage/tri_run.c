@@ -25,14 +25,14 @@ typedef struct tri_race {
 	char *what;              /* the evidence in words */
 } tri_race;
 
+/* The first error of d, as the message of err. */
 static void say_diags(const spec_diags *d, rg_err *err)
 {
-	if (d->nerrors) {
-		char *m = spec_diag_format(d, 0);
-
-		rg_error(err, "%s", m);
-		free(m);
-	}
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].severity == SPEC_ERROR) {
+			rg_error(err, "%s", d->v[i].msg);
+			return;
+		}
 }
 
 /* The spec of yaml, and its plan on o's program; -1 with err. */
@@ -85,8 +85,8 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 
 	rg_buf_puts(&b, "version: 1\ngates:\n");
 	for (int i = 0; i < 2; i++)
-		rg_buf_printf(&b, "  - name: probe%d\n    at: \"%s:%d\"\n    open: p%d\n",
-			      i, r->s[i].file, r->s[i].line, i);
+		rg_buf_printf(&b, "  - name: probe%d\n    at: \"%s:%d\"\n    open: p%d\n"
+			      "    wait: p%d\n", i, r->s[i].file, r->s[i].line, i, !i);
 	rc = load(o, b.s, "probe", &sp, &p, err);
 	rg_buf_release(&b);
 	if (rc < 0)
@@ -503,6 +503,10 @@ int tri_main(const tri_opts *oin, FILE *f)
 			fprintf(f, "'%s' reports no data race\n", o.tsan);
 		else if (!o.quiet)
 			print_table(f, rs, n);
+		for (size_t i = 0; i < triage_nskipped(rep); i++)
+			fprintf(f, "%s:%d: left out: %s (not a data race)\n", o.tsan,
+				triage_skipped_at(rep, i)->report_line,
+				triage_skipped_at(rep, i)->what);
 		if (o.report && write_json(&o, rs, n, status, &err) < 0) {
 			rg_say("--report: %s", err.msg);
 			status = RG_EXIT_SETUP;
