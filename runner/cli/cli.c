@@ -241,9 +241,12 @@ static int check_args(struct cli *c, const cli_command *cmd)
 			return usage_error(cmd, "%s", err.msg);
 		return 0;
 	case CLI_TRIAGE:
-		if (!c->t.tsan || !c->command)
-			return usage_error(cmd, "triage needs --tsan REPORT and, after "
-					   "'--', the program");
+		if ((!c->t.tsan && !c->t.helgrind) || !c->command)
+			return usage_error(cmd, "triage needs --tsan REPORT (or --helgrind "
+					   "REPORT) and, after '--', the program");
+		if (c->t.tsan && c->t.helgrind)
+			return usage_error(cmd, "triage takes one report: --tsan or "
+					   "--helgrind");
 		c->t.quiet = c->quiet;
 		c->t.source_dir = c->source_dir;
 		c->t.command = c->command;

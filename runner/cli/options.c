@@ -464,6 +464,10 @@ static const rg_opt rows[] = {
 	  T(tsan),
 	  .help = "the ThreadSanitizer report to triage (what the program printed on "
 		  "stderr)" },
+	{ .name = "helgrind", .kind = RG_OPT_FILE, .metavar = "REPORT",
+	  .cmds = CLI_TRIAGE, T(helgrind),
+	  .help = "a Helgrind report instead (valgrind --tool=helgrind's output, "
+		  "its default --history-level=full)" },
 	{ .name = "output", .short_name = 'o', .kind = RG_OPT_DIR, .metavar = "DIR",
 	  .cmds = CLI_TRIAGE, T(outdir),
 	  .help = "where the gates files go (default: the current folder): "

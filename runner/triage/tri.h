@@ -100,6 +100,7 @@ enum tri_verdict tri_classify(const tri_order o[2], int *which);
 /* What racegate triage was asked. */
 typedef struct tri_opts {
 	const char *tsan;        /* --tsan REPORT */
+	const char *helgrind;    /* --helgrind REPORT (one of the two) */
 	const char *outdir;      /* -o DIR, or NULL: "." */
 	const char *report;      /* --report FILE.json, or NULL */
 	long wait_ms;            /* --time D: how long a gate waits for the other (0: 2s) */

@@ -379,7 +379,7 @@ static int write_json(const tri_opts *o, const tri_race *rs, size_t n, int statu
 	int rc;
 
 	rg_buf_puts(&b, "{\"report\": ");
-	json_str(&b, o->tsan);
+	json_str(&b, o->tsan ? o->tsan : o->helgrind);
 	rg_buf_printf(&b, ", \"status\": %d, \"races\": [", status);
 	for (size_t i = 0; i < n; i++) {
 		const tri_race *r = &rs[i];
@@ -472,6 +472,7 @@ int tri_main(const tri_opts *oin, FILE *f)
 	tri_race *rs;
 	size_t n, done = 0;
 	int status = RG_EXIT_OK;
+	const char *path = o.tsan ? o.tsan : o.helgrind;
 
 	if (o.report && report_check_path(o.report, &err) < 0) {
 		rg_say("--report: %s", err.msg);
@@ -483,7 +484,8 @@ int tri_main(const tri_opts *oin, FILE *f)
 	o.abs_command = abs_command(o.command);
 	if ((o.outdir && mkdir(o.outdir, 0777) < 0 && errno != EEXIST &&
 	     rg_error(&err, "cannot make folder '%s': %s", o.outdir, strerror(errno))) ||
-	    triage_load(TRIAGE_TSAN, o.tsan, &rep, &err) != TRIAGE_OK) {
+	    triage_load(o.tsan ? TRIAGE_TSAN : TRIAGE_HELGRIND, path, &rep,
+			&err) != TRIAGE_OK) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
 		goto out;
@@ -501,11 +503,11 @@ int tri_main(const tri_opts *oin, FILE *f)
 			if (rs[i].v == TRI_HARMFUL || rs[i].v == TRI_OUTPUT_DIFFERS)
 				status = RG_EXIT_UNMET;
 		if (n == 0)
-			fprintf(f, "'%s' reports no data race\n", o.tsan);
+			fprintf(f, "'%s' reports no data race\n", path);
 		else if (!o.quiet)
 			print_table(f, rs, n);
 		for (size_t i = 0; i < triage_nskipped(rep); i++)
-			fprintf(f, "%s:%d: left out: %s (not a data race)\n", o.tsan,
+			fprintf(f, "%s:%d: left out: %s (not a data race)\n", path,
 				triage_skipped_at(rep, i)->report_line,
 				triage_skipped_at(rep, i)->what);
 		if (o.report && write_json(&o, rs, n, status, &err) < 0) {

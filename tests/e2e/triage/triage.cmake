@@ -48,6 +48,16 @@ if(RACEGATE_HAVE_TSAN)
   endif()
 endif()
 
+# A Helgrind report of tally, taken in the test, gives TSan's verdict; it
+# names the write-write pair on line 32 as a race of its own.
+find_program(VALGRIND valgrind)
+if(VALGRIND)
+  racegate_e2e(triage_helgrind_tally_output_differs 1
+    "^race 1 OUTPUT-DIFFERS tally.c:(30|32) counter#[12] tally.c:32 counter#[12] gates=race-1-order-1.yaml,race-1-order-2.yaml$"
+    "!HARMFUL" "!BENIGN" "!SINGLE-ORDER"
+    -- ${TRI} ${EX}/tally tally ${TRI_OUT}/helgrind_tally helgrind)
+endif()
+
 # Reports that cannot be triaged: setup errors naming what is wrong.
 set(TD ${PROJECT_SOURCE_DIR}/tests/triage)
 racegate_e2e(triage_bad_report 2 "^racegate: .*tsan-cut.txt:[0-9]+: " "!^race "
@@ -55,5 +65,5 @@ racegate_e2e(triage_bad_report 2 "^racegate: .*tsan-cut.txt:[0-9]+: " "!^race "
 racegate_e2e(triage_report_of_another_program 2
   "^racegate: race 1: its places are not in './stale_conn': cannot resolve 'other.c:[0-9]+'" "!^race "
   -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/other ${TD}/tsan-gcc-O1-other.txt)
-racegate_e2e(triage_needs_report 2 "^racegate: triage needs --tsan REPORT and, after '--', the program"
+racegate_e2e(triage_needs_report 2 "^racegate: triage needs --tsan REPORT \\(or --helgrind REPORT\\) and, after '--', the program"
   "^usage: racegate triage " -- ${RG} triage -- ${EX}/stale_conn/stale_conn)
