@@ -112,7 +112,8 @@ START_TEST(gates_of_each_order)
 
 	ck_assert_int_eq(tri_sides(r, triage_race_at(r, 1), s, &err), 0);
 	for (int first = 0; first < 2; first++) {
-		char *y = tri_gates_yaml(s, first, cmd, 2000, 10000, "race 2", "  signal: SIGSEGV\n");
+		char *y = tri_gates_yaml(s, first, false, cmd, 2000, 10000, "race 2",
+					 "  signal: SIGSEGV\n");
 		spec_diags d = SPEC_DIAGS_INIT;
 		spec *sp = NULL;
 		const tri_side *f = &s[first], *o = &s[!first];
@@ -129,6 +130,18 @@ START_TEST(gates_of_each_order)
 		free(at);
 		ck_assert_ptr_nonnull(strstr(y, "then_open: "));
 		ck_assert(sp->expect.has_signal);
+		/* the first waits for the other to be at its line */
+		at = xasprintf("wait: %s-here", o->alias);
+		ck_assert_ptr_nonnull(strstr(y, at));
+		free(at);
+		spec_free(sp);
+		spec_diags_release(&d);
+		free(y);
+		/* weak: the first does not wait for the other */
+		y = tri_gates_yaml(s, first, true, cmd, 2000, 10000, "race 2", NULL);
+		ck_assert_msg(spec_load_string(y, strlen(y), "t", NULL, &sp, &d) == 0, "%s", y);
+		ck_assert_ptr_null(strstr(y, "-here"));
+		ck_assert_ptr_nonnull(strstr(y, "then_open: "));
 		spec_free(sp);
 		spec_diags_release(&d);
 		free(y);

@@ -68,10 +68,12 @@ bool tri_same_function(const char *rep, const char *fn);
 /*
  * The gates file forcing "side first, then the other": the other side's
  * thread waits at its line (once) until first's thread, arrived at its
- * own line, has got past it.  command is the program's argv; wait_ms each
- * gate's timeout; expect (NULL: none) the YAML of an expect: block.
+ * own line, has got past it.  Weak: first's thread does not wait for the
+ * other to be at its line (for two accesses never at their lines at once).
+ * command is the program's argv; wait_ms each waiting gate's timeout;
+ * expect (NULL: none) the YAML of an expect: block.
  */
-char *tri_gates_yaml(const tri_side s[2], int first, char *const *command,
+char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *command,
 		     long wait_ms, long timeout_ms, const char *name, const char *expect);
 
 /* How the runs of one order ended. */
@@ -86,6 +88,7 @@ typedef struct tri_order {
 	int fail_signal;     /* its signal, or 0 */
 	bool fail_deadlock, fail_timeout;
 	char *why;           /* the first unenforced run's note, or NULL */
+	bool weak;           /* forced without the first waiting for the other (tri_gates_yaml) */
 } tri_order;
 
 void tri_order_release(tri_order *o);

@@ -206,13 +206,15 @@ static void put_gate(rg_buf *b, const tri_side *s, const char *role, const char 
 	rg_buf_puts(b, "    once: true\n");
 	if (open)
 		rg_buf_printf(b, "    open: %s\n", open);
-	rg_buf_printf(b, "    wait: %s\n", wait);
+	if (wait)
+		rg_buf_printf(b, "    wait: %s\n", wait);
 	if (then_open)
 		rg_buf_printf(b, "    then_open: %s\n", then_open);
-	rg_buf_printf(b, "    timeout: %ldms\n", wait_ms);
+	if (wait)
+		rg_buf_printf(b, "    timeout: %ldms\n", wait_ms);
 }
 
-char *tri_gates_yaml(const tri_side s[2], int first, char *const *command,
+char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *command,
 		     long wait_ms, long timeout_ms, const char *name, const char *expect)
 {
 	const tri_side *f = &s[first], *o = &s[!first];
@@ -246,9 +248,10 @@ char *tri_gates_yaml(const tri_side s[2], int first, char *const *command,
 	snprintf(done, sizeof(done), "%s-done", f->alias);
 	rg_buf_puts(&b, "\ngates:\n"
 		    "  # the second waits at its line until the first has run its own\n");
-	put_gate(&b, o, "waits", here, done, NULL, wait_ms);
-	rg_buf_puts(&b, "  # the first runs its line once the second is at its own\n");
-	put_gate(&b, f, "goes", NULL, here, done, wait_ms);
+	put_gate(&b, o, "waits", weak ? NULL : here, done, NULL, wait_ms);
+	rg_buf_puts(&b, weak ? "  # the first runs its line\n" :
+		    "  # the first runs its line once the second is at its own\n");
+	put_gate(&b, f, "goes", NULL, weak ? NULL : here, done, wait_ms);
 	if (expect)
 		rg_buf_printf(&b, "\nexpect:\n%s", expect);
 	return rg_buf_detach(&b);
