@@ -240,7 +240,7 @@ START_TEST(cli_main_commands)
 	ck_assert_int_eq(cli_main(2, argv), RG_EXIT_SETUP);
 	msg = cap_end(&cap);
 	ck_assert_msg(strstr(msg, "racegate: unknown command 'launch' (commands: "
-			     "run, check, attach, lines, explore, completion, help)\n"
+			     "run, check, attach, lines, explore, triage, completion, help)\n"
 			     USAGE_LINE) == msg, "%s", msg);
 	free(msg);
 

@@ -205,6 +205,7 @@ static int take_arg(struct cli *c, const cli_command *cmd, const char *a)
 		c->topic = a;
 		return 0;
 	case CLI_EXPLORE:
+	case CLI_TRIAGE:
 		return usage_error(cmd, "unexpected argument '%s' (the program goes "
 				   "after '--')", a);
 	}
@@ -238,6 +239,17 @@ static int check_args(struct cli *c, const cli_command *cmd)
 		c->x.command = c->command;
 		if (explore_opts_check(&c->x, &err) < 0)
 			return usage_error(cmd, "%s", err.msg);
+		return 0;
+	case CLI_TRIAGE:
+		if ((!c->t.tsan && !c->t.helgrind) || !c->command)
+			return usage_error(cmd, "triage needs --tsan REPORT (or --helgrind "
+					   "REPORT) and, after '--', the program");
+		if (c->t.tsan && c->t.helgrind)
+			return usage_error(cmd, "triage takes one report: --tsan or "
+					   "--helgrind");
+		c->t.quiet = c->quiet;
+		c->t.source_dir = c->source_dir;
+		c->t.command = c->command;
 		return 0;
 	case CLI_COMPLETION:
 		if (!c->topic || strcmp(c->topic, "bash"))
@@ -624,6 +636,9 @@ static int cmd_dispatch(struct cli *c, const cli_command *cmd)
 		return cmd_lines(c);
 	case CLI_CHECK:
 		return cmd_check(c);
+	case CLI_TRIAGE:
+		c->t.closed_std = c->closed_std;
+		return tri_main(&c->t, stdout);
 	case CLI_EXPLORE:
 		return cmd_explore(&c->x, c->closed_std, c->inherit, c->ninherit);
 	}

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "explore.h"
+#include "tri.h"
 #include "msg.h"
 #include "options.h"
 
@@ -41,6 +42,7 @@ struct cli {
 	int ninherit;
 	pid_t attach_pid;      /* racegate attach PID GATES.yaml, else 0 */
 	explore_opts x;        /* explore's own (-q, -v, --source-dir: above) */
+	tri_opts t;            /* triage's own (likewise) */
 };
 
 /*

@@ -65,6 +65,17 @@ static const cli_command commands[] = {
 	  "reproduces it (explore.md in share/doc/racegate).  Exit status: 0 no failure found, "
 	  "1 a failure found, 2 setup error, 3 no schedule completed (each "
 	  "ended by --timeout)." },
+	{ "triage", CLI_TRIAGE, "[OPTIONS] --tsan REPORT -- PROGRAM [ARGS...]",
+	  "force both orders of each race a sanitizer reported; say what it does",
+	  "Read a ThreadSanitizer report of PROGRAM (or of its -fsanitize=thread "
+	  "build), put each race's two accesses in PROGRAM by FILE:LINE and "
+	  "function (PROGRAM built with -g), force each of the two orders with "
+	  "gates, run each a few times, and say what the race does: HARMFUL (an "
+	  "order crashes, deadlocks or hangs: its gates file is written and "
+	  "replayed), OUTPUT-DIFFERS (the orders end with another output or exit "
+	  "status), BENIGN (both end alike: both files are written), NOT-REACHED "
+	  "or SINGLE-ORDER (triage.md in share/doc/racegate).  Exit status: 0 no "
+	  "race is HARMFUL or OUTPUT-DIFFERS, 1 some is, 2 setup error." },
 	{ "completion", CLI_COMPLETION, "bash",
 	  "print a bash completion script for racegate",
 	  "Print a bash completion script for racegate, made from its option "
@@ -253,6 +264,7 @@ static int set_strategy(void *base, const rg_opt *o, const char *v, rg_err *err)
 
 #define AT(m) RG_OPT_AT(struct cli, m)
 #define X(m) RG_OPT_AT(struct cli, x.m)
+#define T(m) RG_OPT_AT(struct cli, t.m)
 #define ATTACH_ONCE "a process is attached to once"
 
 static const char *const w_on_deadlock[] = { "fail", "release", NULL };
@@ -447,14 +459,37 @@ static const rg_opt rows[] = {
 	  .help = "how long a thread that blocks where explore cannot see it is "
 		  "waited for (default 30ms)" },
 
+	/* triage */
+	{ .name = "tsan", .kind = RG_OPT_FILE, .metavar = "REPORT", .cmds = CLI_TRIAGE,
+	  T(tsan),
+	  .help = "the ThreadSanitizer report to triage (what the program printed on "
+		  "stderr)" },
+	{ .name = "helgrind", .kind = RG_OPT_FILE, .metavar = "REPORT",
+	  .cmds = CLI_TRIAGE, T(helgrind),
+	  .help = "a Helgrind report instead (valgrind --tool=helgrind's output, "
+		  "its default --history-level=full)" },
+	{ .name = "output", .short_name = 'o', .kind = RG_OPT_DIR, .metavar = "DIR",
+	  .cmds = CLI_TRIAGE, T(outdir),
+	  .help = "where the gates files go (default: the current folder): "
+		  "race-N.yaml for a HARMFUL race, race-N-order-1.yaml and "
+		  "race-N-order-2.yaml for the others that ran both ways" },
+	{ .name = "report", .kind = RG_OPT_FILE, .metavar = "FILE.json",
+	  .cmds = CLI_TRIAGE, T(report),
+	  .help = "a JSON report: a races list, each with its verdict, first and "
+		  "second access and gates files (triage.md in share/doc/racegate)" },
+	{ .name = "time", .kind = RG_OPT_DURATION, .metavar = "D", .cmds = CLI_TRIAGE,
+	  T(wait_ms),
+	  .help = "how long a gated thread waits for the other before the order is "
+		  "called impossible (default 2s)" },
+
 	/* several commands */
 	{ .name = "source-dir", .kind = RG_OPT_DIR, .metavar = "DIR",
-	  .cmds = CLI_RUN | CLI_CHECK | CLI_ATTACH | CLI_LINES | CLI_EXPLORE,
-	  AT(source_dir),
+	  .cmds = CLI_RUN | CLI_CHECK | CLI_ATTACH | CLI_LINES | CLI_EXPLORE |
+		  CLI_TRIAGE, AT(source_dir),
 	  .help = "read the program's sources (FILE:/REGEX/ anchors, lines) under "
 		  "DIR, not where the program was compiled" },
 	{ .name = "quiet", .short_name = 'q', .kind = RG_OPT_FLAG,
-	  .cmds = CLI_RUN | CLI_ATTACH | CLI_EXPLORE, AT(quiet),
+	  .cmds = CLI_RUN | CLI_ATTACH | CLI_EXPLORE | CLI_TRIAGE, AT(quiet),
 	  .help = "print only the outcome line(s); of many runs, the tally" },
 	{ .name = "verbose", .short_name = 'v', .kind = RG_OPT_FLAG,
 	  .cmds = CLI_RUN | CLI_CHECK | CLI_ATTACH | CLI_EXPLORE, AT(verbose),

@@ -20,7 +20,7 @@ enum cli_cmd_bit {
 	CLI_ATTACH = 1u << 2,
 	CLI_LINES = 1u << 3,
 	CLI_EXPLORE = 1u << 4,
-	CLI_TRIAGE = 1u << 5,  /* reserved: racegate triage, to come */
+	CLI_TRIAGE = 1u << 5,
 	CLI_COMPLETION = 1u << 6,
 	CLI_HELP = 1u << 7,
 };

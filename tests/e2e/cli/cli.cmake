@@ -11,12 +11,15 @@ set(cli_help_attach "--report FILE.json" "--for D" "--timeout D +the same as --f
 set(cli_help_lines "--vars" "--source-dir DIR" "-h, --help")
 set(cli_help_explore "--at LOC\\[,LOC...\\]" "--strategy random\\|pct\\|pct-fair\\|dfs"
     "--delays K" "-j, --jobs J" "-o, --output FILE.yaml" "-h, --help")
+set(cli_help_triage "--tsan REPORT" "-o, --output DIR" "--report FILE.json" "--time D"
+    "--source-dir DIR" "-h, --help")
 set(cli_lacks_run "!--strategy" "!--for ")
 set(cli_lacks_check "!--repeat" "!--quiet")
 set(cli_lacks_attach "!--repeat" "!--keep-stopped" "!--follow-fork")
 set(cli_lacks_lines "!--repeat" "!--verbose")
 set(cli_lacks_explore "!--junit" "!--for ")
-foreach(c run check attach lines explore)
+set(cli_lacks_triage "!--repeat" "!--strategy" "!--verbose")
+foreach(c run check attach lines explore triage)
   racegate_e2e(help_${c} 0 "^usage: racegate ${c} " "^Options:" ${cli_help_${c}}
     ${cli_lacks_${c}} "!unknown option" -- ${RG} ${c} --help)
   racegate_e2e(help_${c}_h 0 "^usage: racegate ${c} " "^Options:" ${cli_help_${c}}

@@ -1,0 +1,126 @@
+/*
+ * tri: racegate triage.  Takes each race of a data-race report (triage/),
+ * maps its two accesses to the normal build of the program by FILE:LINE
+ * and function, forces each of the two orders with a gates file, runs
+ * each order a few times under the gate engine (run.h), and says what
+ * the race does: HARMFUL, OUTPUT-DIFFERS, BENIGN, NOT-REACHED or
+ * SINGLE-ORDER (docs/triage.md).
+ *
+ * tri_plan.c holds the pure parts (a race's two sides, its threads'
+ * names, the gates file of an order, the verdict from the runs' ends);
+ * tri_run.c the runs, the files written and the reports.
+ */
+#ifndef RACEGATE_TRI_H
+#define RACEGATE_TRI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "msg.h"
+#include "triage.h"
+
+enum tri_verdict {
+	TRI_HARMFUL = 0,
+	TRI_OUTPUT_DIFFERS,
+	TRI_BENIGN,
+	TRI_NOT_REACHED,
+	TRI_SINGLE_ORDER,
+};
+
+/* "HARMFUL", "OUTPUT-DIFFERS", ... */
+const char *tri_verdict_name(enum tri_verdict v);
+
+/* One access of a race, as a gate names it. */
+typedef struct tri_side {
+	char *file;        /* the place's file, base name ("stale_conn.c") */
+	int line;
+	char *function;    /* as the report printed it */
+	char *start;       /* its thread's start routine, or NULL (main, unknown) */
+	int nth;           /* 1 or 2 when both threads share start, else 0 */
+	int tsan_thread;   /* the tool's thread number; -1 unknown */
+	char *alias;       /* "closer", "counter_1", "main" */
+} tri_side;
+
+void tri_side_release(tri_side *s);
+
+/*
+ * A race's two sides from report r: first is the race's access a, second
+ * its b.  -1 with err when an access has no place with a file and line,
+ * or both are on one thread.
+ */
+int tri_sides(const triage_report *r, const triage_race *race, tri_side s[2],
+	      rg_err *err);
+
+/* Each side's alias from its start and nth ("closer", "counter_1", "lambda_2", "main"). */
+void tri_name_threads(tri_side s[2]);
+
+/*
+ * Names the start routine of a C++ callable as a selector does: a
+ * lambda's operator() becomes its closure type, as in fn, the normal
+ * build's name of the place's function ("main::{lambda(char const*)#1}").
+ * Returns a new string, or NULL when start needs no change.
+ */
+char *tri_start_from_function(const char *start, const char *fn);
+
+/* Is the report's function name rep the normal build's fn (last component, no parameters)? */
+bool tri_same_function(const char *rep, const char *fn);
+
+/*
+ * The gates file forcing "side first, then the other": the other side's
+ * thread waits at its line (once) until first's thread, arrived at its
+ * own line, has got past it.  Weak: first's thread does not wait for the
+ * other to be at its line (for two accesses never at their lines at once).
+ * command is the program's argv; wait_ms each waiting gate's timeout;
+ * expect (NULL: none) the YAML of an expect: block.
+ */
+char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *command,
+		     long wait_ms, long timeout_ms, const char *name, const char *expect);
+
+/* How the runs of one order ended. */
+typedef struct tri_order {
+	int runs;
+	int failed;          /* crashed, hung or deadlocked by itself */
+	int unenforced;      /* the order did not take hold (deadlock of the gates, timeout) */
+	bool reached[2];     /* each side's gate was reached in some run */
+	char **ends;         /* per run that took hold and ended: "exit N" + stdout */
+	int nends;
+	char *failure;       /* the first failure in words ("killed by SIGSEGV"), or NULL */
+	int fail_signal;     /* its signal, or 0 */
+	bool fail_deadlock, fail_timeout;
+	char *why;           /* the first unenforced run's note, or NULL */
+	bool weak;           /* forced without the first waiting for the other (tri_gates_yaml) */
+} tri_order;
+
+void tri_order_release(tri_order *o);
+
+/*
+ * The verdict from the two orders' runs (o[k]: side k first).  *which is
+ * the order that fails (HARMFUL), the side never reached (NOT-REACHED) or
+ * the order that could not be forced (SINGLE-ORDER; 2: neither), else -1.
+ */
+enum tri_verdict tri_classify(const tri_order o[2], int *which);
+
+/* What racegate triage was asked. */
+typedef struct tri_opts {
+	const char *tsan;        /* --tsan REPORT */
+	const char *helgrind;    /* --helgrind REPORT (one of the two) */
+	const char *outdir;      /* -o DIR, or NULL: "." */
+	const char *report;      /* --report FILE.json, or NULL */
+	long wait_ms;            /* --time D: how long a gate waits for the other (0: 2s) */
+	long runs;               /* runs per order (0: 5) */
+	long verify;             /* replays of a HARMFUL file (0: 20) */
+	char **command;          /* PROG ARGS */
+	char **abs_command;      /* (tri_main's own: PROG made absolute) */
+	const char *source_dir;
+	bool quiet;
+	unsigned closed_std;
+} tri_opts;
+
+/*
+ * racegate triage: the table on f (stderr's lines through msg.h); returns
+ * racegate's exit status: 1 when a race is HARMFUL or OUTPUT-DIFFERS, 0
+ * when none is, 2 on a setup error.
+ */
+int tri_main(const tri_opts *o, FILE *f);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * check_triage_driver: racegate triage's pure parts (runner/triage/tri.h)
+ * on real ThreadSanitizer reports (tests/triage/, the tsan-*.txt): a race's two sides
+ * and their threads' names, the gates file of each order (read back by the
+ * spec loader), function names compared across builds, and the verdict
+ * drawn from the runs' ends.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "spec.h"
+#include "tri.h"
+
+static triage_report *load(const char *name)
+{
+	char *path = xasprintf("%s/%s", TRIAGE_DATA, name);
+	triage_report *r = NULL;
+	rg_err err = RG_ERR_INIT;
+
+	ck_assert_msg(triage_load(TRIAGE_TSAN, path, &r, &err) == TRIAGE_OK, "%s", err.msg);
+	free(path);
+	return r;
+}
+
+START_TEST(sides_of_two_functions)
+{
+	triage_report *r = load("tsan-gcc-O1-stale_conn.txt");
+	rg_err err = RG_ERR_INIT;
+	tri_side s[2];
+
+	ck_assert_uint_eq(triage_nraces(r), 2);
+	ck_assert_int_eq(tri_sides(r, triage_race_at(r, 1), s, &err), 0);
+	/* free() is TSan's write: the place is the program's line that calls it */
+	ck_assert_str_eq(s[0].file, "stale_conn.c");
+	ck_assert_int_eq(s[0].line, 50);
+	ck_assert_str_eq(s[0].start, "closer");
+	ck_assert_str_eq(s[0].alias, "closer");
+	ck_assert_int_eq(s[0].nth, 0);
+	ck_assert_int_eq(s[1].line, 35);
+	ck_assert_str_eq(s[1].function, "sender");
+	ck_assert_str_eq(s[1].alias, "sender");
+	tri_side_release(&s[0]);
+	tri_side_release(&s[1]);
+	triage_free(r);
+}
+END_TEST
+
+START_TEST(sides_of_one_start_nth_by_creation)
+{
+	triage_report *r = load("tsan-gcc-O1-tally.txt");
+	rg_err err = RG_ERR_INIT;
+	tri_side s[2];
+
+	ck_assert_int_eq(tri_sides(r, triage_race_at(r, 0), s, &err), 0);
+	/* the read is T2's, the write T1's: T1 was created first */
+	ck_assert_int_eq(s[0].line, 30);
+	ck_assert_str_eq(s[0].start, "counter");
+	ck_assert_int_eq(s[0].nth, 2);
+	ck_assert_str_eq(s[0].alias, "counter_2");
+	ck_assert_int_eq(s[1].line, 32);
+	ck_assert_int_eq(s[1].nth, 1);
+	ck_assert_str_eq(s[1].alias, "counter_1");
+	tri_side_release(&s[0]);
+	tri_side_release(&s[1]);
+	triage_free(r);
+}
+END_TEST
+
+START_TEST(lambda_named_by_closure)
+{
+	triage_report *r = load("tsan-clang-O1-cxx_stock.txt");
+	rg_err err = RG_ERR_INIT;
+	tri_side s[2];
+	char *start;
+
+	ck_assert_int_eq(tri_sides(r, triage_race_at(r, 0), s, &err), 0);
+	ck_assert_str_eq(s[0].alias, "lambda_2");
+	ck_assert_str_eq(s[1].alias, "lambda_1");
+	/* clang's $_0 is gcc's {lambda(char const*)#1} in the normal build */
+	ck_assert(tri_same_function(s[0].function,
+				    "main::{lambda(char const*)#1}::operator()(char const*) const"));
+	start = tri_start_from_function(s[0].start,
+					"main::{lambda(char const*)#1}::operator()(char const*) const");
+	ck_assert_str_eq(start, "main::{lambda(char const*)#1}");
+	free(start);
+	ck_assert_ptr_null(tri_start_from_function("closer", "closer"));
+	tri_side_release(&s[0]);
+	tri_side_release(&s[1]);
+	triage_free(r);
+}
+END_TEST
+
+START_TEST(functions_compared)
+{
+	ck_assert(tri_same_function("closer", "closer"));
+	ck_assert(!tri_same_function("closer", "sender"));
+	ck_assert(tri_same_function("ns::f(int)", "f"));
+	ck_assert(!tri_same_function("operator()", "main"));
+}
+END_TEST
+
+/* The gates file of each order: a spec the loader takes, the right thread waiting. */
+START_TEST(gates_of_each_order)
+{
+	triage_report *r = load("tsan-gcc-O1-stale_conn.txt");
+	rg_err err = RG_ERR_INIT;
+	char *cmd[] = { "./stale_conn", NULL };
+	tri_side s[2];
+
+	ck_assert_int_eq(tri_sides(r, triage_race_at(r, 1), s, &err), 0);
+	for (int first = 0; first < 2; first++) {
+		char *y = tri_gates_yaml(s, first, false, cmd, 2000, 10000, "race 2",
+					 "  signal: SIGSEGV\n");
+		spec_diags d = SPEC_DIAGS_INIT;
+		spec *sp = NULL;
+		const tri_side *f = &s[first], *o = &s[!first];
+		char *at;
+
+		ck_assert_msg(spec_load_string(y, strlen(y), "t", NULL, &sp, &d) == 0, "%s", y);
+		ck_assert_uint_eq(sp->ngates, 2);
+		/* gate 0: the other waits at its line for the first's done */
+		at = xasprintf("%s:%d", o->file, o->line);
+		ck_assert_str_eq(sp->gates[0].at, at);
+		free(at);
+		at = xasprintf("%s:%d", f->file, f->line);
+		ck_assert_str_eq(sp->gates[1].at, at);
+		free(at);
+		ck_assert_ptr_nonnull(strstr(y, "then_open: "));
+		ck_assert(sp->expect.has_signal);
+		/* the first waits for the other to be at its line */
+		at = xasprintf("wait: %s-here", o->alias);
+		ck_assert_ptr_nonnull(strstr(y, at));
+		free(at);
+		spec_free(sp);
+		spec_diags_release(&d);
+		free(y);
+		/* weak: the first does not wait for the other */
+		y = tri_gates_yaml(s, first, true, cmd, 2000, 10000, "race 2", NULL);
+		ck_assert_msg(spec_load_string(y, strlen(y), "t", NULL, &sp, &d) == 0, "%s", y);
+		ck_assert_ptr_null(strstr(y, "-here"));
+		ck_assert_ptr_nonnull(strstr(y, "then_open: "));
+		spec_free(sp);
+		spec_diags_release(&d);
+		free(y);
+	}
+	tri_side_release(&s[0]);
+	tri_side_release(&s[1]);
+	triage_free(r);
+}
+END_TEST
+
+static void end(tri_order *o, const char *text)
+{
+	o->runs++;
+	o->ends = xrealloc(o->ends, (size_t)(o->nends + 1) * sizeof(*o->ends));
+	o->ends[o->nends++] = xstrdup(text);
+	o->reached[0] = o->reached[1] = true;
+}
+
+START_TEST(verdicts)
+{
+	tri_order o[2];
+	int w;
+
+	memset(o, 0, sizeof(o));
+	end(&o[0], "exit 0\ntotal = 7\n");
+	end(&o[1], "exit 0\ntotal = 4\n");
+	ck_assert_int_eq(tri_classify(o, &w), TRI_OUTPUT_DIFFERS);
+	/* one end in common: the other output is not the order's doing */
+	end(&o[1], "exit 0\ntotal = 7\n");
+	ck_assert_int_eq(tri_classify(o, &w), TRI_BENIGN);
+	ck_assert_int_eq(w, -1);
+	o[1].failed = 1;
+	ck_assert_int_eq(tri_classify(o, &w), TRI_HARMFUL);
+	ck_assert_int_eq(w, 1);
+	tri_order_release(&o[0]);
+	tri_order_release(&o[1]);
+
+	/* an order that never took hold */
+	end(&o[0], "exit 0\n");
+	o[1].runs = 1;
+	o[1].unenforced = 1;
+	o[1].reached[0] = o[1].reached[1] = true;
+	ck_assert_int_eq(tri_classify(o, &w), TRI_SINGLE_ORDER);
+	ck_assert_int_eq(w, 1);
+	tri_order_release(&o[0]);
+	tri_order_release(&o[1]);
+
+	/* side 1 reached in no run of either order */
+	o[0].runs = o[1].runs = 1;
+	o[0].unenforced = o[1].unenforced = 1;
+	o[0].reached[0] = o[1].reached[0] = true;
+	ck_assert_int_eq(tri_classify(o, &w), TRI_NOT_REACHED);
+	ck_assert_int_eq(w, 1);
+	ck_assert_str_eq(tri_verdict_name(TRI_NOT_REACHED), "NOT-REACHED");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("triage_driver");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_test(tc, sides_of_two_functions);
+	tcase_add_test(tc, sides_of_one_start_nth_by_creation);
+	tcase_add_test(tc, lambda_named_by_closure);
+	tcase_add_test(tc, functions_compared);
+	tcase_add_test(tc, gates_of_each_order);
+	tcase_add_test(tc, verdicts);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? 1 : 0;
+}

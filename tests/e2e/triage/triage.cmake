@@ -1,0 +1,70 @@
+# racegate triage (issue 24) on the triage examples, as a user runs it: a
+# TSan report taken in the test from the example's -tsan build, triage on
+# its normal build, the verdict of each race (its JSON report, one line a
+# race), and each HARMFUL race's file replayed 20 times by racegate run.
+# Verdicts come from forced orders, not timing: each is the same every run
+# (stale_conn's first race, whose forced order leaves the crash to the
+# threads' speed, is left unchecked).  stale_conn's second race's file
+# gates the free (line 50): a sender that starts more than the closer's
+# 4ms late finds conn cleared (line 49) and never reaches its use, so on
+# a loaded machine a replay now and then is NOT-ENFORCED, not a pass.
+# Which of cxx_stock's two buyers TSan shows first varies run to run.
+set(EX ${EXAMPLES})
+set(TRI ${CMAKE_CURRENT_LIST_DIR}/triage.sh ${RG})
+set(TRI_OUT ${E2E_DIR}/triage_out)
+if(RACEGATE_HAVE_TSAN)
+  racegate_e2e(triage_stale_conn_harmful 1
+    "^race +first +second +verdict +file$"
+    "^2 +stale_conn.c:50 \\(closer\\) +stale_conn.c:35 \\(sender\\) +HARMFUL +.*race-2.yaml$"
+    "^race 2: HARMFUL: stale_conn.c:50 \\(closer\\) before stale_conn.c:35 \\(sender\\): killed by SIGSEGV in [1-5] of [2-5] runs. the file reproduced (1[0-9]|20) of 20$"
+    "^race 2 HARMFUL stale_conn.c:50 closer stale_conn.c:35 sender gates=race-2.yaml$"
+    "^replay race-2.yaml:$" "^racegate: 20 runs: (1[0-9]|20) REPRODUCED"
+    -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/stale_conn)
+  racegate_e2e(triage_tally_output_differs 1
+    "^1 +tally.c:30 \\(counter_2\\) +tally.c:32 \\(counter_1\\) +OUTPUT-DIFFERS +.*race-1-order-1.yaml .*race-1-order-2.yaml$"
+    "^race 1 OUTPUT-DIFFERS tally.c:30 counter#2 tally.c:32 counter#1 gates=race-1-order-1.yaml,race-1-order-2.yaml$"
+    "!HARMFUL" "!replay"
+    -- ${TRI} ${EX}/tally tally ${TRI_OUT}/tally)
+  racegate_e2e(triage_retry_flag_benign 0
+    "^1 +retry_flag.c:36 \\(worker_[12]\\) +retry_flag.c:36 \\(worker_[12]\\) +BENIGN +.*race-1-order-1.yaml .*race-1-order-2.yaml$"
+    "^race 1: BENIGN: both orders end alike \\(5 and 5 runs\\)$"
+    "^race 1 BENIGN retry_flag.c:36 worker#[12] retry_flag.c:36 worker#[12] gates=race-1-order-1.yaml,race-1-order-2.yaml$"
+    -- ${TRI} ${EX}/retry_flag retry_flag ${TRI_OUT}/retry_flag)
+  # the data race across the hand-made handoff: the read and the write are
+  # never at their lines at once, and the read cannot come first; the
+  # flag's race itself ends alike
+  racegate_e2e(triage_spin_handoff_single_order 0
+    "^race 1: BENIGN"
+    "^race 2: SINGLE-ORDER: spin_handoff.c:42 \\(consumer\\) cannot run before spin_handoff.c:29 \\(producer\\): .*'producer-waits' let a thread go by its timeout$"
+    "^race 1 BENIGN spin_handoff.c:31 producer spin_handoff.c:39 consumer gates=race-1-order-1.yaml,race-1-order-2.yaml$"
+    "^race 2 SINGLE-ORDER spin_handoff.c:42 consumer spin_handoff.c:29 producer gates=-$"
+    -- ${TRI} ${EX}/spin_handoff spin_handoff ${TRI_OUT}/spin_handoff)
+  if(RACEGATE_CXX_TSAN)
+    racegate_e2e(triage_cxx_stock_harmful 1
+      "^1 +cxx_stock.cpp:26 \\(lambda_[12]\\) +cxx_stock.cpp:27 \\(lambda_[12]\\) +HARMFUL +.*race-1.yaml$"
+      "killed by SIGABRT in 5 of 5 runs. the file reproduced 20 of 20$"
+      "^race 1 HARMFUL cxx_stock.cpp:26 main::\\{lambda\\(char const\\*\\)#1\\}#[12] cxx_stock.cpp:27 main::\\{lambda\\(char const\\*\\)#1\\}#[12] gates=race-1.yaml$"
+      "^replay race-1.yaml:$" "^racegate: 20 runs: 20 REPRODUCED$"
+      -- ${TRI} ${EX}/cxx_stock cxx_stock ${TRI_OUT}/cxx_stock)
+  endif()
+endif()
+
+# A Helgrind report of tally, taken in the test, gives TSan's verdict; it
+# names the write-write pair on line 32 as a race of its own.
+find_program(VALGRIND valgrind)
+if(VALGRIND)
+  racegate_e2e(triage_helgrind_tally_output_differs 1
+    "^race 1 OUTPUT-DIFFERS tally.c:(30|32) counter#[12] tally.c:32 counter#[12] gates=race-1-order-1.yaml,race-1-order-2.yaml$"
+    "!HARMFUL" "!BENIGN" "!SINGLE-ORDER"
+    -- ${TRI} ${EX}/tally tally ${TRI_OUT}/helgrind_tally helgrind)
+endif()
+
+# Reports that cannot be triaged: setup errors naming what is wrong.
+set(TD ${PROJECT_SOURCE_DIR}/tests/triage)
+racegate_e2e(triage_bad_report 2 "^racegate: .*tsan-cut.txt:[0-9]+: " "!^race "
+  -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/bad ${TD}/bad/tsan-cut.txt)
+racegate_e2e(triage_report_of_another_program 2
+  "^racegate: race 1: its places are not in './stale_conn': cannot resolve 'other.c:[0-9]+'" "!^race "
+  -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/other ${TD}/tsan-gcc-O1-other.txt)
+racegate_e2e(triage_needs_report 2 "^racegate: triage needs --tsan REPORT \\(or --helgrind REPORT\\) and, after '--', the program"
+  "^usage: racegate triage " -- ${RG} triage -- ${EX}/stale_conn/stale_conn)
