@@ -55,7 +55,7 @@ static int fd_bound(void)
 }
 
 /* In the child, between fork and exec: async-signal-safe calls only. */
-static void child_run(const tracer_opts *opts, int go_fd, int err_fd,
+static void child_run(const tracer_opts *opts, int go_fd, int go_wr, int err_fd,
 		      int fd_end, const sigset_t *mask)
 {
 	int want[3] = { opts->stdin_fd, opts->stdout_fd, opts->stderr_fd };
@@ -67,8 +67,11 @@ static void child_run(const tracer_opts *opts, int go_fd, int err_fd,
 	 * Wait until the parent has seized us.  A pipe rather than
 	 * raise(SIGSTOP): a seized task that stopped itself must be sent
 	 * SIGCONT, and both job-control signals then show up as stops the
-	 * tracer would have to tell apart from the program's own.
+	 * tracer would have to tell apart from the program's own.  Its write
+	 * end is the parent's alone: a racegate killed before it writes
+	 * leaves the pipe with no writer, and the read ends this child.
 	 */
+	close(go_wr);
 	if (read(go_fd, &c, 1) != 1)
 		_exit(127);
 	/* Move the fds out of the way first: stdout_fd may be 0, and so on. */
@@ -216,7 +219,7 @@ int tracer_spawn(const tracer_opts *opts, tracer **out, rg_err *err)
 		goto fail_fds;
 	}
 	if (pid == 0)
-		child_run(opts, go[0], ep[1], fd_end, &tr->oldmask);
+		child_run(opts, go[0], go[1], ep[1], fd_end, &tr->oldmask);
 	close(go[0]);
 	close(ep[1]);
 	go[0] = ep[1] = -1;

@@ -72,3 +72,10 @@ racegate_e2e(unarmed_key_gate_not_enforced 3 "warning: gate 'ghost': no library 
   "!REPRODUCED" -- ${RG} run ${E2E_DIR}/unarmed.yaml)
 racegate_e2e(unarmed_optional_gate_reproduced 0 "REPRODUCED: exit 0"
   -- ${RG} run ${E2E_DIR}/unarmed_optional.yaml)
+
+# SIGKILL between forking the program's child and seizing it: the child,
+# not yet the program, ends by itself (seize_kill.c makes the moment)
+racegate_e2e_program(seize_kill SOURCES seize_kill.c SHARED NO_THREADS LIBS dl)
+racegate_e2e(seize_kill_leaves_nothing 0 "racegate exit 137" "no process left"
+  -- ${CMAKE_CURRENT_LIST_DIR}/seize_kill.sh ${RG}
+     $<TARGET_FILE:e2e_seize_kill> ${E2E_DIR}/holder.yaml)
