@@ -51,7 +51,9 @@ static char *start_written(const explore_run *r, size_t i)
  * Is thread i named by what it runs ({runs: F})?  When its start routine
  * is a wrapper (another thread has it too) and what it ran under it is
  * its own among the threads: a pool's or a library's threads are told
- * apart by their work, not by the order they were made in.
+ * apart by their work, not by the order they were made in.  A thread of
+ * the same start routine whose work was never seen (it reached no point
+ * in this run) may run F as well: then F is nobody's own.
  */
 static bool by_runs(const explore_write_in *in, size_t i)
 {
@@ -66,7 +68,11 @@ static bool by_runs(const explore_write_in *in, size_t i)
 			continue;
 		if (r->threads[j].runs && !strcmp(r->threads[j].runs, t->runs))
 			return false;
-		shared |= r->threads[j].start && !strcmp(r->threads[j].start, t->start);
+		if (!r->threads[j].start || strcmp(r->threads[j].start, t->start))
+			continue;
+		if (!r->threads[j].runs)
+			return false;
+		shared = true;
 	}
 	return shared;
 }
