@@ -184,16 +184,17 @@ size_t arch_decoder_next(arch_decoder *d, const uint8_t *code, size_t size,
 			 uint64_t pc, char *text, size_t len, enum arch_flow *flow,
 			 uint64_t *target);
 /*
- * Does the instruction arch_decoder_next decoded last read or write memory
- * another thread may see?  A data access whose address is neither on the
- * thread's own stack (based on the stack or frame pointer) nor in its
- * thread-local storage.  Not: an address computed but not accessed (lea,
- * a nop's operand), a jump or call through memory (code pointers), the
- * stack that push, pop, call and ret use.  A local reached through
- * another register counts: which memory a register points to is not in
- * the instruction.
+ * How the instruction arch_decoder_next decoded last touches memory
+ * another thread may see: ARCH_READS and/or ARCH_WRITES, 0 for none.  A
+ * data access whose address is neither on the thread's own stack (based
+ * on the stack or frame pointer) nor in its thread-local storage.  Not:
+ * an address computed but not accessed (lea, a nop's operand), a jump or
+ * call through memory (code pointers), the stack that push, pop, call and
+ * ret use.  A local reached through another register counts: which
+ * memory a register points to is not in the instruction.
  */
-bool arch_decoded_shared(const arch_decoder *d);
+enum { ARCH_READS = 1, ARCH_WRITES = 2 };
+unsigned arch_decoded_access(const arch_decoder *d);
 /*
  * Every place in code[0..size) (at address pc) whose bytes read as the
  * opcode of a direct jump or call, were an instruction to start there (or

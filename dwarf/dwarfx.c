@@ -1262,17 +1262,19 @@ int dwarfx_resolve(dwarfx *dx, const char *where, dwarfx_loc **out, size_t *n,
 	return 0;
 }
 
-int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out, size_t *n,
-			 rg_err *err)
+int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out,
+			 unsigned char **how, size_t *n, rg_err *err)
 {
 	dwarfx_loc *locs = NULL;
-	size_t nlocs = 0, i, j, fewest = SIZE_MAX, cap = 0;
-	bool *any = NULL;
+	size_t nlocs = 0, i, j, fewest = SIZE_MAX, cap = 0, caphow = 0;
+	unsigned char *any = NULL;
 	size_t nany = 0;
 	int r;
 
 	*out = NULL;
 	*n = 0;
+	if (how)
+		*how = NULL;
 	r = dwarfx_resolve(dx, where, &locs, &nlocs, NULL, err);
 	if (r)
 		return r;
@@ -1280,10 +1282,10 @@ int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out, size_t *n,
 		const dwarfx_loc *l = &locs[i];
 		uint64_t hi = l->file ? line_block_end(dx, l->addr, l->file, l->line) :
 			      l->addr;
-		bool *shared;
+		unsigned char *access;
 		size_t count;
 
-		if (dwarfx_insn_scan(dx, l->addr, hi, &shared, &count, err) < 0) {
+		if (dwarfx_insn_scan(dx, l->addr, hi, &access, &count, err) < 0) {
 			free(locs);
 			free(any);
 			return rg_error_prefix(err, "cannot decode '%s'", where);
@@ -1296,13 +1298,19 @@ int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out, size_t *n,
 			nany = count;
 		}
 		for (j = 0; j < count; j++)
-			any[j] = any[j] || shared[j];
-		free(shared);
+			any[j] |= access[j];
+		free(access);
 	}
 	for (j = 0; j < nany && j < fewest; j++)
 		if (any[j]) {
 			RG_GROW(*out, *n + 1, cap);
-			(*out)[(*n)++] = j;
+			(*out)[*n] = j;
+			if (how) {
+				RG_GROW(*how, *n + 1, caphow);
+				/* arch's bits are dwarfx's: reads 1, writes 2 */
+				(*how)[*n] = any[j];
+			}
+			(*n)++;
 		}
 	free(any);
 	free(locs);

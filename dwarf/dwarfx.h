@@ -177,11 +177,14 @@ int dwarfx_lines(dwarfx *dx, const char *file, int from, int to,
  * storage (the machine's file in dwarf/ says which registers and segments
  * those are).  Named as FILE:LINE+N names them: *out (malloc'd, ascending)
  * holds each N that is such an access in some instance of the line and that
- * every instance has, so that "where+N" resolves.  Returns as
- * dwarfx_resolve; *n may be 0.
+ * every instance has, so that "where+N" resolves; *how (when how is not
+ * NULL; malloc'd, as many) whether the N-th reads (DWARFX_READS), writes
+ * (DWARFX_WRITES) or both, in some instance.  Returns as dwarfx_resolve;
+ * *n may be 0.
  */
-int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out, size_t *n,
-			 rg_err *err);
+enum { DWARFX_READS = 1, DWARFX_WRITES = 2 };
+int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out,
+			 unsigned char **how, size_t *n, rg_err *err);
 
 /*
  * Where is addr?  Fills file/line (from the line table, may be NULL/0) and

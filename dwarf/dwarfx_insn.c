@@ -142,7 +142,10 @@ int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 	return 0;
 }
 
-int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
+_Static_assert((int)DWARFX_READS == (int)ARCH_READS && (int)DWARFX_WRITES == (int)ARCH_WRITES,
+	       "dwarfx_line_accesses passes arch's access bits on as they are");
+
+int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, unsigned char **access,
 		     size_t *count, rg_err *err)
 {
 	arch_decoder *d;
@@ -151,7 +154,7 @@ int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
 	size_t off = 0, len, cap = 0;
 
 	*count = 0;
-	*shared = NULL;
+	*access = NULL;
 	if (!exec_phdr(dx, lo))
 		return rg_error(err, "0x%llx is not code in '%s'",
 				(unsigned long long)lo, dx->path);
@@ -165,8 +168,8 @@ int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
 	while (off < (size_t)size &&
 	       (len = arch_decoder_next(d, buf + off, (size_t)size - off, lo + off,
 					 NULL, 0, NULL, NULL))) {
-		RG_GROW(*shared, *count + 1, cap);
-		(*shared)[(*count)++] = arch_decoded_shared(d);
+		RG_GROW(*access, *count + 1, cap);
+		(*access)[(*count)++] = (unsigned char)arch_decoded_access(d);
 		off += len;
 	}
 	free(buf);

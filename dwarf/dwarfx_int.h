@@ -326,10 +326,10 @@ int dwarfx_insn_nth(dwarfx *dx, uint64_t lo, uint64_t hi, size_t n,
 
 /*
  * dwarfx_insn.c: the instructions in [lo, hi), as dwarfx_insn_nth counts
- * them: *count of them, and (*shared)[i] (malloc'd) true when the i-th may
- * touch memory other threads see (arch_decoded_shared).
+ * them: *count of them, and (*access)[i] (malloc'd) how the i-th may
+ * touch memory other threads see (arch_decoded_access: reads, writes, 0).
  */
-int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, bool **shared,
+int dwarfx_insn_scan(dwarfx *dx, uint64_t lo, uint64_t hi, unsigned char **access,
 		     size_t *count, rg_err *err);
 
 /*

@@ -506,8 +506,43 @@ START_TEST(test_corrupt_dwarf)
 END_TEST
 
 /* The tests of C++ names, lines, headers, bad input, in check_dwarf's order. */
+/*
+ * The shared accesses of a line, and which read and which write: `sink +=
+ * y` at -O0 loads sink first and stores it last; `y = x * 3` touches
+ * only the stack.
+ */
+START_TEST(test_line_accesses)
+{
+	const struct prog *p = &progs[_i];
+	dwarfx *dx = open_ok(p->path);
+	const char *sink = fmt("main.c:%d", marker_line(SRC("main.c"), "worker-sink"));
+	const char *first = fmt("main.c:%d", marker_line(SRC("main.c"), "worker-first"));
+	size_t *plus = NULL, n = 0;
+	unsigned char *how = NULL;
+	rg_err err = RG_ERR_INIT;
+
+	ck_assert_int_eq(dwarfx_line_accesses(dx, sink, &plus, &how, &n, &err), DWARFX_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_lt(plus[0], plus[1]);
+	ck_assert_int_eq(how[0], DWARFX_READS);
+	ck_assert_int_eq(how[1], DWARFX_WRITES);
+	free(plus);
+	free(how);
+	ck_assert_int_eq(dwarfx_line_accesses(dx, first, &plus, &how, &n, &err), DWARFX_OK);
+	ck_assert_uint_eq(n, 0);
+	free(plus);
+	free(how);
+	/* without how, the same instructions */
+	ck_assert_int_eq(dwarfx_line_accesses(dx, sink, &plus, NULL, &n, &err), DWARFX_OK);
+	ck_assert_uint_eq(n, 2);
+	free(plus);
+	dwarfx_free(dx);
+}
+END_TEST
+
 void dwarf_add_lines(TCase *tc)
 {
+	tcase_add_loop_test(tc, test_line_accesses, 0, 2);
 	tcase_add_test(tc, test_cxx_names);
 	tcase_add_test(tc, test_cxx_written);
 	tcase_add_test(tc, test_cxx_start_names);

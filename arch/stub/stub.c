@@ -212,10 +212,10 @@ size_t arch_decoder_next(arch_decoder *d, const uint8_t *code, size_t size,
 	return 0;
 }
 
-bool arch_decoded_shared(const arch_decoder *d)
+unsigned arch_decoded_access(const arch_decoder *d)
 {
 	(void)d;
-	return true;
+	return ARCH_READS | ARCH_WRITES;
 }
 
 void arch_branch_scan(const uint8_t *code, size_t size, uint64_t pc,

@@ -81,15 +81,16 @@ size_t arch_decoder_next(arch_decoder *d, const uint8_t *code, size_t size,
 	return d->insn->size;
 }
 
-bool arch_decoded_shared(const arch_decoder *d)
+unsigned arch_decoded_access(const arch_decoder *d)
 {
 	const cs_insn *ci = d->insn;
 	const cs_x86 *x = &ci->detail->x86;
+	unsigned how = 0;
 
 	if (ci->id == X86_INS_LEA || ci->id == X86_INS_NOP ||
 	    cs_insn_group(d->cs, ci, CS_GRP_JUMP) || cs_insn_group(d->cs, ci, CS_GRP_CALL) ||
 	    cs_insn_group(d->cs, ci, CS_GRP_RET))
-		return false;
+		return 0;
 	for (uint8_t i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 		x86_reg b = op->mem.base;
@@ -102,9 +103,11 @@ bool arch_decoded_shared(const arch_decoder *d)
 		if (b == X86_REG_RSP || b == X86_REG_RBP || b == X86_REG_ESP ||
 		    b == X86_REG_EBP)
 			continue;
-		return true;
+		/* an operand the disassembler says nothing of is read and written */
+		how |= (op->access & CS_AC_READ) || !op->access ? ARCH_READS : 0;
+		how |= (op->access & CS_AC_WRITE) || !op->access ? ARCH_WRITES : 0;
 	}
-	return false;
+	return how;
 }
 
 void arch_branch_scan(const uint8_t *code, size_t size, uint64_t pc,

@@ -165,7 +165,7 @@ static void add_lines(struct line_walk *w, dwarfx *dx)
 		bool quiet = false;
 
 		if (!w->c->o->lines_only) {
-			if (dwarfx_line_accesses(dx, at, &plus, &nplus, &err) != DWARFX_OK)
+			if (dwarfx_line_accesses(dx, at, &plus, NULL, &nplus, &err) != DWARFX_OK)
 				rg_trace("no instruction points in '%s': %s", at, err.msg);
 			else
 				quiet = !nplus || plus[0] != 0;
