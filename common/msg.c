@@ -148,6 +148,13 @@ char *xstrndup(const char *s, size_t n)
 	return check_alloc(strndup(s, n));
 }
 
+const char *rg_base_name(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : path;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	rg_buf b = RG_BUF_INIT;

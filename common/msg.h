@@ -55,6 +55,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) RG_PRINTF(1, 2);
+/* The last component of path ("a/b.c" -> "b.c"); NULL for NULL. */
+const char *rg_base_name(const char *path);
 
 /* Grows array p (of *cap elements) so that it holds at least n elements. */
 #define RG_GROW(p, n, cap)                                                   \

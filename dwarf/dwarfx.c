@@ -125,13 +125,6 @@ static bool suffix_match(const char *path, const char *file, size_t flen)
 	return pos == 0 || path[pos - 1] == '/';
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 /* The threshold under which a name looks like a typo of another. */
 static size_t typo_limit(const char *s)
 {
@@ -165,12 +158,12 @@ static const char *rowless_file(const dwarfx *dx, const char *file)
  */
 static bool compiled_without_debug(const dwarfx *dx, const char *file)
 {
-	const char *b = base_name(file);
+	const char *b = rg_base_name(file);
 	size_t i;
 
 	/* a line table with that name: it has debug information, elsewhere */
 	for (i = 0; i < dx->nfiles; i++)
-		if (dx->files[i].count && !strcmp(base_name(dx->files[i].path), b))
+		if (dx->files[i].count && !strcmp(rg_base_name(dx->files[i].path), b))
 			return false;
 	/* compiled with -g, its rows credited to the files its markers name */
 	if (rowless_file(dx, file))
@@ -198,7 +191,7 @@ static dwarfx_hint *cur_hint(dwarfx *dx)
 static int no_such_file(dwarfx *dx, const char *where, const char *file,
 			rg_err *err)
 {
-	const char *want = base_name(file), *best = NULL;
+	const char *want = rg_base_name(file), *best = NULL;
 	size_t bestd = SIZE_MAX, i;
 
 	if (compiled_without_debug(dx, file))
@@ -212,7 +205,7 @@ static int no_such_file(dwarfx *dx, const char *where, const char *file,
 
 		if (!dx->files[i].count)
 			continue;
-		b = base_name(dx->files[i].path);
+		b = rg_base_name(dx->files[i].path);
 		d = rg_edit_distance(want, b);
 		if (d < bestd) {
 			bestd = d;
@@ -288,7 +281,7 @@ static int find_file(dwarfx *dx, const char *where, const char *file, long line,
 	if (!dx->debug) {
 		no_entry(dx);
 		ret = rg_error(err, "cannot resolve '%s': " DWARFX_NO_DEBUG, where,
-			       dwarfx_base_name(dx->path));
+			       rg_base_name(dx->path));
 	} else if (n == 1)
 		*out = &dx->files[ids[0]];
 	else if (n)
@@ -348,7 +341,7 @@ static int no_code(dwarfx *dx, const char *where, const struct dwarfx_file *f,
 	}
 	rg_buf_printf(&b, "cannot resolve '%s': ", where);
 	if (match) {
-		rg_buf_printf(&b, "the matching line, %s:%ld ", base_name(f->path), line);
+		rg_buf_printf(&b, "the matching line, %s:%ld ", rg_base_name(f->path), line);
 		dwarfx_source_excerpt(&b, match);
 		rg_buf_puts(&b, ", has no code");
 	} else {
@@ -429,7 +422,7 @@ static int resolve_line(dwarfx *dx, const char *where, const char *file,
 	if (!dx->debug) {
 		no_entry(dx);
 		return rg_error(err, "cannot resolve '%s': " DWARFX_NO_DEBUG, where,
-				dwarfx_base_name(dx->path));
+				rg_base_name(dx->path));
 	}
 	if (line <= 0 || line > INT32_MAX)
 		return rg_error(err, "cannot resolve '%s': line numbers start at 1 "
@@ -975,7 +968,7 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 	if (!dx->debug) {
 		no_entry(dx);
 		return rg_error(err, "cannot resolve '%s': " DWARFX_NO_DEBUG, where,
-				dwarfx_base_name(dx->path));
+				rg_base_name(dx->path));
 	}
 	res = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
 	if (res) {
@@ -1007,7 +1000,7 @@ static int resolve_anchor(dwarfx *dx, const char *where, const char *scope,
 
 		for (i = 0; i < mv.n && i < MAX_LISTED; i++) {
 			rg_buf_printf(&b, "%s%s:%ld ", i ? ", " : "",
-				      base_name(mv.v[i].file->path), mv.v[i].line);
+				      rg_base_name(mv.v[i].file->path), mv.v[i].line);
 			dwarfx_source_excerpt(&b, mv.v[i].text);
 		}
 		if (mv.n > MAX_LISTED)

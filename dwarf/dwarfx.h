@@ -29,12 +29,10 @@ typedef struct dwarfx dwarfx;
 /*
  * What every command says of a location or name that needs debug
  * information in an object that has none (a "%s" for the object's file
- * name, without its directory: dwarfx_base_name).
+ * name, without its directory: rg_base_name).
  */
 #define DWARFX_NO_DEBUG "'%s' has no debug information (built without -g?): " \
 	"FILE:LINE and C++ names need it; rebuild with -g"
-/* The file name of path without its directories. */
-const char *dwarfx_base_name(const char *path);
 
 /* One place a breakpoint goes (or one answer to "where is this address"). */
 typedef struct dwarfx_loc {

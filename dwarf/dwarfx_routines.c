@@ -18,13 +18,6 @@
 
 /* ---- names ---- */
 
-const char *dwarfx_base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b ? b + 1 : path;
-}
-
 const char *dwarfx_start_name_at(dwarfx *dx, uint64_t addr)
 {
 	uint32_t f = dwarfx_fn_at(dx, addr);
@@ -303,7 +296,7 @@ int dwarfx_defined_at(dwarfx *dx, const char *file, int line, const char ***out,
 	*out = NULL;
 	*n = 0;
 	if (!dx->debug || !dx->dbg) {
-		rg_error(err, DWARFX_NO_DEBUG, dwarfx_base_name(dx->path));
+		rg_error(err, DWARFX_NO_DEBUG, rg_base_name(dx->path));
 		return DWARFX_NO_ENTRY;
 	}
 	nids = dwarfx_match_files(dx, file, &ids);

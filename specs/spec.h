@@ -30,6 +30,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "msg.h"
+
 typedef struct spec_pos {
 	int line; /* 1-based; 0 when the node is synthesised (e.g. by sequence:) */
 	int col;  /* 1-based */
@@ -235,5 +237,11 @@ long spec_parse_duration(const char *text);
 int spec_signal_number(const char *name);
 /* "SIGSEGV" for SIGSEGV; NULL for numbers without a standard name. */
 const char *spec_signal_name(int signo);
+
+/*
+ * Appends s to b as a YAML double-quoted scalar that a spec reads back as
+ * s (for those who write gates files: explore, triage).
+ */
+void spec_put_quoted(rg_buf *b, const char *s);
 
 #endif

@@ -396,3 +396,17 @@ out:
 	free(full);
 	return rc;
 }
+
+void spec_put_quoted(rg_buf *b, const char *s)
+{
+	rg_buf_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			rg_buf_printf(b, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			rg_buf_printf(b, "\\x%02x", (unsigned char)*s);
+		else
+			rg_buf_printf(b, "%c", *s);
+	}
+	rg_buf_puts(b, "\"");
+}

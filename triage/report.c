@@ -409,12 +409,6 @@ void tr_race_release(triage_race *race)
 	memset(race, 0, sizeof(*race));
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
 /* Objects of the tools' and the C/C++ runtimes, by the start of their base name. */
 static const char *const system_objects[] = {
 	"libtsan", "libclang_rt", "vgpreload_", "libc.so", "libc-", "libpthread",
@@ -449,7 +443,7 @@ static bool starts_any(const char *s, const char *const *v)
 void tr_frame_classify(triage_frame *f)
 {
 	f->system = false;
-	if (f->object && starts_any(base_name(f->object), system_objects))
+	if (f->object && starts_any(rg_base_name(f->object), system_objects))
 		f->system = true;
 	if (f->file) {
 		for (const char *const *d = system_dirs; *d; d++)
@@ -458,7 +452,7 @@ void tr_frame_classify(triage_frame *f)
 		if (starts_any(f->file, system_starts))
 			f->system = true;
 		for (const char *const *b = system_files; *b; b++)
-			if (!strcmp(base_name(f->file), *b))
+			if (!strcmp(rg_base_name(f->file), *b))
 				f->system = true;
 	}
 	if (f->function) {

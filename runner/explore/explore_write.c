@@ -110,32 +110,15 @@ static char *alias_of(const explore_write_in *in, size_t i)
 	return rg_buf_detach(&b);
 }
 
-/* name as a YAML value: plain when it is a word, else quoted. */
-static void put_name(rg_buf *b, const char *name);
-
-/* "a", "b" as YAML double-quoted text. */
-static void put_quoted(rg_buf *b, const char *s)
-{
-	rg_buf_puts(b, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			rg_buf_printf(b, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			rg_buf_printf(b, "\\x%02x", (unsigned char)*s);
-		else
-			rg_buf_printf(b, "%c", *s);
-	}
-	rg_buf_puts(b, "\"");
-}
-
-/* a C++ name has ':' and braces in it: quoted */
+/* name as a YAML value: plain when it is a word, else quoted (a C++ name
+ * has ':' and braces in it) */
 static void put_name(rg_buf *b, const char *name)
 {
 	if (strspn(name, "abcdefghijklmnopqrstuvwxyz"
 		   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(name))
 		rg_buf_puts(b, name);
 	else
-		put_quoted(b, name);
+		spec_put_quoted(b, name);
 }
 
 /* One gate of the file: a thread's hit-th arrival at a point. */
@@ -341,7 +324,7 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 		rg_buf_printf(b, "  # %s runs on from here only once %s has stopped\n",
 			      me, other);
 	rg_buf_printf(b, "  - {name: %s-%zu, thread: %s, at: ", me, n, me);
-	put_quoted(b, in->at[w->point]);
+	spec_put_quoted(b, in->at[w->point]);
 	if (w->hit > 1)
 		rg_buf_printf(b, ", hit: %ld", w->hit);
 	put_strv(b, "open", w->open, w->nopen);
@@ -372,7 +355,7 @@ static void put_pattern(rg_buf *b, const char *key, const char *text, bool regex
 	char *s = regex ? xasprintf("/%s/", text) : xstrdup(text);
 
 	rg_buf_printf(b, "  %s: ", key);
-	put_quoted(b, s);
+	spec_put_quoted(b, s);
 	rg_buf_puts(b, "\n");
 	free(s);
 }
@@ -471,14 +454,14 @@ static void put_header(rg_buf *b, const explore_write_in *in)
 		      explore_fail_name(in->r->fail));
 	if (in->name) {
 		rg_buf_puts(b, "name: ");
-		put_quoted(b, in->name);
+		spec_put_quoted(b, in->name);
 		rg_buf_puts(b, "\n");
 	}
 	rg_buf_puts(b, "command: [");
 	for (size_t i = 0; in->command[i]; i++) {
 		if (i)
 			rg_buf_puts(b, ", ");
-		put_quoted(b, in->command[i]);
+		spec_put_quoted(b, in->command[i]);
 	}
 	if (in->timeout_ms > 0 && in->timeout_ms % 1000)
 		rg_buf_printf(b, "]\ntimeout: %ldms\n", in->timeout_ms);

@@ -106,13 +106,6 @@ static dwarfx *object_at(struct dctx *d, const struct dproc *pr, uint64_t a,
 	return plan_site_dx(pr->p ? pr->p : d->in->p, site);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = path ? strrchr(path, '/') : NULL;
-
-	return s ? s + 1 : path;
-}
-
 /*
  * "fn at file.c:12" (in_exe: in pr's executable, with a line) or
  * "fn (libc.so.6)"; lookup at pc - 1 for return addresses.
@@ -129,7 +122,7 @@ static char *describe_pc(struct dctx *d, const struct dproc *pr, uint64_t pc,
 	if (!dx || dwarfx_symbolize(dx, is_return ? link - 1 : link, &loc) < 0) {
 		for (size_t i = 0; i < pr->nmaps; i++)
 			if (pr->maps[i].path && pc >= pr->maps[i].start && pc < pr->maps[i].end)
-				return xasprintf("?? (%s)", base_name(pr->maps[i].path));
+				return xasprintf("?? (%s)", rg_base_name(pr->maps[i].path));
 		return xstrdup("??");
 	}
 	if (out)
@@ -137,13 +130,13 @@ static char *describe_pc(struct dctx *d, const struct dproc *pr, uint64_t pc,
 	if (loc.file && loc.line) {
 		*in_exe = dx == pr->exe;
 		return xasprintf("%s at %s:%d", loc.function ? loc.function : "??",
-				 base_name(loc.file), loc.line);
+				 rg_base_name(loc.file), loc.line);
 	}
 	{
 		/* a library's symbol table: std::thread::join(), not _ZNSt6thread4joinEv */
 		char *dem = dwarfx_demangle(loc.function);
 		char *s = xasprintf("%s (%s)", dem ? dem : loc.function ? loc.function : "??",
-				    base_name(dwarfx_path(dx)));
+				    rg_base_name(dwarfx_path(dx)));
 
 		free(dem);
 		return s;
@@ -364,11 +357,11 @@ static void unwind_thread(struct dctx *d, struct dthread *t, bool stop)
 		t->frames[i] = xasprintf("#%zu 0x%016llx in %s", i,
 					 (unsigned long long)t->pcs[i], s);
 		if (in_exe && !t->where) {
-			t->where = xasprintf("%s:%d in %s", base_name(loc.file), loc.line,
+			t->where = xasprintf("%s:%d in %s", rg_base_name(loc.file), loc.line,
 					     loc.function ? loc.function : "??");
 			t->where_paren = xasprintf("%s (%s:%d)",
 						   loc.function ? loc.function : "??",
-						   base_name(loc.file), loc.line);
+						   rg_base_name(loc.file), loc.line);
 		}
 		free(s);
 	}
