@@ -34,6 +34,8 @@ const char *tri_verdict_name(enum tri_verdict v);
 typedef struct tri_side {
 	char *file;        /* the place's file, base name ("stale_conn.c") */
 	int line;
+	int plus;          /* its instruction in the line (FILE:LINE+N), 0: the line's start */
+	enum triage_kind kind; /* read or write, as the report says */
 	char *function;    /* as the report printed it */
 	char *start;       /* its thread's start routine, or NULL (main, unknown) */
 	int nth;           /* 1 or 2 when both threads share start, else 0 */
@@ -42,6 +44,19 @@ typedef struct tri_side {
 } tri_side;
 
 void tri_side_release(tri_side *s);
+
+/* Where s is, as an at: names it: "FILE:LINE" or "FILE:LINE+N" (malloc'd). */
+char *tri_side_at(const tri_side *s);
+
+/*
+ * The instruction of s's line that is its access: of the line's n shared
+ * accesses (plus[i], reading or writing as how[i] says: DWARFX_READS,
+ * DWARFX_WRITES), the first that does what s's access does.  0 (the
+ * line's start) when the line holds one such access or fewer, or the
+ * report does not say read or write.
+ */
+int tri_pick_access(const tri_side *s, const size_t *plus, const unsigned char *how,
+		    size_t n);
 
 /*
  * A race's two sides from report r: first is the race's access a, second

@@ -3,6 +3,8 @@
  * as gates name them, the gates file of each order, and the verdict.
  */
 #include "tri.h"
+#include "dwarfx.h"
+#include "spec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +31,24 @@ void tri_side_release(tri_side *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static const char *base_name(const char *path)
+char *tri_side_at(const tri_side *s)
 {
-	const char *s = strrchr(path, '/');
+	return s->plus ? xasprintf("%s:%d+%d", s->file, s->line, s->plus) :
+	       xasprintf("%s:%d", s->file, s->line);
+}
 
-	return s ? s + 1 : path;
+int tri_pick_access(const tri_side *s, const size_t *plus, const unsigned char *how,
+		    size_t n)
+{
+	unsigned want = s->kind == TRIAGE_READ ? DWARFX_READS :
+			s->kind == TRIAGE_WRITE ? DWARFX_WRITES : 0;
+
+	if (n < 2 || !want)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (how[i] & want)
+			return (int)plus[i];
+	return 0;
 }
 
 /* name without its parameter list: "f(int) const" -> "f", "operator()(x)" -> "operator()" */
@@ -127,8 +142,9 @@ static int side_of(const triage_report *r, const triage_access *a, tri_side *s,
 	if (!f || !f->file || f->line <= 0)
 		return rg_error(err, "its %s access has no place with a file and a line "
 				"in the report", which);
-	s->file = xstrdup(base_name(f->file));
+	s->file = xstrdup(rg_base_name(f->file));
 	s->line = f->line;
+	s->kind = a->kind;
 	s->function = f->function ? xstrdup(f->function) : NULL;
 	s->tsan_thread = t ? t->id : -1;
 	if (t && !t->main && st >= 0 && a->stack.v[st].function)
@@ -177,28 +193,13 @@ void tri_name_threads(tri_side s[2])
 	}
 }
 
-/* s as YAML double-quoted text */
-static void put_quoted(rg_buf *b, const char *s)
-{
-	rg_buf_puts(b, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			rg_buf_printf(b, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			rg_buf_printf(b, "\\x%02x", (unsigned char)*s);
-		else
-			rg_buf_printf(b, "%c", *s);
-	}
-	rg_buf_puts(b, "\"");
-}
-
 static void put_gate(rg_buf *b, const tri_side *s, const char *role, const char *open,
 		     const char *wait, const char *then_open, long wait_ms)
 {
-	char *at = xasprintf("%s:%d", s->file, s->line);
+	char *at = tri_side_at(s);
 
 	rg_buf_printf(b, "  - name: %s-%s\n    at: ", s->alias, role);
-	put_quoted(b, at);
+	spec_put_quoted(b, at);
 	rg_buf_puts(b, "\n");
 	free(at);
 	if (s->start)
@@ -221,16 +222,19 @@ char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *com
 	rg_buf b = RG_BUF_INIT;
 	char here[64], done[64];
 
-	rg_buf_printf(&b, "# Written by racegate triage: %s:%d (%s) runs before\n"
-		      "# %s:%d (%s).  Run it with: racegate run FILE --repeat 20\n"
-		      "version: 1\nname: ", f->file, f->line, f->alias, o->file,
-		      o->line, o->alias);
-	put_quoted(&b, name);
+	char *fat = tri_side_at(f), *oat = tri_side_at(o);
+
+	rg_buf_printf(&b, "# Written by racegate triage: %s (%s) runs before\n"
+		      "# %s (%s).  Run it with: racegate run FILE --repeat 20\n"
+		      "version: 1\nname: ", fat, f->alias, oat, o->alias);
+	free(fat);
+	free(oat);
+	spec_put_quoted(&b, name);
 	rg_buf_puts(&b, "\ncommand: [");
 	for (size_t i = 0; command[i]; i++) {
 		if (i)
 			rg_buf_puts(&b, ", ");
-		put_quoted(&b, command[i]);
+		spec_put_quoted(&b, command[i]);
 	}
 	rg_buf_printf(&b, "]\ntimeout: %ldms\n", timeout_ms);
 	if (s[0].start || s[1].start)
@@ -239,7 +243,7 @@ char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *com
 		if (!s[i].start)
 			continue;
 		rg_buf_printf(&b, "  %s: {start: ", s[i].alias);
-		put_quoted(&b, s[i].start);
+		spec_put_quoted(&b, s[i].start);
 		if (s[i].nth)
 			rg_buf_printf(&b, ", nth: %d", s[i].nth);
 		rg_buf_puts(&b, "}\n");

@@ -20,6 +20,7 @@ typedef struct tri_race {
 	tri_order o[2];
 	enum tri_verdict v;
 	int which;
+	char *place[2];          /* each side as the table shows it: "f.c:9+2 (closer)" */
 	char *files[2];          /* written, or NULL */
 	int verified;            /* HARMFUL: replays that reproduced, of verify */
 	char *what;              /* the evidence in words */
@@ -73,8 +74,30 @@ static const char *gate_function(const plan *p, size_t g)
 }
 
 /*
+ * The instruction of side s's line that is its access, when the line
+ * holds several (dwarfx_line_accesses): a read or a write as the report
+ * says.  A line the disassembler cannot read keeps its start.
+ */
+static void pick_access(const plan *p, tri_side *s)
+{
+	char *at = xasprintf("%s:%d", s->file, s->line);
+	size_t *plus = NULL, n = 0;
+	unsigned char *how = NULL;
+	rg_err err = RG_ERR_INIT;
+
+	if (dwarfx_line_accesses(p->dx, at, &plus, &how, &n, &err) == DWARFX_OK)
+		s->plus = tri_pick_access(s, plus, how, n);
+	else
+		rg_trace("triage: the accesses of '%s' are not known: %s", at, err.msg);
+	free(plus);
+	free(how);
+	free(at);
+}
+
+/*
  * Puts the race's places in the program: each FILE:LINE must have code,
- * in the function the report names; a lambda's start becomes its closure.
+ * in the function the report names; a lambda's start becomes its closure;
+ * an access is its instruction where the line holds several.
  */
 static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 {
@@ -105,8 +128,15 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 			free(r->s[i].start);
 			r->s[i].start = start;
 		}
+		pick_access(&p, &r->s[i]);
 	}
 	tri_name_threads(r->s);
+	for (int i = 0; i < 2; i++) {
+		char *at = tri_side_at(&r->s[i]);
+
+		r->place[i] = xasprintf("%s (%s)", at, r->s[i].alias);
+		free(at);
+	}
 	plan_release(&p);
 	spec_free(sp);
 	return rc;
@@ -284,9 +314,7 @@ static int write_files(const tri_opts *o, tri_race *r, rg_err *err)
 			sscanf(r->o[k].ends[0], "exit %d", &code);
 			expect = xasprintf("  exit: %d\n", code);
 		}
-		name = xasprintf("race %d: %s:%d (%s) before %s:%d (%s)", r->no,
-				 r->s[k].file, r->s[k].line, r->s[k].alias, r->s[!k].file,
-				 r->s[!k].line, r->s[!k].alias);
+		name = xasprintf("race %d: %s before %s", r->no, r->place[k], r->place[!k]);
 		yaml = tri_gates_yaml(r->s, k, r->o[k].weak, o->abs_command, o->wait_ms, run_timeout(o),
 				      name, expect);
 		r->files[k] = out_path(o, r->no, k, r->v == TRI_HARMFUL);
@@ -305,14 +333,12 @@ static int write_files(const tri_opts *o, tri_race *r, rg_err *err)
 
 static void say_evidence(tri_race *r, long verify_n)
 {
-	const tri_side *s = r->s;
 	int w = r->which;
 
 	switch (r->v) {
 	case TRI_HARMFUL:
-		r->what = xasprintf("%s:%d (%s) before %s:%d (%s): %s in %d of %d runs; "
-				    "the file reproduced %d of %ld", s[w].file, s[w].line,
-				    s[w].alias, s[!w].file, s[!w].line, s[!w].alias,
+		r->what = xasprintf("%s before %s: %s in %d of %d runs; "
+				    "the file reproduced %d of %ld", r->place[w], r->place[!w],
 				    r->o[w].failure, r->o[w].failed, r->o[w].runs,
 				    r->verified, verify_n);
 		break;
@@ -324,17 +350,16 @@ static void say_evidence(tri_race *r, long verify_n)
 				    r->o[1].nends);
 		break;
 	case TRI_NOT_REACHED:
-		r->what = xasprintf("%s:%d (%s) was not reached: the program's input may not "
-				    "cover it", s[w].file, s[w].line, s[w].alias);
+		r->what = xasprintf("%s was not reached: the program's input may not "
+				    "cover it", r->place[w]);
 		break;
 	case TRI_SINGLE_ORDER:
 		r->what = w == 2 ?
 			  xasprintf("neither order could be forced (the two accesses are "
 				    "never at their lines at once): %s",
 				    r->o[0].why ? r->o[0].why : "?") :
-			  xasprintf("%s:%d (%s) cannot run before %s:%d (%s): %s", s[w].file,
-				    s[w].line, s[w].alias, s[!w].file, s[!w].line,
-				    s[!w].alias, r->o[w].why ? r->o[w].why : "?");
+			  xasprintf("%s cannot run before %s: %s", r->place[w], r->place[!w],
+				    r->o[w].why ? r->o[w].why : "?");
 		break;
 	}
 }
@@ -345,11 +370,8 @@ static void print_table(FILE *f, const tri_race *rs, size_t n)
 		"file");
 	for (size_t i = 0; i < n; i++) {
 		const tri_race *r = &rs[i];
-		char a[64], b[64];
 
-		snprintf(a, sizeof(a), "%s:%d (%s)", r->s[0].file, r->s[0].line, r->s[0].alias);
-		snprintf(b, sizeof(b), "%s:%d (%s)", r->s[1].file, r->s[1].line, r->s[1].alias);
-		fprintf(f, "%-5d %-32s %-32s %-15s %s%s%s\n", r->no, a, b,
+		fprintf(f, "%-5d %-32s %-32s %-15s %s%s%s\n", r->no, r->place[0], r->place[1],
 			tri_verdict_name(r->v), r->files[0] ? r->files[0] : r->files[1] ?
 			"" : "-", r->files[0] && r->files[1] ? " " : "",
 			r->files[1] ? r->files[1] : "");
@@ -363,7 +385,12 @@ static void json_side(rg_buf *b, const tri_side *s)
 {
 	rg_buf_puts(b, "{\"file\": ");
 	json_str(b, s->file);
-	rg_buf_printf(b, ", \"line\": %d, \"function\": ", s->line);
+	char *at = tri_side_at(s);
+
+	rg_buf_printf(b, ", \"line\": %d, \"at\": ", s->line);
+	json_str(b, at);
+	free(at);
+	rg_buf_puts(b, ", \"function\": ");
 	json_str(b, s->function);
 	rg_buf_puts(b, ", \"thread\": {\"start\": ");
 	json_str(b, s->start);
@@ -439,6 +466,7 @@ static void races_free(tri_race *rs, size_t n)
 		for (int k = 0; k < 2; k++) {
 			tri_side_release(&rs[i].s[k]);
 			tri_order_release(&rs[i].o[k]);
+			free(rs[i].place[k]);
 			free(rs[i].files[k]);
 		}
 		free(rs[i].what);
