@@ -13,6 +13,7 @@
 #include "msg.h"
 #include "spec.h"
 #include "tri.h"
+#include "dwarfx.h"
 
 static triage_report *load(const char *name)
 {
@@ -113,7 +114,7 @@ START_TEST(gates_of_each_order)
 	ck_assert_int_eq(tri_sides(r, triage_race_at(r, 1), s, &err), 0);
 	for (int first = 0; first < 2; first++) {
 		char *y = tri_gates_yaml(s, first, false, cmd, 2000, 10000, "race 2",
-					 "  signal: SIGSEGV\n");
+					 "expect:\n  signal: SIGSEGV\n");
 		spec_diags d = SPEC_DIAGS_INIT;
 		spec *sp = NULL;
 		const tri_side *f = &s[first], *o = &s[!first];
@@ -159,6 +160,48 @@ static void end(tri_order *o, const char *text)
 	o->ends[o->nends++] = xstrdup(text);
 	o->reached[0] = o->reached[1] = true;
 }
+
+/* Of a line's shared accesses, the first that does what the report says. */
+START_TEST(access_picked)
+{
+	const size_t plus[] = { 0, 1, 6, 8 };
+	const unsigned char how[] = { DWARFX_READS, DWARFX_READS, DWARFX_READS,
+				      DWARFX_WRITES };
+	tri_side s = { .kind = TRIAGE_WRITE };
+
+	ck_assert_int_eq(tri_pick_access(&s, plus, how, 4), 8);
+	s.kind = TRIAGE_READ;
+	ck_assert_int_eq(tri_pick_access(&s, plus, how, 4), 0);
+	ck_assert_int_eq(tri_pick_access(&s, plus + 2, how + 2, 2), 6);
+	/* one access, or the kind not said: the line's start */
+	ck_assert_int_eq(tri_pick_access(&s, plus + 2, how + 2, 1), 0);
+	s.kind = TRIAGE_ACCESS_UNKNOWN;
+	ck_assert_int_eq(tri_pick_access(&s, plus + 2, how + 2, 2), 0);
+	s.file = "f.c";
+	s.line = 9;
+	s.plus = 2;
+	char *at = tri_side_at(&s);
+	ck_assert_str_eq(at, "f.c:9+2");
+	free(at);
+}
+END_TEST
+
+/* How two orders' ends differ, in words. */
+START_TEST(ends_compared)
+{
+	char *d = tri_ends_differ("exit 1\ncount = 1\nFAIL\n", "exit 0\ncount = 2\n");
+
+	ck_assert_str_eq(d, "exit 1 against exit 0, stdout line 1 \"count = 1\" "
+			 "against \"count = 2\"");
+	free(d);
+	d = tri_ends_differ("exit 0\na\nb\n", "exit 0\na\n");
+	ck_assert_str_eq(d, "stdout line 2 \"b\" against \"\"");
+	free(d);
+	d = tri_ends_differ("exit 0\n", "exit 3\n");
+	ck_assert_str_eq(d, "exit 0 against exit 3");
+	free(d);
+}
+END_TEST
 
 START_TEST(verdicts)
 {
@@ -211,6 +254,8 @@ int main(void)
 	tcase_add_test(tc, lambda_named_by_closure);
 	tcase_add_test(tc, functions_compared);
 	tcase_add_test(tc, gates_of_each_order);
+	tcase_add_test(tc, access_picked);
+	tcase_add_test(tc, ends_compared);
 	tcase_add_test(tc, verdicts);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

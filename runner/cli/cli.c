@@ -247,9 +247,18 @@ static int check_args(struct cli *c, const cli_command *cmd)
 		if (c->t.tsan && c->t.helgrind)
 			return usage_error(cmd, "triage takes one report: --tsan or "
 					   "--helgrind");
+		if (c->x.expect_file && (c->x.has_expect_exit || c->x.expect_stdout))
+			return usage_error(cmd, "--expect FILE says what a run must do; it "
+					   "goes with neither --expect-exit nor "
+					   "--expect-stdout");
 		c->t.quiet = c->quiet;
 		c->t.source_dir = c->source_dir;
 		c->t.command = c->command;
+		/* --expect-exit, --expect-stdout and --expect are explore's rows */
+		c->t.has_expect_exit = c->x.has_expect_exit;
+		c->t.expect_exit = c->x.expect_exit;
+		c->t.expect_stdout = c->x.expect_stdout;
+		c->t.expect_file = c->x.expect_file;
 		return 0;
 	case CLI_COMPLETION:
 		if (!c->topic || strcmp(c->topic, "bash"))

@@ -420,15 +420,15 @@ static const rg_opt rows[] = {
 	  X(replay), .needs = "a schedule id",
 	  .help = "run the schedule ID printed by an earlier explore" },
 	{ .name = "expect-exit", .kind = RG_OPT_NUMBER, .metavar = "N",
-	  .cmds = CLI_EXPLORE, .set = set_expect_exit, .lo = 0, .hi = 255,
+	  .cmds = CLI_EXPLORE | CLI_TRIAGE, .set = set_expect_exit, .lo = 0, .hi = 255,
 	  .help = "the exit status of a good run (default 0); crashes, signals, "
 		  "deadlocks and timeouts always fail" },
 	{ .name = "expect-stdout", .kind = RG_OPT_REGEX, .metavar = "RE",
-	  .cmds = CLI_EXPLORE, X(expect_stdout),
+	  .cmds = CLI_EXPLORE | CLI_TRIAGE, X(expect_stdout),
 	  .help = "a good run's stdout matches the extended regex RE" },
 	{ .name = "expect", .kind = RG_OPT_FILE, .metavar = "FILE.yaml",
-	  .cmds = CLI_EXPLORE, X(expect_file),
-	  .help = "judge each schedule by FILE's expect: as run does: a bug there "
+	  .cmds = CLI_EXPLORE | CLI_TRIAGE, X(expect_file),
+	  .help = "judge each run by FILE's expect: as run does: a bug there "
 		  "is what to find, a good run what not to miss" },
 	{ .name = "output", .short_name = 'o', .kind = RG_OPT_FILE,
 	  .metavar = "FILE.yaml", .cmds = CLI_EXPLORE, X(out),

@@ -70,6 +70,15 @@ typedef struct explore_write_in {
 	bool no_runs;
 } explore_write_in;
 
+/*
+ * The expect: block of a gates file (its "expect:" line and keys) that
+ * says r's failure: given (--expect FILE's bug) as it is, else from r's
+ * fail: its exit status, signal, a deadlock, a timeout, or all the stdout
+ * it printed (r->out).  -1 with err when it cannot be said.
+ */
+int explore_put_expect(rg_buf *b, const spec_expect *given, const explore_run *r,
+		       rg_err *err);
+
 /* How much of the schedule the gates.yaml enforces. */
 enum explore_write_level {
 	XW_PREEMPTIONS,        /* only each preemption */

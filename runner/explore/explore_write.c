@@ -408,14 +408,14 @@ static int put_stdout_expect(rg_buf *b, const explore_run *r, rg_err *err)
 	return 0;
 }
 
-static int put_expect(rg_buf *b, const explore_write_in *in, rg_err *err)
+int explore_put_expect(rg_buf *b, const spec_expect *given, const explore_run *r,
+		       rg_err *err)
 {
-	const explore_run *r = in->r;
 	const char *sig;
 
 	rg_buf_puts(b, "expect:\n");
-	if (in->expect) {
-		put_given_expect(b, in->expect);
+	if (given) {
+		put_given_expect(b, given);
 		return 0;
 	}
 	switch (r->fail) {
@@ -733,7 +733,7 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 		rg_error(err, "no gate is left to write");
 		goto out;
 	}
-	if (put_expect(&b, in, err) < 0)
+	if (explore_put_expect(&b, in->expect, in->r, err) < 0)
 		goto out;
 	out = rg_buf_detach(&b);
 out:

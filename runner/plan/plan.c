@@ -212,7 +212,7 @@ static void resolve_gate(plan *p, size_t i, bool *warned_nodebug,
 		if (!*warned_nodebug)
 			spec_diags_add(d, SPEC_ERROR, g->at_pos,
 				       "cannot resolve '%s': " DWARFX_NO_DEBUG,
-				       g->at, dwarfx_base_name(p->exe));
+				       g->at, rg_base_name(p->exe));
 		*warned_nodebug = true;
 		return;
 	}

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "explore.h"
 #include "msg.h"
 #include "triage.h"
 
@@ -86,7 +87,8 @@ bool tri_same_function(const char *rep, const char *fn);
  * own line, has got past it.  Weak: first's thread does not wait for the
  * other to be at its line (for two accesses never at their lines at once).
  * command is the program's argv; wait_ms each waiting gate's timeout;
- * expect (NULL: none) the YAML of an expect: block.
+ * expect (NULL: none) the YAML of an expect: block, its "expect:" line
+ * included.
  */
 char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *command,
 		     long wait_ms, long timeout_ms, const char *name, const char *expect);
@@ -100,8 +102,7 @@ typedef struct tri_order {
 	char **ends;         /* per run that took hold and ended: "exit N" + stdout */
 	int nends;
 	char *failure;       /* the first failure in words ("killed by SIGSEGV"), or NULL */
-	int fail_signal;     /* its signal, or 0 */
-	bool fail_deadlock, fail_timeout;
+	explore_run fail;    /* its kind (fail.fail), exit status, signal and stdout */
 	char *why;           /* the first unenforced run's note, or NULL */
 	bool weak;           /* forced without the first waiting for the other (tri_gates_yaml) */
 } tri_order;
@@ -115,6 +116,19 @@ void tri_order_release(tri_order *o);
  */
 enum tri_verdict tri_classify(const tri_order o[2], int *which);
 
+/*
+ * How two ends ("exit N\n" + stdout, as tri_order keeps them) differ, in
+ * words: "exit 0 against exit 1, stdout line 1 \"count = 2\" against
+ * \"count = 1\"" (malloc'd).
+ */
+char *tri_ends_differ(const char *a, const char *b);
+
+/* What a run must do besides taking hold (--expect's); x.any false: nothing. */
+typedef struct tri_judge {
+	spec_expect x;
+	spec *xspec;             /* --expect FILE, which holds x's text */
+} tri_judge;
+
 /* What racegate triage was asked. */
 typedef struct tri_opts {
 	const char *tsan;        /* --tsan REPORT */
@@ -127,6 +141,13 @@ typedef struct tri_opts {
 	char **command;          /* PROG ARGS */
 	char **abs_command;      /* (tri_main's own: PROG made absolute) */
 	const char *source_dir;
+	/* a good run (--expect-exit, --expect-stdout) or a bug (--expect
+	 * FILE's expect:): an order that breaks it, or does that bug, fails */
+	bool has_expect_exit;
+	int expect_exit;
+	const char *expect_stdout;
+	const char *expect_file;
+	const tri_judge *judge;  /* (tri_main's own: the expectation above) */
 	bool quiet;
 	unsigned closed_std;
 } tri_opts;

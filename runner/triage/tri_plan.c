@@ -251,13 +251,13 @@ char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *com
 	snprintf(here, sizeof(here), "%s-here", o->alias);
 	snprintf(done, sizeof(done), "%s-done", f->alias);
 	rg_buf_puts(&b, "\ngates:\n"
-		    "  # the second waits at its line until the first has run its own\n");
+		    "  # the second waits at its access until the first has made its own\n");
 	put_gate(&b, o, "waits", weak ? NULL : here, done, NULL, wait_ms);
-	rg_buf_puts(&b, weak ? "  # the first runs its line\n" :
-		    "  # the first runs its line once the second is at its own\n");
+	rg_buf_puts(&b, weak ? "  # the first makes its access\n" :
+		    "  # the first makes its access once the second is at its own\n");
 	put_gate(&b, f, "goes", NULL, weak ? NULL : here, done, wait_ms);
 	if (expect)
-		rg_buf_printf(&b, "\nexpect:\n%s", expect);
+		rg_buf_printf(&b, "\n%s", expect);
 	return rg_buf_detach(&b);
 }
 
@@ -267,8 +267,51 @@ void tri_order_release(tri_order *o)
 		free(o->ends[i]);
 	free(o->ends);
 	free(o->failure);
+	explore_run_release(&o->fail);
 	free(o->why);
 	memset(o, 0, sizeof(*o));
+}
+
+/* Line k (0-based) of text, malloc'd; "" past its end. */
+static char *nth_line(const char *text, int k)
+{
+	for (; k > 0 && text; k--)
+		text = (text = strchr(text, '\n')) ? text + 1 : NULL;
+	if (!text)
+		return xstrdup("");
+	return xstrndup(text, strcspn(text, "\n"));
+}
+
+char *tri_ends_differ(const char *a, const char *b)
+{
+	int ea = -1, eb = -1, k = 0;
+	const char *oa = strchr(a, '\n'), *ob = strchr(b, '\n');
+	rg_buf r = RG_BUF_INIT;
+
+	sscanf(a, "exit %d", &ea);
+	sscanf(b, "exit %d", &eb);
+	oa = oa ? oa + 1 : "";
+	ob = ob ? ob + 1 : "";
+	if (ea != eb)
+		rg_buf_printf(&r, "exit %d against exit %d", ea, eb);
+	if (strcmp(oa, ob)) {
+		char *la, *lb;
+
+		/* the first line of stdout where they part */
+		for (;; k++) {
+			la = nth_line(oa, k);
+			lb = nth_line(ob, k);
+			if (strcmp(la, lb))
+				break;
+			free(la);
+			free(lb);
+		}
+		rg_buf_printf(&r, "%sstdout line %d \"%.60s\" against \"%.60s\"",
+			      r.len ? ", " : "", k + 1, la, lb);
+		free(la);
+		free(lb);
+	}
+	return rg_buf_detach(&r);
 }
 
 /* Do the two orders share no end (exit status and output)? */

@@ -94,6 +94,18 @@ static void pick_access(const plan *p, tri_side *s)
 	free(at);
 }
 
+/* Each side as the table shows it, from its place and thread. */
+static void set_places(tri_race *r)
+{
+	for (int i = 0; i < 2; i++) {
+		char *at = tri_side_at(&r->s[i]);
+
+		free(r->place[i]);
+		r->place[i] = xasprintf("%s (%s)", at, r->s[i].alias);
+		free(at);
+	}
+}
+
 /*
  * Puts the race's places in the program: each FILE:LINE must have code,
  * in the function the report names; a lambda's start becomes its closure;
@@ -131,12 +143,7 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 		pick_access(&p, &r->s[i]);
 	}
 	tri_name_threads(r->s);
-	for (int i = 0; i < 2; i++) {
-		char *at = tri_side_at(&r->s[i]);
-
-		r->place[i] = xasprintf("%s (%s)", at, r->s[i].alias);
-		free(at);
-	}
+	set_places(r);
 	plan_release(&p);
 	spec_free(sp);
 	return rc;
@@ -147,9 +154,67 @@ static long run_timeout(const tri_opts *o)
 	return 4 * o->wait_ms > 10000 ? 4 * o->wait_ms : 10000;
 }
 
-static void note_run(tri_order *t, const run_result *res, const int side_of_gate[2])
+/*
+ * A run that took hold and ended, judged by --expect's as `racegate run`
+ * judges it (judge.c): a bug met, or a good run missed, is a failure.
+ */
+static enum explore_fail judged(const tri_judge *j, const spec *sp, run_result *res)
+{
+	spec js = *sp;
+
+	js.expect = j->x;
+	judge_run(&js, res, false, false, false);
+	if (judge_expects_bug(&j->x))
+		return res->outcome == OUT_REPRODUCED ? XF_EXPECTED : XF_NONE;
+	if (res->outcome == OUT_PASSED)
+		return XF_NONE;
+	if (res->exit_code != (j->x.has_exit ? j->x.exit_code : 0))
+		return XF_EXIT;
+	return judge_stdout_met(&j->x, res->out.s) ? XF_OUTPUT : XF_STDOUT;
+}
+
+/* The first failure of an order, in words and as explore_put_expect says it. */
+static void note_failure(tri_order *t, const run_result *res, enum explore_fail f,
+			 const tri_judge *j)
+{
+	const char *sig = res->term_signal ? spec_signal_name(res->term_signal) : NULL;
+
+	if (t->failed++)
+		return;
+	t->fail.fail = f;
+	t->fail.exit_code = res->exit_code;
+	t->fail.signo = res->term_signal;
+	t->fail.out = res->out.s ? xstrndup(res->out.s, res->out.len) : NULL;
+	switch (f) {
+	case XF_SIGNAL:
+		t->failure = xasprintf("killed by %s", sig ? sig : "a signal");
+		break;
+	case XF_DEADLOCK:
+		t->failure = xstrdup("deadlocked");
+		break;
+	case XF_TIMEOUT:
+		t->failure = xstrdup("hung");
+		break;
+	case XF_EXIT:
+		t->failure = xasprintf("ended with exit %d, not %d", res->exit_code,
+				       j->x.has_exit ? j->x.exit_code : 0);
+		break;
+	case XF_EXPECTED:
+		t->failure = xasprintf("did what --expect's bug says (exit %d)",
+				       res->exit_code);
+		break;
+	default:
+		t->failure = xstrdup(f == XF_STDOUT ? "printed what --expect does not match" :
+				     "wrote on stderr what --expect does not match");
+		break;
+	}
+}
+
+static void note_run(tri_order *t, run_result *res, const int side_of_gate[2],
+		     const spec *sp, const tri_judge *j)
 {
 	bool both = true;
+	enum explore_fail f;
 
 	for (int g = 0; g < 2 && (size_t)g < res->ngates; g++) {
 		if (res->gate_reached[g])
@@ -159,16 +224,8 @@ static void note_run(tri_order *t, const run_result *res, const int side_of_gate
 	t->runs++;
 	if (both && (res->term_signal || res->outcome == OUT_DEADLOCK ||
 		     res->outcome == OUT_TIMEOUT)) {
-		const char *sig = res->term_signal ? spec_signal_name(res->term_signal) : NULL;
-
-		if (!t->failed++) {
-			t->fail_signal = res->term_signal;
-			t->fail_deadlock = res->outcome == OUT_DEADLOCK;
-			t->fail_timeout = res->outcome == OUT_TIMEOUT;
-			t->failure = res->term_signal ?
-				     xasprintf("killed by %s", sig ? sig : "a signal") :
-				     xstrdup(t->fail_deadlock ? "deadlocked" : "hung");
-		}
+		note_failure(t, res, res->term_signal ? XF_SIGNAL :
+			     res->outcome == OUT_DEADLOCK ? XF_DEADLOCK : XF_TIMEOUT, j);
 		return;
 	}
 	if (!both || res->outcome == OUT_SCHEDULE_DEADLOCK ||
@@ -176,6 +233,10 @@ static void note_run(tri_order *t, const run_result *res, const int side_of_gate
 		t->unenforced++;
 		if (!t->why)
 			t->why = xstrdup(res->note ? res->note : run_outcome_name(res->outcome));
+		return;
+	}
+	if (j->x.any && (f = judged(j, sp, res)) != XF_NONE) {
+		note_failure(t, res, f, j);
 		return;
 	}
 	t->ends = xrealloc(t->ends, (size_t)(t->nends + 1) * sizeof(*t->ends));
@@ -224,7 +285,7 @@ static int run_order(const tri_opts *o, tri_race *r, int first, bool weak, rg_er
 			run_result_release(&res);
 			break;
 		}
-		note_run(t, &res, side_of_gate);
+		note_run(t, &res, side_of_gate, sp, o->judge);
 		run_result_release(&res);
 		/* an order that twice could not be forced, and never was, is not
 		   worth another wait (a run that missed it by chance is not) */
@@ -302,17 +363,20 @@ static int write_files(const tri_opts *o, tri_race *r, rg_err *err)
 		if (r->v != TRI_HARMFUL && r->v != TRI_BENIGN && r->v != TRI_OUTPUT_DIFFERS)
 			continue;
 		if (r->v == TRI_HARMFUL) {
-			const tri_order *t = &r->o[k];
-			const char *sig = spec_signal_name(t->fail_signal);
+			const explore_run *f = &r->o[k].fail;
+			rg_buf b = RG_BUF_INIT;
 
-			expect = t->fail_signal ? xasprintf("  signal: %s\n", sig ? sig : "SIGSEGV") :
-				 xstrdup(t->fail_deadlock ? "  deadlock: true\n" :
-					 "  timeout: true\n");
+			if (explore_put_expect(&b, f->fail == XF_EXPECTED ? &o->judge->x : NULL,
+					       f, err) < 0) {
+				rg_buf_release(&b);
+				return rg_error_prefix(err, "race %d", r->no);
+			}
+			expect = rg_buf_detach(&b);
 		} else {
 			int code = 0;
 
 			sscanf(r->o[k].ends[0], "exit %d", &code);
-			expect = xasprintf("  exit: %d\n", code);
+			expect = xasprintf("expect:\n  exit: %d\n", code);
 		}
 		name = xasprintf("race %d: %s before %s", r->no, r->place[k], r->place[!k]);
 		yaml = tri_gates_yaml(r->s, k, r->o[k].weak, o->abs_command, o->wait_ms, run_timeout(o),
@@ -343,7 +407,13 @@ static void say_evidence(tri_race *r, long verify_n)
 				    r->verified, verify_n);
 		break;
 	case TRI_OUTPUT_DIFFERS:
-		r->what = xstrdup("the two orders end with another exit status or output");
+	{
+		char *d = tri_ends_differ(r->o[0].ends[0], r->o[1].ends[0]);
+
+		r->what = xasprintf("%s first against %s first: %s", r->place[0],
+				    r->place[1], d);
+		free(d);
+	}
 		break;
 	case TRI_BENIGN:
 		r->what = xasprintf("both orders end alike (%d and %d runs)", r->o[0].nends,
@@ -475,15 +545,10 @@ static void races_free(tri_race *rs, size_t n)
 }
 
 /* Triage of one race: its sides in the program, its orders, its verdict. */
-static int triage_one(const tri_opts *o, const triage_report *rep, size_t i,
-		      tri_race *r, rg_err *err)
+/* Runs both orders of r, each in its weak form when it cannot take hold. */
+static int force_orders(const tri_opts *o, tri_race *r, rg_err *err)
 {
-	r->no = (int)i + 1;
-	if (tri_sides(rep, triage_race_at(rep, i), r->s, err) < 0)
-		return rg_error_prefix(err, "race %d (report line %d)", r->no,
-				       triage_race_at(rep, i)->report_line);
-	if (probe(o, r, err) < 0 || run_order(o, r, 0, false, err) < 0 ||
-	    run_order(o, r, 1, false, err) < 0)
+	if (run_order(o, r, 0, false, err) < 0 || run_order(o, r, 1, false, err) < 0)
 		return -1;
 	/*
 	 * An order whose accesses were never at their lines at once (a handoff
@@ -502,6 +567,51 @@ static int triage_one(const tri_opts *o, const triage_report *rep, size_t i,
 		if (run_order(o, r, k, true, err) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * Orders forced at an access's own instruction that do not fail are
+ * forced again at the lines' starts, as a person would gate them: a
+ * pointer the line loads before the access may be what the other thread
+ * clears (stale_conn's use after the check).  The lines' results count
+ * only when an order fails there.
+ */
+static int force_at_lines(const tri_opts *o, tri_race *r, rg_err *err)
+{
+	tri_order keep[2];
+	int plus[2] = { r->s[0].plus, r->s[1].plus };
+
+	if (r->o[0].failed || r->o[1].failed || (!plus[0] && !plus[1]))
+		return 0;
+	memcpy(keep, r->o, sizeof(keep));
+	memset(r->o, 0, sizeof(r->o));
+	r->s[0].plus = r->s[1].plus = 0;
+	if (force_orders(o, r, err) < 0 || r->o[0].failed || r->o[1].failed) {
+		tri_order_release(&keep[0]);
+		tri_order_release(&keep[1]);
+		set_places(r);
+		return err->msg[0] ? -1 : 0;
+	}
+	tri_order_release(&r->o[0]);
+	tri_order_release(&r->o[1]);
+	memcpy(r->o, keep, sizeof(keep));
+	r->s[0].plus = plus[0];
+	r->s[1].plus = plus[1];
+	return 0;
+}
+
+/* Triage of one race: its sides in the program, its orders, its verdict. */
+static int triage_one(const tri_opts *o, const triage_report *rep, size_t i,
+		      tri_race *r, rg_err *err)
+{
+	r->no = (int)i + 1;
+	if (tri_sides(rep, triage_race_at(rep, i), r->s, err) < 0)
+		return rg_error_prefix(err, "race %d (report line %d)", r->no,
+				       triage_race_at(rep, i)->report_line);
+	if (probe(o, r, err) < 0 || force_orders(o, r, err) < 0 ||
+	    force_at_lines(o, r, err) < 0)
+		return -1;
 	r->v = tri_classify(r->o, &r->which);
 	if (write_files(o, r, err) < 0)
 		return -1;
@@ -509,9 +619,43 @@ static int triage_one(const tri_opts *o, const triage_report *rep, size_t i,
 	return 0;
 }
 
+/* --expect FILE's expect:, or --expect-exit and --expect-stdout's; -1 said. */
+static int judge_load(const tri_opts *o, tri_judge *j)
+{
+	spec_diags d = SPEC_DIAGS_INIT;
+	int rc = 0;
+
+	memset(j, 0, sizeof(*j));
+	if (o->expect_file) {
+		if (spec_load_file(o->expect_file, &j->xspec, &d) < 0) {
+			for (size_t i = 0; i < d.n; i++)
+				if (d.v[i].severity == SPEC_ERROR) {
+					char *m = spec_diag_format(&d, i);
+
+					rg_say("--expect: %s", m);
+					free(m);
+				}
+			rc = -1;
+		} else if (!j->xspec->expect.any) {
+			rg_say("--expect: '%s' has no expect: block", o->expect_file);
+			rc = -1;
+		} else {
+			j->x = j->xspec->expect;
+		}
+		spec_diags_release(&d);
+	} else if (o->has_expect_exit || o->expect_stdout) {
+		j->x.any = j->x.has_exit = true;
+		j->x.exit_code = o->has_expect_exit ? o->expect_exit : 0;
+		j->x.stdout_text = (char *)o->expect_stdout;
+		j->x.stdout_regex = o->expect_stdout != NULL;
+	}
+	return rc;
+}
+
 int tri_main(const tri_opts *oin, FILE *f)
 {
 	tri_opts o = *oin;
+	tri_judge judge;
 	triage_report *rep = NULL;
 	rg_err err = RG_ERR_INIT;
 	tri_race *rs;
@@ -523,6 +667,11 @@ int tri_main(const tri_opts *oin, FILE *f)
 		rg_say("--report: %s", err.msg);
 		return RG_EXIT_SETUP;
 	}
+	if (judge_load(&o, &judge) < 0) {
+		spec_free(judge.xspec);
+		return RG_EXIT_SETUP;
+	}
+	o.judge = &judge;
 	o.wait_ms = o.wait_ms ? o.wait_ms : 2000;
 	o.runs = o.runs ? o.runs : 5;
 	o.verify = o.verify ? o.verify : 20;
@@ -566,5 +715,6 @@ out:
 	for (size_t i = 0; o.abs_command[i]; i++)
 		free(o.abs_command[i]);
 	free(o.abs_command);
+	spec_free(judge.xspec);
 	return status;
 }

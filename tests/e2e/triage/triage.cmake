@@ -39,6 +39,23 @@ if(RACEGATE_HAVE_TSAN)
     "^race 1 BENIGN spin_handoff.c:31 producer spin_handoff.c:39 consumer gates=race-1-order-1.yaml,race-1-order-2.yaml$"
     "^race 2 SINGLE-ORDER spin_handoff.c:42 consumer spin_handoff.c:29 producer gates=-$"
     -- ${TRI} ${EX}/spin_handoff spin_handoff ${TRI_OUT}/spin_handoff)
+  # count++ is a load and a store on one line: each access is gated at its
+  # instruction, and the read before the other's write loses an update
+  racegate_e2e(triage_lost_count_output_differs 1
+    "^1 +lost_count.c:19 \\(worker_[12]\\) +lost_count.c:19\\+2 \\(worker_[12]\\) +OUTPUT-DIFFERS "
+    "^race 1: OUTPUT-DIFFERS: .* first against .* first: exit [01] against exit [01], stdout line 1 \"count = [12]\" against \"count = [12]\"$"
+    "!HARMFUL"
+    -- ${TRI} ${EX}/lost_count lost_count ${TRI_OUT}/lost_count)
+  # with what a good run is, the order that loses the update is a bug
+  racegate_e2e(triage_lost_count_expect_exit 1
+    "^race 1: HARMFUL: lost_count.c:19 \\(worker_[12]\\) before lost_count.c:19\\+2 \\(worker_[12]\\): ended with exit 1, not 0 in 5 of 5 runs. the file reproduced 20 of 20$"
+    "^replay race-1.yaml:$" "^racegate: 20 runs: 20 REPRODUCED$"
+    -- ${TRI} ${EX}/lost_count lost_count ${TRI_OUT}/lost_count_exit - --expect-exit 0)
+  racegate_e2e(triage_lost_count_expect_file 1
+    "^race 1: HARMFUL: .*: did what --expect's bug says \\(exit 1\\) in 5 of 5 runs. the file reproduced 20 of 20$"
+    "^racegate: 20 runs: 20 REPRODUCED$"
+    -- ${TRI} ${EX}/lost_count lost_count ${TRI_OUT}/lost_count_file -
+       --expect ${PROJECT_SOURCE_DIR}/examples/lost_count/gates.yaml)
   if(RACEGATE_CXX_TSAN)
     racegate_e2e(triage_cxx_stock_harmful 1
       "^1 +cxx_stock.cpp:26 \\(lambda_[12]\\) +cxx_stock.cpp:27 \\(lambda_[12]\\) +HARMFUL +.*race-1.yaml$"
@@ -66,5 +83,7 @@ racegate_e2e(triage_bad_report 2 "^racegate: .*tsan-cut.txt:[0-9]+: " "!^race "
 racegate_e2e(triage_report_of_another_program 2
   "^racegate: race 1: its places are not in './stale_conn': cannot resolve 'other.c:[0-9]+'" "!^race "
   -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/other ${TD}/tsan-gcc-O1-other.txt)
+racegate_e2e(triage_expect_twice 2 "^racegate: --expect FILE says what a run must do; it goes with neither --expect-exit nor --expect-stdout"
+  -- ${RG} triage --tsan ${TD}/bad/tsan-cut.txt --expect-exit 0 --expect x.yaml -- ${EX}/stale_conn/stale_conn)
 racegate_e2e(triage_needs_report 2 "^racegate: triage needs --tsan REPORT \\(or --helgrind REPORT\\) and, after '--', the program"
   "^usage: racegate triage " -- ${RG} triage -- ${EX}/stale_conn/stale_conn)

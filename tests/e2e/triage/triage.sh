@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Triage of an example, as a user runs it.
 #
-#   triage.sh RACEGATE DIR PROG OUT [REPORT | helgrind]
+#   triage.sh RACEGATE DIR PROG OUT [REPORT | helgrind | -] [TRIAGE-OPTION...]
 #
 # Takes a ThreadSanitizer report from DIR/PROG-tsan (as the triage_examples
 # topic does: again without address randomisation when TSan cannot map its
-# shadow memory), or uses REPORT, or with "helgrind" takes a Helgrind
+# shadow memory; also with "-"), or uses REPORT, or with "helgrind" takes a Helgrind
 # report of DIR/PROG itself (valgrind --tool=helgrind); runs `racegate triage` on DIR/PROG from
 # DIR, writing into OUT; prints its table, then one line per race of its
 # JSON report, then the last line of `racegate run --repeat 20` of each
 # HARMFUL race's file.  Exits with triage's status.
 set -u
 rg=$1 dir=$2 prog=$3 out=$4 report=${5:-}
+shift 4; shift $(($# > 0))
+[ "$report" = - ] && report=
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out" && mkdir -p "$out" || exit 2
 tool=--tsan
@@ -26,7 +28,7 @@ elif [ -z "$report" ]; then
 	fi
 fi
 (cd "$dir" && "$rg" triage "$tool" "$report" -o "$out/files" --report "$out/triage.json" \
-	-- "./$prog")
+	"$@" -- "./$prog")
 status=$?
 [ -e "$out/triage.json" ] && python3 "$here/races.py" "$out/triage.json"
 for f in "$out"/files/race-[0-9]*.yaml; do
