@@ -311,6 +311,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	c->follow_fork = -1;
 	c->color = -1;
 	explore_opts_init(&c->x);
+	c->t.search = TRI_SEARCH;
 	c->cmd = argv[1];
 	if (!cmd)
 		return unknown_command(argv[1]);

@@ -477,6 +477,11 @@ static const rg_opt rows[] = {
 	  .cmds = CLI_TRIAGE, T(report),
 	  .help = "a JSON report: a races list, each with its verdict, first and "
 		  "second access and gates files (triage.md in share/doc/racegate)" },
+	{ .name = "search", .kind = RG_OPT_NUMBER, .metavar = "N", .cmds = CLI_TRIAGE,
+	  T(search), .lo = 0, .hi = 1000000,
+	  .help = "when no order of a race fails, search N schedules with its "
+		  "accesses and the sync operations as the only points (default "
+		  "100; 0: no search)" },
 	{ .name = "time", .kind = RG_OPT_DURATION, .metavar = "D", .cmds = CLI_TRIAGE,
 	  T(wait_ms),
 	  .help = "how long a gated thread waits for the other before the order is "

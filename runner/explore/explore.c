@@ -972,8 +972,39 @@ static int setup(struct xctx *c, unsigned closed_std, const bool *inherit, int n
 	return 0;
 }
 
+void explore_found_release(explore_found *f)
+{
+	free(f->id);
+	free(f->no_file);
+	memset(f, 0, sizeof(*f));
+}
+
+/* What the search se found, for the caller of explore_search. */
+static void tell_found(const struct search *se, const char *shrunk_id, explore_found *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->tried = se->tried;
+	f->exhausted = se->exhausted;
+	f->failed = se->failed;
+	if (!se->failed)
+		return;
+	f->fail = se->fail_run.fail;
+	f->exit_code = se->fail_run.exit_code;
+	f->signo = se->fail_run.signo;
+	f->id = xstrdup(shrunk_id ? shrunk_id : se->fail_id);
+	f->wrote = se->wrote;
+	f->reproduced = se->reproduced;
+	f->no_file = se->no_file ? xstrdup(se->no_file) : NULL;
+}
+
 int cmd_explore(const explore_opts *o, unsigned closed_std, const bool *inherit,
 		int ninherit)
+{
+	return explore_search(o, closed_std, inherit, ninherit, NULL);
+}
+
+int explore_search(const explore_opts *o, unsigned closed_std, const bool *inherit,
+		   int ninherit, explore_found *found)
 {
 	struct xctx c;
 	struct search se;
@@ -1021,6 +1052,8 @@ done:
 	}
 	interrupt_uninstall();
 out:
+	if (found)
+		tell_found(&se, shrunk_id, found);
 	if (se.failed) {
 		explore_run_release(&se.fail_run);
 		explore_run_release(&se.found_run);

@@ -233,4 +233,23 @@ int explore_opts_check(const explore_opts *o, rg_err *err);
 int cmd_explore(const explore_opts *o, unsigned closed_std, const bool *inherit,
 		int ninherit);
 
+/* What a search found, for a command that runs one (racegate triage). */
+typedef struct explore_found {
+	long tried;            /* schedules run */
+	bool exhausted;        /* the strategy had none left (dfs: within its bound) */
+	bool failed;
+	enum explore_fail fail; /* the failure's kind, exit status and signal */
+	int exit_code, signo;
+	char *id;              /* the failing schedule (shrunk), or NULL */
+	bool wrote;            /* -o written: it reproduced every --verify replay */
+	long reproduced;       /* replays of the best file that reproduced; -1 none made */
+	char *no_file;         /* -o asked for, none written: why, or NULL */
+} explore_found;
+
+void explore_found_release(explore_found *f);
+
+/* cmd_explore, and what it found into *found (when not NULL; release it). */
+int explore_search(const explore_opts *o, unsigned closed_std, const bool *inherit,
+		   int ninherit, explore_found *found);
+
 #endif

@@ -129,6 +129,9 @@ typedef struct tri_judge {
 	spec *xspec;             /* --expect FILE, which holds x's text */
 } tri_judge;
 
+/* --search's default: schedules of a race's search */
+#define TRI_SEARCH 100
+
 /* What racegate triage was asked. */
 typedef struct tri_opts {
 	const char *tsan;        /* --tsan REPORT */
@@ -138,6 +141,8 @@ typedef struct tri_opts {
 	long wait_ms;            /* --time D: how long a gate waits for the other (0: 2s) */
 	long runs;               /* runs per order (0: 5) */
 	long verify;             /* replays of a HARMFUL file (0: 20) */
+	long search;             /* --search N: schedules of the search when no order
+				    fails (0: none; the command line's default TRI_SEARCH) */
 	char **command;          /* PROG ARGS */
 	char **abs_command;      /* (tri_main's own: PROG made absolute) */
 	const char *source_dir;
@@ -148,6 +153,8 @@ typedef struct tri_opts {
 	const char *expect_stdout;
 	const char *expect_file;
 	const tri_judge *judge;  /* (tri_main's own: the expectation above) */
+	char *all_points;        /* (tri_main's own: every race's places, an --at list) */
+	size_t nraces;
 	bool quiet;
 	unsigned closed_std;
 } tri_opts;

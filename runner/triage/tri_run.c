@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct tri_race {
 	int no;                  /* 1-based, the report's order */
@@ -22,6 +23,9 @@ typedef struct tri_race {
 	int which;
 	char *place[2];          /* each side as the table shows it: "f.c:9+2 (closer)" */
 	char *files[2];          /* written, or NULL */
+	char *points;            /* the search's --at: both lines and their accesses */
+	bool searched;           /* HARMFUL by the search: files[0] is its file */
+	char *search_note;       /* what the search found, in words, or NULL */
 	int verified;            /* HARMFUL: replays that reproduced, of verify */
 	char *what;              /* the evidence in words */
 } tri_race;
@@ -78,17 +82,26 @@ static const char *gate_function(const plan *p, size_t g)
  * holds several (dwarfx_line_accesses): a read or a write as the report
  * says.  A line the disassembler cannot read keeps its start.
  */
-static void pick_access(const plan *p, tri_side *s)
+static void pick_access(const plan *p, tri_race *r, tri_side *s)
 {
 	char *at = xasprintf("%s:%d", s->file, s->line);
 	size_t *plus = NULL, n = 0;
 	unsigned char *how = NULL;
 	rg_err err = RG_ERR_INIT;
+	rg_buf b = RG_BUF_INIT;
 
+	if (r->points)
+		rg_buf_printf(&b, "%s,", r->points);
+	rg_buf_puts(&b, at);
 	if (dwarfx_line_accesses(p->dx, at, &plus, &how, &n, &err) == DWARFX_OK)
 		s->plus = tri_pick_access(s, plus, how, n);
 	else
 		rg_trace("triage: the accesses of '%s' are not known: %s", at, err.msg);
+	for (size_t i = 0; i < n; i++)
+		if (plus[i])
+			rg_buf_printf(&b, ",%s+%zu", at, plus[i]);
+	free(r->points);
+	r->points = rg_buf_detach(&b);
 	free(plus);
 	free(how);
 	free(at);
@@ -140,7 +153,7 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 			free(r->s[i].start);
 			r->s[i].start = start;
 		}
-		pick_access(&p, &r->s[i]);
+		pick_access(&p, r, &r->s[i]);
 	}
 	tri_name_threads(r->s);
 	set_places(r);
@@ -539,12 +552,13 @@ static void races_free(tri_race *rs, size_t n)
 			free(rs[i].place[k]);
 			free(rs[i].files[k]);
 		}
+		free(rs[i].points);
+		free(rs[i].search_note);
 		free(rs[i].what);
 	}
 	free(rs);
 }
 
-/* Triage of one race: its sides in the program, its orders, its verdict. */
 /* Runs both orders of r, each in its weak form when it cannot take hold. */
 static int force_orders(const tri_opts *o, tri_race *r, rg_err *err)
 {
@@ -601,22 +615,181 @@ static int force_at_lines(const tri_opts *o, tri_race *r, rg_err *err)
 	return 0;
 }
 
-/* Triage of one race: its sides in the program, its orders, its verdict. */
-static int triage_one(const tri_opts *o, const triage_report *rep, size_t i,
+/* The exit status the race's orders ended with (the first end), or 0. */
+static int common_exit(const tri_race *r)
+{
+	int code = 0;
+
+	for (int k = 0; k < 2; k++)
+		if (r->o[k].nends) {
+			sscanf(r->o[k].ends[0], "exit %d", &code);
+			break;
+		}
+	return code;
+}
+
+static const char *fail_words(const explore_found *f, char *buf, size_t len)
+{
+	const char *sig = f->signo ? spec_signal_name(f->signo) : NULL;
+
+	if (f->fail == XF_SIGNAL)
+		snprintf(buf, len, "killed by %s", sig ? sig : "a signal");
+	else if (f->fail == XF_EXIT)
+		snprintf(buf, len, "ending with exit %d", f->exit_code);
+	else
+		snprintf(buf, len, "that failed (%s)", explore_fail_name(f->fail));
+	return buf;
+}
+
+/*
+ * One search between the places at (an --at list) into the race's file;
+ * 0 with *f (release it), or -1 with err.
+ */
+static int search_at(const tri_opts *o, const tri_race *r, char *at, const char *path,
+		     explore_found *f, rg_err *err)
+{
+	explore_opts x;
+	int st;
+
+	explore_opts_init(&x);
+	x.at = xcalloc(1, sizeof(*x.at));
+	x.at[0] = at;
+	x.nat = 1;
+	/* few points: dfs tries the fewest delays first, and says when it has
+	   tried every schedule within its bound */
+	x.strategy = explore_strategy_named("dfs");
+	x.schedules = o->search;
+	x.out = path;
+	x.verify = o->verify;
+	x.quiet = true;
+	x.source_dir = o->source_dir;
+	x.command = o->abs_command;
+	x.timeout_ms = run_timeout(o);
+	x.has_expect_exit = o->has_expect_exit || !o->judge->x.any;
+	x.expect_exit = o->has_expect_exit ? o->expect_exit : common_exit(r);
+	x.expect_stdout = o->expect_stdout;
+	x.expect_file = o->expect_file;
+	st = explore_search(&x, o->closed_std, NULL, 0, f);
+	explore_opts_release(&x);
+	if (st >= RG_EXIT_SIGNAL || st == RG_EXIT_SETUP) {
+		explore_found_release(f);
+		return rg_error(err, "race %d: the search between its accesses %s", r->no,
+				st == RG_EXIT_SETUP ? "could not run (said above)" :
+				"was interrupted");
+	}
+	return 0;
+}
+
+/*
+ * A short race-directed search, as RaceFuzzer does it: explore with the
+ * two accesses' lines (and each shared access in them) and the sync
+ * operations as its only points, judged by --expect's, else by the exit
+ * status the orders ended with; when that finds no file, once more with
+ * the places of every race of the report (a check and its use are often
+ * two races).  When neither order fails and both end alike (BENIGN) or
+ * only one ran (SINGLE-ORDER), a failure whose file reproduces makes the
+ * race HARMFUL; when a failing order's file did not reproduce every time,
+ * the search's file, which does, takes its place.
+ */
+static int search_race(const tri_opts *o, tri_race *r, rg_err *err)
+{
+	explore_found f;
+	char *path, words[64];
+	bool weak_file = r->v == TRI_HARMFUL && r->verified < o->verify, all = false;
+
+	/* OUTPUT-DIFFERS has its evidence, and no end to judge a run by */
+	if (!o->search || (r->v != TRI_BENIGN && r->v != TRI_SINGLE_ORDER && !weak_file))
+		return 0;
+	path = out_path(o, r->no, 0, true);
+	if (search_at(o, r, r->points, path, &f, err) < 0) {
+		free(path);
+		return -1;
+	}
+	if (!f.wrote && o->nraces > 1) {
+		explore_found_release(&f);
+		all = true;
+		if (search_at(o, r, o->all_points, path, &f, err) < 0) {
+			free(path);
+			return -1;
+		}
+	}
+	if (f.failed && f.wrote) {
+		char *why = weak_file ?
+			xasprintf("%s, so a search", r->what) :
+			xstrdup("neither order fails, but a search");
+
+		r->v = TRI_HARMFUL;
+		r->searched = true;
+		/* the orders' files say what the search disproved */
+		for (int k = 0; k < 2; k++) {
+			if (r->files[k] && strcmp(r->files[k], path))
+				unlink(r->files[k]);
+			free(r->files[k]);
+			r->files[k] = NULL;
+		}
+		r->files[0] = path;
+		r->verified = (int)f.reproduced;
+		r->search_note = xasprintf("%s with %s and the sync operations as the only "
+					   "points found a run %s (schedule %s, after %ld)",
+					   why, all ? "the places of every race reported" :
+					   "its accesses", fail_words(&f, words, sizeof(words)),
+					   f.id, f.tried);
+		free(why);
+	} else {
+		free(path);
+		r->search_note = f.failed ?
+			xasprintf("a search between %s found a run %s (schedule %s), but no "
+				  "file reproduced it every time", all ? "the races' places" :
+				  "its accesses", fail_words(&f, words, sizeof(words)), f.id) :
+			xasprintf("a search of %ld schedules between %s%s found no failure",
+				  f.tried, all ? "the places of every race reported" :
+				  "its accesses", f.exhausted ? " (all with up to 3 delays)" : "");
+	}
+	explore_found_release(&f);
+	return 0;
+}
+
+/* A race's sides in the program, and the places a search may stop at. */
+static int place_race(const tri_opts *o, const triage_report *rep, size_t i,
 		      tri_race *r, rg_err *err)
 {
 	r->no = (int)i + 1;
 	if (tri_sides(rep, triage_race_at(rep, i), r->s, err) < 0)
 		return rg_error_prefix(err, "race %d (report line %d)", r->no,
 				       triage_race_at(rep, i)->report_line);
-	if (probe(o, r, err) < 0 || force_orders(o, r, err) < 0 ||
-	    force_at_lines(o, r, err) < 0)
+	return probe(o, r, err);
+}
+
+/* Triage of one placed race: its orders, its verdict, maybe a search. */
+static int triage_one(const tri_opts *o, tri_race *r, rg_err *err)
+{
+	if (force_orders(o, r, err) < 0 || force_at_lines(o, r, err) < 0)
 		return -1;
 	r->v = tri_classify(r->o, &r->which);
 	if (write_files(o, r, err) < 0)
 		return -1;
 	say_evidence(r, o->verify);
+	if (search_race(o, r, err) < 0)
+		return -1;
+	if (r->search_note) {
+		char *w = r->searched ? xasprintf("%s; the file reproduced %d of %ld",
+						  r->search_note, r->verified, o->verify) :
+			  xasprintf("%s; %s", r->what, r->search_note);
+
+		free(r->what);
+		r->what = w;
+	}
 	return 0;
+}
+
+/* Every race's places, as one --at list. */
+static char *all_points(const tri_race *rs, size_t n)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		rg_buf_printf(&b, "%s%s", i ? "," : "", rs[i].points);
+	return rg_buf_detach(&b);
 }
 
 /* --expect FILE's expect:, or --expect-exit and --expect-stdout's; -1 said. */
@@ -686,11 +859,17 @@ int tri_main(const tri_opts *oin, FILE *f)
 	}
 	n = triage_nraces(rep);
 	rs = xcalloc(n ? n : 1, sizeof(*rs));
-	for (; done < n; done++)
-		if (triage_one(&o, rep, done, &rs[done], &err) < 0) {
+	for (size_t i = 0; i < n && status == RG_EXIT_OK; i++)
+		if (place_race(&o, rep, i, &rs[i], &err) < 0) {
 			rg_say("%s", err.msg);
 			status = RG_EXIT_SETUP;
-			break;
+		}
+	o.nraces = n;
+	o.all_points = status == RG_EXIT_OK ? all_points(rs, n) : NULL;
+	for (; done < n && status == RG_EXIT_OK; done++)
+		if (triage_one(&o, &rs[done], &err) < 0) {
+			rg_say("%s", err.msg);
+			status = RG_EXIT_SETUP;
 		}
 	if (status == RG_EXIT_OK) {
 		for (size_t i = 0; i < n; i++)
@@ -716,5 +895,6 @@ out:
 		free(o.abs_command[i]);
 	free(o.abs_command);
 	spec_free(judge.xspec);
+	free(o.all_points);
 	return status;
 }

@@ -4,7 +4,7 @@
 # race), and each HARMFUL race's file replayed 20 times by racegate run.
 # Verdicts come from forced orders, not timing: each is the same every run
 # (stale_conn's first race, whose forced order leaves the crash to the
-# threads' speed, is left unchecked).  stale_conn's second race's file
+# threads' speed, is checked on its own below).  stale_conn's second race's file
 # gates the free (line 50): a sender that starts more than the closer's
 # 4ms late finds conn cleared (line 49) and never reaches its use, so on
 # a loaded machine a replay now and then is NOT-ENFORCED, not a pass.
@@ -20,6 +20,14 @@ if(RACEGATE_HAVE_TSAN)
     "^race 2 HARMFUL stale_conn.c:50 closer stale_conn.c:35 sender gates=race-2.yaml$"
     "^replay race-2.yaml:$" "^racegate: 20 runs: (1[0-9]|20) REPRODUCED"
     -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/stale_conn)
+  # race 1's forced order (the check before the clear) leaves the crash to
+  # the threads' speed; when its file does not reproduce every time (or no
+  # run of it crashed), the search between every race's places (the
+  # check, the use, the clear and the free) writes one that does
+  racegate_e2e(triage_stale_conn_search_mends 1
+    "^race 1: HARMFUL: .*the file reproduced 20 of 20$"
+    "^replay race-1.yaml:$" "^racegate: 20 runs: 20 REPRODUCED$"
+    -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/stale_conn_search)
   racegate_e2e(triage_tally_output_differs 1
     "^1 +tally.c:30 \\(counter_2\\) +tally.c:32 \\(counter_1\\) +OUTPUT-DIFFERS +.*race-1-order-1.yaml .*race-1-order-2.yaml$"
     "^race 1 OUTPUT-DIFFERS tally.c:30 counter#2 tally.c:32 counter#1 gates=race-1-order-1.yaml,race-1-order-2.yaml$"
@@ -27,7 +35,7 @@ if(RACEGATE_HAVE_TSAN)
     -- ${TRI} ${EX}/tally tally ${TRI_OUT}/tally)
   racegate_e2e(triage_retry_flag_benign 0
     "^1 +retry_flag.c:36 \\(worker_[12]\\) +retry_flag.c:36 \\(worker_[12]\\) +BENIGN +.*race-1-order-1.yaml .*race-1-order-2.yaml$"
-    "^race 1: BENIGN: both orders end alike \\(5 and 5 runs\\)$"
+    "^race 1: BENIGN: both orders end alike \\(5 and 5 runs\\). a search of [0-9]+ schedules between its accesses \\(all with up to 3 delays\\) found no failure$"
     "^race 1 BENIGN retry_flag.c:36 worker#[12] retry_flag.c:36 worker#[12] gates=race-1-order-1.yaml,race-1-order-2.yaml$"
     -- ${TRI} ${EX}/retry_flag retry_flag ${TRI_OUT}/retry_flag)
   # the data race across the hand-made handoff: the read and the write are
@@ -35,7 +43,7 @@ if(RACEGATE_HAVE_TSAN)
   # flag's race itself ends alike
   racegate_e2e(triage_spin_handoff_single_order 0
     "^race 1: BENIGN"
-    "^race 2: SINGLE-ORDER: spin_handoff.c:42 \\(consumer\\) cannot run before spin_handoff.c:29 \\(producer\\): .*'producer-waits' let a thread go by its timeout$"
+    "^race 2: SINGLE-ORDER: spin_handoff.c:42 \\(consumer\\) cannot run before spin_handoff.c:29 \\(producer\\): .*'producer-waits' let a thread go by its timeout. a search of [0-9]+ schedules between (its accesses|the places of every race reported) .*found no failure$"
     "^race 1 BENIGN spin_handoff.c:31 producer spin_handoff.c:39 consumer gates=race-1-order-1.yaml,race-1-order-2.yaml$"
     "^race 2 SINGLE-ORDER spin_handoff.c:42 consumer spin_handoff.c:29 producer gates=-$"
     -- ${TRI} ${EX}/spin_handoff spin_handoff ${TRI_OUT}/spin_handoff)
@@ -56,6 +64,23 @@ if(RACEGATE_HAVE_TSAN)
     "^racegate: 20 runs: 20 REPRODUCED$"
     -- ${TRI} ${EX}/lost_count lost_count ${TRI_OUT}/lost_count_file -
        --expect ${PROJECT_SOURCE_DIR}/examples/lost_count/gates.yaml)
+  # a watcher that must see every stage a worker steps through: neither
+  # forced order of the first step and the first poll fails (each holds
+  # only the first arrival); the search between the two lines holds the
+  # watcher past two steps.  Without the search the race looks benign.
+  set(SW ${E2E_DIR}/stage_watch)
+  racegate_e2e_program(stage_watch SOURCES stage_watch.c DIR ${SW})
+  racegate_e2e_program(stage_watch_tsan SOURCES stage_watch.c DIR ${SW}
+    OUTPUT stage_watch-tsan OPTIONS -O1 -g -fsanitize=thread
+    LINK_OPTIONS -fsanitize=thread)
+  racegate_e2e(triage_stage_watch_search 1
+    "^1 +stage_watch.c:22 \\(worker\\) +stage_watch.c:34 \\(watcher\\) +HARMFUL +.*race-1.yaml$"
+    "^race 1: HARMFUL: neither order fails, but a search with its accesses and the sync operations as the only points found a run killed by SIGABRT \\(schedule dev:[0-9.]+, after [0-9]+\\). the file reproduced 20 of 20$"
+    "^racegate: 20 runs: 20 REPRODUCED$"
+    -- ${TRI} ${SW} stage_watch ${TRI_OUT}/stage_watch)
+  racegate_e2e(triage_stage_watch_no_search 0
+    "^race 1: BENIGN: both orders end alike \\(5 and 5 runs\\)$" "!search"
+    -- ${TRI} ${SW} stage_watch ${TRI_OUT}/stage_watch_0 - --search 0)
   if(RACEGATE_CXX_TSAN)
     racegate_e2e(triage_cxx_stock_harmful 1
       "^1 +cxx_stock.cpp:26 \\(lambda_[12]\\) +cxx_stock.cpp:27 \\(lambda_[12]\\) +HARMFUL +.*race-1.yaml$"
