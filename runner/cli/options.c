@@ -477,6 +477,10 @@ static const rg_opt rows[] = {
 	  .cmds = CLI_TRIAGE, T(report),
 	  .help = "a JSON report: a races list, each with its verdict, first and "
 		  "second access and gates files (triage.md in share/doc/racegate)" },
+	{ .name = "markdown", .kind = RG_OPT_FILE, .metavar = "FILE.md",
+	  .cmds = CLI_TRIAGE, T(markdown),
+	  .help = "a bug report of the HARMFUL races: their accesses and source "
+		  "lines, the order that fails as a Mermaid diagram, its gates file" },
 	{ .name = "search", .kind = RG_OPT_NUMBER, .metavar = "N", .cmds = CLI_TRIAGE,
 	  T(search), .lo = 0, .hi = 1000000,
 	  .help = "when no order of a race fails, search N schedules with its "

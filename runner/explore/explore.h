@@ -139,6 +139,15 @@ typedef struct explore_md_in {
  */
 char *explore_write_markdown(const explore_write_in *in, const explore_md_in *md);
 
+/* Text in a Mermaid note or message, what would end or break it as entities. */
+void explore_put_mermaid_text(rg_buf *b, const char *s);
+
+/*
+ * Line `line` of the source file at path as a report shows it (trimmed,
+ * runs of blanks as one, long lines cut), malloc'd; NULL when unreadable.
+ */
+char *explore_source_text(const char *path, int line);
+
 /* The phases of explore's progress line on a terminal. */
 enum explore_phase { XP_SEARCH, XP_SHRINK, XP_VERIFY };
 

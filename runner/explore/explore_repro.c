@@ -461,6 +461,47 @@ struct src_file {
 	size_t nlines;
 };
 
+/* A source line as a report shows it: trimmed, runs of blanks as one, cut. */
+static char *src_trim(char *line, size_t len)
+{
+	char *s = line, *e = line + len;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	/* runs of blanks as one: a line, not its layout */
+	for (char *q = s, *w = s; q <= e; q++) {
+		if (q == e) {
+			e = w;
+			break;
+		}
+		if ((*q == ' ' || *q == '\t') && w > s && w[-1] == ' ')
+			continue;
+		*w++ = *q == '\t' ? ' ' : *q;
+	}
+	return e - s > SRC_TEXT_MAX ? xasprintf("%.*s...", SRC_TEXT_MAX - 3, s) :
+	       xstrndup(s, (size_t)(e - s));
+}
+
+char *explore_source_text(const char *path, int line)
+{
+	FILE *fp = path ? fopen(path, "r") : NULL;
+	char *buf = NULL, *text = NULL;
+	size_t cap = 0;
+	ssize_t len = -1;
+
+	if (!fp)
+		return NULL;
+	for (int i = 0; i < line && (len = getline(&buf, &cap, fp)) >= 0; i++)
+		;
+	if (line > 0 && len >= 0)
+		text = src_trim(buf, (size_t)len);
+	free(buf);
+	fclose(fp);
+	return text;
+}
+
 static struct src_file *src_read(struct src_file **v, size_t *n, const char *path)
 {
 	struct src_file *f;
@@ -480,36 +521,12 @@ static struct src_file *src_read(struct src_file **v, size_t *n, const char *pat
 	if (!fp)
 		return f;
 	while ((len = getline(&line, &cap, fp)) >= 0) {
-		char *s = line, *e = line + len;
-
-		while (*s == ' ' || *s == '\t')
-			s++;
-		while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-			e--;
-		/* runs of blanks as one: a line, not its layout */
-		for (char *q = s, *w = s; q <= e; q++) {
-			if (q == e) {
-				e = w;
-				break;
-			}
-			if ((*q == ' ' || *q == '\t') && w > s && w[-1] == ' ')
-				continue;
-			*w++ = *q == '\t' ? ' ' : *q;
-		}
 		f->lines = xrealloc(f->lines, (f->nlines + 1) * sizeof(*f->lines));
-		f->lines[f->nlines++] = e - s > SRC_TEXT_MAX ?
-			xasprintf("%.*s...", SRC_TEXT_MAX - 3, s) : xstrndup(s, (size_t)(e - s));
+		f->lines[f->nlines++] = src_trim(line, (size_t)len);
 	}
 	free(line);
 	fclose(fp);
 	return f;
-}
-
-static const char *base_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
 }
 
 /*
@@ -536,7 +553,7 @@ static explore_point_src *point_srcs(const struct xctx *c, struct src_file **fil
 			if (bp->gates[k] >= c->npoints)
 				continue;
 			p = &src[bp->gates[k]];
-			p->file = base_of(loc.file);
+			p->file = rg_base_name(loc.file);
 			p->line = loc.line;
 			p->function = bp->function;
 			f = src_read(files, nfiles, loc.file);

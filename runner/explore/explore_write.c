@@ -747,8 +747,7 @@ out:
 
 /* ---- the Markdown bug report ---- */
 
-/* Text in a Mermaid note or message: what would end or break it as entities. */
-static void put_mermaid_text(rg_buf *b, const char *s)
+void explore_put_mermaid_text(rg_buf *b, const char *s)
 {
 	for (; *s; s++)
 		switch (*s) {
@@ -768,19 +767,19 @@ static void put_point(rg_buf *b, const explore_write_in *in, const explore_md_in
 	const explore_point_src *p = md->src ? &md->src[g] : NULL;
 
 	if (mermaid)
-		put_mermaid_text(b, in->at[g]);
+		explore_put_mermaid_text(b, in->at[g]);
 	else
 		rg_buf_printf(b, "`%s`", in->at[g]);
 	if (p && p->function && mermaid) {
 		rg_buf_puts(b, " in ");
-		put_mermaid_text(b, p->function);
+		explore_put_mermaid_text(b, p->function);
 	} else if (p && p->function) {
 		rg_buf_printf(b, " in `%s`", p->function);
 	}
 	if (p && p->text) {
 		rg_buf_puts(b, ": ");
 		if (mermaid)
-			put_mermaid_text(b, p->text);
+			explore_put_mermaid_text(b, p->text);
 		else
 			rg_buf_printf(b, "`%s`", p->text);
 	}
@@ -802,7 +801,7 @@ static void put_file_lines(rg_buf *b, const explore_run *r, const explore_md_in 
 		if (p->line > hi)
 			hi = p->line;
 	}
-	put_mermaid_text(b, f);
+	explore_put_mermaid_text(b, f);
 	if (lo == hi)
 		rg_buf_printf(b, ":%d", lo);
 	else
@@ -894,7 +893,7 @@ static void put_switch(rg_buf *b, const explore_run *r, const explore_write_in *
 	switch (s->prev_stop) {
 	case XS_ARRIVED:
 		rg_buf_printf(b, "%s at ", s->preempt ? "preempted" : "cannot go on");
-		put_mermaid_text(b, in->at[s->prev_gate]);
+		explore_put_mermaid_text(b, in->at[s->prev_gate]);
 		break;
 	case XS_EXITED:
 		rg_buf_puts(b, "exited");

@@ -42,6 +42,7 @@ typedef struct tri_side {
 	int nth;           /* 1 or 2 when both threads share start, else 0 */
 	int tsan_thread;   /* the tool's thread number; -1 unknown */
 	char *alias;       /* "closer", "counter_1", "main" */
+	char *text;        /* its source line in the normal build's file, or NULL */
 } tri_side;
 
 void tri_side_release(tri_side *s);
@@ -138,6 +139,7 @@ typedef struct tri_opts {
 	const char *helgrind;    /* --helgrind REPORT (one of the two) */
 	const char *outdir;      /* -o DIR, or NULL: "." */
 	const char *report;      /* --report FILE.json, or NULL */
+	const char *markdown;    /* --markdown FILE.md, or NULL */
 	long wait_ms;            /* --time D: how long a gate waits for the other (0: 2s) */
 	long runs;               /* runs per order (0: 5) */
 	long verify;             /* replays of a HARMFUL file (0: 20) */

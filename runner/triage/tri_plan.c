@@ -28,6 +28,7 @@ void tri_side_release(tri_side *s)
 	free(s->function);
 	free(s->start);
 	free(s->alias);
+	free(s->text);
 	memset(s, 0, sizeof(*s));
 }
 

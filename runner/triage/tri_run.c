@@ -6,7 +6,7 @@
  * HARMFUL order's file is written and replayed, and the table and the
  * JSON report say what was found.
  */
-#include "tri.h"
+#include "tri_int.h"
 #include "run.h"
 
 #include <errno.h>
@@ -15,20 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct tri_race {
-	int no;                  /* 1-based, the report's order */
-	tri_side s[2];
-	tri_order o[2];
-	enum tri_verdict v;
-	int which;
-	char *place[2];          /* each side as the table shows it: "f.c:9+2 (closer)" */
-	char *files[2];          /* written, or NULL */
-	char *points;            /* the search's --at: both lines and their accesses */
-	bool searched;           /* HARMFUL by the search: files[0] is its file */
-	char *search_note;       /* what the search found, in words, or NULL */
-	int verified;            /* HARMFUL: replays that reproduced, of verify */
-	char *what;              /* the evidence in words */
-} tri_race;
 
 /* The first error of d, as the message of err. */
 static void say_diags(const spec_diags *d, rg_err *err)
@@ -67,14 +53,30 @@ static int load(const tri_opts *o, const char *yaml, const char *name, spec **sp
 	return rc;
 }
 
-/* The function the normal build has at gate g, or NULL. */
-static const char *gate_function(const plan *p, size_t g)
+/* The breakpoint of the normal build at gate g, or NULL. */
+static const plan_bp *gate_bp(const plan *p, size_t g)
 {
 	for (size_t i = 0; i < p->nbps; i++)
 		for (size_t k = 0; k < p->bps[i].ngates; k++)
 			if (p->bps[i].gates[k] == g)
-				return p->bps[i].function;
+				return &p->bps[i];
 	return NULL;
+}
+
+/* Side s's source line, from where the normal build says its file is (or --source-dir). */
+static void read_text(const tri_opts *o, const plan *p, const plan_bp *bp, tri_side *s)
+{
+	dwarfx_loc loc;
+
+	if (!bp || dwarfx_symbolize(p->dx, bp->site.link_addr, &loc) < 0 || !loc.file)
+		return;
+	s->text = explore_source_text(loc.file, s->line);
+	if (!s->text && o->source_dir) {
+		char *alt = xasprintf("%s/%s", o->source_dir, rg_base_name(loc.file));
+
+		s->text = explore_source_text(alt, s->line);
+		free(alt);
+	}
 }
 
 /*
@@ -141,7 +143,8 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 		return rg_error_prefix(err, "race %d: its places are not in '%s'",
 				       r->no, o->command[0]);
 	for (int i = 0; i < 2 && rc == 0; i++) {
-		const char *fn = gate_function(&p, (size_t)i);
+		const plan_bp *bp = gate_bp(&p, (size_t)i);
+		const char *fn = bp ? bp->function : NULL;
 		char *start = tri_start_from_function(r->s[i].start, fn);
 
 		if (!tri_same_function(r->s[i].function, fn))
@@ -154,6 +157,7 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 			r->s[i].start = start;
 		}
 		pick_access(&p, r, &r->s[i]);
+		read_text(o, &p, bp, &r->s[i]);
 	}
 	tri_name_threads(r->s);
 	set_places(r);
@@ -651,6 +655,10 @@ static int search_at(const tri_opts *o, const tri_race *r, char *at, const char 
 	explore_opts x;
 	int st;
 
+	/* explore says what it found on stdout, where the table goes */
+	printf("race %d: a search between %s:\n", r->no, at == r->points ? "its accesses" :
+	       "the places of every race reported");
+	fflush(stdout);
 	explore_opts_init(&x);
 	x.at = xcalloc(1, sizeof(*x.at));
 	x.at[0] = at;
@@ -836,8 +844,11 @@ int tri_main(const tri_opts *oin, FILE *f)
 	int status = RG_EXIT_OK;
 	const char *path = o.tsan ? o.tsan : o.helgrind;
 
-	if (o.report && report_check_path(o.report, &err) < 0) {
-		rg_say("--report: %s", err.msg);
+	if ((o.report && report_check_path(o.report, &err) < 0 &&
+	     rg_error_prefix(&err, "--report")) ||
+	    (o.markdown && report_check_path(o.markdown, &err) < 0 &&
+	     rg_error_prefix(&err, "--markdown"))) {
+		rg_say("%s", err.msg);
 		return RG_EXIT_SETUP;
 	}
 	if (judge_load(&o, &judge) < 0) {
@@ -885,6 +896,10 @@ int tri_main(const tri_opts *oin, FILE *f)
 				triage_skipped_at(rep, i)->what);
 		if (o.report && write_json(&o, rs, n, status, &err) < 0) {
 			rg_say("--report: %s", err.msg);
+			status = RG_EXIT_SETUP;
+		}
+		if (o.markdown && tri_markdown(&o, rs, n, &err) < 0) {
+			rg_say("--markdown: %s", err.msg);
 			status = RG_EXIT_SETUP;
 		}
 	}

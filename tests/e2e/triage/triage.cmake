@@ -28,6 +28,20 @@ if(RACEGATE_HAVE_TSAN)
     "^race 1: HARMFUL: .*the file reproduced 20 of 20$"
     "^replay race-1.yaml:$" "^racegate: 20 runs: 20 REPRODUCED$"
     -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/stale_conn_search)
+  # the bug report of the HARMFUL races: accesses with their source lines,
+  # the failing order as a diagram, the replay and the file
+  racegate_e2e(triage_stale_conn_markdown 1
+    "^\\| 2 \\| `stale_conn.c:50 \\(closer\\)` \\| `stale_conn.c:35 \\(sender\\)` \\| \\*\\*HARMFUL\\*\\* \\| `.*race-2.yaml` \\|$"
+    "^## Race 2: HARMFUL$"
+    "^\\| first \\| `stale_conn.c:50` \\| closer \\| closer \\| `free\\(c\\).` \\|$"
+    "^\\| second \\| `stale_conn.c:35` \\| sender \\| sender \\| `conn->sent \\+= \\(long\\)strlen\\(msg\\). /\\* use: gated line \\*/` \\|$"
+    "^```mermaid$" "^    closer->>sender: closer-done$" "^    Note over closer,sender: killed by SIGSEGV$"
+    "^racegate run --repeat 20 .*race-2.yaml$" "^  signal: SIGSEGV$"
+    -- ${TRI} ${EX}/stale_conn stale_conn ${TRI_OUT}/stale_conn_md -
+       --markdown ${TRI_OUT}/stale_conn_md/bug.md)
+  racegate_e2e(triage_markdown_unwritable 2 "^racegate: --markdown: "
+    -- ${RG} triage --tsan ${PROJECT_SOURCE_DIR}/tests/triage/tsan-gcc-O1-stale_conn.txt
+       --markdown /nonexistent-dir/bug.md -- ${EX}/stale_conn/stale_conn)
   racegate_e2e(triage_tally_output_differs 1
     "^1 +tally.c:30 \\(counter_2\\) +tally.c:32 \\(counter_1\\) +OUTPUT-DIFFERS +.*race-1-order-1.yaml .*race-1-order-2.yaml$"
     "^race 1 OUTPUT-DIFFERS tally.c:30 counter#2 tally.c:32 counter#1 gates=race-1-order-1.yaml,race-1-order-2.yaml$"

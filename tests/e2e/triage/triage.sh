@@ -8,7 +8,8 @@
 # shadow memory; also with "-"), or uses REPORT, or with "helgrind" takes a Helgrind
 # report of DIR/PROG itself (valgrind --tool=helgrind); runs `racegate triage` on DIR/PROG from
 # DIR, writing into OUT; prints its table, then one line per race of its
-# JSON report, then the last line of `racegate run --repeat 20` of each
+# JSON report, then any Markdown report it wrote into OUT (--markdown
+# OUT/NAME.md), then the last line of `racegate run --repeat 20` of each
 # HARMFUL race's file.  Exits with triage's status.
 set -u
 rg=$1 dir=$2 prog=$3 out=$4 report=${5:-}
@@ -31,6 +32,7 @@ fi
 	"$@" -- "./$prog")
 status=$?
 [ -e "$out/triage.json" ] && python3 "$here/races.py" "$out/triage.json"
+for md in "$out"/*.md; do [ -e "$md" ] && cat "$md"; done
 for f in "$out"/files/race-[0-9]*.yaml; do
 	case $f in *-order-*|*'*'*) continue ;; esac
 	echo "replay $(basename "$f"):"

@@ -1,0 +1,33 @@
+/*
+ * tri_int: what tri_run.c (the runs, the verdicts, the files) and
+ * tri_md.c (the Markdown report) share of racegate triage.
+ */
+#ifndef RACEGATE_TRI_INT_H
+#define RACEGATE_TRI_INT_H
+
+#include "tri.h"
+
+typedef struct tri_race {
+	int no;                  /* 1-based, the report's order */
+	tri_side s[2];
+	tri_order o[2];
+	enum tri_verdict v;
+	int which;
+	char *place[2];          /* each side as the table shows it: "f.c:9+2 (closer)" */
+	char *files[2];          /* written, or NULL */
+	char *points;            /* the search's --at: both lines and their accesses */
+	bool searched;           /* HARMFUL by the search: files[0] is its file */
+	char *search_note;       /* what the search found, in words, or NULL */
+	int verified;            /* HARMFUL: replays that reproduced, of verify */
+	char *what;              /* the evidence in words */
+} tri_race;
+
+/*
+ * --markdown FILE.md: the races in a table, and for each HARMFUL one its
+ * two accesses with their source lines, the order that fails (a Mermaid
+ * sequence diagram), the replay command and its gates file.  0, or -1
+ * with err.
+ */
+int tri_markdown(const tri_opts *o, const tri_race *rs, size_t n, rg_err *err);
+
+#endif
