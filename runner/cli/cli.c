@@ -247,6 +247,9 @@ static int check_args(struct cli *c, const cli_command *cmd)
 		if (c->t.tsan && c->t.helgrind)
 			return usage_error(cmd, "triage takes one report: --tsan or "
 					   "--helgrind");
+		if (c->t.expect_verdicts &&
+		    tri_expect_parse(c->t.expect_verdicts, NULL, &(size_t){ 0 }, &err) < 0)
+			return usage_error(cmd, "--expect-verdicts: %s", err.msg);
 		c->t.quiet = c->quiet;
 		c->t.source_dir = c->source_dir;
 		c->t.command = c->command;

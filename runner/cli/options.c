@@ -75,7 +75,9 @@ static const cli_command commands[] = {
 	  "replayed), OUTPUT-DIFFERS (the orders end with another output or exit "
 	  "status), BENIGN (both end alike: both files are written), NOT-REACHED "
 	  "or SINGLE-ORDER (triage.md in share/doc/racegate).  Exit status: 0 no "
-	  "race is HARMFUL or OUTPUT-DIFFERS, 1 some is, 2 setup error." },
+	  "race is HARMFUL or OUTPUT-DIFFERS, 1 some is (with --expect-verdicts: "
+	  "some race's verdict is not the one listed), 2 setup error, 128+N "
+	  "interrupted by signal N (the races finished are told)." },
 	{ "completion", CLI_COMPLETION, "bash",
 	  "print a bash completion script for racegate",
 	  "Print a bash completion script for racegate, made from its option "
@@ -279,6 +281,10 @@ static const char *const w_outcomes[] = {
 	"INTERRUPTED", "ENFORCED", "ERROR", NULL,
 };
 
+static const char *const w_verdicts[] = {
+	"HARMFUL", "OUTPUT-DIFFERS", "BENIGN", "NOT-REACHED", "SINGLE-ORDER", NULL,
+};
+
 static const rg_opt rows[] = {
 	/* run, and attach where it applies */
 	{ .name = "repeat", .kind = RG_OPT_NUMBER, .metavar = "N", .cmds = CLI_RUN,
@@ -477,6 +483,12 @@ static const rg_opt rows[] = {
 	  .cmds = CLI_TRIAGE, T(report),
 	  .help = "a JSON report: a races list, each with its verdict, first and "
 		  "second access and gates files (triage.md in share/doc/racegate)" },
+	{ .name = "expect-verdicts", .kind = RG_OPT_LIST, .metavar = "LIST",
+	  .cmds = CLI_TRIAGE, T(expect_verdicts), .words = w_verdicts,
+	  .needs = "a list of verdicts",
+	  .help = "one verdict per race of the report, in its order, comma-separated: "
+		  "exit 0 when each race's verdict is the one listed, 1 when one is "
+		  "not (a test that keeps a race BENIGN)" },
 	{ .name = "time", .kind = RG_OPT_DURATION, .metavar = "D", .cmds = CLI_TRIAGE,
 	  T(wait_ms),
 	  .help = "how long a gated thread waits for the other before the order is "

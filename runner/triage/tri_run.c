@@ -7,12 +7,14 @@
  * JSON report say what was found.
  */
 #include "tri.h"
+#include "interrupt.h"
 #include "run.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct tri_race {
 	int no;                  /* 1-based, the report's order */
@@ -184,7 +186,7 @@ static int run_order(const tri_opts *o, tri_race *r, int first, bool weak, rg_er
 		return rg_error_prefix(err, "race %d", r->no);
 	}
 	ro = opts_for(o, sp);
-	for (long i = 0; i < o->runs; i++) {
+	for (long i = 0; i < o->runs && !interrupt_signal(); i++) {
 		run_result res;
 
 		run_once(&p, &ro, &res);
@@ -249,7 +251,7 @@ static int verify(const tri_opts *o, const char *path, rg_err *err)
 	spec_diags_release(&d);
 	run_opts ro = opts_for(o, sp);
 
-	for (long i = 0; i < o->verify; i++) {
+	for (long i = 0; i < o->verify && !interrupt_signal(); i++) {
 		run_result res;
 
 		run_once(&p, &ro, &res);
@@ -372,8 +374,8 @@ static void json_side(rg_buf *b, const tri_side *s)
 	rg_buf_puts(b, "}}");
 }
 
-static int write_json(const tri_opts *o, const tri_race *rs, size_t n, int status,
-		      rg_err *err)
+static int write_json(const tri_opts *o, const tri_race *rs, size_t n, size_t nraces,
+		      int status, rg_err *err)
 {
 	rg_buf b = RG_BUF_INIT;
 	int rc;
@@ -405,7 +407,18 @@ static int write_json(const tri_opts *o, const tri_race *rs, size_t n, int statu
 				      r->verified, o->verify);
 		rg_buf_puts(&b, "}");
 	}
-	rg_buf_puts(&b, "\n]}\n");
+	rg_buf_puts(&b, "\n]");
+	if (n < nraces) {
+		const char *sig = spec_signal_name(interrupt_signal());
+
+		rg_buf_puts(&b, ", \"interrupted\": ");
+		json_str(&b, sig ? sig : "a signal");
+		rg_buf_puts(&b, ", \"not_triaged\": [");
+		for (size_t i = n; i < nraces; i++)
+			rg_buf_printf(&b, "%s%zu", i > n ? ", " : "", i + 1);
+		rg_buf_puts(&b, "]");
+	}
+	rg_buf_puts(&b, "}\n");
 	rc = report_write_file(o->report, &b, err);
 	rg_buf_release(&b);
 	return rc;
@@ -481,11 +494,69 @@ static int triage_one(const tri_opts *o, const triage_report *rep, size_t i,
 	return 0;
 }
 
+/* The verdicts of the races triaged, the table and the JSON report; the status. */
+static int tri_report(const tri_opts *o, const triage_report *rep, const tri_race *rs,
+		      size_t n, FILE *f)
+{
+	const char *path = o->tsan ? o->tsan : o->helgrind;
+	enum tri_verdict *v = xcalloc(n ? n : 1, sizeof(*v));
+	rg_err err = RG_ERR_INIT;
+	int status;
+
+	if (n == 0)
+		fprintf(f, "'%s' reports no data race\n", path);
+	else if (!o->quiet)
+		print_table(f, rs, n);
+	for (size_t i = 0; i < triage_nskipped(rep); i++)
+		fprintf(f, "%s:%d: left out: %s (not a data race)\n", path,
+			triage_skipped_at(rep, i)->report_line,
+			triage_skipped_at(rep, i)->what);
+	for (size_t i = 0; i < n; i++)
+		v[i] = rs[i].v;
+	status = tri_status(o, v, n, f);
+	free(v);
+	if (o->report && write_json(o, rs, n, n, status, &err) < 0) {
+		rg_say("--report: %s", err.msg);
+		status = RG_EXIT_SETUP;
+	}
+	return status;
+}
+
+/*
+ * Interrupted in race done+1 of n: its files (whole, but of no verdict)
+ * go, the races finished are told, and the status is 128+N.
+ */
+static int tri_interrupted(const tri_opts *o, tri_race *rs, size_t done, size_t n, FILE *f)
+{
+	const char *sig = spec_signal_name(interrupt_signal());
+	int status = RG_EXIT_SIGNAL + interrupt_signal();
+	rg_err err = RG_ERR_INIT;
+
+	for (int k = 0; done < n && k < 2; k++)
+		if (rs[done].files[k]) {
+			unlink(rs[done].files[k]);
+			free(rs[done].files[k]);
+			rs[done].files[k] = NULL;
+		}
+	if (done && !o->quiet)
+		print_table(f, rs, done);
+	fflush(f);
+	if (done == n)
+		rg_say("interrupted by %s after the last race", sig ? sig : "a signal");
+	else
+		rg_say("interrupted by %s in race %zu of %zu: %s not triaged",
+		       sig ? sig : "a signal", done + 1, n,
+		       done + 1 == n ? "it was" : "it and the races after it were");
+	if (o->report && write_json(o, rs, done, n, status, &err) < 0)
+		rg_say("--report: %s", err.msg);
+	return status;
+}
+
 int tri_main(const tri_opts *oin, FILE *f)
 {
 	tri_opts o = *oin;
 	triage_report *rep = NULL;
-	rg_err err = RG_ERR_INIT;
+	rg_err err = RG_ERR_INIT, ierr = RG_ERR_INIT;
 	tri_race *rs;
 	size_t n, done = 0;
 	int status = RG_EXIT_OK;
@@ -508,30 +579,31 @@ int tri_main(const tri_opts *oin, FILE *f)
 		goto out;
 	}
 	n = triage_nraces(rep);
+	if (tri_expect_count(&o, n, &err) < 0) {
+		rg_say("%s", err.msg);
+		status = RG_EXIT_SETUP;
+		triage_free(rep);
+		goto out;
+	}
 	rs = xcalloc(n ? n : 1, sizeof(*rs));
-	for (; done < n; done++)
-		if (triage_one(&o, rep, done, &rs[done], &err) < 0) {
+	if (interrupt_install(&ierr) < 0)
+		rg_warn("%s: SIGINT or SIGTERM will kill racegate at once", ierr.msg);
+	for (; done < n && !interrupt_signal(); done++) {
+		int rc = triage_one(&o, rep, done, &rs[done], &err);
+
+		if (interrupt_signal())
+			break;
+		if (rc < 0) {
 			rg_say("%s", err.msg);
 			status = RG_EXIT_SETUP;
 			break;
 		}
-	if (status == RG_EXIT_OK) {
-		for (size_t i = 0; i < n; i++)
-			if (rs[i].v == TRI_HARMFUL || rs[i].v == TRI_OUTPUT_DIFFERS)
-				status = RG_EXIT_UNMET;
-		if (n == 0)
-			fprintf(f, "'%s' reports no data race\n", path);
-		else if (!o.quiet)
-			print_table(f, rs, n);
-		for (size_t i = 0; i < triage_nskipped(rep); i++)
-			fprintf(f, "%s:%d: left out: %s (not a data race)\n", path,
-				triage_skipped_at(rep, i)->report_line,
-				triage_skipped_at(rep, i)->what);
-		if (o.report && write_json(&o, rs, n, status, &err) < 0) {
-			rg_say("--report: %s", err.msg);
-			status = RG_EXIT_SETUP;
-		}
 	}
+	if (interrupt_signal())
+		status = tri_interrupted(&o, rs, done, n, f);
+	else if (status == RG_EXIT_OK)
+		status = tri_report(&o, rep, rs, n, f);
+	interrupt_uninstall();
 	races_free(rs, n);
 	triage_free(rep);
 out:
