@@ -24,10 +24,19 @@ static void deposit(long amount)
 #endif
 }
 
+/*
+ * Each clerk notes that it has worked, without a lock: both store the same
+ * value, read for a log line once both are joined.  ThreadSanitizer reports
+ * it (race/tsan-fixed.txt, of account_fixed); racegate triage calls it
+ * BENIGN, and CMakeLists.txt keeps that as a test.
+ */
+static int busy;
+
 static void *clerk(void *arg)
 {
 	(void)arg;
 	deposit(100);
+	busy = 1;                           /* a benign race: both store 1 */
 	return NULL;
 }
 
@@ -42,5 +51,7 @@ int main(void)
 		pthread_join(t[i], NULL);
 	(void)lock;
 	printf("balance = %ld\n", balance);
+	if (busy)
+		printf("the clerks were busy\n");
 	return balance == 200 ? 0 : 1;
 }

@@ -251,6 +251,9 @@ static int check_args(struct cli *c, const cli_command *cmd)
 			return usage_error(cmd, "--expect FILE says what a run must do; it "
 					   "goes with neither --expect-exit nor "
 					   "--expect-stdout");
+		if (c->t.expect_verdicts &&
+		    tri_expect_parse(c->t.expect_verdicts, NULL, &(size_t){ 0 }, &err) < 0)
+			return usage_error(cmd, "--expect-verdicts: %s", err.msg);
 		c->t.quiet = c->quiet;
 		c->t.source_dir = c->source_dir;
 		c->t.command = c->command;

@@ -75,7 +75,9 @@ static const cli_command commands[] = {
 	  "replayed), OUTPUT-DIFFERS (the orders end with another output or exit "
 	  "status), BENIGN (both end alike: both files are written), NOT-REACHED "
 	  "or SINGLE-ORDER (triage.md in share/doc/racegate).  Exit status: 0 no "
-	  "race is HARMFUL or OUTPUT-DIFFERS, 1 some is, 2 setup error." },
+	  "race is HARMFUL or OUTPUT-DIFFERS, 1 some is (with --expect-verdicts: "
+	  "some race's verdict is not the one listed), 2 setup error, 128+N "
+	  "interrupted by signal N (the races finished are told)." },
 	{ "completion", CLI_COMPLETION, "bash",
 	  "print a bash completion script for racegate",
 	  "Print a bash completion script for racegate, made from its option "
@@ -277,6 +279,10 @@ static const char *const w_outcomes[] = {
 	"REPRODUCED", "PASSED", "NOT-REPRODUCED", "FAILED", "DEADLOCK",
 	"SCHEDULE-DEADLOCK", "ORDER-INFEASIBLE", "NOT-ENFORCED", "TIMEOUT",
 	"INTERRUPTED", "ENFORCED", "ERROR", NULL,
+};
+
+static const char *const w_verdicts[] = {
+	"HARMFUL", "OUTPUT-DIFFERS", "BENIGN", "NOT-REACHED", "SINGLE-ORDER", NULL,
 };
 
 static const rg_opt rows[] = {
@@ -486,6 +492,12 @@ static const rg_opt rows[] = {
 	  .help = "when no order of a race fails, search N schedules with its "
 		  "accesses and the sync operations as the only points (default "
 		  "100; 0: no search)" },
+	{ .name = "expect-verdicts", .kind = RG_OPT_LIST, .metavar = "LIST",
+	  .cmds = CLI_TRIAGE, T(expect_verdicts), .words = w_verdicts,
+	  .needs = "a list of verdicts",
+	  .help = "one verdict per race of the report, in its order, comma-separated: "
+		  "exit 0 when each race's verdict is the one listed, 1 when one is "
+		  "not (a test that keeps a race BENIGN)" },
 	{ .name = "time", .kind = RG_OPT_DURATION, .metavar = "D", .cmds = CLI_TRIAGE,
 	  T(wait_ms),
 	  .help = "how long a gated thread waits for the other before the order is "

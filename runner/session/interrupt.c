@@ -123,13 +123,20 @@ static int set_handlers(rg_err *err)
 	return 0;
 }
 
+/* installs within an install (a search triage runs) keep the outer one */
+static int depth;
+
 int interrupt_install(rg_err *err)
 {
+	if (depth++)
+		return 0;
 	got = 0;
 	second_ends = 1;
 	guarded = 0;
-	if (open_pipe(err) < 0)
+	if (open_pipe(err) < 0) {
+		depth = 0;
 		return -1;
+	}
 	if (set_handlers(err) < 0) {
 		interrupt_uninstall();
 		return -1;
@@ -142,6 +149,8 @@ void interrupt_uninstall(void)
 	struct sigaction old;
 	size_t i;
 
+	if (depth > 0 && --depth)
+		return;
 	for (i = 0; i < NCAUGHT; i++)
 		if (sigaction(caught[i], NULL, &old) == 0 && old.sa_handler == on_signal)
 			signal(caught[i], SIG_DFL);

@@ -34,7 +34,11 @@
 
 #include "msg.h"
 
-/* Catches SIGINT, SIGTERM and SIGHUP in the leader; 0, or -1 with err. */
+/*
+ * Catches SIGINT, SIGTERM and SIGHUP in the leader; 0, or -1 with err.
+ * Within an install (triage runs explore's search), an install and its
+ * uninstall only count: the outer one's handlers and signal stay.
+ */
 int interrupt_install(rg_err *err);
 
 /* Puts the default actions back and closes the pipe; the signal stays known. */

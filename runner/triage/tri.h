@@ -145,6 +145,7 @@ typedef struct tri_opts {
 	long verify;             /* replays of a HARMFUL file (0: 20) */
 	long search;             /* --search N: schedules of the search when no order
 				    fails (0: none; the command line's default TRI_SEARCH) */
+	const char *expect_verdicts; /* --expect-verdicts V,...: race i's verdict, or NULL */
 	char **command;          /* PROG ARGS */
 	char **abs_command;      /* (tri_main's own: PROG made absolute) */
 	const char *source_dir;
@@ -162,9 +163,27 @@ typedef struct tri_opts {
 } tri_opts;
 
 /*
+ * tri_expect.c.  The verdicts of list ("BENIGN,single-order": names, any
+ * case, comma-separated) into *v (malloc'd; v NULL: only counted) and *n;
+ * -1 with err naming the unknown one.
+ */
+int tri_expect_parse(const char *list, enum tri_verdict **v, size_t *n, rg_err *err);
+
+/* -1 with err when --expect-verdicts does not list one verdict per race. */
+int tri_expect_count(const tri_opts *o, size_t nraces, rg_err *err);
+
+/*
+ * The exit status for the verdicts got[0..n) of the report's races: with
+ * --expect-verdicts, 1 when one is not as listed (each said on f), else 1
+ * when one is HARMFUL or OUTPUT-DIFFERS; 0 otherwise.
+ */
+int tri_status(const tri_opts *o, const enum tri_verdict *got, size_t n, FILE *f);
+
+/*
  * racegate triage: the table on f (stderr's lines through msg.h); returns
- * racegate's exit status: 1 when a race is HARMFUL or OUTPUT-DIFFERS, 0
- * when none is, 2 on a setup error.
+ * racegate's exit status: 1 when a race is HARMFUL or OUTPUT-DIFFERS (or,
+ * with --expect-verdicts, not as listed), 0 when none is, 2 on a setup
+ * error, 128+N when interrupted by signal N (the races finished are told).
  */
 int tri_main(const tri_opts *o, FILE *f);
 

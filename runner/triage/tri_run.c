@@ -7,6 +7,7 @@
  * JSON report say what was found.
  */
 #include "tri_int.h"
+#include "interrupt.h"
 #include "run.h"
 
 #include <errno.h>
@@ -292,7 +293,7 @@ static int run_order(const tri_opts *o, tri_race *r, int first, bool weak, rg_er
 		return rg_error_prefix(err, "race %d", r->no);
 	}
 	ro = opts_for(o, sp);
-	for (long i = 0; i < o->runs; i++) {
+	for (long i = 0; i < o->runs && !interrupt_signal(); i++) {
 		run_result res;
 
 		run_once(&p, &ro, &res);
@@ -357,7 +358,7 @@ static int verify(const tri_opts *o, const char *path, rg_err *err)
 	spec_diags_release(&d);
 	run_opts ro = opts_for(o, sp);
 
-	for (long i = 0; i < o->verify; i++) {
+	for (long i = 0; i < o->verify && !interrupt_signal(); i++) {
 		run_result res;
 
 		run_once(&p, &ro, &res);
@@ -486,8 +487,8 @@ static void json_side(rg_buf *b, const tri_side *s)
 	rg_buf_puts(b, "}}");
 }
 
-static int write_json(const tri_opts *o, const tri_race *rs, size_t n, int status,
-		      rg_err *err)
+static int write_json(const tri_opts *o, const tri_race *rs, size_t n, size_t nraces,
+		      int status, rg_err *err)
 {
 	rg_buf b = RG_BUF_INIT;
 	int rc;
@@ -519,7 +520,18 @@ static int write_json(const tri_opts *o, const tri_race *rs, size_t n, int statu
 				      r->verified, o->verify);
 		rg_buf_puts(&b, "}");
 	}
-	rg_buf_puts(&b, "\n]}\n");
+	rg_buf_puts(&b, "\n]");
+	if (n < nraces) {
+		const char *sig = spec_signal_name(interrupt_signal());
+
+		rg_buf_puts(&b, ", \"interrupted\": ");
+		json_str(&b, sig ? sig : "a signal");
+		rg_buf_puts(&b, ", \"not_triaged\": [");
+		for (size_t i = n; i < nraces; i++)
+			rg_buf_printf(&b, "%s%zu", i > n ? ", " : "", i + 1);
+		rg_buf_puts(&b, "]");
+	}
+	rg_buf_puts(&b, "}\n");
 	rc = report_write_file(o->report, &b, err);
 	rg_buf_release(&b);
 	return rc;
@@ -692,12 +704,14 @@ static int search_at(const tri_opts *o, const tri_race *r, char *at, const char 
  * A short race-directed search, as RaceFuzzer does it: explore with the
  * two accesses' lines (and each shared access in them) and the sync
  * operations as its only points, judged by --expect's, else by the exit
- * status the orders ended with; when that finds no file, once more with
- * the places of every race of the report (a check and its use are often
- * two races).  When neither order fails and both end alike (BENIGN) or
- * only one ran (SINGLE-ORDER), a failure whose file reproduces makes the
- * race HARMFUL; when a failing order's file did not reproduce every time,
- * the search's file, which does, takes its place.
+ * status the orders ended with.  When neither order fails and both end
+ * alike (BENIGN) or only one ran (SINGLE-ORDER), a failure whose file
+ * reproduces makes the race HARMFUL.  When a failing order's file did not
+ * reproduce every time, the search's file, which does, takes its place;
+ * if the race's own places give none, the places of every race of the
+ * report are searched (a check and its use are often two races).  That
+ * wider search never gives a verdict: what fails there may be another
+ * race's doing.
  */
 static int search_race(const tri_opts *o, tri_race *r, rg_err *err)
 {
@@ -713,7 +727,8 @@ static int search_race(const tri_opts *o, tri_race *r, rg_err *err)
 		free(path);
 		return -1;
 	}
-	if (!f.wrote && o->nraces > 1) {
+	/* a failure there may be another race's: only a file to mend */
+	if (!f.wrote && o->nraces > 1 && weak_file) {
 		explore_found_release(&f);
 		all = true;
 		if (search_at(o, r, o->all_points, path, &f, err) < 0) {
@@ -833,12 +848,74 @@ static int judge_load(const tri_opts *o, tri_judge *j)
 	return rc;
 }
 
+/* The verdicts of the races triaged, the table and the JSON report; the status. */
+static int tri_report(const tri_opts *o, const triage_report *rep, const tri_race *rs,
+		      size_t n, FILE *f)
+{
+	const char *path = o->tsan ? o->tsan : o->helgrind;
+	enum tri_verdict *v = xcalloc(n ? n : 1, sizeof(*v));
+	rg_err err = RG_ERR_INIT;
+	int status;
+
+	if (n == 0)
+		fprintf(f, "'%s' reports no data race\n", path);
+	else if (!o->quiet)
+		print_table(f, rs, n);
+	for (size_t i = 0; i < triage_nskipped(rep); i++)
+		fprintf(f, "%s:%d: left out: %s (not a data race)\n", path,
+			triage_skipped_at(rep, i)->report_line,
+			triage_skipped_at(rep, i)->what);
+	for (size_t i = 0; i < n; i++)
+		v[i] = rs[i].v;
+	status = tri_status(o, v, n, f);
+	free(v);
+	if (o->report && write_json(o, rs, n, n, status, &err) < 0) {
+		rg_say("--report: %s", err.msg);
+		status = RG_EXIT_SETUP;
+	}
+	if (o->markdown && tri_markdown(o, rs, n, &err) < 0) {
+		rg_say("--markdown: %s", err.msg);
+		status = RG_EXIT_SETUP;
+	}
+	return status;
+}
+
+/*
+ * Interrupted in race done+1 of n: its files (whole, but of no verdict)
+ * go, the races finished are told, and the status is 128+N.
+ */
+static int tri_interrupted(const tri_opts *o, tri_race *rs, size_t done, size_t n, FILE *f)
+{
+	const char *sig = spec_signal_name(interrupt_signal());
+	int status = RG_EXIT_SIGNAL + interrupt_signal();
+	rg_err err = RG_ERR_INIT;
+
+	for (int k = 0; done < n && k < 2; k++)
+		if (rs[done].files[k]) {
+			unlink(rs[done].files[k]);
+			free(rs[done].files[k]);
+			rs[done].files[k] = NULL;
+		}
+	if (done && !o->quiet)
+		print_table(f, rs, done);
+	fflush(f);
+	if (done == n)
+		rg_say("interrupted by %s after the last race", sig ? sig : "a signal");
+	else
+		rg_say("interrupted by %s in race %zu of %zu: %s not triaged",
+		       sig ? sig : "a signal", done + 1, n,
+		       done + 1 == n ? "it was" : "it and the races after it were");
+	if (o->report && write_json(o, rs, done, n, status, &err) < 0)
+		rg_say("--report: %s", err.msg);
+	return status;
+}
+
 int tri_main(const tri_opts *oin, FILE *f)
 {
 	tri_opts o = *oin;
 	tri_judge judge;
 	triage_report *rep = NULL;
-	rg_err err = RG_ERR_INIT;
+	rg_err err = RG_ERR_INIT, ierr = RG_ERR_INIT;
 	tri_race *rs;
 	size_t n, done = 0;
 	int status = RG_EXIT_OK;
@@ -869,7 +946,15 @@ int tri_main(const tri_opts *oin, FILE *f)
 		goto out;
 	}
 	n = triage_nraces(rep);
+	if (tri_expect_count(&o, n, &err) < 0) {
+		rg_say("%s", err.msg);
+		status = RG_EXIT_SETUP;
+		triage_free(rep);
+		goto out;
+	}
 	rs = xcalloc(n ? n : 1, sizeof(*rs));
+	if (interrupt_install(&ierr) < 0)
+		rg_warn("%s: SIGINT or SIGTERM will kill racegate at once", ierr.msg);
 	for (size_t i = 0; i < n && status == RG_EXIT_OK; i++)
 		if (place_race(&o, rep, i, &rs[i], &err) < 0) {
 			rg_say("%s", err.msg);
@@ -877,32 +962,21 @@ int tri_main(const tri_opts *oin, FILE *f)
 		}
 	o.nraces = n;
 	o.all_points = status == RG_EXIT_OK ? all_points(rs, n) : NULL;
-	for (; done < n && status == RG_EXIT_OK; done++)
-		if (triage_one(&o, &rs[done], &err) < 0) {
+	for (; done < n && status == RG_EXIT_OK && !interrupt_signal(); done++) {
+		int rc = triage_one(&o, &rs[done], &err);
+
+		if (interrupt_signal())
+			break;
+		if (rc < 0) {
 			rg_say("%s", err.msg);
 			status = RG_EXIT_SETUP;
 		}
-	if (status == RG_EXIT_OK) {
-		for (size_t i = 0; i < n; i++)
-			if (rs[i].v == TRI_HARMFUL || rs[i].v == TRI_OUTPUT_DIFFERS)
-				status = RG_EXIT_UNMET;
-		if (n == 0)
-			fprintf(f, "'%s' reports no data race\n", path);
-		else if (!o.quiet)
-			print_table(f, rs, n);
-		for (size_t i = 0; i < triage_nskipped(rep); i++)
-			fprintf(f, "%s:%d: left out: %s (not a data race)\n", path,
-				triage_skipped_at(rep, i)->report_line,
-				triage_skipped_at(rep, i)->what);
-		if (o.report && write_json(&o, rs, n, status, &err) < 0) {
-			rg_say("--report: %s", err.msg);
-			status = RG_EXIT_SETUP;
-		}
-		if (o.markdown && tri_markdown(&o, rs, n, &err) < 0) {
-			rg_say("--markdown: %s", err.msg);
-			status = RG_EXIT_SETUP;
-		}
 	}
+	if (interrupt_signal())
+		status = tri_interrupted(&o, rs, done, n, f);
+	else if (status == RG_EXIT_OK)
+		status = tri_report(&o, rep, rs, n, f);
+	interrupt_uninstall();
 	races_free(rs, n);
 	triage_free(rep);
 out:

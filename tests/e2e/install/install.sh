@@ -13,6 +13,10 @@
 #             say it is
 #   consumer  examples/cmake-consumer, configured against the prefix, builds
 #             and its racegate tests pass under ctest
+#   triage_consumer  tests/e2e/install/triage_consumer (racegate_add_test's
+#             TRIAGE form), configured against the prefix: its tests pass
+#             and fail as each says, labelled; each bad call stops the
+#             configure with its error
 #   deb       cpack -G DEB; the package unpacks (dpkg-deb -x) and runs
 set -u
 case_=$1 src=$2 build=$3
@@ -87,6 +91,32 @@ consumer)
 		|| exit 1
 	cmake --build "$b" || exit 1
 	ctest --test-dir "$b" --output-on-failure
+	;;
+triage_consumer)
+	b=$build/test-triage-consumer
+	here=$(cd "$(dirname "$0")" && pwd)
+	conf() {
+		cmake -S "$here/triage_consumer" -B "$b" -DCMAKE_PREFIX_PATH="$prefix" \
+			-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
+			-DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF \
+			-DACCOUNT_DIR="$src/examples/cmake-consumer" "$@"
+	}
+	rm -rf "$b"
+	conf >/dev/null || exit 1
+	cmake --build "$b" >/dev/null || exit 1
+	# one test at a time, each with its output, in the order they were added
+	ctest --test-dir "$b" --output-on-failure
+	ctest --test-dir "$b" -N -L triage | grep -E '^Total Tests'
+	ctest --test-dir "$b" -N -L kept | grep -E 'Test +#'
+	ls "$b/racegate/benign_passes"
+	for bad in no_report missing_report bad_tool bad_verdict no_verdict spec_and_triage \
+		repeat_and_triage report_without_triage no_command; do
+		if conf -DBAD=$bad >"$b/bad.log" 2>&1; then
+			echo "BAD $bad: configured"
+		else
+			echo "BAD $bad: $(grep -A3 'CMake Error' "$b/bad.log" | grep -m1 'racegate_add_test' | sed 's/^ *//')"
+		fi
+	done
 	;;
 deb)
 	d=$build/test-deb

@@ -126,3 +126,29 @@ racegate_e2e(triage_expect_twice 2 "^racegate: --expect FILE says what a run mus
   -- ${RG} triage --tsan ${TD}/bad/tsan-cut.txt --expect-exit 0 --expect x.yaml -- ${EX}/stale_conn/stale_conn)
 racegate_e2e(triage_needs_report 2 "^racegate: triage needs --tsan REPORT \\(or --helgrind REPORT\\) and, after '--', the program"
   "^usage: racegate triage " -- ${RG} triage -- ${EX}/stale_conn/stale_conn)
+
+# Interrupted while race 2 holds a thread (triage_interrupt.sh): 128+N,
+# race 1's verdict told and kept, race 2 said not triaged, nothing left;
+# and while race 1's search (explore within triage) holds a thread.
+# From the kept report: no TSan build needed.
+foreach(c leader_int:leader:INT leader_term:leader:TERM group_int:group:INT
+          search_term:search:TERM)
+  string(REPLACE ":" ";" c "${c}")
+  list(GET c 0 name)
+  list(GET c 1 how)
+  list(GET c 2 sig)
+  add_test(NAME e2e_triage_interrupt_${name}
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/triage_interrupt.sh ${RG} ${EX}/spin_handoff
+            ${TD}/tsan-gcc-O1-spin_handoff.txt ${how} ${sig})
+  set_tests_properties(e2e_triage_interrupt_${name} PROPERTIES LABELS e2e TIMEOUT 200)
+endforeach()
+
+# --expect-verdicts: one verdict a race, or a setup error before any run.
+racegate_e2e(triage_expect_verdicts_count 2
+  "^racegate: --expect-verdicts lists 1 verdict, '.*tsan-gcc-O1-spin_handoff.txt' has 2 races: one verdict a race, in the report's order$"
+  "!^race " -- ${RG} triage --tsan ${TD}/tsan-gcc-O1-spin_handoff.txt
+  --expect-verdicts BENIGN -- ${EX}/spin_handoff/spin_handoff)
+racegate_e2e(triage_expect_verdicts_unknown 2
+  "^racegate: --expect-verdicts: unknown verdict 'BENIN' \\(verdicts: HARMFUL, OUTPUT-DIFFERS, BENIGN, NOT-REACHED, SINGLE-ORDER\\)$"
+  "^usage: racegate triage " -- ${RG} triage --tsan ${TD}/tsan-gcc-O1-spin_handoff.txt
+  --expect-verdicts benign,BENIN -- ${EX}/spin_handoff/spin_handoff)
