@@ -156,7 +156,7 @@ typedef struct tri_opts {
 	const char *expect_stdout;
 	const char *expect_file;
 	const tri_judge *judge;  /* (tri_main's own: the expectation above) */
-	char *all_points;        /* (tri_main's own: every race's places, an --at list) */
+	const struct tri_race *races; /* (tri_main's own: every race, placed) */
 	size_t nraces;
 	bool quiet;
 	unsigned closed_std;

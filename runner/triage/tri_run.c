@@ -669,7 +669,7 @@ static int search_at(const tri_opts *o, const tri_race *r, char *at, const char 
 
 	/* explore says what it found on stdout, where the table goes */
 	printf("race %d: a search between %s:\n", r->no, at == r->points ? "its accesses" :
-	       "the places of every race reported");
+	       "the places of the races between the same two functions");
 	fflush(stdout);
 	explore_opts_init(&x);
 	x.at = xcalloc(1, sizeof(*x.at));
@@ -700,6 +700,37 @@ static int search_at(const tri_opts *o, const tri_race *r, char *at, const char 
 	return 0;
 }
 
+static bool same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/*
+ * The places of every race between the same two functions as r (a check
+ * and its use, a clear and a free, are often two races of one bug), as an
+ * --at list; NULL when r is the only one.
+ */
+static char *related_points(const tri_opts *o, const tri_race *r)
+{
+	const char *f0 = r->s[0].function, *f1 = r->s[1].function;
+	rg_buf b = RG_BUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nraces; i++) {
+		const tri_side *q = o->races[i].s;
+
+		if (!((same(q[0].function, f0) && same(q[1].function, f1)) ||
+		      (same(q[0].function, f1) && same(q[1].function, f0))))
+			continue;
+		rg_buf_printf(&b, "%s%s", n++ ? "," : "", o->races[i].points);
+	}
+	if (n < 2) {
+		rg_buf_release(&b);
+		return NULL;
+	}
+	return rg_buf_detach(&b);
+}
+
 /*
  * A short race-directed search, as RaceFuzzer does it: explore with the
  * two accesses' lines (and each shared access in them) and the sync
@@ -707,17 +738,18 @@ static int search_at(const tri_opts *o, const tri_race *r, char *at, const char 
  * status the orders ended with.  When neither order fails and both end
  * alike (BENIGN) or only one ran (SINGLE-ORDER), a failure whose file
  * reproduces makes the race HARMFUL.  When a failing order's file did not
- * reproduce every time, the search's file, which does, takes its place;
- * if the race's own places give none, the places of every race of the
- * report are searched (a check and its use are often two races).  That
- * wider search never gives a verdict: what fails there may be another
- * race's doing.
+ * reproduce every time, the search's file, which does, takes its place.
+ * When the race's own places give no file, the places of the races
+ * between the same two functions are searched (related_points).
  */
 static int search_race(const tri_opts *o, tri_race *r, rg_err *err)
 {
 	explore_found f;
 	char *path, words[64];
-	bool weak_file = r->v == TRI_HARMFUL && r->verified < o->verify, all = false;
+	bool weak_file = r->v == TRI_HARMFUL && r->verified < o->verify;
+	char *wider = NULL;
+	bool widened = false;
+	int rc;
 
 	/* OUTPUT-DIFFERS has its evidence, and no end to judge a run by */
 	if (!o->search || (r->v != TRI_BENIGN && r->v != TRI_SINGLE_ORDER && !weak_file))
@@ -727,11 +759,12 @@ static int search_race(const tri_opts *o, tri_race *r, rg_err *err)
 		free(path);
 		return -1;
 	}
-	/* a failure there may be another race's: only a file to mend */
-	if (!f.wrote && o->nraces > 1 && weak_file) {
+	if (!f.wrote && (wider = related_points(o, r))) {
 		explore_found_release(&f);
-		all = true;
-		if (search_at(o, r, o->all_points, path, &f, err) < 0) {
+		widened = true;
+		rc = search_at(o, r, wider, path, &f, err);
+		free(wider);
+		if (rc < 0) {
 			free(path);
 			return -1;
 		}
@@ -754,19 +787,20 @@ static int search_race(const tri_opts *o, tri_race *r, rg_err *err)
 		r->verified = (int)f.reproduced;
 		r->search_note = xasprintf("%s with %s and the sync operations as the only "
 					   "points found a run %s (schedule %s, after %ld)",
-					   why, all ? "the places of every race reported" :
-					   "its accesses", fail_words(&f, words, sizeof(words)),
+					   why, widened ? "the places of the races between the "
+					   "same two functions" : "its accesses", fail_words(&f, words, sizeof(words)),
 					   f.id, f.tried);
 		free(why);
 	} else {
 		free(path);
 		r->search_note = f.failed ?
 			xasprintf("a search between %s found a run %s (schedule %s), but no "
-				  "file reproduced it every time", all ? "the races' places" :
+				  "file reproduced it every time", widened ? "the races' places" :
 				  "its accesses", fail_words(&f, words, sizeof(words)), f.id) :
 			xasprintf("a search of %ld schedules between %s%s found no failure",
-				  f.tried, all ? "the places of every race reported" :
-				  "its accesses", f.exhausted ? " (all with up to 3 delays)" : "");
+				  f.tried, widened ? "the places of the races between the "
+				  "same two functions" : "its accesses",
+				  f.exhausted ? " (all with up to 3 delays)" : "");
 	}
 	explore_found_release(&f);
 	return 0;
@@ -803,16 +837,6 @@ static int triage_one(const tri_opts *o, tri_race *r, rg_err *err)
 		r->what = w;
 	}
 	return 0;
-}
-
-/* Every race's places, as one --at list. */
-static char *all_points(const tri_race *rs, size_t n)
-{
-	rg_buf b = RG_BUF_INIT;
-
-	for (size_t i = 0; i < n; i++)
-		rg_buf_printf(&b, "%s%s", i ? "," : "", rs[i].points);
-	return rg_buf_detach(&b);
 }
 
 /* --expect FILE's expect:, or --expect-exit and --expect-stdout's; -1 said. */
@@ -960,8 +984,8 @@ int tri_main(const tri_opts *oin, FILE *f)
 			rg_say("%s", err.msg);
 			status = RG_EXIT_SETUP;
 		}
+	o.races = rs;
 	o.nraces = n;
-	o.all_points = status == RG_EXIT_OK ? all_points(rs, n) : NULL;
 	for (; done < n && status == RG_EXIT_OK && !interrupt_signal(); done++) {
 		int rc = triage_one(&o, &rs[done], &err);
 
@@ -984,6 +1008,5 @@ out:
 		free(o.abs_command[i]);
 	free(o.abs_command);
 	spec_free(judge.xspec);
-	free(o.all_points);
 	return status;
 }
