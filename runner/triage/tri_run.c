@@ -24,6 +24,8 @@ typedef struct tri_race {
 	char *files[2];          /* written, or NULL */
 	int verified;            /* HARMFUL: replays that reproduced, of verify */
 	char *what;              /* the evidence in words */
+	char *note;              /* not triaged: why (then no verdict) */
+	const tri_item *item;    /* where it comes from (tri_reports.c) */
 } tri_race;
 
 /* The first error of d, as the message of err. */
@@ -142,6 +144,8 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 		}
 		pick_access(&p, &r->s[i]);
 	}
+	if (rc == 0)
+		rc = tri_places_own(&p, r->no, r->s, o->command[0], err);
 	tri_name_threads(r->s);
 	set_places(r);
 	plan_release(&p);
@@ -436,23 +440,40 @@ static void say_evidence(tri_race *r, long verify_n)
 
 static void print_table(FILE *f, const tri_race *rs, size_t n)
 {
+	size_t done = 0;
+
+	for (size_t i = 0; i < n; i++)
+		done += !rs[i].note;
+	if (!done)
+		return;
 	fprintf(f, "%-5s %-32s %-32s %-15s %s\n", "race", "first", "second", "verdict",
 		"file");
 	for (size_t i = 0; i < n; i++) {
 		const tri_race *r = &rs[i];
 
+		if (r->note)
+			continue;
 		fprintf(f, "%-5d %-32s %-32s %-15s %s%s%s\n", r->no, r->place[0], r->place[1],
 			tri_verdict_name(r->v), r->files[0] ? r->files[0] : r->files[1] ?
 			"" : "-", r->files[0] && r->files[1] ? " " : "",
 			r->files[1] ? r->files[1] : "");
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (rs[i].note)
+			continue;
 		fprintf(f, "race %d: %s: %s\n", rs[i].no, tri_verdict_name(rs[i].v),
 			rs[i].what);
+		if (rs[i].item->inferred)
+			fprintf(f, "race %d: inferred: %s\n", rs[i].no, rs[i].item->inferred);
+	}
 }
 
 static void json_side(rg_buf *b, const tri_side *s)
 {
+	if (!s->file) {
+		rg_buf_puts(b, "null");
+		return;
+	}
 	rg_buf_puts(b, "{\"file\": ");
 	json_str(b, s->file);
 	char *at = tri_side_at(s);
@@ -476,13 +497,18 @@ static int write_json(const tri_opts *o, const tri_race *rs, size_t n, int statu
 	int rc;
 
 	rg_buf_puts(&b, "{\"report\": ");
-	json_str(&b, o->tsan ? o->tsan : o->helgrind);
+	tri_json_reports(&b, o);
 	rg_buf_printf(&b, ", \"status\": %d, \"races\": [", status);
 	for (size_t i = 0; i < n; i++) {
 		const tri_race *r = &rs[i];
 
-		rg_buf_printf(&b, "%s\n  {\"race\": %d, \"verdict\": \"%s\", \"first\": ",
-			      i ? "," : "", r->no, tri_verdict_name(r->v));
+		rg_buf_printf(&b, "%s\n  {\"race\": %d, \"verdict\": ", i ? "," : "", r->no);
+		if (r->note)
+			rg_buf_puts(&b, "null");
+		else
+			json_str(&b, tri_verdict_name(r->v));
+		tri_json_item(&b, r->item, r->note);
+		rg_buf_puts(&b, ", \"first\": ");
 		json_side(&b, &r->s[0]);
 		rg_buf_puts(&b, ", \"second\": ");
 		json_side(&b, &r->s[1]);
@@ -496,7 +522,7 @@ static int write_json(const tri_opts *o, const tri_race *rs, size_t n, int statu
 		} else
 			json_str(&b, r->files[0] ? r->files[0] : r->files[1]);
 		rg_buf_puts(&b, ", \"evidence\": ");
-		json_str(&b, r->what);
+		json_str(&b, r->note ? r->note : r->what);
 		if (r->v == TRI_HARMFUL)
 			rg_buf_printf(&b, ", \"reproduced\": %d, \"replays\": %ld",
 				      r->verified, o->verify);
@@ -540,11 +566,11 @@ static void races_free(tri_race *rs, size_t n)
 			free(rs[i].files[k]);
 		}
 		free(rs[i].what);
+		free(rs[i].note);
 	}
 	free(rs);
 }
 
-/* Triage of one race: its sides in the program, its orders, its verdict. */
 /* Runs both orders of r, each in its weak form when it cannot take hold. */
 static int force_orders(const tri_opts *o, tri_race *r, rg_err *err)
 {
@@ -601,16 +627,27 @@ static int force_at_lines(const tri_opts *o, tri_race *r, rg_err *err)
 	return 0;
 }
 
-/* Triage of one race: its sides in the program, its orders, its verdict. */
-static int triage_one(const tri_opts *o, const triage_report *rep, size_t i,
-		      tri_race *r, rg_err *err)
+/*
+ * Triage of one race: its sides in the program, its orders, its verdict.
+ * A race that cannot be triaged (a side not known or not in the program)
+ * gets a note and 0; -1 stops the triage.
+ */
+static int triage_one(const tri_opts *o, tri_item *it, size_t i, tri_race *r, rg_err *err)
 {
 	r->no = (int)i + 1;
-	if (tri_sides(rep, triage_race_at(rep, i), r->s, err) < 0)
-		return rg_error_prefix(err, "race %d (report line %d)", r->no,
-				       triage_race_at(rep, i)->report_line);
-	if (probe(o, r, err) < 0 || force_orders(o, r, err) < 0 ||
-	    force_at_lines(o, r, err) < 0)
+	r->item = it;
+	if (it->note) {
+		r->note = xasprintf("race %d (%s): not triaged: %s", r->no, it->seen[0], it->note);
+		return 0;
+	}
+	memcpy(r->s, it->s, sizeof(r->s));
+	memset(it->s, 0, sizeof(it->s));
+	if (probe(o, r, err) < 0) {
+		r->note = xstrdup(err->msg);
+		err->msg[0] = 0;
+		return 0;
+	}
+	if (force_orders(o, r, err) < 0 || force_at_lines(o, r, err) < 0)
 		return -1;
 	r->v = tri_classify(r->o, &r->which);
 	if (write_files(o, r, err) < 0)
@@ -656,12 +693,12 @@ int tri_main(const tri_opts *oin, FILE *f)
 {
 	tri_opts o = *oin;
 	tri_judge judge;
-	triage_report *rep = NULL;
+	tri_reports reps;
 	rg_err err = RG_ERR_INIT;
 	tri_race *rs;
 	size_t n, done = 0;
 	int status = RG_EXIT_OK;
-	const char *path = o.tsan ? o.tsan : o.helgrind;
+	const char *paths[3] = { o.tsan, o.helgrind, o.drd };
 
 	if (o.report && report_check_path(o.report, &err) < 0) {
 		rg_say("--report: %s", err.msg);
@@ -678,39 +715,42 @@ int tri_main(const tri_opts *oin, FILE *f)
 	o.abs_command = abs_command(o.command);
 	if ((o.outdir && mkdir(o.outdir, 0777) < 0 && errno != EEXIST &&
 	     rg_error(&err, "cannot make folder '%s': %s", o.outdir, strerror(errno))) ||
-	    triage_load(o.tsan ? TRIAGE_TSAN : TRIAGE_HELGRIND, path, &rep,
-			&err) != TRIAGE_OK) {
+	    tri_reports_load(&reps, paths, &err) < 0) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
 		goto out;
 	}
-	n = triage_nraces(rep);
+	n = reps.nitems;
 	rs = xcalloc(n ? n : 1, sizeof(*rs));
-	for (; done < n; done++)
-		if (triage_one(&o, rep, done, &rs[done], &err) < 0) {
+	for (; done < n; done++) {
+		if (triage_one(&o, &reps.items[done], done, &rs[done], &err) < 0) {
 			rg_say("%s", err.msg);
 			status = RG_EXIT_SETUP;
 			break;
 		}
+		if (rs[done].note)
+			rg_say("%s", rs[done].note);
+	}
 	if (status == RG_EXIT_OK) {
 		for (size_t i = 0; i < n; i++)
-			if (rs[i].v == TRI_HARMFUL || rs[i].v == TRI_OUTPUT_DIFFERS)
+			if (!rs[i].note && (rs[i].v == TRI_HARMFUL ||
+					    rs[i].v == TRI_OUTPUT_DIFFERS))
 				status = RG_EXIT_UNMET;
+		for (size_t i = 0; i < n; i++)
+			if (rs[i].note && status == RG_EXIT_OK)
+				status = RG_EXIT_SETUP;   /* a race not triaged */
 		if (n == 0)
-			fprintf(f, "'%s' reports no data race\n", path);
+			tri_say_no_race(f, &reps);
 		else if (!o.quiet)
 			print_table(f, rs, n);
-		for (size_t i = 0; i < triage_nskipped(rep); i++)
-			fprintf(f, "%s:%d: left out: %s (not a data race)\n", path,
-				triage_skipped_at(rep, i)->report_line,
-				triage_skipped_at(rep, i)->what);
+		tri_say_skipped(f, &reps);
 		if (o.report && write_json(&o, rs, n, status, &err) < 0) {
 			rg_say("--report: %s", err.msg);
 			status = RG_EXIT_SETUP;
 		}
 	}
 	races_free(rs, n);
-	triage_free(rep);
+	tri_reports_release(&reps);
 out:
 	for (size_t i = 0; o.abs_command[i]; i++)
 		free(o.abs_command[i]);
