@@ -65,11 +65,12 @@ static const cli_command commands[] = {
 	  "reproduces it (explore.md in share/doc/racegate).  Exit status: 0 no failure found, "
 	  "1 a failure found, 2 setup error, 3 no schedule completed (each "
 	  "ended by --timeout)." },
-	{ "triage", CLI_TRIAGE, "[OPTIONS] --tsan|--helgrind|--drd REPORT... -- PROGRAM [ARGS...]",
+	{ "triage", CLI_TRIAGE, "[OPTIONS] --TOOL REPORT... -- PROGRAM [ARGS...]",
 	  "force both orders of each race a sanitizer reported; say what it does",
-	  "Read data-race reports of PROGRAM: ThreadSanitizer's (of its "
-	  "-fsanitize=thread build), Helgrind's, DRD's, one of each at most, "
-	  "each pair of places once; put each race's two accesses in PROGRAM by FILE:LINE and "
+	  "Read data-race reports of PROGRAM (--TOOL: --tsan, --helgrind, "
+	  "--drd): ThreadSanitizer's (of its -fsanitize=thread build), "
+	  "Helgrind's, DRD's, one of each at most, each pair of places once; "
+	  "put each race's two accesses in PROGRAM by FILE:LINE and "
 	  "function (PROGRAM built with -g), force each of the two orders with "
 	  "gates, run each a few times, and say what the race does: HARMFUL (an "
 	  "order crashes, deadlocks or hangs: its gates file is written and "
