@@ -26,6 +26,25 @@ static triage_report *load(const char *name)
 	return r;
 }
 
+static triage_report *load_tool(enum triage_tool tool, const char *name)
+{
+	char *path = xasprintf("%s/%s", TRIAGE_DATA, name);
+	triage_report *r = NULL;
+	rg_err err = RG_ERR_INIT;
+
+	ck_assert_msg(triage_load(tool, path, &r, &err) == TRIAGE_OK, "%s", err.msg);
+	free(path);
+	return r;
+}
+
+/* Is item it triaged, with the lines l0 and l1 for its sides, in this order? */
+static void ck_places(const tri_item *it, int l0, int l1)
+{
+	ck_assert_msg(!it->note, "%s", it->note ? it->note : "");
+	ck_assert_int_eq(it->s[0].line, l0);
+	ck_assert_int_eq(it->s[1].line, l1);
+}
+
 START_TEST(sides_of_two_functions)
 {
 	triage_report *r = load("tsan-gcc-O1-stale_conn.txt");
@@ -103,6 +122,109 @@ START_TEST(functions_compared)
 }
 END_TEST
 
+/*
+ * tally's TSan and Helgrind reports at once: TSan's read-write pair is
+ * Helgrind's first race too (counted once, under TSan's number and
+ * threads); Helgrind's write-write pair on line 32 comes after it.
+ */
+START_TEST(reports_merged_by_places)
+{
+	tri_reports rs;
+
+	memset(&rs, 0, sizeof(rs));
+	tri_reports_add(&rs, load_tool(TRIAGE_TSAN, "tsan-gcc-O1-tally.txt"));
+	tri_reports_add(&rs, load_tool(TRIAGE_HELGRIND, "helgrind-tally.txt"));
+	tri_reports_build(&rs);
+	ck_assert_uint_eq(rs.nitems, 2);
+	ck_places(&rs.items[0], 30, 32);
+	ck_assert_int_eq(triage_report_tool(rs.items[0].rep), TRIAGE_TSAN);
+	ck_assert_uint_eq(rs.items[0].nseen, 2);
+	ck_assert_ptr_nonnull(strstr(rs.items[0].seen[0], "tsan-gcc-O1-tally.txt:"));
+	ck_assert_ptr_nonnull(strstr(rs.items[0].seen[1], "helgrind-tally.txt:"));
+	ck_assert_str_eq(rs.items[0].s[0].alias, "counter_2");
+	ck_places(&rs.items[1], 32, 32);
+	ck_assert_int_eq(triage_report_tool(rs.items[1].rep), TRIAGE_HELGRIND);
+	ck_assert_uint_eq(rs.items[1].nseen, 1);
+	ck_assert_ptr_null(rs.items[0].inferred);
+	/* built again: the same items, none counted twice */
+	tri_reports_build(&rs);
+	ck_assert_uint_eq(rs.nitems, 2);
+	ck_assert_uint_eq(rs.items[0].nseen, 2);
+	tri_reports_release(&rs);
+
+	/* Helgrind's first: its numbering */
+	tri_reports_add(&rs, load_tool(TRIAGE_HELGRIND, "helgrind-tally.txt"));
+	tri_reports_add(&rs, load_tool(TRIAGE_TSAN, "tsan-gcc-O1-tally.txt"));
+	tri_reports_build(&rs);
+	ck_assert_uint_eq(rs.nitems, 2);
+	ck_assert_int_eq(triage_report_tool(rs.items[0].rep), TRIAGE_HELGRIND);
+	ck_assert_uint_eq(rs.items[0].nseen, 2);
+	ck_places(&rs.items[1], 32, 32);
+	tri_reports_release(&rs);
+}
+END_TEST
+
+/*
+ * DRD's tally: both conflicts are thread 3's, thread 2's side not shown.
+ * The load at 30 conflicts with the store at 32 the report shows; the
+ * store at 32 with the load at 30 (that pair again) and with itself.
+ */
+START_TEST(drd_second_access_from_the_report)
+{
+	tri_reports rs;
+
+	memset(&rs, 0, sizeof(rs));
+	tri_reports_add(&rs, load_tool(TRIAGE_DRD, "drd-tally.txt"));
+	tri_reports_build(&rs);
+	ck_assert_uint_eq(rs.nitems, 2);
+	ck_places(&rs.items[0], 30, 32);
+	ck_assert_str_eq(rs.items[0].s[0].alias, "counter_2");
+	ck_assert_str_eq(rs.items[0].s[1].alias, "counter_1");
+	ck_assert_int_eq(rs.items[0].s[1].tsan_thread, 2);
+	ck_assert_ptr_nonnull(rs.items[0].inferred);
+	ck_assert_ptr_nonnull(strstr(rs.items[0].inferred, "thread 2's access"));
+	ck_assert_ptr_nonnull(strstr(rs.items[0].inferred, "store at tally.c:32"));
+	ck_assert_uint_eq(rs.items[0].nseen, 2);
+	ck_places(&rs.items[1], 32, 32);
+	tri_reports_release(&rs);
+
+	/* with TSan's first: its race, its details, nothing inferred */
+	tri_reports_add(&rs, load_tool(TRIAGE_TSAN, "tsan-gcc-O1-tally.txt"));
+	tri_reports_add(&rs, load_tool(TRIAGE_DRD, "drd-tally.txt"));
+	tri_reports_build(&rs);
+	ck_assert_uint_eq(rs.nitems, 2);
+	ck_assert_ptr_null(rs.items[0].inferred);
+	ck_assert_uint_eq(rs.items[0].nseen, 3);
+	tri_reports_release(&rs);
+}
+END_TEST
+
+/* Both sides shown (stale_conn: paired); one never shown nor inferable (spin_handoff's flag). */
+START_TEST(drd_paired_and_unknown)
+{
+	tri_reports rs;
+
+	memset(&rs, 0, sizeof(rs));
+	tri_reports_add(&rs, load_tool(TRIAGE_DRD, "drd-stale_conn.txt"));
+	tri_reports_build(&rs);
+	ck_assert_uint_eq(rs.nitems, 1);
+	ck_places(&rs.items[0], 49, 33);
+	ck_assert_ptr_null(rs.items[0].inferred);
+	ck_assert_str_eq(rs.items[0].s[1].alias, "sender");
+	tri_reports_release(&rs);
+
+	tri_reports_add(&rs, load_tool(TRIAGE_DRD, "drd-spin_handoff.txt"));
+	tri_reports_build(&rs);
+	ck_assert_uint_eq(rs.nitems, 2);
+	ck_places(&rs.items[0], 31, 39);
+	ck_assert_ptr_nonnull(rs.items[1].note);
+	ck_assert_ptr_nonnull(strstr(rs.items[1].note, "DRD did not show the other access "
+					    "(thread 3's, its stack no longer available)"));
+	ck_assert_ptr_null(rs.items[1].s[0].file);
+	tri_reports_release(&rs);
+}
+END_TEST
+
 /* The gates file of each order: a spec the loader takes, the right thread waiting. */
 START_TEST(gates_of_each_order)
 {
@@ -146,6 +268,28 @@ START_TEST(gates_of_each_order)
 		spec_free(sp);
 		spec_diags_release(&d);
 		free(y);
+		/* with its next line known, the first holds there for the other */
+		s[first].next_line = s[first].line + 2;
+		y = tri_gates_yaml(s, first, false, cmd, 2000, 10000, "race 2", NULL);
+		ck_assert_msg(spec_load_string(y, strlen(y), "t", NULL, &sp, &d) == 0, "%s", y);
+		ck_assert_uint_eq(sp->ngates, 3);
+		at = xasprintf("%s:%d", f->file, f->line + 2);
+		ck_assert_str_eq(sp->gates[2].at, at);
+		free(at);
+		at = xasprintf("then_open: %s-past", o->alias);
+		ck_assert_ptr_nonnull(strstr(y, at));
+		free(at);
+		at = xasprintf("wait: %s-past", o->alias);
+		ck_assert_ptr_nonnull(strstr(y, at));
+		free(at);
+		spec_free(sp);
+		spec_diags_release(&d);
+		free(y);
+		/* weak: no hold */
+		y = tri_gates_yaml(s, first, true, cmd, 2000, 10000, "race 2", NULL);
+		ck_assert_ptr_null(strstr(y, "-past"));
+		free(y);
+		s[first].next_line = 0;
 	}
 	tri_side_release(&s[0]);
 	tri_side_release(&s[1]);
@@ -257,6 +401,9 @@ int main(void)
 	tcase_add_test(tc, access_picked);
 	tcase_add_test(tc, ends_compared);
 	tcase_add_test(tc, verdicts);
+	tcase_add_test(tc, reports_merged_by_places);
+	tcase_add_test(tc, drd_second_access_from_the_report);
+	tcase_add_test(tc, drd_paired_and_unknown);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -241,12 +241,9 @@ static int check_args(struct cli *c, const cli_command *cmd)
 			return usage_error(cmd, "%s", err.msg);
 		return 0;
 	case CLI_TRIAGE:
-		if ((!c->t.tsan && !c->t.helgrind) || !c->command)
-			return usage_error(cmd, "triage needs --tsan REPORT (or --helgrind "
-					   "REPORT) and, after '--', the program");
-		if (c->t.tsan && c->t.helgrind)
-			return usage_error(cmd, "triage takes one report: --tsan or "
-					   "--helgrind");
+		if ((!c->t.tsan && !c->t.helgrind && !c->t.drd) || !c->command)
+			return usage_error(cmd, "triage needs a report (--tsan, --helgrind or "
+					   "--drd REPORT) and, after '--', the program");
 		if (c->x.expect_file && (c->x.has_expect_exit || c->x.expect_stdout))
 			return usage_error(cmd, "--expect FILE says what a run must do; it "
 					   "goes with neither --expect-exit nor "

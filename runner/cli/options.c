@@ -65,10 +65,12 @@ static const cli_command commands[] = {
 	  "reproduces it (explore.md in share/doc/racegate).  Exit status: 0 no failure found, "
 	  "1 a failure found, 2 setup error, 3 no schedule completed (each "
 	  "ended by --timeout)." },
-	{ "triage", CLI_TRIAGE, "[OPTIONS] --tsan REPORT -- PROGRAM [ARGS...]",
+	{ "triage", CLI_TRIAGE, "[OPTIONS] --TOOL REPORT... -- PROGRAM [ARGS...]",
 	  "force both orders of each race a sanitizer reported; say what it does",
-	  "Read a ThreadSanitizer report of PROGRAM (or of its -fsanitize=thread "
-	  "build), put each race's two accesses in PROGRAM by FILE:LINE and "
+	  "Read data-race reports of PROGRAM (--TOOL: --tsan, --helgrind, "
+	  "--drd): ThreadSanitizer's (of its -fsanitize=thread build), "
+	  "Helgrind's, DRD's, one of each at most, each pair of places once; "
+	  "put each race's two accesses in PROGRAM by FILE:LINE and "
 	  "function (PROGRAM built with -g), force each of the two orders with "
 	  "gates, run each a few times, and say what the race does: HARMFUL (an "
 	  "order crashes, deadlocks or hangs: its gates file is written and "
@@ -76,8 +78,9 @@ static const cli_command commands[] = {
 	  "status), BENIGN (both end alike: both files are written), NOT-REACHED "
 	  "or SINGLE-ORDER (triage.md in share/doc/racegate).  Exit status: 0 no "
 	  "race is HARMFUL or OUTPUT-DIFFERS, 1 some is (with --expect-verdicts: "
-	  "some race's verdict is not the one listed), 2 setup error, 128+N "
-	  "interrupted by signal N (the races finished are told)." },
+	  "some race's verdict is not the one listed), 2 setup error or, when "
+	  "none is, a race that could not be triaged, 128+N interrupted by "
+	  "signal N (the races finished are told)." },
 	{ "completion", CLI_COMPLETION, "bash",
 	  "print a bash completion script for racegate",
 	  "Print a bash completion script for racegate, made from its option "
@@ -147,6 +150,18 @@ static int set_at(void *base, const rg_opt *o, const char *v, rg_err *err)
 	(void)err;
 	x->at = xrealloc(x->at, (x->nat + 1) * sizeof(*x->at));
 	x->at[x->nat++] = (char *)v;
+	return 0;
+}
+
+/* --tsan, --helgrind, --drd REPORT: one report of each tool. */
+static int set_report(void *base, const rg_opt *o, const char *v, rg_err *err)
+{
+	const char **p = (const char **)(void *)((char *)base + o->off);
+
+	if (*p)
+		return rg_error(err, "--%s is given twice: triage takes one report of "
+				"each tool", o->name);
+	*p = v;
 	return 0;
 }
 
@@ -467,13 +482,19 @@ static const rg_opt rows[] = {
 
 	/* triage */
 	{ .name = "tsan", .kind = RG_OPT_FILE, .metavar = "REPORT", .cmds = CLI_TRIAGE,
-	  T(tsan),
+	  T(tsan), .set = set_report,
 	  .help = "the ThreadSanitizer report to triage (what the program printed on "
 		  "stderr)" },
 	{ .name = "helgrind", .kind = RG_OPT_FILE, .metavar = "REPORT",
-	  .cmds = CLI_TRIAGE, T(helgrind),
-	  .help = "a Helgrind report instead (valgrind --tool=helgrind's output, "
-		  "its default --history-level=full)" },
+	  .cmds = CLI_TRIAGE, T(helgrind), .set = set_report,
+	  .help = "a Helgrind report (valgrind --tool=helgrind's output, its "
+		  "default --history-level=full); with another report, the races "
+		  "of both, each pair of places once" },
+	{ .name = "drd", .kind = RG_OPT_FILE, .metavar = "REPORT",
+	  .cmds = CLI_TRIAGE, T(drd), .set = set_report,
+	  .help = "a DRD report (valgrind --tool=drd's output); an access DRD "
+		  "does not show is taken from the report's other accesses to the "
+		  "same bytes, else the race is not triaged" },
 	{ .name = "output", .short_name = 'o', .kind = RG_OPT_DIR, .metavar = "DIR",
 	  .cmds = CLI_TRIAGE, T(outdir),
 	  .help = "where the gates files go (default: the current folder): "

@@ -43,6 +43,7 @@ typedef struct tri_side {
 	int tsan_thread;   /* the tool's thread number; -1 unknown */
 	char *alias;       /* "closer", "counter_1", "main" */
 	char *text;        /* its source line in the normal build's file, or NULL */
+	int next_line;     /* the next line with code of its function, or 0 */
 } tri_side;
 
 void tri_side_release(tri_side *s);
@@ -85,8 +86,11 @@ bool tri_same_function(const char *rep, const char *fn);
 /*
  * The gates file forcing "side first, then the other": the other side's
  * thread waits at its line (once) until first's thread, arrived at its
- * own line, has got past it.  Weak: first's thread does not wait for the
- * other to be at its line (for two accesses never at their lines at once).
+ * own line, has got past it; first's thread then waits at its next line
+ * (next_line) until the other has got past its own, so that nothing of
+ * first's comes between the two (a check and the use after it).  Weak:
+ * first's thread does not wait for the other to be at its line (for two
+ * accesses never at their lines at once), nor after it.
  * command is the program's argv; wait_ms each waiting gate's timeout;
  * expect (NULL: none) the YAML of an expect: block, its "expect:" line
  * included.
@@ -133,10 +137,61 @@ typedef struct tri_judge {
 /* --search's default: schedules of a race's search */
 #define TRI_SEARCH 100
 
+/*
+ * The races to triage, from one report or several (tri_reports.c): each
+ * report's races in its order, the reports in the order TSan, Helgrind,
+ * DRD; a race whose two places (FILE:LINE, in either order) an earlier
+ * one has is counted once, under the earlier one.
+ */
+typedef struct tri_item {
+	const triage_report *rep;  /* the first report that names it */
+	const triage_race *race;
+	tri_side s[2];             /* its sides (tri_sides); empty when note */
+	char *note;                /* why it cannot be triaged, or NULL */
+	char *inferred;            /* how its second side was taken from the
+				      report (DRD did not show it), or NULL */
+	char **seen;               /* "REPORT:LINE" of each report's warning */
+	size_t nseen;
+} tri_item;
+
+typedef struct tri_reports {
+	triage_report *v[3];       /* owned */
+	size_t n;
+	tri_item *items;
+	size_t nitems;
+} tri_reports;
+
+/*
+ * Loads the reports paths[] names (TRIAGE_TSAN, _HELGRIND, _DRD: NULL for
+ * a tool not given) into rs and builds its items; -1 with err (the
+ * report's name and line) when one cannot be read.
+ */
+int tri_reports_load(tri_reports *rs, const char *const paths[3], rg_err *err);
+
+/* Adds a parsed report to rs (rs owns it from now on). */
+void tri_reports_add(tri_reports *rs, triage_report *r);
+
+/* rs's items from its reports (again, when called again). */
+void tri_reports_build(tri_reports *rs);
+
+void tri_reports_release(tri_reports *rs);
+
+/*
+ * Checks, on p (a plan whose gates 0 and 1 are s[0]'s and s[1]'s places),
+ * that each place's code is its own line's: an optimised build may leave
+ * a line no instruction of its own (its address is another line's), or
+ * put both places at one instruction; the order of the two lines cannot
+ * be forced there.  -1 with err saying which (race no, in prog).
+ */
+struct plan;
+int tri_places_own(const struct plan *p, int no, const tri_side s[2], const char *prog,
+		   rg_err *err);
+
 /* What racegate triage was asked. */
 typedef struct tri_opts {
 	const char *tsan;        /* --tsan REPORT */
-	const char *helgrind;    /* --helgrind REPORT (one of the two) */
+	const char *helgrind;    /* --helgrind REPORT */
+	const char *drd;         /* --drd REPORT (at least one of the three) */
 	const char *outdir;      /* -o DIR, or NULL: "." */
 	const char *report;      /* --report FILE.json, or NULL */
 	const char *markdown;    /* --markdown FILE.md, or NULL */
@@ -162,6 +217,18 @@ typedef struct tri_opts {
 	unsigned closed_std;
 } tri_opts;
 
+/* The JSON report's "report": the report's name, or a list of them (tri_reports.c). */
+void tri_json_reports(rg_buf *b, const tri_opts *o);
+
+/* A race's "note" (when not triaged), "inferred" and "seen" members. */
+void tri_json_item(rg_buf *b, const tri_item *it, const char *note);
+
+/* "'REPORT' reports no data race", for each report. */
+void tri_say_no_race(FILE *f, const tri_reports *rs);
+
+/* Each report's warnings that are not data races. */
+void tri_say_skipped(FILE *f, const tri_reports *rs);
+
 /*
  * tri_expect.c.  The verdicts of list ("BENIGN,single-order": names, any
  * case, comma-separated) into *v (malloc'd; v NULL: only counted) and *n;
@@ -173,11 +240,13 @@ int tri_expect_parse(const char *list, enum tri_verdict **v, size_t *n, rg_err *
 int tri_expect_count(const tri_opts *o, size_t nraces, rg_err *err);
 
 /*
- * The exit status for the verdicts got[0..n) of the report's races: with
- * --expect-verdicts, 1 when one is not as listed (each said on f), else 1
- * when one is HARMFUL or OUTPUT-DIFFERS; 0 otherwise.
+ * The exit status for the verdicts got[0..n) of the report's races (none
+ * where untriaged[i]): with --expect-verdicts, 1 when one is not as
+ * listed (each said on f), else 1 when one is HARMFUL or OUTPUT-DIFFERS;
+ * 0 otherwise.
  */
-int tri_status(const tri_opts *o, const enum tri_verdict *got, size_t n, FILE *f);
+int tri_status(const tri_opts *o, const enum tri_verdict *got, const bool *untriaged,
+	       size_t n, FILE *f);
 
 /*
  * racegate triage: the table on f (stderr's lines through msg.h); returns

@@ -65,12 +65,14 @@ int tri_expect_count(const tri_opts *o, size_t nraces, rg_err *err)
 	if (n != nraces)
 		return rg_error(err, "--expect-verdicts lists %zu verdict%s, '%s' has %zu "
 				"race%s: one verdict a race, in the report's order", n,
-				n == 1 ? "" : "s", o->tsan ? o->tsan : o->helgrind, nraces,
+				n == 1 ? "" : "s", o->tsan ? o->tsan : o->helgrind ? o->helgrind :
+				o->drd, nraces,
 				nraces == 1 ? "" : "s");
 	return 0;
 }
 
-int tri_status(const tri_opts *o, const enum tri_verdict *got, size_t n, FILE *f)
+int tri_status(const tri_opts *o, const enum tri_verdict *got, const bool *untriaged,
+	       size_t n, FILE *f)
 {
 	enum tri_verdict *want = NULL;
 	size_t nwant = 0, bad = 0;
@@ -78,7 +80,8 @@ int tri_status(const tri_opts *o, const enum tri_verdict *got, size_t n, FILE *f
 
 	if (!o->expect_verdicts) {
 		for (size_t i = 0; i < n; i++)
-			if (got[i] == TRI_HARMFUL || got[i] == TRI_OUTPUT_DIFFERS)
+			if (!untriaged[i] && (got[i] == TRI_HARMFUL ||
+					      got[i] == TRI_OUTPUT_DIFFERS))
 				return RG_EXIT_UNMET;
 		return RG_EXIT_OK;
 	}
@@ -88,7 +91,11 @@ int tri_status(const tri_opts *o, const enum tri_verdict *got, size_t n, FILE *f
 		return RG_EXIT_SETUP;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (got[i] != want[i]) {
+		if (untriaged[i]) {
+			fprintf(f, "race %zu: not triaged, expected %s (--expect-verdicts)\n",
+				i + 1, tri_verdict_name(want[i]));
+			bad++;
+		} else if (got[i] != want[i]) {
 			fprintf(f, "race %zu: %s, expected %s (--expect-verdicts)\n", i + 1,
 				tri_verdict_name(got[i]), tri_verdict_name(want[i]));
 			bad++;

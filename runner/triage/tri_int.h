@@ -20,6 +20,8 @@ typedef struct tri_race {
 	char *search_note;       /* what the search found, in words, or NULL */
 	int verified;            /* HARMFUL: replays that reproduced, of verify */
 	char *what;              /* the evidence in words */
+	char *note;              /* not triaged: why (then no verdict) */
+	const tri_item *item;    /* where it comes from (tri_reports.c) */
 } tri_race;
 
 /*

@@ -137,8 +137,15 @@ int tri_markdown(const tri_opts *o, const tri_race *rs, size_t n, rg_err *err)
 	size_t harmful = 0;
 	int rc;
 
+	const char *reports[] = { o->tsan, o->helgrind, o->drd };
+	size_t given = 0;
+
 	rg_buf_puts(&b, "# racegate triage of ");
-	put_code(&b, o->tsan ? o->tsan : o->helgrind);
+	for (size_t i = 0; i < 3; i++)
+		if (reports[i]) {
+			rg_buf_puts(&b, given++ ? " and " : "");
+			put_code(&b, reports[i]);
+		}
 	rg_buf_puts(&b, "\n\nThe program: ");
 	for (size_t i = 0; o->command[i]; i++) {
 		rg_buf_puts(&b, i ? " " : "");
@@ -148,6 +155,12 @@ int tri_markdown(const tri_opts *o, const tri_race *rs, size_t n, rg_err *err)
 	for (size_t i = 0; i < n; i++) {
 		const tri_race *r = &rs[i];
 
+		if (r->note) {
+			rg_buf_printf(&b, "| %d | | | not triaged: ", r->no);
+			put_cell(&b, r->note);
+			rg_buf_puts(&b, " | |\n");
+			continue;
+		}
 		rg_buf_printf(&b, "| %d | ", r->no);
 		put_code(&b, r->place[0]);
 		rg_buf_puts(&b, " | ");
@@ -166,7 +179,7 @@ int tri_markdown(const tri_opts *o, const tri_race *rs, size_t n, rg_err *err)
 	if (!harmful)
 		rg_buf_puts(&b, "No race is HARMFUL.\n");
 	for (size_t i = 0; i < n; i++)
-		if (rs[i].v == TRI_HARMFUL)
+		if (!rs[i].note && rs[i].v == TRI_HARMFUL)
 			put_harmful(&b, o, &rs[i]);
 	rc = report_write_file(o->markdown, &b, err);
 	rg_buf_release(&b);

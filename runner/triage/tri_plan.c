@@ -221,7 +221,8 @@ char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *com
 {
 	const tri_side *f = &s[first], *o = &s[!first];
 	rg_buf b = RG_BUF_INIT;
-	char here[64], done[64];
+	char here[64], done[64], past[64];
+	bool tight;
 
 	char *fat = tri_side_at(f), *oat = tri_side_at(o);
 
@@ -253,10 +254,20 @@ char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *com
 	snprintf(done, sizeof(done), "%s-done", f->alias);
 	rg_buf_puts(&b, "\ngates:\n"
 		    "  # the second waits at its access until the first has made its own\n");
-	put_gate(&b, o, "waits", weak ? NULL : here, done, NULL, wait_ms);
+	snprintf(past, sizeof(past), "%s-past", o->alias);
+	tight = !weak && f->next_line;
+	put_gate(&b, o, "waits", weak ? NULL : here, done, tight ? past : NULL, wait_ms);
 	rg_buf_puts(&b, weak ? "  # the first makes its access\n" :
 		    "  # the first makes its access once the second is at its own\n");
 	put_gate(&b, f, "goes", NULL, weak ? NULL : here, done, wait_ms);
+	if (tight) {
+		tri_side next = *f;
+
+		next.line = f->next_line;
+		next.plus = 0;
+		rg_buf_puts(&b, "  # and goes on only once the second has made its own\n");
+		put_gate(&b, &next, "holds", NULL, past, NULL, wait_ms);
+	}
 	if (expect)
 		rg_buf_printf(&b, "\n%s", expect);
 	return rg_buf_detach(&b);

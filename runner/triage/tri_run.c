@@ -110,6 +110,32 @@ static void pick_access(const plan *p, tri_race *r, tri_side *s)
 	free(at);
 }
 
+struct next_walk {
+	const char *function;
+	int line;
+};
+
+static int next_of(const dwarfx_line_info *li, void *arg)
+{
+	struct next_walk *w = arg;
+
+	if (!li->function || !tri_same_function(li->function, w->function))
+		return 0;
+	w->line = li->line;
+	return 1;
+}
+
+/* The line after side s's with code of its function fn (0: none, or not known). */
+static int next_line(const plan *p, const tri_side *s, const char *fn)
+{
+	struct next_walk w = { fn, 0 };
+	rg_err err = RG_ERR_INIT;
+
+	if (!fn || dwarfx_lines(p->dx, s->file, s->line + 1, 0, next_of, &w, &err) < 0)
+		return 0;
+	return w.line;
+}
+
 /* Each side as the table shows it, from its place and thread. */
 static void set_places(tri_race *r)
 {
@@ -159,7 +185,10 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 		}
 		pick_access(&p, r, &r->s[i]);
 		read_text(o, &p, bp, &r->s[i]);
+		r->s[i].next_line = next_line(&p, &r->s[i], fn);
 	}
+	if (rc == 0)
+		rc = tri_places_own(&p, r->no, r->s, o->command[0], err);
 	tri_name_threads(r->s);
 	set_places(r);
 	plan_release(&p);
@@ -454,26 +483,45 @@ static void say_evidence(tri_race *r, long verify_n)
 
 static void print_table(FILE *f, const tri_race *rs, size_t n)
 {
+	size_t done = 0;
+
+	for (size_t i = 0; i < n; i++)
+		done += !rs[i].note;
+	if (!done)
+		return;
 	fprintf(f, "%-5s %-32s %-32s %-15s %s\n", "race", "first", "second", "verdict",
 		"file");
 	for (size_t i = 0; i < n; i++) {
 		const tri_race *r = &rs[i];
 
+		if (r->note)
+			continue;
 		fprintf(f, "%-5d %-32s %-32s %-15s %s%s%s\n", r->no, r->place[0], r->place[1],
 			tri_verdict_name(r->v), r->files[0] ? r->files[0] : r->files[1] ?
 			"" : "-", r->files[0] && r->files[1] ? " " : "",
 			r->files[1] ? r->files[1] : "");
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (rs[i].note)
+			continue;
 		fprintf(f, "race %d: %s: %s\n", rs[i].no, tri_verdict_name(rs[i].v),
 			rs[i].what);
+		if (rs[i].item->inferred)
+			fprintf(f, "race %d: inferred: %s\n", rs[i].no, rs[i].item->inferred);
+	}
 }
 
 static void json_side(rg_buf *b, const tri_side *s)
 {
+	char *at;
+
+	if (!s->file) {
+		rg_buf_puts(b, "null");
+		return;
+	}
 	rg_buf_puts(b, "{\"file\": ");
 	json_str(b, s->file);
-	char *at = tri_side_at(s);
+	at = tri_side_at(s);
 
 	rg_buf_printf(b, ", \"line\": %d, \"at\": ", s->line);
 	json_str(b, at);
@@ -494,13 +542,18 @@ static int write_json(const tri_opts *o, const tri_race *rs, size_t n, size_t nr
 	int rc;
 
 	rg_buf_puts(&b, "{\"report\": ");
-	json_str(&b, o->tsan ? o->tsan : o->helgrind);
+	tri_json_reports(&b, o);
 	rg_buf_printf(&b, ", \"status\": %d, \"races\": [", status);
 	for (size_t i = 0; i < n; i++) {
 		const tri_race *r = &rs[i];
 
-		rg_buf_printf(&b, "%s\n  {\"race\": %d, \"verdict\": \"%s\", \"first\": ",
-			      i ? "," : "", r->no, tri_verdict_name(r->v));
+		rg_buf_printf(&b, "%s\n  {\"race\": %d, \"verdict\": ", i ? "," : "", r->no);
+		if (r->note)
+			rg_buf_puts(&b, "null");
+		else
+			json_str(&b, tri_verdict_name(r->v));
+		tri_json_item(&b, r->item, r->note);
+		rg_buf_puts(&b, ", \"first\": ");
 		json_side(&b, &r->s[0]);
 		rg_buf_puts(&b, ", \"second\": ");
 		json_side(&b, &r->s[1]);
@@ -514,7 +567,7 @@ static int write_json(const tri_opts *o, const tri_race *rs, size_t n, size_t nr
 		} else
 			json_str(&b, r->files[0] ? r->files[0] : r->files[1]);
 		rg_buf_puts(&b, ", \"evidence\": ");
-		json_str(&b, r->what);
+		json_str(&b, r->note ? r->note : r->what);
 		if (r->v == TRI_HARMFUL)
 			rg_buf_printf(&b, ", \"reproduced\": %d, \"replays\": %ld",
 				      r->verified, o->verify);
@@ -569,6 +622,7 @@ static void races_free(tri_race *rs, size_t n)
 			free(rs[i].files[k]);
 		}
 		free(rs[i].points);
+		free(rs[i].note);
 		free(rs[i].search_note);
 		free(rs[i].what);
 	}
@@ -719,7 +773,7 @@ static char *related_points(const tri_opts *o, const tri_race *r)
 	for (size_t i = 0; i < o->nraces; i++) {
 		const tri_side *q = o->races[i].s;
 
-		if (!((same(q[0].function, f0) && same(q[1].function, f1)) ||
+		if (o->races[i].note || !((same(q[0].function, f0) && same(q[1].function, f1)) ||
 		      (same(q[0].function, f1) && same(q[1].function, f0))))
 			continue;
 		rg_buf_printf(&b, "%s%s", n++ ? "," : "", o->races[i].points);
@@ -806,20 +860,34 @@ static int search_race(const tri_opts *o, tri_race *r, rg_err *err)
 	return 0;
 }
 
-/* A race's sides in the program, and the places a search may stop at. */
-static int place_race(const tri_opts *o, const triage_report *rep, size_t i,
-		      tri_race *r, rg_err *err)
+/*
+ * A race's sides in the program, and the places a search may stop at.  A
+ * race that cannot be triaged (a side the report does not show, a place
+ * not in the program) gets a note, which is said, and the others go on.
+ */
+static void place_race(const tri_opts *o, tri_item *it, size_t i, tri_race *r)
 {
+	rg_err err = RG_ERR_INIT;
+
 	r->no = (int)i + 1;
-	if (tri_sides(rep, triage_race_at(rep, i), r->s, err) < 0)
-		return rg_error_prefix(err, "race %d (report line %d)", r->no,
-				       triage_race_at(rep, i)->report_line);
-	return probe(o, r, err);
+	r->item = it;
+	if (it->note) {
+		r->note = xasprintf("race %d (%s): not triaged: %s", r->no, it->seen[0], it->note);
+	} else {
+		memcpy(r->s, it->s, sizeof(r->s));
+		memset(it->s, 0, sizeof(it->s));
+		if (probe(o, r, &err) < 0)
+			r->note = xstrdup(err.msg);
+	}
+	if (r->note)
+		rg_say("%s", r->note);
 }
 
 /* Triage of one placed race: its orders, its verdict, maybe a search. */
 static int triage_one(const tri_opts *o, tri_race *r, rg_err *err)
 {
+	if (r->note)
+		return 0;
 	if (force_orders(o, r, err) < 0 || force_at_lines(o, r, err) < 0)
 		return -1;
 	r->v = tri_classify(r->o, &r->which);
@@ -873,26 +941,29 @@ static int judge_load(const tri_opts *o, tri_judge *j)
 }
 
 /* The verdicts of the races triaged, the table and the JSON report; the status. */
-static int tri_report(const tri_opts *o, const triage_report *rep, const tri_race *rs,
+static int tri_report(const tri_opts *o, const tri_reports *reps, const tri_race *rs,
 		      size_t n, FILE *f)
 {
-	const char *path = o->tsan ? o->tsan : o->helgrind;
 	enum tri_verdict *v = xcalloc(n ? n : 1, sizeof(*v));
+	bool *noted = xcalloc(n ? n : 1, sizeof(*noted)), untriaged = false;
 	rg_err err = RG_ERR_INIT;
 	int status;
 
 	if (n == 0)
-		fprintf(f, "'%s' reports no data race\n", path);
+		tri_say_no_race(f, reps);
 	else if (!o->quiet)
 		print_table(f, rs, n);
-	for (size_t i = 0; i < triage_nskipped(rep); i++)
-		fprintf(f, "%s:%d: left out: %s (not a data race)\n", path,
-			triage_skipped_at(rep, i)->report_line,
-			triage_skipped_at(rep, i)->what);
-	for (size_t i = 0; i < n; i++)
+	tri_say_skipped(f, reps);
+	for (size_t i = 0; i < n; i++) {
 		v[i] = rs[i].v;
-	status = tri_status(o, v, n, f);
+		noted[i] = rs[i].note != NULL;
+		untriaged = untriaged || noted[i];
+	}
+	status = tri_status(o, v, noted, n, f);
 	free(v);
+	free(noted);
+	if (status == RG_EXIT_OK && untriaged)
+		status = RG_EXIT_SETUP;   /* a race not triaged, and none failed */
 	if (o->report && write_json(o, rs, n, n, status, &err) < 0) {
 		rg_say("--report: %s", err.msg);
 		status = RG_EXIT_SETUP;
@@ -938,12 +1009,12 @@ int tri_main(const tri_opts *oin, FILE *f)
 {
 	tri_opts o = *oin;
 	tri_judge judge;
-	triage_report *rep = NULL;
+	tri_reports reps;
 	rg_err err = RG_ERR_INIT, ierr = RG_ERR_INIT;
 	tri_race *rs;
 	size_t n, done = 0;
 	int status = RG_EXIT_OK;
-	const char *path = o.tsan ? o.tsan : o.helgrind;
+	const char *paths[3] = { o.tsan, o.helgrind, o.drd };
 
 	if ((o.report && report_check_path(o.report, &err) < 0 &&
 	     rg_error_prefix(&err, "--report")) ||
@@ -963,27 +1034,23 @@ int tri_main(const tri_opts *oin, FILE *f)
 	o.abs_command = abs_command(o.command);
 	if ((o.outdir && mkdir(o.outdir, 0777) < 0 && errno != EEXIST &&
 	     rg_error(&err, "cannot make folder '%s': %s", o.outdir, strerror(errno))) ||
-	    triage_load(o.tsan ? TRIAGE_TSAN : TRIAGE_HELGRIND, path, &rep,
-			&err) != TRIAGE_OK) {
+	    tri_reports_load(&reps, paths, &err) < 0) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
 		goto out;
 	}
-	n = triage_nraces(rep);
+	n = reps.nitems;
 	if (tri_expect_count(&o, n, &err) < 0) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
-		triage_free(rep);
+		tri_reports_release(&reps);
 		goto out;
 	}
 	rs = xcalloc(n ? n : 1, sizeof(*rs));
 	if (interrupt_install(&ierr) < 0)
 		rg_warn("%s: SIGINT or SIGTERM will kill racegate at once", ierr.msg);
-	for (size_t i = 0; i < n && status == RG_EXIT_OK; i++)
-		if (place_race(&o, rep, i, &rs[i], &err) < 0) {
-			rg_say("%s", err.msg);
-			status = RG_EXIT_SETUP;
-		}
+	for (size_t i = 0; i < n; i++)
+		place_race(&o, &reps.items[i], i, &rs[i]);
 	o.races = rs;
 	o.nraces = n;
 	for (; done < n && status == RG_EXIT_OK && !interrupt_signal(); done++) {
@@ -999,10 +1066,10 @@ int tri_main(const tri_opts *oin, FILE *f)
 	if (interrupt_signal())
 		status = tri_interrupted(&o, rs, done, n, f);
 	else if (status == RG_EXIT_OK)
-		status = tri_report(&o, rep, rs, n, f);
+		status = tri_report(&o, &reps, rs, n, f);
 	interrupt_uninstall();
 	races_free(rs, n);
-	triage_free(rep);
+	tri_reports_release(&reps);
 out:
 	for (size_t i = 0; o.abs_command[i]; i++)
 		free(o.abs_command[i]);

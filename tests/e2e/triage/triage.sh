@@ -1,34 +1,63 @@
 #!/usr/bin/env bash
 # Triage of an example, as a user runs it.
 #
-#   triage.sh RACEGATE DIR PROG OUT [REPORT | helgrind | -] [TRIAGE-OPTION...]
+#   triage.sh RACEGATE DIR PROG OUT [SOURCE...] [TRIAGE-OPTION...]
 #
-# Takes a ThreadSanitizer report from DIR/PROG-tsan (as the triage_examples
-# topic does: again without address randomisation when TSan cannot map its
-# shadow memory; also with "-"), or uses REPORT, or with "helgrind" takes a Helgrind
-# report of DIR/PROG itself (valgrind --tool=helgrind); runs `racegate triage` on DIR/PROG from
-# DIR, writing into OUT; prints its table, then one line per race of its
-# JSON report, then any Markdown report it wrote into OUT (--markdown
+# Each SOURCE is a report for `racegate triage` (default: tsan); the
+# arguments from the first that starts with "--" on are triage's options:
+#   tsan, -     a ThreadSanitizer report of DIR/PROG-tsan (as the
+#               triage_examples topic does: again without address
+#               randomisation when TSan cannot map its shadow memory)
+#   tsan=PATH   the same of the TSan build PATH (the report of another build)
+#   helgrind, drd   valgrind --tool=helgrind (drd) of DIR/PROG itself
+#   TOOL:FILE   the report FILE, given as --TOOL (tsan, helgrind, drd)
+#   FILE        the ThreadSanitizer report FILE
+# Runs `racegate triage` on DIR/PROG from DIR, writing into OUT; prints its
+# table, then one line per race of its JSON report (and the reports that
+# name it), then any Markdown report it wrote into OUT (--markdown
 # OUT/NAME.md), then the last line of `racegate run --repeat 20` of each
 # HARMFUL race's file.  Exits with triage's status.
 set -u
-rg=$1 dir=$2 prog=$3 out=$4 report=${5:-}
-shift 4; shift $(($# > 0))
-[ "$report" = - ] && report=
+rg=$1 dir=$2 prog=$3 out=$4
+shift 4
 here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out" && mkdir -p "$out" || exit 2
-tool=--tsan
-if [ "$report" = helgrind ]; then
-	tool=--helgrind report=$out/helgrind.txt
-	(cd "$dir" && valgrind --tool=helgrind "./$prog" >/dev/null 2>"$report")
-elif [ -z "$report" ]; then
-	report=$out/tsan.txt
-	(cd "$dir" && "./$prog-tsan" >/dev/null 2>"$report")
-	if grep -q 'unexpected memory mapping' "$report"; then
-		(cd "$dir" && setarch "$(uname -m)" -R "./$prog-tsan" >/dev/null 2>"$report")
+
+# tsan_report BUILD FILE: BUILD's report into FILE, run from BUILD's folder
+tsan_report() {
+	(cd "$(dirname "$1")" && "./$(basename "$1")" >/dev/null 2>"$2")
+	if grep -q 'unexpected memory mapping' "$2"; then
+		(cd "$(dirname "$1")" && setarch "$(uname -m)" -R "./$(basename "$1")" \
+			>/dev/null 2>"$2")
 	fi
+}
+
+args=()
+while [ $# -gt 0 ]; do
+	src=$1
+	case $src in
+	--*) break ;;
+	tsan | -)
+		tsan_report "$dir/$prog-tsan" "$out/tsan.txt"
+		args+=(--tsan "$out/tsan.txt") ;;
+	tsan=*)
+		tsan_report "${src#tsan=}" "$out/tsan.txt"
+		args+=(--tsan "$out/tsan.txt") ;;
+	helgrind | drd)
+		(cd "$dir" && valgrind --tool="$src" "./$prog" >/dev/null 2>"$out/$src.txt")
+		args+=("--$src" "$out/$src.txt") ;;
+	tsan:* | helgrind:* | drd:*)
+		args+=("--${src%%:*}" "${src#*:}") ;;
+	*)
+		args+=(--tsan "$src") ;;
+	esac
+	shift
+done
+if [ ${#args[@]} -eq 0 ]; then
+	tsan_report "$dir/$prog-tsan" "$out/tsan.txt"
+	args+=(--tsan "$out/tsan.txt")
 fi
-(cd "$dir" && "$rg" triage "$tool" "$report" -o "$out/files" --report "$out/triage.json" \
+(cd "$dir" && "$rg" triage "${args[@]}" -o "$out/files" --report "$out/triage.json" \
 	"$@" -- "./$prog")
 status=$?
 [ -e "$out/triage.json" ] && python3 "$here/races.py" "$out/triage.json"
