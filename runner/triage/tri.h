@@ -44,6 +44,8 @@ typedef struct tri_side {
 	char *alias;       /* "closer", "counter_1", "main" */
 	char *text;        /* its source line in the normal build's file, or NULL */
 	int next_line;     /* the next line with code of its function, or 0 */
+	char *inner;       /* "vector.tcc:114": the access in library code built
+			      into the program, called from the place; or NULL */
 } tri_side;
 
 void tri_side_release(tri_side *s);

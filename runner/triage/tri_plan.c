@@ -29,6 +29,7 @@ void tri_side_release(tri_side *s)
 	free(s->start);
 	free(s->alias);
 	free(s->text);
+	free(s->inner);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -150,6 +151,17 @@ static int side_of(const triage_report *r, const triage_access *a, tri_side *s,
 	s->tsan_thread = t ? t->id : -1;
 	if (t && !t->main && st >= 0 && a->stack.v[st].function)
 		s->start = no_params(a->stack.v[st].function);
+	/* the access itself, in library code built into the program (a
+	   template's instance): where a search may stop inside the call */
+	for (int i = 0; i < k; i++) {
+		const triage_frame *in = &a->stack.v[i];
+
+		if (in->file && in->line > 0 && in->object && f->object &&
+		    !strcmp(in->object, f->object)) {
+			s->inner = xasprintf("%s:%d", rg_base_name(in->file), in->line);
+			break;
+		}
+	}
 	return 0;
 }
 

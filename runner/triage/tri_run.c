@@ -85,28 +85,59 @@ static void read_text(const tri_opts *o, const plan *p, const plan_bp *bp, tri_s
  * holds several (dwarfx_line_accesses): a read or a write as the report
  * says.  A line the disassembler cannot read keeps its start.
  */
+/* at (FILE:LINE) and each shared access in its line, to the --at list b */
+static void add_points(rg_buf *b, const plan *p, const char *at, size_t **plus,
+		       unsigned char **how, size_t *n)
+{
+	rg_err err = RG_ERR_INIT;
+
+	rg_buf_printf(b, "%s%s", b->len ? "," : "", at);
+	if (dwarfx_line_accesses(p->dx, at, plus, how, n, &err) != DWARFX_OK)
+		rg_trace("triage: the accesses of '%s' are not known: %s", at, err.msg);
+	for (size_t i = 0; i < *n; i++)
+		if ((*plus)[i])
+			rg_buf_printf(b, ",%s+%zu", at, (*plus)[i]);
+}
+
+/*
+ * The instruction of side s's line that is its access, when the line
+ * holds several (dwarfx_line_accesses): a read or a write as the report
+ * says; a line the disassembler cannot read keeps its start.  And the
+ * points a search between the accesses stops at: the line, its accesses,
+ * and the access inside a call of library code built into the program
+ * (s->inner, when the normal build has it).
+ */
 static void pick_access(const plan *p, tri_race *r, tri_side *s)
 {
 	char *at = xasprintf("%s:%d", s->file, s->line);
 	size_t *plus = NULL, n = 0;
 	unsigned char *how = NULL;
-	rg_err err = RG_ERR_INIT;
 	rg_buf b = RG_BUF_INIT;
 
 	if (r->points)
-		rg_buf_printf(&b, "%s,", r->points);
-	rg_buf_puts(&b, at);
-	if (dwarfx_line_accesses(p->dx, at, &plus, &how, &n, &err) == DWARFX_OK)
-		s->plus = tri_pick_access(s, plus, how, n);
-	else
-		rg_trace("triage: the accesses of '%s' are not known: %s", at, err.msg);
-	for (size_t i = 0; i < n; i++)
-		if (plus[i])
-			rg_buf_printf(&b, ",%s+%zu", at, plus[i]);
-	free(r->points);
-	r->points = rg_buf_detach(&b);
+		rg_buf_puts(&b, r->points);
+	add_points(&b, p, at, &plus, &how, &n);
+	s->plus = tri_pick_access(s, plus, how, n);
 	free(plus);
 	free(how);
+	if (s->inner) {
+		dwarfx_loc *locs = NULL;
+		size_t nlocs = 0;
+		rg_err err = RG_ERR_INIT;
+
+		if (dwarfx_resolve(p->dx, s->inner, &locs, &nlocs, NULL, &err) == DWARFX_OK &&
+		    nlocs) {
+			plus = NULL;
+			how = NULL;
+			n = 0;
+			add_points(&b, p, s->inner, &plus, &how, &n);
+			free(plus);
+			free(how);
+		}
+		free(locs);
+	}
+	free(r->points);
+	r->points = rg_buf_detach(&b);
 	free(at);
 }
 
@@ -883,6 +914,28 @@ static void place_race(const tri_opts *o, tri_item *it, size_t i, tri_race *r)
 		rg_say("%s", r->note);
 }
 
+/*
+ * A race whose accesses are in library code called from the places (a
+ * std::vector's push_back) was forced at the calls, whole: a verdict that
+ * found no failure says so, and what it does not say.
+ */
+static void say_inside(tri_race *r)
+{
+	const char *in0 = r->s[0].inner, *in1 = r->s[1].inner;
+	char *w;
+
+	if (r->v == TRI_HARMFUL || (!in0 && !in1))
+		return;
+	w = xasprintf("%s; but the accesses are in library code (%s%s%s) called from "
+		      "these lines: the orders held the calls whole (a search stops at "
+		      "those lines of them only), so this says how the two calls end in "
+		      "either order, not every way their insides interleave", r->what,
+		      in0 ? in0 : "", in0 && in1 && strcmp(in0, in1) ? ", " : "",
+		      in1 && (!in0 || strcmp(in0, in1)) ? in1 : "");
+	free(r->what);
+	r->what = w;
+}
+
 /* Triage of one placed race: its orders, its verdict, maybe a search. */
 static int triage_one(const tri_opts *o, tri_race *r, rg_err *err)
 {
@@ -904,6 +957,7 @@ static int triage_one(const tri_opts *o, tri_race *r, rg_err *err)
 		free(r->what);
 		r->what = w;
 	}
+	say_inside(r);
 	return 0;
 }
 
@@ -1016,6 +1070,11 @@ int tri_main(const tri_opts *oin, FILE *f)
 	int status = RG_EXIT_OK;
 	const char *paths[3] = { o.tsan, o.helgrind, o.drd };
 
+	/* first: the reports may go into it */
+	if (o.outdir && mkdir(o.outdir, 0777) < 0 && errno != EEXIST) {
+		rg_say("cannot make folder '%s': %s", o.outdir, strerror(errno));
+		return RG_EXIT_SETUP;
+	}
 	if ((o.report && report_check_path(o.report, &err) < 0 &&
 	     rg_error_prefix(&err, "--report")) ||
 	    (o.markdown && report_check_path(o.markdown, &err) < 0 &&
@@ -1032,9 +1091,7 @@ int tri_main(const tri_opts *oin, FILE *f)
 	o.runs = o.runs ? o.runs : 5;
 	o.verify = o.verify ? o.verify : 20;
 	o.abs_command = abs_command(o.command);
-	if ((o.outdir && mkdir(o.outdir, 0777) < 0 && errno != EEXIST &&
-	     rg_error(&err, "cannot make folder '%s': %s", o.outdir, strerror(errno))) ||
-	    tri_reports_load(&reps, paths, &err) < 0) {
+	if (tri_reports_load(&reps, paths, &err) < 0) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
 		goto out;
