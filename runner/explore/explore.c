@@ -893,13 +893,13 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	return r;
 }
 
-/* --expect FILE: a gates file, of which only expect: counts. */
-static int load_expect_file(struct xctx *c)
+int explore_load_expect(const char *path, spec **out)
 {
 	spec_diags d = SPEC_DIAGS_INIT;
 	int r = 0;
 
-	if (spec_load_file(c->o->expect_file, &c->xspec, &d) < 0) {
+	*out = NULL;
+	if (spec_load_file(path, out, &d) < 0) {
 		for (size_t i = 0; i < d.n; i++)
 			if (d.v[i].severity == SPEC_ERROR) {
 				char *m = spec_diag_format(&d, i);
@@ -908,9 +908,8 @@ static int load_expect_file(struct xctx *c)
 				free(m);
 			}
 		r = -1;
-	} else if (!c->xspec->expect.any) {
-		rg_say("--expect: '%s' has no expect: block to look for",
-		       c->o->expect_file);
+	} else if (!(*out)->expect.any) {
+		rg_say("--expect: '%s' has no expect: block to look for", path);
 		r = -1;
 	}
 	spec_diags_release(&d);
@@ -952,7 +951,7 @@ static int setup(struct xctx *c, unsigned closed_std, const bool *inherit, int n
 		}
 		c->has_re = true;
 	}
-	if (o->expect_file && load_expect_file(c) < 0)
+	if (o->expect_file && explore_load_expect(o->expect_file, &c->xspec) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
 		if (outs[i][1] && report_check_path(outs[i][1], &err) < 0) {

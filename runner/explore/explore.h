@@ -225,6 +225,13 @@ typedef struct explore_opts {
 	int argc;
 } explore_opts;
 
+/*
+ * --expect FILE: the gates file at path into *out (spec_free it, also
+ * after -1), of which only expect: counts; -1 said ("--expect: ...") when
+ * it cannot be read or has no expect: block.
+ */
+int explore_load_expect(const char *path, spec **out);
+
 /* o with explore's defaults: what each option is when not given. */
 void explore_opts_init(explore_opts *o);
 /* Frees what o holds (at). */

@@ -427,6 +427,15 @@ void plan_assert_boundary(dwarfx *dx, uint64_t link_addr)
 		       dwarfx_path(dx), at.why);
 }
 
+const plan_bp *plan_gate_bp(const plan *p, size_t g)
+{
+	for (size_t i = 0; i < p->nbps; i++)
+		for (size_t k = 0; k < p->bps[i].ngates; k++)
+			if (p->bps[i].gates[k] == g)
+				return &p->bps[i];
+	return NULL;
+}
+
 const plan_bp *plan_find(const plan *p, uint64_t link_addr)
 {
 	size_t lo = 0, hi = p->nbps;

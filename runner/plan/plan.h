@@ -194,5 +194,7 @@ int plan_lines_in_libs(const char *program, const char *file, int from, int to,
 		      dwarfx **lib, rg_err *err);
 void plan_release(plan *p);
 const plan_bp *plan_find(const plan *p, uint64_t link_addr);
+/* The first breakpoint (by address) that gate g has, or NULL. */
+const plan_bp *plan_gate_bp(const plan *p, size_t g);
 
 #endif

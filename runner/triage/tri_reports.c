@@ -254,19 +254,10 @@ void tri_reports_build(tri_reports *rs)
 
 /* ---- the places in the normal build ---- */
 
-static const plan_bp *gate_bp(const plan *p, size_t g)
-{
-	for (size_t i = 0; i < p->nbps; i++)
-		for (size_t k = 0; k < p->bps[i].ngates; k++)
-			if (p->bps[i].gates[k] == g)
-				return &p->bps[i];
-	return NULL;
-}
-
 int tri_places_own(const struct plan *p, int no, const tri_side s[2], const char *prog,
 		   rg_err *err)
 {
-	const plan_bp *bp[2] = { gate_bp(p, 0), gate_bp(p, 1) };
+	const plan_bp *bp[2] = { plan_gate_bp(p, 0), plan_gate_bp(p, 1) };
 
 	for (int k = 0; k < 2; k++) {
 		dwarfx_loc at;

@@ -54,16 +54,6 @@ static int load(const tri_opts *o, const char *yaml, const char *name, spec **sp
 	return rc;
 }
 
-/* The breakpoint of the normal build at gate g, or NULL. */
-static const plan_bp *gate_bp(const plan *p, size_t g)
-{
-	for (size_t i = 0; i < p->nbps; i++)
-		for (size_t k = 0; k < p->bps[i].ngates; k++)
-			if (p->bps[i].gates[k] == g)
-				return &p->bps[i];
-	return NULL;
-}
-
 /* Side s's source line, from where the normal build says its file is (or --source-dir). */
 static void read_text(const tri_opts *o, const plan *p, const plan_bp *bp, tri_side *s)
 {
@@ -201,7 +191,7 @@ static int probe(const tri_opts *o, tri_race *r, rg_err *err)
 		return rg_error_prefix(err, "race %d: its places are not in '%s'",
 				       r->no, o->command[0]);
 	for (int i = 0; i < 2 && rc == 0; i++) {
-		const plan_bp *bp = gate_bp(&p, (size_t)i);
+		const plan_bp *bp = plan_gate_bp(&p, (size_t)i);
 		const char *fn = bp ? bp->function : NULL;
 		char *start = tri_start_from_function(r->s[i].start, fn);
 
@@ -964,34 +954,18 @@ static int triage_one(const tri_opts *o, tri_race *r, rg_err *err)
 /* --expect FILE's expect:, or --expect-exit and --expect-stdout's; -1 said. */
 static int judge_load(const tri_opts *o, tri_judge *j)
 {
-	spec_diags d = SPEC_DIAGS_INIT;
-	int rc = 0;
-
 	memset(j, 0, sizeof(*j));
 	if (o->expect_file) {
-		if (spec_load_file(o->expect_file, &j->xspec, &d) < 0) {
-			for (size_t i = 0; i < d.n; i++)
-				if (d.v[i].severity == SPEC_ERROR) {
-					char *m = spec_diag_format(&d, i);
-
-					rg_say("--expect: %s", m);
-					free(m);
-				}
-			rc = -1;
-		} else if (!j->xspec->expect.any) {
-			rg_say("--expect: '%s' has no expect: block", o->expect_file);
-			rc = -1;
-		} else {
-			j->x = j->xspec->expect;
-		}
-		spec_diags_release(&d);
+		if (explore_load_expect(o->expect_file, &j->xspec) < 0)
+			return -1;
+		j->x = j->xspec->expect;
 	} else if (o->has_expect_exit || o->expect_stdout) {
 		j->x.any = j->x.has_exit = true;
 		j->x.exit_code = o->has_expect_exit ? o->expect_exit : 0;
 		j->x.stdout_text = (char *)o->expect_stdout;
 		j->x.stdout_regex = o->expect_stdout != NULL;
 	}
-	return rc;
+	return 0;
 }
 
 /* The verdicts of the races triaged, the table and the JSON report; the status. */
