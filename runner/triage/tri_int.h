@@ -24,6 +24,24 @@ typedef struct tri_race {
 	const tri_item *item;    /* where it comes from (tri_reports.c) */
 } tri_race;
 
+/* The runs' timeout: four times --time, 10s at least. */
+long tri_run_timeout(const tri_opts *o);
+
+/* Where race's file goes: race-N.yaml (one), or race-N-order-K.yaml. */
+char *tri_out_path(const tri_opts *o, int race, int order, bool one);
+
+/*
+ * tri_search.c: the search between race r's accesses when no forced
+ * order fails (BENIGN, SINGLE-ORDER) or a failing order's file did not
+ * reproduce every time; a file it writes makes r HARMFUL (r->searched),
+ * what it found is r->search_note.  0, or -1 with err (interrupted, or
+ * the search could not run).
+ */
+int tri_search(const tri_opts *o, tri_race *r, rg_err *err);
+
+/* r->what, of a race in library code called from its places, says what it covers. */
+void tri_say_inside(tri_race *r);
+
 /*
  * --markdown FILE.md: the races in a table, and for each HARMFUL one its
  * two accesses with their source lines, the order that fails (a Mermaid
