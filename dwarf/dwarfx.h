@@ -185,6 +185,19 @@ int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out,
 			 unsigned char **how, size_t *n, rg_err *err);
 
 /*
+ * where (FILE:LINE or FILE:LINE+N) as an anchor a person would write, so
+ * that it outlives lines added above it: FILE:/REGEX/ where REGEX is a
+ * name the line's code holds (the longest that is on no other line), else
+ * the code itself (its text without a trailing comment, taken literally);
+ * FUNCTION:/REGEX/ when neither is on one line of FILE only; the +N kept.
+ * A function's first line is *FUNCTION (its entry) or FUNCTION (after its
+ * prologue), the one that is the same place.  Checked to resolve in dx to the very addresses
+ * where does.  NULL (malloc'd otherwise) when no anchor does: the line's
+ * text is not readable, too short to say anything ("}"), or not unique.
+ */
+char *dwarfx_anchor(dwarfx *dx, const char *where);
+
+/*
  * Where is addr?  Fills file/line (from the line table, may be NULL/0) and
  * function (from DWARF or the symbol table).  Returns 0, or -1 when addr is
  * in no known function.

@@ -540,8 +540,40 @@ START_TEST(test_line_accesses)
 }
 END_TEST
 
+/* A line as an anchor: its code taken literally, the same addresses. */
+START_TEST(test_anchor)
+{
+	const struct prog *p = &progs[_i];
+	dwarfx *dx = open_ok(p->path);
+	int sink = marker_line(SRC("main.c"), "worker-sink");
+	char *a = dwarfx_anchor(dx, fmt("main.c:%d", sink));
+	char *b = dwarfx_anchor(dx, fmt("main.c:%d+1", sink));
+	size_t n1, n2;
+	dwarfx_loc *l1, *l2;
+
+	ck_assert_ptr_nonnull(a);
+	/* "sink" is on several lines, and shorter than a name to anchor on */
+	ck_assert_str_eq(a, "main.c:/sink \\+= y;/");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_str_eq(b, "main.c:/sink \\+= y;/+1");
+	l1 = resolve_ok(dx, b, &n1);
+	l2 = resolve_ok(dx, fmt("main.c:%d+1", sink), &n2);
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_uint_eq(l1[0].addr, l2[0].addr);
+	free(l1);
+	free(l2);
+	free(a);
+	free(b);
+	/* not a FILE:LINE, or no line of code */
+	ck_assert_ptr_null(dwarfx_anchor(dx, "worker"));
+	ck_assert_ptr_null(dwarfx_anchor(dx, "main.c:100000"));
+	dwarfx_free(dx);
+}
+END_TEST
+
 void dwarf_add_lines(TCase *tc)
 {
+	tcase_add_loop_test(tc, test_anchor, 0, 2);
 	tcase_add_loop_test(tc, test_line_accesses, 0, 2);
 	tcase_add_test(tc, test_cxx_names);
 	tcase_add_test(tc, test_cxx_written);

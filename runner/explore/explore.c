@@ -916,14 +916,31 @@ int explore_load_expect(const char *path, spec **out)
 	return r;
 }
 
+const char *const *explore_file_points(struct xctx *c)
+{
+	if (!c->anchored) {
+		c->anchored = xcalloc(c->npoints ? c->npoints : 1, sizeof(*c->anchored));
+		for (size_t i = 0; i < c->npoints; i++) {
+			char *a = c->at[i][0] != '*' ? dwarfx_anchor(c->p.dx, c->at[i]) : NULL;
+
+			c->anchored[i] = a ? a : xstrdup(c->at[i]);
+		}
+	}
+	return (const char *const *)c->anchored;
+}
+
 static void xctx_release(struct xctx *c)
 {
 	plan_release(&c->p);
 	spec_free(c->sp);
 	spec_free(c->xspec);
-	for (size_t i = 0; i < c->npoints; i++)
+	for (size_t i = 0; i < c->npoints; i++) {
 		free(c->at[i]);
+		if (c->anchored)
+			free(c->anchored[i]);
+	}
 	free(c->at);
+	free(c->anchored);
 	free(c->kinds);
 	free(c->quiet);
 	free(c->stdin_buf);

@@ -21,6 +21,8 @@ struct xctx {
 	spec *sp;
 	plan p;
 	char **at;             /* per gate: its at: text */
+	char **anchored;       /* per gate: its at: as written files say it, or NULL
+				  until explore_file_points */
 	enum explore_point_kind *kinds;
 	bool *quiet;           /* per point: a line whose first instruction touches nothing shared */
 	size_t npoints, cappoints;
@@ -76,6 +78,13 @@ struct search {
 };
 
 double explore_elapsed_ms(const struct xctx *c);
+
+/*
+ * The points as a gates file written says them: each FILE:LINE as an
+ * anchor (dwarfx_anchor: FILE:/REGEX/, so that the file runs against a
+ * fixed build whose lines moved), the others as they are.
+ */
+const char *const *explore_file_points(struct xctx *c);
 
 /* ---- explore_summary.c ---- */
 

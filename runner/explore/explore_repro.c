@@ -377,7 +377,7 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 	}
 	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
 		/* the run's timeout is the search's: a failing run may be slow */
-		explore_write_in in = { &se->fail_run, (const char *const *)c->at, cmd, id,
+		explore_write_in in = { &se->fail_run, explore_file_points(c), cmd, id,
 					"found by racegate explore",
 					se->fail_run.fail == XF_EXPECTED ?
 					&c->xspec->expect : NULL, NULL, 0, c->o->timeout_ms,

@@ -8,7 +8,7 @@ set(LOST_COUNT_DIR ${PROJECT_BINARY_DIR}/examples/lost_count)
 # strategy, and the gates file it writes reproduces 100/100
 foreach(s random pct dfs)
   racegate_e2e(explore_points_lost_count_${s} 0 "FAILED \\(exit status 1\\) after [0-9]+ schedules"
-    "explore exit 1" "at: \"lost_count.c:[0-9]+\\+[0-9]+\"" "100 runs: 100 REPRODUCED" "run exit 0"
+    "explore exit 1" "at: \"lost_count.c:(/[^\"]*/|[0-9]+)\\+[0-9]+\"" "100 runs: 100 REPRODUCED" "run exit 0"
     -- ${XPTS} repro100 ${RG} ${LOST_COUNT_DIR} lost_count --at lost_count.c --strategy ${s}
        --schedules 1000)
 endforeach()

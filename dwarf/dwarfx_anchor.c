@@ -1,0 +1,179 @@
+/*
+ * dwarfx_anchor: a FILE:LINE location as an anchor a person would write
+ * (dwarfx.h): FILE:/REGEX/ or FUNCTION:/REGEX/ on the line's own code, so
+ * that a gates file a tool writes still finds its line once lines are
+ * added or taken away above it (the fixed build of a program).
+ */
+#include "dwarfx.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fewer characters of code than this say too little to anchor on ("}"). */
+#define ANCHOR_MIN_CODE 4
+
+struct text_walk {
+	char *text;
+};
+
+static int take_text(const dwarfx_line_info *li, void *arg)
+{
+	struct text_walk *w = arg;
+
+	if (li->text)
+		w->text = xstrdup(li->text);
+	return 1;
+}
+
+/* The code of a source line: no comment after it, no blanks around it. */
+static char *code_of(const char *text)
+{
+	const char *e = text + strlen(text), *c;
+
+	if ((c = strstr(text, "//")))
+		e = c;
+	if ((c = strstr(text, "/*")) && c < e)
+		e = c;
+	while (*text && isspace((unsigned char)*text))
+		text++;
+	while (e > text && isspace((unsigned char)e[-1]))
+		e--;
+	return e > text ? xstrndup(text, (size_t)(e - text)) : NULL;
+}
+
+/* code as a POSIX extended regex matching it literally (blanks as they are). */
+static char *literal(const char *code)
+{
+	rg_buf b = RG_BUF_INIT;
+
+	for (const char *p = code; *p; p++) {
+		if (strchr("\\^$.|?*+()[]{}", *p))
+			rg_buf_printf(&b, "\\%c", *p);
+		else
+			rg_buf_add(&b, p, 1);
+	}
+	return rg_buf_detach(&b);
+}
+
+/*
+ * The regexes to try, in order: each name in the code (of ANCHOR_MIN_NAME
+ * characters or more), the longest first, as a person anchors on the call
+ * or variable that makes a line what it is; then the whole code.
+ */
+#define ANCHOR_MIN_NAME 5
+static size_t candidates(const char *code, char ***out)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (const char *p = code; *p;) {
+		size_t len = 0;
+
+		if (isalpha((unsigned char)*p) || *p == '_')
+			while (isalnum((unsigned char)p[len]) || p[len] == '_')
+				len++;
+		if (len >= ANCHOR_MIN_NAME) {
+			char *name = xstrndup(p, len);
+			bool dup = false;
+
+			for (size_t i = 0; i < n && !dup; i++)
+				dup = !strcmp(v[i], name);
+			if (dup) {
+				free(name);
+			} else {
+				RG_GROW(v, n + 1, cap);
+				v[n++] = name;
+			}
+		}
+		p += len ? len : 1;
+	}
+	/* longest first; among equals, the first in the line */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strlen(v[j]) > strlen(v[j - 1]); j--) {
+			char *t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	RG_GROW(v, n + 1, cap);
+	v[n++] = literal(code);
+	*out = v;
+	return n;
+}
+
+/* Does anchor resolve in dx to exactly the n addresses of want? */
+static bool same_place(dwarfx *dx, const char *anchor, const dwarfx_loc *want, size_t n)
+{
+	dwarfx_loc *got = NULL;
+	size_t ngot = 0;
+	rg_err err = RG_ERR_INIT;
+	bool same;
+
+	if (dwarfx_resolve(dx, anchor, &got, &ngot, NULL, &err) != DWARFX_OK)
+		return false;
+	same = ngot == n;
+	for (size_t i = 0; same && i < n; i++)
+		same = got[i].addr == want[i].addr;
+	free(got);
+	return same;
+}
+
+char *dwarfx_anchor(dwarfx *dx, const char *where)
+{
+	const char *colon = strrchr(where, ':'), *plus;
+	struct text_walk w = { NULL };
+	dwarfx_loc *locs = NULL;
+	size_t n = 0;
+	rg_err err = RG_ERR_INIT;
+	char *file, *code = NULL, **re = NULL, *anchor = NULL, *end;
+	size_t nre = 0;
+	long line;
+
+	if (!colon || colon == where || !isdigit((unsigned char)colon[1]))
+		return NULL;
+	line = strtol(colon + 1, &end, 10);
+	if (*end && *end != '+')
+		return NULL;
+	plus = *end ? end : "";
+	file = xstrndup(where, (size_t)(colon - where));
+	if (dwarfx_resolve(dx, where, &locs, &n, NULL, &err) != DWARFX_OK || !n ||
+	    line > 1000000)
+		goto out;
+	/* a function's first line ("{" of worker): its entry, or after its prologue */
+	for (int star = 1; star >= 0 && !*plus && locs[0].function && !locs[0].inlined;
+	     star--) {
+		anchor = xasprintf("%s%s", star ? "*" : "", locs[0].function);
+		if (same_place(dx, anchor, locs, n))
+			goto out;
+		free(anchor);
+		anchor = NULL;
+	}
+	if (dwarfx_lines(dx, file, (int)line, (int)line, take_text, &w, &err) < 0 ||
+	    !w.text || !(code = code_of(w.text)) || strlen(code) < ANCHOR_MIN_CODE)
+		goto out;
+	nre = candidates(code, &re);
+	/* in the file first; where the text is on several lines, the function */
+	for (int scope = 0; scope < 2 && !anchor; scope++) {
+		const char *in = scope ? locs[0].function : file;
+
+		if (!in || (scope && locs[0].inlined))
+			break;
+		for (size_t i = 0; i < nre && !anchor; i++) {
+			anchor = xasprintf("%s:/%s/%s", in, re[i], plus);
+			if (!same_place(dx, anchor, locs, n)) {
+				free(anchor);
+				anchor = NULL;
+			}
+		}
+	}
+out:
+	free(locs);
+	free(file);
+	free(w.text);
+	free(code);
+	for (size_t i = 0; i < nre; i++)
+		free(re[i]);
+	free(re);
+	return anchor;
+}
