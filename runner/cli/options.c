@@ -425,7 +425,7 @@ static const rg_opt rows[] = {
 	  .cmds = CLI_EXPLORE, X(schedules), .lo = 1, .hi = 100000000,
 	  .help = "at most N schedules (default 1000)" },
 	{ .name = "time", .kind = RG_OPT_DURATION, .metavar = "D", .cmds = CLI_EXPLORE,
-	  X(time_ms), .help = "stop the search after D" },
+	  X(time_ms), .help = "the whole command within D: search, shrinking and --verify" },
 	{ .name = "seed", .kind = RG_OPT_NUMBER, .metavar = "S", .cmds = CLI_EXPLORE,
 	  .set = set_seed, .takes = "a number",
 	  .help = "random and pct draw schedule I of seed S (default 1)" },

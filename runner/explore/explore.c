@@ -435,10 +435,18 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	session_end end;
 	int r = 0;
 
+	const long limit = explore_run_limit(c, c->o->timeout_ms);
+	double t0 = explore_elapsed_ms(c);
+
 	memset(out, 0, sizeof(*out));
+	if (!limit) {          /* --time is up: not run */
+		c->out_of_time = true;
+		return 1;
+	}
 	memset(&res, 0, sizeof(res));
 	res.exit_code = -1;
 	res.ngates = c->sp->ngates;
+	c->ro.timeout_ms = limit;
 	s = session_new(&c->p, &c->ro, &res);
 	x = explore_decider_new(s, c->kinds, sc, EXPLORE_RUN_MAX_MS);
 	session_run(s, &explore_decider_ops, x, &end);
@@ -446,8 +454,10 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	out->exit_code = res.exited ? res.exit_code : -1;
 	out->signo = res.exited ? res.term_signal : 0;
 	out->timed_out = end.timed_out;
-	if (end.interrupted || interrupt_signal()) {
-		r = 1;
+	explore_note_run(c, explore_elapsed_ms(c) - t0);
+	if (end.interrupted || interrupt_signal() ||
+	    explore_cut_by_time(c, c->o->timeout_ms, limit, end.timed_out)) {
+		r = 1;     /* cut short by racegate, not judged */
 	} else if (!end.started || end.failed) {
 		rg_say("cannot explore '%s': %s", c->p.exe, res.note ? res.note : "the run failed");
 		r = -1;
@@ -552,6 +562,9 @@ static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_
 	se->timeouts += r->timed_out;
 	note_seen(se, r);
 	progress(j->c, se, false);
+	/* the pace of one schedule, --jobs of them at a time */
+	j->c->run_ms = explore_elapsed_ms(j->c) * (double)j->c->o->jobs;
+	j->c->nruns = se->tried;
 	if (r->fail == XF_NONE) {
 		explore_run_release(r);
 		free(devs);
@@ -571,8 +584,7 @@ static bool job_more(void *ctx, long k)
 {
 	struct jobs_ctx *j = ctx;
 
-	return k < j->c->o->schedules &&
-	       !(j->c->o->time_ms && explore_elapsed_ms(j->c) >= (double)j->c->o->time_ms);
+	return k < j->c->o->schedules && !explore_search_time_up(j->c);
 }
 
 /*
@@ -624,8 +636,7 @@ static int search(struct xctx *c, struct search *se)
 	for (long k = 0; !se->failed; k++) {
 		explore_run r;
 
-		if (se->tried >= o->schedules ||
-		    (o->time_ms && explore_elapsed_ms(c) >= (double)o->time_ms))
+		if (se->tried >= o->schedules || explore_search_time_up(c))
 			break;
 		if (!strategy_next(x, (uint64_t)k, &sc)) {
 			se->exhausted = true;
@@ -706,7 +717,7 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 	explore_dev *took;
 	size_t ntook;
 
-	if (k->stop)
+	if (k->stop || (k->stop = interrupt_signal() || explore_shrink_time_up(k->c)))
 		return false;
 	explore_progress(k->c, XP_SHRINK, k->runs++, -1, 0);
 	explore_sched_init_forced(&sc, devs, *n);
@@ -753,6 +764,8 @@ static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 	     strategy_next(x, (uint64_t)i, &sc); i++) {
 		explore_run r;
 
+		if ((k->stop = interrupt_signal() || explore_shrink_time_up(k->c)))
+			break;
 		(*runs)++;
 		explore_progress(k->c, XP_SHRINK, k->runs++, -1, 0);
 		if (run_schedule(k->c, &sc, &r)) {
@@ -867,7 +880,9 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		printf("  shrunk to %s (%zu preemption%s, %zu decisions) in %zu run%s%s\n",
 		       *shrunk_id, se->fail_run.npreempt,
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps,
-		       runs, runs == 1 ? "" : "s", se->shrink_cut ? ", cut short" : "");
+		       runs, runs == 1 ? "" : "s", !se->shrink_cut ? "" :
+		       interrupt_signal() ? ", cut short" :
+		       ", cut short for the time left (--time)");
 	}
 	id = *shrunk_id ? *shrunk_id : se->fail_id;
 	cmd = explore_replay_cmdline(c, id);
@@ -876,17 +891,16 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		printf("  (with the %zu bytes of stdin this search had, on its stdin)\n",
 		       c->ro.stdin_len);
 	free(cmd);
-	if (interrupt_signal())
-		return 0;
+	/* cut short (a signal, --time): the best file, marked unverified */
 	if (c->o->out || c->o->trace) {
 		r = explore_write_repro(c, se, id, &yaml);
-		if (r == 1 && !interrupt_signal())
+		if (r == 1 && !interrupt_signal() && !explore_time_up(c))
 			r = explore_write_found(c, se, &id, &yaml);
 		if (r == 1)
 			explore_no_file(c, se);
 		r = r < 0 ? -1 : 0;
 	}
-	if (c->o->markdown && !interrupt_signal() &&
+	if (c->o->markdown &&
 	    explore_markdown_file(c, se, id, c->o->out ? yaml : NULL) < 0)
 		r = -1;
 	free(yaml);
@@ -1051,7 +1065,7 @@ int explore_search(const explore_opts *o, unsigned closed_std, const bool *inher
 	status = se.failed ? RG_EXIT_UNMET :
 		 se.tried && se.timeouts == se.tried && !interrupt_signal() ?
 		 RG_EXIT_ENFORCE : RG_EXIT_OK;
-	if (se.failed && !interrupt_signal() && after_failure(&c, &se, &shrunk_id) < 0)
+	if (se.failed && after_failure(&c, &se, &shrunk_id) < 0)
 		status = RG_EXIT_SETUP;
 	if (o->report && explore_write_report(&c, &se, shrunk_id) < 0)
 		status = RG_EXIT_SETUP;
@@ -1062,8 +1076,9 @@ done:
 		/* the summary said it, unless the failure came first */
 		if (r >= 0 && se.failed)
 			printf("racegate explore: interrupted by %s after the failure above "
-			       "was found; what was to follow it was cut short\n",
-			       n ? n : "a signal");
+			       "was found; what was to follow it was cut short%s\n",
+			       n ? n : "a signal", se.unverified ? ", and the gates file "
+			       "written is unverified" : "");
 		status = RG_EXIT_SIGNAL + interrupt_signal();
 	}
 	interrupt_uninstall();
@@ -1078,6 +1093,7 @@ out:
 	free(se.fail_id);
 	free(se.nofile_err);
 	free(se.no_file);
+	free(se.unverified);
 	free(se.fail_devs);
 	free(se.bound);
 	free(shrunk_id);

@@ -32,6 +32,11 @@ struct xctx {
 	spec *xspec;           /* --expect FILE, loaded: its expect: judges */
 	char *stdin_buf;       /* the program's stdin, read once (ro.stdin_data) */
 	struct timespec t0;
+	/* --time (explore_budget.c): the schedules' pace, and whether a run
+	 * was cut by it or a phase stopped for it */
+	double run_ms;         /* wall time of the schedules run so far */
+	long nruns;
+	bool out_of_time;
 	/* the progress line (explore_progress) */
 	int tty;               /* 0 not asked yet, 1 drawn on stderr, -1 not */
 	int phase;             /* the phase drawn last, plus 1; 0 none */
@@ -72,7 +77,10 @@ struct search {
 				  (explore_write_found): reproduced, gates_* are its */
 	bool wrote_found;      /* and written: fail_run is the run as found,
 				  found_run the shrunk one */
-	bool shrink_cut;       /* shrinking was cut short by a signal */
+	bool shrink_cut;       /* shrinking was cut short by a signal or --time */
+	/* the file written without every --verify replay reproducing
+	 * (interrupted, or --time ran out): its header's tally */
+	char *unverified;
 	char *fail_id;
 	bool failed;
 };
@@ -85,6 +93,25 @@ double explore_elapsed_ms(const struct xctx *c);
  * fixed build whose lines moved), the others as they are.
  */
 const char *const *explore_file_points(struct xctx *c);
+
+/* ---- explore_budget.c: --time over the whole command ---- */
+
+/* What a run may last, at most want ms (0: the time is up, do not run). */
+long explore_run_limit(const struct xctx *c, long want);
+/* A run given limit ms ended by its timeout: was that --time, not the run's
+ * own timeout (want)?  Notes it (c->out_of_time). */
+bool explore_cut_by_time(struct xctx *c, long want, long limit, bool timed_out);
+/* Notes a schedule's wall time, for the pace. */
+void explore_note_run(struct xctx *c, double ms);
+/* Must the search stop now, to leave shrinking and --verify their share? */
+bool explore_search_time_up(const struct xctx *c);
+/* Must shrinking stop now, to leave --verify its share? */
+bool explore_shrink_time_up(const struct xctx *c);
+/* Has --time run out (noted, or the clock past it)? */
+bool explore_time_up(const struct xctx *c);
+/* Why the runs stopped early, as "the time ran out" or "racegate was
+ * interrupted (SIGINT)" (malloc'd); NULL when they did not. */
+char *explore_stop_reason(const struct xctx *c);
 
 /* ---- explore_summary.c ---- */
 

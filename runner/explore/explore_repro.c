@@ -58,12 +58,83 @@ static int write_trace(const struct xctx *c, const spec *sp, const plan *p,
 }
 
 /*
+ * One replay of the file's plan p with options base, within --time: 0
+ * judged (res holds it), 1 cut short by a signal or --time (res released,
+ * not judged).
+ */
+static int replay_once(struct xctx *c, plan *p, const run_opts *base, run_result *res)
+{
+	run_opts o = *base;
+	long limit = explore_run_limit(c, base->timeout_ms);
+
+	if (!limit) {
+		c->out_of_time = true;
+		return 1;
+	}
+	o.timeout_ms = limit;
+	run_once(p, &o, res);
+	if (res->outcome == OUT_INTERRUPTED || interrupt_signal() ||
+	    explore_cut_by_time(c, base->timeout_ms, limit,
+				res->elapsed_ms >= (double)limit)) {
+		run_result_release(res);
+		return 1;
+	}
+	return 0;
+}
+
+/* --jobs J: the replays of one file, J at a time (explore_jobs.c) */
+struct vjobs {
+	struct xctx *c;
+	plan *p;
+	const run_opts *o;
+	long n, ok, ran;
+};
+
+static int vjob_run(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs)
+{
+	struct vjobs *v = ctx;
+	run_result res;
+	int rc = replay_once(v->c, v->p, v->o, &res);
+
+	(void)k;
+	memset(r, 0, sizeof(*r));
+	*devs = NULL;
+	*ndevs = 0;
+	if (!rc) {
+		r->fail = res.outcome == OUT_REPRODUCED ? XF_EXPECTED : XF_NONE;
+		run_result_release(&res);
+	}
+	return rc;
+}
+
+static bool vjob_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_t ndevs)
+{
+	struct vjobs *v = ctx;
+
+	(void)ndevs;
+	v->ran++;
+	v->ok += r->fail == XF_EXPECTED;
+	explore_progress(v->c, XP_VERIFY, k + 1, v->n, 0);
+	explore_run_release(r);
+	free(devs);
+	return false;
+}
+
+static bool vjob_more(void *ctx, long k)
+{
+	struct vjobs *v = ctx;
+
+	return k < v->n && !explore_time_up(v->c);
+}
+
+/*
  * Replays yaml as `racegate run FILE --repeat n` would (the file's own
- * command, relative to dir); how many runs were REPRODUCED, or -1.  With
+ * command, relative to dir), --jobs at a time, until --time or a signal;
+ * how many runs were REPRODUCED, or -1; *ran how many were judged.  With
  * trace, when all n did, writes the trace of the first (--trace).
  */
 static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long n,
-			bool trace)
+			bool trace, long *ran)
 {
 	spec *sp = NULL;
 	spec_diags d = SPEC_DIAGS_INIT;
@@ -74,6 +145,7 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 	bool kept = false;
 	long ok = 0;
 
+	*ran = 0;
 	memset(&p, 0, sizeof(p));
 	memset(&first, 0, sizeof(first));
 	if (spec_load_string(yaml, strlen(yaml), c->o->out ? c->o->out : "repro", dir,
@@ -93,11 +165,25 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 	o.stdin_data = sp->stdin_data;
 	o.stdin_len = sp->stdin_len;
 	o.on_deadlock = (int)sp->on_deadlock;
-	for (long i = 0; i < n && !interrupt_signal(); i++) {
+	if (c->o->jobs > 1 && n > 1 && !trace) {
+		static const explore_jobs_ops ops = { vjob_run, vjob_take, vjob_more };
+		struct vjobs v = { c, &p, &o, n, 0, 0 };
+
+		explore_progress(c, XP_VERIFY, 0, n, 0);
+		if (explore_jobs_run((int)c->o->jobs, &ops, &v) < 0)
+			ok = -1;
+		else
+			ok = v.ok;
+		*ran = v.ran;
+		goto out;
+	}
+	for (long i = 0; i < n && !interrupt_signal() && !explore_time_up(c); i++) {
 		run_result res;
 
 		explore_progress(c, XP_VERIFY, i, n, 0);
-		run_once(&p, &o, &res);
+		if (replay_once(c, &p, &o, &res))
+			break;
+		(*ran)++;
 		ok += res.outcome == OUT_REPRODUCED;
 		rg_trace("replay %ld of the gates file: %s%s%s", i + 1,
 			 run_outcome_name(res.outcome), res.note ? ": " : "",
@@ -111,10 +197,10 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 		}
 		run_result_release(&res);
 	}
-	explore_progress_clear(c);
 	if (kept && ok == n && write_trace(c, sp, &p, &first) < 0)
 		ok = -1;
 out:
+	explore_progress_clear(c);
 	if (kept)
 		run_result_release(&first.r);
 	plan_release(&p);
@@ -272,11 +358,19 @@ static int stdin_value(const struct xctx *c, const char *dir, char **value, char
 /* --trace: a replay of yaml that reproduced, written; 0, 1 none did, -1 error. */
 static int trace_replay(struct xctx *c, const char *yaml, const char *dir)
 {
-	for (int i = 0; i < TRACE_TRIES && !interrupt_signal(); i++) {
-		long ok = verify_yaml(c, yaml, dir, 1, true);
+	char *why;
+	long ran;
+
+	for (int i = 0; i < TRACE_TRIES && !interrupt_signal() && !explore_time_up(c); i++) {
+		long ok = verify_yaml(c, yaml, dir, 1, true, &ran);
 
 		if (ok != 0)
 			return ok < 0 ? -1 : 0;
+	}
+	if ((why = explore_stop_reason(c))) {
+		printf("  no trace written: %s\n", why);
+		free(why);
+		return 1;
 	}
 	printf("  no trace written: %d replays of the gates file did not reproduce\n",
 	       TRACE_TRIES);
@@ -300,6 +394,7 @@ static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_
 			 enum explore_write_level level, const char *dir, char *yaml)
 {
 	size_t n = explore_write_ngates(in, level), runs = 0;
+	long ran;
 	/* a hang costs its whole timeout per replay: fewer gates are not worth it */
 	bool hangs = in->r->fail == XF_TIMEOUT ||
 		     (in->expect && in->expect->timeout);
@@ -310,7 +405,8 @@ static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_
 
 	less.drop = drop;
 	less.ndrop = n;
-	for (size_t i = n; i-- > 0 && n > 1 && !hangs && !interrupt_signal();) {
+	for (size_t i = n; i-- > 0 && n > 1 && !hangs && !interrupt_signal() &&
+	     !explore_time_up(c);) {
 		rg_err err = RG_ERR_INIT;
 		char *cand;
 
@@ -322,9 +418,9 @@ static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_
 		}
 		/* a few replays turn most candidates down; the rest get them all */
 		if (cand && (runs += (size_t)screen,
-			     verify_yaml(c, cand, dir, screen, false) == screen) &&
+			     verify_yaml(c, cand, dir, screen, false, &ran) == screen) &&
 		    (runs += (size_t)(c->o->verify - screen),
-		     verify_yaml(c, cand, dir, c->o->verify - screen, false) ==
+		     verify_yaml(c, cand, dir, c->o->verify - screen, false, &ran) ==
 		     c->o->verify - screen)) {
 			free(cur);
 			cur = cand;
@@ -336,7 +432,7 @@ static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_
 	se->gates_before = count_gates(yaml);
 	if (strcmp(cur, yaml) && !interrupt_signal()) {
 		runs += (size_t)c->o->verify;
-		if (verify_yaml(c, cur, dir, c->o->verify, false) == c->o->verify) {
+		if (verify_yaml(c, cur, dir, c->o->verify, false, &ran) == c->o->verify) {
 			free(yaml);
 			yaml = cur;
 			cur = NULL;
@@ -354,6 +450,47 @@ static char *fewer_gates(struct xctx *c, struct search *se, const explore_write_
 	return yaml;
 }
 
+/* The best file a level made so far: the most replays that reproduced. */
+struct kept {
+	char *yaml;
+	long ok, ran;
+};
+
+/* Were the replays cut short (a signal, --time)? */
+static bool stopped(const struct xctx *c)
+{
+	return interrupt_signal() || explore_time_up(c);
+}
+
+/*
+ * The replays were cut short (a signal, --time) before a file reproduced
+ * every --verify one: the best file so far is written all the same,
+ * marked unverified in its header with its tally.  0 written, 1 not
+ * (they were not cut short), -1 error.
+ */
+static int write_unverified(struct xctx *c, struct search *se, const struct kept *k,
+			    char **written)
+{
+	char *why = explore_stop_reason(c), *text;
+
+	if (!why)
+		return 1;
+	se->unverified = k->ran ?
+		xasprintf("reproduced %ld of %ld replay%s before %s", k->ok, k->ran,
+			  k->ran == 1 ? "" : "s", why) :
+		xasprintf("not replayed before %s", why);
+	free(why);
+	text = xasprintf("# unverified: %s\n%s", se->unverified, k->yaml);
+	if (explore_save(c->o->out, text) < 0) {
+		free(text);
+		return -1;
+	}
+	printf("  wrote %s, unverified: %s (--verify %ld)\n", c->o->out, se->unverified,
+	       c->o->verify);
+	*written = text;
+	return 0;
+}
+
 int explore_write_repro(struct xctx *c, struct search *se, const char *id, char **written)
 {
 	char *dir = c->o->out ? dir_of(c->o->out) : xstrdup(".");
@@ -361,9 +498,10 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 	char **cmd = c->o->command;
 	char *save0 = cmd[0];
 	char *in_stdin, *side;
-	long best = -1;
+	long best = -1, ran;
 	int r = 1, traced = 1;
 	bool no_runs = false;
+	struct kept k = { NULL, -1, 0 };
 
 	if (stdin_value(c, dir, &in_stdin, &side) < 0) {
 		free(dir);
@@ -375,7 +513,8 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 		if (exe_abs)
 			cmd[0] = exe_abs;
 	}
-	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !interrupt_signal(); lvl++) {
+	/* cut short (a signal, --time): the best file so far, when there is one */
+	for (int lvl = 0; lvl < XW_NLEVELS && r == 1 && !(k.yaml && stopped(c)); lvl++) {
 		/* the run's timeout is the search's: a failing run may be slow */
 		explore_write_in in = { &se->fail_run, explore_file_points(c), cmd, id,
 					"found by racegate explore",
@@ -393,8 +532,12 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 			continue;
 		}
 		rg_trace("replaying this gates file %ld times:\n%s", c->o->verify, yaml);
-		ok = verify_yaml(c, yaml, dir, c->o->verify, false);
+		ok = verify_yaml(c, yaml, dir, c->o->verify, false, &ran);
 		se->gates_before = se->gates_after = count_gates(yaml);
+		if (ok >= 0 && ok > k.ok) {
+			free(k.yaml);
+			k = (struct kept){ xstrdup(yaml), ok, ran };
+		}
 		if (ok == c->o->verify && c->o->fewer_gates)
 			yaml = fewer_gates(c, se, &in, (enum explore_write_level)lvl, dir, yaml);
 		if (ok == c->o->verify) {
@@ -429,10 +572,13 @@ int explore_write_repro(struct xctx *c, struct search *se, const char *id, char 
 		}
 		free(yaml);
 	}
+	if (r == 1 && k.yaml && c->o->out)
+		r = write_unverified(c, se, &k, written);
+	free(k.yaml);
 	if (r == 0 && traced == 0)
 		printf("  wrote %s: the trace of a replay of the gates file (Perfetto)\n",
 		       c->o->trace);
-	se->reproduced = best;
+	se->reproduced = best > k.ok ? best : k.ok;
 	*(se->found_file ? &se->repro_found : &se->repro_shrunk) = best;
 	se->wrote = r == 0 && c->o->out;
 	se->traced = r == 0 && traced == 0;
@@ -655,10 +801,14 @@ static const char no_file_try_lines[] =
 void explore_no_file(const struct xctx *c, struct search *se)
 {
 	const long n = c->o->verify;
+	char *why = explore_stop_reason(c);
 
 	se->no_file_try = NULL;
-	if (interrupt_signal()) {
-		se->no_file = xstrdup("its replays were interrupted");
+	if (why) {
+		se->no_file = xasprintf("its replays were cut short: %s", why);
+		if (!interrupt_signal())
+			se->no_file_try = "a longer --time, or --jobs J (J replays at once)";
+		free(why);
 	} else if (se->repro_shrunk < 0 && se->repro_found < 0) {
 		se->no_file = xstrdup(se->nofile_err ? se->nofile_err :
 				      "no gates file could be made of the schedule");

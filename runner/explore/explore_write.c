@@ -552,12 +552,16 @@ static bool thread_used(const struct wgates *g, const char *a, size_t t)
 }
 
 /*
- * In a deadlock, a thread left at a point and never chosen again (a
- * preempted one that still holds a lock, say) stayed there until the last
- * stretch was held: it must not go on before that, or it may take the
- * lock the cycle needs the last thread to hold first.  Its gate there waits
- * for the last stop too.  With only the preemptions written (level), only
- * a preempted thread's.
+ * A thread left at a point and never chosen again (a preempted one that
+ * still holds a lock, say) stayed there until the run ended.  In a
+ * deadlock it must not go on before the last stretch was held, or it may
+ * take the lock the cycle needs the last thread to hold first: its gate
+ * there waits for the last stop too.  In a run that ended otherwise (a
+ * crash, an exit) it was held until the thread that ran last ended it: it
+ * waits for that thread's exit, which the failure comes first (main gone
+ * on from its return would end the process before a checker thread's
+ * assert).  With only the preemptions written (level), only a preempted
+ * thread's.
  */
 static void never_resumed_gates(const explore_run *r, bool preempted_only, char **alias,
 				struct wgates *g)
@@ -565,8 +569,6 @@ static void never_resumed_gates(const explore_run *r, bool preempted_only, char 
 	int last = r->steps[r->nsteps - 1].thread;
 	char *ev = NULL;
 
-	if (!r->end_held)
-		return;
 	for (size_t t = 0; t < r->nthreads; t++) {
 		const explore_step *s = NULL;
 		struct wgate *w;
@@ -583,7 +585,8 @@ static void never_resumed_gates(const explore_run *r, bool preempted_only, char 
 		if (!s || s->prev_stop != XS_ARRIVED || (preempted_only && !s->preempt))
 			continue;
 		if (!ev)
-			ev = last_stop_event(r, alias, g);
+			ev = r->end_held ? last_stop_event(r, alias, g) :
+			     xasprintf("exited:%s", alias[last]);
 		w = wgate_at(g, (int)t, s->prev_gate, s->prev_hit);
 		strv_add(&w->wait, &w->nwait, ev);
 	}

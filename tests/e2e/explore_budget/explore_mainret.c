@@ -1,0 +1,39 @@
+/* main starts its threads and returns: exit() runs while a checker thread
+ * still looks at what a worker left half done.  The worker sets two fields
+ * that must agree; the checker checks they do (abort).  The bug needs the checker
+ * to run between the worker's two stores, and main to stay where it was
+ * meanwhile: let main go on and its return ends the process (status 0)
+ * before the checker's assert does.  An argument: milliseconds main
+ * sleeps first, for a program whose every run takes that long. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static volatile int lo, hi;
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	lo = 1;
+	hi = 1;
+	return NULL;
+}
+
+static void *checker(void *arg)
+{
+	(void)arg;
+	if (lo != hi)
+		abort();   /* an assert, whatever NDEBUG says */
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t w, c;
+
+	if (argc > 1)
+		usleep((useconds_t)atoi(argv[1]) * 1000);
+	pthread_create(&w, NULL, worker, NULL);
+	pthread_create(&c, NULL, checker, NULL);
+	return 0;
+}
