@@ -569,6 +569,10 @@ static void never_resumed_gates(const explore_run *r, bool preempted_only, char 
 	int last = r->steps[r->nsteps - 1].thread;
 	char *ev = NULL;
 
+	/* a deadlock of the program's own (threads blocked on each other, none
+	   held at a point): the thread that ran last never exits */
+	if (!r->end_held && r->fail == XF_DEADLOCK)
+		return;
 	for (size_t t = 0; t < r->nthreads; t++) {
 		const explore_step *s = NULL;
 		struct wgate *w;
