@@ -8,7 +8,6 @@
 #include "explore_int.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,7 @@ static bool get_count(const struct shard *s, const jv *o, const char *key, long 
 {
 	const jv *v = json_get(o, key);
 
-	if (!v || v->t != J_NUM || v->num < 0 || v->num != floor(v->num) || v->num > 1e15) {
+	if (!v || v->t != J_NUM || v->num < 0 || v->num > 1e15 || v->num != (double)(long long)v->num) {
 		rg_error(err, "'%s': \"%s\" is %s, not a count: not a report explore "
 			 "--report wrote", s->file, key, v ? json_type_name(v->t) : "missing");
 		return false;
@@ -331,7 +330,7 @@ static void put_jv(rg_buf *b, const jv *v)
 		rg_buf_puts(b, v->num ? "true" : "false");
 		return;
 	case J_NUM:
-		if (v->num == floor(v->num) && fabs(v->num) < 1e15)
+		if (v->num > -1e15 && v->num < 1e15 && v->num == (double)(long long)v->num)
 			rg_buf_printf(b, "%.0f", v->num);
 		else
 			rg_buf_printf(b, "%.17g", v->num);
