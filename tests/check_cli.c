@@ -451,7 +451,7 @@ START_TEST(table_errors)
 	refused_explore("unknown option '--repeat' (an option of run; see racegate "
 			"explore --help)", msg, r);
 	r = parse(&c, &msg, "racegate", "explore", "./p", NULL);
-	refused_explore("unexpected argument './p' (the program goes after '--')", msg, r);
+	refused_explore("unexpected argument './p' (the program goes after '--'; reports to merge after --merge)", msg, r);
 	r = parse(&c, &msg, "racegate", "explore", "--report", "r.json", NULL);
 	refused_explore("explore needs the program to run after '--'", msg, r);
 	r = parse(&c, &msg, "racegate", "run", "--report", "--", "./p", NULL);
