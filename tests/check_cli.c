@@ -451,7 +451,21 @@ START_TEST(table_errors)
 	refused_explore("unknown option '--repeat' (an option of run; see racegate "
 			"explore --help)", msg, r);
 	r = parse(&c, &msg, "racegate", "explore", "./p", NULL);
-	refused_explore("unexpected argument './p' (the program goes after '--')", msg, r);
+	refused_explore("unexpected argument './p' (the program goes after '--'; "
+			"reports to merge after --merge)", msg, r);
+	cli_release(&c);       /* the argument, kept for --merge */
+	r = parse(&c, &msg, "racegate", "explore", "--merge", "--", "./p", NULL);
+	refused_explore("--merge needs the shards' reports: --merge shard-0.json "
+			"shard-1.json ...", msg, r);
+	r = parse(&c, &msg, "racegate", "explore", "--merge", "a.json", "-o", "r.yaml", NULL);
+	refused_explore("--merge with -o, --trace or --markdown replays the failure: "
+			"give the program after '--'", msg, r);
+	cli_release(&c);
+	r = parse(&c, &msg, "racegate", "explore", "--merge", "a.json", "--at", "f.c", NULL);
+	refused_explore("--merge takes the search's options from the reports; give only "
+			"-o, --report, --trace, --markdown, --verify and --fewer-gates "
+			"with it", msg, r);
+	cli_release(&c);
 	r = parse(&c, &msg, "racegate", "explore", "--report", "r.json", NULL);
 	refused_explore("explore needs the program to run after '--'", msg, r);
 	r = parse(&c, &msg, "racegate", "run", "--report", "--", "./p", NULL);

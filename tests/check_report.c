@@ -412,6 +412,50 @@ START_TEST(json_reader_refuses)
 }
 END_TEST
 
+/* Bad input gets an error naming the file, the line and column, and what is wrong. */
+START_TEST(json_reader_says_where)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "{\"a\": 1,\n \"b\" 2}", "'r.json':2:6: not JSON: ':' expected after a key" },
+		{ "[1, 2", "'r.json':1:6: not JSON: ',' or ']' expected" },
+		{ "{\"a\": 01}", "'r.json':1:8: not JSON: ',' or '}' expected" },
+		{ "", "'r.json':1:1: not JSON: the text ends where a value was expected" },
+		{ "{} x", "'r.json':1:4: not JSON: text after the JSON value" },
+		{ "\"ab", "'r.json':1:1: not JSON: a string not closed" },
+		{ "[\"\\u12\"]", "'r.json':1:3: not JSON: a \\u escape needs four hex digits" },
+		{ "-", "'r.json':1:1: not JSON: a value expected" },
+		{ "1.", "'r.json':1:3: not JSON: a digit expected after '.'" },
+		{ "{1: 2}", "'r.json':1:2: not JSON: a key (a string) expected" },
+	};
+	char deep[80];
+	rg_err err = RG_ERR_INIT;
+	jv v;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(json_read_text(bad[i].text, strlen(bad[i].text), "r.json",
+						&v, &err), -1);
+		ck_assert_str_eq(err.msg, bad[i].msg);
+		ck_assert_uint_eq(v.n, 0);
+	}
+	memset(deep, '[', 40);
+	deep[40] = '\0';
+	ck_assert_int_eq(json_read_text(deep, 40, "d.json", &v, &err), -1);
+	ck_assert_str_eq(err.msg, "'d.json':1:33: not JSON: nested too deep");
+	ck_assert_int_eq(json_read_text("[1]\0]", 5, "n.json", &v, &err), -1);
+	ck_assert_str_eq(err.msg, "'n.json':1:4: not JSON: a NUL byte in the text");
+	ck_assert_int_eq(json_read_file("/nonexistent/r.json", &v, &err), -1);
+	ck_assert_str_eq(err.msg, "cannot read '/nonexistent/r.json': No such file or directory");
+	{
+		static const char good[] = "{\"a\": [1, {\"b\": \"\"}]}";
+
+		ck_assert_int_eq(json_read_text(good, strlen(good), "g.json", &v, &err), 0);
+	}
+	ck_assert_str_eq(json_get(json_get(&v, "a")->kids + 1, "b")->s, "");
+	ck_assert_ptr_null(json_get(&v, "b"));
+	jfree(&v);
+}
+END_TEST
+
 START_TEST(report_json_shape)
 {
 	static const char *const root[] = {"schema", "version", "racegate",
@@ -729,6 +773,7 @@ static Suite *report_suite(void)
 
 	tc = tcase_create("reports");
 	tcase_add_test(tc, json_reader_refuses);
+	tcase_add_test(tc, json_reader_says_where);
 	tcase_add_test(tc, report_json_shape);
 	tcase_add_test(tc, report_junit_shape);
 	tcase_add_test(tc, report_junit_names);

@@ -204,7 +204,10 @@ static int take_arg(struct cli *c, const cli_command *cmd, const char *a)
 			return usage_error(cmd, "unexpected argument '%s'", a);
 		c->topic = a;
 		return 0;
-	case CLI_EXPLORE:
+	case CLI_EXPLORE:      /* --merge's reports; checked in check_args */
+		c->args = xrealloc(c->args, (c->nargs + 1) * sizeof(*c->args));
+		c->args[c->nargs++] = (char *)a;
+		return 0;
 	case CLI_TRIAGE:
 		return usage_error(cmd, "unexpected argument '%s' (the program goes "
 				   "after '--')", a);
@@ -213,6 +216,31 @@ static int take_arg(struct cli *c, const cli_command *cmd, const char *a)
 		return usage_error(cmd, "unexpected argument '%s' (the program "
 				   "goes after '--')", a);
 	c->spec_path = a;
+	return 0;
+}
+
+/*
+ * explore --merge REPORT.json ...: the search's own options belong to the
+ * shards, and a file to write needs the program after --.
+ */
+static int check_merge(struct cli *c, const cli_command *cmd)
+{
+	if (!c->nargs)
+		return usage_error(cmd, "--merge needs the shards' reports: --merge "
+				   "shard-0.json shard-1.json ...");
+	if (c->x.nat || c->x.shard_n > 1 || c->x.replay || c->x.bound_set ||
+	    c->x.jobs > 1 || c->x.expect_file || c->x.expect_stdout ||
+	    c->x.has_expect_exit)
+		return usage_error(cmd, "--merge takes the search's options from the "
+				   "reports; give only -o, --report, --trace, --markdown, "
+				   "--verify and --fewer-gates with it");
+	if ((c->x.out || c->x.trace || c->x.markdown) && !c->command)
+		return usage_error(cmd, "--merge with -o, --trace or --markdown replays "
+				   "the failure: give the program after '--'");
+	c->x.quiet = c->quiet;
+	c->x.verbose = c->verbose;
+	c->x.source_dir = c->source_dir;
+	c->x.command = c->command;
 	return 0;
 }
 
@@ -230,6 +258,12 @@ static int check_args(struct cli *c, const cli_command *cmd)
 					   "'--', the program");
 		return 0;
 	case CLI_EXPLORE:
+		if (c->merge)
+			return check_merge(c, cmd);
+		if (c->nargs)
+			return usage_error(cmd, "unexpected argument '%s' (the program goes "
+					   "after '--'; reports to merge after --merge)",
+					   c->args[0]);
 		if (!c->command)
 			return usage_error(cmd, "explore needs the program to run after '--'");
 		/* -q, -v and --source-dir are one row for every command */
@@ -345,6 +379,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 void cli_release(struct cli *c)
 {
 	explore_opts_release(&c->x);
+	free(c->args);
 	free(c->inherit);
 	c->inherit = NULL;
 }
@@ -650,6 +685,9 @@ static int cmd_dispatch(struct cli *c, const cli_command *cmd)
 		c->t.closed_std = c->closed_std;
 		return tri_main(&c->t, stdout);
 	case CLI_EXPLORE:
+		if (c->merge)
+			return explore_merge(&c->x, c->args, c->nargs, c->closed_std,
+					     c->inherit, c->ninherit);
 		return cmd_explore(&c->x, c->closed_std, c->inherit, c->ninherit);
 	}
 	return cmd_run(c);

@@ -42,6 +42,9 @@ struct cli {
 	int ninherit;
 	pid_t attach_pid;      /* racegate attach PID GATES.yaml, else 0 */
 	explore_opts x;        /* explore's own (-q, -v, --source-dir: above) */
+	bool merge;            /* explore --merge: its arguments are reports */
+	char **args;           /* explore's arguments before --: --merge's reports */
+	size_t nargs;
 	tri_opts t;            /* triage's own (likewise) */
 };
 

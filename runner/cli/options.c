@@ -437,6 +437,9 @@ static const rg_opt rows[] = {
 	  .cmds = CLI_EXPLORE, X(jobs), .lo = 1, .hi = 256,
 	  .help = "run J random or pct schedules at once, in worker processes; the "
 		  "same failure and counts as with 1" },
+	{ .name = "merge", .kind = RG_OPT_FLAG, .cmds = CLI_EXPLORE, AT(merge),
+	  .help = "read the --report files of a search's --shard I/N runs, given as "
+		  "arguments, and say what the whole search found" },
 	{ .name = "replay", .kind = RG_OPT_TEXT, .metavar = "ID", .cmds = CLI_EXPLORE,
 	  X(replay), .needs = "a schedule id",
 	  .help = "run the schedule ID printed by an earlier explore" },

@@ -573,6 +573,7 @@ static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_
 	se->failed = true;
 	strategy_next(j->x, (uint64_t)k, &se->fail_sc);   /* its id; no steps */
 	se->fail_id = explore_sched_id(&se->fail_sc);
+	strategy_rank(j->x, (uint64_t)k, se->fail_rank);
 	se->fail_run = *r;
 	se->fail_devs = devs;
 	se->nfail_devs = ndevs;
@@ -660,6 +661,7 @@ static int search(struct xctx *c, struct search *se)
 		if (mine && r.fail != XF_NONE) {
 			se->failed = true;
 			se->fail_id = explore_sched_id(&sc);
+			strategy_rank(x, (uint64_t)k, se->fail_rank);
 			se->fail_sc = sc;
 			se->fail_run = r;
 			break;
@@ -890,7 +892,7 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	if (c->ro.has_stdin && c->ro.stdin_len && strncmp(cmd, "printf '", 8))
 		printf("  (with the %zu bytes of stdin this search had, on its stdin)\n",
 		       c->ro.stdin_len);
-	free(cmd);
+	se->replay_cmd = cmd;  /* the report says it */
 	/* cut short (a signal, --time): the best file, marked unverified */
 	if (c->o->out || c->o->trace) {
 		r = explore_write_repro(c, se, id, &yaml);
@@ -1091,6 +1093,7 @@ out:
 		explore_sched_release(&se.fail_sc);
 	}
 	free(se.fail_id);
+	free(se.replay_cmd);
 	free(se.nofile_err);
 	free(se.no_file);
 	free(se.unverified);

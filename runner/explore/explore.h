@@ -249,6 +249,19 @@ int explore_opts_check(const explore_opts *o, rg_err *err);
 int cmd_explore(const explore_opts *o, unsigned closed_std, const bool *inherit,
 		int ninherit);
 
+/*
+ * racegate explore --merge FILE.json ...: the reports of the N shards of
+ * one search (each I of --shard I/N once, of the same strategy, seed,
+ * points and options; an error says which is missing, doubled, or what
+ * differs), summed and told as the unsharded search would tell them:
+ * schedules, distinct interleavings, the failure it would meet first (the
+ * lowest rank, strategy.h), timeouts.  o->report: a merged report; o->out,
+ * o->trace, o->markdown: written by replaying that failure (--replay, with
+ * the shards' options and o->command).  explore's exit status.
+ */
+int explore_merge(const explore_opts *o, char *const *files, size_t nfiles,
+		  unsigned closed_std, const bool *inherit, int ninherit);
+
 /* What a search found, for a command that runs one (racegate triage). */
 typedef struct explore_found {
 	long tried;            /* schedules run */

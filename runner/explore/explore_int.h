@@ -82,6 +82,9 @@ struct search {
 	 * (interrupted, or --time ran out): its header's tally */
 	char *unverified;
 	char *fail_id;
+	char *replay_cmd;      /* the command that replays the (shrunk) failure */
+	/* where it stands in the unsharded search's order (strategy_rank) */
+	uint64_t fail_rank[2];
 	bool failed;
 };
 

@@ -145,6 +145,10 @@ static void put_failure(rg_buf *b, const struct xctx *c, const struct search *se
 	json_str(b, se->wrote ? c->o->out : NULL);
 	rg_buf_puts(b, ", \"trace\": ");
 	json_str(b, se->traced ? c->o->trace : NULL);
+	rg_buf_puts(b, ", \"replay\": ");
+	json_str(b, se->replay_cmd);
+	rg_buf_printf(b, ", \"order\": [%" PRIu64 ", %" PRIu64 "]", se->fail_rank[0],
+		      se->fail_rank[1]);
 	rg_buf_puts(b, ", \"no_gates_file\": ");
 	if (!se->no_file) {
 		rg_buf_puts(b, "null}");
@@ -159,6 +163,66 @@ static void put_failure(rg_buf *b, const struct xctx *c, const struct search *se
 	rg_buf_printf(b, ", \"replays\": %ld, \"try\": ", c->o->verify);
 	json_str(b, se->no_file_try);
 	rg_buf_puts(b, "}}");
+}
+
+/* A JSON array of the strings v[0..n). */
+static void put_strs(rg_buf *b, char *const *v, size_t n)
+{
+	rg_buf_puts(b, "[");
+	for (size_t i = 0; i < n; i++) {
+		rg_buf_puts(b, i ? ", " : "");
+		json_str(b, v[i]);
+	}
+	rg_buf_puts(b, "]");
+}
+
+/*
+ * What explore --merge needs of a shard's report: which shard, the points
+ * and options that make the search what it is (shards of one search have
+ * them all alike; a replay needs them), the bound an exhausted search ran
+ * every schedule of, and, for a shard, its interleavings' hashes (the
+ * distinct ones of all the shards are their union).
+ */
+static void put_search(rg_buf *b, const struct xctx *c, const struct search *se)
+{
+	const explore_opts *o = c->o;
+	size_t n;
+
+	rg_buf_printf(b, ", \"shard\": {\"i\": %ld, \"n\": %ld}, \"points\": %zu, "
+		      "\"bound\": ", o->replay ? 0 : o->shard_i, o->replay ? 1 : o->shard_n,
+		      c->npoints);
+	json_str(b, se->bound);
+	rg_buf_printf(b, ", \"learning\": %ld, \"diverged\": %ld, \"search\": {\"at\": ",
+		      se->learning, se->diverged);
+	put_strs(b, o->at, o->nat);
+	rg_buf_printf(b, ", \"sync\": %s, \"points\": \"%s\", \"depth\": %d, "
+		      "\"pct_steps\": %ld, \"bound\": %d, \"bound_kind\": \"%s\", "
+		      "\"schedules\": %ld, \"time_ms\": %ld, \"timeout_ms\": %ld, "
+		      "\"quiet_ms\": %ld, \"expect_exit\": %d, \"expect_stdout\": ",
+		      o->sync ? "true" : "false", o->lines_only ? "lines" : "accesses",
+		      o->depth, o->est_steps, o->bound,
+		      o->bound_kind == EXPLORE_PREEMPTIONS ? "preemptions" : "delays",
+		      o->schedules, o->time_ms, o->timeout_ms, o->quiet_ms,
+		      o->has_expect_exit ? o->expect_exit : 0);
+	json_str(b, o->expect_stdout);
+	rg_buf_puts(b, ", \"expect\": ");
+	json_str(b, o->expect_file);
+	rg_buf_puts(b, ", \"source_dir\": ");
+	json_str(b, o->source_dir);
+	rg_buf_puts(b, ", \"program\": ");
+	for (n = 0; o->command && o->command[n]; n++)
+		;
+	put_strs(b, o->command, n);
+	rg_buf_puts(b, "}");
+	if (o->shard_n <= 1 || o->replay)
+		return;
+	rg_buf_puts(b, ", \"interleavings\": [");
+	n = 0;
+	for (size_t i = 0; i < se->seen.cap; i++)
+		if (se->seen.used[i])
+			rg_buf_printf(b, "%s\"%016" PRIx64 "\"", n++ ? ", " : "",
+				      se->seen.keys[i]);
+	rg_buf_puts(b, "]");
 }
 
 int explore_write_report(const struct xctx *c, const struct search *se,
@@ -183,7 +247,9 @@ int explore_write_report(const struct xctx *c, const struct search *se,
 	rg_buf_puts(&b, ", \"failures\": [");
 	if (se->failed)
 		put_failure(&b, c, se, shrunk_id);
-	rg_buf_puts(&b, "]}\n");
+	rg_buf_puts(&b, "]");
+	put_search(&b, c, se);
+	rg_buf_puts(&b, "}\n");
 	r = explore_save(c->o->report, b.s);
 	rg_buf_release(&b);
 	return r;

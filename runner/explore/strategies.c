@@ -103,6 +103,7 @@ int explore_id_parse(const char *id, explore_sched *s, rg_err *err)
 struct strategy_search {
 	const explore_strategy *row;
 	void *st;
+	unsigned shard_i, shard_n; /* for the default rank */
 };
 
 strategy_search *strategy_search_new(const explore_strategy *st, const strategy_cfg *cfg)
@@ -114,6 +115,8 @@ strategy_search *strategy_search_new(const explore_strategy *st, const strategy_
 	x = xcalloc(1, sizeof(*x));
 	x->row = st;
 	x->st = st->init(cfg);
+	x->shard_i = cfg->shard_i;
+	x->shard_n = cfg->shard_n ? cfg->shard_n : 1;
 	return x;
 }
 
@@ -155,6 +158,16 @@ void strategy_observe(strategy_search *x, const explore_sched *s)
 bool strategy_owned(const strategy_search *x)
 {
 	return !x->row->owned || x->row->owned(x->st);
+}
+
+void strategy_rank(const strategy_search *x, uint64_t k, uint64_t rank[2])
+{
+	if (x->row->rank) {
+		x->row->rank(x->st, k, rank);
+		return;
+	}
+	rank[0] = 1;
+	rank[1] = explore_shard_index(x->shard_i, x->shard_n, k);
 }
 
 bool strategy_independent(const explore_strategy *st)

@@ -113,6 +113,12 @@ typedef struct explore_strategy {
 	 * run others' to learn (dfs: where the tree branches); those are not
 	 * counted nor judged.  NULL: always. */
 	bool (*owned)(const void *st);
+	/* Where the schedule next handed out last (as its k-th) stands in
+	 * the order the unsharded search runs its schedules: two numbers
+	 * compared in turn, so that explore --merge takes the failure an
+	 * unsharded search would meet first.  NULL: (1, its index
+	 * explore_shard_index(I, N, k)), as seeded strategies hand out. */
+	void (*rank)(const void *st, uint64_t k, uint64_t rank[2]);
 	void (*tally)(const void *st, strategy_tally *t);
 	void (*release)(void *st);
 
@@ -164,6 +170,9 @@ void strategy_learn(strategy_search *x, const explore_sched *s);
 bool strategy_next(strategy_search *x, uint64_t k, explore_sched *s);
 void strategy_observe(strategy_search *x, const explore_sched *s);
 bool strategy_owned(const strategy_search *x);
+/* The rank of the k-th schedule handed out (the row's rank op); a first
+ * run (strategy_first) is (0, 0). */
+void strategy_rank(const strategy_search *x, uint64_t k, uint64_t rank[2]);
 /* Does the search hand out schedule k from k alone (no observe)? */
 bool strategy_independent(const explore_strategy *st);
 /* Its tally; t->bound is the caller's to free. */

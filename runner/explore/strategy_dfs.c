@@ -87,6 +87,7 @@ struct dfs {
 	bool *quiet_at;        /* per point, from dfs_set_quiet; NULL: none */
 	size_t nquiet_at;
 	size_t cost, quiet;    /* the phase */
+	long phase_no;         /* its ordinal, 0 up: the phases' order */
 	bool quiet_seen;       /* a decision at a quiet point offered a choice */
 	long level_fresh;      /* schedules of this phase's cost, any shard's */
 	bool fresh;            /* the schedule handed out last is the phase's */
@@ -395,6 +396,7 @@ static bool next_phase(struct dfs *d)
 	d->nsub = 1;
 	d->sub = 0;
 	d->owned = d->shard_n <= 1 || d->shard_i == 0;
+	d->phase_no++;
 	if (d->quiet < d->cost && d->quiet_seen) {
 		d->quiet++;
 		return true;
@@ -407,6 +409,20 @@ static bool next_phase(struct dfs *d)
 	d->quiet = 0;
 	d->level_fresh = 0;
 	return true;
+}
+
+/*
+ * The unsharded search runs phase by phase, and within a pass meets the
+ * subtrees in the order they are numbered, each one whole: (phase,
+ * subtree) orders the schedules of different shards as it would.
+ */
+static void dfs_rank(const void *st, uint64_t k, uint64_t rank[2])
+{
+	const struct dfs *d = st;
+
+	(void)k;
+	rank[0] = (uint64_t)d->phase_no + 1;
+	rank[1] = (uint64_t)d->sub;
 }
 
 static void dfs_observe(void *st, const explore_sched *s)
@@ -541,6 +557,7 @@ const explore_strategy strategy_dfs = {
 	.next = dfs_next,
 	.observe = dfs_observe,
 	.owned = dfs_owned,
+	.rank = dfs_rank,
 	.tally = dfs_tally,
 	.release = dfs_release,
 	.choose = dfs_choose,
