@@ -7,6 +7,7 @@
  * JSON report say what was found.
  */
 #include "tri_int.h"
+#include "dwarfx_dyn.h"
 #include "interrupt.h"
 #include "run.h"
 
@@ -754,6 +755,33 @@ static int triage_one(const tri_opts *o, tri_race *r, rg_err *err)
 	return 0;
 }
 
+/*
+ * The program must be the normal build: a sanitizer's build re-executes
+ * itself (TSan, when the address space is randomised), and its accesses
+ * are calls into the runtime.  -1 with err when it links one.
+ */
+static int normal_build(const char *prog, const char *typed, rg_err *err)
+{
+	static const char *const runtimes[] = { "libtsan", "libasan", "libclang_rt" };
+	dwarfx_dyn d = DWARFX_DYN_INIT;
+	rg_err ignored = RG_ERR_INIT;
+	int rc = 0;
+
+	if (!strchr(prog, '/') || dwarfx_dyn_read(prog, &d, &ignored) < 0) {
+		dwarfx_dyn_release(&d);
+		return 0;     /* the run says what is wrong with it */
+	}
+	for (size_t i = 0; i < d.nneeded && !rc; i++)
+		for (size_t k = 0; k < sizeof(runtimes) / sizeof(runtimes[0]) && !rc; k++)
+			if (!strncmp(d.needed[i], runtimes[k], strlen(runtimes[k])))
+				rc = rg_error(err, "'%s' is a sanitizer's build (it needs %s): "
+					      "triage the normal build of the program, with "
+					      "-g, the one the report's races are forced on",
+					      typed, d.needed[i]);
+	dwarfx_dyn_release(&d);
+	return rc;
+}
+
 /* --expect FILE's expect:, or --expect-exit and --expect-stdout's; -1 said. */
 static int judge_load(const tri_opts *o, tri_judge *j)
 {
@@ -868,7 +896,8 @@ int tri_main(const tri_opts *oin, FILE *f)
 	o.runs = o.runs ? o.runs : 5;
 	o.verify = o.verify ? o.verify : 20;
 	o.abs_command = abs_command(o.command);
-	if (tri_reports_load(&reps, paths, &err) < 0) {
+	if (normal_build(o.abs_command[0], o.command[0], &err) < 0 ||
+	    tri_reports_load(&reps, paths, &err) < 0) {
 		rg_say("%s", err.msg);
 		status = RG_EXIT_SETUP;
 		goto out;

@@ -78,6 +78,12 @@ if(RACEGATE_HAVE_TSAN)
     "^racegate: 20 runs: 20 REPRODUCED$"
     -- ${TRI} ${EX}/lost_count lost_count ${TRI_OUT}/lost_count_file -
        --expect ${PROJECT_SOURCE_DIR}/examples/lost_count/gates.yaml)
+  # the TSan build itself is no program to triage: it says so
+  racegate_e2e(triage_sanitizer_build 2
+    "^racegate: '.*lost_count-tsan' is a sanitizer's build \\(it needs libtsan[^)]*\\): triage the normal build"
+    "!^race "
+    -- ${RG} triage --tsan ${PROJECT_SOURCE_DIR}/tests/triage/tsan-gcc-O1-stale_conn.txt
+       -- ${EX}/lost_count/lost_count-tsan)
   # a watcher that must see every stage a worker steps through: neither
   # forced order of the first step and the first poll fails (each holds
   # only the first arrival); the search between the two lines holds the
