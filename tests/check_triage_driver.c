@@ -285,6 +285,24 @@ START_TEST(gates_of_each_order)
 		spec_free(sp);
 		spec_diags_release(&d);
 		free(y);
+		/* the second's next line known: its arrival there opens -past */
+		s[!first].next_line = s[!first].line + 1;
+		y = tri_gates_yaml(s, first, false, cmd, 2000, 10000, "race 2", NULL);
+		ck_assert_msg(spec_load_string(y, strlen(y), "t", NULL, &sp, &d) == 0, "%s", y);
+		ck_assert_uint_eq(sp->ngates, 4);
+		at = xasprintf("%s:%d", o->file, o->line + 1);
+		ck_assert_str_eq(sp->gates[3].at, at);
+		free(at);
+		at = xasprintf("then_open: %s-past", o->alias);
+		ck_assert_ptr_null(strstr(y, at));
+		free(at);
+		at = xasprintf("open: %s-past", o->alias);
+		ck_assert_ptr_nonnull(strstr(y, at));
+		free(at);
+		spec_free(sp);
+		spec_diags_release(&d);
+		free(y);
+		s[!first].next_line = 0;
 		/* weak: no hold */
 		y = tri_gates_yaml(s, first, true, cmd, 2000, 10000, "race 2", NULL);
 		ck_assert_ptr_null(strstr(y, "-past"));

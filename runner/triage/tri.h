@@ -89,8 +89,9 @@ bool tri_same_function(const char *rep, const char *fn);
  * The gates file forcing "side first, then the other": the other side's
  * thread waits at its line (once) until first's thread, arrived at its
  * own line, has got past it; first's thread then waits at its next line
- * (next_line) until the other has got past its own, so that nothing of
- * first's comes between the two (a check and the use after it).  Weak:
+ * (next_line) until the other has reached its own next line (or got past
+ * its line, when its next is not known), TRI_HOLD_MS at most, so that
+ * nothing of first's comes between the two (a check and the use after it).  Weak:
  * first's thread does not wait for the other to be at its line (for two
  * accesses never at their lines at once), nor after it.
  * command is the program's argv; wait_ms each waiting gate's timeout;
@@ -135,6 +136,9 @@ typedef struct tri_judge {
 	spec_expect x;
 	spec *xspec;             /* --expect FILE, which holds x's text */
 } tri_judge;
+
+/* How long the first thread of an order waits at its next line, at most. */
+#define TRI_HOLD_MS 500
 
 /* --search's default: schedules of a race's search */
 #define TRI_SEARCH 100

@@ -228,6 +228,20 @@ static void put_gate(rg_buf *b, const tri_side *s, const char *role, const char 
 		rg_buf_printf(b, "    timeout: %ldms\n", wait_ms);
 }
 
+/* The second's arrival at its next line: it has made its access. */
+static void put_next_gate(rg_buf *b, const tri_side *s, const char *past)
+{
+	char *at = tri_side_at(s);
+
+	rg_buf_printf(b, "  - name: %s-next\n    at: ", s->alias);
+	spec_put_quoted(b, at);
+	rg_buf_puts(b, "\n");
+	free(at);
+	if (s->start)
+		rg_buf_printf(b, "    thread: %s\n", s->alias);
+	rg_buf_printf(b, "    once: true\n    open: %s\n", past);
+}
+
 char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *command,
 		     long wait_ms, long timeout_ms, const char *name, const char *expect)
 {
@@ -268,7 +282,13 @@ char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *com
 		    "  # the second waits at its access until the first has made its own\n");
 	snprintf(past, sizeof(past), "%s-past", o->alias);
 	tight = !weak && f->next_line;
-	put_gate(&b, o, "waits", weak ? NULL : here, done, tight ? past : NULL, wait_ms);
+	/*
+	 * "The second has made its access" is its arrival at its next line: a
+	 * line's then_open may come before its store where the compiler put
+	 * another line's code inside it (a lambda's capture, at -O0)
+	 */
+	put_gate(&b, o, "waits", weak ? NULL : here, done,
+		 tight && !o->next_line ? past : NULL, wait_ms);
 	rg_buf_puts(&b, weak ? "  # the first makes its access\n" :
 		    "  # the first makes its access once the second is at its own\n");
 	put_gate(&b, f, "goes", NULL, weak ? NULL : here, done, wait_ms);
@@ -278,7 +298,16 @@ char *tri_gates_yaml(const tri_side s[2], int first, bool weak, char *const *com
 		next.line = f->next_line;
 		next.plus = 0;
 		rg_buf_puts(&b, "  # and goes on only once the second has made its own\n");
-		put_gate(&b, &next, "holds", NULL, past, NULL, wait_ms);
+		/* the second's next line may never come (a loop it leaves): the
+		   first goes on after a short while all the same */
+		put_gate(&b, &next, "holds", NULL, past, NULL,
+			 wait_ms < TRI_HOLD_MS ? wait_ms : TRI_HOLD_MS);
+		if (o->next_line) {
+			next = *o;
+			next.line = o->next_line;
+			next.plus = 0;
+			put_next_gate(&b, &next, past);
+		}
 	}
 	if (expect)
 		rg_buf_printf(&b, "\n%s", expect);

@@ -103,16 +103,22 @@ if(RACEGATE_HAVE_TSAN)
     -- ${TRI} ${SW} stage_watch ${TRI_OUT}/stage_watch_0 - --search 0)
   if(RACEGATE_CXX_TSAN)
     # a race inside std::vector's push_back: forced at the program's call
-    # (line 16), whole; the verdict says what it does not cover
+    # (line 17), whole, the two orders end alike; the search also stops at
+    # the library's lines TSan names, and loses an entry there.  Without
+    # the search, the verdict says what it does not cover.
     set(VL ${E2E_DIR}/vec_log)
     racegate_e2e_program(vec_log SOURCES vec_log.cpp DIR ${VL})
     racegate_e2e_program(vec_log_tsan SOURCES vec_log.cpp DIR ${VL}
       OUTPUT vec_log-tsan OPTIONS -O1 -g -fsanitize=thread
       LINK_OPTIONS -fsanitize=thread)
+    racegate_e2e(triage_vec_log_search_inside_library 1
+      "^race 1: HARMFUL: neither order fails, but a search with its accesses and the sync operations as the only points found a run ending with exit 1 \\(schedule dev:[0-9.]+, after [0-9]+\\). the file reproduced 20 of 20$"
+      "^racegate: 20 runs: 20 REPRODUCED$"
+      -- ${TRI} ${VL} vec_log ${TRI_OUT}/vec_log)
     racegate_e2e(triage_vec_log_inside_library 0
-      "^1 +vec_log.cpp:16 \\(worker_[12]\\) +vec_log.cpp:16 \\(worker_[12]\\) +BENIGN "
-      "^race 1: BENIGN: both orders end alike .*. but the accesses are in library code \\(vector.tcc:[0-9]+(, vector.tcc:[0-9]+)?\\) called from these lines: the orders held the calls whole"
-      -- ${TRI} ${VL} vec_log ${TRI_OUT}/vec_log - --search 3)
+      "^1 +vec_log.cpp:17 \\(worker_[12]\\) +vec_log.cpp:17 \\(worker_[12]\\) +BENIGN "
+      "^race 1: BENIGN: both orders end alike .*. but the accesses are in library code \\([a-z_]+\\.(h|tcc):[0-9]+(, [a-z_]+\\.(h|tcc):[0-9]+)?\\) called from these lines: the orders held the calls whole"
+      -- ${TRI} ${VL} vec_log ${TRI_OUT}/vec_log_0 - --search 0)
     racegate_e2e(triage_cxx_stock_harmful 1
       "^1 +cxx_stock.cpp:26 \\(lambda_[12]\\) +cxx_stock.cpp:27 \\(lambda_[12]\\) +HARMFUL +.*race-1.yaml$"
       "killed by SIGABRT in [1-5] of 5 runs. the file reproduced (20 of 20|[0-9]+ of 20, so a search .* the file reproduced 20 of 20)$"
