@@ -118,6 +118,12 @@ char *explore_stop_reason(const struct xctx *c);
 
 /* ---- explore_summary.c ---- */
 
+/* The summary line's counts, as one search or merged shards say them:
+ * " after N schedules (D distinct interleavings) in T s, P scheduling
+ * points, STRATEGY". */
+void explore_say_counts(long tried, size_t distinct, double ms, size_t points,
+			const char *strategy);
+
 /*
  * The progress line on stderr, when it is a terminal (and not -q, -v):
  * phase ph at n of total (< 0: none), redrawn at most every

@@ -268,10 +268,7 @@ static int merge_summary(const struct shard *s, size_t n, const struct merged *m
 	} else {
 		printf("no failure");
 	}
-	printf(" after %ld schedule%s (%zu distinct interleaving%s) in %.1f s, "
-	       "%ld scheduling point%s, %s", m->tried, m->tried == 1 ? "" : "s",
-	       m->distinct, m->distinct == 1 ? "" : "s", m->elapsed_ms / 1e3,
-	       points, points == 1 ? "" : "s", strategy);
+	explore_say_counts(m->tried, m->distinct, m->elapsed_ms, (size_t)points, strategy);
 	if (strcmp(strategy, "dfs"))
 		printf(", seed %.0f", json_get(v, "seed")->num);
 	printf(", %zu shard%s merged\n", n, n == 1 ? "" : "s");

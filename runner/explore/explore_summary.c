@@ -270,16 +270,22 @@ static void headline(const struct xctx *c, const struct search *se)
 	} else {
 		printf("no failure");
 	}
-	printf(" after %ld schedule%s (%zu distinct interleaving%s) in %.1f s, "
-	       "%zu scheduling point%s, %s", se->tried, se->tried == 1 ? "" : "s",
-	       se->distinct, se->distinct == 1 ? "" : "s", explore_elapsed_ms(c) / 1e3,
-	       c->npoints, c->npoints == 1 ? "" : "s",
-	       strategy_name(c));
+	explore_say_counts(se->tried, se->distinct, explore_elapsed_ms(c), c->npoints,
+			   strategy_name(c));
 	if (!c->o->replay && c->o->strategy->seeded)
 		printf(", seed %" PRIu64, c->o->seed);
 	if (c->o->shard_n > 1 && !c->o->replay)
 		printf(", shard %ld/%ld", c->o->shard_i, c->o->shard_n);
 	printf("\n");
+}
+
+void explore_say_counts(long tried, size_t distinct, double ms, size_t points,
+			const char *strategy)
+{
+	printf(" after %ld schedule%s (%zu distinct interleaving%s) in %.1f s, "
+	       "%zu scheduling point%s, %s", tried, tried == 1 ? "" : "s", distinct,
+	       distinct == 1 ? "" : "s", ms / 1e3, points, points == 1 ? "" : "s",
+	       strategy);
 }
 
 /* Schedules that ended by --timeout: a search that saw no run end found nothing. */
