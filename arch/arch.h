@@ -106,6 +106,20 @@ void arch_set_exec_return(arch_regs *r);
 /* Registers a stopped thread is restarted with at code of racegate's: no
  * system call of the thread's is to be restarted there. */
 void arch_set_no_restart(arch_regs *r);
+/*
+ * A thread stopped while inside a system call (PTRACE_INTERRUPT): the
+ * call's number, or -1 when it was stopped elsewhere.
+ */
+long arch_syscall_stopped_in(const arch_regs *r);
+/* ... that call returns v when the thread goes on (no restart). */
+void arch_syscall_set_return(arch_regs *r, int64_t v);
+/*
+ * ... that call is made again when the thread goes on, with its argument
+ * n (from 0; none from 6 on) set to v: the kernel's restart (result
+ * -ERESTARTNOINTR, given here) moves the PC back over the call's
+ * instruction.
+ */
+void arch_syscall_restart_with(arch_regs *r, unsigned n, uint64_t v);
 
 /* ---- instructions (insn.c): one at a time, for a displaced step ------- */
 

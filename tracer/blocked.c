@@ -95,6 +95,26 @@ bool tracer_wait_fd_may_wake(const struct tracer_wait_fd *fd, enum tracer_wait_u
 	}
 }
 
+enum tracer_fire tracer_wait_fireable(enum arch_sys sys, const uint64_t args[6],
+				      unsigned *arg)
+{
+	*arg = 0;
+	switch (sys) {
+	case ARCH_SYS_NANOSLEEP:
+	case ARCH_SYS_CLOCK_NANOSLEEP:
+		return TRACER_FIRE_RETURN;
+	case ARCH_SYS_POLL:
+		*arg = 2;
+		return (int)args[2] > 0 ? TRACER_FIRE_AGAIN : TRACER_FIRE_NO;
+	case ARCH_SYS_EPOLL_WAIT:
+	case ARCH_SYS_EPOLL_PWAIT:
+		*arg = 3;
+		return (int)args[3] > 0 ? TRACER_FIRE_AGAIN : TRACER_FIRE_NO;
+	default:
+		return TRACER_FIRE_NO;
+	}
+}
+
 /* Waits with no file to look at: decided from the call alone. */
 static struct tracer_wait_verdict decide_call(const struct tracer_wait_call *c)
 {

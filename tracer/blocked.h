@@ -96,6 +96,24 @@ bool tracer_wait_fd_may_wake(const struct tracer_wait_fd *fd,
 /* The verdict on c (see above). */
 struct tracer_wait_verdict tracer_wait_decide(const struct tracer_wait_call *c);
 
+/*
+ * explore's time (docs/explore.md, "Time under serialisation"): can a
+ * thread asleep in this call be made to end its sleep now, as its timeout
+ * would?  RETURN: a sleep (nanosleep, clock_nanosleep) returns 0, slept;
+ * AGAIN: a wait for files with a timeout (poll, epoll_wait, epoll_pwait)
+ * is made again with the timeout argument *arg set to 0, so that what is
+ * ready is still returned.  NO: any other call, or a wait with no timeout
+ * (select, ppoll and epoll_pwait2 keep their timeout in memory; a timed
+ * futex is a lock's or a condition's, whose timeout is an error).
+ */
+enum tracer_fire {
+	TRACER_FIRE_NO = 0,
+	TRACER_FIRE_RETURN,
+	TRACER_FIRE_AGAIN,
+};
+enum tracer_fire tracer_wait_fireable(enum arch_sys sys, const uint64_t args[6],
+				      unsigned *arg);
+
 /* A FUTEX_WAIT-like futex call (sys, args): the address it waits on, else 0. */
 uint64_t tracer_futex_wait_addr(enum arch_sys sys, const uint64_t args[6]);
 

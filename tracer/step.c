@@ -656,7 +656,7 @@ int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 		return 0;
 	if (!(t->flags & TCB_HELD))
 		return rg_error(err, "cannot resume thread %d: it is not stopped", tid);
-	t->flags &= ~TCB_HELD;
+	t->flags &= ~(TCB_HELD | TCB_PARKED);
 	if (t->flags & TCB_GROUP_STOP) {
 		/* held in the program's group-stop: back into it */
 		t->flags &= ~TCB_GROUP_STOP;

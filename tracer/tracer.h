@@ -58,6 +58,7 @@
  *   detach.c        letting go clean: tracer_detach_stopped, children left behind
  *   pad.c           jump pads: a gated line passed without a trap (their code: arch/)
  *   rewrite.c       code the program rewrites where racegate patched it
+ *   park.c          a sleep stopped inside, and ended early (explore's time)
  *   procstate.c     thread states from /proc, and the facts blocked.c needs (procstate.h)
  *   blocked.c       blocked for ever or may wake: the decision alone (blocked.h);
  *                   procstate.c and blocked.c are a library of their own, rg_procstate
@@ -489,6 +490,19 @@ void tracer_kill(tracer *tr);
  * that does not stop within a couple of seconds).
  */
 int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err);
+
+/*
+ * Time under explore's serialisation (docs/explore.md): a running thread
+ * asleep in a call whose sleep can end early (tracer_wait_fireable) is
+ * stopped inside it, and stays so, as if held: 1.  0: it was not in such a
+ * sleep once stopped (it had just woken), and runs on; -1 with err: it
+ * could not be stopped (it exits, or a signal or stop came first), and
+ * runs on.  A parked thread resumed with tracer_resume makes its call
+ * again, as if it had not been stopped (never EINTR).
+ */
+int tracer_park(tracer *tr, pid_t tid, rg_err *err);
+/* Parked tid ends its sleep now, as its timeout would, and runs on. */
+int tracer_fire(tracer *tr, pid_t tid, rg_err *err);
 
 /*
  * Leaves the program stopped (SIGSTOP) and detached, with every breakpoint

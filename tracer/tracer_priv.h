@@ -12,6 +12,7 @@
 #include <sys/ptrace.h>
 #include <sys/types.h>
 
+#include "blocked.h"
 #include "intmap.h"
 #include "tracer.h"
 #include "tracer_int.h"
@@ -49,6 +50,8 @@
 #define TCB_IN_EVENT     0x8000 /* tracer_detach: stopped at a clone/fork event, inside the
 				  system call: no code of racegate's may run in it (the call's
 				  result would be lost) */
+#define TCB_PARKED       0x10000 /* stopped inside a sleep it may end early (tracer_park):
+				   park_fire and park_arg say how */
 
 /*
  * The breakpoints of one program image, shared by every followed process
@@ -171,6 +174,8 @@ struct tcb {
 	siginfo_t pending[PENDING_MAX];
 	arch_regs regs;            /* TCB_REGS: saves step_over_oot a register read */
 	struct range *range;       /* stepping past a line (tracer_resume_past), innermost first */
+	enum tracer_fire park_fire; /* TCB_PARKED: how its sleep ends (blocked.h) */
+	unsigned park_arg;
 };
 
 /* A child process, attached automatically, until its first stop and its

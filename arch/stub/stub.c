@@ -274,3 +274,19 @@ bool arch_glibc_spin_taken(int32_t v)
 {
 	return v != 0;
 }
+
+long arch_syscall_stopped_in(const arch_regs *r)
+{
+	(void)r;
+	return -1;
+}
+
+void arch_syscall_set_return(arch_regs *r, int64_t v)
+{
+	(void)r, (void)v;
+}
+
+void arch_syscall_restart_with(arch_regs *r, unsigned n, uint64_t v)
+{
+	(void)r, (void)n, (void)v;
+}

@@ -152,3 +152,25 @@ void arch_set_no_restart(arch_regs *ar)
 	ar->r.orig_rax = (uint64_t)-1;
 }
 
+
+long arch_syscall_stopped_in(const arch_regs *ar)
+{
+	return (long)ar->r.orig_rax;
+}
+
+void arch_syscall_set_return(arch_regs *ar, int64_t v)
+{
+	ar->r.rax = (uint64_t)v;
+	ar->r.orig_rax = (uint64_t)-1;
+}
+
+void arch_syscall_restart_with(arch_regs *ar, unsigned n, uint64_t v)
+{
+	unsigned long long *arg[] = {
+		&ar->r.rdi, &ar->r.rsi, &ar->r.rdx, &ar->r.r10, &ar->r.r8, &ar->r.r9,
+	};
+
+	if (n < 6)
+		*arg[n] = v;
+	ar->r.rax = (uint64_t)-513;    /* -ERESTARTNOINTR: restarted whatever happens */
+}
