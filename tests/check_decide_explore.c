@@ -116,14 +116,40 @@ bool tracer_sem_value(pid_t pid, uint64_t sem, unsigned *value)
 	*value = SEM_VALUE;
 	return true;
 }
+/* The thread asleep in nanosleep, as /proc would say, or 0; the one parked, fired. */
+static pid_t ASLEEP, PARKED, FIRED;
+
 void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st)
 {
 	ck_assert_int_eq(pid, MAIN_PID);
 	memset(st, 0, sizeof(*st));
 	st->tid = tid;
-	st->state = tid == IN_FUTEX ? 'S' : 'R';
-	st->in_syscall = tid == IN_FUTEX;
+	st->state = tid == IN_FUTEX || tid == ASLEEP ? 'S' : 'R';
+	st->in_syscall = tid == IN_FUTEX || tid == ASLEEP;
+	st->sys = tid == ASLEEP ? ARCH_SYS_NANOSLEEP : ARCH_SYS_FUTEX;
 	st->cpu_ns = CPU[tid];
+}
+enum tracer_fire tracer_wait_fireable(enum arch_sys sys, const uint64_t args[6],
+				      unsigned *arg)
+{
+	(void)args;
+	*arg = 0;
+	return sys == ARCH_SYS_NANOSLEEP ? TRACER_FIRE_RETURN : TRACER_FIRE_NO;
+}
+int tracer_park(tracer *tr, pid_t tid, rg_err *err)
+{
+	(void)tr, (void)err;
+	ck_assert_int_eq(PARKED, 0);
+	PARKED = tid;
+	return 1;
+}
+int tracer_fire(tracer *tr, pid_t tid, rg_err *err)
+{
+	(void)tr, (void)err;
+	ck_assert_int_eq(tid, PARKED);
+	FIRED = tid;
+	PARKED = 0;
+	return 0;
 }
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
 {
@@ -132,7 +158,7 @@ enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
 }
 uint64_t tracer_tstate_futex(const tracer_tstate *st)
 {
-	return st->in_syscall ? 0x5000 : 0;
+	return st->in_syscall && st->sys == ARCH_SYS_FUTEX ? 0x5000 : 0;
 }
 
 /* ---- fixtures ---------------------------------------------------------- */
@@ -158,7 +184,7 @@ static void setup(void)
 	OWNER = 0;
 	memset(&RW, 0, sizeof(RW));
 	BAR_IN = BAR_COUNT = SEM_VALUE = 0;
-	IN_FUTEX = 0;
+	IN_FUTEX = ASLEEP = PARKED = FIRED = 0;
 	for (int i = 0; i < 64; i++)
 		CPU[i] = 1;   /* known, and little */
 	for (int i = 0; i < NPOINTS; i++) {
@@ -167,7 +193,7 @@ static void setup(void)
 		BP[i].ngates = 1;
 	}
 	explore_sched_init_forced(&SC, NULL, 0);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 1e9);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 1e9, false);
 	for (pid_t t = MAIN; t <= B; t++)
 		SELF[t] = 0x7000 + (uint64_t)t;
 }
@@ -364,7 +390,7 @@ END_TEST
 START_TEST(futex_wait_gives_way)
 {
 	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, false);
 	start(MAIN, true);
 	start(A, false);
 	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
@@ -391,7 +417,7 @@ END_TEST
 START_TEST(woken_thread_is_waited_for)
 {
 	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, false);
 	start(MAIN, true);
 	start(A, false);
 	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
@@ -412,7 +438,7 @@ END_TEST
 START_TEST(line_polled_slower)
 {
 	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, false);
 	start(MAIN, true);
 	start(A, false);
 	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
@@ -434,7 +460,7 @@ END_TEST
 START_TEST(cpu_time_not_wall_time)
 {
 	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, false);
 	start(MAIN, true);
 	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
 	start(A, false);
@@ -457,6 +483,60 @@ START_TEST(cpu_time_not_wall_time)
 }
 END_TEST
 
+/*
+ * Time under serialisation: a chosen thread that goes to sleep is parked
+ * in its sleep, and another thread is chosen; the sleep ends (its timeout
+ * fires) only once no held thread can run, and the sleeper then runs to
+ * its next point before anyone is chosen.
+ */
+START_TEST(sleeper_fires_when_nobody_can_run)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);   /* main goes to sleep */
+	ASLEEP = MAIN;
+	explore_decider_ops.tick(X, 5.5);
+	ck_assert_int_eq(PARKED, MAIN);
+	ck_assert(explore_decider_ops.is_held(X, MAIN));
+	ck_assert_uint_eq(S.nreleased, 1);                /* A, at once */
+	ck_assert_int_eq(S.released[0], A);
+	ck_assert_int_eq(FIRED, 0);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_PASS);       /* A alone can run: on */
+	ck_assert_int_eq(FIRED, 0);
+	OWNER = MAIN;                                      /* A's lock is main's */
+	ARG0[A] = MUTEX;
+	ASLEEP = 0;
+	ck_assert_int_eq(arrive(A, 1), DECIDE_HOLD);       /* nobody can run: time passes */
+	ck_assert_int_eq(FIRED, MAIN);
+	ck_assert(!explore_decider_ops.is_held(X, MAIN));
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);    /* it ran to its point */
+}
+END_TEST
+
+/* A thread chosen again and again (it spins, waiting for the sleeper) lets time pass. */
+START_TEST(spinner_lets_time_pass)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	ASLEEP = MAIN;
+	explore_decider_ops.tick(X, 5.5);
+	ck_assert_int_eq(PARKED, MAIN);
+	int i;
+
+	for (i = 0; i < 1000 && arrive(A, 0) == DECIDE_PASS; i++)
+		ck_assert_int_eq(FIRED, 0);
+	ck_assert_int_eq(FIRED, MAIN);                     /* held: main runs to its point */
+	ck_assert_int_gt(i, 10);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("decide_explore");
@@ -475,6 +555,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, line_polled_slower);
 	tcase_add_test(tc, woken_thread_is_waited_for);
 	tcase_add_test(tc, cpu_time_not_wall_time);
+	tcase_add_test(tc, sleeper_fires_when_nobody_can_run);
+	tcase_add_test(tc, spinner_lets_time_pass);
 	suite_add_tcase(s, tc);
 	return s;
 }

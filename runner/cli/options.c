@@ -404,6 +404,11 @@ static const rg_opt rows[] = {
 		  "semaphore, rwlock, barrier, spin lock, create and join calls "
 		  "(default: on); a lock, semaphore or barrier that would block, or "
 		  "a join on a live thread, is known not to run" },
+	{ .name = "virtual-time", .kind = RG_OPT_FLAG, .cmds = CLI_EXPLORE, X(virtual_time),
+	  .help = "a thread asleep in nanosleep, usleep, poll or epoll_wait with a "
+		  "timeout is parked there, and its timeout fires when no held thread "
+		  "can run: sleeps cost a schedule nothing (explore.md, Time under "
+		  "serialisation)" },
 	{ .name = "strategy", .kind = RG_OPT_ENUM, .cmds = CLI_EXPLORE,
 	  .set = set_strategy, .words = w_strategy, .help = strategy_help },
 	{ .name = "depth", .kind = RG_OPT_NUMBER, .metavar = "D", .cmds = CLI_EXPLORE,

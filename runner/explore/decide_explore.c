@@ -29,11 +29,19 @@
 #define BLOCK_POLL_MS 1.0
 #define POLL_MS 5.0
 
+/*
+ * Time under serialisation (docs/explore.md): a parked sleeper's timeout
+ * fires when no held thread can run, or when one thread has been chosen
+ * this many times in a row (it most likely waits for the sleeper).
+ */
+#define SLEEP_SPIN_STEPS 100
+
 enum xstate {
 	XT_FRESH,              /* created, not yet at a point: waited for */
 	XT_HELD,               /* at a point, stopped */
 	XT_RUN,                /* chosen: running to its next point */
 	XT_LOOSE,              /* blocked when chosen, or fresh for too long: not waited for */
+	XT_PARKED,             /* stopped in a sleep racegate ends when time passes (tracer_park) */
 	XT_GONE,
 };
 
@@ -50,6 +58,8 @@ struct xthread {
 	unsigned long long cpu0; /* its CPU time (ns) when it began to run, once known */
 	bool cpu_known;
 	bool blocked;          /* XT_LOOSE because it waited for another thread */
+	bool asleep;           /* XT_LOOSE because it sleeps until a timeout */
+	unsigned long parked;  /* XT_PARKED: its turn among the parked (lowest fires first) */
 	bool woke;             /* XT_FRESH because it was woken, not created */
 	int runs_looks;        /* backtraces taken to find info.runs */
 	rg_intmap hits;        /* gate -> arrivals */
@@ -77,6 +87,8 @@ struct explore_decider {
 	size_t end_gate;       /* end_gate for the end_hit-th time */
 	long end_hit;
 	int *run_buf;          /* scratch: runnable ids */
+	unsigned long nparked; /* sleepers parked so far */
+	bool virtual_time;     /* park sleepers (else they sleep in real time) */
 };
 
 static struct xthread *find(explore_decider *x, pid_t tid)
@@ -178,6 +190,8 @@ static bool may_wait(enum explore_point_kind k)
 enum xgive {
 	XG_NO,                 /* wait on for it */
 	XG_BLOCKED,            /* it waits in the kernel for another thread */
+	XG_ASLEEP,             /* it sleeps until a timeout (or an event) wakes it */
+	XG_PARK,               /* it sleeps until a timeout racegate can fire itself */
 	XG_CPU,                /* it used run_max_ms of CPU: spins or computes */
 	XG_WALL,               /* it sleeps, or cannot be told: run_max_ms of wall time */
 };
@@ -191,11 +205,16 @@ enum xgive {
  *   - in a futex wait (a lock, a condition, a semaphore: only another
  *     thread, which must now be chosen, can end it), or in a wait that
  *     blocked.h says only the program ends: blocked;
+ *   - with virtual_time, in a sleep whose timeout racegate can fire
+ *     (tracer_wait_fireable): to be parked, its timeout fired when time
+ *     passes (decide); in any other wait of a system call (select with
+ *     a timeout, a read of a socket whose other end may be anywhere):
+ *     asleep, woken by its timeout or its event while other threads run
+ *     (docs/explore.md, "Time under serialisation");
  *   - run_max_ms of CPU time since it began to run: a spin-wait on a
  *     flag, or a long computation;
- *   - asleep in a system call that ends by itself (a sleep, a timed
- *     wait on a file, the disk), or its CPU time unknown: run_max_ms of
- *     wall time.
+ *   - else asleep in a system call (a sleep, a timed wait on a file, the
+ *     disk), or its CPU time unknown: run_max_ms of wall time.
  */
 static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 {
@@ -205,9 +224,15 @@ static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 	tracer_tstate_read(pid, t->info.tid, &st);
 	if (!st.state || st.state == 'Z' || st.state == 'X')
 		return XG_NO;          /* its exit is on its way */
-	if (st.state == 'S' && st.in_syscall &&
-	    (tracer_tstate_futex(&st) || tracer_tstate_wait(pid, &st) == TRACER_WAIT_FOREVER))
-		return XG_BLOCKED;
+	if (st.state == 'S' && st.in_syscall) {
+		unsigned arg;
+
+		if (tracer_tstate_futex(&st) ||
+		    tracer_tstate_wait(pid, &st) == TRACER_WAIT_FOREVER)
+			return XG_BLOCKED;
+		if (x->virtual_time)
+			return tracer_wait_fireable(st.sys, st.args, &arg) ? XG_PARK : XG_ASLEEP;
+	}
 	if (st.cpu_ns) {
 		if (!t->cpu_known) {
 			t->cpu0 = st.cpu_ns;
@@ -223,7 +248,7 @@ static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 }
 
 /*
- * Has t, given up as blocked, been woken?  A thread a futex wake made
+ * Has t, given up as blocked or asleep, been woken?  A thread a futex wake made
  * runnable is 'R' at once, before it runs, so the thread that woke it
  * cannot reach its next point before this says so.
  */
@@ -235,6 +260,8 @@ static bool woken(explore_decider *x, const struct xthread *t)
 	tracer_tstate_read(pid, t->info.tid, &st);
 	if (!st.state || st.state == 'Z' || st.state == 'X')
 		return false;
+	if (t->asleep)
+		return !(st.state == 'S' && st.in_syscall);
 	return !(st.state == 'S' && st.in_syscall &&
 		 (tracer_tstate_futex(&st) ||
 		  tracer_tstate_wait(pid, &st) == TRACER_WAIT_FOREVER));
@@ -244,6 +271,33 @@ static bool woken(explore_decider *x, const struct xthread *t)
 static double poll_every(const struct xthread *t)
 {
 	return t->st == XT_RUN && !t->watch ? POLL_MS : BLOCK_POLL_MS;
+}
+
+/*
+ * Time passes: the timeout of the sleeper parked first fires, and it runs
+ * to its next point before the next decision (as a woken thread does).
+ * Whether it fires depends only on the schedule (decide), so a replay
+ * fires it at the same decision.  False: none is parked.
+ */
+static bool fire(explore_decider *x, double t_ms)
+{
+	struct xthread *f = NULL;
+	rg_err err = RG_ERR_INIT;
+
+	for (size_t i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_PARKED && (!f || x->t[i].parked < f->parked))
+			f = &x->t[i];
+	if (!f)
+		return false;
+	rg_trace("explore: thread %zu's sleep ends (its timeout fires)", (size_t)(f - x->t));
+	x->in_a_row = 0;
+	f->st = XT_FRESH;
+	f->woke = true;
+	f->since = f->polled = t_ms;
+	f->cpu_known = false;
+	if (tracer_fire(session_tracer(x->s), f->info.tid, &err) < 0)
+		rg_trace("explore: %s", err.msg);
+	return true;
 }
 
 /*
@@ -269,7 +323,7 @@ static int decide(explore_decider *x, double t_ms)
 		if (x->t[i].st == XT_LOOSE && x->t[i].blocked && woken(x, &x->t[i])) {
 			rg_trace("explore: thread %zu, given up as blocked, was woken", i);
 			x->t[i].st = XT_FRESH;
-			x->t[i].blocked = false;
+			x->t[i].blocked = x->t[i].asleep = false;
 			x->t[i].woke = true;
 			x->t[i].since = x->t[i].polled = t_ms;
 			x->t[i].cpu_known = false;
@@ -281,6 +335,8 @@ static int decide(explore_decider *x, double t_ms)
 	for (i = 0; i < x->nt; i++)
 		if (x->t[i].st == XT_HELD && can_run(x, &x->t[i]))
 			x->run_buf[n++] = (int)i;
+	if ((!n || x->in_a_row >= SLEEP_SPIN_STEPS) && fire(x, t_ms))
+		return -1;
 	if (!n)
 		return -1;
 	if (n > 1 && x->in_a_row >= SPIN_STEPS)
@@ -336,7 +392,7 @@ static int decide_release(explore_decider *x, double t_ms, pid_t arriving)
 }
 
 explore_decider *explore_decider_new(session *s, const enum explore_point_kind *kinds,
-				     explore_sched *sc, double run_max_ms)
+				     explore_sched *sc, double run_max_ms, bool virtual_time)
 {
 	explore_decider *x = xcalloc(1, sizeof(*x));
 
@@ -348,6 +404,7 @@ explore_decider *explore_decider_new(session *s, const enum explore_point_kind *
 	x->last = -1;
 	x->hash = EXPLORE_HASH_INIT;
 	x->run_max_ms = run_max_ms;
+	x->virtual_time = virtual_time;
 	return x;
 }
 
@@ -560,7 +617,7 @@ static enum decision xd_arrive(void *d, pid_t tid, const plan_bp *at, double t_m
 		RG_GROW(x->wakes, x->nwakes + 1, x->capwakes);
 		x->wakes[x->nwakes++] = (explore_wake){ x->nsteps, (int)(t - x->t),
 							t->gate, t->hit };
-		t->woke = t->blocked = false;
+		t->woke = t->blocked = t->asleep = false;
 	}
 	if (x->running == (int)(t - x->t))
 		x->running = -1;
@@ -587,6 +644,29 @@ static void xd_passed(void *d, pid_t tid, bool at_once, double t_ms)
 }
 
 /*
+ * Stops t inside its sleep (tracer_park): 1, parked; 0, it had just woken
+ * (still waited for); -1, it could not be stopped (it sleeps on in real
+ * time, let loose as asleep).
+ */
+static int park(explore_decider *x, struct xthread *t)
+{
+	rg_err err = RG_ERR_INIT;
+	int rc = tracer_park(session_tracer(x->s), t->info.tid, &err);
+
+	if (rc > 0) {
+		t->st = XT_PARKED;
+		t->parked = x->nparked++;
+	} else if (rc < 0) {
+		rg_trace("explore: %s", err.msg);
+		t->st = XT_LOOSE;
+		t->blocked = t->asleep = true;
+		if (x->running == (int)(t - x->t))
+			x->running = -1;
+	}
+	return rc;
+}
+
+/*
  * Looks at the threads that run to a point (a new one, the chosen one) as
  * often as poll_every says; one give_up gives up on is let loose: it no
  * longer counts as running (it goes on, and is held at its next point),
@@ -595,8 +675,9 @@ static void xd_passed(void *d, pid_t tid, bool at_once, double t_ms)
 static double xd_tick(void *d, double t_ms)
 {
 	static const char *const why[] = {
-		"", "it waits in the kernel for another thread", "it used its CPU time",
-		"it sleeps",
+		"", "it waits in the kernel for another thread",
+		"it sleeps until a timeout or an event", "it sleeps: parked until time passes",
+		"it used its CPU time", "it sleeps",
 	};
 	explore_decider *x = d;
 	double next = -1;
@@ -613,11 +694,16 @@ static double xd_tick(void *d, double t_ms)
 		t->polled = t_ms;
 		if ((g = give_up(x, t, t_ms)) == XG_NO)
 			continue;
+		if (g == XG_PARK && park(x, t) <= 0)
+			continue;
 		rg_trace("explore: thread %zu reaches no point: %s", i, why[g]);
 		if (x->running == (int)i)
 			x->running = -1;
+		if (g == XG_PARK)
+			continue;
 		t->st = XT_LOOSE;
-		t->blocked = g == XG_BLOCKED;
+		t->blocked = g == XG_BLOCKED || g == XG_ASLEEP;
+		t->asleep = g == XG_ASLEEP;
 	}
 	decide_release(x, t_ms, 0);
 	for (i = 0; i < x->nt; i++)
@@ -635,7 +721,7 @@ static bool xd_is_held(void *d, pid_t tid)
 	explore_decider *x = d;
 	struct xthread *t = find(x, tid);
 
-	return t && t->st == XT_HELD;
+	return t && (t->st == XT_HELD || t->st == XT_PARKED);
 }
 
 static size_t xd_nheld(void *d)
@@ -663,6 +749,9 @@ static bool xd_stuck(void *d, double t_ms)
 	x->running = -1;
 	if (decide_release(x, t_ms, 0) >= 0)
 		return true;
+	for (size_t i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_FRESH)
+			return true;    /* a sleeper's timeout fired */
 	x->deadlock = true;
 	/* where the last stretch ended, before the end of the run kills it */
 	if (x->last >= 0 && x->nsteps && x->steps[x->nsteps - 1].thread == x->last &&

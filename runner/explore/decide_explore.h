@@ -106,10 +106,13 @@ extern const decider_ops explore_decider_ops;
 /*
  * A decider for s's plan: kinds[g] is the kind of gate g's point; sc is
  * the schedule, which must outlive the decider.  A chosen thread that
- * reaches no point for run_max_ms is let loose (above).
+ * reaches no point for run_max_ms is let loose (above).  virtual_time:
+ * a thread asleep in a sleep whose timeout can be fired is parked, and
+ * its timeout fires when no held thread can run (docs/explore.md, "Time
+ * under serialisation"); else a sleep is part of its thread's stretch.
  */
 explore_decider *explore_decider_new(session *s, const enum explore_point_kind *kinds,
-				     explore_sched *sc, double run_max_ms);
+				     explore_sched *sc, double run_max_ms, bool virtual_time);
 void explore_decider_free(explore_decider *x);
 
 /* After the run.  Did the run end because no thread could move? */

@@ -448,7 +448,7 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	res.ngates = c->sp->ngates;
 	c->ro.timeout_ms = limit;
 	s = session_new(&c->p, &c->ro, &res);
-	x = explore_decider_new(s, c->kinds, sc, EXPLORE_RUN_MAX_MS);
+	x = explore_decider_new(s, c->kinds, sc, EXPLORE_RUN_MAX_MS, c->o->virtual_time);
 	session_run(s, &explore_decider_ops, x, &end);
 	take_run(x, sc, out);
 	out->exit_code = res.exited ? res.exit_code : -1;
@@ -508,6 +508,32 @@ static void progress(struct xctx *c, const struct search *se, bool done)
  * run makes): a schedule like any other once it fails, which then ends
  * the search.  0, 1 interrupted, -1 error.
  */
+/*
+ * A schedule that failed by --timeout counts only if it times out again
+ * when replayed: a run the machine slowed (a loaded CI runner) is no
+ * failure, and a search must not stop at it.  When the replay does not
+ * time out, r is no failure and says so (flaky_timeout).
+ */
+static void check_timeout(struct xctx *c, const explore_sched *sc, explore_run *r)
+{
+	explore_dev *devs = NULL;
+	explore_sched again;
+	explore_run r2;
+	size_t n;
+
+	if (r->fail != XF_TIMEOUT || interrupt_signal() || explore_search_time_up(c))
+		return;
+	n = explore_deviations(sc, &devs);
+	explore_sched_init_forced(&again, devs, n);
+	if (!run_schedule(c, &again, &r2) && r2.fail != XF_TIMEOUT) {
+		r->fail = XF_NONE;
+		r->flaky_timeout = true;
+	}
+	explore_run_release(&r2);
+	explore_sched_release(&again);
+	free(devs);
+}
+
 static int first_run(struct xctx *c, strategy_search *x, explore_sched *sc,
 		     struct search *se)
 {
@@ -516,6 +542,9 @@ static int first_run(struct xctx *c, strategy_search *x, explore_sched *sc,
 
 	if (!rc)
 		strategy_learn(x, sc);
+	if (!rc)
+		check_timeout(c, sc, &r);
+	se->flaky_timeouts += !rc && r.flaky_timeout;
 	if (!rc && r.fail != XF_NONE) {
 		note_seen(se, &r);     /* a schedule like any other, once it counts */
 		se->timeouts = r.timed_out;
@@ -546,7 +575,8 @@ static int job_run(void *ctx, long k, explore_run *r, explore_dev **devs, size_t
 	int rc;
 
 	strategy_next(j->x, (uint64_t)k, &sc);
-	rc = run_schedule(j->c, &sc, r);
+	if ((rc = run_schedule(j->c, &sc, r)) == 0)
+		check_timeout(j->c, &sc, r);
 	*ndevs = explore_deviations(&sc, devs);
 	explore_sched_release(&sc);
 	return rc;
@@ -559,12 +589,13 @@ static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_
 	struct search *se = j->se;
 
 	se->tried++;
-	se->timeouts += r->timed_out;
+	se->timeouts += r->timed_out && !r->flaky_timeout;
 	note_seen(se, r);
 	progress(j->c, se, false);
 	/* the pace of one schedule, --jobs of them at a time */
 	j->c->run_ms = explore_elapsed_ms(j->c) * (double)j->c->o->jobs;
 	j->c->nruns = se->tried;
+	se->flaky_timeouts += r->flaky_timeout;
 	if (r->fail == XF_NONE) {
 		explore_run_release(r);
 		free(devs);
@@ -645,7 +676,8 @@ static int search(struct xctx *c, struct search *se)
 		}
 		/* a search may run others' schedules only to learn (dfs: the tree) */
 		mine = strategy_owned(x);
-		rc = run_schedule(c, &sc, &r);
+		if ((rc = run_schedule(c, &sc, &r)) == 0 && mine)
+			check_timeout(c, &sc, &r);
 		if (rc) {      /* cut short: not counted, nor judged */
 			explore_run_release(&r);
 			explore_sched_release(&sc);
@@ -653,7 +685,8 @@ static int search(struct xctx *c, struct search *se)
 		}
 		se->tried += mine;
 		se->learning += !mine;
-		se->timeouts += mine && r.timed_out;
+		se->timeouts += mine && r.timed_out && !r.flaky_timeout;
+		se->flaky_timeouts += r.flaky_timeout;
 		if (mine)
 			note_seen(se, &r);
 		strategy_observe(x, &sc);

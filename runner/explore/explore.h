@@ -31,6 +31,7 @@ typedef struct explore_run {
 	int exit_code;         /* when it exited, else -1 */
 	int signo;             /* when killed by a signal, else 0 */
 	bool timed_out;        /* ended by the whole-run --timeout */
+	bool flaky_timeout;    /* failed by it, but its replay did not: no failure */
 	explore_step *steps;
 	size_t nsteps;
 	explore_wake *wakes;   /* woken threads' arrivals; not sent by --jobs workers */
@@ -196,6 +197,7 @@ typedef struct explore_opts {
 	size_t nat;
 	bool sync;
 	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
+	bool virtual_time;     /* --virtual-time: sleeps parked, their timeouts fired */
 	const explore_strategy *strategy; /* --strategy: its row (strategy.h) */
 	int depth, bound;
 	enum explore_bound_kind bound_kind; /* dfs: what bound counts (delays by default) */

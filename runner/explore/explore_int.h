@@ -53,6 +53,7 @@ struct search {
 	long diverged;         /* runs that did not go where the strategy sent them */
 	char *bound;           /* the strategy's bound, as "with at most 3 delays" (tally) */
 	long timeouts;         /* schedules counted in tried that ended by --timeout */
+	long flaky_timeouts;   /* and those that did, but whose replay did not: no failure */
 	/* for --report: the failure as found, shrunk and replayed */
 	size_t found_preempt, found_steps, shrink_runs, ndevs;
 	long reproduced;       /* best replays of a gates file that reproduced, -1 none */

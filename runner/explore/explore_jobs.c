@@ -66,6 +66,7 @@ static void encode(rg_buf *b, int rc, const explore_run *r, const explore_dev *d
 	put(b, &r->exit_code, sizeof(r->exit_code));
 	put(b, &r->signo, sizeof(r->signo));
 	put(b, &r->timed_out, sizeof(r->timed_out));
+	put(b, &r->flaky_timeout, sizeof(r->flaky_timeout));
 	put(b, &r->npreempt, sizeof(r->npreempt));
 	put(b, &r->hash, sizeof(r->hash));
 	put(b, &r->nsteps, sizeof(r->nsteps));
@@ -127,6 +128,7 @@ static int decode(const rg_buf *b, int *rc, explore_run *r, explore_dev **devs,
 	     get(&d, &r->exit_code, sizeof(r->exit_code)) &&
 	     get(&d, &r->signo, sizeof(r->signo)) &&
 	     get(&d, &r->timed_out, sizeof(r->timed_out)) &&
+	     get(&d, &r->flaky_timeout, sizeof(r->flaky_timeout)) &&
 	     get(&d, &r->npreempt, sizeof(r->npreempt)) &&
 	     get(&d, &r->hash, sizeof(r->hash)) && get(&d, &r->nsteps, sizeof(r->nsteps)) &&
 	     r->nsteps <= (size_t)(d.end - d.p) / sizeof(*r->steps);

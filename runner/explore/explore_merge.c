@@ -411,6 +411,7 @@ static int replay_opts(const explore_opts *o, const jv *search, const char *id,
 		if (at->kids[i].t == J_STR)
 			x->at[x->nat++] = at->kids[i].s;   /* o's until the merge ends */
 	x->sync = (e = json_get(search, "sync")) && e->t == J_BOOL ? e->num : true;
+	x->virtual_time = (e = json_get(search, "virtual_time")) && e->t == J_BOOL && e->num;
 	x->lines_only = get_str(search, "points") && !strcmp(get_str(search, "points"), "lines");
 	x->timeout_ms = num_of(search, "timeout_ms") ? num_of(search, "timeout_ms") : 10000;
 	x->quiet_ms = num_of(search, "quiet_ms");

@@ -195,11 +195,13 @@ static void put_search(rg_buf *b, const struct xctx *c, const struct search *se)
 	rg_buf_printf(b, ", \"learning\": %ld, \"diverged\": %ld, \"search\": {\"at\": ",
 		      se->learning, se->diverged);
 	put_strs(b, o->at, o->nat);
-	rg_buf_printf(b, ", \"sync\": %s, \"points\": \"%s\", \"depth\": %d, "
+	rg_buf_printf(b, ", \"sync\": %s, \"virtual_time\": %s, \"points\": \"%s\", "
+		      "\"depth\": %d, "
 		      "\"pct_steps\": %ld, \"bound\": %d, \"bound_kind\": \"%s\", "
 		      "\"schedules\": %ld, \"time_ms\": %ld, \"timeout_ms\": %ld, "
 		      "\"quiet_ms\": %ld, \"expect_exit\": %d, \"expect_stdout\": ",
-		      o->sync ? "true" : "false", o->lines_only ? "lines" : "accesses",
+		      o->sync ? "true" : "false", o->virtual_time ? "true" : "false",
+		      o->lines_only ? "lines" : "accesses",
 		      o->depth, o->est_steps, o->bound,
 		      o->bound_kind == EXPLORE_PREEMPTIONS ? "preemptions" : "delays",
 		      o->schedules, o->time_ms, o->timeout_ms, o->quiet_ms,
@@ -233,10 +235,11 @@ int explore_write_report(const struct xctx *c, const struct search *se,
 
 	rg_buf_printf(&b, "{\"command\": \"explore\", \"strategy\": \"%s\", "
 		      "\"seed\": %" PRIu64 ", \"schedules\": %ld, \"distinct\": %zu, "
-		      "\"timeouts\": %ld, \"elapsed_ms\": %.3f, \"exhausted\": %s, "
-		      "\"interrupted\": ",
+		      "\"timeouts\": %ld, \"flaky_timeouts\": %ld, \"elapsed_ms\": %.3f, "
+		      "\"exhausted\": %s, \"interrupted\": ",
 		      strategy_name(c), c->o->seed,
-		      se->tried, se->distinct, se->timeouts, explore_elapsed_ms(c),
+		      se->tried, se->distinct, se->timeouts, se->flaky_timeouts,
+		      explore_elapsed_ms(c),
 		      se->exhausted ? "true" : "false");
 	json_str(&b, interrupted_by());
 	rg_buf_puts(&b, ", \"stdin_bytes\": ");
@@ -293,6 +296,11 @@ static void say_timeouts(const struct xctx *c, const struct search *se)
 {
 	long t = c->o->timeout_ms;
 
+	if (se->flaky_timeouts)
+		printf("  %ld schedule%s ended by --timeout but not when replayed: "
+		       "no failure (the machine was slow, or the program waits on "
+		       "something outside it)\n", se->flaky_timeouts,
+		       se->flaky_timeouts == 1 ? "" : "s");
 	if (!se->timeouts || se->failed)
 		return;
 	if (se->timeouts == se->tried && se->tried > 1)
@@ -396,6 +404,8 @@ char *explore_replay_cmdline(const struct xctx *c, const char *id)
 		rg_buf_puts(&b, " --no-sync");
 	if (o->lines_only)
 		rg_buf_puts(&b, " --points lines");
+	if (o->virtual_time)
+		rg_buf_puts(&b, " --virtual-time");
 	if (o->source_dir) {
 		rg_buf_puts(&b, " --source-dir");
 		put_shell_word(&b, o->source_dir, false);

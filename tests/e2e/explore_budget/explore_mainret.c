@@ -4,10 +4,11 @@
  * to run between the worker's two stores, and main to stay where it was
  * meanwhile: let main go on and its return ends the process (status 0)
  * before the checker's assert does.  An argument: milliseconds main
- * sleeps first, for a program whose every run takes that long. */
+ * sleeps first, for a program whose every run takes that long (in
+ * select(2), whose timeout explore's time leaves to the clock). */
 #include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <sys/select.h>
 
 static volatile int lo, hi;
 
@@ -31,8 +32,11 @@ int main(int argc, char **argv)
 {
 	pthread_t w, c;
 
-	if (argc > 1)
-		usleep((useconds_t)atoi(argv[1]) * 1000);
+	if (argc > 1) {
+		struct timeval tv = { .tv_sec = 0, .tv_usec = atoi(argv[1]) * 1000L };
+
+		select(0, NULL, NULL, NULL, &tv);
+	}
 	pthread_create(&w, NULL, worker, NULL);
 	pthread_create(&c, NULL, checker, NULL);
 	return 0;

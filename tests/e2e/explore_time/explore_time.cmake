@@ -1,0 +1,67 @@
+# Time under explore's serialisation (issue 23, item 3; docs/explore.md,
+# "Time under serialisation"): with --virtual-time, threads that sleep (a housekeeper's usleep
+# loop, an epoll loop with a timeout, a poll with a timeout) are parked in
+# their sleep, and their timeouts fire when no held thread can run, so a
+# schedule costs what its decisions cost, not what its sleeps add up to,
+# and a replay fires them at the same decisions.  Before, each sleep of a
+# chosen thread stalled every other thread: the fixed variant's 100
+# schedules took 125 s, and the buggy one's shrinking did not end in 5
+# minutes (now 3.5 s and 2 s).  An epoll_wait or poll racegate interrupted
+# must not return EINTR: the program exits 3 if it does.
+racegate_e2e_program(explore_sleepers SOURCES explore_sleepers.c)
+racegate_e2e_program(explore_slow_once SOURCES explore_slow_once.c)
+racegate_e2e_program(explore_sleepers_fixed SOURCES explore_sleepers.c
+  OPTIONS -O0 -g -DSLEEPERS_FIXED)
+set(XT_OUT ${CMAKE_CURRENT_BINARY_DIR}/explore_time)
+file(MAKE_DIRECTORY ${XT_OUT})
+
+# the lost request found, shrunk to one preemption, and its file reproduces
+racegate_e2e(explore_sleepers_found 0 "FAILED \\(exit status 1\\) after [0-9]+ schedules?"
+  "shrunk to dev:[0-9x.]+ \\(1 preemption," "wrote .*sleepers.yaml: reproduced 20/20"
+  "20 runs: 20 REPRODUCED" "!FAILED \\(timeout" "!exit status 3"
+  -- sh -c "cd ${E2E_DIR} && ${RG} explore --virtual-time --at explore_sleepers.c -o ${XT_OUT}/sleepers.yaml -- ./explore_sleepers; ${RG} run -q --repeat 20 ${XT_OUT}/sleepers.yaml 2>&1 | tail -n 1")
+
+# the fixed variant: every schedule ends, none fails, none is a timeout
+racegate_e2e(explore_sleepers_fixed_passes 0
+  "no failure after 100 schedules \\(100 distinct interleavings\\)" "!FAILED"
+  -- ${RG} explore --virtual-time --at explore_sleepers.c --schedules 100 --timeout 5s
+     -- ${E2E_DIR}/explore_sleepers_fixed)
+
+# dfs: a schedule id replays, sleeps and all (the same failure each time)
+racegate_e2e(explore_sleepers_dfs_replays 1 "FAILED \\(exit status 1\\) after 1 schedule"
+  "!FAILED \\(timeout"
+  -- ${RG} explore --virtual-time --at explore_sleepers.c --replay dev:3.67.2.4 --timeout 5s
+     -- ${E2E_DIR}/explore_sleepers)
+
+# the replay command and the report say --virtual-time
+racegate_e2e(explore_sleepers_virtual_time_said 1
+  "replay: racegate explore --at 'explore_sleepers.c' --virtual-time --replay"
+  -- sh -c "cd ${E2E_DIR} && ${RG} explore --virtual-time --at explore_sleepers.c --report ${XT_OUT}/r.json --replay dev:3.67.2.4 -- ./explore_sleepers; r=$?; grep -o '\"virtual_time\": true' ${XT_OUT}/r.json; exit $r")
+
+# kv_server's default order (epoll loop with a 100 ms timeout, a 50 ms
+# sleeper, a driver that polls with 1 ms sleeps) ends as the plain server
+# does: before, it was FAILED (timeout), a false failure that stopped the
+# search
+racegate_e2e(explore_kv_server_default_order_ends 0
+  "no failure after 1 schedule \\(1 distinct interleaving\\)" "!FAILED"
+  -- ${RG} explore --virtual-time --at kv_server.c --replay dev: --timeout 10s
+     -- ${EXAMPLES}/kv_server/kv_server --drive)
+# without it, a sleep is part of its thread's stretch: the same order
+# takes longer than --timeout (a false failure, kept as the default so
+# that searches that need a sleeper to overtake a runnable thread still
+# see it)
+racegate_e2e(explore_kv_server_real_time_times_out 1 "FAILED \\(timeout\\)"
+  -- ${RG} explore --at kv_server.c --replay dev: --timeout 2s
+     -- ${EXAMPLES}/kv_server/kv_server --drive)
+
+# A timeout counts as a failure only if its replay repeats it: the first
+# run hangs, its replay ends, and the search goes on to find nothing
+racegate_e2e(explore_timeout_not_replayed 0 "no failure after 3 schedules"
+  "1 schedule ended by --timeout but not when replayed: no failure"
+  "\"flaky_timeouts\": 1" "!FAILED"
+  -- sh -c "rm -f ${XT_OUT}/marker; ${RG} explore --at explore_slow_once.c --schedules 3 --timeout 1s --report ${XT_OUT}/flaky.json -- ${E2E_DIR}/explore_slow_once ${XT_OUT}/marker; r=$?; grep -o '\"flaky_timeouts\": [0-9]*' ${XT_OUT}/flaky.json; exit $r")
+# one that hangs every time is still a failure
+racegate_e2e(explore_timeout_replayed 1 "FAILED \\(timeout\\) after 1 schedule"
+  "!not when replayed"
+  -- ${RG} explore --at explore_slow_once.c --schedules 3 --timeout 1s
+     -- ${E2E_DIR}/explore_slow_once -)
