@@ -124,6 +124,8 @@ char *explore_stop_reason(const struct xctx *c);
  * points, STRATEGY". */
 void explore_say_counts(long tried, size_t distinct, double ms, size_t points,
 			const char *strategy);
+/* The summary's line for n schedules that timed out but not when replayed. */
+void explore_say_flaky_timeouts(long n);
 
 /*
  * The progress line on stderr, when it is a terminal (and not -q, -v):

@@ -182,7 +182,7 @@ static const struct shard *first_failure(const struct shard *s, size_t n)
 
 /* What the shards ran, together. */
 struct merged {
-	long tried, timeouts, learning, diverged;
+	long tried, timeouts, flaky_timeouts, learning, diverged;
 	size_t distinct;
 	double elapsed_ms;     /* the longest shard's */
 	bool exhausted;
@@ -206,6 +206,8 @@ static void sum_shards(const struct shard *s, size_t n, struct merged *m)
 		m->distinct += (size_t)json_get(v, "distinct")->num;
 		if ((e = json_get(v, "learning")) && e->t == J_NUM)
 			m->learning += (long)e->num;
+		if ((e = json_get(v, "flaky_timeouts")) && e->t == J_NUM)
+			m->flaky_timeouts += (long)e->num;
 		if ((e = json_get(v, "diverged")) && e->t == J_NUM)
 			m->diverged += (long)e->num;
 		if ((e = json_get(v, "elapsed_ms")) && e->t == J_NUM && e->num > m->elapsed_ms)
@@ -291,6 +293,8 @@ static int merge_summary(const struct shard *s, size_t n, const struct merged *m
 		       m->interrupted_shard->file, m->interrupted);
 		return RG_EXIT_OK;
 	}
+	if (m->flaky_timeouts)
+		explore_say_flaky_timeouts(m->flaky_timeouts);
 	if (m->timeouts && m->timeouts == m->tried) {
 		printf("  all %ld ended by --timeout before the program did: the search "
 		       "saw no run to its end, so it found nothing (a longer --timeout?)\n",
@@ -366,8 +370,9 @@ static int merge_report(const char *path, const struct shard *s, size_t n,
 	rg_buf_puts(&b, ", \"seed\": ");
 	put_jv(&b, json_get(v, "seed"));
 	rg_buf_printf(&b, ", \"schedules\": %ld, \"distinct\": %zu, \"timeouts\": %ld, "
-		      "\"elapsed_ms\": %.3f, \"exhausted\": %s, \"interrupted\": ",
-		      m->tried, m->distinct, m->timeouts, m->elapsed_ms,
+		      "\"flaky_timeouts\": %ld, \"elapsed_ms\": %.3f, \"exhausted\": %s, "
+		      "\"interrupted\": ",
+		      m->tried, m->distinct, m->timeouts, m->flaky_timeouts, m->elapsed_ms,
 		      m->exhausted ? "true" : "false");
 	json_str(&b, m->interrupted);
 	rg_buf_puts(&b, ", \"stdin_bytes\": ");

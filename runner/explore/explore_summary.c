@@ -291,16 +291,20 @@ void explore_say_counts(long tried, size_t distinct, double ms, size_t points,
 	       strategy);
 }
 
+void explore_say_flaky_timeouts(long n)
+{
+	printf("  %ld schedule%s ended by --timeout but not when replayed: no failure "
+	       "(the machine was slow, or the program waits on something outside it)\n",
+	       n, n == 1 ? "" : "s");
+}
+
 /* Schedules that ended by --timeout: a search that saw no run end found nothing. */
 static void say_timeouts(const struct xctx *c, const struct search *se)
 {
 	long t = c->o->timeout_ms;
 
 	if (se->flaky_timeouts)
-		printf("  %ld schedule%s ended by --timeout but not when replayed: "
-		       "no failure (the machine was slow, or the program waits on "
-		       "something outside it)\n", se->flaky_timeouts,
-		       se->flaky_timeouts == 1 ? "" : "s");
+		explore_say_flaky_timeouts(se->flaky_timeouts);
 	if (!se->timeouts || se->failed)
 		return;
 	if (se->timeouts == se->tried && se->tried > 1)

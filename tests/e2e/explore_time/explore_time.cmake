@@ -65,3 +65,7 @@ racegate_e2e(explore_timeout_replayed 1 "FAILED \\(timeout\\) after 1 schedule"
   "!not when replayed"
   -- ${RG} explore --at explore_slow_once.c --schedules 3 --timeout 1s
      -- ${E2E_DIR}/explore_slow_once -)
+# ... and the shards' merge says so too
+racegate_e2e(explore_timeout_not_replayed_merged 0 "no failure after 8 schedules .*2 shards merged"
+  "1 schedule ended by --timeout but not when replayed: no failure"
+  -- sh -c "rm -f ${XT_OUT}/m3; for i in 0 1; do ${RG} explore --at explore_slow_once.c --schedules 4 --timeout 1s --shard $i/2 --report ${XT_OUT}/sh$i.json -- ${E2E_DIR}/explore_slow_once ${XT_OUT}/m3 >/dev/null; done; ${RG} explore --merge ${XT_OUT}/sh0.json ${XT_OUT}/sh1.json")
