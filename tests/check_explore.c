@@ -856,6 +856,43 @@ START_TEST(shrinker_keeps_what_matters)
 }
 END_TEST
 
+/* first() as --jobs answers it: every candidate run, the first failing one taken. */
+static long all_at_once(void *ctx, explore_dev **cands, size_t *lens, size_t m, size_t *tried)
+{
+	long f = -1;
+
+	for (size_t i = 0; i < m; i++) {
+		size_t k = lens[i];
+
+		if (needs_3_and_7(ctx, cands[i], &k) && f < 0) {
+			f = (long)i;
+			lens[i] = k;
+		}
+	}
+	*tried = f < 0 ? m : (size_t)f + 1;
+	return f;
+}
+
+/* A round's candidates decided together shrink as one after another do. */
+START_TEST(shrinker_in_rounds_shrinks_alike)
+{
+	explore_dev *a = xcalloc(16, sizeof(*a)), *b = xcalloc(16, sizeof(*b));
+	size_t na = 16, nb = 16, ra, rb;
+	int calls = 0;
+
+	for (int i = 0; i < 16; i++)
+		a[i] = b[i] = (explore_dev){ 0, i, 1, i % 9 };
+	ra = explore_shrink(&a, &na, needs_3_and_7, &calls);
+	rb = explore_shrink_first(&b, &nb, all_at_once, &calls);
+	ck_assert_uint_eq(na, nb);
+	ck_assert_uint_eq(ra, rb);
+	ck_assert_mem_eq(a, b, na * sizeof(*a));
+	ck_assert_uint_eq(na, 2);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /*
  * The run of the lost update as the explorer records it: main (0) makes
  * worker 1 and 2; w1 loads (point 1) and is preempted at its store
@@ -1469,6 +1506,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, dfs_ends_on_a_program_that_does_not_replay);
 	tcase_add_test(tc, pct_fair_is_pct_until_a_thread_spins);
 	tcase_add_test(tc, shrinker_keeps_what_matters);
+	tcase_add_test(tc, shrinker_in_rounds_shrinks_alike);
 	tcase_add_test(tc, writer_yaml_loads);
 	tcase_add_test(tc, writer_drops_gates);
 	tcase_add_test(tc, writer_cxx_start_names);

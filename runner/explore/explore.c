@@ -717,6 +717,7 @@ struct shrink_ctx {
 	struct xctx *c;
 	const explore_run *found; /* the failure to keep */
 	explore_run best;      /* the latest run that failed as wanted */
+	bool best_from_job;    /* best came from a --jobs worker: without its wakes */
 	bool stop;             /* interrupted or broken: every candidate "passes" */
 	long runs;             /* schedules run so far, for the progress line */
 };
@@ -778,7 +779,109 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 	explore_sched_release(&sc);
 	explore_run_release(&k->best);
 	k->best = r;
+	k->best_from_job = false;
 	return true;
+}
+
+/* ---- shrinking with --jobs: a round's candidates in worker processes ---- */
+
+struct shrink_jobs {
+	struct shrink_ctx *k;
+	explore_dev **cands;
+	size_t *lens, m, tried;
+	long first;            /* the first candidate that failed as found did, or -1 */
+};
+
+static int sjob_run(void *ctx, long i, explore_run *r, explore_dev **devs, size_t *ndevs)
+{
+	struct shrink_jobs *j = ctx;
+	explore_sched sc;
+	int rc;
+
+	explore_sched_init_forced(&sc, j->cands[i], j->lens[i]);
+	rc = run_schedule(j->k->c, &sc, r);
+	*ndevs = explore_deviations(&sc, devs);
+	explore_sched_release(&sc);
+	return rc;
+}
+
+/* In candidate order: the first that fails as found did stops the round. */
+static bool sjob_take(void *ctx, long i, explore_run *r, explore_dev *devs, size_t ndevs)
+{
+	struct shrink_jobs *j = ctx;
+
+	j->tried = (size_t)i + 1;
+	explore_progress(j->k->c, XP_SHRINK, j->k->runs++, -1, 0);
+	if (!same_failure(r, j->k->found)) {
+		explore_run_release(r);
+		free(devs);
+		return false;
+	}
+	j->first = i;
+	if (ndevs <= j->lens[i]) {     /* the deviations that took effect */
+		if (ndevs)
+			memcpy(j->cands[i], devs, ndevs * sizeof(*devs));
+		j->lens[i] = ndevs;
+	}
+	free(devs);
+	explore_run_release(&j->k->best);
+	j->k->best = *r;
+	j->k->best_from_job = true;
+	return true;
+}
+
+static bool sjob_more(void *ctx, long i)
+{
+	struct shrink_jobs *j = ctx;
+
+	if (!j->k->stop)
+		j->k->stop = interrupt_signal() || explore_shrink_time_up(j->k->c);
+	return !j->k->stop && (size_t)i < j->m;
+}
+
+/* explore_shrink_first's first(), with --jobs workers (as still_fails would say). */
+static long first_fails_jobs(void *ctx, explore_dev **cands, size_t *lens, size_t m,
+			     size_t *tried)
+{
+	static const explore_jobs_ops ops = { sjob_run, sjob_take, sjob_more };
+	struct shrink_ctx *k = ctx;
+	struct shrink_jobs j = { k, cands, lens, m, 0, -1 };
+
+	if (!k->stop && explore_jobs_run((int)k->c->o->jobs, &ops, &j) != 0)
+		k->stop = true;
+	*tried = j.tried;
+	return j.first;
+}
+
+/* ddmin, a round's candidates at once under --jobs (the same result). */
+static size_t shrink_devs(struct shrink_ctx *k, explore_dev **devs, size_t *n)
+{
+	if (k->c->o->jobs > 1)
+		return explore_shrink_first(devs, n, first_fails_jobs, k);
+	return explore_shrink(devs, n, still_fails, k);
+}
+
+/*
+ * A worker's run lacks what only the parent records (woken threads'
+ * arrivals, for the file's wake gates): the shrunk schedule once more,
+ * here.
+ */
+static void rerun_best(struct shrink_ctx *k, const explore_dev *devs, size_t n)
+{
+	explore_sched sc;
+	explore_run r;
+
+	if (!k->best_from_job || k->stop)
+		return;
+	explore_sched_init_forced(&sc, devs, n);
+	if (!run_schedule(k->c, &sc, &r) && same_failure(&r, k->found)) {
+		explore_run_release(&k->best);
+		k->best = r;
+		k->best_from_job = false;
+	} else {
+		explore_run_release(&r);
+	}
+	explore_sched_release(&sc);
 }
 
 /*
@@ -810,6 +913,7 @@ static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 			*n = explore_deviations(&sc, devs);
 			explore_run_release(&k->best);
 			k->best = r;
+			k->best_from_job = false;
 			found = true;
 			explore_sched_release(&sc);
 			break;
@@ -840,14 +944,15 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	memset(&k, 0, sizeof(k));
 	k.c = c;
 	k.found = &se->fail_run;
-	runs = explore_shrink(&devs, &n, still_fails, &k);
+	runs = shrink_devs(&k, &devs, &n);
 	if (k.best.nsteps || k.best.nthreads)
 		pre = k.best.npreempt;
 	for (int b = 0; (size_t)b < pre && !k.stop; b++)
 		if (dfs_within(&k, b, SHRINK_DFS_RUNS, &devs, &n, &runs)) {
-			runs += explore_shrink(&devs, &n, still_fails, &k);
+			runs += shrink_devs(&k, &devs, &n);
 			break;
 		}
+	rerun_best(&k, devs, n);
 	if (k.best.nsteps || k.best.nthreads) {
 		explore_run_release(&se->found_run);
 		se->found_run = se->fail_run;

@@ -267,47 +267,75 @@ static size_t without(const explore_dev *devs, size_t n, size_t lo, size_t hi,
 	return k;
 }
 
-size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, void *ctx)
+size_t explore_shrink_first(explore_dev **devs, size_t *n, explore_first_fails_fn first,
+			    void *ctx)
 {
-	size_t runs = 0, chunks = 2;
-	explore_dev *cand;
+	size_t runs = 0, chunks = 2, tried, zero = 0, m, size, i, cap;
+	explore_dev **cands, *none = NULL;
+	size_t *lens;
+	long f;
 
 	if (!*n)
 		return 0;
-	runs++;
-	size_t zero = 0;
-	if (fails(ctx, NULL, &zero)) {
+	f = first(ctx, &none, &zero, 1, &tried);
+	runs += tried;
+	if (f == 0) {
 		free(*devs);
 		*devs = NULL;
 		*n = 0;
 		return runs;
 	}
-	cand = xcalloc(*n, sizeof(*cand));
-	while (*n >= 2 || (*n == 1 && chunks == 2)) {
-		size_t size = (*n + chunks - 1) / chunks, i;
-		bool cut = false;
-
-		if (*n == 1)
-			break;  /* the empty list was tried first */
-		for (i = 0; i < *n; i += size) {
-			size_t hi = i + size < *n ? i + size : *n;
-			size_t k = without(*devs, *n, i, hi, cand);
-
-			runs++;
-			if (fails(ctx, cand, &k)) {
-				memcpy(*devs, cand, k * sizeof(*cand));
-				*n = k;
-				chunks = chunks > 2 ? chunks - 1 : 2;
-				cut = true;
-				break;
-			}
-		}
-		if (cut)
+	cap = *n;
+	cands = xcalloc(cap, sizeof(*cands));
+	lens = xcalloc(cap, sizeof(*lens));
+	for (i = 0; i < cap; i++)
+		cands[i] = xcalloc(cap, sizeof(**cands));
+	/* the empty list was tried first: one deviation is as short as it gets */
+	while (*n >= 2) {
+		size = (*n + chunks - 1) / chunks;
+		for (m = 0, i = 0; i < *n; i += size, m++)
+			lens[m] = without(*devs, *n, i, i + size < *n ? i + size : *n, cands[m]);
+		f = first(ctx, cands, lens, m, &tried);
+		runs += tried;
+		if (f >= 0) {
+			memcpy(*devs, cands[f], lens[f] * sizeof(**cands));
+			*n = lens[f];
+			chunks = chunks > 2 ? chunks - 1 : 2;
 			continue;
+		}
 		if (chunks >= *n)
 			break;
 		chunks = chunks * 2 < *n ? chunks * 2 : *n;
 	}
-	free(cand);
+	for (i = 0; i < cap; i++)
+		free(cands[i]);
+	free(cands);
+	free(lens);
 	return runs;
+}
+
+struct one_by_one {
+	explore_fails_fn fails;
+	void *ctx;
+};
+
+/* first() of explore_shrink_first, from fails: one candidate after another. */
+static long one_by_one(void *ctx, explore_dev **cands, size_t *lens, size_t m, size_t *tried)
+{
+	struct one_by_one *o = ctx;
+
+	for (size_t i = 0; i < m; i++) {
+		*tried = i + 1;
+		if (o->fails(o->ctx, cands[i], &lens[i]))
+			return (long)i;
+	}
+	*tried = m;
+	return -1;
+}
+
+size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, void *ctx)
+{
+	struct one_by_one o = { fails, ctx };
+
+	return explore_shrink_first(devs, n, one_by_one, &o);
 }

@@ -143,6 +143,18 @@ bool explore_take_num(const char **p, uint64_t max, uint64_t *out);
  */
 typedef bool (*explore_fails_fn)(void *ctx, explore_dev *devs, size_t *n);
 size_t explore_shrink(explore_dev **devs, size_t *n, explore_fails_fn fails, void *ctx);
+/*
+ * The same shrinking, a round's candidates decided together (explore
+ * --jobs runs them at once): first(ctx, cands, lens, m, &tried) says which
+ * of cands[0..m) fails first, in order, as fails would of each one after
+ * another (-1: none), cutting that one's list and length as fails may, and
+ * how many of them it decided, the failing one included.  The result and
+ * the count of runs are those of explore_shrink with the same answers.
+ */
+typedef long (*explore_first_fails_fn)(void *ctx, explore_dev **cands, size_t *lens,
+				       size_t m, size_t *tried);
+size_t explore_shrink_first(explore_dev **devs, size_t *n, explore_first_fails_fn first,
+			    void *ctx);
 
 /* --shard I/N: the k-th schedule index shard i of n runs (i + k * n). */
 uint64_t explore_shard_index(uint64_t i, uint64_t n, uint64_t k);

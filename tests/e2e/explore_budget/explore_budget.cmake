@@ -37,3 +37,10 @@ racegate_e2e(explore_sigint_in_verify 0 "explore exit 130" "FAILED \\(killed by 
   "5 runs: 5 REPRODUCED" "run exit 0"
   -- ${XB} sigint ${RG} ${E2E_DIR} --strategy dfs --verify 1000 --at explore_mainret.c
      -- ./explore_mainret 100)
+
+# shrinking with --jobs: each round's candidates run at once, taken in
+# order, so the shrunk id and the count of runs are those of --jobs 1; the
+# file (from the shrunk schedule run again in racegate) reproduces
+racegate_e2e(explore_shrink_jobs_alike 0 "^jobs 2: +shrunk to dev:[0-9x.,]+ \\([0-9]+ preemptions?, [0-9]+ decisions\\) in [0-9]+ runs$"
+  "^same shrink$" "wrote .*jobs2.yaml: reproduced 20/20"
+  -- sh -c "cd ${EXAMPLES}/string_buffer && a=$(${RG} explore --at sbuf.c --seed 3 -o ${CMAKE_CURRENT_BINARY_DIR}/jobs1.yaml -- ./string_buffer | grep 'shrunk to') && b=$(${RG} explore --at sbuf.c --seed 3 -j 2 -o ${CMAKE_CURRENT_BINARY_DIR}/jobs2.yaml -- ./string_buffer | tee /dev/stderr | grep 'shrunk to') && echo \"jobs 2: $b\" && test \"$a\" = \"$b\" && echo same shrink")
