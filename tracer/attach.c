@@ -32,29 +32,6 @@
 			PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK | \
 			PTRACE_O_TRACEVFORK | PTRACE_O_TRACESYSGOOD)
 
-/* A line of /proc/PID/status ("State:"), without the key; "" if none. */
-static void status_line(pid_t pid, const char *key, char *buf, size_t len)
-{
-	char path[64], *line = NULL;
-	size_t cap = 0, klen = strlen(key);
-	FILE *f;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return;
-	while (getline(&line, &cap, f) > 0)
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			const char *v = line + klen + 1;
-
-			v += strspn(v, " \t");
-			snprintf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
-			break;
-		}
-	free(line);
-	fclose(f);
-}
-
 static void comm_of(long pid, char *buf, size_t len)
 {
 	char path[64];
@@ -90,7 +67,7 @@ int tracer_attach_check(pid_t pid, rg_err *err)
 		return rg_error(err, "cannot attach to %d: it is a thread of process "
 				"%ld; give the process id (a {tid: %d} selector picks "
 				"the thread)", pid, tgid, pid);
-	status_line(pid, "State", state, sizeof(state));
+	tracer_proc_status_line(pid, "State", state, sizeof(state));
 	if ((state[0] == 'Z' || state[0] == 'X') &&
 	    tracer_proc_status_field(pid, "Threads") > 1)
 		return rg_error(err, "cannot attach to process %d: its main thread has "
@@ -121,7 +98,7 @@ int tracer_attach_explain(pid_t pid, rg_err *err)
 		scope[strcspn(scope, "\n")] = '\0';
 		fclose(f);
 	}
-	status_line(pid, "Uid", uid, sizeof(uid));
+	tracer_proc_status_line(pid, "Uid", uid, sizeof(uid));
 	if (tracer_pid > 0) {
 		comm_of(tracer_pid, comm, sizeof(comm));
 		return rg_error(err, "cannot attach to process %d (%s): it is already "
@@ -529,11 +506,11 @@ bool tracer_ending(const tracer *tr)
 
 	if (tr->exit_queued || !leader || (leader->flags & TCB_EXITING))
 		return true;
-	status_line(tr->pid, "State", state, sizeof(state));
+	tracer_proc_status_line(tr->pid, "State", state, sizeof(state));
 	if (!state[0] || state[0] == 'Z' || state[0] == 'X')
 		return true;
 	/* exit_group and fatal signals queue SIGKILL for every thread */
-	status_line(tr->pid, "SigPnd", pending, sizeof(pending));
+	tracer_proc_status_line(tr->pid, "SigPnd", pending, sizeof(pending));
 	if (strtoull(pending, NULL, 16) & (1ULL << (SIGKILL - 1)))
 		return true;
 	/* ... which the leader may have taken already, on its way out */

@@ -11,6 +11,7 @@
 #include "tracer_priv.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Linux's codes of a call stopped before it ended (include/linux/errno.h). */
@@ -22,40 +23,57 @@ static bool call_was_stopped(int64_t res)
 	return res == -EINTR || (res <= -ERESTARTSYS_ && res >= -ERESTART_RESTARTBLOCK_);
 }
 
+/*
+ * Has tid a signal pending that it does not block?  Then a call that
+ * returned -EINTR was cut by that signal, as the program would see it.
+ */
+static bool signal_pending(pid_t tid)
+{
+	char pnd[32], shd[32], blk[32];
+
+	tracer_proc_status_line(tid, "SigPnd", pnd, sizeof(pnd));
+	tracer_proc_status_line(tid, "ShdPnd", shd, sizeof(shd));
+	tracer_proc_status_line(tid, "SigBlk", blk, sizeof(blk));
+	return (strtoull(pnd, NULL, 16) | strtoull(shd, NULL, 16)) & ~strtoull(blk, NULL, 16);
+}
+
 int tracer_park(tracer *tr, pid_t tid, rg_err *err)
 {
-	struct tcb *t;
+	struct tcb *t = tracer_tcb_find(tr, tid);
 	arch_regs r;
 	enum tracer_fire how;
 	unsigned arg;
 	uint64_t args[6] = { 0 };
+	int64_t res;
 	long nr;
 
+	if (t && (t->flags & TCB_HELD))
+		return 0;            /* stopped already, for something else: not ours */
 	if (tracer_interrupt(tr, tid, err) < 0)
 		return -1;
-	t = tracer_tcb_find(tr, tid);
-	if (!t || (t->flags & (TCB_AT_BP | TCB_GROUP_STOP)))
-		return t ? 0 : -1;   /* held already, or in the program's stop: not ours */
+	if (!(t = tracer_tcb_find(tr, tid)))
+		return -1;
+	if (t->flags & TCB_GROUP_STOP)   /* in the program's own stop: back into it */
+		return tracer_resume(tr, tid, err) < 0 ? -1 : 0;
 	if (tracer_regs_read(t, &r) < 0) {
 		tracer_resume(tr, tid, NULL);
 		return rg_error(err, "cannot read the registers of thread %d: %s", tid,
 				strerror(errno));
 	}
 	nr = arch_syscall_stopped_in(&r);
-	/* the call's arguments are the ones /proc showed: only its kind counts now */
-	args[2] = args[3] = 1;
-	how = nr < 0 ? TRACER_FIRE_NO : tracer_wait_fireable(arch_sys_of(nr), args, &arg);
-	if (how == TRACER_FIRE_NO || !call_was_stopped(arch_syscall_result(&r))) {
-		if (tracer_resume(tr, tid, err) < 0)
-			return -1;
-		return 0;
-	}
-	if (arch_syscall_result(&r) == -EINTR) {
+	res = arch_syscall_result(&r);
+	if (nr >= 0 && res == -EINTR && !signal_pending(tid)) {
 		/* never EINTR for racegate's stop: made again if resumed as is */
 		arch_syscall_restart_with(&r, 6, 0);
 		t->regs = r;
 		t->flags |= TCB_REGS | TCB_REGS_DIRTY;
+		res = arch_syscall_result(&r);
 	}
+	/* the call's arguments are the ones /proc showed: only its kind counts now */
+	args[2] = args[3] = 1;
+	how = nr < 0 ? TRACER_FIRE_NO : tracer_wait_fireable(arch_sys_of(nr), args, &arg);
+	if (how == TRACER_FIRE_NO || res == -EINTR || !call_was_stopped(res))
+		return tracer_resume(tr, tid, err) < 0 ? -1 : 0;
 	t->flags |= TCB_PARKED;
 	t->park_fire = how;
 	t->park_arg = arg;

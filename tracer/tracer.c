@@ -209,25 +209,35 @@ size_t tracer_read_code(const struct aspace *as, uint64_t addr, uint8_t *buf, si
 	return (size_t)n;
 }
 
+void tracer_proc_status_line(pid_t pid, const char *key, char *buf, size_t len)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0, klen = strlen(key);
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (getline(&line, &cap, f) > 0)
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			const char *v = line + klen + 1;
+
+			v += strspn(v, " \t");
+			snprintf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
+			break;
+		}
+	free(line);
+	fclose(f);
+}
+
 /* "Tgid:" of /proc/TID/status, or -1 when the thread is gone. */
 long tracer_proc_status_field(pid_t tid, const char *field)
 {
-	char path[64], line[256];
-	size_t flen = strlen(field);
-	long val = -1;
-	FILE *f;
+	char v[64];
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	if (!(f = fopen(path, "re")))
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, field, flen) && line[flen] == ':') {
-			val = strtol(line + flen + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return val;
+	tracer_proc_status_line(tid, field, v, sizeof(v));
+	return v[0] ? strtol(v, NULL, 10) : -1;
 }
 
 int tracer_proc_stat_field(pid_t pid, int field, unsigned long long *val)

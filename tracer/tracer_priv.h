@@ -335,6 +335,8 @@ int tracer_open_mem(pid_t pid, rg_err *err);
 uint64_t tracer_read_auxv_entry(pid_t pid);
 /* A numeric field of /proc/TID/status ("Tgid"), or -1 when the thread is gone. */
 long tracer_proc_status_field(pid_t tid, const char *field);
+/* The value of a line of /proc/PID/status ("State"), without the key; "" if none. */
+void tracer_proc_status_line(pid_t pid, const char *key, char *buf, size_t len);
 /* Field number field (4 or more, as proc(5) counts them) of /proc/PID/stat:
  * 0 and *val; -1 when it cannot be read (the process is gone), 1 when the
  * field is not there. */

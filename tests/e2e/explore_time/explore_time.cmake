@@ -69,3 +69,13 @@ racegate_e2e(explore_timeout_replayed 1 "FAILED \\(timeout\\) after 1 schedule"
 racegate_e2e(explore_timeout_not_replayed_merged 0 "no failure after 8 schedules .*2 shards merged"
   "1 schedule ended by --timeout but not when replayed: no failure"
   -- sh -c "rm -f ${XT_OUT}/m3; for i in 0 1; do ${RG} explore --at explore_slow_once.c --schedules 4 --timeout 1s --shard $i/2 --report ${XT_OUT}/sh$i.json -- ${E2E_DIR}/explore_slow_once ${XT_OUT}/m3 >/dev/null; done; ${RG} explore --merge ${XT_OUT}/sh0.json ${XT_OUT}/sh1.json")
+
+# signals to a parked sleeper, and the program's exit while one is parked:
+# every run ends as the plain program's do
+racegate_e2e_program(explore_sleep_signals SOURCES explore_sleep_signals.c)
+racegate_e2e(explore_parked_signals 0 "no failure after 30 schedules" "!FAILED"
+  -- ${RG} explore --virtual-time --at explore_sleep_signals.c --schedules 30
+     --timeout 10s -- ${E2E_DIR}/explore_sleep_signals)
+racegate_e2e(explore_parked_exit 0 "no failure after 30 schedules" "!FAILED"
+  -- ${RG} explore --virtual-time --at explore_sleep_signals.c --schedules 30
+     --timeout 10s -- ${E2E_DIR}/explore_sleep_signals exit)
