@@ -43,8 +43,8 @@ if(RACEGATE_HAVE_TSAN)
     -- ${RG} triage --tsan ${PROJECT_SOURCE_DIR}/tests/triage/tsan-gcc-O1-stale_conn.txt
        --markdown /nonexistent-dir/bug.md -- ${EX}/stale_conn/stale_conn)
   racegate_e2e(triage_tally_output_differs 1
-    "^1 +tally.c:30 \\(counter_2\\) +tally.c:32 \\(counter_1\\) +OUTPUT-DIFFERS +.*race-1-order-1.yaml .*race-1-order-2.yaml$"
-    "^race 1 OUTPUT-DIFFERS tally.c:30 counter#2 tally.c:32 counter#1 gates=race-1-order-1.yaml,race-1-order-2.yaml$"
+    "^1 +tally.c:30 \\(counter_(2\\) +tally.c:32 \\(counter_1|1\\) +tally.c:32 \\(counter_2)\\) +OUTPUT-DIFFERS +.*race-1-order-1.yaml .*race-1-order-2.yaml$"
+    "^race 1 OUTPUT-DIFFERS tally.c:30 counter#(2 tally.c:32 counter#1|1 tally.c:32 counter#2) gates=race-1-order-1.yaml,race-1-order-2.yaml$"
     "!HARMFUL" "!replay"
     -- ${TRI} ${EX}/tally tally ${TRI_OUT}/tally)
   racegate_e2e(triage_retry_flag_benign 0
@@ -159,7 +159,7 @@ if(VALGRIND)
     # Helgrind's first race too, counted once under TSan's number; then
     # Helgrind's write-write pair.
     racegate_e2e(triage_tsan_helgrind_tally_once 1
-      "^race 1 OUTPUT-DIFFERS tally.c:30 counter#2 tally.c:32 counter#1 gates=race-1-order-1.yaml,race-1-order-2.yaml$"
+      "^race 1 OUTPUT-DIFFERS tally.c:30 counter#(2 tally.c:32 counter#1|1 tally.c:32 counter#2) gates=race-1-order-1.yaml,race-1-order-2.yaml$"
       "^race 1 seen tsan.txt:[0-9]+ helgrind.txt:[0-9]+$"
       "^race 2 OUTPUT-DIFFERS tally.c:32 counter#[12] tally.c:32 counter#[12] gates=race-2-order-1.yaml,race-2-order-2.yaml$"
       "^race 2 seen helgrind.txt:[0-9]+$"
