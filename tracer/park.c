@@ -89,9 +89,12 @@ int tracer_fire(tracer *tr, pid_t tid, rg_err *err)
 		return rg_error(err, "cannot end the sleep of thread %d: it is not "
 				"stopped in one", tid);
 	t->flags &= ~TCB_PARKED;
-	if (tracer_regs_read(t, &r) < 0)
-		return rg_error(err, "cannot read the registers of thread %d: %s", tid,
-				strerror(errno));
+	if (tracer_regs_read(t, &r) < 0) {
+		rg_error(err, "cannot read the registers of thread %d: %s", tid,
+			 strerror(errno));
+		tracer_resume(tr, tid, NULL);   /* never left stopped (gone: no error) */
+		return -1;
+	}
 	if (t->park_fire == TRACER_FIRE_RETURN)
 		arch_syscall_set_return(&r, 0);
 	else
