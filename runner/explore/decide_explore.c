@@ -292,7 +292,12 @@ static bool fire(explore_decider *x, double t_ms)
 	rg_trace("explore: thread %zu's sleep ends (its timeout fires)", (size_t)(f - x->t));
 	x->in_a_row = 0;
 	f->st = XT_FRESH;
-	f->woke = true;
+	/*
+	 * not a wake the file waits for: under racegate run the sleep takes
+	 * its time, and a loop may end without sleeping again (a wait for
+	 * its next point could then never end)
+	 */
+	f->woke = false;
 	f->since = f->polled = t_ms;
 	f->cpu_known = false;
 	if (tracer_fire(session_tracer(x->s), f->info.tid, &err) < 0)
