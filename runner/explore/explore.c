@@ -745,6 +745,20 @@ static bool same_failure(const explore_run *r, const explore_run *found)
 	}
 }
 
+/*
+ * A candidate that failed as wanted is cut to the deviations that took
+ * effect in its run (the others did nothing): a subset, so *n only
+ * shrinks.
+ */
+static void keep_took(explore_dev *devs, size_t *n, const explore_dev *took, size_t ntook)
+{
+	if (ntook > *n)
+		return;
+	if (ntook)
+		memcpy(devs, took, ntook * sizeof(*devs));
+	*n = ntook;
+}
+
 static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 {
 	struct shrink_ctx *k = ctx;
@@ -768,13 +782,8 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 		explore_sched_release(&sc);
 		return false;
 	}
-	/* the deviations that took effect: the others did nothing */
 	ntook = explore_deviations(&sc, &took);
-	if (ntook <= *n) {
-		if (ntook)
-			memcpy(devs, took, ntook * sizeof(*devs));
-		*n = ntook;
-	}
+	keep_took(devs, n, took, ntook);
 	free(took);
 	explore_sched_release(&sc);
 	explore_run_release(&k->best);
@@ -818,11 +827,7 @@ static bool sjob_take(void *ctx, long i, explore_run *r, explore_dev *devs, size
 		return false;
 	}
 	j->first = i;
-	if (ndevs <= j->lens[i]) {     /* the deviations that took effect */
-		if (ndevs)
-			memcpy(j->cands[i], devs, ndevs * sizeof(*devs));
-		j->lens[i] = ndevs;
-	}
+	keep_took(j->cands[i], &j->lens[i], devs, ndevs);
 	free(devs);
 	explore_run_release(&j->k->best);
 	j->k->best = *r;
