@@ -151,6 +151,18 @@ int tracer_fire(tracer *tr, pid_t tid, rg_err *err)
 	PARKED = 0;
 	return 0;
 }
+/* the threads a fatal signal or exit_group is taking (by tid), and how
+ * many looks those between the SIGKILL they took and their exit stay
+ * running (then dying) */
+static bool DYING[64];
+static int RUNNING[64];
+enum tracer_fate tracer_thread_fate(const tracer *tr, pid_t tid)
+{
+	(void)tr;
+	if (RUNNING[tid] && !--RUNNING[tid])
+		DYING[tid] = true;
+	return DYING[tid] ? TRACER_DYING : RUNNING[tid] ? TRACER_RUNS : TRACER_LIVES;
+}
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
 {
 	(void)pid, (void)st;
@@ -185,6 +197,8 @@ static void setup(void)
 	memset(&RW, 0, sizeof(RW));
 	BAR_IN = BAR_COUNT = SEM_VALUE = 0;
 	IN_FUTEX = ASLEEP = PARKED = FIRED = 0;
+	memset(DYING, 0, sizeof(DYING));
+	memset(RUNNING, 0, sizeof(RUNNING));
 	for (int i = 0; i < 64; i++)
 		CPU[i] = 1;   /* known, and little */
 	for (int i = 0; i < NPOINTS; i++) {
@@ -266,6 +280,52 @@ START_TEST(owned_lock_is_not_runnable)
 	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);  /* hit 3: no deviation */
 	ck_assert_uint_eq(S.nreleased, 0);
 	ck_assert_uint_eq(SC.npreempt, 0);
+}
+END_TEST
+
+/*
+ * The program goes down as a whole (main's exit_group): no thread is
+ * chosen as the others die, whatever order their deaths come in; one
+ * still running (between its SIGKILL and its exit) is looked at again.
+ */
+START_TEST(no_choice_while_the_program_dies)
+{
+	const explore_step *st;
+
+	start(MAIN, true);
+	start(A, false);
+	start(B, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(B, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	size_t before = explore_decider_steps(X, &st), released = S.nreleased;
+
+	DYING[A] = true;
+	RUNNING[B] = 2;        /* took its SIGKILL, not yet at its exit */
+	explore_decider_ops.thread_exited(X, MAIN, 0);
+	ck_assert_uint_eq(explore_decider_steps(X, &st), before);
+	ck_assert_uint_eq(S.nreleased, released);
+	ck_assert_double_lt(explore_decider_ops.tick(X, 1e6), 0);
+	explore_decider_ops.thread_exited(X, A, 0);
+	ck_assert_uint_eq(explore_decider_steps(X, &st), before);
+	ck_assert_uint_eq(S.nreleased, released);
+}
+END_TEST
+
+/* One thread's own exit (pthread_exit) is a choice like any other. */
+START_TEST(a_lone_exit_still_chooses)
+{
+	const explore_step *st;
+
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	size_t before = explore_decider_steps(X, &st);
+
+	explore_decider_ops.thread_exited(X, MAIN, 0);
+	ck_assert_uint_eq(explore_decider_steps(X, &st), before + 1);
+	ck_assert_int_eq(S.released[S.nreleased - 1], A);
 }
 END_TEST
 
@@ -557,6 +617,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, cpu_time_not_wall_time);
 	tcase_add_test(tc, sleeper_fires_when_nobody_can_run);
 	tcase_add_test(tc, spinner_lets_time_pass);
+	tcase_add_test(tc, no_choice_while_the_program_dies);
+	tcase_add_test(tc, a_lone_exit_still_chooses);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -499,6 +499,25 @@ static bool leader_exiting(pid_t pid)
 	return rc < 0 || (rc == 0 && (flags & PF_EXITING_FLAG));
 }
 
+enum tracer_fate tracer_thread_fate(const tracer *tr, pid_t tid)
+{
+	const struct tcb *t = tracer_tcb_find(tr, tid);
+	char pending[64];
+	siginfo_t si;
+	bool stopped;
+
+	if (!t || (t->flags & TCB_EXITING))
+		return TRACER_DYING;
+	stopped = ptrace(PTRACE_GETSIGINFO, tid, 0L, &si) == 0;
+	/* stopped at its exit (PTRACE_EVENT_EXIT), the stop not taken yet */
+	if (stopped && si.si_signo == SIGTRAP && (si.si_code >> 8) == PTRACE_EVENT_EXIT)
+		return TRACER_DYING;
+	tracer_proc_status_line(tid, "SigPnd", pending, sizeof(pending));
+	if ((strtoull(pending, NULL, 16) & (1ULL << (SIGKILL - 1))) || leader_exiting(tid))
+		return TRACER_DYING;
+	return stopped ? TRACER_LIVES : TRACER_RUNS;
+}
+
 bool tracer_ending(const tracer *tr)
 {
 	const struct tcb *leader = tracer_tcb_find(tr, tr->pid);

@@ -197,6 +197,13 @@ int tracer_detach(tracer *tr, rg_err *err);
  * detach now would lose the exit status.
  */
 bool tracer_ending(const tracer *tr);
+/*
+ * Where thread tid stands: on its way out (SIGKILL pending, stopped at or
+ * inside its exit) or gone; stopped elsewhere; or running (which may be
+ * the moment between a SIGKILL taken and its exit).
+ */
+enum tracer_fate { TRACER_DYING, TRACER_LIVES, TRACER_RUNS };
+enum tracer_fate tracer_thread_fate(const tracer *tr, pid_t tid);
 
 /* Kills the program if still alive, reaps it, and frees tr (attached:
  * lets it go instead, tracer_detach's breakpoints out if it was not). */

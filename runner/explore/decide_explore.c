@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "intmap.h"
 #include "procstate.h"
@@ -35,6 +36,9 @@
  * this many times in a row (it most likely waits for the sleeper).
  */
 #define SLEEP_SPIN_STEPS 100
+/* all_dying: how often a running thread is looked at, and how long apart */
+#define DYING_LOOKS 5
+#define DYING_PAUSE_US 200
 
 enum xstate {
 	XT_FRESH,              /* created, not yet at a point: waited for */
@@ -77,6 +81,7 @@ struct explore_decider {
 	int last;              /* the thread chosen last (cur for the schedule), or -1 */
 	size_t in_a_row;       /* decisions in a row that chose last */
 	double run_max_ms;     /* a chosen thread reaching no point this long is let loose */
+	bool ending;           /* the program is going down: no more choices (all_dying) */
 	explore_step *steps;
 	size_t nsteps, capsteps;
 	explore_wake *wakes;   /* woken threads' arrivals (explore_decider_wakes) */
@@ -509,6 +514,39 @@ static void xd_thread_named(void *d, pid_t tid, const char *name, double t_ms)
 	(void)d, (void)tid, (void)name, (void)t_ms;
 }
 
+/*
+ * Is the program going down as a whole (exit_group, a fatal signal: every
+ * thread left has SIGKILL pending, or is at or inside its exit)?  A choice
+ * made then would only record the order in which the kernel reports the
+ * deaths: no more are made.  A thread running may be between the SIGKILL
+ * it took and its exit: it is looked at again, a few times, before the
+ * answer is no.
+ */
+static bool all_dying(const explore_decider *x)
+{
+	for (int round = 0; round < DYING_LOOKS; round++) {
+		size_t live = 0, running = 0;
+
+		for (size_t i = 0; i < x->nt; i++) {
+			enum tracer_fate f;
+
+			if (x->t[i].st == XT_GONE)
+				continue;
+			live++;
+			f = tracer_thread_fate(session_tracer(x->s), x->t[i].info.tid);
+			if (f == TRACER_LIVES)
+				return false;
+			running += f == TRACER_RUNS;
+		}
+		if (!live)
+			return false;
+		if (!running)
+			return true;
+		usleep(DYING_PAUSE_US);
+	}
+	return false;
+}
+
 static void xd_thread_exited(void *d, pid_t tid, double t_ms)
 {
 	explore_decider *x = d;
@@ -521,7 +559,9 @@ static void xd_thread_exited(void *d, pid_t tid, double t_ms)
 	t->st = XT_GONE;
 	/* its id may come back for a new thread: only the new one answers to it */
 	rg_intmap_del(&x->ix, (uint64_t)(uint32_t)tid);
-	if (!session_ending(x->s))
+	if (!x->ending)
+		x->ending = all_dying(x);
+	if (!session_ending(x->s) && !x->ending)
 		decide_release(x, t_ms, 0);
 }
 
@@ -688,7 +728,7 @@ static double xd_tick(void *d, double t_ms)
 	double next = -1;
 	size_t i;
 
-	if (session_ending(x->s))
+	if (session_ending(x->s) || x->ending)
 		return -1;
 	for (i = 0; i < x->nt; i++) {
 		struct xthread *t = &x->t[i];
