@@ -97,6 +97,12 @@ uint64_t arch_call_arg(const arch_regs *r, unsigned n);
 uint64_t arch_thread_pointer(const arch_regs *r);
 /* What glibc's pthread_self() returns in that thread (a pthread_t). */
 uint64_t arch_pthread_self(const arch_regs *r);
+/*
+ * The arguments of a clone that makes a fork as the C library's fork()
+ * does: flags (with the exit signal), no new stack, the child's thread id
+ * written at child_tid and cleared there at its exit.
+ */
+void arch_fork_args(uint64_t a[6], uint64_t flags, uint64_t child_tid);
 void arch_set_syscall_args(arch_regs *r, long nr,
 			   uint64_t a0, uint64_t a1, uint64_t a2,
 			   uint64_t a3, uint64_t a4, uint64_t a5);

@@ -41,6 +41,8 @@ const char *arch_sys_name(enum arch_sys s)
 		[ARCH_SYS_MMAP] = "mmap", [ARCH_SYS_MUNMAP] = "munmap",
 		[ARCH_SYS_EXIT] = "exit", [ARCH_SYS_EXIT_GROUP] = "exit_group",
 		[ARCH_SYS_CLOSE] = "close",
+		[ARCH_SYS_PRCTL] = "prctl", [ARCH_SYS_LSEEK] = "lseek",
+		[ARCH_SYS_SET_ROBUST_LIST] = "set_robust_list",
 	};
 
 	return s > ARCH_SYS_NONE && s < ARCH_SYS_COUNT ? names[s] : NULL;

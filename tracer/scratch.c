@@ -245,11 +245,13 @@ static void signals_back(const struct tcb *t, uint64_t old)
  * signals blocked (signals_quiet).  One of those left unblocked that comes
  * meanwhile (a SIGSEGV sent with kill) is kept for its next restart.
  * Returns 0 and the result in *ret, 1 if the thread died (its status is
- * queued), -1 on error.
+ * queued), -1 on error.  keep, when given, takes what a copy of the
+ * process made by the call (a fork) needs to be put back as it was
+ * (tracer_injected).
  */
-static int run_syscall(tracer *tr, struct tcb *t, enum inject how, enum arch_sys call,
-		       uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-		       uint64_t a4, uint64_t a5, int64_t *ret, rg_err *err)
+static int run_syscall_keep(tracer *tr, struct tcb *t, enum inject how, enum arch_sys call,
+			    const uint64_t a[6], int64_t *ret, struct tracer_injected *keep,
+			    rg_err *err)
 {
 	long nr = arch_sys_nr(call);
 	arch_regs saved, r;
@@ -277,7 +279,7 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, enum arch_sys
 		start = t->as->stub;
 		trap_pc = ARCH_STUB_TRAP_PC(start);
 	}
-	arch_set_syscall_args(&r, nr, a0, a1, a2, a3, a4, a5);
+	arch_set_syscall_args(&r, nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	arch_set_pc(&r, start);
 	/* stopped inside a call of its own: the kernel must not restart that
 	 * one at our code; the saved registers restart it afterwards */
@@ -323,6 +325,13 @@ static int run_syscall(tracer *tr, struct tcb *t, enum inject how, enum arch_sys
 	*ret = arch_syscall_result(&r);
 	if (how == INJECT_EXEC)
 		arch_set_exec_return(&saved);
+	if (keep) {
+		keep->regs = saved;
+		keep->mask = mask;
+		keep->masked = quiet;
+		keep->code_at = at_exec ? start : 0;
+		memcpy(keep->code, old, sizeof(old));
+	}
 	if (arch_regs_store(t->tid, &saved) < 0)
 		rc = rg_error(err, "cannot restore the registers of thread %d: %s",
 			      t->tid, strerror(errno));
@@ -335,6 +344,21 @@ out:
 		rc = rg_error(err, "cannot restore the code at 0x%llx in process %d",
 			      (unsigned long long)start, t->as->pid);
 	return rc;
+}
+
+static int run_syscall(tracer *tr, struct tcb *t, enum inject how, enum arch_sys call,
+		       uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		       uint64_t a4, uint64_t a5, int64_t *ret, rg_err *err)
+{
+	const uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
+
+	return run_syscall_keep(tr, t, how, call, a, ret, NULL, err);
+}
+
+int tracer_inject_stopped(tracer *tr, struct tcb *t, enum arch_sys call, const uint64_t a[6],
+			  int64_t *ret, struct tracer_injected *keep, rg_err *err)
+{
+	return run_syscall_keep(tr, t, INJECT_STOPPED, call, a, ret, keep, err);
 }
 
 static int map_page(tracer *tr, struct tcb *t, enum inject how, int prot,

@@ -328,6 +328,7 @@ void tracer_release(tracer *tr)
 	free(tr->raw);
 	free(tr->evq);
 	free(tr->rewrites);
+	free(tr->copy);
 	arch_free(tr->arch);
 	free(tr);
 }

@@ -211,6 +211,19 @@ void tracer_free(tracer *tr);
 
 pid_t tracer_pid(const tracer *tr);
 
+/*
+ * explore's fork server (forksrv.c).  tracer_copy: the program, stopped
+ * with one thread, forks itself there; the copy (*child) is left stopped
+ * and untraced, for tracer_adopt in a fork of racegate made after this
+ * call, whose tracer then traces the copy as tr traced the program.  The
+ * copy is racegate's child, as the program is: its caller reaps it.  An
+ * error says why the program cannot be copied.  rewind_stdin: the
+ * program's stdin is a file racegate made, read from its start by each
+ * copy (its offset is set back first).
+ */
+int tracer_copy(tracer *tr, bool rewind_stdin, pid_t *child, rg_err *err);
+int tracer_adopt(tracer *tr, pid_t child, rg_err *err);
+
 /* AT_ENTRY of the program (run-time address, load bias applied). */
 uint64_t tracer_entry(const tracer *tr);
 

@@ -244,6 +244,12 @@ struct tracer {
 	size_t ev_head, nev, ev_cap;
 	tracer_rewrite *rewrites;  /* sites the program rewrote (rewrite.c) */
 	size_t nrewrites, rewrites_cap;
+	/* forksrv.c: where the thread library keeps the thread's id (0: not
+	 * known yet), and what the latest copy's clone changed */
+	uint64_t tid_at;
+	uint64_t robust_at;        /* and its robust mutex list's head, and length */
+	size_t robust_len;
+	struct tracer_injected *copy;
 };
 
 /* The layout of a scratch page (scratch.c): the stub at 0, the slot a
@@ -387,6 +393,22 @@ int tracer_wait_until(tracer *tr, pid_t which, long deadline, pid_t *tid, int *s
 /* ---- scratch.c: maps and scratch pages ---- */
 
 int tracer_read_maps(pid_t pid, tracer_map **out, size_t *n, rg_err *err);
+/*
+ * What a system call racegate ran in a thread changed there for the time
+ * of the call, and put back: the thread's registers and signal mask, and
+ * the code written at its PC.  A fork the call made is a copy taken in the
+ * middle, with all of that still changed (forksrv.c puts it right).
+ */
+struct tracer_injected {
+	arch_regs regs;            /* the thread's own */
+	uint64_t mask;             /* its signal mask, when masked */
+	bool masked;
+	uint64_t code_at;          /* where code was written (0: the stub ran it) */
+	uint8_t code[ARCH_INJECT_LEN]; /* the program's bytes there */
+};
+/* One system call in t, every other thread stopped (scratch.c). */
+int tracer_inject_stopped(tracer *tr, struct tcb *t, enum arch_sys call, const uint64_t a[6],
+			  int64_t *ret, struct tracer_injected *keep, rg_err *err);
 /* At the exec stop: the first scratch page of leader's memory, near the
  * executable (entry: its entry point). */
 int tracer_scratch_init(tracer *tr, struct tcb *leader, uint64_t entry, rg_err *err);

@@ -104,6 +104,14 @@ uint64_t arch_pthread_self(const arch_regs *r)
 	return 0;
 }
 
+void arch_fork_args(uint64_t a[6], uint64_t flags, uint64_t child_tid)
+{
+	(void)a;
+	(void)flags;
+	(void)child_tid;
+	rg_bug("the stub architecture makes no fork");
+}
+
 void arch_set_syscall_args(arch_regs *r, long nr, uint64_t a0, uint64_t a1, uint64_t a2,
 			   uint64_t a3, uint64_t a4, uint64_t a5)
 {

@@ -38,7 +38,8 @@ static const long nrs[ARCH_SYS_COUNT] = {
 	[ARCH_SYS_GETPID] = SYS_getpid, [ARCH_SYS_GETTID] = SYS_gettid,
 	[ARCH_SYS_MMAP] = SYS_mmap, [ARCH_SYS_MUNMAP] = SYS_munmap,
 	[ARCH_SYS_EXIT] = SYS_exit, [ARCH_SYS_EXIT_GROUP] = SYS_exit_group,
-	[ARCH_SYS_CLOSE] = SYS_close,
+	[ARCH_SYS_CLOSE] = SYS_close, [ARCH_SYS_PRCTL] = SYS_prctl,
+	[ARCH_SYS_LSEEK] = SYS_lseek, [ARCH_SYS_SET_ROBUST_LIST] = SYS_set_robust_list,
 };
 
 long arch_sys_nr(enum arch_sys s)
@@ -52,4 +53,12 @@ enum arch_sys arch_sys_of(long nr)
 		if (nrs[s] == nr)
 			return (enum arch_sys)s;
 	return ARCH_SYS_NONE;
+}
+
+/* x86-64's clone(flags, stack, parent_tid, child_tid, tls). */
+void arch_fork_args(uint64_t a[6], uint64_t flags, uint64_t child_tid)
+{
+	a[0] = flags;
+	a[1] = a[2] = a[4] = a[5] = 0;
+	a[3] = child_tid;
 }
