@@ -484,6 +484,15 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 		if (!bp && !run_locs_busy(s->locs, s->entry))
 			tracer_remove_bp(s->tr, s->entry, &err);
 		s->entry = 0;
+		if (s->snap && !s->snap_why) {
+			if (bp || session_is_ptc(s, addr) || run_locs_busy(s->locs, addr))
+				s->snap_why = "a gate or racegate's own breakpoint is at the "
+					      "program's entry point";
+			else {
+				s->snapped = true;   /* stopped there: the template */
+				return;
+			}
+		}
 	}
 	if (session_is_ptc(s, addr))
 		on_pthread_create(s, tid);
@@ -997,6 +1006,8 @@ static void event_loop(session *s)
 
 		if (take_events(s))
 			break;
+		if (s->snap && (s->snapped || s->snap_why))
+			break;      /* session_snapshot: at the entry point, or never */
 		if (!s->killed && interrupt_signal())
 			interrupt_run(s, interrupt_signal());
 		if (s->end.failed && !s->killed)
@@ -1252,25 +1263,36 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end)
 		return;
 	}
 	if (session_spawn(s) == 0) {
-		s->end.started = true;
-		s->names = decider_wants_names(&s->dec);
-		s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
-		arm_all(s);
-
-		proc_add(s, tracer_pid(s->tr), s->p->exe);
-		thr_add(s, tracer_pid(s->tr), NULL);
-		s->nlive = 1;
-		s->dec.ops->thread_started(d, tracer_pid(s->tr), NULL, true, session_now(s));
-		restart_released(s);
-		if (!s->end.failed)
-			resume(s, tracer_pid(s->tr));
-		event_loop(s);
-		session_finish_output(s);
-		s->res->elapsed_ms = session_now(s);
-		unarmed(s);
-		session_say_rewrites(s);
+		session_started(s);
+		session_go(s);
 	}
 	*end = s->end;
+}
+
+void session_started(session *s)
+{
+	s->end.started = true;
+	s->names = decider_wants_names(&s->dec);
+	s->stall = stall_new(tracer_pid(s->tr), (double)s->o->quiet_ms);
+	arm_all(s);
+	proc_add(s, tracer_pid(s->tr), s->p->exe);
+	thr_add(s, tracer_pid(s->tr), NULL);
+	s->nlive = 1;
+}
+
+void session_go(session *s)
+{
+	s->dec.ops->thread_started(s->dec.d, tracer_pid(s->tr), NULL, true, session_now(s));
+	restart_released(s);
+	if (!s->end.failed)
+		resume(s, tracer_pid(s->tr));
+	event_loop(s);
+	if (s->snap)
+		return;
+	session_finish_output(s);
+	s->res->elapsed_ms = session_now(s);
+	unarmed(s);
+	session_say_rewrites(s);
 }
 
 void session_free(session *s)

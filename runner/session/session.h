@@ -70,6 +70,22 @@ void session_free(session *s);
  */
 void session_run(session *s, const decider_ops *ops, void *d, session_end *end);
 
+/*
+ * explore's fork server (session_copy.c).  session_snapshot spawns the
+ * program and runs it to its entry point, where it stays stopped: the
+ * template, or an error that says why the program cannot be one (it
+ * follows forks, a point is reached or a thread started before main, it
+ * opened a descriptor its copies would share, it does not run on glibc).
+ * session_copy makes the stopped program fork itself (*child, left
+ * stopped for the next call); session_run_copy, in a fork of racegate
+ * made after that call, runs the copy from the entry point with ops/d
+ * deciding, filling res and end as session_run does.
+ */
+int session_snapshot(session *s, rg_err *err);
+int session_copy(session *s, pid_t *child, rg_err *err);
+void session_run_copy(session *s, pid_t child, const decider_ops *ops, void *d,
+		      run_result *res, session_end *end);
+
 /* ---- for the decider ---- */
 
 /*

@@ -92,6 +92,12 @@ struct session {
 		size_t *v, n;
 		bool known;
 	} *pad_peers;
+	/* session_snapshot: the run stops at the program's entry point
+	 * (snapped), or cannot (snap_why) */
+	bool snap, snapped;
+	const char *snap_why;
+	bool copy;             /* session_run_copy: a copy runs, the template
+				  holds its output pipes open */
 };
 #define PAD_LEAD_NONE ((size_t)-1)
 
@@ -122,6 +128,12 @@ void session_pads_thread_gone(session *s, pid_t tid);
 /* Sites whose code the program rewrote over racegate's (tracer_rewrites):
  * a warning of the run each. */
 void session_say_rewrites(session *s);
+
+/* After the spawn: the breakpoints armed, the first thread known. */
+void session_started(session *s);
+/* The first thread started, the loop run to the end of the program (or
+ * to the snapshot), its output and record taken. */
+void session_go(session *s);
 
 /* session_spawn.c.  Starts the program, its output piped when captured
  * (0; -1 with res->note set). */

@@ -83,10 +83,17 @@ static int make_pipe(int fds[2])
 }
 
 /* After the exit, take what is left in the pipes (bounded: a detached
- * child of the program may keep them open). */
+ * child of the program may keep them open; a copy's template holds them
+ * open for good: what is in them is all there is). */
 void session_finish_output(session *s)
 {
 	int rounds;
+
+	if (s->copy) {         /* no end of file: the template holds the pipes */
+		session_drain(s, &s->outfd, &s->res->out, STDOUT_FILENO);
+		session_drain(s, &s->errfd, &s->res->err, STDERR_FILENO);
+		return;
+	}
 
 	for (rounds = 0; rounds < 20 && (s->outfd >= 0 || s->errfd >= 0); rounds++) {
 		struct pollfd pfd[2];
