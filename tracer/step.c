@@ -645,6 +645,26 @@ int tracer_step_over(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 	return slot_leave(tr, t, b, slot, err);
 }
 
+void tracer_ready_steps(tracer *tr)
+{
+	struct aspace *as = TRACER_MAIN_AS(tr);
+	struct tcb *t = tracer_tcb_find(tr, tr->pid);
+	rg_err err = RG_ERR_INIT;
+
+	if (!t || !(t->flags & TCB_HELD) || tr->ntcbs != 1)
+		return;
+	for (size_t i = 0; i < as->img->nbps; i++) {
+		struct bp *b = &as->img->bps[i];
+
+		/* what cannot be made now is tried again at the first step */
+		if (step_decode(tr, t, b, &err) < 0 || (b->insn.flags & ARCH_INSN_FLOWS) ||
+		    tracer_as_oot(as, b->addr))
+			continue;
+		if (oot_make(tr, t, b, &err) < 0)
+			return;
+	}
+}
+
 int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);

@@ -222,6 +222,12 @@ pid_t tracer_pid(const tracer *tr);
  * copy (its offset is set back first).
  */
 int tracer_copy(tracer *tr, bool rewind_stdin, pid_t *child, rg_err *err);
+/*
+ * In the template, stopped with one thread: each breakpoint's instruction
+ * decoded and its out-of-line copy made now, once, rather than at its
+ * first step in every copy.  What cannot be made is left to that step.
+ */
+void tracer_ready_steps(tracer *tr);
 int tracer_adopt(tracer *tr, pid_t child, rg_err *err);
 
 /* AT_ENTRY of the program (run-time address, load bias applied). */

@@ -74,6 +74,7 @@ void explore_opts_init(explore_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->strategy = explore_strategies[0];
 	o->sync = true;
+	o->fork_server = true;
 	o->depth = 3;
 	o->bound = 3;          /* dfs, of delays unless --preemptions K */
 	o->schedules = 1000;
@@ -423,16 +424,16 @@ static enum explore_fail judged_fail(const struct xctx *c, run_result *res,
 }
 
 /*
- * Runs the program once under schedule sc; out says how it went.  0, 1
- * when racegate was interrupted, -1 when the program could not be run
- * (said).
+ * Runs the program once under schedule sc, in this process: in a copy of
+ * the fork server's template when one was made for it, else anew.
  */
-static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
+static int run_traced(struct xctx *c, explore_sched *sc, explore_run *out)
 {
 	run_result res;
-	session *s;
+	session *s, *tmpl;
 	explore_decider *x;
 	session_end end;
+	pid_t child;
 	int r = 0;
 
 	const long limit = explore_run_limit(c, c->o->timeout_ms);
@@ -447,9 +448,13 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	res.exit_code = -1;
 	res.ngates = c->sp->ngates;
 	c->ro.timeout_ms = limit;
-	s = session_new(&c->p, &c->ro, &res);
+	tmpl = explore_copy_take(c, &child);
+	s = tmpl ? tmpl : session_new(&c->p, &c->ro, &res);
 	x = explore_decider_new(s, c->kinds, sc, EXPLORE_RUN_MAX_MS, c->o->virtual_time);
-	session_run(s, &explore_decider_ops, x, &end);
+	if (tmpl)
+		session_run_copy(s, child, &explore_decider_ops, x, &res, &end);
+	else
+		session_run(s, &explore_decider_ops, x, &end);
 	take_run(x, sc, out);
 	out->exit_code = res.exited ? res.exit_code : -1;
 	out->signo = res.exited ? res.term_signal : 0;
@@ -479,9 +484,31 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 	if (out->fail != XF_NONE && res.err.s)
 		out->err = xstrndup(res.err.s, res.err.len);
 	explore_decider_free(x);
-	session_free(s);
+	if (!tmpl)
+		session_free(s);
 	run_result_release(&res);
 	return r;
+}
+
+/*
+ * Runs the program once under schedule sc; out says how it went.  0, 1
+ * when racegate was interrupted, -1 when the program could not be run
+ * (said).
+ */
+static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
+{
+	const long limit = explore_run_limit(c, c->o->timeout_ms);
+	double t0 = explore_elapsed_ms(c);
+	int rc;
+
+	if (!limit || !explore_copy_prepare(c, 0))
+		return run_traced(c, sc, out);
+	/* the fork's pace and its cut by --time, kept here */
+	rc = explore_copy_run(c, sc, out, run_traced);
+	explore_note_run(c, explore_elapsed_ms(c) - t0);
+	if (rc >= 0 && explore_cut_by_time(c, c->o->timeout_ms, limit, out->timed_out))
+		rc = 1;
+	return rc;
 }
 
 /* ---- the search ---- */
@@ -619,6 +646,12 @@ static bool job_more(void *ctx, long k)
 	return k < j->c->o->schedules && !explore_search_time_up(j->c);
 }
 
+/* Before the worker of a slot is forked: a copy of that slot's template. */
+static void job_fork(void *ctx, int slot)
+{
+	explore_copy_prepare(((struct jobs_ctx *)ctx)->c, slot);
+}
+
 /*
  * Schedules J at a time, of a strategy that hands out schedule k from k
  * alone: results are taken in schedule order, so the failure is the
@@ -627,10 +660,12 @@ static bool job_more(void *ctx, long k)
  */
 static int search_jobs(struct xctx *c, struct search *se, strategy_search *x)
 {
-	static const explore_jobs_ops ops = { job_run, job_take, job_more };
+	static const explore_jobs_ops ops = { job_run, job_take, job_more, job_fork };
 	struct jobs_ctx j = { c, se, x };
+	int rc = explore_jobs_run((int)c->o->jobs, &ops, &j);
 
-	return explore_jobs_run((int)c->o->jobs, &ops, &j);
+	explore_copy_reap(c);
+	return rc;
 }
 
 /* The failing schedule's deviations (malloc'd), however it was run. */
@@ -844,16 +879,22 @@ static bool sjob_more(void *ctx, long i)
 	return !j->k->stop && (size_t)i < j->m;
 }
 
+static void sjob_fork(void *ctx, int slot)
+{
+	explore_copy_prepare(((struct shrink_jobs *)ctx)->k->c, slot);
+}
+
 /* explore_shrink_first's first(), with --jobs workers (as still_fails would say). */
 static long first_fails_jobs(void *ctx, explore_dev **cands, size_t *lens, size_t m,
 			     size_t *tried)
 {
-	static const explore_jobs_ops ops = { sjob_run, sjob_take, sjob_more };
+	static const explore_jobs_ops ops = { sjob_run, sjob_take, sjob_more, sjob_fork };
 	struct shrink_ctx *k = ctx;
 	struct shrink_jobs j = { k, cands, lens, m, 0, -1 };
 
 	if (!k->stop && explore_jobs_run((int)k->c->o->jobs, &ops, &j) != 0)
 		k->stop = true;
+	explore_copy_reap(k->c);
 	*tried = j.tried;
 	return j.first;
 }
@@ -1038,6 +1079,8 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 	se->replay_cmd = cmd;  /* the report says it */
 	/* cut short (a signal, --time): the best file, marked unverified */
 	if (c->o->out || c->o->trace) {
+		/* the replays are traced here: no stopped template beside them */
+		explore_copy_free(c);
 		r = explore_write_repro(c, se, id, &yaml);
 		if (r == 1 && !interrupt_signal() && !explore_time_up(c))
 			r = explore_write_found(c, se, &id, &yaml);
@@ -1193,6 +1236,7 @@ int explore_search(const explore_opts *o, unsigned closed_std, const bool *inher
 	memset(&c, 0, sizeof(c));
 	memset(&se, 0, sizeof(se));
 	c.o = o;
+	explore_copy_init(&c);
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	/* first: a signal during the set-up (seconds, for a large program)
 	 * ends explore with its summary, as one during the search does */
@@ -1244,6 +1288,7 @@ out:
 	free(se.bound);
 	free(shrunk_id);
 	rg_intmap_release(&se.seen);
+	explore_copy_free(&c);
 	xctx_release(&c);
 	return status;
 }

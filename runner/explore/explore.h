@@ -184,9 +184,21 @@ typedef struct explore_jobs_ops {
 	int (*run)(void *ctx, long k, explore_run *r, explore_dev **devs, size_t *ndevs);
 	bool (*take)(void *ctx, long k, explore_run *r, explore_dev *devs, size_t ndevs);
 	bool (*more)(void *ctx, long k);
+	/* or NULL: in racegate, before the worker of slot (0..J-1) is forked */
+	void (*before_fork)(void *ctx, int slot);
 } explore_jobs_ops;
 
 int explore_jobs_run(int njobs, const explore_jobs_ops *ops, void *ctx);
+
+/*
+ * The flat record a worker sends (explore_jobs.c): the run, its rc and the
+ * deviations it took.  get: 0, or -1 when the bytes are short or not one.
+ */
+void explore_record_put(rg_buf *b, int rc, const explore_run *r, const explore_dev *devs,
+			size_t ndevs);
+int explore_record_get(const char *p, size_t n, int *rc, explore_run *r,
+		       explore_dev **devs, size_t *ndevs);
+void explore_write_all(int fd, const char *p, size_t n);
 
 /*
  * What `racegate explore` was asked: the command line fills it
@@ -198,6 +210,8 @@ typedef struct explore_opts {
 	bool sync;
 	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
 	bool virtual_time;     /* --virtual-time: sleeps parked, their timeouts fired */
+	bool fork_server;      /* schedules run in copies made at the entry point
+				  (explore_copy.c; --no-fork-server: anew) */
 	const explore_strategy *strategy; /* --strategy: its row (strategy.h) */
 	int depth, bound;
 	enum explore_bound_kind bound_kind; /* dfs: what bound counts (delays by default) */

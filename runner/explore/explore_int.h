@@ -42,6 +42,15 @@ struct xctx {
 	int phase;             /* the phase drawn last, plus 1; 0 none */
 	double drawn_ms;       /* when */
 	bool shown;            /* a line is on the terminal now */
+	/* the fork server (explore_copy.c) */
+	struct xcopy {
+		pid_t owner;           /* the racegate process the templates are of */
+		bool off;              /* each schedule runs anew (why: --verbose) */
+		struct xtemplate *t;   /* per --jobs slot */
+		int nt;
+		pid_t pending;         /* a copy made for the next fork of racegate */
+		int pending_slot;      /* of that slot's template */
+	} fs;
 };
 
 struct search {
@@ -183,5 +192,24 @@ void explore_no_file(const struct xctx *c, struct search *se);
 /* --markdown FILE: the command, the gates file, the timeline, the diagram. */
 int explore_markdown_file(struct xctx *c, const struct search *se, const char *id,
 			  const char *yaml);
+
+/*
+ * The fork server (explore_copy.c).  init/free: in explore_search.
+ * prepare: in racegate, before it forks to run a schedule in slot's copy:
+ * true when a copy was made (else the schedule runs anew, and --verbose
+ * said why once).  take: in that fork, the copy and the template session
+ * to run it from (NULL: none; a second run in the same fork runs anew).
+ * run: forks racegate, which runs sc in the copy prepare made with run;
+ * out and sc's decisions come back; returns as run does.
+ */
+void explore_copy_init(struct xctx *c);
+void explore_copy_free(struct xctx *c);
+/* Reaps the copies made so far (racegate's children): before anything is
+ * traced in racegate itself, whose tracer reaps with waitpid(-1). */
+void explore_copy_reap(struct xctx *c);
+bool explore_copy_prepare(struct xctx *c, int slot);
+session *explore_copy_take(struct xctx *c, pid_t *child);
+int explore_copy_run(struct xctx *c, explore_sched *sc, explore_run *out,
+		     int (*run)(struct xctx *, explore_sched *, explore_run *));
 
 #endif

@@ -55,8 +55,8 @@ static void put_str(rg_buf *b, const char *s)
 		put(b, s, n - 1);
 }
 
-static void encode(rg_buf *b, int rc, const explore_run *r, const explore_dev *devs,
-		   size_t ndevs)
+void explore_record_put(rg_buf *b, int rc, const explore_run *r, const explore_dev *devs,
+			size_t ndevs)
 {
 	uint32_t magic = XJOB_MAGIC;
 
@@ -113,17 +113,17 @@ static bool get_str(struct rd *d, char **out)
 }
 
 /* 0, or -1 when the record is short or not one (r is then released). */
-static int decode(const rg_buf *b, int *rc, explore_run *r, explore_dev **devs,
-		  size_t *ndevs)
+int explore_record_get(const char *p, size_t n, int *rc, explore_run *r,
+		       explore_dev **devs, size_t *ndevs)
 {
-	struct rd d = { b->s, b->s + b->len };
+	struct rd d = { p, p + n };
 	uint32_t magic = 0;
 	bool ok;
 
 	memset(r, 0, sizeof(*r));
 	*devs = NULL;
 	*ndevs = 0;
-	ok = b->len && get(&d, &magic, sizeof(magic)) && magic == XJOB_MAGIC &&
+	ok = n && get(&d, &magic, sizeof(magic)) && magic == XJOB_MAGIC &&
 	     get(&d, rc, sizeof(*rc)) && get(&d, &r->fail, sizeof(r->fail)) &&
 	     get(&d, &r->exit_code, sizeof(r->exit_code)) &&
 	     get(&d, &r->signo, sizeof(r->signo)) &&
@@ -165,7 +165,7 @@ static int decode(const rg_buf *b, int *rc, explore_run *r, explore_dev **devs,
 
 /* ---- workers ---- */
 
-static void write_all(int fd, const char *p, size_t n)
+void explore_write_all(int fd, const char *p, size_t n)
 {
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -180,13 +180,15 @@ static void write_all(int fd, const char *p, size_t n)
 }
 
 /* Forks the worker of schedule k into slot j; false when it cannot. */
-static bool start(struct xjob *j, long k, const explore_jobs_ops *ops, void *ctx)
+static bool start(struct xjob *j, int slot, long k, const explore_jobs_ops *ops, void *ctx)
 {
 	int fds[2];
 	pid_t parent = getpid();
 
 	if (pipe(fds) < 0)
 		return false;
+	if (ops->before_fork)
+		ops->before_fork(ctx, slot);
 	fflush(NULL);   /* nothing buffered is written twice */
 	j->pid = fork();
 	if (j->pid < 0) {
@@ -207,8 +209,8 @@ static bool start(struct xjob *j, long k, const explore_jobs_ops *ops, void *ctx
 		if (getppid() != parent)
 			_exit(1);
 		rc = ops->run(ctx, k, &r, &devs, &ndevs);
-		encode(&b, rc, &r, devs, ndevs);
-		write_all(fds[1], b.s, b.len);
+		explore_record_put(&b, rc, &r, devs, ndevs);
+		explore_write_all(fds[1], b.s, b.len);
 		_exit(0);
 	}
 	close(fds[1]);
@@ -264,7 +266,7 @@ static bool hand_over(struct xjob *j, const explore_jobs_ops *ops, void *ctx, in
 	int rc;
 	bool stop;
 
-	if (decode(&j->in, &rc, &r, &devs, &ndevs) < 0) {
+	if (explore_record_get(j->in.s, j->in.len, &rc, &r, &devs, &ndevs) < 0) {
 		rg_say("a worker of explore --jobs ended without its result "
 		       "(schedule %ld)", j->k);
 		*status = -1;
@@ -295,7 +297,7 @@ int explore_jobs_run(int njobs, const explore_jobs_ops *ops, void *ctx)
 
 		for (int i = 0; i < njobs && !stop && !interrupt_signal(); i++)
 			if (!v[i].pid && ops->more(ctx, next)) {
-				if (!start(&v[i], next, ops, ctx)) {
+				if (!start(&v[i], i, next, ops, ctx)) {
 					rg_say("cannot start a worker of explore --jobs: %s",
 					       strerror(errno));
 					status = -1;

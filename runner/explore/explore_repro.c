@@ -166,7 +166,7 @@ static long verify_yaml(struct xctx *c, const char *yaml, const char *dir, long 
 	o.stdin_len = sp->stdin_len;
 	o.on_deadlock = (int)sp->on_deadlock;
 	if (c->o->jobs > 1 && n > 1 && !trace) {
-		static const explore_jobs_ops ops = { vjob_run, vjob_take, vjob_more };
+		static const explore_jobs_ops ops = { vjob_run, vjob_take, vjob_more, NULL };
 		struct vjobs v = { c, &p, &o, n, 0, 0 };
 
 		explore_progress(c, XP_VERIFY, 0, n, 0);

@@ -167,6 +167,7 @@ int session_snapshot(session *s, rg_err *err)
 		return rg_error(err, "it does not run on glibc");
 	if ((own = own_descriptor(s, why, sizeof(why))))
 		return rg_error(err, "%s", own);
+	tracer_ready_steps(s->tr);
 	return 0;
 }
 
