@@ -57,6 +57,19 @@ static struct tcb *template_thread(const tracer *tr, rg_err *err)
 	return tr->tcbs[0];
 }
 
+/* Until the copy's next stop: 0, or -1 (said) when it ended instead. */
+static int copy_stopped(pid_t pid, const char *ended, rg_err *err)
+{
+	int status;
+
+	if (tracer_wait_tid(pid, &status) < 0)
+		return rg_error(err, "cannot wait for the program's copy %d: %s", (int)pid,
+				strerror(errno));
+	if (!WIFSTOPPED(status))
+		return rg_error(err, "the program's copy %d %s", (int)pid, ended);
+	return 0;
+}
+
 /* Where the thread library keeps t's thread id: the address the kernel
  * clears at the thread's exit (set_tid_address), asked of the kernel. */
 static int find_tid_at(tracer *tr, struct tcb *t, rg_err *err)
@@ -118,11 +131,9 @@ static int run_at(pid_t pid, int fd, uint64_t at, long nr, uint64_t a0, uint64_t
 {
 	int status;
 
-	if (call_at(pid, fd, at, nr, a0, a1) < 0 || tracer_restart_raw(pid, PTRACE_CONT, 0) < 0)
+	if (call_at(pid, fd, at, nr, a0, a1) < 0 || tracer_restart_raw(pid, PTRACE_CONT, 0) < 0 ||
+	    tracer_wait_tid(pid, &status) < 0)
 		return -1;
-	while (waitpid(pid, &status, __WALL) < 0)
-		if (errno != EINTR)
-			return -1;
 	if (!WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP) {
 		errno = ESRCH;
 		return -1;
@@ -147,7 +158,7 @@ static int park(const tracer *tr, pid_t pid, uint64_t at, rg_err *err)
 	if (rc == 0)
 		rc = call_at(pid, fd, at, arch_sys_nr(ARCH_SYS_PAUSE), 0, 0);
 	if (rc < 0)
-		rg_error(err, "%s", strerror(errno));
+		rg_error(err, "cannot park the program's copy %d: %s", (int)pid, strerror(errno));
 	close(fd);
 	return rc;
 }
@@ -157,7 +168,7 @@ int tracer_copy(tracer *tr, bool rewind_stdin, pid_t *child, rg_err *err)
 	struct tcb *t = template_thread(tr, err);
 	uint64_t a[6];
 	int64_t ret = -1;
-	int rc, status;
+	int rc;
 	pid_t pid;
 
 	*child = 0;
@@ -183,29 +194,20 @@ int tracer_copy(tracer *tr, bool rewind_stdin, pid_t *child, rg_err *err)
 		return rg_error(err, "the program cannot fork: %s", strerror((int)-ret));
 	pid = (pid_t)ret;
 	/* attached by the kernel (PTRACE_O_TRACEFORK): its first stop */
-	for (;;) {
-		if (waitpid(pid, &status, __WALL) < 0) {
-			if (errno == EINTR)
-				continue;
-			return rg_error(err, "cannot wait for the program's copy %d: %s",
-					(int)pid, strerror(errno));
-		}
-		if (WIFSTOPPED(status))
-			break;
-		return rg_error(err, "the program's copy %d ended at once", (int)pid);
-	}
-	if (park(tr, pid, tr->copy->code_at, err) < 0 ||
-	    tracer_restart_raw(pid, PTRACE_DETACH, 0) < 0) {
-		int e = errno;
-
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
-			;
-		return rg_error(err, "cannot hand the program's copy %d over: %s", (int)pid,
-				err->msg[0] ? err->msg : strerror(e));
+	if (copy_stopped(pid, "ended at once", err) < 0 || park(tr, pid, tr->copy->code_at, err) < 0)
+		goto fail;
+	if (tracer_restart_raw(pid, PTRACE_DETACH, 0) < 0) {
+		rg_error(err, "cannot hand the program's copy %d over: %s", (int)pid,
+			 strerror(errno));
+		goto fail;
 	}
 	*child = pid;
 	return 0;
+fail:
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+		;
+	return -1;
 }
 
 /* The copy's registers, signal mask and code as the template's. */
@@ -252,8 +254,6 @@ static int rebind(tracer *tr, pid_t pid, rg_err *err)
 
 int tracer_adopt(tracer *tr, pid_t pid, rg_err *err)
 {
-	int status;
-
 	if (!tr->copy || tr->ntcbs != 1)
 		return rg_error(err, "no copy of the program to take");
 	if (ptrace(PTRACE_SEIZE, pid, 0L, (long)ADOPT_OPTIONS) < 0 ||
@@ -261,17 +261,8 @@ int tracer_adopt(tracer *tr, pid_t pid, rg_err *err)
 		return rg_error(err, "cannot trace the program's copy %d: %s", (int)pid,
 				strerror(errno));
 	/* out of its pause(), stopped for its new tracer */
-	for (;;) {
-		if (waitpid(pid, &status, __WALL) < 0) {
-			if (errno == EINTR)
-				continue;
-			return rg_error(err, "cannot wait for the program's copy %d: %s",
-					(int)pid, strerror(errno));
-		}
-		if (WIFSTOPPED(status))
-			break;
-		return rg_error(err, "the program's copy %d ended before it ran", (int)pid);
-	}
+	if (copy_stopped(pid, "ended before it ran", err) < 0)
+		return -1;
 	if (rebind(tr, pid, err) < 0 || put_back(tr, pid, err) < 0)
 		return -1;
 	return 0;

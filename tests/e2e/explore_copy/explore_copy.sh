@@ -54,12 +54,12 @@ killed)
 	# racegate's children: the template, and a copy (and racegate's own
 	# fork that runs it) once schedules run
 	for _ in $(seq 200); do
-		[ "$(pgrep -c -P "$pid")" -ge 2 ] && break
+		kids=$(pgrep -P "$pid")
+		[ "$(echo "$kids" | wc -w)" -ge 2 ] && break
 		sleep 0.05
 	done
-	kids=$(pgrep -P "$pid")
-	echo "children before: $(echo "$kids" | wc -w)"
 	kill -KILL "$pid"
+	echo "children before: $(echo "$kids" | wc -w)"
 	wait "$pid" 2>/dev/null
 	pid=
 	# racegate's children (a killed one stays a zombie a moment: its
