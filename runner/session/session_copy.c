@@ -126,7 +126,8 @@ static const char *own_descriptor(const session *s, char *buf, size_t len)
 	return why;
 }
 
-/* Does the program run on glibc, whose fork racegate's copy imitates? */
+/* Does the program load glibc's libc.so.6, whose fork racegate's copy
+ * imitates?  (A static program may be glibc's too: it is not told apart.) */
 static bool on_glibc(const session *s)
 {
 	tracer_map *maps = NULL;
@@ -164,7 +165,8 @@ int session_snapshot(session *s, rg_err *err)
 		return rg_error(err, "%s", s->snap_why ? s->snap_why :
 				"it ended before its entry point");
 	if (!on_glibc(s))
-		return rg_error(err, "it does not run on glibc");
+		return rg_error(err, "it does not load glibc's libc.so.6 (a static program, or "
+				"another C library)");
 	if ((own = own_descriptor(s, why, sizeof(why))))
 		return rg_error(err, "%s", own);
 	tracer_ready_steps(s->tr);
