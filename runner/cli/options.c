@@ -411,9 +411,10 @@ static const rg_opt rows[] = {
 		  "serialisation)" },
 	{ .name = "fork-server", .kind = RG_OPT_FLAG, .flags = RG_OPT_NEGATABLE,
 	  .cmds = CLI_EXPLORE, X(fork_server),
-	  .help = "run each schedule in a copy of the program made at its entry "
-		  "point, not in a new exec (default: on, where the program can be "
-		  "copied: explore.md, The fork server)" },
+	  .help = "run each schedule in a copy of the program made once its "
+		  "libraries are loaded, before any of its code runs, not in a new "
+		  "exec (default: on, where the program can be copied: explore.md, "
+		  "The fork server)" },
 	{ .name = "strategy", .kind = RG_OPT_ENUM, .cmds = CLI_EXPLORE,
 	  .set = set_strategy, .words = w_strategy, .help = strategy_help },
 	{ .name = "depth", .kind = RG_OPT_NUMBER, .metavar = "D", .cmds = CLI_EXPLORE,

@@ -210,7 +210,7 @@ typedef struct explore_opts {
 	bool sync;
 	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
 	bool virtual_time;     /* --virtual-time: sleeps parked, their timeouts fired */
-	bool fork_server;      /* schedules run in copies made at the entry point
+	bool fork_server;      /* schedules run in copies made before its code runs
 				  (explore_copy.c; --no-fork-server: anew) */
 	const explore_strategy *strategy; /* --strategy: its row (strategy.h) */
 	int depth, bound;

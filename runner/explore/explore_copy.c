@@ -1,10 +1,12 @@
 /*
  * The fork server (docs/explore.md, "The fork server"): each schedule runs
- * in a copy of the program made at its entry point, not in a new exec.
+ * in a copy of the program made before any of its code runs, not in a new
+ * exec.
  *
  * racegate starts the program once per slot (one, or one per --jobs
- * worker slot) and stops it at its entry point: exec, dynamic loading,
- * relocation, arming every point are done once (session_snapshot).  For
+ * worker slot) and stops it where the dynamic linker has mapped and
+ * relocated its libraries: exec, dynamic loading, relocation, arming
+ * every point are done once (session_snapshot).  For
  * each schedule it makes the stopped program fork itself (session_copy),
  * then forks itself: the fork holds the template's session as it was, takes
  * the copy over and runs the schedule in it (session_run_copy), and hands
@@ -28,7 +30,7 @@
 #include "interrupt.h"
 
 struct xtemplate {
-	session *s;            /* stopped at the entry point, or NULL */
+	session *s;            /* stopped before the program's code, or NULL */
 	run_result res;
 	pid_t child;           /* the latest copy made of it, to reap; 0 none */
 };
@@ -71,7 +73,7 @@ static struct xtemplate *template_of(struct xctx *c, int slot)
 	c->ro.timeout_ms = c->o->timeout_ms;
 	t->s = session_new(&c->p, &c->ro, &t->res);
 	if (session_snapshot(t->s, &err) < 0) {
-		char *why = xasprintf("the program cannot be copied at its entry point: %s",
+		char *why = xasprintf("the program cannot be copied: %s",
 				      err.msg);
 
 		turn_off(c, why);
@@ -89,8 +91,11 @@ bool explore_copy_prepare(struct xctx *c, int slot)
 	struct xtemplate *t;
 	rg_err err = RG_ERR_INIT;
 
+	/* a --jobs worker: its copy, if any, was made before it was forked */
+	if (c->fs.owner != getpid())
+		return false;
 	c->fs.pending = 0;
-	if (c->fs.off || !c->o->fork_server || c->fs.owner != getpid())
+	if (c->fs.off || !c->o->fork_server)
 		return false;
 	if (!(t = template_of(c, slot)))
 		return false;

@@ -574,6 +574,7 @@ struct run_locs {
 	ret_table *rets;
 	bool watch;            /* some gate is pending: follow the rendezvous */
 	uint64_t brk;          /* r_brk with our int3, or 0 */
+	bool settled;          /* at the latest call of r_brk, the list was consistent */
 	uint64_t r_debug;      /* run-time address of r_debug, or 0 */
 	struct rl_obj *objs;
 	size_t nobjs, capobjs;
@@ -599,19 +600,19 @@ static bool busy_for_returns(void *ctx, uint64_t addr)
 }
 
 run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
-		       run_locs_busy_fn busy, void *busy_ctx)
+		       run_locs_busy_fn busy, void *busy_ctx, bool watch)
 {
 	run_locs *l;
 	size_t k;
 	/* a condition's library global: biases come from the link map */
 	bool libs = conds_read_libraries(p);
 
-	if (!libs && (!p->locs || !p->locs->ng))
+	if (!libs && !watch && (!p->locs || !p->locs->ng))
 		return NULL;
 	l = xcalloc(1, sizeof(*l));
 	l->p = p;
 	l->pl = locs_of(p);
-	l->watch = libs;
+	l->watch = libs || watch;
 	l->tr = tr;
 	l->bt = bt;
 	l->busy = busy;
@@ -893,7 +894,13 @@ static int rendezvous(run_locs *l, rg_err *err)
 		return 0;   /* not set up yet */
 	if (linkmap_consistent(l->tr, l->r_debug, &consistent, err) < 0)
 		return -1;
+	l->settled = consistent;
 	return consistent ? scan(l, err) : 0;
+}
+
+bool run_locs_settled(const run_locs *l, uint64_t addr)
+{
+	return l && l->brk && addr == l->brk && l->settled;
 }
 
 int run_locs_at_entry(run_locs *l, rg_err *err)

@@ -68,12 +68,13 @@ typedef bool (*run_locs_busy_fn)(void *ctx, uint64_t addr);
 
 /*
  * Per-run state; NULL when the plan needs none (no pending or return
- * gates, no condition reading a library's global), and every run_locs_*
- * function accepts NULL.
+ * gates, no condition reading a library's global) and watch is false, and
+ * every run_locs_* function accepts NULL.  watch: follow the dynamic
+ * linker's rendezvous whatever the plan needs (run_locs_settled).
  */
 /* bt: the run's bias table, kept up to date here as objects map and unmap. */
 run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
-		       run_locs_busy_fn busy, void *busy_ctx);
+		       run_locs_busy_fn busy, void *busy_ctx, bool watch);
 void run_locs_free(run_locs *l);
 
 /* At the exec stop: arms return entries and the rendezvous breakpoint. */
@@ -96,6 +97,14 @@ void run_locs_thread_exited(run_locs *l, pid_t tid);
 
 /* Must the int3 at addr stay, whatever the gates there say? */
 bool run_locs_busy(const run_locs *l, uint64_t addr);
+/*
+ * Was the breakpoint at addr the dynamic linker's r_brk, called with its
+ * list of objects consistent (every object mapped and relocated)?  With
+ * run_locs_new's watch, the first such call of a run is the dynamic
+ * linker's last stop before any code of the program runs (its libraries'
+ * constructors, then its entry point).
+ */
+bool run_locs_settled(const run_locs *l, uint64_t addr);
 
 /*
  * Why gate i was never armed in this run ("its location never appeared in

@@ -484,15 +484,9 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 		if (!bp && !run_locs_busy(s->locs, s->entry))
 			tracer_remove_bp(s->tr, s->entry, &err);
 		s->entry = 0;
-		if (s->snap && !s->snap_why) {
-			if (bp || session_is_ptc(s, addr) || run_locs_busy(s->locs, addr))
-				s->snap_why = "a gate or racegate's own breakpoint is at the "
-					      "program's entry point";
-			else {
-				s->snapped = true;   /* stopped there: the template */
-				return;
-			}
-		}
+		if (s->snap && !s->snap_why)
+			s->snap_why = "its entry point came before the dynamic linker's "
+				      "last stop (a static program has no dynamic linker)";
 	}
 	if (session_is_ptc(s, addr))
 		on_pthread_create(s, tid);
@@ -501,6 +495,12 @@ static void on_breakpoint(session *s, pid_t tid, uint64_t addr)
 
 		if (run_locs_on_breakpoint(s->locs, tid, addr, &bp, &err) < 0)
 			locs_failed(s, &err);
+	}
+	/* session_snapshot: the libraries mapped and relocated, none of the
+	 * program's code run yet; stopped there, the template */
+	if (s->snap && !s->snap_why && s->entry && !bp && run_locs_settled(s->locs, addr)) {
+		s->snapped = true;
+		return;
 	}
 	if (bp) {
 		struct thr *t = thr_find(s, tid);
@@ -1120,7 +1120,7 @@ static void arm_all(session *s)
 	s->entry = tracer_entry(s->tr);
 	if (s->entry && !s->end.failed)
 		arm(s, s->entry);
-	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s);
+	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s, s->snap);
 	if (!s->end.failed && run_locs_start(s->locs, &err) < 0)
 		locs_failed(s, &err);
 	if (!s->end.failed)
@@ -1166,7 +1166,7 @@ static void arm_attached(session *s)
 	if (!s->end.failed)
 		at_entry(s);
 	s->entry = 0;
-	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s);
+	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s, false);
 	if (!s->end.failed && (run_locs_start(s->locs, &err) < 0 ||
 			       run_locs_at_entry(s->locs, &err) < 0))
 		locs_failed(s, &err);

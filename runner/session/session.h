@@ -72,14 +72,16 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end);
 
 /*
  * explore's fork server (session_copy.c).  session_snapshot spawns the
- * program and runs it to its entry point, where it stays stopped: the
+ * program and runs it until the dynamic linker has mapped and relocated
+ * every library, before any of the program's code (a library's
+ * constructor, its entry point) runs; there it stays stopped: the
  * template, or an error that says why the program cannot be one (it
- * follows forks, a point is reached or a thread started before main, it
- * opened a descriptor its copies would share, it does not run on glibc).
- * session_copy makes the stopped program fork itself (*child, left
- * stopped for the next call); session_run_copy, in a fork of racegate
- * made after that call, runs the copy from the entry point with ops/d
- * deciding, filling res and end as session_run does.
+ * follows forks, the dynamic linker was not seen to finish, a descriptor
+ * its copies would share is open, it does not load glibc).  session_copy
+ * makes the stopped program fork itself (*child, left stopped for the
+ * next call); session_run_copy, in a fork of racegate made after that
+ * call, runs the copy from there with ops/d deciding, filling res and end
+ * as session_run does.
  */
 int session_snapshot(session *s, rg_err *err);
 int session_copy(session *s, pid_t *child, rg_err *err);

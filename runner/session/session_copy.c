@@ -1,17 +1,21 @@
 /*
- * session_copy: a session stopped at the program's entry point, and runs of
- * copies of it (session.h; explore's fork server, docs/design.md).
+ * session_copy: a session stopped before any of the program's code runs,
+ * and runs of copies of it (session.h; explore's fork server,
+ * docs/design.md).
  *
- * The template is a session like any other up to the entry point: the
- * program spawned, its libraries mapped, every breakpoint and pad in
- * place, the loop run with a decider of its own that only notes whether
- * anything happened a schedule would have to see (a gate reached, a
- * thread started).  There the loop stops with the thread held.  Each run
- * then happens in a fork of racegate, whose memory holds this session as
- * it was: session_copy makes the program fork itself, and the fork of
+ * The template is a session like any other until the dynamic linker has
+ * mapped and relocated every library and calls its rendezvous with the
+ * list of objects consistent: every breakpoint and pad is in place, and
+ * no constructor of a library, nor the program's entry point, has run.
+ * The loop runs with a decider of its own, which only notes whether
+ * anything happened that a schedule would have to see (a point reached,
+ * a thread started), and stops there holding the thread.  Each run then
+ * happens in a fork of racegate, whose memory holds this session as it
+ * was: session_copy makes the program fork itself, and the fork of
  * racegate takes the copy over (session_run_copy), turns the session's
- * process and thread ids into the copy's, and goes on from the entry
- * point with the run's own decider, as session_run would have.
+ * process and thread ids into the copy's, and goes on from there with the
+ * run's own decider, as session_run would have.  What the program does
+ * from its first constructor on, each copy does itself.
  */
 #include "session_int.h"
 
@@ -29,7 +33,7 @@ static void snap_started(void *d, pid_t tid, const char *start, bool is_main, do
 
 	(void)tid, (void)start, (void)t;
 	if (!is_main && !s->snap_why)
-		s->snap_why = "a thread was started before main (by a library's constructor)";
+		s->snap_why = "a thread was started before the dynamic linker finished";
 }
 
 static void snap_exited(void *d, pid_t tid, double t)
@@ -43,7 +47,7 @@ static enum decision snap_arrive(void *d, pid_t tid, const plan_bp *at, double t
 
 	(void)tid, (void)at, (void)t;
 	if (!s->snap_why)
-		s->snap_why = "a point was reached before main (in a library's constructor)";
+		s->snap_why = "a point was reached before the dynamic linker finished";
 	return DECIDE_PASS;
 }
 
@@ -97,10 +101,10 @@ static bool inherited(const session *s, int fd)
 }
 
 /*
- * A descriptor the program opened before main (a library's constructor)
- * would be shared by every copy, its offset and its peer: NULL when there
- * is none (the standard ones and those racegate passes on are the same in
- * every run anyway).
+ * A descriptor open in the template (none the dynamic linker leaves open,
+ * as a rule) would be shared by every copy, its offset and its peer: NULL
+ * when there is none (the standard ones and those racegate passes on are
+ * the same in every run anyway).
  */
 static const char *own_descriptor(const session *s, char *buf, size_t len)
 {
@@ -118,7 +122,7 @@ static const char *own_descriptor(const session *s, char *buf, size_t len)
 
 		if (e->d_name[0] == '.' || *end || fd <= 2 || inherited(s, (int)fd))
 			continue;
-		snprintf(buf, len, "it opened descriptor %ld before main, which its "
+		snprintf(buf, len, "descriptor %ld is open before its code runs, which its "
 			 "copies would share", fd);
 		why = buf;
 	}
@@ -163,7 +167,7 @@ int session_snapshot(session *s, rg_err *err)
 		return rg_error(err, "%s", s->res->note ? s->res->note : "it could not be traced");
 	if (!s->snapped)
 		return rg_error(err, "%s", s->snap_why ? s->snap_why :
-				"it ended before its entry point");
+				"it ended before the dynamic linker finished");
 	if (!on_glibc(s))
 		return rg_error(err, "it does not load glibc's libc.so.6 (a static program, or "
 				"another C library)");

@@ -1,6 +1,6 @@
 /* A program that notices when it is not the process it thinks it is: what
  * explore's fork server must get right in each copy of the program it
- * makes at the entry point (docs/explore.md, "The fork server").  Two
+ * makes before any of its code runs (docs/explore.md, "The fork server").  Two
  * threads take turns on a counter under an error-checking mutex; then the
  * program checks, and exits 1 naming the first thing wrong:
  *   - the thread library's idea of each thread's id (a mutex's owner,

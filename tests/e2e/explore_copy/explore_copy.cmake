@@ -1,14 +1,19 @@
 # explore's fork server (issue 23, item 1; docs/explore.md, "The fork
-# server"): each schedule runs in a copy of the program made at its entry
-# point.  The copies must be the program as an exec'd run is (thread ids,
-# parent, stdin, fork and exec, signals: copy_checks.c exits 1 naming what
-# is wrong), the search must find what a new exec per schedule finds, a
-# program that cannot be copied faithfully runs anew (copy_refused.c, and
-# --verbose says why), and a racegate killed outright leaves nothing.
+# server"): each schedule runs in a copy of the program made once the
+# dynamic linker has loaded its libraries, before any of its code runs.
+# The copies must be the program as an exec'd run is (thread ids, parent,
+# stdin, fork and exec, signals, robust mutexes: copy_checks.c; what a
+# library's constructor did before main: copy_ctor.c; each exits 1 naming
+# what is wrong), the search must find what a new exec per schedule finds,
+# --jobs must use copies too, a program that cannot be copied runs anew
+# (--verbose says why), and a racegate killed outright leaves nothing.
 racegate_e2e_program(copy_checks SOURCES copy_checks.c)
 racegate_e2e_program(copy_early SOURCES copy_early.c SHARED)
-racegate_e2e_program(copy_refused SOURCES copy_refused.c LIBS e2e_copy_early)
+racegate_e2e_program(copy_ctor SOURCES copy_ctor.c LIBS e2e_copy_early)
+racegate_e2e_program(copy_static SOURCES copy_ctor.c copy_early.c LINK_OPTIONS -static)
 set(XC ${CMAKE_CURRENT_LIST_DIR}/explore_copy.sh)
+set(XC_OUT ${CMAKE_CURRENT_BINARY_DIR}/explore_copy)
+file(MAKE_DIRECTORY ${XC_OUT})
 
 # every copy is the program as an exec'd run is, one at a time and two at once
 racegate_e2e(explore_copy_checks 0 "no failure after 40 schedules" "!wrong:"
@@ -35,26 +40,29 @@ racegate_e2e(explore_copy_same_fixed 0 "no failure after 200 schedules" "same su
   -- ${XC} same ${RG} ${EXAMPLES}/lost_update --at lost_update.c --schedules 200
      -- ./lost_update-fixed)
 
-# not copied, and why; the search runs anew each time all the same
-racegate_e2e(explore_copy_refused_fd 0
-  "each schedule runs the program anew: the program cannot be copied at its entry point: it opened descriptor [0-9]+ before main"
-  "no failure after 20 schedules"
-  -- sh -c "cd ${E2E_DIR} && COPY_REFUSED=fd ${RG} explore --verbose --at worker --schedules 20 -- ./copy_refused 2>&1 | grep -v '^racegate: explore: thread'")
-# pthread_create is a point (--sync) ...
-racegate_e2e(explore_copy_refused_point 0
-  "each schedule runs the program anew: .*a point was reached before main"
-  "no failure after 20 schedules"
-  -- sh -c "cd ${E2E_DIR} && COPY_REFUSED=thread ${RG} explore --verbose --at worker --schedules 20 -- ./copy_refused 2>&1 | grep -v '^racegate: explore: thread'")
-# ... or not, and the thread is seen
-racegate_e2e(explore_copy_refused_thread 0
-  "each schedule runs the program anew: .*a thread was started before main"
-  "no failure after 20 schedules"
-  -- sh -c "cd ${E2E_DIR} && COPY_REFUSED=thread ${RG} explore --verbose --no-sync --at worker --schedules 20 -- ./copy_refused 2>&1 | grep -v '^racegate: explore: thread'")
-# a plain copy says nothing of the kind
-racegate_e2e(explore_copy_used 0 "no failure after 20 schedules" "!runs the program anew"
-  -- sh -c "cd ${E2E_DIR} && ${RG} explore --verbose --at worker --schedules 20 -- ./copy_refused 2>&1 | grep -v '^racegate: explore: thread'")
+# what a library's constructor did before main, each copy did itself:
+# one template's copies all have its addresses (one per --jobs slot),
+# where each exec'd run has its own
+racegate_e2e(explore_copy_ctor 0 "no failure after 20 schedules" "!wrong:"
+  "!runs the program anew" "^1 address$"
+  -- sh -c "cd ${E2E_DIR} && rm -f ${XC_OUT}/a1 && printf abcdef | COPY_LOG=${XC_OUT}/a1 ${RG} explore --verbose --at worker --schedules 20 -- ./copy_ctor 2>&1 | grep -v '^racegate: explore: thread'; echo \"$(sort -u ${XC_OUT}/a1 | wc -l) address\"")
+racegate_e2e(explore_copy_ctor_jobs 0 "no failure after 20 schedules" "!wrong:"
+  "!runs the program anew" "^2 address$"
+  -- sh -c "cd ${E2E_DIR} && rm -f ${XC_OUT}/a2 && printf abcdef | COPY_LOG=${XC_OUT}/a2 ${RG} explore --verbose -j 2 --at worker --schedules 20 -- ./copy_ctor 2>&1 | grep -v '^racegate: explore: thread'; echo \"$(sort -u ${XC_OUT}/a2 | wc -l) address\"")
+racegate_e2e(explore_copy_ctor_exec 0 "no failure after 20 schedules" "!wrong:"
+  "^20 address$"
+  -- sh -c "cd ${E2E_DIR} && rm -f ${XC_OUT}/a3 && printf abcdef | COPY_LOG=${XC_OUT}/a3 ${RG} explore --no-fork-server --at worker --schedules 20 -- ./copy_ctor 2>&1; echo \"$(sort -u ${XC_OUT}/a3 | wc -l) address\"")
+
+# not copied, and why: a static program; the search runs anew each time
+racegate_e2e(explore_copy_static_anew 0
+  "each schedule runs the program anew: the program cannot be copied: .*a static program"
+  "no failure after 10 schedules" "!wrong:"
+  -- sh -c "cd ${E2E_DIR} && printf abcdef | ${RG} explore --verbose --no-sync --at worker --schedules 10 -- ./copy_static 2>&1 | grep -v '^racegate: explore: thread'")
 
 # racegate killed outright while copies run: no template, copy or fork left
 racegate_e2e(explore_copy_killed 0 "children before: [2-9]" "program after: gone"
   -- ${XC} killed ${RG} ${EXAMPLES}/lost_update --at lost_update.c --schedules 100000
+     -- ./lost_update-fixed)
+racegate_e2e(explore_copy_killed_jobs 0 "children before: [2-9]" "program after: gone"
+  -- ${XC} killed ${RG} ${EXAMPLES}/lost_update -j 2 --at lost_update.c --schedules 100000
      -- ./lost_update-fixed)
