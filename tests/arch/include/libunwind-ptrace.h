@@ -8,16 +8,33 @@
 #ifndef RACEGATE_CHECK_LIBUNWIND_PTRACE_H
 #define RACEGATE_CHECK_LIBUNWIND_PTRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 typedef uint64_t unw_word_t;
 typedef int unw_regnum_t;
 typedef struct unw_addr_space *unw_addr_space_t;
-typedef struct unw_accessors unw_accessors_t;
 typedef struct unw_cursor {
 	unw_word_t opaque[127];
 } unw_cursor_t;
+typedef struct unw_proc_info unw_proc_info_t;
+typedef struct {
+	unw_word_t opaque[2];
+} unw_fpreg_t;
+/* the accessors a remote unwind reads the target through (tracer/unwind.c
+ * replaces access_mem) */
+typedef struct unw_accessors {
+	int (*find_proc_info)(unw_addr_space_t, unw_word_t, unw_proc_info_t *, int, void *);
+	void (*put_unwind_info)(unw_addr_space_t, unw_proc_info_t *, void *);
+	int (*get_dyn_info_list_addr)(unw_addr_space_t, unw_word_t *, void *);
+	int (*access_mem)(unw_addr_space_t, unw_word_t, unw_word_t *, int, void *);
+	int (*access_reg)(unw_addr_space_t, unw_regnum_t, unw_word_t *, int, void *);
+	int (*access_fpreg)(unw_addr_space_t, unw_regnum_t, unw_fpreg_t *, int, void *);
+	int (*resume)(unw_addr_space_t, unw_cursor_t *, void *);
+	int (*get_proc_name)(unw_addr_space_t, unw_word_t, char *, size_t, unw_word_t *,
+			     void *);
+} unw_accessors_t;
 
 /* the PC of the frame, whatever the machine numbers it */
 #define UNW_REG_IP ((unw_regnum_t)-1)
@@ -25,6 +42,8 @@ typedef struct unw_cursor {
 extern unw_accessors_t _UPT_accessors;
 void *_UPT_create(pid_t pid);
 void _UPT_destroy(void *arg);
+int _UPT_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+		    void *arg);
 unw_addr_space_t unw_create_addr_space(unw_accessors_t *a, int byte_order);
 void unw_destroy_addr_space(unw_addr_space_t as);
 typedef enum { UNW_CACHE_NONE, UNW_CACHE_GLOBAL, UNW_CACHE_PER_THREAD } unw_caching_policy_t;
