@@ -59,12 +59,14 @@ static struct xtemplate *template_of(struct xctx *c, int slot)
 	struct xtemplate *t;
 	rg_err err = RG_ERR_INIT;
 
+	/* each apart: its session keeps a pointer to its res */
 	if (slot >= c->fs.nt) {
 		c->fs.t = xrealloc(c->fs.t, (size_t)(slot + 1) * sizeof(*c->fs.t));
-		memset(c->fs.t + c->fs.nt, 0, (size_t)(slot + 1 - c->fs.nt) * sizeof(*c->fs.t));
+		for (int i = c->fs.nt; i <= slot; i++)
+			c->fs.t[i] = xcalloc(1, sizeof(**c->fs.t));
 		c->fs.nt = slot + 1;
 	}
-	t = &c->fs.t[slot];
+	t = c->fs.t[slot];
 	if (t->s)
 		return t;
 	memset(&t->res, 0, sizeof(t->res));
@@ -118,14 +120,14 @@ session *explore_copy_take(struct xctx *c, pid_t *child)
 	c->fs.pending = 0;
 	/* this process does not own the templates: a second run in it runs anew */
 	c->fs.off = true;
-	return *child ? c->fs.t[c->fs.pending_slot].s : NULL;
+	return *child ? c->fs.t[c->fs.pending_slot]->s : NULL;
 }
 
 void explore_copy_reap(struct xctx *c)
 {
 	if (c->fs.owner == getpid())
 		for (int i = 0; i < c->fs.nt; i++)
-			reap_copy(&c->fs.t[i].child);
+			reap_copy(&c->fs.t[i]->child);
 }
 
 void explore_copy_init(struct xctx *c)
@@ -139,11 +141,12 @@ void explore_copy_free(struct xctx *c)
 	if (c->fs.owner != getpid())
 		return;
 	for (int i = 0; i < c->fs.nt; i++) {
-		reap_copy(&c->fs.t[i].child);
-		if (c->fs.t[i].s) {
-			session_free(c->fs.t[i].s);
-			run_result_release(&c->fs.t[i].res);
+		reap_copy(&c->fs.t[i]->child);
+		if (c->fs.t[i]->s) {
+			session_free(c->fs.t[i]->s);
+			run_result_release(&c->fs.t[i]->res);
 		}
+		free(c->fs.t[i]);
 	}
 	free(c->fs.t);
 	c->fs.t = NULL;

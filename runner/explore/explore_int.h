@@ -46,7 +46,7 @@ struct xctx {
 	struct xcopy {
 		pid_t owner;           /* the racegate process the templates are of */
 		bool off;              /* each schedule runs anew (why: --verbose) */
-		struct xtemplate *t;   /* per --jobs slot */
+		struct xtemplate **t;  /* per --jobs slot */
 		int nt;
 		pid_t pending;         /* a copy made for the next fork of racegate */
 		int pending_slot;      /* of that slot's template */
