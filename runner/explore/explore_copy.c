@@ -116,10 +116,10 @@ bool explore_copy_prepare(struct xctx *c, int slot)
 
 session *explore_copy_take(struct xctx *c, pid_t *child)
 {
+	/* taken once: a second run in the same fork finds none, and makes
+	 * none (explore_copy_prepare: not the templates' owner), so runs anew */
 	*child = c->fs.pending;
 	c->fs.pending = 0;
-	/* this process does not own the templates: a second run in it runs anew */
-	c->fs.off = true;
 	return *child ? c->fs.t[c->fs.pending_slot]->s : NULL;
 }
 
