@@ -71,6 +71,12 @@ int arch_regs_store(pid_t tid, const arch_regs *r);
 
 uint64_t arch_get_pc(const arch_regs *r);
 void arch_set_pc(arch_regs *r, uint64_t pc);
+/*
+ * Clears the single-step flag a thread may hold in its own flags: one
+ * stepped through racegate's code that saves and restores them (a pad)
+ * took the flag the kernel set for the step into its saved copy.
+ */
+void arch_clear_step(arch_regs *r);
 uint64_t arch_get_sp(const arch_regs *r);
 void arch_set_sp(arch_regs *r, uint64_t sp);
 /*

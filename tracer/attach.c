@@ -424,9 +424,12 @@ void tracer_abandon(tracer *tr)
 		if (tr->nas) {
 			const struct aspace *as = TRACER_MAIN_AS(tr);
 
+			/* a pad's site holds its jump, not an int3 */
+			tracer_pad_abandon(as->img, as->memfd);
 			for (size_t i = 0; i < as->img->nbps; i++)
-				tracer_mem_pwrite(as->memfd, as->img->bps[i].addr,
-						  &as->img->bps[i].orig, 1);
+				if (!tracer_pad_find(as->img, as->img->bps[i].addr))
+					tracer_mem_pwrite(as->memfd, as->img->bps[i].addr,
+							  &as->img->bps[i].orig, 1);
 		}
 		/* a signal a thread stopped with, not judged yet, is delivered */
 		for (size_t i = tr->raw_head; i < tr->nraw; i++) {
@@ -449,6 +452,30 @@ void tracer_abandon(tracer *tr)
  * where the file has another byte?  A racegate (or a debugger) killed while
  * attached leaves its int3s behind; the next thread to reach one dies.
  */
+/* Is there code at addr that no file backs (an anonymous executable page)? */
+static bool anon_code(const tracer_map *maps, size_t n, uint64_t addr)
+{
+	for (size_t i = 0; i < n; i++)
+		if (addr >= maps[i].start && addr < maps[i].end)
+			return maps[i].exec && !maps[i].path;
+	return false;
+}
+
+/*
+ * At mem[k] (address a+k), where the file has another byte: racegate's
+ * breakpoint, or a jump to a pad (a relative branch into anonymous code)?
+ */
+static bool stray_at(tracer *tr, const tracer_map *maps, size_t n, uint64_t at,
+		     const uint8_t *mem, size_t left)
+{
+	struct arch_insn insn;
+
+	if (mem[0] == arch_bp_insn[0])
+		return true;
+	return arch_decode(tr->arch, mem, left, at, &insn, NULL) == 0 &&
+	       (insn.flags & ARCH_INSN_RELBRANCH) && anon_code(maps, n, insn.target);
+}
+
 int tracer_stray_trap(tracer *tr, uint64_t *addr, char **path, rg_err *err)
 {
 	tracer_map *maps;
@@ -458,23 +485,29 @@ int tracer_stray_trap(tracer *tr, uint64_t *addr, char **path, rg_err *err)
 	if (tracer_read_maps(tr->pid, &maps, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n && !found; i++) {
-		uint8_t mem[4096], file[4096];
+		enum { CHUNK = 4096 };
+		uint8_t mem[CHUNK + ARCH_MAX_INSN], file[CHUNK];
 		int fd;
 
 		if (!maps[i].exec || !maps[i].path || maps[i].path[0] != '/')
 			continue;
 		if ((fd = open(maps[i].path, O_RDONLY | O_CLOEXEC)) < 0)
 			continue;
-		for (uint64_t a = maps[i].start; a < maps[i].end && !found; a += sizeof(mem)) {
+		for (uint64_t a = maps[i].start; a < maps[i].end && !found; a += CHUNK) {
 			ssize_t nf = pread(fd, file, sizeof(file),
 					   (off_t)(maps[i].offset + (a - maps[i].start)));
 			int nm;
 
 			if (nf <= 0)
 				break;
-			nm = tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, a, mem, (size_t)nf);
-			for (int k = 0; k < nm; k++)
-				if (mem[k] == arch_bp_insn[0] && file[k] != mem[k]) {
+			/* a jump may run on past the chunk */
+			nm = tracer_mem_pread(TRACER_MAIN_AS(tr)->memfd, a, mem,
+					      (size_t)nf + ARCH_MAX_INSN);
+			if (nm < 0)
+				break;
+			for (int k = 0; k < nm && k < nf; k++)
+				if (file[k] != mem[k] &&
+				    stray_at(tr, maps, n, a + (uint64_t)k, mem + k, (size_t)(nm - k))) {
 					*addr = a + (uint64_t)k;
 					*path = xstrdup(maps[i].path);
 					found = 1;

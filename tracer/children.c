@@ -101,12 +101,15 @@ static void sync_breakpoints(const struct image *img, int fd, bool armed)
 
 		if (!img->ever.used[i])
 			continue;
+		/* a pad's site holds its jump in the copy too, never an int3 */
+		if (armed && tracer_pad_find(img, addr))
+			continue;
 		if (armed && tracer_bp_find(img, addr))
 			tracer_mem_pwrite(fd, addr, arch_bp_insn, ARCH_BP_LEN);
 		else
 			tracer_mem_pwrite(fd, addr, &orig, 1);
 	}
-	/* pads are in the program's memory only: a child let go has its bytes */
+	/* a child let go gets the program's bytes under the pads' jumps */
 	if (!armed)
 		tracer_pad_unshare(img, fd);
 }

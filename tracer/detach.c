@@ -4,6 +4,7 @@
  * stopped for a debugger), and the children sharing memory the program has
  * left at its end or its exec (tracer_detach_children).  See tracer.h.
  */
+#include "procstate.h"
 #include "tracer_priv.h"
 
 #include <errno.h>
@@ -51,6 +52,7 @@ static bool trap_pending(pid_t tid)
 static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
+	const struct pad *p;
 	arch_regs r;
 	siginfo_t si;
 	uint64_t pc, addr;
@@ -121,6 +123,9 @@ static int detach_judge(tracer *tr, pid_t tid, int status, rg_err *err)
 			   (tracer_bp_find(t->as->img, addr) ||
 			    tracer_bp_recently_removed(t->as->img, addr))) {
 			arch_set_pc(&r, addr);  /* a breakpoint: at its instruction */
+		} else if (si.si_code == SI_KERNEL && (p = tracer_pad_by_trap(t->as->img, pc))) {
+			/* a pad's: every register as at its site (pad.c) */
+			arch_set_pc(&r, p->site);
 		} else if (si.si_code == SI_KERNEL || !tracer_stepping(t)) {
 			goto program;           /* the program's own trap */
 		}
@@ -322,6 +327,81 @@ static int detach_stop_all(tracer *tr, bool children, rg_err *err)
 	}
 }
 
+/* How many instructions a thread inside a pad runs at most before it is out. */
+#define PAD_STEPS_MAX 4096
+
+/* step_out_of_pads, the steps: a signal met is kept for the detach. */
+static int step_out(tracer *tr, struct tcb *t, rg_err *err)
+{
+	uint64_t pc = 0;
+
+	for (int n = 0; n < PAD_STEPS_MAX; n++) {
+		arch_regs r;
+		int status;
+		pid_t got;
+
+		if (arch_regs_fetch(t->tid, &r) < 0)
+			return 0;
+		if (!tracer_pad_code_at(t->as->img, pc = arch_get_pc(&r))) {
+			/* the pad's popped flags: the step's flag with them */
+			if (n) {
+				arch_clear_step(&r);
+				arch_regs_store(t->tid, &r);
+			}
+			return 0;
+		}
+		if (tracer_restart(t->tid, PTRACE_SINGLESTEP, 0, err) < 0)
+			return -1;
+		while ((got = waitpid(t->tid, &status, __WALL)) < 0 && errno == EINTR)
+			;
+		if (got < 0)
+			return rg_error(err, "cannot wait for thread %d: %s", t->tid,
+					strerror(errno));
+		if (!WIFSTOPPED(status) || (status >> 16) == PTRACE_EVENT_EXIT) {
+			/* dying (killed meanwhile): its death is judged as usual */
+			if (!WIFSTOPPED(status))
+				return tracer_handle_status(tr, t->tid, status, err);
+			t->flags = (t->flags | TCB_EXITING) & ~(TCB_HELD | TCB_AT_BP);
+			return 0;
+		}
+		if (WSTOPSIG(status) != SIGTRAP && !(status >> 16) &&
+		    t->npending < PENDING_MAX &&
+		    ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &t->pending[t->npending]) == 0)
+			t->npending++;
+	}
+	return rg_error(err, "thread %d did not leave racegate's pad at 0x%llx in %d "
+			"instructions", t->tid, (unsigned long long)pc, PAD_STEPS_MAX);
+}
+
+/*
+ * t, stopped inside a pad's code (interrupted there, or a signal came
+ * there), the pads let go by now (off, their traps no-ops): stepped till
+ * it is out, which takes the pass way (its registers back, the moved
+ * instructions, the jump back), so that the pad's page can go.  The
+ * program's signals are blocked meanwhile: they stay queued, in order,
+ * with their values; the one its stop was delivering goes with the
+ * detach, with its own siginfo.
+ */
+static int step_out_of_pads(tracer *tr, struct tcb *t, rg_err *err)
+{
+	arch_regs r0;
+	siginfo_t keep;
+	uint64_t mask;
+	bool quiet, kept;
+	int rc;
+
+	if (arch_regs_fetch(t->tid, &r0) < 0 || !tracer_pad_code_at(t->as->img, arch_get_pc(&r0)))
+		return 0;
+	kept = t->detach_sig && ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &keep) == 0;
+	quiet = tracer_signals_quiet(t, &mask);
+	rc = step_out(tr, t, err);
+	if (quiet && !(t->flags & TCB_EXITING))
+		tracer_signals_back(t, mask);
+	if (kept && !(t->flags & TCB_EXITING))
+		ptrace(PTRACE_SETSIGINFO, t->tid, 0L, &keep);
+	return rc;
+}
+
 /* Takes the breakpoints out of the memory of the threads detach_stop_all
  * stopped, and forgets them; lets go every child not let go yet. */
 static int detach_clean(tracer *tr, bool children, rg_err *err)
@@ -355,6 +435,11 @@ static int detach_clean(tracer *tr, bool children, rg_err *err)
 	/* pads: none traps any more, and the program's bytes are back (every
 	 * thread is stopped; one still inside a pad finishes it) */
 	tracer_pad_let_go(tr, img, TRACER_MAIN_AS(tr)->memfd);
+	for (i = 0; i < tr->ntcbs; i++)
+		if (detach_takes(tr->tcbs[i], children) &&
+		    !(tr->tcbs[i]->flags & TCB_EXITING) && tr->tcbs[i]->as &&
+		    step_out_of_pads(tr, tr->tcbs[i], err) < 0)
+			rc = -1;
 	for (i = 0; i < img->nbps; i++)
 		if (!tracer_pad_find(img, img->bps[i].addr) &&
 		    tracer_bp_put_back(tr, TRACER_MAIN_AS(tr), TRACER_MAIN_AS(tr)->memfd,
@@ -466,6 +551,35 @@ int tracer_detach_stopped(tracer *tr, rg_err *err)
 }
 
 /*
+ * Does a thread's stack return into one of racegate's pages (a signal
+ * handler that interrupted it inside a pad)?  Then the pages stay, and
+ * err says so: the program runs on, every pad passing.
+ */
+static bool scratch_in_frames(tracer *tr, const struct aspace *as, rg_err *err)
+{
+	enum { MAX_FRAMES = 256 };
+	uint64_t pcs[MAX_FRAMES];
+
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		const struct tcb *t = tr->tcbs[i];
+		size_t n = 0;
+
+		if ((t->flags & (TCB_EXITING | TCB_CHILD)) || t->as != as ||
+		    tracer_backtrace(tr, t->tid, pcs, MAX_FRAMES, &n, NULL) < 0)
+			continue;
+		for (size_t k = 1; k < n; k++)
+			if (in_scratch(as, pcs[k]) || tracer_pad_code_at(as->img, pcs[k])) {
+				rg_error(err, "thread %d returns into racegate's page at 0x%llx "
+					 "from a signal handler: the pages stay mapped (every "
+					 "pad in them passes; the program runs on)", t->tid,
+					 (unsigned long long)pcs[k]);
+				return true;
+			}
+	}
+	return false;
+}
+
+/*
  * After attach: as tracer_detach_stopped, without the stop, and with the
  * scratch pages unmapped, by a thread in a plain stop (a signal its stop
  * was delivering would lose its siginfo to the calls).
@@ -493,10 +607,12 @@ int tracer_detach(tracer *tr, rg_err *err)
 		    (t->flags & TCB_HELD) && !t->detach_sig && t->as == as)
 			by = t;
 	}
-	if (as->npages && !by)
+	if ((as->npages || as->ndata) && !by)
 		rc = rg_error(err, "cannot unmap racegate's scratch pages: no thread "
 			      "is in a plain stop");
-	else if (as->npages && tracer_scratch_unmap(tr, by, err) < 0)
+	else if ((as->npages || as->ndata) && scratch_in_frames(tr, as, err))
+		rc = -1;
+	else if ((as->npages || as->ndata) && tracer_scratch_unmap(tr, by, err) < 0)
 		rc = -1;
 	return detach_finish(tr, rc, err);
 }

@@ -369,6 +369,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 
 	siginfo_t si;
 
+	tr->nstatus++;
 	/* a new stop: the cached registers are old (a held thread's only
 	 * other stop is its death, for which they do not matter) */
 	if (t)

@@ -245,10 +245,10 @@ static int rebind(tracer *tr, pid_t pid, rg_err *err)
 	rg_intmap_del(&tr->tcb_ix, (uint64_t)(uint32_t)old);
 	*rg_intmap_ref(&tr->tcb_ix, (uint64_t)(uint32_t)pid, 0) = 0;
 	t->tid = t->tgid = pid;
-	for (size_t i = 0; i < as->img->npads; i++)
-		for (size_t j = 0; j < as->img->pads[i].nslots; j++)
-			if (as->img->pads[i].slots[j].tid == old)
-				as->img->pads[i].slots[j].tid = pid;
+	for (size_t i = 0; i < as->npadslots; i++)
+		for (size_t j = 0; j < as->padslots[i].nslots; j++)
+			if (as->padslots[i].slots[j].tid == old)
+				as->padslots[i].slots[j].tid = pid;
 	return 0;
 }
 

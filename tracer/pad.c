@@ -17,6 +17,7 @@
  * never taken out while the program runs (a removed breakpoint turns its
  * pad off instead).
  */
+#include "procstate.h"
 #include "tracer_priv.h"
 
 #include <errno.h>
@@ -75,18 +76,94 @@ static int put_byte(struct aspace *as, uint64_t addr, uint8_t v)
 	return tracer_mem_pwrite(as->memfd, addr, &v, 1);
 }
 
-/* Are all threads stopped, so that code can be replaced? */
-static bool all_stopped(const tracer *tr, const char **why)
+/*
+ * Are all threads that run as's code stopped, so that code can be
+ * replaced?  *by: one of them to map pages with, in a plain stop if one
+ * is.  No other process may run the image (a followed fork child has a
+ * copy of the jumps made before it was forked, not after).
+ */
+static bool all_stopped(tracer *tr, struct aspace *as, struct tcb **by, const char **why)
 {
-	if (tr->nforks || tr->nas != 1 || tracer_has_children(tr)) {
-		*why = "a child process shares the memory";
+	*by = NULL;
+	if (tr->nforks || as->img->refs != 1) {
+		*why = "a child process runs the same code (a fork, or one sharing the memory)";
 		return false;
 	}
-	if (tr->ntcbs != 1 || !(tr->tcbs[0]->flags & TCB_HELD)) {
-		*why = "threads run already";
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+
+		if (t->as != as || (t->flags & TCB_EXITING))
+			continue;
+		if (t->flags & TCB_CHILD) {
+			*why = "a child process runs the same code (a fork, or one sharing the memory)";
+			return false;
+		}
+		if (!(t->flags & TCB_HELD)) {
+			*why = "threads run (a pad is made only while every thread is stopped)";
+			return false;
+		}
+		if (!*by || ((*by)->flags & (TCB_GROUP_STOP | TCB_IN_EVENT)))
+			*by = t;
+	}
+	if (!*by) {
+		*why = "no thread is stopped";
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The PCs of every stopped thread's frames (the first is its PC): read
+ * once per stop of all threads (tr->nstatus tells a new one).  A frame
+ * unwinding cannot get past ends the list of its thread; a thread that
+ * cannot be unwound gives its PC alone.
+ */
+static void stopped_frames(tracer *tr)
+{
+	enum { MAX_FRAMES = 256 };
+
+	if (tr->frames_at == tr->nstatus + 1)
+		return;
+	tr->nframes = 0;
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+		rg_err err = RG_ERR_INIT;
+		arch_regs r;
+		size_t n = 0;
+
+		if (t->flags & TCB_EXITING)
+			continue;
+		tr->frames = xrealloc(tr->frames, (tr->nframes + MAX_FRAMES + 1) *
+					  sizeof(*tr->frames));
+		if (tracer_regs_read(t, &r) == 0)
+			tr->frames[tr->nframes++] = arch_get_pc(&r);
+		if (tracer_backtrace(tr, t->tid, tr->frames + tr->nframes, MAX_FRAMES, &n,
+				     &err) == 0)
+			tr->nframes += n;
+	}
+	tr->frames_at = tr->nstatus + 1;
+}
+
+/*
+ * Is a thread stopped inside [site+1, site+covered), or held at site on
+ * its way through the instructions one at a time, or does one of its
+ * frames return there (a signal handler that interrupted it there)?  Its
+ * next instruction would be the middle of the jump.
+ */
+static const char *thread_inside(tracer *tr, uint64_t site, size_t covered)
+{
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		const struct tcb *t = tr->tcbs[i];
+
+		if ((t->flags & (TCB_AT_BP | TCB_EXITING)) == TCB_AT_BP && t->bp_addr == site)
+			return "a thread is held at the line";
+	}
+	stopped_frames(tr);
+	for (size_t i = 0; i < tr->nframes; i++)
+		if (tr->frames[i] > site && tr->frames[i] < site + covered)
+			return "a thread is stopped inside the instructions its jump covers "
+			       "(or a signal handler returns there)";
+	return NULL;
 }
 
 const char *tracer_pad_cover(arch *a, uint64_t site, const uint8_t *code, size_t n,
@@ -328,9 +405,9 @@ int tracer_pad_make(tracer *tr, const tracer_pad_req *preq, const char **why,
 	uint64_t addr = req.addr;
 	struct arch_insn insn[PAD_INSNS_MAX];
 	size_t ninsn = 0, covered = 0;
-	struct aspace *as = TRACER_MAIN_AS(tr);
-	struct tcb *t = tr->ntcbs ? tr->tcbs[0] : NULL;
-	struct bp *b = tracer_bp_find(as->img, addr);
+	struct aspace *as = req.pid ? tracer_as_find(tr, req.pid) : TRACER_MAIN_AS(tr);
+	struct tcb *t = NULL;
+	struct bp *b = as ? tracer_bp_find(as->img, addr) : NULL;
 	struct arch_pad ap = { 0 };
 	uint8_t code[PAD_CODE_MAX], jmp[ARCH_JMP_LEN], zero[PAD_TABLE_SIZE] = { 0 };
 	uint8_t orig[ARCH_JMP_LEN], now[ARCH_JMP_LEN];
@@ -343,23 +420,27 @@ int tracer_pad_make(tracer *tr, const tracer_pad_req *preq, const char **why,
 		req.fence = UINT64_MAX;
 
 	*cond_why = "no condition";
+	if (!as) {
+		*why = "the process is not followed";
+		return 0;
+	}
 	if ((p = tracer_pad_find(as->img, addr))) {
-		tracer_pad_set_off(as, p, false);
+		tracer_pad_set_off(tr, as->img, p, false);
 		*cond_why = p->cond_lo ? NULL : "the pad was made without it";
 		return 1;
 	}
-	if (tr->attached || tr->follow_fork || tr->exit_queued) {
-		*why = tr->attached ? "attach" : tr->follow_fork ? "forks are followed"
-								  : "the program has ended";
+	if (tr->exit_queued) {
+		*why = "the program has ended";
 		return 0;
 	}
-	if (!arch_pad_supported(why) || !all_stopped(tr, why))
+	if (!arch_pad_supported(why) || !all_stopped(tr, as, &t, why))
 		return 0;
 	if (!b || !b->user) {
 		*why = "no breakpoint there";
 		return 0;
 	}
-	if ((*why = site_refusal(tr, as, b, &req, insn, &ninsn, &pun)))
+	if ((*why = site_refusal(tr, as, b, &req, insn, &ninsn, &pun)) ||
+	    (*why = thread_inside(tr, addr, insn_bytes(insn, ninsn))))
 		return 0;
 	/* slots shared before any thread can have one */
 	if (req.share && (share = tracer_pad_find(as->img, req.share)))
@@ -439,6 +520,20 @@ int tracer_pad_make(tracer *tr, const tracer_pad_req *preq, const char **why,
 	return 1;
 }
 
+void tracer_pad_forget(tracer *tr, uint64_t addr)
+{
+	struct pad *p = tracer_pad_find(TRACER_MAIN_AS(tr)->img, addr);
+
+	if (!p)
+		return;
+	/* site 0: found by nothing, its bytes written by nothing; its table
+	 * stays for the pads that share it */
+	p->site = p->trap = p->reloc = 0;
+	p->ninsn = p->covered = 0;
+	p->cond_lo = p->cond_hi = 0;
+	p->off = true;
+}
+
 size_t tracer_pad_cover_max(void)
 {
 	/* short instructions short of the jump, then the longest one */
@@ -452,18 +547,61 @@ bool tracer_pad_at(const tracer *tr, uint64_t addr)
 	return p && !p->off;
 }
 
-void tracer_pad_set_off(struct aspace *as, struct pad *p, bool off)
+void tracer_pad_set_off(tracer *tr, struct image *img, struct pad *p, bool off)
 {
 	if (p->off == off)
 		return;
 	p->off = off;
-	put_byte(as, p->table, off);
+	/* in every process that runs the image (a followed fork child's copy) */
+	for (size_t a = 0; a < tr->nas; a++)
+		if (tr->as[a]->img == img)
+			put_byte(tr->as[a], p->table, off);
+}
+
+void tracer_pad_fork(struct aspace *as, const struct aspace *from)
+{
+	/* the child's copy of each table holds its parent's slots: none is
+	 * its threads', which start from nothing (state 2: dead) */
+	for (size_t k = 0; k < from->npadslots && k < from->img->npads; k++)
+		for (size_t i = 0; i < from->padslots[k].nslots; i++)
+			put_byte(as, slot_addr(&from->img->pads[k], i, PAD_STATE_OFF), 2);
+}
+
+/* The slots of lead's table in as (made on first use). */
+static struct pad_slots *slots_of(struct aspace *as, const struct pad *lead)
+{
+	size_t k = (size_t)(lead - as->img->pads);
+
+	if (k >= as->npadslots) {
+		size_t n = as->img->npads > k ? as->img->npads : k + 1;
+
+		as->padslots = xrealloc(as->padslots, n * sizeof(*as->padslots));
+		memset(as->padslots + as->npadslots, 0,
+		       (n - as->npadslots) * sizeof(*as->padslots));
+		as->npadslots = n;
+	}
+	return &as->padslots[k];
+}
+
+/* The address space of tid's slots: its own, or (gone) one that has a slot of it. */
+static struct aspace *as_of_tid(tracer *tr, pid_t tid)
+{
+	const struct tcb *t = tracer_tcb_find(tr, tid);
+
+	if (t && t->as)
+		return t->as;
+	for (size_t a = 0; a < tr->nas; a++)
+		for (size_t k = 0; k < tr->as[a]->npadslots; k++)
+			for (size_t i = 0; i < tr->as[a]->padslots[k].nslots; i++)
+				if (tr->as[a]->padslots[k].slots[i].tid == tid)
+					return tr->as[a];
+	return NULL;
 }
 
 /* The arrivals slot i found false since last read: passes too. */
 static void read_falses(struct aspace *as, struct pad *p, size_t i)
 {
-	struct pad_slot *s = &p->slots[i];
+	struct pad_slot *s = &slots_of(as, p)->slots[i];
 	uint64_t n;
 
 	if (p->cond_any && tracer_mem_pread(as->memfd, slot_addr(p, i, PAD_FALSE_OFF), &n,
@@ -477,7 +615,7 @@ static void read_falses(struct aspace *as, struct pad *p, size_t i)
 /* Slot i dies: no thread finds it from now on; its passes so far are kept. */
 static void slot_retire(struct aspace *as, struct pad *p, size_t i)
 {
-	struct pad_slot *s = &p->slots[i];
+	struct pad_slot *s = &slots_of(as, p)->slots[i];
 	uint64_t left = 0;
 
 	if (!s->tid && !s->key)
@@ -491,35 +629,40 @@ static void slot_retire(struct aspace *as, struct pad *p, size_t i)
 	s->key = 0;
 }
 
-static bool key_shared(const struct pad *p, uint64_t key)
+static bool key_shared(const struct pad_slots *S, uint64_t key)
 {
-	for (size_t i = 0; i < p->nshared; i++)
-		if (p->shared[i] == key)
+	for (size_t i = 0; i < S->nshared; i++)
+		if (S->shared[i] == key)
 			return true;
 	return false;
 }
 
 static void share_key(struct aspace *as, struct pad *p, uint64_t key)
 {
-	for (size_t i = 0; i < p->nslots; i++)
-		if (p->slots[i].key == key)
+	struct pad_slots *S = slots_of(as, p);
+
+	for (size_t i = 0; i < S->nslots; i++)
+		if (S->slots[i].key == key)
 			slot_retire(as, p, i);
-	if (!key_shared(p, key) && p->nshared < PAD_SLOTS)
-		p->shared[p->nshared++] = key;
+	if (!key_shared(S, key) && S->nshared < PAD_SLOTS)
+		S->shared[S->nshared++] = key;
 }
 
 int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
 		    uint64_t *falses, rg_err *err)
 {
-	struct aspace *as = TRACER_MAIN_AS(tr);
-	struct pad *p = tracer_pad_find(as->img, addr);
+	struct aspace *as = as_of_tid(tr, tid);
+	struct pad *p = as ? tracer_pad_find(as->img, addr) : NULL;
+	struct pad_slots *S;
 
 	(void)err;
 	*passes = *falses = 0;
-	if (p)
-		p = lead_of(as->img, p);
-	for (size_t i = 0; p && i < p->nslots; i++) {
-		struct pad_slot *s = &p->slots[i];
+	if (!p)
+		return 0;
+	p = lead_of(as->img, p);
+	S = slots_of(as, p);
+	for (size_t i = 0; i < S->nslots; i++) {
+		struct pad_slot *s = &S->slots[i];
 		uint64_t left;
 
 		if (s->tid != tid)
@@ -558,10 +701,10 @@ static bool stack_of(pid_t pid, uint64_t sp, uint64_t *lo, uint64_t *hi)
 }
 
 /* The live slot of key in p, or -1. */
-static long slot_of_key(const struct pad *p, uint64_t key)
+static long slot_of_key(const struct pad_slots *S, uint64_t key)
 {
-	for (size_t i = 0; i < p->nslots; i++)
-		if (p->slots[i].key == key)
+	for (size_t i = 0; i < S->nslots; i++)
+		if (S->slots[i].key == key)
 			return (long)i;
 	return -1;
 }
@@ -569,40 +712,44 @@ static long slot_of_key(const struct pad *p, uint64_t key)
 /* Slot i's cond byte (its thread stopped, or the slot not live yet). */
 static int set_cond(struct aspace *as, struct pad *p, size_t i, bool cond)
 {
+	struct pad_slots *S = slots_of(as, p);
+
 	cond = cond && p->cond_any;
-	if (p->slots[i].cond == cond)
+	if (S->slots[i].cond == cond)
 		return 0;
-	p->slots[i].cond = cond;
+	S->slots[i].cond = cond;
 	return put_byte(as, slot_addr(p, i, PAD_COND_OFF), cond);
 }
 
 int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond,
 		     rg_err *err)
 {
-	struct aspace *as = TRACER_MAIN_AS(tr);
-	struct pad *p = tracer_pad_find(as->img, addr);
 	struct tcb *t = tracer_tcb_find(tr, tid);
+	struct aspace *as = t ? t->as : NULL;
+	struct pad *p = as ? tracer_pad_find(as->img, addr) : NULL;
+	struct pad_slots *S;
 	arch_regs r;
 	uint64_t key, sp, lo = 0, hi = 0, buf[3];
 	long i;
 
-	if (!p || group_off(as->img, p) || !t || !(t->flags & TCB_HELD) ||
-	    (t->flags & TCB_CHILD) || t->as != as)
+	/* a child sharing the memory has no slots of its own: it traps */
+	if (!p || group_off(as->img, p) || !(t->flags & TCB_HELD) || (t->flags & TCB_CHILD))
 		return 0;
 	p = lead_of(as->img, p);
+	S = slots_of(as, p);
 	if (tracer_regs_read(t, &r) < 0)
 		return tracer_gone_or_error(err, "cannot read the registers of thread %d: %s",
 					    tid, strerror(errno));
 	key = arch_thread_pointer(&r);
 	sp = arch_get_sp(&r);
-	if (!key || key_shared(p, key))
+	if (!key || key_shared(S, key))
 		return 0;                       /* it traps on every hit */
 	/* a thread pointer it had before (arch_prctl): that slot dies */
-	for (size_t k = 0; k < p->nslots; k++)
-		if (p->slots[k].tid == tid && p->slots[k].key && p->slots[k].key != key)
+	for (size_t k = 0; k < S->nslots; k++)
+		if (S->slots[k].tid == tid && S->slots[k].key && S->slots[k].key != key)
 			slot_retire(as, p, k);
-	if ((i = slot_of_key(p, key)) >= 0 && p->slots[i].tid != tid) {
-		struct tcb *o = tracer_tcb_find(tr, p->slots[i].tid);
+	if ((i = slot_of_key(S, key)) >= 0 && S->slots[i].tid != tid) {
+		struct tcb *o = tracer_tcb_find(tr, S->slots[i].tid);
 
 		if (o && !(o->flags & (TCB_EXITING | TCB_GONE))) {
 			/* two live threads, one thread pointer: neither passes */
@@ -613,15 +760,15 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond
 		i = -1;
 	}
 	if (i < 0) {
-		if (p->nslots == PAD_SLOTS)
+		if (S->nslots == PAD_SLOTS)
 			return 0;               /* full: it traps on every hit */
 		if (!stack_of(as->pid, sp, &lo, &hi))
 			return 0;
-		i = (long)p->nslots++;
-		p->slots[i] = (struct pad_slot){ .tid = tid, .key = key, .lo = lo, .hi = hi,
+		i = (long)S->nslots++;
+		S->slots[i] = (struct pad_slot){ .tid = tid, .key = key, .lo = lo, .hi = hi,
 						 .cond = cond && p->cond_any };
 		/* a new slot (never a dead one reused): its false count is 0 */
-		if (put_byte(as, slot_addr(p, i, PAD_COND_OFF), p->slots[i].cond) < 0)
+		if (put_byte(as, slot_addr(p, i, PAD_COND_OFF), S->slots[i].cond) < 0)
 			return rg_error(err, "cannot write the pad of 0x%llx: %s",
 					(unsigned long long)addr, strerror(errno));
 		buf[0] = key;
@@ -635,13 +782,13 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond
 		    put_byte(as, slot_addr(p, i, PAD_STATE_OFF), 1) < 0)
 			return rg_error(err, "cannot write the pad of 0x%llx: %s",
 					(unsigned long long)addr, strerror(errno));
-		p->slots[i].given = n;
+		S->slots[i].given = n;
 		return 0;
 	}
 	/* its stack grew (the main thread's), or it ran on another one */
-	if ((sp < p->slots[i].lo || sp >= p->slots[i].hi) && stack_of(as->pid, sp, &lo, &hi)) {
-		p->slots[i].lo = lo;
-		p->slots[i].hi = hi;
+	if ((sp < S->slots[i].lo || sp >= S->slots[i].hi) && stack_of(as->pid, sp, &lo, &hi)) {
+		S->slots[i].lo = lo;
+		S->slots[i].hi = hi;
 		tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_LO_OFF), &lo, sizeof(lo));
 		tracer_mem_pwrite(as->memfd, slot_addr(p, i, PAD_HI_OFF), &hi, sizeof(hi));
 	}
@@ -649,7 +796,7 @@ int tracer_pad_allow(tracer *tr, pid_t tid, uint64_t addr, uint64_t n, bool cond
 	    set_cond(as, p, (size_t)i, cond) < 0)
 		return rg_error(err, "cannot write the pad of 0x%llx: %s",
 				(unsigned long long)addr, strerror(errno));
-	p->slots[i].given = n;
+	S->slots[i].given = n;
 	return 0;
 }
 
@@ -679,12 +826,16 @@ void tracer_pad_force(struct tcb *t, uint64_t site, bool on)
 
 	/* the slot is its group's: t traps at each of the group's sites
 	 * while one of them needs it */
-	if (p)
-		p = lead_of(t->as->img, p);
-	if (p && !on && force_elsewhere(t, t->as->img, p, site))
+	struct pad_slots *S;
+
+	if (!p)
 		return;
-	for (size_t i = 0; p && i < p->nslots; i++)
-		if (p->slots[i].tid == t->tid && p->slots[i].key)
+	p = lead_of(t->as->img, p);
+	if (!on && force_elsewhere(t, t->as->img, p, site))
+		return;
+	S = slots_of(t->as, p);
+	for (size_t i = 0; i < S->nslots; i++)
+		if (S->slots[i].tid == t->tid && S->slots[i].key)
 			put_byte(t->as, slot_addr(p, i, PAD_FORCE_OFF), on);
 }
 
@@ -727,13 +878,15 @@ void tracer_pad_thread_exiting(tracer *tr, struct tcb *t)
 {
 	struct aspace *as = t->as;
 
-	if (!as || as != TRACER_MAIN_AS(tr))
+	(void)tr;
+	if (!as)
 		return;
 	for (size_t k = 0; k < as->img->npads; k++) {
 		struct pad *p = &as->img->pads[k];
+		struct pad_slots *S = p->lead == k ? slots_of(as, p) : NULL;
 
-		for (size_t i = 0; p->lead == k && i < p->nslots; i++)
-			if (p->slots[i].tid == t->tid && p->slots[i].key)
+		for (size_t i = 0; S && i < S->nslots; i++)
+			if (S->slots[i].tid == t->tid && S->slots[i].key)
 				slot_retire(as, p, i);
 	}
 }
@@ -744,8 +897,8 @@ void tracer_pad_child_shares(tracer *tr, struct tcb *parent)
 	arch_regs r;
 	uint64_t key;
 
-	if (!as || as != TRACER_MAIN_AS(tr) || !as->img->npads ||
-	    arch_regs_fetch(parent->tid, &r) < 0)
+	(void)tr;
+	if (!as || !as->img->npads || arch_regs_fetch(parent->tid, &r) < 0)
 		return;
 	key = arch_thread_pointer(&r);
 	for (size_t k = 0; key && k < as->img->npads; k++)
@@ -760,6 +913,8 @@ void tracer_pad_unshare(const struct image *img, int fd)
 	for (size_t k = 0; k < img->npads; k++) {
 		uint8_t on = 1;
 
+		if (!img->pads[k].site)
+			continue;       /* forgotten */
 		tracer_mem_pwrite(fd, img->pads[k].table, &on, 1);
 		tracer_mem_pwrite(fd, img->pads[k].trap, arch_nop_insn, ARCH_BP_LEN);
 		tracer_mem_pwrite(fd, img->pads[k].site, img->pads[k].orig, ARCH_JMP_LEN);
@@ -815,6 +970,8 @@ void tracer_pad_let_go(tracer *tr, struct image *img, int fd)
 		struct pad *p = &img->pads[k];
 		uint8_t on = 1;
 
+		if (!p->site)
+			continue;       /* forgotten */
 		tracer_mem_pwrite(fd, p->table, &on, 1);
 		tracer_mem_pwrite(fd, p->trap, arch_nop_insn, ARCH_BP_LEN);
 		/* the program's own bytes there stay */
@@ -823,6 +980,28 @@ void tracer_pad_let_go(tracer *tr, struct image *img, int fd)
 		else
 			tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
 		p->off = true;
+	}
+}
+
+bool tracer_pad_code_at(const struct image *img, uint64_t pc)
+{
+	for (size_t k = 0; img && k < img->npads; k++)
+		if (img->pads[k].site && pc >= img->pads[k].code &&
+		    pc < img->pads[k].code + img->pads[k].codelen)
+			return true;
+	return false;
+}
+
+void tracer_pad_abandon(struct image *img, int fd)
+{
+	for (size_t k = 0; k < img->npads; k++) {
+		uint8_t on = 1;
+
+		if (!img->pads[k].site)
+			continue;
+		/* one byte each: threads may run; every hit passes from now on */
+		tracer_mem_pwrite(fd, img->pads[k].table, &on, 1);
+		tracer_mem_pwrite(fd, img->pads[k].trap, arch_nop_insn, ARCH_BP_LEN);
 	}
 }
 

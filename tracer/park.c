@@ -37,6 +37,52 @@ static bool signal_pending(pid_t tid)
 	return (strtoull(pnd, NULL, 16) | strtoull(shd, NULL, 16)) & ~strtoull(blk, NULL, 16);
 }
 
+/*
+ * t, stopped by racegate's interrupt (registers in *r): a call the stop cut
+ * with -EINTR, with no signal of the program's pending, is made again when
+ * it goes on, as if it had never been stopped (never EINTR).
+ */
+static void never_eintr(struct tcb *t, arch_regs *r)
+{
+	if (arch_syscall_stopped_in(r) < 0 || arch_syscall_result(r) != -EINTR ||
+	    signal_pending(t->tid))
+		return;
+	arch_syscall_restart_with(r, 6, 0);
+	t->regs = *r;
+	t->flags |= TCB_REGS | TCB_REGS_DIRTY;
+}
+
+int tracer_stop_all(tracer *tr, pid_t **stopped, size_t *n, rg_err *err)
+{
+	*stopped = xcalloc(tr->ntcbs + 1, sizeof(**stopped));
+	*n = 0;
+	for (size_t i = 0; i < tr->ntcbs; i++) {
+		struct tcb *t = tr->tcbs[i];
+		pid_t tid = t->tid;
+		arch_regs r;
+
+		if (t->flags & (TCB_HELD | TCB_EXITING | TCB_CHILD))
+			continue;
+		if (tracer_interrupt(tr, tid, err) < 0) {
+			tracer_resume_all(tr, *stopped, *n);
+			*stopped = NULL;
+			return -1;
+		}
+		(*stopped)[(*n)++] = tid;
+		/* the list may have moved: the block by its id again */
+		if ((t = tracer_tcb_find(tr, tid)) && tracer_regs_read(t, &r) == 0)
+			never_eintr(t, &r);
+	}
+	return 0;
+}
+
+void tracer_resume_all(tracer *tr, pid_t *stopped, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		tracer_resume(tr, stopped[i], NULL);
+	free(stopped);
+}
+
 int tracer_park(tracer *tr, pid_t tid, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
@@ -61,14 +107,8 @@ int tracer_park(tracer *tr, pid_t tid, rg_err *err)
 				strerror(errno));
 	}
 	nr = arch_syscall_stopped_in(&r);
+	never_eintr(t, &r);
 	res = arch_syscall_result(&r);
-	if (nr >= 0 && res == -EINTR && !signal_pending(tid)) {
-		/* never EINTR for racegate's stop: made again if resumed as is */
-		arch_syscall_restart_with(&r, 6, 0);
-		t->regs = r;
-		t->flags |= TCB_REGS | TCB_REGS_DIRTY;
-		res = arch_syscall_result(&r);
-	}
 	/* the call's arguments are the ones /proc showed: only its kind counts now */
 	args[2] = args[3] = 1;
 	how = nr < 0 ? TRACER_FIRE_NO : tracer_wait_fireable(arch_sys_of(nr), args, &arg);

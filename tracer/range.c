@@ -139,6 +139,7 @@ int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 	rg_err derr = RG_ERR_INIT;
 	uint64_t pc;
 	struct bp *b;
+	struct pad *p;
 	size_t n;
 
 	RG_ASSERT(rg);          /* called for a thread stepping past a line */
@@ -148,6 +149,13 @@ int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 					    "cannot read the registers of thread %d: %s",
 					    t->tid, strerror(errno));
 	pc = arch_get_pc(&r);
+	/* in the copy of a pad's instruction (below), or its jump back: as
+	 * at the site, a step at a time */
+	if (tracer_pad_code_at(t->as->img, pc)) {
+		t->flags &= ~TCB_REGS;
+		return tracer_restart(t->tid, rg->waiting ? PTRACE_CONT : PTRACE_SINGLESTEP,
+				      0, err);
+	}
 	n = tracer_read_code(t->as, pc, code, sizeof(code));
 	if (!in_spans(rg, pc) || !n ||
 	    arch_decode(tr->arch, code, n, pc, &insn, &derr) < 0) {
@@ -163,6 +171,15 @@ int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 	}
 	if ((b = tracer_bp_find(t->as->img, pc)))
 		return tracer_step_over(tr, t, b, err);
+	/* a pad turned off: its jump stays there, the instruction runs from
+	 * the pad's copy, which comes back behind it (never through the pad's
+	 * checks, which save the flags a step sets) */
+	if ((p = tracer_pad_find(t->as->img, pc))) {
+		arch_set_pc(&r, p->reloc);
+		if (arch_regs_store(t->tid, &r) < 0)
+			return tracer_gone_or_error(err, "cannot set the registers of "
+						    "thread %d: %s", t->tid, strerror(errno));
+	}
 	if (rg->waiting)
 		return tracer_resume_pending(tr, t, err);
 	t->flags &= ~TCB_REGS;

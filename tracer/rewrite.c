@@ -68,7 +68,7 @@ void tracer_rewrites_check(tracer *tr)
 	const struct image *img = as->img;
 
 	for (size_t i = 0; i < img->npads; i++)
-		if (tracer_pad_rewritten(&img->pads[i], as->memfd))
+		if (img->pads[i].site && tracer_pad_rewritten(&img->pads[i], as->memfd))
 			note(tr, img->pads[i].site, TRACER_REWRITE_PAD);
 	for (size_t i = 0; i < img->nbps; i++) {
 		enum tracer_rewrite_kind k;

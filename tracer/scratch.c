@@ -216,7 +216,7 @@ enum inject { INJECT_STUB, INJECT_EXEC, INJECT_STOPPED };
  * own mask (the kernel gives the one a ppoll or sigsuspend will put back);
  * false if the mask could not be set (the call runs anyway).
  */
-static bool signals_quiet(const struct tcb *t, uint64_t *old)
+bool tracer_signals_quiet(const struct tcb *t, uint64_t *old)
 {
 	uint64_t quiet = QUIET_MASK;
 
@@ -231,7 +231,7 @@ static bool signals_quiet(const struct tcb *t, uint64_t *old)
  * racegate's any more, and it is left as it is (setting old would keep the
  * call's mask for good).
  */
-static void signals_back(const struct tcb *t, uint64_t old)
+void tracer_signals_back(const struct tcb *t, uint64_t old)
 {
 	uint64_t now;
 
@@ -242,7 +242,7 @@ static void signals_back(const struct tcb *t, uint64_t old)
 
 /*
  * Runs one system call in thread t, as how says, with the program's
- * signals blocked (signals_quiet).  One of those left unblocked that comes
+ * signals blocked (tracer_signals_quiet).  One of those left unblocked that comes
  * meanwhile (a SIGSEGV sent with kill) is kept for its next restart.
  * Returns 0 and the result in *ret, 1 if the thread died (its status is
  * queued), -1 on error.  keep, when given, takes what a copy of the
@@ -290,7 +290,7 @@ static int run_syscall_keep(tracer *tr, struct tcb *t, enum inject how, enum arc
 			      t->tid, strerror(errno));
 		goto out;
 	}
-	quiet = signals_quiet(t, &mask);
+	quiet = tracer_signals_quiet(t, &mask);
 	for (;;) {
 		siginfo_t si;
 
@@ -337,7 +337,7 @@ static int run_syscall_keep(tracer *tr, struct tcb *t, enum inject how, enum arc
 			      t->tid, strerror(errno));
 out:
 	if (quiet && rc <= 0)
-		signals_back(t, mask);
+		tracer_signals_back(t, mask);
 	/* the program's own code back under the injected one */
 	if (at_exec && tracer_mem_pwrite(t->as->memfd, start, old, sizeof(old)) < 0 &&
 	    rc == 0)

@@ -83,7 +83,7 @@ int tracer_bp_insert(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 		img->bps[i].orig = p->orig[0];
 		img->bps[i].user = true;
 		forget_removed(img, addr);
-		tracer_pad_set_off(as, p, false);
+		tracer_pad_set_off(tr, img, p, false);
 		return 0;
 	}
 	if (tr->exit_queued)
@@ -172,7 +172,7 @@ int tracer_bp_remove(tracer *tr, struct aspace *as, uint64_t addr, rg_err *err)
 		 * while they run is not safe): the pad is off, every hit
 		 * passes, and a trap it made before is let go (pad.c).
 		 */
-		tracer_pad_set_off(as, pad, true);
+		tracer_pad_set_off(tr, img, pad, true);
 		i = (size_t)(b - img->bps);
 		memmove(&img->bps[i], &img->bps[i + 1], (img->nbps - i - 1) * sizeof(*img->bps));
 		img->nbps--;

@@ -329,6 +329,7 @@ void tracer_release(tracer *tr)
 	free(tr->evq);
 	free(tr->rewrites);
 	free(tr->copy);
+	free(tr->frames);
 	arch_free(tr->arch);
 	free(tr);
 }
@@ -386,6 +387,7 @@ struct aspace *tracer_as_add(tracer *tr, pid_t pid, const struct aspace *from,
 		as->data = xcalloc(from->ndata + 1, sizeof(*as->data));
 		if (from->ndata)
 			memcpy(as->data, from->data, from->ndata * sizeof(*as->data));
+		tracer_pad_fork(as, from);
 	}
 	RG_GROW(tr->as, tr->nas + 1, tr->as_cap);
 	tr->as[tr->nas++] = as;
@@ -418,6 +420,7 @@ void tracer_as_drop(tracer *tr, struct aspace *as)
 	image_put(as->img);
 	free(as->pages);
 	free(as->data);
+	free(as->padslots);
 	rg_intmap_release(&as->oot);
 	free(as->oots_gone);
 	free(as);
@@ -431,6 +434,9 @@ void tracer_as_exec(struct aspace *as)
 	as->npages = 0;
 	as->ndata = 0;
 	as->stub = 0;
+	free(as->padslots);
+	as->padslots = NULL;
+	as->npadslots = 0;
 	rg_intmap_release(&as->oot);
 	as->noots_gone = 0;
 	tracer_unwind_forget(as);

@@ -175,19 +175,22 @@ size_t tracer_threads(const tracer *tr, pid_t **tids);
 
 /*
  * 1 when the code of a file the program maps executable holds a
- * breakpoint instruction (at *addr, in *path: the caller frees) where the
- * file has another byte: left by a racegate or debugger killed while
- * attached.  0 when none, -1 on error.  Call before inserting any.
+ * breakpoint instruction, or a branch into memory no file backs (a jump
+ * to a pad), at *addr (in *path: the caller frees) where the file has
+ * another byte: left by a racegate or debugger killed while attached.  0
+ * when none, -1 on error.  Call before inserting any.
  */
 int tracer_stray_trap(tracer *tr, uint64_t *addr, char **path, rg_err *err);
 
 /*
  * Lets an attached program go on exactly as it was: every thread is
- * stopped (one bounded wait), every breakpoint taken out, a thread held at
- * one put back at its instruction, one in racegate's scratch code put back
- * in the program's, the scratch pages unmapped, and every thread detached
- * with the signal it was receiving.  No event follows.  On failure the
- * program is still traced: tracer_free lets it go as it is.
+ * stopped (one bounded wait), every breakpoint and pad taken out, a thread
+ * held at one put back at its instruction, one in racegate's scratch code
+ * put back in the program's (stepped out of a pad), the scratch and pad
+ * pages unmapped (unless a thread's stack returns into one: err says so,
+ * they stay), and every thread detached with the signal it was receiving.
+ * No event follows.  On failure the program is still traced: tracer_free
+ * lets it go as it is.
  */
 int tracer_detach(tracer *tr, rg_err *err);
 
@@ -274,11 +277,12 @@ typedef struct tracer_span {
  * Jump pads (pad.c): the breakpoint at req->addr (tracer_insert_bp) becomes
  * a jump to a pad in which each thread passes the site without a trap as
  * many times as tracer_pad_allow said, and traps (an ordinary BREAKPOINT at
- * addr, registers as at addr) on any other hit.  Only while every thread
- * is stopped and the program is single-threaded (its libraries' code
- * before the first thread is created), in the program's first image, not
- * attached, not with follow_fork, and when the instruction at addr is long
- * enough and goes on to the next one.  When the instruction at addr is
+ * addr, registers as at addr) on any other hit.  In the image process
+ * req->pid runs (0: the program), only while every thread that runs it is
+ * stopped, no other process runs it (a followed fork child, a child
+ * sharing the memory), no thread is stopped inside the bytes the jump
+ * covers nor returns there (a signal handler's frame), and when the
+ * instruction at addr is long enough and goes on to the next one.  When the instruction at addr is
  * shorter than the jump, the following ones are moved to the pad too when
  * fn[0..nfn) (the code of the whole function holding addr, run-time) is
  * given, decodes, has no jump whose target is not written in it (a jump
@@ -311,6 +315,7 @@ typedef struct tracer_span {
  */
 struct cond_op;
 typedef struct tracer_pad_req {
+	pid_t pid;                     /* the followed process, 0: the program */
 	uint64_t addr;
 	const tracer_span *fn;
 	size_t nfn;
@@ -321,6 +326,12 @@ typedef struct tracer_pad_req {
 } tracer_pad_req;
 int tracer_pad_make(tracer *tr, const tracer_pad_req *req, const char **why,
 		    const char **cond_why, rg_err *err);
+/*
+ * The code under the pad at addr is gone (its object unmapped): the pad is
+ * forgotten (its page stays; the slots of pads sharing them are kept), and
+ * let-go writes nothing there.
+ */
+void tracer_pad_forget(tracer *tr, uint64_t addr);
 /* The most bytes of instructions a pad's jump may cover (for fence). */
 size_t tracer_pad_cover_max(void);
 /* Is there a pad, on, at addr? */
@@ -527,6 +538,15 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err);
  * again, as if it had not been stopped (never EINTR).
  */
 int tracer_park(tracer *tr, pid_t tid, rg_err *err);
+/*
+ * Stops every thread that runs (tracer_interrupt), so that code may be
+ * written: their ids in *stopped (free with tracer_resume_all), *n.  A call
+ * the stop cut is made again when the thread goes on, never EINTR (as for
+ * tracer_park).  -1 when one could not be stopped: those stopped run again.
+ */
+int tracer_stop_all(tracer *tr, pid_t **stopped, size_t *n, rg_err *err);
+/* Lets the threads tracer_stop_all stopped go on, and frees the list. */
+void tracer_resume_all(tracer *tr, pid_t *stopped, size_t n);
 /* Parked tid ends its sleep now, as its timeout would, and runs on. */
 int tracer_fire(tracer *tr, pid_t tid, rg_err *err);
 

@@ -113,11 +113,19 @@ struct pad {
 	/*
 	 * The pad (an index in its image's pads) whose table holds the slots
 	 * this one reads: its own, or that of the first pad made for the same
-	 * gates (tracer_pad_req.share).  Only that pad's slots[], nslots,
-	 * shared[] and cond_any are used.
+	 * gates (tracer_pad_req.share).  Only that pad's cond_any, and its
+	 * struct pad_slots in each address space, are used.
 	 */
 	size_t lead;
 	bool cond_any;             /* a pad reading these slots has a condition */
+};
+
+/*
+ * The slots of a leading pad's table in one address space (pad.c): a
+ * followed fork child has its own threads, so a copy of the table of its
+ * own, which it starts with no live slot.
+ */
+struct pad_slots {
 	struct pad_slot slots[PAD_SLOTS];
 	size_t nslots;             /* slots used (live or dead) */
 	/* thread pointers two threads share (a clone without CLONE_SETTLS, a
@@ -154,6 +162,10 @@ struct aspace {
 	 * and the code of those placed by their jump's bytes (full) */
 	struct scratch *data;
 	size_t ndata, data_cap;
+	/* per pad of its image (an index in img->pads, leading ones used):
+	 * the slots of its copy of the pad's table (pad.c), made on first use */
+	struct pad_slots *padslots;
+	size_t npadslots;
 	/* libunwind's address space for its threads' backtraces (unwind.c),
 	 * made on first use: what it learns of the code is kept until exec */
 	void *unw;
@@ -250,6 +262,12 @@ struct tracer {
 	uint64_t robust_at;        /* and its robust mutex list's head, and length */
 	size_t robust_len;
 	struct tracer_injected *copy;
+	/* statuses judged so far: a thread stopped now has stopped since
+	 * (pad.c keeps the threads' frames for as long as this is the same) */
+	uint64_t nstatus;
+	uint64_t *frames;          /* pad.c: every stopped thread's frames' PCs */
+	size_t nframes;
+	uint64_t frames_at;        /* nstatus + 1 when they were read; 0: never */
 };
 
 /* The layout of a scratch page (scratch.c): the stub at 0, the slot a
@@ -281,6 +299,14 @@ void tracer_pad_note_rewrite(tracer *tr, uint64_t site);
  */
 int tracer_bp_put_back(tracer *tr, struct aspace *as, int fd, const struct bp *b,
 		       rg_err *err);
+
+/*
+ * scratch.c: every signal the program may block blocked in stopped thread t
+ * (*old: its own mask), so that none is taken while racegate runs code in
+ * it; false if the mask could not be set.  Then its own mask back.
+ */
+bool tracer_signals_quiet(const struct tcb *t, uint64_t *old);
+void tracer_signals_back(const struct tcb *t, uint64_t old);
 
 /* ---- tracer.c: control blocks, registers, memory, /proc ---- */
 
@@ -455,7 +481,10 @@ int tracer_pad_trapped(tracer *tr, struct tcb *t, struct pad *p, rg_err *err);
  * or no longer (a range waits for its return there, a handler's return). */
 void tracer_pad_force(struct tcb *t, uint64_t site, bool on);
 /* The breakpoint at p's site is removed / put back: p off / on. */
-void tracer_pad_set_off(struct aspace *as, struct pad *p, bool off);
+void tracer_pad_set_off(tracer *tr, struct image *img, struct pad *p, bool off);
+/* as is a followed fork child's, a copy of from's: its tables start with
+ * no live slot (its threads are new ones). */
+void tracer_pad_fork(struct aspace *as, const struct aspace *from);
 /* t is exiting (PTRACE_EVENT_EXIT): its slots die, their passes are kept. */
 void tracer_pad_thread_exiting(tracer *tr, struct tcb *t);
 /* parent made a child that may share its memory: its thread pointer is shared. */
@@ -490,6 +519,14 @@ bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site);
  * program wrote over, whose bytes are the program's own (rewrite.c).
  */
 void tracer_pad_let_go(tracer *tr, struct image *img, int fd);
+/*
+ * Racegate leaves with threads that may run (a let-go that failed): no pad
+ * traps any more and every hit passes, the jumps left in place (five bytes
+ * cannot be put back under a running thread, one can).
+ */
+void tracer_pad_abandon(struct image *img, int fd);
+/* Is pc in a pad's code (its checks, its copy of the instructions)? */
+bool tracer_pad_code_at(const struct image *img, uint64_t pc);
 void tracer_pads_free(struct image *img);
 
 /* ---- step.c: breakpoints and displaced steps ---- */

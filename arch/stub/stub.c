@@ -59,6 +59,11 @@ void arch_set_pc(arch_regs *r, uint64_t pc)
 	r->opaque[0] = pc;
 }
 
+void arch_clear_step(arch_regs *r)
+{
+	(void)r;
+}
+
 uint64_t arch_get_sp(const arch_regs *r)
 {
 	return r->opaque[1];

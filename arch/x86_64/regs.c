@@ -74,6 +74,11 @@ void arch_set_pc(arch_regs *ar, uint64_t pc)
 	ar->r.rip = pc;
 }
 
+void arch_clear_step(arch_regs *ar)
+{
+	ar->r.eflags &= ~0x100ULL;      /* TF */
+}
+
 uint64_t arch_get_sp(const arch_regs *ar)
 {
 	return ar->r.rsp;
