@@ -473,6 +473,14 @@ bool plan_locs_pending(plan *p, size_t i, int exe_status,
 	return false;
 }
 
+bool plan_gate_is_return(const plan *p, size_t gate)
+{
+	for (size_t k = 0; p->locs && k < p->locs->ng; k++)
+		if (p->locs->g[k].gate == gate && p->locs->g[k].ret_where)
+			return true;
+	return false;
+}
+
 void plan_locs_describe(const plan *p, size_t i, FILE *f)
 {
 	const struct plan_locs *pl = p->locs;
@@ -582,6 +590,8 @@ struct run_locs {
 	size_t nbps, capbps;
 	struct rl_merged **merged;
 	size_t nmerged, capmerged;
+	run_locs_site_fn site_fn; /* run_locs_watch_sites */
+	void *site_ctx;
 	bool *armed;           /* per spec gate: armed somewhere this run */
 	char **why;            /* per spec gate: an error met in an object, or NULL */
 };
@@ -649,6 +659,41 @@ void run_locs_free(run_locs *l)
 	free(l->why);
 	free(l->armed);
 	free(l);
+}
+
+void run_locs_watch_sites(run_locs *l, run_locs_site_fn fn, void *ctx)
+{
+	if (!l)
+		return;
+	l->site_fn = fn;
+	l->site_ctx = ctx;
+}
+
+static int cmp_at_down(const void *a, const void *b)
+{
+	uint64_t x = (*(struct rl_bp *const *)a)->at, y = (*(struct rl_bp *const *)b)->at;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Object o's sites, armed: to site_fn, the highest address first. */
+static void tell_armed(run_locs *l, size_t o)
+{
+	struct rl_bp **v;
+	size_t n = 0;
+
+	if (!l->site_fn)
+		return;
+	v = xcalloc(l->nbps + 1, sizeof(*v));
+	for (size_t i = 0; i < l->nbps; i++)
+		if (l->bps[i]->obj == o)
+			v[n++] = l->bps[i];
+	qsort(v, n, sizeof(*v), cmp_at_down);
+	for (size_t i = 0; i < n; i++)
+		l->site_fn(l->site_ctx, &v[i]->bp, v[i]->at, true);
+	if (n)
+		l->site_fn(l->site_ctx, NULL, 0, true);
+	free(v);
 }
 
 static int arm_rendezvous(run_locs *l, uint64_t addr, rg_err *err)
@@ -806,10 +851,11 @@ static int object_mapped(run_locs *l, size_t o, rg_err *err)
 		}
 		l->armed[g->gate] = true;
 	}
+	tell_armed(l, o);
 	return 0;
 }
 
-/* The object is gone (dlclose): its code, and our int3s in it, with it. */
+/* The object is gone (dlclose): its code, and our int3s and pads in it, with it. */
 static void object_unmapped(run_locs *l, size_t o)
 {
 	size_t i = 0;
@@ -830,7 +876,10 @@ static void object_unmapped(run_locs *l, size_t o)
 			i++;
 			continue;
 		}
+		if (l->site_fn)
+			l->site_fn(l->site_ctx, &b->bp, b->at, false);
 		tracer_remove_bp(l->tr, b->at, &err);
+		tracer_pad_forget(l->tr, b->at);
 		free(b->bp.gates);
 		free(b);
 		l->bps[i] = l->bps[--l->nbps];

@@ -47,6 +47,9 @@ bool plan_locs_take(plan *p, size_t i, spec_diags *d);
 bool plan_locs_pending(plan *p, size_t i, int exe_status,
 		       const dwarfx_hint *exe_hint, spec_diags *d);
 
+/* Is gate i a FUNCTION:return? */
+bool plan_gate_is_return(const plan *p, size_t gate);
+
 /* For `racegate check`: prints where gate i is armed outside p->bps. */
 void plan_locs_describe(const plan *p, size_t i, FILE *f);
 
@@ -76,6 +79,14 @@ typedef bool (*run_locs_busy_fn)(void *ctx, uint64_t addr);
 run_locs *run_locs_new(plan *p, tracer *tr, run_bias *bt,
 		       run_locs_busy_fn busy, void *busy_ctx, bool watch);
 void run_locs_free(run_locs *l);
+/*
+ * The gate sites of shared objects as they come and go: fn hears each one
+ * armed (once its object's every gate is, the highest address first), then
+ * bp NULL once the object's last is told; and each one about to go with its
+ * object (dlclose), while it is still known.
+ */
+typedef void (*run_locs_site_fn)(void *ctx, const plan_bp *bp, uint64_t at, bool armed);
+void run_locs_watch_sites(run_locs *l, run_locs_site_fn fn, void *ctx);
 
 /* At the exec stop: arms return entries and the rendezvous breakpoint. */
 int run_locs_start(run_locs *l, rg_err *err);

@@ -689,6 +689,8 @@ static void on_child_exec(session *s, pid_t pid, pid_t tid)
 					fail(s, xasprintf("cannot set a breakpoint in process "
 							  "%d: %s", (int)pid, err.msg));
 			}
+			if (!s->end.failed)
+				session_pads_exec(s, pid, pr->img, &pr->bt);
 		}
 	} else {
 		image_warn(s, &d, err.msg);
@@ -1121,6 +1123,7 @@ static void arm_all(session *s)
 	if (s->entry && !s->end.failed)
 		arm(s, s->entry);
 	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s, s->snap);
+	run_locs_watch_sites(s->locs, session_pads_site, s);
 	if (!s->end.failed && run_locs_start(s->locs, &err) < 0)
 		locs_failed(s, &err);
 	if (!s->end.failed)
@@ -1143,7 +1146,8 @@ static void arm_attached(session *s)
 
 	if ((rc = tracer_stray_trap(s->tr, &stray, &path, &err)) != 0) {
 		fail(s, rc < 0 ? xstrdup(err.msg) :
-		     xasprintf("process %d has a breakpoint instruction at 0x%llx in "
+		     xasprintf("process %d has racegate's code (a breakpoint "
+			       "instruction, or a jump to a pad) at 0x%llx in "
 			       "'%s' that the file does not have: a racegate or "
 			       "debugger killed while attached left it, and the next "
 			       "thread to get there will die of SIGTRAP; restart the "
@@ -1167,8 +1171,14 @@ static void arm_attached(session *s)
 		at_entry(s);
 	s->entry = 0;
 	s->locs = run_locs_new(s->p, s->tr, &s->bt, own_busy, s, false);
-	if (!s->end.failed && (run_locs_start(s->locs, &err) < 0 ||
-			       run_locs_at_entry(s->locs, &err) < 0))
+	run_locs_watch_sites(s->locs, session_pads_site, s);
+	if (!s->end.failed && run_locs_start(s->locs, &err) < 0)
+		locs_failed(s, &err);
+	/* every thread is stopped: pads in the executable, then in each
+	 * library the link map names */
+	if (!s->end.failed)
+		session_make_pads(s);
+	if (!s->end.failed && run_locs_at_entry(s->locs, &err) < 0)
 		locs_failed(s, &err);
 }
 
@@ -1326,12 +1336,7 @@ void session_free(session *s)
 	rg_intmap_release(&s->thr_ix);
 	free(s->pend);
 	free(s->ptc);
-	free(s->pad_when);
-	free(s->pad_lead);
-	free(s->pad_leads);
-	for (i = 0; s->pad_peers && i < s->p->nbps; i++)
-		free(s->pad_peers[i].v);
-	free(s->pad_peers);
+	session_pads_free(s);
 	free(s->release);
 	free(s->dead);
 	free(s);

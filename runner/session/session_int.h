@@ -1,6 +1,6 @@
 /*
  * What session.c shares with the files that take a concern of its own off
- * it (session_pads.c: the jump pads of the executable's gate sites): the
+ * it (session_pads.c: the jump pads of the gate sites): the
  * session's structure and the few helpers they call.  Private to runner/.
  */
 #ifndef RACEGATE_SESSION_INT_H
@@ -79,19 +79,22 @@ struct session {
 	bool attached;         /* racegate attach: let the program go, never kill it */
 	bool *dead;            /* attach, per plan bp: no gate there can act any more
 				  (its int3 is out, or left to racegate's own use) */
-	/* per plan bp: the gate whose when: its pad evaluates (pad_when.h),
-	 * PAD_WHEN_NONE for none; NULL: no pads */
-	size_t *pad_when;
-	/* per plan bp: the bp whose pad holds the slots its pad reads, the
-	 * first one made for the same gates (PAD_LEAD_NONE: no pad); and
-	 * those leading bps, whose passes are synced and allowed */
-	size_t *pad_lead;
-	size_t *pad_leads, npad_leads;
-	/* per plan bp: the leading bps whose gates meet its gates, once known */
+	/* the jump pads made (session_pads.c), in any object; NULL: none may be */
+	struct spad *pads;
+	size_t npads, pads_cap;
+	size_t *pad_leads, npad_leads, pad_leads_cap; /* indices in pads: those leading */
+	/* arrival site (plan_bp pointer) -> its leading pads whose gates meet
+	 * its own (an index in pad_peers); forgotten when a pad comes or goes */
+	rg_intmap pad_peer_ix;
 	struct pad_peers {
 		size_t *v, n;
-		bool known;
 	} *pad_peers;
+	size_t npad_peers, pad_peers_cap;
+	/* the threads stopped for a library's pads (tracer_stop_all), or why
+	 * they could not be */
+	pid_t *pads_stopped;
+	size_t npads_stopped;
+	const char *pads_stop_why;
 	/* session_snapshot: the run stops at the program's entry point
 	 * (snapped), or cannot (snap_why) */
 	bool snap, snapped;
@@ -101,6 +104,15 @@ struct session {
 };
 #define PAD_LEAD_NONE ((size_t)-1)
 
+/* A gate site with a jump pad (session_pads.c). */
+struct spad {
+	const plan_bp *bp;
+	const plan *pl;        /* its image: the program's, or a child's since its exec */
+	uint64_t addr;         /* run-time */
+	size_t lead;           /* the pad whose slots it reads (an index in pads) */
+	size_t when;           /* the gate whose when: it runs, or PAD_WHEN_NONE */
+};
+
 /* Is a one of the program's pthread_create addresses (racegate's own breakpoint)? */
 bool session_is_ptc(const session *s, uint64_t a);
 
@@ -109,9 +121,15 @@ bool session_is_ptc(const session *s, uint64_t a);
 /* Do bps a and b share a gate? */
 bool session_gates_meet(const plan_bp *a, const plan_bp *b);
 
-/* At the exec stop (one thread, stopped): a pad for each of the
- * executable's gate sites that may have one; --verbose says which. */
+/* At the exec stop (one thread, stopped), or attached (every thread
+ * stopped): a pad for each of the executable's gate sites that may have
+ * one; --verbose says which.  Then a library's sites as it maps. */
 void session_make_pads(session *s);
+/* run_locs' sites in a shared object: armed (a pad, if one may be made
+ * now), or about to go with their object (their pads forgotten). */
+void session_pads_site(void *ctx, const plan_bp *bp, uint64_t at, bool armed);
+/* A followed child ran exec: pads for img's sites there (its one thread stopped). */
+void session_pads_exec(session *s, pid_t pid, plan *img, const run_bias *bt);
 /*
  * Before tid's arrival at bp (any site: a pad's, an int3's, a library's)
  * is decided: its passes through every pad whose gates meet bp's, to the
@@ -120,11 +138,12 @@ void session_make_pads(session *s);
 void session_pads_before(session *s, pid_t tid, const plan_bp *bp);
 /* After it: how far tid may pass those pads unseen. */
 void session_pads_after(session *s, pid_t tid, const plan_bp *bp);
-/* Before the pad at bp (the executable's) is turned off: every thread's
- * passes through it so far. */
+/* Before the pad at bp is turned off: every thread's passes through it
+ * so far. */
 void session_pad_sync_all(session *s, const plan_bp *bp);
 /* A thread is gone: its passes through every pad count still. */
 void session_pads_thread_gone(session *s, pid_t tid);
+void session_pads_free(session *s);
 /* Sites whose code the program rewrote over racegate's (tracer_rewrites):
  * a warning of the run each. */
 void session_say_rewrites(session *s);
