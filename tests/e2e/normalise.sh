@@ -5,11 +5,14 @@
 #
 #   normalise.sh [MASK...]
 #
-# Each MASK names what to mask (all three when none is named):
+# Each MASK names what to mask (times, tids and addresses when none is
+# named):
 #   times      a duration, "12.345 ms" or "1.2 s", becomes "T":
 #              "+12.345 ms" is "+T", "(3.2 ms)" "(T)", "in 1.2 s," "in T,"
 #   tids       a thread id: "tid 4242" becomes "tid N"
 #   addresses  a hex address: "0x7f3a01c0" becomes "0xADDR"
+#   pids       a process id: "pid 4242", "process 4242" become "pid N",
+#              "process N"
 # A driver names only the masks it needs: what it leaves unmasked is
 # compared as printed.
 set -u
@@ -21,7 +24,8 @@ for m in "${masks[@]}"; do
 	times) expr+=(-e 's/[0-9]+[.][0-9]+ (ms|s)\b/T/g') ;;
 	tids) expr+=(-e 's/tid [0-9]+/tid N/g') ;;
 	addresses) expr+=(-e 's/0x[0-9a-f]+/0xADDR/g') ;;
-	*) echo "normalise.sh: unknown mask '$m' (times, tids, addresses)" >&2; exit 2 ;;
+	pids) expr+=(-e 's/(pid|process) [0-9]+/\1 N/g') ;;
+	*) echo "normalise.sh: unknown mask '$m' (times, tids, addresses, pids)" >&2; exit 2 ;;
 	esac
 done
 exec sed -E "${expr[@]}"

@@ -21,6 +21,17 @@ if(Python3_FOUND)
     set_tests_properties(e2e_attach_${mode} PROPERTIES LABELS e2e TIMEOUT 300
                          SKIP_RETURN_CODE 77)
   endforeach()
+  # the same with every hit on the trap path (attach puts jump pads too)
+  foreach(mode reproduce tid interrupt fork dlopen churn)
+    set(prog attach_server)
+    if(mode STREQUAL churn)
+      set(prog churn)
+    endif()
+    add_test(NAME e2e_attach_${mode}_nofastpath COMMAND ${CMAKE_CURRENT_LIST_DIR}/attach.sh
+             ${RG} ${E2E_DIR}/${prog} ${E2E_DIR} ${E2E_SRC}/tools ${mode})
+    set_tests_properties(e2e_attach_${mode}_nofastpath PROPERTIES LABELS e2e TIMEOUT 300
+                         ENVIRONMENT RG_ATTACH_OPTS=--no-fastpath)
+  endforeach()
 endif()
 
 # No such process; racegate itself; a thread rather than its process.

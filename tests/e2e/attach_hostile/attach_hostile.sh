@@ -183,8 +183,8 @@ signal1|signal2|signal3)
 pipe)
 	start one 100
 	mkfifo "$dir/fifo"
-	# the reader keeps the first line and goes: a closed pipe
-	head -n 1 <"$dir/fifo" >"$dir/out" &
+	# the reader keeps the lines up to the armed one and goes: a closed pipe
+	sed -n '/gates armed/{p;q}' <"$dir/fifo" >"$dir/out" &
 	reader=$!
 	env --default-signal=INT,HUP,TERM "$rg" attach --verbose "$pid" \
 		"$specs/attach_spin_hold.yaml" >"$dir/fifo" 2>&1 &

@@ -13,11 +13,11 @@ loose=0
 rg=$1 spec=$2
 shift 2
 normalise=$(dirname "$0")/../normalise.sh
-# times and thread ids masked (normalise.sh), a timeline line cut to its
-# thread, location and gate
+# times, thread and process ids and addresses masked (normalise.sh), a
+# timeline line cut to its thread, location and gate
 norm() {
 	grep -vE '^racegate: gate .* pad' |
-	"$normalise" times tids |
+	"$normalise" times tids pids addresses |
 	sed -E -e 's/ +/ /g' -e 's/^ ?[+]T (.*tid N [^ ]+ [^ ]+) .*/\1/' |
 	if [ $loose = 1 ]; then
 		grep -E '^(racegate: |timeline:|.* tid N )' |

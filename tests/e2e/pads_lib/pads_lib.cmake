@@ -1,0 +1,40 @@
+# Jump pads in shared libraries (issue 26): a gated line in a library
+# linked at start, or opened with dlopen before any thread exists or while
+# one sleeps, gets a pad as the library maps (every thread stopped then).
+# Outcome, timeline and every count are the same with pads and with
+# --no-fastpath (every hit traps).
+racegate_e2e_program(padlib SOURCES padlib.c SHARED NO_THREADS OUTPUT e2e_padlib)
+racegate_e2e_program(padlib_o2 SOURCES padlib.c SHARED NO_THREADS OPTIONS -O2 -g
+  OUTPUT e2e_padlib_o2)
+racegate_e2e_program(padlib_host SOURCES padlib_host.c LIBS ${CMAKE_DL_LIBS}
+  SPECS pads_lib.yaml)
+racegate_e2e_program(padlib_linked SOURCES padlib_host.c OPTIONS -DLINKED
+  LIBS e2e_padlib ${CMAKE_DL_LIBS})
+add_dependencies(e2e_padlib_host e2e_padlib e2e_padlib_o2)
+# the same gates: linked, at -O2, opened late
+file(READ ${CMAKE_CURRENT_LIST_DIR}/pads_lib.yaml pads_lib_spec)
+string(REPLACE "[./padlib_host, early]" "[./padlib_linked]" s "${pads_lib_spec}")
+file(WRITE ${E2E_DIR}/pads_lib_linked.yaml "${s}")
+string(REPLACE "[./padlib_host, early]" "[./padlib_host, early, libe2e_padlib_o2.so]" s
+  "${pads_lib_spec}")
+string(REPLACE "libe2e_padlib.so" "libe2e_padlib_o2.so" s "${s}")
+file(WRITE ${E2E_DIR}/pads_lib_o2.yaml "${s}")
+string(REPLACE "[./padlib_host, early]" "[./padlib_host, late]" s "${pads_lib_spec}")
+file(WRITE ${E2E_DIR}/pads_lib_late.yaml "${s}")
+
+set(LIB_COUNTS "counts 50000 50000 50000 50000" "PASSED"
+  "racegate: 200001 breakpoint hits at gates, ")
+racegate_e2e(pads_lib_linked_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$" ${LIB_COUNTS}
+  -- ${RG} run --verbose ${E2E_DIR}/pads_lib_linked.yaml)
+racegate_e2e(pads_lib_early_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$" ${LIB_COUNTS}
+  -- ${RG} run --verbose ${E2E_DIR}/pads_lib.yaml)
+racegate_e2e(pads_lib_o2_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$" ${LIB_COUNTS}
+  -- ${RG} run --verbose ${E2E_DIR}/pads_lib_o2.yaml)
+# opened while a thread sleeps in epoll_wait: every thread is stopped for
+# the pads, and the sleeper's call is made again (no EINTR: exit 3 else)
+racegate_e2e(pads_lib_late_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$" ${LIB_COUNTS}
+  "!bystander" -- ${RG} run --verbose ${E2E_DIR}/pads_lib_late.yaml)
+foreach(s pads_lib pads_lib_linked pads_lib_o2 pads_lib_late)
+  add_test(NAME e2e_pads_same_${s} COMMAND ${CMAKE_CURRENT_LIST_DIR}/../pads/pads_same.sh ${RG} ${E2E_DIR}/${s}.yaml)
+  set_tests_properties(e2e_pads_same_${s} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
+endforeach()
