@@ -15,6 +15,9 @@ hits: per pass-through hit at padloop.c's SITE (a 5-byte nop), in one run
   (T(N) - T(0)) / N of the same competitor, N chosen per competitor so
   that a run takes about --budget seconds (a trap costs ~10 µs, a pad pass
   ~0.01 µs: one N for both would take minutes or measure nothing).
+where: per pass at a site in a shared library built -O2 (padlib.c), under
+  run, attach and in a followed fork child, timed by the program itself
+  (padwhere.c), against --no-fastpath and gdb's Python breakpoint.
 coverage: racegate --verbose says for each gate site "pad" or "no pad:
   REASON".  Counted over the examples' gates files, and over gates on every
   line `racegate lines` offers in test programs built -O0 and -O2.
@@ -25,6 +28,7 @@ import glob
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -38,7 +42,7 @@ ap.add_argument("--rounds", type=int, default=5)
 ap.add_argument("--budget", type=float, default=1.0, help="seconds per timed run")
 ap.add_argument("--cpu", default="0", help="CPU for the pinned runs")
 ap.add_argument("--quick", action="store_true", help="3 rounds, shorter runs, fewer programs")
-ap.add_argument("--only", default="", help="comma list: hits,coverage")
+ap.add_argument("--only", default="", help="comma list: hits,where,coverage")
 ap.add_argument("--examples", default="", help="build/examples (default: DIR/../examples)")
 ap.add_argument("--programs", default="", help="test programs' sources (default: SRC/../tests/e2e, each topic's folder)")
 args = ap.parse_args()
@@ -55,6 +59,10 @@ EXAMPLES = os.path.abspath(args.examples or os.path.join(D, "..", "examples"))
 PROGRAMS = os.path.abspath(args.programs or os.path.join(SRC, "..", "tests", "e2e"))
 report = []
 # "pad", "pad; when: evaluated in the pad" (or "... by racegate: WHY"), "no pad: WHY"
+# e2e specs whose gates are in shared objects (build/tests/e2e)
+LIB_SPECS = ["pads_lib.yaml", "pads_lib_linked.yaml", "pads_lib_o2.yaml", "pads_lib_late.yaml",
+             "plugin.yaml", "lockorder.yaml", "lockorder_in.yaml", "past_in_lib.yaml",
+             "past_in_lib_seq.yaml", "when_plugin.yaml"]
 PAD_RE = re.compile(r"^racegate: gate '(.*)' at (.*): (pad(?:; when: .*)?|no pad: (.*))$")
 
 
@@ -197,6 +205,127 @@ def bench_hits():
 
 
 # ---------------------------------------------------------------------------
+def bench_where():
+    """Per pass at a site in a shared library built -O2 (padlib.c), the gate
+    live and never acting (hit: 10^9): under run, attach and in a followed
+    fork child, each timed by the program itself (padwhere.c: ns/hit), less
+    the plain loop's time in the same mode; against --no-fastpath and gdb's
+    Python breakpoint whose stop() returns False (attached: gdb -p; the
+    child: follow-fork-mode child)."""
+    pw = os.path.join(D, "padwhere")
+    loc = "padlib.c:%d" % marker_line(os.path.join(SRC, "padlib.c"), "SITE")
+    # the gate at the end keeps an attach on until the loop is over
+    gate = ("{name: pass, at: '%s', in: libbenchpad.so, %shit: 1000000000, open: never, "
+            "optional: true}\n  - {name: end, at: 'padwhere.c:/END/', %sopen: ended}")
+    specs = {}
+    for m in ("run", "attach", "fork"):
+        anyp = "process: any, " if m == "fork" else ""
+        specs[m] = write("where_%s.yaml" % m, "version: 1\nname: pass-through in a library (%s)\n"
+                         "command: [%s]\ngates:\n  - %s\n" % (m, pw, gate % (loc, anyp, anyp)))
+    armed = os.path.join(WORK, "gdb-armed")
+
+    def gdb_script(mode):
+        pre = {"run": "", "fork": "gdb.execute('set follow-fork-mode child')\n",
+               "attach": "gdb.execute('handle SIGUSR1 nostop noprint pass')\n"}[mode]
+        go = "continue" if mode == "attach" else "run"
+        return write("where_%s.py" % mode, "import gdb\ngdb.execute('set breakpoint pending on')\n"
+                     "%sclass Pass(gdb.Breakpoint):\n    def stop(self):\n        return False\n"
+                     "Pass(%r)\nopen(%r, 'w').write('1')\ngdb.execute(%r)\n"
+                     % (pre, loc, armed, go))
+
+    def per_hit(text, cmd):
+        m = re.search(r"^ns/hit ([0-9.]+)$", text, re.M)
+        if not m:
+            sys.exit("benchmark command failed: %s\n%s" % (" ".join(cmd), text[-3000:]))
+        return float(m.group(1)) * 1e-9
+
+    def attached(tracer, n):
+        """padwhere wait N, TRACER attached (a list, PID appended or
+        substituted), ARMED said when it may go."""
+        prog = subprocess.Popen([pw, "wait", str(n)], stdout=subprocess.PIPE, cwd=WORK)
+        assert prog.stdout.readline().strip() == b"ready"
+        tr = None
+        if tracer:
+            if os.path.exists(armed):
+                os.unlink(armed)
+            log = open(os.path.join(WORK, "where-attach.log"), "w")
+            tr = subprocess.Popen([a.replace("PID", str(prog.pid)) for a in tracer],
+                                  stdout=log, stderr=subprocess.STDOUT, cwd=WORK)
+            deadline = time.time() + 60
+            while time.time() < deadline:
+                if "racegate" in tracer[0]:
+                    if "gates armed" in open(log.name).read():
+                        break
+                elif os.path.exists(armed):
+                    time.sleep(0.3)     # gdb's continue after the file
+                    break
+                time.sleep(0.02)
+            else:
+                sys.exit("the tracer did not arm: %s" % open(log.name).read()[-2000:])
+        os.kill(prog.pid, signal.SIGUSR1)
+        text = prog.stdout.read().decode()
+        prog.wait()
+        if tr:
+            tr.wait(timeout=300)
+        return per_hit(text, tracer or [pw])
+
+    def comp(mode, who, n):
+        if mode == "attach":
+            tracer = {"plain": None,
+                      "pads": [RG, "attach", "--verbose", "PID", specs["attach"]],
+                      "traps": [RG, "attach", "--verbose", "--no-fastpath", "PID", specs["attach"]],
+                      "gdb": ["gdb", "-batch", "-nx", "-p", "PID", "-x", gdb_script("attach")]}[who]
+            return attached(tracer, n)
+        args = [pw, mode, str(n)]
+        cmd = {"plain": args,
+               "pads": [RG, "run", specs[mode], "--"] + args,
+               "traps": [RG, "run", "--no-fastpath", specs[mode], "--"] + args,
+               "gdb": ["gdb", "-batch", "-nx", "-x", gdb_script(mode), "--args"] + args}[who]
+        _, text = run(cmd, check=r"sum %d\b" % (n * (n - 1) // 2))
+        return per_hit(text, cmd)
+
+    whos = ["plain", "pads", "traps"] + (["gdb"] if shutil.which("gdb") else [])
+    ns = {"plain": 5000000, "pads": 5000000, "traps": 20000, "gdb": 3000}
+    if args.quick:
+        ns = {k: v // 4 for k, v in ns.items()}
+    res = {}
+    for r in range(args.rounds):
+        for mode in ("run", "attach", "fork"):
+            for who in whos[r % len(whos):] + whos[:r % len(whos)]:
+                res.setdefault((mode, who), []).append(comp(mode, who, ns[who]))
+        print("  pads where: round %d done" % (r + 1), file=sys.stderr)
+    med = {k: statistics.median(v) for k, v in res.items()}
+    _, text = run([RG, "run", "--verbose", specs["run"], "--", pw, "run", "1000"], check=r"sum 499500")
+    said = [m.group(3) for m in map(PAD_RE.match, text.splitlines()) if m]
+    out("### A library's site, -O2: run, attached, in a followed child (median of %d rounds)"
+        % args.rounds)
+    out()
+    out("racegate --verbose says the library's site got: %s" % (", ".join(said) or "(no pad line)"))
+    out()
+    out("| mode | plain loop | racegate, pads: per pass | --no-fastpath | gdb Python | gdb / pads |")
+    out("|---|---|---|---|---|---|")
+    for mode in ("run", "attach", "fork"):
+        plain = med[(mode, "plain")]
+        pads = max(med[(mode, "pads")] - plain, 1e-12)
+        trap = med[(mode, "traps")] - plain
+        g = med.get((mode, "gdb"))
+        out("| %s | %s | **%s** | %s | %s | %s |" % (
+            mode, us(plain), us(pads), us(trap), us(g - plain) if g else "-",
+            x((g - plain) / pads) if g else "-"))
+    out()
+    for mode in ("run", "attach", "fork"):
+        plain = med[(mode, "plain")]
+        pads = max(med[(mode, "pads")] - plain, 1e-12)
+        g = med.get((mode, "gdb"))
+        out("- %s: pads %s per pass (target ≤ 0.2 µs: %s)%s" % (
+            mode, us(pads), "met" if pads <= 2e-7 else "not met",
+            "; gdb Python / pads = %s (target ≥ 1000×: %s)" % (
+                x((g - plain) / pads), "met" if (g - plain) / pads >= 1000 else "not met")
+            if g else ""))
+    out()
+
+
+# ---------------------------------------------------------------------------
 def pad_lines(text):
     """{(gate, where): 'pad' or the reason} from racegate --verbose."""
     got = {}
@@ -207,7 +336,24 @@ def pad_lines(text):
     return got
 
 
-def coverage_row(label, sites, extra=""):
+def lib_gates(spec):
+    """The gates of spec whose breakpoints are in a shared object (racegate
+    check says "in 'PATH'" of a .so)."""
+    text = subprocess.run([RG, "check", spec], capture_output=True, text=True,
+                          cwd=os.path.dirname(spec)).stdout
+    libs, gate = set(), None
+    for l in text.splitlines():
+        m = re.match(r"^  (\S.*?)  +at ", l)
+        if m:
+            gate = m.group(1)
+        elif gate and re.search(r" in '[^']*\.so[^']*'$", l):
+            libs.add(gate)
+    return libs
+
+
+def coverage_row(label, sites, libs=None):
+    """sites: {(spec, gate, where): 'pad' or the reason}; libs: the keys
+    that are a library's (None: not counted)."""
     n = len(sites)
     padded = sum(1 for v in sites.values() if v == "pad")
     reasons = {}
@@ -215,26 +361,43 @@ def coverage_row(label, sites, extra=""):
         if v != "pad":
             reasons[v] = reasons.get(v, 0) + 1
     why = "; ".join("%s: %d" % (r, c) for r, c in sorted(reasons.items(), key=lambda x: -x[1]))
-    out("| %s | %d | %d | %s | %s%s |" % (label, n, padded, "%.0f%%" % (100.0 * padded / n) if n else "-",
-                                         why or "-", extra))
+    lib = "-"
+    if libs is not None:
+        nl = sum(1 for k in sites if k in libs)
+        pl = sum(1 for k, v in sites.items() if k in libs and v == "pad")
+        lib = "%d of %d" % (pl, nl)
+    out("| %s | %d | %d | %s | %s | %s |" % (label, n, padded, "%.0f%%" % (100.0 * padded / n) if n else "-",
+                                           lib, why or "-"))
     return n, padded
 
 
 def bench_coverage():
     out("### Coverage: gate sites that get a pad (from --verbose)")
     out()
-    out("| programs | gate sites | with a pad | share | the others: reason: count |")
-    out("|---|---|---|---|---|")
-    # the examples, each with its own gates files
-    sites = {}
-    for spec in sorted(glob.glob(os.path.join(EXAMPLES, "*", "*.yaml"))):
-        try:
-            _, text = run([RG, "run", "--verbose", "--timeout", "30s", spec], timeout=120)
-        except subprocess.TimeoutExpired:
-            continue
-        for k, v in pad_lines(text).items():
-            sites[(spec,) + k] = v
-    total = coverage_row("examples (their gates files)", sites)[0]
+    out("| programs | gate sites | with a pad | share | of them a library's: with a pad | the others: reason: count |")
+    out("|---|---|---|---|---|---|")
+    # the examples, each with its own gates files; then the e2e specs whose
+    # gates are in libraries (the project's own, -O0 and -O2, a dlopen'd
+    # module, libc by its symbols)
+    total = 0
+    e2e = os.path.abspath(os.path.join(D, "..", "tests", "e2e"))
+    for label, specs in (("examples (their gates files)",
+                          sorted(glob.glob(os.path.join(EXAMPLES, "*", "*.yaml")))),
+                         ("e2e specs gating libraries",
+                          [os.path.join(e2e, f) for f in LIB_SPECS
+                           if os.path.exists(os.path.join(e2e, f))])):
+        sites, libs = {}, set()
+        for spec in specs:
+            try:
+                _, text = run([RG, "run", "--verbose", "--timeout", "30s", spec], timeout=120)
+            except subprocess.TimeoutExpired:
+                continue
+            lg = lib_gates(spec)
+            for k, v in pad_lines(text).items():
+                sites[(spec,) + k] = v
+                if k[0] in lg:
+                    libs.add((spec,) + k)
+        total += coverage_row(label, sites, libs)[0]
     # every line racegate offers in test programs, -O0 and -O2
     # the e2e programs sit in their topics' folders: tests/e2e/TOPIC/*.c
     srcs = sorted(glob.glob(os.path.join(PROGRAMS, "*.c")) +
@@ -274,6 +437,8 @@ def bench_coverage():
 
 if not ONLY or "hits" in ONLY:
     bench_hits()
+if not ONLY or "where" in ONLY:
+    bench_where()
 if not ONLY or "coverage" in ONLY:
     bench_coverage()
 with open(os.path.join(D, "pads-results.md"), "w") as f:
