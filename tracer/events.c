@@ -633,6 +633,7 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 				"something else", tid);
 	if (ptrace(PTRACE_INTERRUPT, tid, 0L, 0L) < 0)
 		return rg_error(err, "cannot stop thread %d: %s", tid, strerror(errno));
+	tr->frames_at = 0;      /* it stops elsewhere than it was: frames are old */
 	rc = tracer_wait_until(tr, tid, tracer_now_ms() + STOP_WAIT_MS, &got, &status);
 	if (rc == 0)    /* its stop, when it comes, is judged like any (restarted) */
 		return rg_error(err, "cannot stop thread %d: it did not stop within "

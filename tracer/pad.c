@@ -561,10 +561,16 @@ void tracer_pad_set_off(tracer *tr, struct image *img, struct pad *p, bool off)
 void tracer_pad_fork(struct aspace *as, const struct aspace *from)
 {
 	/* the child's copy of each table holds its parent's slots: none is
-	 * its threads', which start from nothing (state 2: dead) */
+	 * its threads', which start from nothing (state 2: dead; a slot it
+	 * takes later counts its false conditions from 0) */
 	for (size_t k = 0; k < from->npadslots && k < from->img->npads; k++)
-		for (size_t i = 0; i < from->padslots[k].nslots; i++)
+		for (size_t i = 0; i < from->padslots[k].nslots; i++) {
+			uint64_t zero = 0;
+
 			put_byte(as, slot_addr(&from->img->pads[k], i, PAD_STATE_OFF), 2);
+			tracer_mem_pwrite(as->memfd, slot_addr(&from->img->pads[k], i,
+							       PAD_FALSE_OFF), &zero, sizeof(zero));
+		}
 }
 
 /* The slots of lead's table in as (made on first use). */
@@ -596,6 +602,35 @@ static struct aspace *as_of_tid(tracer *tr, pid_t tid)
 				if (tr->as[a]->padslots[k].slots[i].tid == tid)
 					return tr->as[a];
 	return NULL;
+}
+
+void tracer_pad_as_gone(tracer *tr, struct aspace *as)
+{
+	for (size_t k = 0; k < as->npadslots && k < as->img->npads; k++)
+		for (size_t i = 0; i < as->padslots[k].nslots; i++) {
+			const struct pad_slot *sl = &as->padslots[k].slots[i];
+
+			if (!sl->unsynced || !sl->tid)
+				continue;
+			RG_GROW(tr->pads_gone, tr->npads_gone + 1, tr->pads_gone_cap);
+			tr->pads_gone[tr->npads_gone++] = (struct pad_gone){
+				sl->tid, as->img->pads[k].site, sl->unsynced, sl->unsynced_false };
+		}
+}
+
+/* The passes of tid through the pads led by the one at lead, kept when its
+ * process went (tracer_pad_as_gone): handed over once. */
+static bool gone_passes(tracer *tr, pid_t tid, uint64_t lead, uint64_t *passes,
+			uint64_t *falses)
+{
+	for (size_t i = 0; i < tr->npads_gone; i++)
+		if (tr->pads_gone[i].tid == tid && tr->pads_gone[i].lead == lead) {
+			*passes = tr->pads_gone[i].passes;
+			*falses = tr->pads_gone[i].falses;
+			tr->pads_gone[i] = tr->pads_gone[--tr->npads_gone];
+			return true;
+		}
+	return false;
 }
 
 /* The arrivals slot i found false since last read: passes too. */
@@ -657,6 +692,10 @@ int tracer_pad_sync(tracer *tr, pid_t tid, uint64_t addr, uint64_t *passes,
 
 	(void)err;
 	*passes = *falses = 0;
+	if (!as) {
+		gone_passes(tr, tid, addr, passes, falses);
+		return 0;
+	}
 	if (!p)
 		return 0;
 	p = lead_of(as->img, p);

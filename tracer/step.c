@@ -667,6 +667,7 @@ void tracer_ready_steps(tracer *tr)
 
 int tracer_resume(tracer *tr, pid_t tid, rg_err *err)
 {
+	tr->frames_at = 0;      /* it runs: the frames read for pads are old */
 	struct tcb *t = tracer_tcb_find(tr, tid);
 	struct bp *b;
 

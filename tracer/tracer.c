@@ -330,6 +330,7 @@ void tracer_release(tracer *tr)
 	free(tr->rewrites);
 	free(tr->copy);
 	free(tr->frames);
+	free(tr->pads_gone);
 	arch_free(tr->arch);
 	free(tr);
 }
@@ -417,6 +418,7 @@ void tracer_as_drop(tracer *tr, struct aspace *as)
 	if (as->memfd >= 0)
 		close(as->memfd);
 	tracer_unwind_forget(as);
+	tracer_pad_as_gone(tr, as);
 	image_put(as->img);
 	free(as->pages);
 	free(as->data);

@@ -263,11 +263,20 @@ struct tracer {
 	size_t robust_len;
 	struct tracer_injected *copy;
 	/* statuses judged so far: a thread stopped now has stopped since
-	 * (pad.c keeps the threads' frames for as long as this is the same) */
+	 * (pad.c keeps the threads' frames for as long as this is the same,
+	 * and no thread was resumed or interrupted) */
 	uint64_t nstatus;
+	/* pad.c: passes counted in the slots of a process gone (its threads'
+	 * exits read them) that tracer_pad_sync has not handed over yet */
+	struct pad_gone {
+		pid_t tid;
+		uint64_t lead;         /* the site of the pad leading the slots */
+		uint64_t passes, falses;
+	} *pads_gone;
+	size_t npads_gone, pads_gone_cap;
 	uint64_t *frames;          /* pad.c: every stopped thread's frames' PCs */
 	size_t nframes;
-	uint64_t frames_at;        /* nstatus + 1 when they were read; 0: never */
+	uint64_t frames_at;        /* nstatus + 1 when they were read; 0: old */
 };
 
 /* The layout of a scratch page (scratch.c): the stub at 0, the slot a
@@ -485,6 +494,9 @@ void tracer_pad_set_off(tracer *tr, struct image *img, struct pad *p, bool off);
 /* as is a followed fork child's, a copy of from's: its tables start with
  * no live slot (its threads are new ones). */
 void tracer_pad_fork(struct aspace *as, const struct aspace *from);
+/* as goes (its process ended): the passes its slots hold for
+ * tracer_pad_sync are kept in tr. */
+void tracer_pad_as_gone(tracer *tr, struct aspace *as);
 /* t is exiting (PTRACE_EVENT_EXIT): its slots die, their passes are kept. */
 void tracer_pad_thread_exiting(tracer *tr, struct tcb *t);
 /* parent made a child that may share its memory: its thread pointer is shared. */

@@ -29,7 +29,10 @@ racegate_e2e(pads_for_then_open 0 "gate 'step 1' at lang.c:45: pad$" "PASSED"
 
 # a followed fork child's count starts from nothing, in a table of its own
 racegate_e2e(pads_fork_counts 0 "gate 'nth-2000' at pads_fork.c:/PASS/: pad"
+  "gate 'never' at pads_fork.c:/PASS/: pad; when: evaluated in the pad$"
   "child 6000" "parent 4000" "PASSED" "pid [0-9]+ .*nth-2000 +opened c2000"
+  "racegate: 7000 breakpoint hits at gates, "
+  "gate 'never': 'when' was false at 7000 arrivals"
   -- ${RG} run --verbose ${E2E_DIR}/pads_fork.yaml)
 
 set(PADS_SAME ${CMAKE_CURRENT_LIST_DIR}/pads_same.sh)
@@ -40,13 +43,10 @@ set(PADS_SAME ${CMAKE_CURRENT_LIST_DIR}/pads_same.sh)
 foreach(s pads_count pads_count_o2 hits disarm signals lang_sequence lang_merge
     past_in_lib past_in_lib_seq sigqueue_held own_trap_past
     proctree proctree_threads proctree_exec proctree_vfork forking_threads
-    child_deadlock_fork prefork)
+    child_deadlock_fork prefork pads_fork)
   add_test(NAME e2e_pads_same_${s} COMMAND ${PADS_SAME} ${RG} ${E2E_DIR}/${s}.yaml)
   set_tests_properties(e2e_pads_same_${s} PROPERTIES LABELS e2e TIMEOUT 300)
 endforeach()
-# the count of passes after a thread's last arrival depends on timing
-add_test(NAME e2e_pads_same_pads_fork COMMAND ${PADS_SAME} --loose ${RG} ${E2E_DIR}/pads_fork.yaml)
-set_tests_properties(e2e_pads_same_pads_fork PROPERTIES LABELS e2e TIMEOUT 300)
 foreach(ex lost_update shared_memory string_buffer array_list long_task hoisted_count)
   add_test(NAME e2e_pads_same_example_${ex}
            COMMAND ${PADS_SAME} --loose ${RG} ${EXAMPLES}/${ex}/gates.yaml)
