@@ -335,10 +335,13 @@ void session_pads_site(void *ctx, const plan_bp *bp, uint64_t at, bool armed)
 		pad_say(s, bp, why, pad_when_gate(s->p, bp), cond_why);
 		return;
 	}
-	/* its object goes (dlclose): the tracer forgets the pad with it; the
-	 * pads sharing its slots are of that object too (pad_share) */
+	/* its object goes (dlclose): the passes through it so far count, and
+	 * the tracer forgets the pad with it; the pads sharing its slots are
+	 * of that object too (pad_share) */
 	if ((i = pad_index(s, bp)) == s->npads)
 		return;
+	if (s->pads[i].lead == i)
+		session_pad_sync_all(s, bp);
 	for (k = 0; k < s->npad_leads && s->pad_leads[k] != i; k++)
 		;
 	if (k < s->npad_leads)

@@ -5,7 +5,9 @@
  * to this program) with dlopen: early, before any thread exists, or late,
  * while a thread sleeps in epoll_wait (racegate stops every thread to pad
  * the library's sites: the sleeper must not see its call fail with EINTR;
- * it prints what it got otherwise, and main exits 3).
+ * it prints what it got otherwise, and main exits 3); or reopen: opened,
+ * passed by main 10 times, closed (dlclose) and opened again, as a plugin
+ * reloaded.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -31,6 +33,7 @@ static long (*count)(long);
 #endif
 
 static int efd, ep, bad;
+static void *handle;
 
 static void *worker(void *arg)
 {
@@ -66,7 +69,7 @@ static int open_lib(const char *name)
 		return -1;
 	path[n] = '\0';
 	strcpy(strrchr(path, '/') + 1, name);
-	if (!(h = dlopen(path, RTLD_NOW))) {
+	if (!(h = handle = dlopen(path, RTLD_NOW))) {
 		fprintf(stderr, "padlib_host: %s\n", dlerror());
 		return -1;
 	}
@@ -90,6 +93,14 @@ int main(int argc, char **argv)
 		epoll_ctl(ep, EPOLL_CTL_ADD, efd, &ev);
 		pthread_create(&by, NULL, bystander, NULL);
 		usleep(100000);     /* asleep in epoll_wait by now */
+	}
+	if (!strcmp(when, "reopen")) {
+		if (open_lib(lib) < 0)
+			return 2;
+		for (i = 0; i < 10; i++)
+			pass(0);
+		dlclose(handle);
+		pass = NULL;
 	}
 	if (!pass && open_lib(lib) < 0)
 		return 2;

@@ -21,6 +21,8 @@ string(REPLACE "libe2e_padlib.so" "libe2e_padlib_o2.so" s "${s}")
 file(WRITE ${E2E_DIR}/pads_lib_o2.yaml "${s}")
 string(REPLACE "[./padlib_host, early]" "[./padlib_host, late]" s "${pads_lib_spec}")
 file(WRITE ${E2E_DIR}/pads_lib_late.yaml "${s}")
+string(REPLACE "[./padlib_host, early]" "[./padlib_host, reopen]" s "${pads_lib_spec}")
+file(WRITE ${E2E_DIR}/pads_lib_reopen.yaml "${s}")
 
 set(LIB_COUNTS "counts 50000 50000 50000 50000" "PASSED"
   "racegate: 200001 breakpoint hits at gates, ")
@@ -34,7 +36,12 @@ racegate_e2e(pads_lib_o2_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$" ${LIB_CO
 # the pads, and the sleeper's call is made again (no EINTR: exit 3 else)
 racegate_e2e(pads_lib_late_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$" ${LIB_COUNTS}
   "!bystander" -- ${RG} run --verbose ${E2E_DIR}/pads_lib_late.yaml)
-foreach(s pads_lib pads_lib_linked pads_lib_o2 pads_lib_late)
+# closed and opened again: the first mapping's pads are forgotten, the
+# second mapping gets its own (main's 10 passes are in the first)
+racegate_e2e(pads_lib_reopen_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$"
+  "counts 50000 50000 50000 50000" "PASSED" "racegate: 200011 breakpoint hits at gates, "
+  -- ${RG} run --verbose ${E2E_DIR}/pads_lib_reopen.yaml)
+foreach(s pads_lib pads_lib_linked pads_lib_o2 pads_lib_late pads_lib_reopen)
   add_test(NAME e2e_pads_same_${s} COMMAND ${CMAKE_CURRENT_LIST_DIR}/../pads/pads_same.sh ${RG} ${E2E_DIR}/${s}.yaml)
   set_tests_properties(e2e_pads_same_${s} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
 endforeach()
