@@ -520,10 +520,13 @@ int tracer_pad_make(tracer *tr, const tracer_pad_req *preq, const char **why,
 	return 1;
 }
 
-void tracer_pad_forget(tracer *tr, uint64_t addr)
+void tracer_code_gone(tracer *tr, uint64_t addr)
 {
-	struct pad *p = tracer_pad_find(TRACER_MAIN_AS(tr)->img, addr);
+	struct aspace *as = TRACER_MAIN_AS(tr);
+	struct pad *p = tracer_pad_find(as->img, addr);
 
+	/* its copy (a thread still in it is put right by detach: oots_gone) */
+	rg_intmap_del(&as->oot, addr);
 	if (!p)
 		return;
 	/* site 0: found by nothing, its bytes written by nothing; its table

@@ -327,11 +327,13 @@ typedef struct tracer_pad_req {
 int tracer_pad_make(tracer *tr, const tracer_pad_req *req, const char **why,
 		    const char **cond_why, rg_err *err);
 /*
- * The code under the pad at addr is gone (its object unmapped): the pad is
- * forgotten (its page stays; the slots of pads sharing them are kept), and
- * let-go writes nothing there.
+ * The code at addr is gone (its object unmapped; its breakpoint removed
+ * first): what racegate made of it is forgotten, for another object may
+ * map there.  A pad there (its page stays; the slots of pads sharing them
+ * are kept), on which let-go writes nothing any more; the out-of-line copy
+ * of its instruction, which a breakpoint put there later must not run.
  */
-void tracer_pad_forget(tracer *tr, uint64_t addr);
+void tracer_code_gone(tracer *tr, uint64_t addr);
 /* The most bytes of instructions a pad's jump may cover (for fence). */
 size_t tracer_pad_cover_max(void);
 /* Is there a pad, on, at addr? */

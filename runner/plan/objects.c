@@ -879,7 +879,7 @@ static void object_unmapped(run_locs *l, size_t o)
 		if (l->site_fn)
 			l->site_fn(l->site_ctx, &b->bp, b->at, false);
 		tracer_remove_bp(l->tr, b->at, &err);
-		tracer_pad_forget(l->tr, b->at);
+		tracer_code_gone(l->tr, b->at);
 		free(b->bp.gates);
 		free(b);
 		l->bps[i] = l->bps[--l->nbps];

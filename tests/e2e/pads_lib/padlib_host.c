@@ -7,7 +7,8 @@
  * the library's sites: the sleeper must not see its call fail with EINTR;
  * it prints what it got otherwise, and main exits 3); or reopen: opened,
  * passed by main 10 times, closed (dlclose) and opened again, as a plugin
- * reloaded.
+ * reloaded; or swap: the same with libe2e_padlib.so, then LIBRARY opened
+ * (at the same address, as a rule).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -94,8 +95,8 @@ int main(int argc, char **argv)
 		pthread_create(&by, NULL, bystander, NULL);
 		usleep(100000);     /* asleep in epoll_wait by now */
 	}
-	if (!strcmp(when, "reopen")) {
-		if (open_lib(lib) < 0)
+	if (!strcmp(when, "reopen") || !strcmp(when, "swap")) {
+		if (open_lib(strcmp(when, "swap") ? lib : "libe2e_padlib.so") < 0)
 			return 2;
 		for (i = 0; i < 10; i++)
 			pass(0);

@@ -10,7 +10,8 @@ racegate_e2e_program(padlib_host SOURCES padlib_host.c LIBS ${CMAKE_DL_LIBS}
   SPECS pads_lib.yaml)
 racegate_e2e_program(padlib_linked SOURCES padlib_host.c OPTIONS -DLINKED
   LIBS e2e_padlib ${CMAKE_DL_LIBS})
-add_dependencies(e2e_padlib_host e2e_padlib e2e_padlib_o2)
+racegate_e2e_program(padlib_b SOURCES padlib_b.c SHARED NO_THREADS OUTPUT e2e_padlib_b)
+add_dependencies(e2e_padlib_host e2e_padlib e2e_padlib_o2 e2e_padlib_b)
 # the same gates: linked, at -O2, opened late
 file(READ ${CMAKE_CURRENT_LIST_DIR}/pads_lib.yaml pads_lib_spec)
 string(REPLACE "[./padlib_host, early]" "[./padlib_linked]" s "${pads_lib_spec}")
@@ -23,6 +24,15 @@ string(REPLACE "[./padlib_host, early]" "[./padlib_host, late]" s "${pads_lib_sp
 file(WRITE ${E2E_DIR}/pads_lib_late.yaml "${s}")
 string(REPLACE "[./padlib_host, early]" "[./padlib_host, reopen]" s "${pads_lib_spec}")
 file(WRITE ${E2E_DIR}/pads_lib_reopen.yaml "${s}")
+# swap: padlib's line gated while it is mapped (main passes it), then
+# padlib_b's, mapped where padlib was
+string(REPLACE "[./padlib_host, early]" "[./padlib_host, swap, libe2e_padlib_b.so]" s
+  "${pads_lib_spec}")
+string(REPLACE "padlib.c:10, in: libe2e_padlib.so" "padlib_b.c:12, in: libe2e_padlib_b.so"
+  s "${s}")
+string(REPLACE "  - {name: main-end" "  - {name: a-main, at: padlib.c:10, in: libe2e_padlib.so, \
+thread: main, hit: 1000000, open: a, optional: true}\n  - {name: main-end" s "${s}")
+file(WRITE ${E2E_DIR}/pads_lib_swap.yaml "${s}")
 
 set(LIB_COUNTS "counts 50000 50000 50000 50000" "PASSED"
   "racegate: 200001 breakpoint hits at gates, ")
@@ -41,7 +51,15 @@ racegate_e2e(pads_lib_late_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$" ${LIB_
 racegate_e2e(pads_lib_reopen_verbose 0 "gate 'w1-mid' at padlib.c:10: pad$"
   "counts 50000 50000 50000 50000" "PASSED" "racegate: 200011 breakpoint hits at gates, "
   -- ${RG} run --verbose ${E2E_DIR}/pads_lib_reopen.yaml)
-foreach(s pads_lib pads_lib_linked pads_lib_o2 pads_lib_late pads_lib_reopen)
+# the trap path ran padlib's copy of its instruction for padlib_b's (a
+# crash); the pad path kept padlib's pad: both start anew now
+foreach(fp "" --no-fastpath)
+  string(REPLACE "-" "" n "swap${fp}")
+  racegate_e2e(pads_lib_${n} 0 "counts 50000 50000 50000 50000" "PASSED"
+    "racegate: 200011 breakpoint hits at gates, "
+    -- ${RG} run --verbose ${fp} ${E2E_DIR}/pads_lib_swap.yaml)
+endforeach()
+foreach(s pads_lib pads_lib_linked pads_lib_o2 pads_lib_late pads_lib_reopen pads_lib_swap)
   add_test(NAME e2e_pads_same_${s} COMMAND ${CMAKE_CURRENT_LIST_DIR}/../pads/pads_same.sh ${RG} ${E2E_DIR}/${s}.yaml)
   set_tests_properties(e2e_pads_same_${s} PROPERTIES LABELS "e2e;pads" TIMEOUT 300)
 endforeach()
