@@ -302,6 +302,15 @@ void judge_run(const spec *sp, run_result *r, bool stuck, bool infeasible,
 		rg_buf_release(&why);
 		free(gaps);
 		return;
+	} else if (gaps && r->term_signal) {
+		/* the crash is said too: it may be why a gate was never reached */
+		rg_buf status = RG_BUF_INIT;
+
+		describe_status(&status, r);
+		r->outcome = OUT_NOT_ENFORCED;
+		judge_add_note(r, xasprintf("the order did not take hold: %s; the program "
+				      "was %s", gaps, status.s));
+		rg_buf_release(&status);
 	} else if (gaps) {
 		r->outcome = OUT_NOT_ENFORCED;
 		judge_add_note(r, xasprintf("the order did not take hold: %s", gaps));
