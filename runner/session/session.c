@@ -811,6 +811,16 @@ static void session_let_go(session *s)
 			 (int)tracer_pid(s->tr));
 		return;
 	}
+	/* the passes through pads since each thread's last arrival count, as
+	 * the traps before the let-go do: read with every thread stopped */
+	if (s->npads) {
+		pid_t *stopped;
+		size_t n;
+
+		if (tracer_stop_all(s->tr, &stopped, &n, &err) == 0)
+			free(stopped);      /* tracer_detach lets them go */
+		session_pads_sync_every(s);
+	}
 	if (tracer_detach(s->tr, &err) < 0)
 		fail(s, xasprintf("cannot detach from process %d cleanly: %s",
 				  (int)tracer_pid(s->tr), err.msg));
@@ -1149,8 +1159,9 @@ static void arm_attached(session *s)
 		     xasprintf("process %d has racegate's code (a breakpoint "
 			       "instruction, or a jump to a pad) at 0x%llx in "
 			       "'%s' that the file does not have: a racegate or "
-			       "debugger killed while attached left it, and the next "
-			       "thread to get there will die of SIGTRAP; restart the "
+			       "debugger killed while attached left it, and a thread "
+			       "that gets there dies of SIGTRAP (at a jump to a pad: "
+			       "unless it was let pass for ever); restart the "
 			       "program", (int)tracer_pid(s->tr),
 			       (unsigned long long)stray, path));
 		free(path);

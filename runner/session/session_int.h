@@ -143,6 +143,8 @@ void session_pads_after(session *s, pid_t tid, const plan_bp *bp);
 void session_pad_sync_all(session *s, const plan_bp *bp);
 /* A thread is gone: its passes through every pad count still. */
 void session_pads_thread_gone(session *s, pid_t tid);
+/* Every thread's passes through every pad so far, to the decider (at a let-go). */
+void session_pads_sync_every(session *s);
 void session_pads_free(session *s);
 /* Sites whose code the program rewrote over racegate's (tracer_rewrites):
  * a warning of the run each. */

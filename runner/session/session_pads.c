@@ -497,6 +497,12 @@ void session_pads_thread_gone(session *s, pid_t tid)
 			pad_sync(s, tid, s->pad_leads[k]);
 }
 
+void session_pads_sync_every(session *s)
+{
+	for (size_t t = 0; t < s->nthr; t++)
+		session_pads_thread_gone(s, s->thr[t].tid);
+}
+
 void session_pads_free(session *s)
 {
 	peers_forget(s);

@@ -116,6 +116,11 @@ attach)
 		fail "the memory map differs from the one before the attach"
 	# 'unreached' is never reached: --for ends the attach
 	[ "$st" = 3 ] || fail "racegate attach exited $st, not 3 (NOT-ENFORCED)"
+	# the workers' passes during the second count, pads' too (read at
+	# the let-go): tens of thousands in the second, not the ones up to
+	# the arrival at the 1,000th
+	hits=$(sed -n 's/^racegate: \([0-9]*\) breakpoint hits at gates.*/\1/p' "$dir/rg")
+	[ "${hits:-0}" -ge 5000 ] || fail "only ${hits:-0} hits counted while attached"
 	grep -qE "reached +opened reached" "$dir/rg" || fail "the site was not reached while attached"
 	tracer=$(sed -n 's/^TracerPid:[[:space:]]*//p' /proc/$pid/status)
 	[ "$tracer" = 0 ] || fail "the program is still traced (by $tracer)"
