@@ -1021,7 +1021,10 @@ void tracer_pad_let_go(tracer *tr, struct image *img, int fd)
 			tracer_pad_note_rewrite(tr, p->site);
 		else
 			tracer_mem_pwrite(fd, p->site, p->orig, ARCH_JMP_LEN);
-		p->off = true;
+		/* a followed fork child that runs the image keeps its pads on
+		 * (the program's exec or end lets go of its own memory only) */
+		if (img->refs <= 1)
+			p->off = true;
 	}
 }
 

@@ -528,7 +528,9 @@ bool tracer_pad_fault_pc(const struct image *img, uint64_t pc, uint64_t *site);
  * no pad traps any more (its int3 becomes a no-op, it is off: a thread
  * inside one finishes it and goes on), and the program's bytes are back
  * under the jumps, in memory fd (tr's program's): but for a jump the
- * program wrote over, whose bytes are the program's own (rewrite.c).
+ * program wrote over, whose bytes are the program's own (rewrite.c).  A
+ * followed fork child that still runs img (the program's exec or end let
+ * go of the program's memory only) keeps its pads, on.
  */
 void tracer_pad_let_go(tracer *tr, struct image *img, int fd);
 /*
