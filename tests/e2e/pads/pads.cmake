@@ -39,12 +39,18 @@ set(PADS_SAME ${CMAKE_CURRENT_LIST_DIR}/pads_same.sh)
 # then_open and sequence: steps, in the executable and in a library, a
 # signal while the line is stepped past, the stepped line's own trap; and
 # followed children (--follow-fork, process:), each with a table of its own:
-# forked, with threads, exec'd, vfork'd, deadlocked, a pre-fork server
+# forked, with threads, exec'd, vfork'd (deadlocked and a pre-fork server
+# below)
 foreach(s pads_count pads_count_o2 hits disarm signals lang_sequence lang_merge
     past_in_lib past_in_lib_seq sigqueue_held own_trap_past
-    proctree proctree_threads proctree_exec proctree_vfork forking_threads
-    child_deadlock_fork prefork pads_fork)
+    proctree proctree_threads proctree_exec proctree_vfork forking_threads pads_fork)
   add_test(NAME e2e_pads_same_${s} COMMAND ${PADS_SAME} ${RG} ${E2E_DIR}/${s}.yaml)
+  set_tests_properties(e2e_pads_same_${s} PROPERTIES LABELS e2e TIMEOUT 300)
+endforeach()
+# runs ended by a verdict while threads still run: whether a dead site is
+# disarmed before it depends on timing, either way
+foreach(s child_deadlock_fork prefork)
+  add_test(NAME e2e_pads_same_${s} COMMAND ${PADS_SAME} --loose ${RG} ${E2E_DIR}/${s}.yaml)
   set_tests_properties(e2e_pads_same_${s} PROPERTIES LABELS e2e TIMEOUT 300)
 endforeach()
 foreach(ex lost_update shared_memory string_buffer array_list long_task hoisted_count)
