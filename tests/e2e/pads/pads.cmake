@@ -37,19 +37,19 @@ racegate_e2e(pads_fork_counts 0 "gate 'nth-2000' at pads_fork.c:/PASS/: pad"
 
 set(PADS_SAME ${CMAKE_CURRENT_LIST_DIR}/pads_same.sh)
 # then_open and sequence: steps, in the executable and in a library, a
-# signal while the line is stepped past, the stepped line's own trap; and
-# followed children (--follow-fork, process:), each with a table of its own:
-# forked, with threads, exec'd, vfork'd (deadlocked and a pre-fork server
-# below)
+# signal while the line is stepped past, the stepped line's own trap
 foreach(s pads_count pads_count_o2 hits disarm signals lang_sequence lang_merge
-    past_in_lib past_in_lib_seq sigqueue_held own_trap_past
-    proctree proctree_threads proctree_exec proctree_vfork forking_threads pads_fork)
+    past_in_lib past_in_lib_seq sigqueue_held own_trap_past)
   add_test(NAME e2e_pads_same_${s} COMMAND ${PADS_SAME} ${RG} ${E2E_DIR}/${s}.yaml)
   set_tests_properties(e2e_pads_same_${s} PROPERTIES LABELS e2e TIMEOUT 300)
 endforeach()
-# runs ended by a verdict while threads still run: whether a dead site is
-# disarmed before it depends on timing, either way
-foreach(s child_deadlock_fork prefork)
+# followed children (--follow-fork, process:), each with a table of its
+# own: forked, with threads, exec'd, vfork'd, deadlocked, a pre-fork
+# server.  Verdict and arrivals: whether a process's thread hits a dead
+# site (and disarms it) before the process ends depends on timing, with
+# pads and with traps alike (pads_fork_counts checks its counts exactly)
+foreach(s proctree proctree_threads proctree_exec proctree_vfork forking_threads pads_fork
+    child_deadlock_fork prefork)
   add_test(NAME e2e_pads_same_${s} COMMAND ${PADS_SAME} --loose ${RG} ${E2E_DIR}/${s}.yaml)
   set_tests_properties(e2e_pads_same_${s} PROPERTIES LABELS e2e TIMEOUT 300)
 endforeach()
