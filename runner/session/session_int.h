@@ -110,7 +110,6 @@ struct spad {
 	const plan *pl;        /* its image: the program's, or a child's since its exec */
 	uint64_t addr;         /* run-time */
 	size_t lead;           /* the pad whose slots it reads (an index in pads) */
-	size_t when;           /* the gate whose when: it runs, or PAD_WHEN_NONE */
 };
 
 /* Is a one of the program's pthread_create addresses (racegate's own breakpoint)? */

@@ -200,7 +200,6 @@ static const char *pad_one(session *s, const struct pad_img *pi, const plan_bp *
 	s->pads[s->npads] = (struct spad){
 		.bp = bp, .pl = pi->pl, .addr = addr,
 		.lead = lead == PAD_LEAD_NONE ? s->npads : lead,
-		.when = when != PAD_WHEN_NONE && !*cond_why ? when : PAD_WHEN_NONE,
 	};
 	if (lead == PAD_LEAD_NONE) {
 		RG_GROW(s->pad_leads, s->npad_leads + 1, s->pad_leads_cap);
