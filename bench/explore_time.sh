@@ -37,7 +37,7 @@ row() {
 	for r in $(seq 1 "$rounds"); do
 		cd "$dir" || exit 2
 		virt+=("$(timed --virtual-time --at "$at" --schedules "$n" --timeout 60s -- "$prog" "$@")")
-		real+=("$(timed --at "$at" --schedules "$n" --timeout 60s -- "$prog" "$@")")
+		real+=("$(timed --no-virtual-time --at "$at" --schedules "$n" --timeout 60s -- "$prog" "$@")")
 		t0=$(now)
 		for i in $(seq 1 "$n"); do "$prog" "$@" >/dev/null 2>&1 </dev/null; done
 		plain+=("$(echo "$(now) - $t0" | bc -l)")

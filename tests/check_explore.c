@@ -234,6 +234,61 @@ START_TEST(seeds_are_deterministic)
 }
 END_TEST
 
+/*
+ * Time passing is a choice (EXPLORE_FIRE + the sleeper's id), after the
+ * held threads: the default order never takes it while one can run, a
+ * dev: id names it sN and replays it, and pct ranks it as its thread.
+ */
+START_TEST(time_passing_is_a_choice)
+{
+	const int run[] = { 0, 2, EXPLORE_FIRE + 1 };
+	const explore_dev want = { 0, 4, 1, EXPLORE_FIRE + 1 };
+	explore_sched f, g, p;
+	explore_dev *devs;
+	rg_err err = RG_ERR_INIT;
+	char *id;
+	size_t n;
+	int c;
+
+	ck_assert_int_eq(explore_thread_of(EXPLORE_FIRE + 1), 1);
+	ck_assert_int_eq(explore_thread_of(2), 2);
+	/* cur (0) can run: the default keeps it; cur asleep: the lowest held */
+	ck_assert_int_eq(explore_default_choice(0, run, 3), 0);
+	ck_assert_int_eq(explore_default_choice(1, run, 3), 0);
+	explore_sched_init_forced(&f, &want, 1);
+	ck_assert_int_eq(explore_choose(&f, 0, 4, 1, run, 3), EXPLORE_FIRE + 1);
+	ck_assert(f.steps[0].preempt);          /* cur could have gone on */
+	n = explore_deviations(&f, &devs);
+	ck_assert_uint_eq(n, 1);
+	id = explore_id_forced(devs, n);
+	ck_assert_str_eq(id, "dev:0.4.1.s1");
+	ck_assert_int_eq(explore_id_parse(id, &g, &err), 0);
+	c = explore_choose(&g, 0, 4, 1, run, 3);
+	ck_assert_int_eq(c, EXPLORE_FIRE + 1);
+	ck_assert_int_lt(explore_id_parse("dev:0.4.1.s", &p, &err), 0);
+	ck_assert_int_lt(explore_id_parse("dev:0.4.1.s1048576", &p, &err), 0);
+	free(id);
+	free(devs);
+	explore_sched_release(&f);
+	explore_sched_release(&g);
+	/* pct: the sleeper's turn comes at its thread's priority */
+	ck_assert_int_eq(explore_id_parse("pct:1:10:1:0", &p, &err), 0);
+	{
+		const int two[] = { 0, EXPLORE_FIRE + 1 };
+		const int one[] = { 0, 1 };
+		explore_sched q;
+		int a, b;
+
+		a = explore_choose(&p, -1, -1, 0, two, 2);
+		ck_assert_int_eq(explore_id_parse("pct:1:10:1:0", &q, &err), 0);
+		b = explore_choose(&q, -1, -1, 0, one, 2);
+		ck_assert_int_eq(explore_thread_of(a), b);
+		explore_sched_release(&q);
+	}
+	explore_sched_release(&p);
+}
+END_TEST
+
 /* --shard I/N: schedule indices I, I+N, I+2N...: each index in one shard. */
 START_TEST(shards_partition_indices)
 {
@@ -1497,6 +1552,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, pct_depth2_finds_lost_update);
 	tcase_add_test(tc, dfs_bound_finds_lost_update);
 	tcase_add_test(tc, seeds_are_deterministic);
+	tcase_add_test(tc, time_passing_is_a_choice);
 	tcase_add_test(tc, shards_partition_indices);
 	tcase_add_test(tc, every_row_through_the_table);
 	tcase_add_test(tc, transcripts_as_before);

@@ -404,10 +404,12 @@ static const rg_opt rows[] = {
 		  "semaphore, rwlock, barrier, spin lock, create and join calls "
 		  "(default: on); a lock, semaphore or barrier that would block, or "
 		  "a join on a live thread, is known not to run" },
-	{ .name = "virtual-time", .kind = RG_OPT_FLAG, .cmds = CLI_EXPLORE, X(virtual_time),
+	{ .name = "virtual-time", .kind = RG_OPT_FLAG, .flags = RG_OPT_NEGATABLE,
+	  .cmds = CLI_EXPLORE, X(virtual_time),
 	  .help = "a thread asleep in nanosleep, usleep, poll or epoll_wait with a "
-		  "timeout is parked there, and its timeout fires when no held thread "
-		  "can run: sleeps cost a schedule nothing (explore.md, Time under "
+		  "timeout is parked there, and its timeout fires when the schedule "
+		  "says, at the latest when no held thread can run: sleeps cost a "
+		  "schedule nothing (default: on; explore.md, Time under "
 		  "serialisation)" },
 	{ .name = "fork-server", .kind = RG_OPT_FLAG, .flags = RG_OPT_NEGATABLE,
 	  .cmds = CLI_EXPLORE, X(fork_server),
@@ -435,6 +437,11 @@ static const rg_opt rows[] = {
 	{ .name = "schedules", .kind = RG_OPT_NUMBER, .metavar = "N",
 	  .cmds = CLI_EXPLORE, X(schedules), .lo = 1, .hi = 100000000,
 	  .help = "at most N schedules (default 1000)" },
+	{ .name = "shrink-runs", .kind = RG_OPT_NUMBER, .metavar = "N",
+	  .cmds = CLI_EXPLORE, X(shrink_runs), .lo = 0, .hi = 100000000,
+	  .help = "shrink a failure in at most N runs, then write the shortest "
+		  "schedule found by then (default: 200, or more while shrinking has "
+		  "taken less than 20 s; 0: the schedule as found)" },
 	{ .name = "time", .kind = RG_OPT_DURATION, .metavar = "D", .cmds = CLI_EXPLORE,
 	  X(time_ms), .help = "the whole command within D: search, shrinking and --verify" },
 	{ .name = "seed", .kind = RG_OPT_NUMBER, .metavar = "S", .cmds = CLI_EXPLORE,

@@ -14,10 +14,16 @@
 /*
  * A thread chosen this many decisions in a row while another could run is
  * taken to spin (a loop waiting for a flag another thread sets): it is
- * left out of the next decision, so that no schedule waits for ever on a
- * thread that waits for a thread that is never chosen.
+ * left out of the next decision where another can run, so that no
+ * schedule waits for ever on a thread that waits for a thread that is
+ * never chosen; the next time it is taken to spin, of the next 2, then 4,
+ * ... (up to SPIN_BENCH_MAX), so that the awaited thread does not crawl,
+ * one step for every SPIN_STEPS of the spinner's (pct with the spinner
+ * ranked first).  The first time only one: a spinner back at once is
+ * what some bugs need (examples/bounded_queue).
  */
-#define SPIN_STEPS 10000
+#define SPIN_STEPS 1000
+#define SPIN_BENCH_MAX 1024
 
 /*
  * A thread that runs without having reached a point -- a new one on its
@@ -64,6 +70,8 @@ struct xthread {
 	bool blocked;          /* XT_LOOSE because it waited for another thread */
 	bool asleep;           /* XT_LOOSE because it sleeps until a timeout */
 	unsigned long parked;  /* XT_PARKED: its turn among the parked (lowest fires first) */
+	bool owed;             /* could run when time passed early: a turn before it does again */
+	size_t benches;        /* decisions it is left out of when next taken to spin */
 	bool woke;             /* XT_FRESH because it was woken, not created */
 	int runs_looks;        /* backtraces taken to find info.runs */
 	rg_intmap hits;        /* gate -> arrivals */
@@ -79,7 +87,9 @@ struct explore_decider {
 	rg_intmap ix;          /* tid -> logical id */
 	int running;           /* the chosen thread while it runs, or -1 */
 	int last;              /* the thread chosen last (cur for the schedule), or -1 */
-	size_t in_a_row;       /* decisions in a row that chose last */
+	int in_row;            /* the thread chosen last, turns a timeout began aside */
+	size_t in_a_row;       /* decisions in a row that chose it */
+	size_t spin_fired;     /* in_a_row when time last passed for it (SLEEP_SPIN_STEPS) */
 	double run_max_ms;     /* a chosen thread reaching no point this long is let loose */
 	bool ending;           /* the program is going down: no more choices (all_dying) */
 	explore_step *steps;
@@ -94,6 +104,9 @@ struct explore_decider {
 	int *run_buf;          /* scratch: runnable ids */
 	unsigned long nparked; /* sleepers parked so far */
 	bool virtual_time;     /* park sleepers (else they sleep in real time) */
+	int timed;             /* the thread whose turn a timeout began, or -1 */
+	int benched;           /* taken to spin: left out of bench_left more decisions */
+	size_t bench_left;
 };
 
 static struct xthread *find(explore_decider *x, pid_t tid)
@@ -279,24 +292,18 @@ static double poll_every(const struct xthread *t)
 }
 
 /*
- * Time passes: the timeout of the sleeper parked first fires, and it runs
- * to its next point before the next decision (as a woken thread does).
- * Whether it fires depends only on the schedule (decide), so a replay
- * fires it at the same decision.  False: none is parked.
+ * Time passes for f: its timeout fires, and it runs to its next point
+ * before the next decision (as a woken thread does).  Whether and when it
+ * fires depends only on the schedule (decide), so a replay fires it at
+ * the same decision.
  */
-static bool fire(explore_decider *x, double t_ms)
+static void fire(explore_decider *x, struct xthread *f, double t_ms)
 {
-	struct xthread *f = NULL;
 	rg_err err = RG_ERR_INIT;
 
-	for (size_t i = 0; i < x->nt; i++)
-		if (x->t[i].st == XT_PARKED && (!f || x->t[i].parked < f->parked))
-			f = &x->t[i];
-	if (!f)
-		return false;
 	rg_trace("explore: thread %zu's sleep ends (its timeout fires)", (size_t)(f - x->t));
-	x->in_a_row = 0;
 	f->st = XT_FRESH;
+	x->timed = (int)(f - x->t);
 	/*
 	 * not a wake the file waits for: under racegate run the sleep takes
 	 * its time, and a loop may end without sleeping again (a wait for
@@ -307,7 +314,55 @@ static bool fire(explore_decider *x, double t_ms)
 	f->cpu_known = false;
 	if (tracer_fire(session_tracer(x->s), f->info.tid, &err) < 0)
 		rg_trace("explore: %s", err.msg);
-	return true;
+}
+
+/* The sleeper parked first, or NULL. */
+static struct xthread *first_parked(explore_decider *x)
+{
+	struct xthread *f = NULL;
+
+	for (size_t i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_PARKED && (!f || x->t[i].parked < f->parked))
+			f = &x->t[i];
+	return f;
+}
+
+
+/*
+ * The choices besides the n held threads that can run (in run_buf):
+ * time passing (f, the sleeper parked first, fires), unless a thread
+ * that could run when it passed early last has not had its turn since,
+ * or the thread its timeout woke has had every turn since -- loops that
+ * sleep (an event loop, a housekeeper) could otherwise take every turn
+ * there is.  Then a thread taken to spin is left out (SPIN_STEPS).
+ * Returns how many choices there are.
+ */
+static size_t more_choices(explore_decider *x, const struct xthread *f, size_t n)
+{
+	bool owed = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		owed |= x->t[x->run_buf[i]].owed;
+	if (f && x->timed < 0 && !owed)
+		x->run_buf[n++] = EXPLORE_FIRE + (int)(f - x->t);
+	if (n > 1 && x->in_a_row >= SPIN_STEPS) {
+		struct xthread *b = &x->t[x->in_row];
+
+		x->benched = x->in_row;
+		x->bench_left = b->benches;
+		b->benches = b->benches < SPIN_BENCH_MAX ? 2 * b->benches : b->benches;
+	}
+	if (n > 1 && x->bench_left > 0) {
+		for (i = 0; i < n; i++)
+			if (x->run_buf[i] == x->benched) {
+				memmove(&x->run_buf[i], &x->run_buf[i + 1], (n - i - 1) * sizeof(int));
+				n--;
+				break;
+			}
+		x->bench_left--;
+	}
+	return n;
 }
 
 /*
@@ -319,6 +374,7 @@ static bool fire(explore_decider *x, double t_ms)
 static int decide(explore_decider *x, double t_ms)
 {
 	size_t i, n = 0;
+	struct xthread *f;
 	int c;
 
 	if (x->running >= 0)
@@ -345,17 +401,16 @@ static int decide(explore_decider *x, double t_ms)
 	for (i = 0; i < x->nt; i++)
 		if (x->t[i].st == XT_HELD && can_run(x, &x->t[i]))
 			x->run_buf[n++] = (int)i;
-	if ((!n || x->in_a_row >= SLEEP_SPIN_STEPS) && fire(x, t_ms))
+	/* time passes by itself when no held thread can run, or one spins:
+	   at every SLEEP_SPIN_STEPS of its turns in a row */
+	f = first_parked(x);
+	if (!n || (f && x->in_a_row >= x->spin_fired + SLEEP_SPIN_STEPS)) {
+		if (f)
+			fire(x, f, t_ms);
+		x->spin_fired = n ? x->in_a_row : x->spin_fired;
 		return -1;
-	if (!n)
-		return -1;
-	if (n > 1 && x->in_a_row >= SPIN_STEPS)
-		for (i = 0; i < n; i++)
-			if (x->run_buf[i] == x->last) {
-				memmove(&x->run_buf[i], &x->run_buf[i + 1], (n - i - 1) * sizeof(int));
-				n--;
-				break;
-			}
+	}
+	n = more_choices(x, f, n);
 	{
 		const struct xthread *cur = x->last >= 0 ? &x->t[x->last] : NULL;
 		bool at = cur && cur->st == XT_HELD;
@@ -363,6 +418,16 @@ static int decide(explore_decider *x, double t_ms)
 		c = explore_choose(x->sc, x->last, at ? (long)cur->gate : -1,
 				   at ? cur->hit : 0, x->run_buf, n);
 	}
+	x->hash = explore_hash(x->hash, (uint64_t)c);
+	if (c >= EXPLORE_FIRE) {
+		/* those it passed over are owed a turn before time passes again */
+		for (i = 0; i < n && x->run_buf[i] < EXPLORE_FIRE; i++)
+			x->t[x->run_buf[i]].owed = true;
+		/* no step: under racegate run the sleep is part of its stretch */
+		fire(x, &x->t[c - EXPLORE_FIRE], t_ms);
+		return -1;
+	}
+	x->t[c].owed = false;
 	RG_GROW(x->steps, x->nsteps + 1, x->capsteps);
 	x->steps[x->nsteps].thread = c;
 	x->steps[x->nsteps].gate = x->t[c].gate;
@@ -379,8 +444,16 @@ static int decide(explore_decider *x, double t_ms)
 		x->steps[x->nsteps].prev_hit = p->hit;
 	}
 	x->nsteps++;
-	x->hash = explore_hash(explore_hash(x->hash, (uint64_t)c), x->t[c].gate);
-	x->in_a_row = c == x->last ? x->in_a_row + 1 : 1;
+	x->hash = explore_hash(x->hash, x->t[c].gate);
+	/* a turn a timeout began does not break another thread's run */
+	if (c != x->timed) {
+		if (c != x->in_row) {
+			x->in_row = c;
+			x->in_a_row = x->spin_fired = 0;
+		}
+		x->in_a_row++;
+		x->timed = -1;
+	}
 	x->t[c].st = XT_RUN;
 	x->t[c].since = t_ms;
 	x->t[c].watch = may_wait(x->kinds[x->t[c].gate]);
@@ -412,6 +485,8 @@ explore_decider *explore_decider_new(session *s, const enum explore_point_kind *
 	x->sc = sc;
 	x->running = -1;
 	x->last = -1;
+	x->in_row = -1;
+	x->timed = -1;
 	x->hash = EXPLORE_HASH_INIT;
 	x->run_max_ms = run_max_ms;
 	x->virtual_time = virtual_time;
@@ -502,6 +577,7 @@ static void xd_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 		if (start && x->t[i].info.start && !strcmp(x->t[i].info.start, start))
 			t->info.nth++;
 	t->st = XT_FRESH;
+	t->benches = 1;
 	t->since = t->polled = t_ms;
 	t->cpu0 = 0;               /* all its CPU time is on its way to a point */
 	t->cpu_known = true;

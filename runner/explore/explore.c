@@ -31,6 +31,13 @@
 #define EXPLORE_RUN_MAX_MS 500.0
 /* schedules the shrinker's search for fewer preemptions may run, per bound */
 #define SHRINK_DFS_RUNS 150
+/*
+ * Without --shrink-runs, shrinking stops after SHRINK_RUNS runs once it has
+ * taken SHRINK_MS: a fast program shrinks as far as it goes, a slow one
+ * (a server, 0.2 s a run) does not take minutes.
+ */
+#define SHRINK_RUNS 200
+#define SHRINK_MS 20000.0
 
 
 
@@ -75,12 +82,14 @@ void explore_opts_init(explore_opts *o)
 	o->strategy = explore_strategies[0];
 	o->sync = true;
 	o->fork_server = true;
+	o->virtual_time = true;
 	o->depth = 3;
 	o->bound = 3;          /* dfs, of delays unless --preemptions K */
 	o->schedules = 1000;
 	o->seed = 1;
 	o->shard_n = 1;
 	o->verify = 20;
+	o->shrink_runs = -1;   /* SHRINK_RUNS, more while shrinking is quick */
 	o->jobs = 1;
 	o->timeout_ms = 10000;
 }
@@ -754,8 +763,28 @@ struct shrink_ctx {
 	explore_run best;      /* the latest run that failed as wanted */
 	bool best_from_job;    /* best came from a --jobs worker: without its wakes */
 	bool stop;             /* interrupted or broken: every candidate "passes" */
+	bool capped;           /* stopped at --shrink-runs */
 	long runs;             /* schedules run so far, for the progress line */
+	double t0;             /* when shrinking began (explore_elapsed_ms) */
 };
+
+/* Has shrinking had all the runs it may take? */
+static bool shrink_spent(const struct shrink_ctx *k, long runs)
+{
+	if (k->c->o->shrink_runs >= 0)
+		return runs >= k->c->o->shrink_runs;
+	return runs >= SHRINK_RUNS && explore_elapsed_ms(k->c) - k->t0 >= SHRINK_MS;
+}
+
+/* Must shrinking stop (a signal, --time, --shrink-runs)?  Once yes, always. */
+static bool shrink_stop(struct shrink_ctx *k)
+{
+	if (!k->stop && shrink_spent(k, k->runs))
+		k->stop = k->capped = true;
+	if (!k->stop)
+		k->stop = interrupt_signal() || explore_shrink_time_up(k->c);
+	return k->stop;
+}
 
 /*
  * Does r fail as found did: of the same kind, with the same detail (the
@@ -802,7 +831,7 @@ static bool still_fails(void *ctx, explore_dev *devs, size_t *n)
 	explore_dev *took;
 	size_t ntook;
 
-	if (k->stop || (k->stop = interrupt_signal() || explore_shrink_time_up(k->c)))
+	if (shrink_stop(k))
 		return false;
 	explore_progress(k->c, XP_SHRINK, k->runs++, -1, 0);
 	explore_sched_init_forced(&sc, devs, *n);
@@ -874,9 +903,10 @@ static bool sjob_more(void *ctx, long i)
 {
 	struct shrink_jobs *j = ctx;
 
-	if (!j->k->stop)
-		j->k->stop = interrupt_signal() || explore_shrink_time_up(j->k->c);
-	return !j->k->stop && (size_t)i < j->m;
+	/* runs counts the candidates taken; those started but not yet taken
+	   count against --shrink-runs too */
+	return !shrink_stop(j->k) && (size_t)i < j->m &&
+	       !shrink_spent(j->k, j->k->runs + (i - (long)j->tried));
 }
 
 static void sjob_fork(void *ctx, int slot)
@@ -917,7 +947,7 @@ static void rerun_best(struct shrink_ctx *k, const explore_dev *devs, size_t n)
 	explore_sched sc;
 	explore_run r;
 
-	if (!k->best_from_job || k->stop)
+	if (!k->best_from_job || (k->stop && !k->capped))
 		return;
 	explore_sched_init_forced(&sc, devs, n);
 	if (!run_schedule(k->c, &sc, &r) && same_failure(&r, k->found)) {
@@ -948,7 +978,7 @@ static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 	     strategy_next(x, (uint64_t)i, &sc); i++) {
 		explore_run r;
 
-		if ((k->stop = interrupt_signal() || explore_shrink_time_up(k->c)))
+		if (shrink_stop(k))
 			break;
 		(*runs)++;
 		explore_progress(k->c, XP_SHRINK, k->runs++, -1, 0);
@@ -990,6 +1020,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	memset(&k, 0, sizeof(k));
 	k.c = c;
 	k.found = &se->fail_run;
+	k.t0 = explore_elapsed_ms(c);
 	runs = shrink_devs(&k, &devs, &n);
 	if (k.best.nsteps || k.best.nthreads)
 		pre = k.best.npreempt;
@@ -1008,6 +1039,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	*shrunk_id = explore_id_forced(devs, n);
 	se->ndevs = n;
 	se->shrink_cut = k.stop;
+	se->shrink_capped = k.capped;
 	free(devs);
 	return runs;
 }
@@ -1067,6 +1099,7 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		       *shrunk_id, se->fail_run.npreempt,
 		       se->fail_run.npreempt == 1 ? "" : "s", se->fail_run.nsteps,
 		       runs, runs == 1 ? "" : "s", !se->shrink_cut ? "" :
+		       se->shrink_capped ? ", all --shrink-runs allows" :
 		       interrupt_signal() ? ", cut short" :
 		       ", cut short for the time left (--time)");
 	}

@@ -218,6 +218,8 @@ typedef struct explore_opts {
 	bool bound_set;        /* --delays or --preemptions given */
 	long est_steps;        /* --pct-steps, 0: from a first run */
 	long schedules;
+	long shrink_runs;      /* --shrink-runs: candidate runs shrinking may take;
+				  -1: 200, or more while it has taken less than 20 s */
 	long time_ms;
 	uint64_t seed;
 	const char *replay;

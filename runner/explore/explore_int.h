@@ -88,6 +88,7 @@ struct search {
 	bool wrote_found;      /* and written: fail_run is the run as found,
 				  found_run the shrunk one */
 	bool shrink_cut;       /* shrinking was cut short by a signal or --time */
+	bool shrink_capped;    /* ... or by --shrink-runs */
 	/* the file written without every --verify replay reproducing
 	 * (interrupted, or --time ran out): its header's tally */
 	char *unverified;

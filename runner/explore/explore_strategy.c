@@ -95,7 +95,8 @@ static long laps(explore_sched *s, int cur, long gate)
 {
 	size_t *v, count;
 
-	if (cur < 0 || gate < 0 || !s->nsteps || s->steps[s->nsteps - 1].chosen != cur)
+	if (cur < 0 || gate < 0 || !s->nsteps ||
+	    explore_thread_of(s->steps[s->nsteps - 1].chosen) != cur)
 		return 0;
 	v = rg_intmap_ref(&s->arrivals, (uint64_t)gate, 0);
 	count = *v >> LAP_BITS == s->stretch ? *v & LAP_MAX : 0;
@@ -131,7 +132,7 @@ int explore_choose(explore_sched *s, int cur, long gate, long hit,
 	d->preempt = c != cur && explore_has(runnable, n, cur);
 	d->laps = at.laps;
 	s->npreempt += d->preempt;
-	if (c != cur)          /* c's stretch begins */
+	if (explore_thread_of(c) != cur) /* c's stretch begins (a sleep ending is part of it) */
 		s->stretch = s->nsteps;
 	return c;
 }
@@ -188,7 +189,9 @@ char *explore_id_forced(const explore_dev *devs, size_t n)
 			rg_buf_puts(&b, "x.");
 		else
 			rg_buf_printf(&b, "%ld.", devs[i].gate);
-		rg_buf_printf(&b, "%ld.%d", devs[i].hit, devs[i].thread);
+		rg_buf_printf(&b, "%ld.%s%d", devs[i].hit,
+			      devs[i].thread >= EXPLORE_FIRE ? "s" : "",
+			      explore_thread_of(devs[i].thread));
 	}
 	return rg_buf_detach(&b);
 }
@@ -208,7 +211,10 @@ bool explore_take_num(const char **p, uint64_t max, uint64_t *out)
 	return true;
 }
 
-/* A number, or "x" for none (-1), then a dot (unless last). */
+/*
+ * A number, or "x" for none (-1), then a dot (unless last).  The last
+ * field is a thread, or sN: the timeout of sleeper N (EXPLORE_FIRE + N).
+ */
 static bool take_field(const char **p, bool may_be_none, bool last, long *out)
 {
 	uint64_t v;
@@ -216,6 +222,13 @@ static bool take_field(const char **p, bool may_be_none, bool last, long *out)
 	if (may_be_none && **p == 'x') {
 		*out = -1;
 		(*p)++;
+	} else if (last) {
+		bool fire = **p == 's';
+
+		*p += fire;
+		if (!explore_take_num(p, EXPLORE_FIRE - 1, &v))
+			return false;
+		*out = (long)v + (fire ? EXPLORE_FIRE : 0);
 	} else if (explore_take_num(p, 1u << 30, &v)) {
 		*out = (long)v;
 	} else {

@@ -47,6 +47,21 @@ typedef struct explore_dev {
 	int thread;            /* logical id chosen there */
 } explore_dev;
 
+/*
+ * Time under serialisation (docs/explore.md): time passing is a choice
+ * too, EXPLORE_FIRE + the logical id of the sleeper whose timeout then
+ * fires (the one parked first).  It comes after the held threads in
+ * runnable, which stays ascending, so the default choice (cur, else the
+ * lowest) never lets time pass while a held thread can run.  dev: ids
+ * write such a choice sN.
+ */
+#define EXPLORE_FIRE 0x100000
+/* The thread a choice names: itself, or the sleeper whose timeout it fires. */
+static inline int explore_thread_of(int choice)
+{
+	return choice >= EXPLORE_FIRE ? choice - EXPLORE_FIRE : choice;
+}
+
 /* One decision, as taken. */
 typedef struct explore_decision {
 	int cur;               /* the thread that ran up to here, or -1 */
@@ -121,7 +136,8 @@ size_t explore_deviations(const explore_sched *s, explore_dev **out);
 
 /*
  * dev: ids: "dev:" followed by deviations CUR.POINT.HIT.THREAD separated
- * by commas (possibly none; CUR and POINT are "x" for none) name a forced
+ * by commas (possibly none; CUR and POINT are "x" for none, THREAD is sN
+ * for the timeout of sleeper N, EXPLORE_FIRE + N) name a forced
  * schedule, which is how dfs schedules and shrunk ones are named.
  * explore_devs_parse reads what follows "dev:" (malloc'd list); -1 with a
  * message naming id when it is not that.

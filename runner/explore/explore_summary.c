@@ -408,8 +408,8 @@ char *explore_replay_cmdline(const struct xctx *c, const char *id)
 		rg_buf_puts(&b, " --no-sync");
 	if (o->lines_only)
 		rg_buf_puts(&b, " --points lines");
-	if (o->virtual_time)
-		rg_buf_puts(&b, " --virtual-time");
+	if (!o->virtual_time)
+		rg_buf_puts(&b, " --no-virtual-time");
 	if (o->source_dir) {
 		rg_buf_puts(&b, " --source-dir");
 		put_shell_word(&b, o->source_dir, false);

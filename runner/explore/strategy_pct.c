@@ -3,7 +3,8 @@
  * guarantees of finding bugs" (ASPLOS 2010).  Random distinct thread
  * priorities; depth - 1 change points uniform over the first est_steps
  * decisions, where the running thread drops below every initial
- * priority; the highest-priority runnable thread runs.  est_steps is
+ * priority; the highest-priority runnable thread runs.  A parked
+ * sleeper's timeout (EXPLORE_FIRE) ranks as its thread does.  est_steps is
  * --pct-steps, or the decisions of a first run in the default order.
  * Schedule INDEX of seed SEED is pct:DEPTH:STEPS:SEED:INDEX.
  */
@@ -100,7 +101,7 @@ void pct_draw(explore_sched *s, const explore_at *at, const int *runnable, size_
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		size_t t = (size_t)runnable[i];
+		size_t t = (size_t)explore_thread_of(runnable[i]);
 
 		if (t >= p->nprio) {
 			p->prio = xrealloc(p->prio, (t + 1) * sizeof(*p->prio));
@@ -120,11 +121,14 @@ int pct_best(const struct pct_sched *p, const int *runnable, size_t n)
 	const struct pct_prio *best = NULL;
 	int who = runnable[0];
 
-	for (size_t i = 0; i < n; i++)
-		if (!best || pct_above(&p->prio[runnable[i]], best)) {
-			best = &p->prio[runnable[i]];
+	for (size_t i = 0; i < n; i++) {
+		const struct pct_prio *q = &p->prio[explore_thread_of(runnable[i])];
+
+		if (!best || pct_above(q, best)) {
+			best = q;
 			who = runnable[i];
 		}
+	}
 	return who;
 }
 

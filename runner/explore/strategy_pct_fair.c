@@ -88,8 +88,8 @@ static int fair_choose(explore_sched *s, const explore_at *at, const int *runnab
 	if (spins(at, runnable, n)) {
 		for (size_t i = 0; i < n; i++)
 			if (runnable[i] != cur &&
-			    (!best || pct_above(&p->prio[runnable[i]], best)))
-				best = &p->prio[runnable[i]];
+			    (!best || pct_above(&p->prio[explore_thread_of(runnable[i])], best)))
+				best = &p->prio[explore_thread_of(runnable[i])];
 		if (pct_above(&p->prio[cur], best))
 			p->prio[cur] = (struct pct_prio){ best->prio, --p->low };
 	}

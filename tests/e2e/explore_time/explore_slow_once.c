@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 static int shared;
@@ -31,7 +32,11 @@ int main(int argc, char **argv)
 	if (fd >= 0) {
 		if (fd)
 			close(fd);
-		sleep(100);    /* the first run: hangs */
+		/* the first run: hangs (in a wait explore leaves in real time:
+		   a sleep's timeout it would fire) */
+		struct timeval tv = { 100, 0 };
+
+		select(0, NULL, NULL, NULL, &tv);
 	}
 	return 0;
 }
