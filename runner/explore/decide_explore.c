@@ -327,7 +327,6 @@ static struct xthread *first_parked(explore_decider *x)
 	return f;
 }
 
-
 /*
  * The choices besides the n held threads that can run (in run_buf):
  * time passing (f, the sleeper parked first, fires), unless a thread
@@ -407,7 +406,8 @@ static int decide(explore_decider *x, double t_ms)
 	if (!n || (f && x->in_a_row >= x->spin_fired + SLEEP_SPIN_STEPS)) {
 		if (f)
 			fire(x, f, t_ms);
-		x->spin_fired = n ? x->in_a_row : x->spin_fired;
+		if (n)
+			x->spin_fired = x->in_a_row;
 		return -1;
 	}
 	n = more_choices(x, f, n);
