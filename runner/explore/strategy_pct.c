@@ -116,13 +116,18 @@ void pct_draw(explore_sched *s, const explore_at *at, const int *runnable, size_
 			p->prio[cur] = (struct pct_prio){ base - 1 - i, 0 };
 }
 
+const struct pct_prio *pct_prio_of(const struct pct_sched *p, int choice)
+{
+	return &p->prio[explore_thread_of(choice)];
+}
+
 int pct_best(const struct pct_sched *p, const int *runnable, size_t n)
 {
 	const struct pct_prio *best = NULL;
 	int who = runnable[0];
 
 	for (size_t i = 0; i < n; i++) {
-		const struct pct_prio *q = &p->prio[explore_thread_of(runnable[i])];
+		const struct pct_prio *q = pct_prio_of(p, runnable[i]);
 
 		if (!best || pct_above(q, best)) {
 			best = q;

@@ -52,6 +52,8 @@ bool pct_above(const struct pct_prio *a, const struct pct_prio *b);
 void pct_draw(explore_sched *s, const explore_at *at, const int *runnable, size_t n);
 /* The highest-priority runnable thread. */
 int pct_best(const struct pct_sched *p, const int *runnable, size_t n);
+/* The priority a choice runs at: its thread's (a timeout's: its sleeper's). */
+const struct pct_prio *pct_prio_of(const struct pct_sched *p, int choice);
 
 /* NAME:DEPTH:STEPS:SEED:INDEX, NAME the schedule's row's; and back. */
 char *pct_id(const explore_sched *s);

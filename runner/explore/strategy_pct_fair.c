@@ -88,8 +88,8 @@ static int fair_choose(explore_sched *s, const explore_at *at, const int *runnab
 	if (spins(at, runnable, n)) {
 		for (size_t i = 0; i < n; i++)
 			if (runnable[i] != cur &&
-			    (!best || pct_above(&p->prio[explore_thread_of(runnable[i])], best)))
-				best = &p->prio[explore_thread_of(runnable[i])];
+			    (!best || pct_above(pct_prio_of(p, runnable[i]), best)))
+				best = pct_prio_of(p, runnable[i]);
 		if (pct_above(&p->prio[cur], best))
 			p->prio[cur] = (struct pct_prio){ best->prio, --p->low };
 	}
