@@ -18,9 +18,10 @@ rg=$build/racegate
 ex=$build/examples
 plain_runs=200
 
-# NAME|PROGRAM|--at|PROGRAM ARGS[|--at OF THE FIXED VARIANT]: what explore
-# needs for each example (the fixed count++ of lost_count is one locked
-# instruction: it has no +2 to put a point at)
+# NAME|PROGRAM|--at|PROGRAM ARGS[|--at OF THE FIXED VARIANT[|OPTIONS]]:
+# what explore needs for each example (the fixed count++ of lost_count is
+# one locked instruction: it has no +2 to put a point at; prefork_slots's
+# threads are in a forked child)
 all=(
 	"lost_update|lost_update|lost_update.c|"
 	"abba_deadlock|abba_deadlock|abba_deadlock.c|"
@@ -36,6 +37,7 @@ all=(
 	"job_queue|job_queue|job_queue.c|"
 	"busy_flag|busy_flag|busy_flag.c|"
 	"payment_ring|payment_ring|payment_ring.c|"
+	"prefork_slots|prefork_slots|prefork_slots.c|||--follow-fork"
 )
 
 median() { sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}'; }
@@ -55,7 +57,7 @@ cell() {
 	r=$(for seed in $(seq 1 "$n"); do
 		# shellcheck disable=SC2086
 		"$rg" explore --at "$at" --strategy "$s" --seed "$seed" --schedules 1000 \
-			-- "./$prog" $args 2>/dev/null | first
+			$opts -- "./$prog" $args 2>/dev/null | first
 	done)
 	echo "  $s: $(echo $r)" >&2
 	found=$(echo "$r" | grep -cv none)
@@ -65,7 +67,7 @@ cell() {
 echo "| example | plain runs failing | random | pct | dfs | schedules/s (fixed) |"
 echo "|---|---|---|---|---|---|"
 for e in "${all[@]}"; do
-	IFS='|' read -r name prog at args fixed_at <<< "$e"
+	IFS='|' read -r name prog at args fixed_at opts <<< "$e"
 	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
 		continue
 	fi
@@ -82,7 +84,8 @@ for e in "${all[@]}"; do
 	# throughput on the fixed variant (no failure: every schedule runs)
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	"$rg" explore --at "${fixed_at:-$at}" --schedules 100 -- "./$prog-fixed" $args >/dev/null 2>&1
+	"$rg" explore --at "${fixed_at:-$at}" --schedules 100 $opts -- "./$prog-fixed" $args \
+		>/dev/null 2>&1
 	t1=$(date +%s.%N)
 	echo "| $name | $fails / $plain_runs | $r | $p | $d | $(echo "100 / ($t1 - $t0)" | bc -l | cut -c1-5) |"
 	cd - >/dev/null || exit 1

@@ -19,7 +19,7 @@ ex=$build/examples
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# NAME|PROGRAM|--at|PROGRAM ARGS (as bench/explore.sh)
+# NAME|PROGRAM|--at|PROGRAM ARGS[|OPTIONS] (as bench/explore.sh)
 all=(
 	"lost_update|lost_update|lost_update.c|"
 	"abba_deadlock|abba_deadlock|abba_deadlock.c|"
@@ -35,10 +35,11 @@ all=(
 	"job_queue|job_queue|job_queue.c|"
 	"busy_flag|busy_flag|busy_flag.c|"
 	"payment_ring|payment_ring|payment_ring.c|"
+	"prefork_slots|prefork_slots|prefork_slots.c||--follow-fork"
 )
 
 for e in "${all[@]}"; do
-	IFS='|' read -r name prog at args <<< "$e"
+	IFS='|' read -r name prog at args opts <<< "$e"
 	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
 		continue
 	fi
@@ -48,7 +49,7 @@ for e in "${all[@]}"; do
 		t0=$(date +%s.%N)
 		# shellcheck disable=SC2086
 		out=$(timeout 600 "$rg" explore --at "$at" --strategy "$s" --seed 1 \
-			--schedules 1000 --timeout 30s -o "$tmp/repro.yaml" -- "./$prog" $args 2>&1)
+			--schedules 1000 --timeout 30s $opts -o "$tmp/repro.yaml" -- "./$prog" $args 2>&1)
 		st=$?
 		t1=$(date +%s.%N)
 		sum=$(echo "$out" | grep -E "^racegate explore: " | head -1 | sed 's/^racegate explore: //')

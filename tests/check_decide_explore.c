@@ -29,6 +29,17 @@ double session_now(const session *s) { (void)s; return 0; }
 bool session_ending(const session *s) { (void)s; return false; }
 plan *session_plan(const session *s) { return (plan *)&s->p; }
 tracer *session_tracer(const session *s) { (void)s; return NULL; }
+/* one forked child process: threads with tids from CHILD_TID on are its */
+enum { CHILD_TID = 40 };
+bool session_thread_proc(const session *s, pid_t tid, session_proc *out)
+{
+	(void)s;
+	memset(out, 0, sizeof(*out));
+	out->nth = tid >= CHILD_TID;
+	out->pid = tid >= CHILD_TID ? CHILD_TID : 10;
+	out->initial = tid == CHILD_TID || tid == 10;
+	return true;
+}
 /* no stack to look at: what a wrapper runs stays unknown (info.runs) */
 const run_bias *session_run_bias(const session *s) { (void)s; return NULL; }
 rg_site run_bias_exe_site(const run_bias *b, uint64_t addr)
@@ -344,6 +355,36 @@ START_TEST(join_waits_for_its_target)
 }
 END_TEST
 
+/*
+ * --follow-fork: a forked child's threads count apart (nth within their
+ * process), and a join in the child names a pthread_t that a thread of
+ * the program has as well (the child's memory is a copy): only the
+ * child's own thread of that value keeps it waiting.
+ */
+START_TEST(child_threads_counted_apart)
+{
+	start(MAIN, true);
+	start(A, false);
+	explore_decider_ops.thread_started(X, CHILD_TID, NULL, false, 0);
+	start(CHILD_TID + 1, false);
+	ck_assert_int_eq(explore_decider_thread(X, 1)->proc, 0);
+	ck_assert_int_eq(explore_decider_thread(X, 2)->proc, 1);
+	ck_assert_int_eq(explore_decider_thread(X, 3)->proc, 1);
+	ck_assert_int_eq(explore_decider_thread(X, 3)->nth, 1);   /* not 2: A is the program's */
+	explore_decider_ops.thread_exited(X, CHILD_TID + 1, 0);
+	/* main joins A, A waits for main's mutex: neither can run */
+	ARG0[MAIN] = SELF[A];
+	ARG0[A] = MUTEX;
+	OWNER = MAIN;
+	ck_assert_int_eq(arrive(MAIN, 2), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(A, 1), DECIDE_HOLD);
+	/* the child joins the pthread_t A has in the program: not A, it may go on */
+	ARG0[CHILD_TID] = SELF[A];
+	ck_assert_int_eq(arrive(CHILD_TID, 2), DECIDE_PASS);
+	ck_assert(!explore_decider_deadlock(X));
+}
+END_TEST
+
 /* Nothing can run: the stall watch's verdict stands, as a deadlock. */
 START_TEST(nothing_runnable_is_deadlock)
 {
@@ -606,6 +647,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, serialises);
 	tcase_add_test(tc, owned_lock_is_not_runnable);
 	tcase_add_test(tc, join_waits_for_its_target);
+	tcase_add_test(tc, child_threads_counted_apart);
 	tcase_add_test(tc, nothing_runnable_is_deadlock);
 	tcase_add_test(tc, blocked_thread_gives_way);
 	tcase_add_test(tc, rwlock_writer_and_readers);

@@ -956,9 +956,9 @@ END_TEST
 static void lost_update_run(explore_run *r, explore_step *st, explore_thread_info *th)
 {
 	memset(r, 0, sizeof(*r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
-	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL };
-	th[2] = (explore_thread_info){ 102, (char *)"worker", 2, false, NULL };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL, 0 };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL, 0 };
+	th[2] = (explore_thread_info){ 102, (char *)"worker", 2, false, NULL, 0 };
 	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
 	st[0] = (explore_step){ 1, 1, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 2, 1, 1, true, 1, XS_ARRIVED, 2, 1 };
@@ -971,6 +971,56 @@ static void lost_update_run(explore_run *r, explore_step *st, explore_thread_inf
 	r->fail = XF_EXIT;
 	r->exit_code = 1;
 }
+
+/*
+ * The same run with the workers in a forked child (--follow-fork): the
+ * file names their process, and the program's own threads its process
+ * too, so that racegate run follows the fork as the search did.
+ */
+START_TEST(writer_names_processes)
+{
+	static const char *const at[] = { "c.c:10", "c.c:21", "c.c:23" };
+	char *cmd[] = { (char *)"./prefork", NULL };
+	explore_step st[4];
+	explore_thread_info th[4];
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:1.2.1.2", "slots", NULL, NULL, 0, 0, NULL, false };
+	rg_err err = RG_ERR_INIT;
+	spec_diags d = SPEC_DIAGS_INIT;
+	spec *sp = NULL;
+	char *y;
+
+	lost_update_run(&r, st, th);
+	th[1].proc = th[2].proc = 1;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_ptr_nonnull(strstr(y, "child1_worker_1: {start: worker, nth: 1, process: {nth: 1}}"));
+	ck_assert_ptr_nonnull(strstr(y, "thread: child1_worker_2, at: \"c.c:21\""));
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0, "%s", y);
+	ck_assert(spec_names_process(sp));
+	spec_free(sp);
+	sp = NULL;
+	spec_diags_release(&d);
+	free(y);
+
+	/* a worker in the program, the other in the child; then the child's
+	 * first thread, which has no start routine */
+	th[1].proc = 0;
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_ptr_nonnull(strstr(y, "worker_1: {start: worker, nth: 1, process: main}"));
+	ck_assert_ptr_nonnull(strstr(y, "child1_worker_2: {start: worker, nth: 2, process: {nth: 1}}"));
+	free(y);
+	th[2] = (explore_thread_info){ 102, NULL, 1, false, NULL, 1 };
+	y = explore_write_yaml(&in, XW_PREEMPTIONS, &err);
+	ck_assert_msg(y != NULL, "%s", err.msg);
+	ck_assert_ptr_nonnull(strstr(y, "child1: {process: {nth: 1}}"));
+	ck_assert_msg(spec_load_string(y, strlen(y), "w.yaml", ".", &sp, &d) == 0, "%s", y);
+	spec_free(sp);
+	spec_diags_release(&d);
+	free(y);
+}
+END_TEST
 
 START_TEST(writer_yaml_loads)
 {
@@ -1223,8 +1273,8 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 	char *y;
 
 	memset(&r, 0, sizeof(r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
-	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL, 0 };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL, 0 };
 	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
 	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 1, 1, 1, true, 0, XS_ARRIVED, 2, 1 };
@@ -1278,8 +1328,8 @@ START_TEST(writer_woken_arrival_is_waited_for)
 	spec *sp = NULL;
 
 	memset(&r, 0, sizeof(r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
-	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL, 0 };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL, 0 };
 	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
 	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 1, 2, 1, true, 0, XS_ARRIVED, 1, 1 };
@@ -1341,9 +1391,9 @@ START_TEST(writer_deadlock_waits_for_the_last_stop)
 	char *y;
 
 	memset(&r, 0, sizeof(r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
-	th[1] = (explore_thread_info){ 101, (char *)"transfer", 1, false, NULL };
-	th[2] = (explore_thread_info){ 102, (char *)"refund", 1, false, NULL };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL, 0 };
+	th[1] = (explore_thread_info){ 101, (char *)"transfer", 1, false, NULL, 0 };
+	th[2] = (explore_thread_info){ 102, (char *)"refund", 1, false, NULL, 0 };
 	st[0] = (explore_step){ 1, 0, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 1, 1, 1, false, 1, XS_ARRIVED, 0, 1 };
 	st[2] = (explore_step){ 2, 2, 1, true, 1, XS_ARRIVED, 1, 2 };
@@ -1396,9 +1446,9 @@ START_TEST(writer_deadlock_holds_the_never_resumed)
 	char *y;
 
 	memset(&r, 0, sizeof(r));
-	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL };
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL, 0 };
 	for (int i = 1; i < 4; i++)
-		th[i] = (explore_thread_info){ 100 + i, (char *)"settle", i, false, NULL };
+		th[i] = (explore_thread_info){ 100 + i, (char *)"settle", i, false, NULL, 0 };
 	st[0] = (explore_step){ 0, 0, 1, false, -1, XS_NONE, 0, 0 };
 	st[1] = (explore_step){ 1, 1, 1, true, 0, XS_ARRIVED, 0, 2 };
 	st[2] = (explore_step){ 1, 2, 1, false, 1, XS_ARRIVED, 2, 1 };
@@ -1564,6 +1614,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, shrinker_keeps_what_matters);
 	tcase_add_test(tc, shrinker_in_rounds_shrinks_alike);
 	tcase_add_test(tc, writer_yaml_loads);
+	tcase_add_test(tc, writer_names_processes);
 	tcase_add_test(tc, writer_drops_gates);
 	tcase_add_test(tc, writer_cxx_start_names);
 	tcase_add_test(tc, writer_runs_under_wrapper);

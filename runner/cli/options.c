@@ -411,6 +411,11 @@ static const rg_opt rows[] = {
 		  "says, at the latest when no held thread can run: sleeps cost a "
 		  "schedule nothing (default: on; explore.md, Time under "
 		  "serialisation)" },
+	{ .name = "follow-fork", .kind = RG_OPT_FLAG, .flags = RG_OPT_NEGATABLE,
+	  .cmds = CLI_EXPLORE, X(follow_fork),
+	  .help = "trace the program's fork children too and schedule their "
+		  "threads with the others; the file written names them with "
+		  "process: (default: off; each schedule then runs anew)" },
 	{ .name = "fork-server", .kind = RG_OPT_FLAG, .flags = RG_OPT_NEGATABLE,
 	  .cmds = CLI_EXPLORE, X(fork_server),
 	  .help = "run each schedule in a copy of the program made once its "

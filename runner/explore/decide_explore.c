@@ -57,6 +57,7 @@ enum xstate {
 
 struct xthread {
 	explore_thread_info info;
+	pid_t pid;             /* its process (--follow-fork: a child's, maybe) */
 	enum xstate st;
 	size_t gate;           /* where it is held */
 	long hit;              /* its arrivals there, this one included */
@@ -130,14 +131,14 @@ static bool other_live_tid(const explore_decider *x, const struct xthread *t, pi
 	return false;
 }
 
-/* How many held threads stand at a point of kind k with first argument arg? */
-static unsigned held_at(const explore_decider *x, enum explore_point_kind k, uint64_t arg)
+/* How many held threads of t's process stand at t's point kind with t's first argument? */
+static unsigned held_like(const explore_decider *x, const struct xthread *t)
 {
 	unsigned n = 0;
 
 	for (size_t i = 0; i < x->nt; i++)
-		n += x->t[i].st == XT_HELD && x->kinds[x->t[i].gate] == k &&
-		     x->t[i].arg0 == arg;
+		n += x->t[i].st == XT_HELD && x->kinds[x->t[i].gate] == x->kinds[t->gate] &&
+		     x->t[i].arg0 == t->arg0 && x->t[i].pid == t->pid;
 	return n;
 }
 
@@ -148,7 +149,7 @@ static unsigned held_at(const explore_decider *x, enum explore_point_kind k, uin
  */
 static bool can_run_sync(explore_decider *x, const struct xthread *t)
 {
-	pid_t pid = tracer_pid(session_tracer(x->s));
+	pid_t pid = t->pid;
 	tracer_rwlock rw;
 	unsigned a, b;
 	bool taken;
@@ -169,7 +170,7 @@ static bool can_run_sync(explore_decider *x, const struct xthread *t)
 	case XP_BARRIER:
 		/* the round fills when the threads held here, with those in it, are enough */
 		return !tracer_barrier_read(pid, t->arg0, &a, &b) ||
-		       a + held_at(x, XP_BARRIER, t->arg0) >= b;
+		       a + held_like(x, t) >= b;
 	case XP_SPIN_LOCK:
 		return !tracer_spin_taken(pid, t->arg0, &taken) || !taken;
 	default:
@@ -184,14 +185,14 @@ static bool can_run(explore_decider *x, const struct xthread *t)
 
 	switch (x->kinds[t->gate]) {
 	case XP_MUTEX_LOCK:
-		if (!t->arg0 || !tracer_mutex_owner(tracer_pid(session_tracer(x->s)),
-						    t->arg0, &owner))
+		if (!t->arg0 || !tracer_mutex_owner(t->pid, t->arg0, &owner))
 			return true;   /* not a mutex we can read: let it try */
 		return !owner || !other_live_tid(x, t, (pid_t)owner);
 	case XP_JOIN:
 		for (size_t i = 0; i < x->nt; i++)
+			/* pthread_t values repeat in a forked child */
 			if (alive(&x->t[i]) && x->t[i].self && x->t[i].self == t->arg0 &&
-			    &x->t[i] != t)
+			    x->t[i].pid == t->pid && &x->t[i] != t)
 				return false;
 		return true;
 	default:
@@ -236,7 +237,7 @@ enum xgive {
  */
 static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 {
-	pid_t pid = tracer_pid(session_tracer(x->s));
+	pid_t pid = t->pid;
 	tracer_tstate st;
 
 	tracer_tstate_read(pid, t->info.tid, &st);
@@ -270,9 +271,9 @@ static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
  * runnable is 'R' at once, before it runs, so the thread that woke it
  * cannot reach its next point before this says so.
  */
-static bool woken(explore_decider *x, const struct xthread *t)
+static bool woken(const struct xthread *t)
 {
-	pid_t pid = tracer_pid(session_tracer(x->s));
+	pid_t pid = t->pid;
 	tracer_tstate st;
 
 	tracer_tstate_read(pid, t->info.tid, &st);
@@ -385,7 +386,7 @@ static int decide(explore_decider *x, double t_ms)
 	 * machine picks
 	 */
 	for (i = 0; i < x->nt; i++)
-		if (x->t[i].st == XT_LOOSE && x->t[i].blocked && woken(x, &x->t[i])) {
+		if (x->t[i].st == XT_LOOSE && x->t[i].blocked && woken(&x->t[i])) {
 			rg_trace("explore: thread %zu, given up as blocked, was woken", i);
 			x->t[i].st = XT_FRESH;
 			x->t[i].blocked = x->t[i].asleep = false;
@@ -564,6 +565,7 @@ static void xd_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 {
 	explore_decider *x = d;
 	struct xthread *t;
+	session_proc sp;
 	size_t i;
 
 	RG_GROW(x->t, x->nt + 1, x->capt);
@@ -572,9 +574,15 @@ static void xd_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 	t->info.tid = tid;
 	t->info.start = start ? xstrdup(start) : NULL;
 	t->info.is_main = is_main;
+	t->pid = tracer_pid(session_tracer(x->s));
+	if (session_thread_proc(x->s, tid, &sp)) {
+		t->info.proc = sp.nth;
+		t->pid = sp.pid ? sp.pid : t->pid;
+	}
 	t->info.nth = 1;
 	for (i = 0; i < x->nt; i++)
-		if (start && x->t[i].info.start && !strcmp(x->t[i].info.start, start))
+		if (start && x->t[i].info.start && !strcmp(x->t[i].info.start, start) &&
+		    x->t[i].info.proc == t->info.proc)
 			t->info.nth++;
 	t->st = XT_FRESH;
 	t->benches = 1;

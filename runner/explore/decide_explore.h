@@ -92,11 +92,14 @@ typedef struct explore_wake {
 typedef struct explore_thread_info {
 	pid_t tid;
 	char *start;           /* start routine, or NULL (the initial thread) */
-	int nth;               /* among the threads with the same start, from 1 */
-	bool is_main;
+	int nth;               /* among the threads with the same start in its
+				  process, from 1 */
+	bool is_main;          /* the program's initial thread */
 	char *runs;            /* the program's function its start routine called
 				  (what a wrapper runs), as a location names it,
 				  once seen at one of its points; or NULL */
+	int proc;              /* its process (--follow-fork): 0 the program's,
+				  K the K-th child (session_thread_proc) */
 } explore_thread_info;
 
 typedef struct explore_decider explore_decider;

@@ -317,7 +317,8 @@ static char *points_spec(const struct xctx *c)
 		rg_buf_printf(&b, "  - {name: \"point %zu\", optional: true, at: \"", i);
 		for (const char *p = c->at[i]; *p; p++)
 			rg_buf_printf(&b, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-		rg_buf_puts(&b, "\"}\n");
+		/* --follow-fork: a point stops the threads of every process */
+		rg_buf_puts(&b, c->o->follow_fork ? "\", process: any}\n" : "\"}\n");
 	}
 	return rg_buf_detach(&b);
 }
@@ -468,6 +469,7 @@ static int run_traced(struct xctx *c, explore_sched *sc, explore_run *out)
 	out->exit_code = res.exited ? res.exit_code : -1;
 	out->signo = res.exited ? res.term_signal : 0;
 	out->timed_out = end.timed_out;
+	out->forked = res.untraced_forks > 0;
 	explore_note_run(c, explore_elapsed_ms(c) - t0);
 	if (end.interrupted || interrupt_signal() ||
 	    explore_cut_by_time(c, c->o->timeout_ms, limit, end.timed_out)) {
@@ -525,6 +527,7 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 
 static void note_seen(struct search *se, const explore_run *r)
 {
+	se->forked |= r->forked;
 	if (!rg_intmap_get(&se->seen, r->hash)) {
 		*rg_intmap_ref(&se->seen, r->hash, 0) = 1;
 		se->distinct++;
@@ -1217,6 +1220,7 @@ static int setup(struct xctx *c, unsigned closed_std, const bool *inherit, int n
 	/* a schedule waits this long on a thread that blocks unseen */
 	c->ro.quiet_ms = o->quiet_ms ? o->quiet_ms : EXPLORE_QUIET_MS;
 	c->ro.verbose = o->verbose;
+	c->ro.follow_fork = o->follow_fork;
 	c->ro.closed_std = closed_std;
 	c->ro.inherit = inherit;
 	c->ro.ninherit = ninherit;

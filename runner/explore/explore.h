@@ -32,6 +32,7 @@ typedef struct explore_run {
 	int signo;             /* when killed by a signal, else 0 */
 	bool timed_out;        /* ended by the whole-run --timeout */
 	bool flaky_timeout;    /* failed by it, but its replay did not: no failure */
+	bool forked;           /* made a child process that ran untraced */
 	explore_step *steps;
 	size_t nsteps;
 	explore_wake *wakes;   /* woken threads' arrivals; not sent by --jobs workers */
@@ -210,6 +211,7 @@ typedef struct explore_opts {
 	bool sync;
 	bool lines_only;       /* --points lines: no instruction points in FILE, FUNCTION */
 	bool virtual_time;     /* --virtual-time: sleeps parked, their timeouts fired */
+	bool follow_fork;      /* --follow-fork: children's threads scheduled too */
 	bool fork_server;      /* schedules run in copies made before its code runs
 				  (explore_copy.c; --no-fork-server: anew) */
 	const explore_strategy *strategy; /* --strategy: its row (strategy.h) */

@@ -57,6 +57,7 @@ struct search {
 	long tried;
 	rg_intmap seen;        /* interleaving hashes */
 	size_t distinct;
+	bool forked;           /* a schedule's program made a child that ran untraced */
 	bool exhausted;        /* the strategy had no schedule left (dfs: within its bound) */
 	long learning;         /* runs not owned, only to learn (dfs: other shards', earlier passes') */
 	long diverged;         /* runs that did not go where the strategy sent them */

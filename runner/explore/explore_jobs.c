@@ -67,6 +67,7 @@ void explore_record_put(rg_buf *b, int rc, const explore_run *r, const explore_d
 	put(b, &r->signo, sizeof(r->signo));
 	put(b, &r->timed_out, sizeof(r->timed_out));
 	put(b, &r->flaky_timeout, sizeof(r->flaky_timeout));
+	put(b, &r->forked, sizeof(r->forked));
 	put(b, &r->npreempt, sizeof(r->npreempt));
 	put(b, &r->hash, sizeof(r->hash));
 	put(b, &r->nsteps, sizeof(r->nsteps));
@@ -75,6 +76,7 @@ void explore_record_put(rg_buf *b, int rc, const explore_run *r, const explore_d
 	for (size_t i = 0; i < r->nthreads; i++) {
 		put(b, &r->threads[i].tid, sizeof(r->threads[i].tid));
 		put(b, &r->threads[i].nth, sizeof(r->threads[i].nth));
+		put(b, &r->threads[i].proc, sizeof(r->threads[i].proc));
 		put(b, &r->threads[i].is_main, sizeof(r->threads[i].is_main));
 		put_str(b, r->threads[i].start);
 		put_str(b, r->threads[i].runs);
@@ -129,6 +131,7 @@ int explore_record_get(const char *p, size_t n, int *rc, explore_run *r,
 	     get(&d, &r->signo, sizeof(r->signo)) &&
 	     get(&d, &r->timed_out, sizeof(r->timed_out)) &&
 	     get(&d, &r->flaky_timeout, sizeof(r->flaky_timeout)) &&
+	     get(&d, &r->forked, sizeof(r->forked)) &&
 	     get(&d, &r->npreempt, sizeof(r->npreempt)) &&
 	     get(&d, &r->hash, sizeof(r->hash)) && get(&d, &r->nsteps, sizeof(r->nsteps)) &&
 	     r->nsteps <= (size_t)(d.end - d.p) / sizeof(*r->steps);
@@ -143,6 +146,7 @@ int explore_record_get(const char *p, size_t n, int *rc, explore_run *r,
 		for (size_t i = 0; i < r->nthreads && ok; i++)
 			ok = get(&d, &r->threads[i].tid, sizeof(r->threads[i].tid)) &&
 			     get(&d, &r->threads[i].nth, sizeof(r->threads[i].nth)) &&
+			     get(&d, &r->threads[i].proc, sizeof(r->threads[i].proc)) &&
 			     get(&d, &r->threads[i].is_main, sizeof(r->threads[i].is_main)) &&
 			     get_str(&d, &r->threads[i].start) &&
 			     get_str(&d, &r->threads[i].runs);

@@ -417,6 +417,7 @@ static int replay_opts(const explore_opts *o, const jv *search, const char *id,
 			x->at[x->nat++] = at->kids[i].s;   /* o's until the merge ends */
 	x->sync = (e = json_get(search, "sync")) && e->t == J_BOOL ? e->num : true;
 	x->virtual_time = (e = json_get(search, "virtual_time")) && e->t == J_BOOL && e->num;
+	x->follow_fork = (e = json_get(search, "follow_fork")) && e->t == J_BOOL && e->num;
 	x->lines_only = get_str(search, "points") && !strcmp(get_str(search, "points"), "lines");
 	x->timeout_ms = num_of(search, "timeout_ms") ? num_of(search, "timeout_ms") : 10000;
 	x->quiet_ms = num_of(search, "quiet_ms");

@@ -195,13 +195,14 @@ static void put_search(rg_buf *b, const struct xctx *c, const struct search *se)
 	rg_buf_printf(b, ", \"learning\": %ld, \"diverged\": %ld, \"search\": {\"at\": ",
 		      se->learning, se->diverged);
 	put_strs(b, o->at, o->nat);
-	rg_buf_printf(b, ", \"sync\": %s, \"virtual_time\": %s, \"points\": \"%s\", "
+	rg_buf_printf(b, ", \"sync\": %s, \"virtual_time\": %s, \"follow_fork\": %s, "
+		      "\"points\": \"%s\", "
 		      "\"depth\": %d, "
 		      "\"pct_steps\": %ld, \"bound\": %d, \"bound_kind\": \"%s\", "
 		      "\"schedules\": %ld, \"time_ms\": %ld, \"timeout_ms\": %ld, "
 		      "\"quiet_ms\": %ld, \"expect_exit\": %d, \"expect_stdout\": ",
 		      o->sync ? "true" : "false", o->virtual_time ? "true" : "false",
-		      o->lines_only ? "lines" : "accesses",
+		      o->follow_fork ? "true" : "false", o->lines_only ? "lines" : "accesses",
 		      o->depth, o->est_steps, o->bound,
 		      o->bound_kind == EXPLORE_PREEMPTIONS ? "preemptions" : "delays",
 		      o->schedules, o->time_ms, o->timeout_ms, o->quiet_ms,
@@ -343,8 +344,12 @@ void explore_summary(const struct xctx *c, const struct search *se)
 	else if (!c->o->replay && se->tried > 1 && se->distinct == 1)
 		/* many schedules, one order: the points gave no choice */
 		printf("  every schedule ran the same interleaving: no point offered a "
-		       "choice of thread%s\n", c->o->nat ? "; add points with --at" :
+		       "choice of thread%s\n", se->forked ? "" :
+		       c->o->nat ? "; add points with --at" :
 		       "; name the code to search with --at FILE");
+	if (se->forked && !interrupted_by())
+		printf("  the program forked a child process that ran untraced: "
+		       "--follow-fork schedules the threads of its children too\n");
 	if (se->bound && !c->o->replay && !se->failed && !se->exhausted && !interrupted_by())
 		printf("  the search stopped before every schedule %s "
 		       "had run (--schedules %ld%s)\n", se->bound, c->o->schedules,
@@ -410,6 +415,8 @@ char *explore_replay_cmdline(const struct xctx *c, const char *id)
 		rg_buf_puts(&b, " --points lines");
 	if (!o->virtual_time)
 		rg_buf_puts(&b, " --no-virtual-time");
+	if (o->follow_fork)
+		rg_buf_puts(&b, " --follow-fork");
 	if (o->source_dir) {
 		rg_buf_puts(&b, " --source-dir");
 		put_shell_word(&b, o->source_dir, false);

@@ -64,7 +64,7 @@ static bool by_runs(const explore_write_in *in, size_t i)
 	if (in->no_runs || t->is_main || !t->start || !t->runs)
 		return false;
 	for (size_t j = 0; j < r->nthreads; j++) {
-		if (j == i)
+		if (j == i || r->threads[j].proc != t->proc)
 			continue;
 		if (r->threads[j].runs && !strcmp(r->threads[j].runs, t->runs))
 			return false;
@@ -81,7 +81,9 @@ static bool by_runs(const explore_write_in *in, size_t i)
  * A thread's alias: main, or NAME_NTH made of the start routine's name
  * (or of what it runs), each run of other characters than letters and
  * digits one '_' (a C++ "shop::Inventory::restock" is
- * shop_Inventory_restock_1, not shop__Inventory__restock_1).
+ * shop_Inventory_restock_1, not shop__Inventory__restock_1).  A thread
+ * of the K-th child process (--follow-fork) is childK_NAME_NTH, that
+ * process's first thread childK.
  */
 static char *alias_of(const explore_write_in *in, size_t i)
 {
@@ -92,12 +94,16 @@ static char *alias_of(const explore_write_in *in, size_t i)
 
 	if (t->is_main)
 		return xstrdup("main");
+	if (t->proc > 0 && !t->start)
+		return xasprintf("child%d", t->proc);
 	if (!t->start)
 		return xasprintf("thread_%zu", i);
+	if (t->proc > 0)
+		rg_buf_printf(&b, "child%d_", t->proc);
 	name = runs ? xstrdup(t->runs) : start_written(in->r, i);
 	for (const char *p = name; *p; p++) {
 		if (!isalnum((unsigned char)*p)) {
-			sep = b.len > 0;
+			sep = b.len > 0 && b.s[b.len - 1] != '_';
 			continue;
 		}
 		if (sep)
@@ -663,6 +669,43 @@ static void level_gates(const explore_run *r, enum explore_write_level level,
 	wake_gates(r, alias, g);
 }
 
+/* Did the run follow a fork: has it a thread of a child process? */
+static bool in_tree(const explore_run *r)
+{
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (r->threads[i].proc > 0)
+			return true;
+	return false;
+}
+
+/*
+ * Thread i's line under threads:.  In a process tree every selector names
+ * its process, the program's too: the file names a process, so racegate
+ * run follows the forks as the search did.
+ */
+static void put_selector(rg_buf *b, const explore_write_in *in, size_t i, const char *alias)
+{
+	const explore_thread_info *t = &in->r->threads[i];
+	char *start;
+
+	rg_buf_printf(b, "  %s: {", alias);
+	if (by_runs(in, i)) {
+		rg_buf_puts(b, "runs: ");
+		put_name(b, t->runs);
+	} else if (t->start) {
+		rg_buf_puts(b, "start: ");
+		start = start_written(in->r, i);
+		put_name(b, start);
+		free(start);
+		rg_buf_printf(b, ", nth: %d", t->nth);
+	}
+	if (t->proc > 0)
+		rg_buf_printf(b, "%sprocess: {nth: %d}", t->start ? ", " : "", t->proc);
+	else if (in_tree(in->r))
+		rg_buf_puts(b, ", process: main");
+	rg_buf_puts(b, "}\n");
+}
+
 size_t explore_write_ngates(const explore_write_in *in, enum explore_write_level level)
 {
 	const explore_run *r = in->r;
@@ -689,10 +732,10 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 	struct wgates g = { NULL, 0, 0 };
 	char **alias = xcalloc(r->nthreads ? r->nthreads : 1, sizeof(char *));
 	size_t i, k;
-	char *out = NULL, *start;
+	char *out = NULL;
 
 	for (i = 0; i < r->nthreads; i++) {
-		if (!r->threads[i].is_main && !r->threads[i].start) {
+		if (!r->threads[i].is_main && !r->threads[i].start && !r->threads[i].proc) {
 			rg_error(err, "thread %zu of the schedule has no known start "
 				 "routine to name it by", i);
 			goto out;
@@ -717,21 +760,9 @@ char *explore_write_yaml(const explore_write_in *in, enum explore_write_level le
 		drop_gates(&g, in);
 	put_header(&b, in);
 	rg_buf_puts(&b, "threads:\n");
-	for (i = 0; i < r->nthreads; i++) {
-		if (r->threads[i].is_main || !thread_used(&g, alias[i], i))
-			continue;
-		if (by_runs(in, i)) {
-			rg_buf_printf(&b, "  %s: {runs: ", alias[i]);
-			put_name(&b, r->threads[i].runs);
-			rg_buf_puts(&b, "}\n");
-			continue;
-		}
-		rg_buf_printf(&b, "  %s: {start: ", alias[i]);
-		start = start_written(r, i);
-		put_name(&b, start);
-		free(start);
-		rg_buf_printf(&b, ", nth: %d}\n", r->threads[i].nth);
-	}
+	for (i = 0; i < r->nthreads; i++)
+		if (!r->threads[i].is_main && thread_used(&g, alias[i], i))
+			put_selector(&b, in, i, alias[i]);
 	rg_buf_puts(&b, "gates:\n");
 	for (i = 0, k = 0; i < g.n; i++)
 		if (g.v[i].nopen || g.v[i].nwait || g.v[i].nonblock)

@@ -84,6 +84,7 @@ typedef struct run_result {
 	int exit_code;         /* when exited normally, else -1 */
 	int term_signal;       /* when killed by a signal */
 	bool core_dumped;
+	size_t untraced_forks; /* child processes let go at their fork (not followed) */
 	double elapsed_ms;
 	rg_buf out, err;       /* captured output (when capture) */
 	tl_entry *tl;

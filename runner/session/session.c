@@ -789,6 +789,8 @@ static void dispatch(session *s, const tracer_event *ev)
 	case TRACER_EV_FORK:
 		if (ev->followed)
 			on_fork(s, ev->child);
+		else
+			s->res->untraced_forks++;
 		break;
 	case TRACER_EV_SIGNAL:
 		break;

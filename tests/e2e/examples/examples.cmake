@@ -86,3 +86,15 @@ racegate_e2e(busy_flag_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
 racegate_e2e(payment_ring_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
   "blocked: waits for mutex .*, held by settle#[123]" "!REPRODUCED"
   -- ${RG} run ${EX}/payment_ring/gates.yaml -- ${EX}/payment_ring/payment_ring-fixed)
+
+# A pre-fork server: the gates name the worker child's threads
+# (process: {nth: 1}), which makes racegate follow the fork.
+racegate_e2e(prefork_slots_reproduces_100_of_100 0 "100 runs: 100 REPRODUCED$"
+  -- ${RG} run --repeat 100 ${EX}/prefork_slots/gates.yaml)
+racegate_e2e(prefork_slots_timeline 0 "killed by signal 6" "REPRODUCED"
+  "h[12] +tid [0-9]+ +prefork_slots.c:41 +h[12]-mark +held: waiting for h[12]-looked"
+  -- ${RG} run ${EX}/prefork_slots/gates.yaml)
+# the fix: whichever handler takes the lock first is held inside it
+racegate_e2e(prefork_slots_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
+  "blocked: waits for mutex 'slots_lock', held by h[12]" "!REPRODUCED"
+  -- ${RG} run ${EX}/prefork_slots/gates.yaml -- ${EX}/prefork_slots/prefork_slots-fixed)

@@ -2,9 +2,10 @@
 # The done-when of racegate explore over every example, through the real
 # binary.  Run by explore_examples.cmake:
 #
-#   explore_examples.sh find RACEGATE DIR PROGRAM AT STRATEGY [PROGRAM-ARGS...]
-#       explore from `--at AT` alone, seed 1, at most 1,000 schedules, write
-#       the gates file, then `racegate run --repeat 100` it
+#   explore_examples.sh find RACEGATE DIR PROGRAM AT STRATEGY [OPTION... --] [PROGRAM-ARGS...]
+#       explore from `--at AT` alone (and the racegate OPTIONs before a
+#       `--`, if any), seed 1, at most 1,000 schedules, write the gates
+#       file, then `racegate run --repeat 100` it
 #   explore_examples.sh fixed RACEGATE DIR PROGRAM AT EXPLORE-ARGS...
 #       explore the fixed variant PROGRAM-fixed within a bound: no failure,
 #       no gates file
@@ -23,10 +24,17 @@ case $case_ in
 find)
 	dir=$1 prog=$2 at=$3 strategy=$4
 	shift 4
+	opts=()
+	for a in "$@"; do
+		[ "$a" = -- ] || continue
+		while [ "$1" != -- ]; do opts+=("$1"); shift; done
+		shift
+		break
+	done
 	cd "$dir" || exit 2
 	# kv_server's driver needs more than the default 10 s under explore
 	"$rg" explore --at "$at" --strategy "$strategy" --seed 1 --schedules 1000 \
-		--timeout 30s -o "$tmp/repro.yaml" -- "./$prog" "$@"
+		--timeout 30s "${opts[@]}" -o "$tmp/repro.yaml" -- "./$prog" "$@"
 	echo "explore exit $?"
 	[ -f "$tmp/repro.yaml" ] || { echo "no gates file"; exit 0; }
 	cat "$tmp/repro.yaml"

@@ -2,6 +2,7 @@
 # as N racegate processes at once, merged into what the unsharded search
 # says; reports of other searches refused.  See explore_merge.sh.
 set(XM ${CMAKE_CURRENT_LIST_DIR}/explore_merge.sh ${RG} ${EXAMPLES}/lost_update)
+set(XM_PREFORK ${CMAKE_CURRENT_LIST_DIR}/explore_merge.sh ${RG} ${EXAMPLES}/prefork_slots)
 
 # dfs on the fix: every schedule within 2 delays, 298 of them, split 3 ways
 racegate_e2e(explore_merge_dfs_fixed 0 "whole exit 0" "shard 0/3 exit 0" "shard 2/3 exit 0"
@@ -28,6 +29,12 @@ racegate_e2e(explore_merge_random_failure 0 "whole exit 1" "merge exit 1"
 racegate_e2e(explore_merge_write 0 "replaying dev:[0-9.,]+ \\(of shard [0-1]/2\\)"
   "wrote .*repro.yaml: reproduced 5/5" "merge exit 1" "20 runs: 20 REPRODUCED" "run exit 0"
   -- ${XM} lost_update write 2 --at lost_update.c --strategy dfs --delays 1)
+# --follow-fork is part of the search: the merge replays with it, and the
+# file names the worker child's threads
+racegate_e2e(explore_merge_follow_fork 0 "replaying dev:[0-9.,]+ \\(of shard [0-1]/2\\)"
+  "replay: .* --follow-fork --replay" "wrote .*repro.yaml: reproduced 5/5" "merge exit 1"
+  "20 runs: 20 REPRODUCED" "run exit 0"
+  -- ${XM_PREFORK} prefork_slots write 2 --at prefork_slots.c --follow-fork --strategy dfs)
 # a shard missing, one given twice, shards of another seed and of another
 # split, a report that is no JSON, one that is not there, none: exit 2
 racegate_e2e(explore_merge_errors 0
