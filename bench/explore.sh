@@ -38,6 +38,8 @@ all=(
 	"busy_flag|busy_flag|busy_flag.c|"
 	"payment_ring|payment_ring|payment_ring.c|"
 	"prefork_slots|prefork_slots|prefork_slots.c|||--follow-fork"
+	"exit_flush|exit_flush|exit_flush.c|"
+	"ticket_lock|ticket_lock|ticket_lock.c|"
 )
 
 median() { sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}'; }

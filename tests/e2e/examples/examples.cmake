@@ -98,3 +98,20 @@ racegate_e2e(prefork_slots_timeline 0 "killed by signal 6" "REPRODUCED"
 racegate_e2e(prefork_slots_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
   "blocked: waits for mutex 'slots_lock', held by h[12]" "!REPRODUCED"
   -- ${RG} run ${EX}/prefork_slots/gates.yaml -- ${EX}/prefork_slots/prefork_slots-fixed)
+
+# A spin-and-yield lock: the buggy program reproduces; on the fix the gated
+# order cannot happen, but the thread it waits for spins, not blocks: the
+# file's timeout, with the spinner named
+racegate_e2e(ticket_lock_reproduces_50_of_50 0 "50 runs: 50 REPRODUCED$"
+  -- ${RG} run --repeat 50 ${EX}/ticket_lock/gates.yaml)
+racegate_e2e(ticket_lock_fixed_times_out 3 "TIMEOUT"
+  "wait-for chain: .*b[12] is (held at gate b[12]-check|running in ticket_lock).*b[12] is (held at gate b[12]-check|running in ticket_lock)"
+  "!REPRODUCED"
+  -- ${RG} run ${EX}/ticket_lock/gates.yaml -- ${EX}/ticket_lock/ticket_lock-fixed)
+# A crash while main is inside exit(): main is held at log_close's return
+racegate_e2e(exit_flush_reproduces_100_of_100 0 "100 runs: 100 REPRODUCED$"
+  -- ${RG} run --repeat 100 ${EX}/exit_flush/gates.yaml)
+racegate_e2e(exit_flush_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
+  "wait-for chain: main waits for f to exit .*f is held at gate flusher-checks waiting for log-closed"
+  "!REPRODUCED"
+  -- ${RG} run ${EX}/exit_flush/gates.yaml -- ${EX}/exit_flush/exit_flush-fixed)

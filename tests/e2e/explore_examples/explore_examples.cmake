@@ -113,6 +113,13 @@ racegate_e2e(explore_example_prefork_slots_unfollowed 0
 racegate_e2e(explore_example_prefork_slots_fixed 0 ${none_found}
   -- ${XX} fixed ${RG} ${EXAMPLES}/prefork_slots prefork_slots prefork_slots.c
      --follow-fork --schedules 200)
+# main crashes a thread from inside exit(): the file keeps main held there
+# until the flusher is gone (issue 23, item 5)
+racegate_explore_example(exit_flush exit_flush exit_flush.c dfs
+  SUMMARY "FAILED \\(killed by SIG(ABRT|SEGV)\\)"
+  YAML "thread: main, .*wait: \\[exited:flusher_1\\]")
+racegate_explore_example(exit_flush exit_flush exit_flush.c random
+  SUMMARY "FAILED \\(killed by SIG(ABRT|SEGV)\\)")
 # Not here: kv_server (`--at handle_incr,incr_apply,handle_del --timeout 30s
 # -- ./kv_server --drive`): explore finds it, but the file it writes does
 # not reproduce every time yet (bench/README.md).
@@ -126,7 +133,7 @@ racegate_e2e(explore_example_busy_flag_bound_1 0 "no failure after [0-9]+ schedu
 # the fixed variants: 200 schedules without a failure
 foreach(e lost_update:lost_update.c abba_deadlock:abba_deadlock.c array_list:array_list.c
           shared_memory:shared_memory.c hoisted_count:hoisted_count.c long_task:long_task.c
-          busy_flag:busy_flag.c payment_ring:payment_ring.c
+          busy_flag:busy_flag.c payment_ring:payment_ring.c exit_flush:exit_flush.c
           string_buffer:sbuf.c ledger:ledger.c)
   string(REPLACE ":" ";" e ${e})
   list(GET e 0 ex)
