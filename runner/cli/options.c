@@ -445,7 +445,8 @@ static const rg_opt rows[] = {
 	{ .name = "shrink-runs", .kind = RG_OPT_NUMBER, .metavar = "N",
 	  .cmds = CLI_EXPLORE, X(shrink_runs), .lo = 0, .hi = 100000000,
 	  .help = "shrink a failure in at most N runs, then write the shortest "
-		  "schedule found by then (default: 200, or more while shrinking has "
+		  "schedule found by then (default: as many as it needs for a failure "
+		  "of at most 20 deviations, else 200, or more while shrinking has "
 		  "taken less than 20 s; 0: the schedule as found)" },
 	{ .name = "time", .kind = RG_OPT_DURATION, .metavar = "D", .cmds = CLI_EXPLORE,
 	  X(time_ms), .help = "the whole command within D: search, shrinking and --verify" },

@@ -32,12 +32,18 @@
 /* schedules the shrinker's search for fewer preemptions may run, per bound */
 #define SHRINK_DFS_RUNS 150
 /*
- * Without --shrink-runs, shrinking stops after SHRINK_RUNS runs once it has
- * taken SHRINK_MS: a fast program shrinks as far as it goes, a slow one
- * (a server, 0.2 s a run) does not take minutes.
+ * Without --shrink-runs, shrinking a failure found with more than
+ * SHRINK_FEW deviations stops after SHRINK_RUNS runs once it has taken
+ * SHRINK_MS: a fast program shrinks as far as it goes, a random schedule
+ * of a server (hundreds of deviations, 0.2 s a run) does not take
+ * minutes.  A failure of few deviations always shrinks as far as it goes
+ * (delta debugging needs few runs there, the search for fewer preemptions
+ * at most SHRINK_DFS_RUNS per preemption): the same seed then shrinks to
+ * the same schedule however loaded the machine is.
  */
 #define SHRINK_RUNS 200
 #define SHRINK_MS 20000.0
+#define SHRINK_FEW 20
 
 
 
@@ -768,6 +774,7 @@ struct shrink_ctx {
 	bool stop;             /* interrupted or broken: every candidate "passes" */
 	bool capped;           /* stopped at --shrink-runs */
 	long runs;             /* schedules run so far, for the progress line */
+	bool few;              /* the failure had at most SHRINK_FEW deviations */
 	double t0;             /* when shrinking began (explore_elapsed_ms) */
 };
 
@@ -776,7 +783,8 @@ static bool shrink_spent(const struct shrink_ctx *k, long runs)
 {
 	if (k->c->o->shrink_runs >= 0)
 		return runs >= k->c->o->shrink_runs;
-	return runs >= SHRINK_RUNS && explore_elapsed_ms(k->c) - k->t0 >= SHRINK_MS;
+	return !k->few && runs >= SHRINK_RUNS &&
+	       explore_elapsed_ms(k->c) - k->t0 >= SHRINK_MS;
 }
 
 /* Must shrinking stop (a signal, --time, --shrink-runs)?  Once yes, always. */
@@ -887,6 +895,13 @@ static bool sjob_take(void *ctx, long i, explore_run *r, explore_dev *devs, size
 	struct shrink_jobs *j = ctx;
 
 	j->tried = (size_t)i + 1;
+	/* a candidate started before the budget ran out, which --jobs 1 would
+	   not have run: not taken, so that both shrink alike */
+	if (shrink_stop(j->k)) {
+		explore_run_release(r);
+		free(devs);
+		return false;
+	}
 	explore_progress(j->k->c, XP_SHRINK, j->k->runs++, -1, 0);
 	if (!same_failure(r, j->k->found)) {
 		explore_run_release(r);
@@ -1023,6 +1038,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	memset(&k, 0, sizeof(k));
 	k.c = c;
 	k.found = &se->fail_run;
+	k.few = n <= SHRINK_FEW;
 	k.t0 = explore_elapsed_ms(c);
 	runs = shrink_devs(&k, &devs, &n);
 	if (k.best.nsteps || k.best.nthreads)
