@@ -40,6 +40,7 @@ all=(
 	"prefork_slots|prefork_slots|prefork_slots.c|||--follow-fork"
 	"exit_flush|exit_flush|exit_flush.c|"
 	"ticket_lock|ticket_lock|ticket_lock.c|"
+	"mc_workers|mc_workers|mc_workers.c|--drive"
 )
 
 median() { sort -n | awk '{v[NR] = $1} END {print NR ? v[int((NR + 1) / 2)] : "-"}'; }

@@ -69,6 +69,7 @@ struct xthread {
 	unsigned long long cpu0; /* its CPU time (ns) when it began to run, once known */
 	bool cpu_known;
 	bool blocked;          /* XT_LOOSE because it waited for another thread */
+	unsigned long long runs_at; /* its times scheduled in, when given up (0: unknown) */
 	bool asleep;           /* XT_LOOSE because it sleeps until a timeout */
 	unsigned long parked;  /* XT_PARKED: its turn among the parked (lowest fires first) */
 	bool owed;             /* could run when time passed early: a turn before it does again */
@@ -243,6 +244,7 @@ static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 	tracer_tstate_read(pid, t->info.tid, &st);
 	if (!st.state || st.state == 'Z' || st.state == 'X')
 		return XG_NO;          /* its exit is on its way */
+	t->runs_at = st.runs;
 	if (st.state == 'S' && st.in_syscall) {
 		unsigned arg;
 
@@ -278,6 +280,10 @@ static bool woken(const struct xthread *t)
 
 	tracer_tstate_read(pid, t->info.tid, &st);
 	if (!st.state || st.state == 'Z' || st.state == 'X')
+		return false;
+	/* asleep and not scheduled in since: in the same wait (no need to
+	   read what it waits on, which costs a dozen reads of /proc) */
+	if (st.state == 'S' && st.runs && st.runs == t->runs_at)
 		return false;
 	if (t->asleep)
 		return !(st.state == 'S' && st.in_syscall);

@@ -1060,7 +1060,8 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	se->shrink_cut = k.stop;
 	se->shrink_capped = k.capped;
 	free(devs);
-	return runs;
+	/* the runs made: a candidate met once shrinking had to stop made none */
+	return (size_t)k.runs;
 }
 
 /* --replay ID: that one schedule. */

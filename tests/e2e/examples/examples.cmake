@@ -115,3 +115,11 @@ racegate_e2e(exit_flush_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
   "wait-for chain: main waits for f to exit .*f is held at gate flusher-checks waiting for log-closed"
   "!REPRODUCED"
   -- ${RG} run ${EX}/exit_flush/gates.yaml -- ${EX}/exit_flush/exit_flush-fixed)
+
+# A memcached-shaped server: two workers lose an INCR
+racegate_e2e(mc_workers_reproduces_20_of_20 0 "20 runs: 20 REPRODUCED$"
+  -- ${RG} run --repeat 20 ${EX}/mc_workers/gates.yaml)
+racegate_e2e(mc_workers_fixed_order_impossible 3 "SCHEDULE-DEADLOCK"
+  "w[12] .*held at .*waiting for 'w[12]-read'.*blocked in pthread_mutex_lock on mutex 'cache_lock' owned by w[12]"
+  "!REPRODUCED"
+  -- ${RG} run ${EX}/mc_workers/gates.yaml -- ${EX}/mc_workers/mc_workers-fixed --drive)

@@ -120,6 +120,11 @@ racegate_explore_example(exit_flush exit_flush exit_flush.c dfs
   YAML "thread: main, .*wait: \\[exited:flusher_1\\]")
 racegate_explore_example(exit_flush exit_flush exit_flush.c random
   SUMMARY "FAILED \\(killed by SIG(ABRT|SEGV)\\)")
+# a memcached-shaped server with the defaults: the dispatcher's timer and
+# the housekeepers' sleeps fired by virtual time; a file found from the
+# whole source file that reproduces (issue 23's server target)
+racegate_explore_example(mc_workers mc_workers mc_workers.c random ARGS --drive
+  SUMMARY "FAILED \\(exit status 1\\) after [1-9] schedules?")
 # Not here: kv_server (`--at handle_incr,incr_apply,handle_del --timeout 30s
 # -- ./kv_server --drive`): explore finds it, but the file it writes does
 # not reproduce every time yet (bench/README.md).
