@@ -948,11 +948,12 @@ static long first_fails_jobs(void *ctx, explore_dev **cands, size_t *lens, size_
 }
 
 /* ddmin, a round's candidates at once under --jobs (the same result). */
-static size_t shrink_devs(struct shrink_ctx *k, explore_dev **devs, size_t *n)
+static void shrink_devs(struct shrink_ctx *k, explore_dev **devs, size_t *n)
 {
 	if (k->c->o->jobs > 1)
-		return explore_shrink_first(devs, n, first_fails_jobs, k);
-	return explore_shrink(devs, n, still_fails, k);
+		explore_shrink_first(devs, n, first_fails_jobs, k);
+	else
+		explore_shrink(devs, n, still_fails, k);
 }
 
 /*
@@ -981,10 +982,10 @@ static void rerun_best(struct shrink_ctx *k, const explore_dev *devs, size_t n)
 /*
  * A schedule that fails as k->found did with at most bound preemptions, by a
  * depth-first search of at most budget schedules: its deviations in *devs
- * (and its run in k->best).  runs counts the schedules run.
+ * (and its run in k->best); k->runs counts the schedules run.
  */
 static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
-		       explore_dev **devs, size_t *n, size_t *runs)
+		       explore_dev **devs, size_t *n)
 {
 	const strategy_cfg cfg = { .bound = bound, .bound_kind = EXPLORE_PREEMPTIONS,
 				   .shard_n = 1 };
@@ -998,7 +999,6 @@ static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 
 		if (shrink_stop(k))
 			break;
-		(*runs)++;
 		explore_progress(k->c, XP_SHRINK, k->runs++, -1, 0);
 		if (run_schedule(k->c, &sc, &r)) {
 			k->stop = true;
@@ -1032,7 +1032,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 {
 	struct shrink_ctx k;
 	explore_dev *devs;
-	size_t n = failing_devs(se, &devs), runs;
+	size_t n = failing_devs(se, &devs);
 	size_t pre = se->fail_run.npreempt;
 
 	memset(&k, 0, sizeof(k));
@@ -1040,12 +1040,12 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	k.found = &se->fail_run;
 	k.few = n <= SHRINK_FEW;
 	k.t0 = explore_elapsed_ms(c);
-	runs = shrink_devs(&k, &devs, &n);
+	shrink_devs(&k, &devs, &n);
 	if (k.best.nsteps || k.best.nthreads)
 		pre = k.best.npreempt;
 	for (int b = 0; (size_t)b < pre && !k.stop; b++)
-		if (dfs_within(&k, b, SHRINK_DFS_RUNS, &devs, &n, &runs)) {
-			runs += shrink_devs(&k, &devs, &n);
+		if (dfs_within(&k, b, SHRINK_DFS_RUNS, &devs, &n)) {
+			shrink_devs(&k, &devs, &n);
 			break;
 		}
 	rerun_best(&k, devs, n);
@@ -1060,7 +1060,8 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	se->shrink_cut = k.stop;
 	se->shrink_capped = k.capped;
 	free(devs);
-	/* the runs made: a candidate met once shrinking had to stop made none */
+	/* the runs made (k.runs): a candidate met once shrinking had to stop
+	   made none, though ddmin counts it */
 	return (size_t)k.runs;
 }
 
