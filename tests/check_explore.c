@@ -1306,6 +1306,56 @@ START_TEST(writer_blocked_stretch_is_waited_for)
 END_TEST
 
 /*
+ * A sleep the program did not end: the worker (1) blocks in a wait (a
+ * helper process's exit), main (0) goes on from h.c:30 (a read) to h.c:50,
+ * and the worker wakes and gets to h.c:40 before the next decision.  In
+ * the schedule main read first; under racegate run the helper may exit
+ * sooner, so the worker goes on from h.c:40 only once main is at h.c:50
+ * (and main, as for any wake, only once the worker is at h.c:40).
+ */
+START_TEST(writer_sleeper_waits_for_what_ran)
+{
+	static const char *const at[] = { "h.c:10", "h.c:20", "h.c:30", "h.c:40", "h.c:50" };
+	char *cmd[] = { (char *)"./launch", NULL };
+	explore_step st[4];
+	explore_thread_info th[2];
+	explore_wake wk[1] = { { 3, 1, 3, 1 } };
+	explore_run r;
+	explore_write_in in = { &r, at, cmd, "dev:", "launch", NULL, NULL, 0, 0, NULL, false };
+	rg_err err = RG_ERR_INIT;
+
+	memset(&r, 0, sizeof(r));
+	th[0] = (explore_thread_info){ 100, NULL, 1, true, NULL, 0 };
+	th[1] = (explore_thread_info){ 101, (char *)"worker", 1, false, NULL, 0 };
+	/* thread, gate, hit, preempt, prev, prev_stop, prev_gate, prev_hit */
+	st[0] = (explore_step){ 1, 1, 1, false, -1, XS_NONE, 0, 0 };
+	st[1] = (explore_step){ 0, 0, 1, false, 1, XS_BLOCKED, 0, 0 };
+	st[2] = (explore_step){ 0, 2, 1, false, 0, XS_ARRIVED, 2, 1 };
+	st[3] = (explore_step){ 0, 4, 1, false, 0, XS_ARRIVED, 4, 1 };
+	r.steps = st;
+	r.nsteps = 4;
+	r.threads = th;
+	r.nthreads = 2;
+	r.wakes = wk;
+	r.nwakes = 1;
+	r.fail = XF_EXIT;
+	r.exit_code = 1;
+	for (int lvl = 0; lvl < XW_NLEVELS; lvl++) {
+		char *y = explore_write_yaml(&in, (enum explore_write_level)lvl, &err);
+
+		ck_assert_msg(y != NULL, "%s", err.msg);
+		ck_assert_msg(strstr(y, "thread: main, at: \"h.c:50\", open: [main-stop3], "
+				     "wait: [worker_1-woke3]}"), "%s", y);
+		ck_assert_msg(strstr(y, "thread: worker_1, at: \"h.c:40\", open: "
+				     "[worker_1-woke3], wait: [main-stop3]}"), "%s", y);
+		ck_assert_msg(strstr(y, "worker_1, woken from its wait, goes on from here "
+				     "only once main got as far"), "%s", y);
+		free(y);
+	}
+}
+END_TEST
+
+/*
  * A condition wait woken by the thread that ran: main (0) is preempted
  * before its signal (q.c:44) by the worker (1), which waits on the
  * condition and blocks; main signals and stops at q.c:45, and before the
@@ -1353,9 +1403,11 @@ START_TEST(writer_woken_arrival_is_waited_for)
 			      "%s\n%s", y, d.n ? d.v[0].msg : "");
 		ck_assert_uint_eq(d.nerrors, 0);
 		ck_assert_msg(strstr(y, "thread: worker_1, at: \"q.c:54\", "
-				     "open: [worker_1-woke4]}") != NULL, "%s", y);
+				     "open: [worker_1-woke4], wait: [main-stop4]}") != NULL,
+			      "%s", y);
 		ck_assert_msg(strstr(y, "thread: main, at: \"q.c:45\", "
-				     "wait: [worker_1-woke4]}") != NULL, "%s", y);
+				     "open: [main-stop4], wait: [worker_1-woke4]}") != NULL,
+			      "%s", y);
 		spec_free(sp);
 		sp = NULL;
 		spec_diags_release(&d);
@@ -1620,6 +1672,7 @@ static Suite *explore_suite(void)
 	tcase_add_test(tc, writer_runs_under_wrapper);
 	tcase_add_test(tc, writer_blocked_stretch_is_waited_for);
 	tcase_add_test(tc, writer_woken_arrival_is_waited_for);
+	tcase_add_test(tc, writer_sleeper_waits_for_what_ran);
 	tcase_add_test(tc, writer_deadlock_waits_for_the_last_stop);
 	tcase_add_test(tc, writer_deadlock_holds_the_never_resumed);
 	tcase_add_test(tc, stdin_text_loads_back);

@@ -140,6 +140,8 @@ struct wgate {
 	bool blocks;           /* its thread blocks after it (blocked_event) */
 	bool woken;            /* its thread got here woken from a wait (wake_gates) */
 	bool for_woken;        /* it waits for a woken thread's arrival (wake_gates) */
+	bool slept;            /* a woken thread's, it waits for what others did
+				  while it slept (slept_through) */
 };
 
 struct wgates {
@@ -309,7 +311,10 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 	const char *me = alias[w->thread];
 	const char *other = w->other >= 0 ? alias[w->other] : "the others";
 
-	if (w->woken && !w->nwait)
+	if (w->slept)
+		rg_buf_printf(b, "  # %s, woken from its wait, goes on from here only once %s "
+			      "got as far as it did while %s slept\n", me, other, me);
+	else if (w->woken && !w->nwait)
 		rg_buf_printf(b, "  # %s, woken from its wait, gets here before %s "
 			      "goes on\n", me, other);
 	else if (w->for_woken && !w->nopen)
@@ -327,8 +332,8 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 	else if (w->nopen)
 		rg_buf_printf(b, "  # %s stops here: %s may run\n", me, other);
 	else
-		rg_buf_printf(b, "  # %s runs on from here only once %s has stopped\n",
-			      me, other);
+		rg_buf_printf(b, "  # %s runs on from here only once %s %s stopped\n",
+			      me, other, w->other >= 0 ? "has" : "have");
 	rg_buf_printf(b, "  - {name: %s-%zu, thread: %s, at: ", me, n, me);
 	spec_put_quoted(b, in->at[w->point]);
 	if (w->hit > 1)
@@ -616,6 +621,46 @@ static void wait_for_woken(struct wgates *g, int t, size_t point, long hit,
 }
 
 /*
+ * What the others did while a woken thread slept (k): each thread that
+ * reached a point after it was given up as blocked, up to the decision its
+ * wake was seen at, got there before the woken thread went on from its
+ * own (at that decision every thread stood at a point).  Under racegate
+ * run the sleep may end sooner than it did (a helper process exits, a
+ * reply comes), and the woken thread would run ahead of them: it goes on
+ * only after each one's last arrival in between.
+ */
+static void slept_through(const explore_run *r, const explore_wake *k, char **alias,
+			  struct wgates *g)
+{
+	size_t b = k->before, i;
+	size_t top = k->before < r->nsteps ? k->before + 1 : r->nsteps;
+	struct wgate *w;
+
+	while (b > 0 && !(r->steps[b - 1].prev == k->thread &&
+			  r->steps[b - 1].prev_stop == XS_BLOCKED))
+		b--;
+	if (b == 0)
+		return;            /* not given up at a decision: nothing to order */
+	for (size_t t = 0; t < r->nthreads; t++) {
+		char *ev = NULL;
+
+		if ((int)t == k->thread)
+			continue;
+		for (i = top; i-- > b && !ev;)
+			if (r->steps[i].prev == (int)t && r->steps[i].prev_stop == XS_ARRIVED)
+				ev = stopped_event(r, i, alias, g, k->thread);
+		if (!ev)
+			continue;
+		w = wgate_at(g, k->thread, k->gate, k->hit);
+		strv_add(&w->wait, &w->nwait, ev);
+		w->slept = true;
+		if (w->other < 0)
+			w->other = (int)t;
+		free(ev);
+	}
+}
+
+/*
  * A thread woken from a wait (a condition signalled, a lock let go) ran to
  * its next point before the schedule's next decision, while the others
  * stood at theirs: nothing else in the file orders it, and a woken thread
@@ -653,6 +698,7 @@ static void wake_gates(const explore_run *r, char **alias, struct wgates *g)
 				w->other = d->prev != k->thread ? d->prev : d->thread;
 		}
 		free(ev);
+		slept_through(r, k, alias, g);
 	}
 }
 
