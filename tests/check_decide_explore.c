@@ -97,8 +97,6 @@ static tracer_rwlock RW;
 static unsigned BAR_IN, BAR_COUNT, SEM_VALUE;
 /* The thread waiting in a futex, as /proc would say, or 0; CPU time (ns) per tid. */
 static pid_t IN_FUTEX;
-/* The thread asleep reading a socket a client may write, or 0. */
-static pid_t IN_READ;
 static unsigned long long CPU[64];
 
 bool tracer_rwlock_read(pid_t pid, uint64_t rw, tracer_rwlock *out)
@@ -137,10 +135,9 @@ void tracer_tstate_read(pid_t pid, pid_t tid, tracer_tstate *st)
 	ck_assert_int_eq(pid, MAIN_PID);
 	memset(st, 0, sizeof(*st));
 	st->tid = tid;
-	st->state = tid == IN_FUTEX || tid == ASLEEP || tid == IN_READ ? 'S' : 'R';
-	st->in_syscall = st->state == 'S';
-	st->sys = tid == ASLEEP ? ARCH_SYS_NANOSLEEP : tid == IN_READ ? ARCH_SYS_READ :
-		  ARCH_SYS_FUTEX;
+	st->state = tid == IN_FUTEX || tid == ASLEEP ? 'S' : 'R';
+	st->in_syscall = tid == IN_FUTEX || tid == ASLEEP;
+	st->sys = tid == ASLEEP ? ARCH_SYS_NANOSLEEP : ARCH_SYS_FUTEX;
 	st->cpu_ns = CPU[tid];
 }
 enum tracer_fire tracer_wait_fireable(enum arch_sys sys, const uint64_t args[6],
@@ -186,13 +183,6 @@ uint64_t tracer_tstate_futex(const tracer_tstate *st)
 {
 	return st->in_syscall && st->sys == ARCH_SYS_FUTEX ? 0x5000 : 0;
 }
-/* a futex wait and a sleep only the program ends, as blocked.c has it */
-bool tracer_tstate_inside(pid_t pid, const tracer_tstate *st)
-{
-	(void)pid;
-	return st->state == 'S' && st->in_syscall &&
-	       (st->sys == ARCH_SYS_FUTEX || st->sys == ARCH_SYS_NANOSLEEP);
-}
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -217,7 +207,7 @@ static void setup(void)
 	OWNER = 0;
 	memset(&RW, 0, sizeof(RW));
 	BAR_IN = BAR_COUNT = SEM_VALUE = 0;
-	IN_FUTEX = IN_READ = ASLEEP = PARKED = FIRED = 0;
+	IN_FUTEX = ASLEEP = PARKED = FIRED = 0;
 	memset(DYING, 0, sizeof(DYING));
 	memset(RUNNING, 0, sizeof(RUNNING));
 	for (int i = 0; i < 64; i++)
@@ -545,46 +535,19 @@ START_TEST(woken_thread_is_waited_for)
 }
 END_TEST
 
-/*
- * A thread chosen at a line is looked at once early, where only a wait the
- * program alone can end gives way; then every POLL_MS: a read of a socket
- * a client may answer is judged at the first of those.
- */
+/* A thread chosen at a line is looked at less often; a futex wait still gives way. */
 START_TEST(line_polled_slower)
 {
 	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
-	start(MAIN, true);
-	start(A, false);
-	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
-	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
-	IN_READ = MAIN;
-	ck_assert(explore_decider_ops.tick(X, 0.3) > 0.3);   /* the early look */
-	ck_assert_uint_eq(S.nreleased, 0);
-	ck_assert(explore_decider_ops.tick(X, 1.5) > 1.5);
-	ck_assert_uint_eq(S.nreleased, 0);
-	explore_decider_ops.tick(X, 5.5);
-	ck_assert_uint_eq(S.nreleased, 1);
-	ck_assert_int_eq(S.released[0], A);
-}
-END_TEST
-
-/* A futex wait gives way at the early look, a fifth of a millisecond in. */
-START_TEST(futex_wait_seen_early)
-{
-	double next;
-
-	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, false);
 	start(MAIN, true);
 	start(A, false);
 	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
 	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
 	IN_FUTEX = MAIN;
-	next = explore_decider_ops.tick(X, 0.1);
+	ck_assert(explore_decider_ops.tick(X, 1.5) > 1.5);
 	ck_assert_uint_eq(S.nreleased, 0);
-	ck_assert(next > 0.1 && next < 1.0);
-	explore_decider_ops.tick(X, next);
+	explore_decider_ops.tick(X, 5.5);
 	ck_assert_uint_eq(S.nreleased, 1);
 	ck_assert_int_eq(S.released[0], A);
 }
@@ -692,7 +655,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, semaphore_count);
 	tcase_add_test(tc, futex_wait_gives_way);
 	tcase_add_test(tc, line_polled_slower);
-	tcase_add_test(tc, futex_wait_seen_early);
 	tcase_add_test(tc, woken_thread_is_waited_for);
 	tcase_add_test(tc, cpu_time_not_wall_time);
 	tcase_add_test(tc, sleeper_fires_when_nobody_can_run);

@@ -45,30 +45,23 @@ static bool has_timeout(const struct tracer_wait_call *c, int arg, bool negative
 	return c->args[arg] != 0;
 }
 
-/* The files c waits on, its timeout left aside; *timed: it has one. */
-static enum tracer_wait_src files_of(const struct tracer_wait_call *c,
-				     enum tracer_wait_use *use, bool *timed)
+enum tracer_wait_src tracer_wait_source(const struct tracer_wait_call *c,
+					enum tracer_wait_use *use)
 {
 	*use = TRACER_USE_POLL;
-	*timed = false;
 	switch (c->sys) {
 	case ARCH_SYS_POLL:
-		*timed = has_timeout(c, 2, true);
-		return TRACER_SRC_POLL;
+		return has_timeout(c, 2, true) ? TRACER_SRC_NONE : TRACER_SRC_POLL;
 	case ARCH_SYS_PPOLL:
-		*timed = has_timeout(c, 2, false);
-		return TRACER_SRC_POLL;
+		return has_timeout(c, 2, false) ? TRACER_SRC_NONE : TRACER_SRC_POLL;
 	case ARCH_SYS_SELECT:
 	case ARCH_SYS_PSELECT6:
-		*timed = has_timeout(c, 4, false);
-		return TRACER_SRC_SELECT;
+		return has_timeout(c, 4, false) ? TRACER_SRC_NONE : TRACER_SRC_SELECT;
 	case ARCH_SYS_EPOLL_WAIT:
 	case ARCH_SYS_EPOLL_PWAIT:
-		*timed = has_timeout(c, 3, true);
-		return TRACER_SRC_EPOLL;
+		return has_timeout(c, 3, true) ? TRACER_SRC_NONE : TRACER_SRC_EPOLL;
 	case ARCH_SYS_EPOLL_PWAIT2:
-		*timed = has_timeout(c, 3, false);
-		return TRACER_SRC_EPOLL;
+		return has_timeout(c, 3, false) ? TRACER_SRC_NONE : TRACER_SRC_EPOLL;
 	case ARCH_SYS_READ:
 	case ARCH_SYS_READV:
 	case ARCH_SYS_RECVFROM:
@@ -82,23 +75,6 @@ static enum tracer_wait_src files_of(const struct tracer_wait_call *c,
 	default:
 		return TRACER_SRC_NONE;
 	}
-}
-
-enum tracer_wait_src tracer_wait_source(const struct tracer_wait_call *c,
-					enum tracer_wait_use *use)
-{
-	bool timed;
-	enum tracer_wait_src src = files_of(c, use, &timed);
-
-	return timed ? TRACER_SRC_NONE : src;
-}
-
-enum tracer_wait_src tracer_wait_files(const struct tracer_wait_call *c,
-				       enum tracer_wait_use *use)
-{
-	bool timed;
-
-	return files_of(c, use, &timed);
 }
 
 bool tracer_wait_fd_may_wake(const struct tracer_wait_fd *fd, enum tracer_wait_use use)
@@ -193,22 +169,6 @@ struct tracer_wait_verdict tracer_wait_decide(const struct tracer_wait_call *c)
 			       "program itself could write");
 	return verdict(TRACER_WAIT_FOREVER, "waiting with no timeout on files only "
 		       "the program itself could make ready");
-}
-
-bool tracer_wait_inside(const struct tracer_wait_call *c)
-{
-	enum tracer_wait_use use;
-
-	if ((c->state != 'S' && c->state != 'D') || !c->in_syscall)
-		return false;
-	if (tracer_wait_files(c, &use) == TRACER_SRC_NONE)
-		return tracer_futex_wait_addr(c->sys, c->args) ||
-		       c->sys == ARCH_SYS_FUTEX_WAITV || c->sys == ARCH_SYS_NANOSLEEP ||
-		       c->sys == ARCH_SYS_CLOCK_NANOSLEEP;
-	for (size_t i = 0; i < c->nfds; i++)
-		if (tracer_wait_fd_may_wake(&c->fds[i], use))
-			return false;
-	return c->fds_complete;
 }
 
 enum tracer_futex_kind tracer_futex_classify(const struct tracer_futex_words *w,

@@ -88,11 +88,6 @@ struct tracer_wait_verdict {
 enum tracer_wait_src tracer_wait_source(const struct tracer_wait_call *c,
 					enum tracer_wait_use *use);
 
-/* The files c waits on whether it has a timeout or not (tracer_wait_source
- * leaves out those of a wait with one: time alone ends it). */
-enum tracer_wait_src tracer_wait_files(const struct tracer_wait_call *c,
-				       enum tracer_wait_use *use);
-
 /* May a wait (use) on this file end without the program's own doing?
  * Decided file by file, so a gatherer can stop at the first that may. */
 bool tracer_wait_fd_may_wake(const struct tracer_wait_fd *fd,
@@ -100,15 +95,6 @@ bool tracer_wait_fd_may_wake(const struct tracer_wait_fd *fd,
 
 /* The verdict on c (see above). */
 struct tracer_wait_verdict tracer_wait_decide(const struct tracer_wait_call *c);
-
-/*
- * Can only the program itself, or c's own timeout, end c?  A futex wait,
- * a sleep, or a wait (timed or not) on files tracer_wait_fd_may_wake
- * says no outside party can make ready, all of them seen.  What is true
- * of c the moment it sleeps stays true however long it sleeps: explore
- * decides on such a wait at once (docs/explore.md, "Who can run").
- */
-bool tracer_wait_inside(const struct tracer_wait_call *c);
 
 /*
  * explore's time (docs/explore.md, "Time under serialisation"): can a

@@ -605,55 +605,30 @@ static bool gather_epoll(struct gathered *g, int epfd)
 	return ok;
 }
 
-/*
- * c, st's call, with the files it waits on gathered in g (all: with_timed;
- * else not those of a wait with a timeout).  g->v is the caller's to free.
- */
-static void gather_call(pid_t pid, const tracer_tstate *st, bool with_timed,
-			struct tracer_wait_call *c, struct gathered *g)
-{
-	enum tracer_wait_src src = TRACER_SRC_NONE;
-
-	*c = (struct tracer_wait_call){ st->state, st->in_syscall, st->sys,
-					{ 0 }, NULL, 0, true };
-	*g = (struct gathered){ .pid = pid };
-	memcpy(c->args, st->args, sizeof(c->args));
-	if ((st->state == 'S' || st->state == 'D') && st->in_syscall)
-		src = with_timed ? tracer_wait_files(c, &g->use) : tracer_wait_source(c, &g->use);
-	if (src == TRACER_SRC_FD)
-		gather(g, (int)c->args[0]);
-	else if (src == TRACER_SRC_POLL)
-		c->fds_complete = gather_poll(g, c->args[0], c->args[1]);
-	else if (src == TRACER_SRC_SELECT)
-		c->fds_complete = gather_select(g, c->args[0], &c->args[1]);
-	else if (src == TRACER_SRC_EPOLL)
-		c->fds_complete = gather_epoll(g, (int)c->args[0]);
-	c->fds = g->v;
-	c->nfds = g->n;
-}
-
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st)
 {
-	struct tracer_wait_call c;
-	struct gathered g;
+	struct tracer_wait_call c = { st->state, st->in_syscall, st->sys,
+				      { 0 }, NULL, 0, true };
+	struct gathered g = { .pid = pid };
+	enum tracer_wait_src src = TRACER_SRC_NONE;
 	enum tracer_wait w;
 
-	gather_call(pid, st, false, &c, &g);
+	memcpy(c.args, st->args, sizeof(c.args));
+	if ((st->state == 'S' || st->state == 'D') && st->in_syscall)
+		src = tracer_wait_source(&c, &g.use);
+	if (src == TRACER_SRC_FD)
+		gather(&g, (int)c.args[0]);
+	else if (src == TRACER_SRC_POLL)
+		c.fds_complete = gather_poll(&g, c.args[0], c.args[1]);
+	else if (src == TRACER_SRC_SELECT)
+		c.fds_complete = gather_select(&g, c.args[0], &c.args[1]);
+	else if (src == TRACER_SRC_EPOLL)
+		c.fds_complete = gather_epoll(&g, (int)c.args[0]);
+	c.fds = g.v;
+	c.nfds = g.n;
 	w = tracer_wait_decide(&c).wait;
 	free(g.v);
 	return w;
-}
-
-bool tracer_tstate_inside(pid_t pid, const tracer_tstate *st)
-{
-	struct tracer_wait_call c;
-	struct gathered g;
-	bool yes;
-
-	gather_call(pid, st, true, &c, &g);
-	yes = tracer_wait_inside(&c);
-	free(g.v);
-	return yes;
 }
 
 const char *tracer_syscall_name(long nr, char *buf, size_t len)

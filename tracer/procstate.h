@@ -48,10 +48,6 @@ bool tracer_tstate_sleeps(const tracer_tstate *st);
  * and polls. */
 enum tracer_wait tracer_tstate_wait(pid_t pid, const tracer_tstate *st);
 
-/* Can only the program itself, or its timeout, end st's wait
- * (tracer_wait_inside)?  pid's fds are looked at as tracer_tstate_wait does. */
-bool tracer_tstate_inside(pid_t pid, const tracer_tstate *st);
-
 /* "futex", "nanosleep", ...; "syscall N" for the rest (static buffer-free: buf). */
 const char *tracer_syscall_name(long nr, char *buf, size_t len);
 

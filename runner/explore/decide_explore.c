@@ -35,16 +35,6 @@
  */
 #define BLOCK_POLL_MS 1.0
 #define POLL_MS 5.0
-/*
- * Before that, one early look, EARLY_LOOK_MS after it went: it decides
- * only on a thread asleep in a wait that the program alone (or the
- * wait's own timeout) can end (tracer_wait_inside): a futex wait, a
- * sleep, a poll of the program's own pipes.  What is true of such a wait
- * when it begins stays true, so when it is seen does not change the
- * schedule; any other wait (a socket a client writes) is judged at the
- * first regular look, as before.
- */
-#define EARLY_LOOK_MS 0.2
 
 /*
  * Time under serialisation (docs/explore.md): a parked sleeper's timeout
@@ -76,7 +66,6 @@ struct xthread {
 	double since;          /* XT_FRESH: when it was created; XT_RUN: chosen */
 	bool watch;            /* XT_RUN from a point where it may wait: polled (BLOCK_POLL_MS) */
 	double polled;         /* XT_FRESH, XT_RUN: last looked at (give_up) */
-	unsigned looks;        /* how often, since it became so */
 	unsigned long long cpu0; /* its CPU time (ns) when it began to run, once known */
 	bool cpu_known;
 	bool blocked;          /* XT_LOOSE because it waited for another thread */
@@ -251,14 +240,11 @@ static enum xgive give_up(explore_decider *x, struct xthread *t, double t_ms)
 {
 	pid_t pid = t->pid;
 	tracer_tstate st;
-	bool early = t->looks++ == 0;
 
 	tracer_tstate_read(pid, t->info.tid, &st);
 	if (!st.state || st.state == 'Z' || st.state == 'X')
 		return XG_NO;          /* its exit is on its way */
 	t->runs_at = st.runs;
-	if (early && !(st.state == 'S' && st.in_syscall && tracer_tstate_inside(pid, &st)))
-		return XG_NO;
 	if (st.state == 'S' && st.in_syscall) {
 		unsigned arg;
 
@@ -306,12 +292,10 @@ static bool woken(const struct xthread *t)
 		  tracer_tstate_wait(pid, &st) == TRACER_WAIT_FOREVER));
 }
 
-/* When t, running to a point, is looked at next (give_up). */
-static double look_due(const struct xthread *t)
+/* How often t is looked at while it runs to a point. */
+static double poll_every(const struct xthread *t)
 {
-	if (!t->looks)
-		return t->since + EARLY_LOOK_MS;
-	return t->polled + (t->st == XT_RUN && !t->watch ? POLL_MS : BLOCK_POLL_MS);
+	return t->st == XT_RUN && !t->watch ? POLL_MS : BLOCK_POLL_MS;
 }
 
 /*
@@ -334,7 +318,6 @@ static void fire(explore_decider *x, struct xthread *f, double t_ms)
 	 */
 	f->woke = false;
 	f->since = f->polled = t_ms;
-	f->looks = 0;
 	f->cpu_known = false;
 	if (tracer_fire(session_tracer(x->s), f->info.tid, &err) < 0)
 		rg_trace("explore: %s", err.msg);
@@ -415,7 +398,6 @@ static int decide(explore_decider *x, double t_ms)
 			x->t[i].blocked = x->t[i].asleep = false;
 			x->t[i].woke = true;
 			x->t[i].since = x->t[i].polled = t_ms;
-			x->t[i].looks = 0;
 			x->t[i].cpu_known = false;
 		}
 	for (i = 0; i < x->nt; i++)
@@ -483,7 +465,6 @@ static int decide(explore_decider *x, double t_ms)
 	x->t[c].since = t_ms;
 	x->t[c].watch = may_wait(x->kinds[x->t[c].gate]);
 	x->t[c].polled = t_ms;
-	x->t[c].looks = 0;
 	x->t[c].cpu_known = false;   /* read at the first look: few get that far */
 	x->running = c;
 	x->last = c;
@@ -612,7 +593,6 @@ static void xd_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 	t->st = XT_FRESH;
 	t->benches = 1;
 	t->since = t->polled = t_ms;
-	t->looks = 0;
 	t->cpu0 = 0;               /* all its CPU time is on its way to a point */
 	t->cpu_known = true;
 	*rg_intmap_ref(&x->ix, (uint64_t)(uint32_t)tid, 0) = x->nt;
@@ -844,10 +824,9 @@ static double xd_tick(void *d, double t_ms)
 		struct xthread *t = &x->t[i];
 		enum xgive g;
 
-		if ((t->st != XT_RUN && t->st != XT_FRESH) || t_ms < look_due(t))
+		if ((t->st != XT_RUN && t->st != XT_FRESH) || t_ms - t->polled < poll_every(t))
 			continue;
-		if (t->looks)          /* the early look leaves the regular ones be */
-			t->polled = t_ms;
+		t->polled = t_ms;
 		if ((g = give_up(x, t, t_ms)) == XG_NO)
 			continue;
 		if (g == XG_PARK && park(x, t) <= 0)
@@ -864,7 +843,7 @@ static double xd_tick(void *d, double t_ms)
 	decide_release(x, t_ms, 0);
 	for (i = 0; i < x->nt; i++)
 		if (x->t[i].st == XT_RUN || x->t[i].st == XT_FRESH) {
-			double due = look_due(&x->t[i]);
+			double due = x->t[i].polled + poll_every(&x->t[i]);
 
 			if (next < 0 || due < next)
 				next = due;

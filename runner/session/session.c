@@ -953,34 +953,27 @@ static bool take_events(session *s)
 	return false;
 }
 
-/* The nearer of two waits in ms, -1 being none. */
-static double nearer(double a, double b)
+/* How long poll may sleep: until the nearest deadline (-1: none). */
+static int wait_for(const session *s, double t, double next, double check,
+		    double deadline)
 {
-	return a < 0 || (b >= 0 && b < a) ? b : a;
-}
-
-/*
- * How long poll may sleep, in ms: until the nearest deadline, a little
- * past it (-1: none).  Not rounded to a millisecond: explore looks at a
- * running thread a fifth of one after it went (decide_explore.c).
- */
-static double wait_for(const session *s, double t, double next, double check,
-		       double deadline)
-{
-	const double past = 0.01;
-	double wait_ms = -1;
+	int wait_ms = -1;
 
 	if (next >= 0)
-		wait_ms = next - t + past;
-	if (!s->killed && check >= 0)
-		wait_ms = nearer(wait_ms, check - t + past);
-	if (!s->killed && deadline >= 0)
-		wait_ms = nearer(wait_ms, deadline - t + past);
-	if (s->killed)
-		wait_ms = nearer(wait_ms, 100);
-	if (s->names && !s->killed && s->dec.ops->nheld(s->dec.d))
-		wait_ms = nearer(wait_ms, NAME_POLL_MS);
-	return wait_ms < 0 ? -1 : wait_ms < past ? past : wait_ms;
+		wait_ms = (int)(next - t) + 1;
+	if (!s->killed && check >= 0 && (wait_ms < 0 || (int)(check - t) + 1 < wait_ms))
+		wait_ms = (int)(check - t) + 1;
+	if (!s->killed && deadline >= 0) {
+		int d = (int)(deadline - t) + 1;
+		if (wait_ms < 0 || d < wait_ms)
+			wait_ms = d;
+	}
+	if (s->killed && (wait_ms < 0 || wait_ms > 100))
+		wait_ms = 100;
+	if (s->names && !s->killed && s->dec.ops->nheld(s->dec.d) &&
+	    (wait_ms < 0 || wait_ms > NAME_POLL_MS))
+		wait_ms = NAME_POLL_MS;
+	return wait_ms;
 }
 
 /*
@@ -1021,9 +1014,7 @@ static void event_loop(session *s)
 
 	for (;;) {
 		struct pollfd pfd[4];
-		int npfd = 0, ready;
-		double wait_ms;
-		struct timespec ts;
+		int npfd = 0, wait_ms;
 		double t, next, check = -1;
 		bool watching;
 
@@ -1075,19 +1066,13 @@ static void event_loop(session *s)
 		if (!s->killed && interrupt_fd() >= 0)
 			pfd[npfd++] = (struct pollfd){ .fd = interrupt_fd(), .events = POLLIN };
 		wait_ms = wait_for(s, t, next, check, deadline);
-		if (watching)
-			wait_ms = nearer(wait_ms, BLOCK_POLL_MS);
-		ts.tv_sec = (time_t)(wait_ms / 1000);
-		ts.tv_nsec = (long)((wait_ms - (double)ts.tv_sec * 1000) * 1e6);
-		ready = ppoll(pfd, (nfds_t)npfd, wait_ms < 0 ? NULL : &ts, NULL);
-		if (ready < 0 && errno != EINTR)
+		if (watching && (wait_ms < 0 || wait_ms > BLOCK_POLL_MS))
+			wait_ms = BLOCK_POLL_MS;
+		if (poll(pfd, (nfds_t)npfd, wait_ms) < 0 &&
+		    errno != EINTR)
 			break;
-		/* only what poll said is there: most wakes are the tracer's */
-		for (int i = 1; ready > 0 && i < npfd; i++)
-			if (pfd[i].revents && pfd[i].fd == s->outfd)
-				session_drain(s, &s->outfd, &s->res->out, STDOUT_FILENO);
-			else if (pfd[i].revents && pfd[i].fd == s->errfd)
-				session_drain(s, &s->errfd, &s->res->err, STDERR_FILENO);
+		session_drain(s, &s->outfd, &s->res->out, STDOUT_FILENO);
+		session_drain(s, &s->errfd, &s->res->err, STDERR_FILENO);
 	}
 }
 
