@@ -1014,7 +1014,7 @@ static void event_loop(session *s)
 
 	for (;;) {
 		struct pollfd pfd[4];
-		int npfd = 0, wait_ms;
+		int npfd = 0, wait_ms, ready;
 		double t, next, check = -1;
 		bool watching;
 
@@ -1068,11 +1068,15 @@ static void event_loop(session *s)
 		wait_ms = wait_for(s, t, next, check, deadline);
 		if (watching && (wait_ms < 0 || wait_ms > BLOCK_POLL_MS))
 			wait_ms = BLOCK_POLL_MS;
-		if (poll(pfd, (nfds_t)npfd, wait_ms) < 0 &&
-		    errno != EINTR)
+		ready = poll(pfd, (nfds_t)npfd, wait_ms);
+		if (ready < 0 && errno != EINTR)
 			break;
-		session_drain(s, &s->outfd, &s->res->out, STDOUT_FILENO);
-		session_drain(s, &s->errfd, &s->res->err, STDERR_FILENO);
+		/* only what poll said is there: most wakes are the tracer's */
+		for (int i = 1; ready > 0 && i < npfd; i++)
+			if (pfd[i].revents && pfd[i].fd == s->outfd)
+				session_drain(s, &s->outfd, &s->res->out, STDOUT_FILENO);
+			else if (pfd[i].revents && pfd[i].fd == s->errfd)
+				session_drain(s, &s->errfd, &s->res->err, STDERR_FILENO);
 	}
 }
 
