@@ -1308,16 +1308,18 @@ END_TEST
 /*
  * A sleep the program did not end: the worker (1) blocks in a wait (a
  * helper process's exit), main (0) goes on from h.c:30 (a read) to h.c:50,
- * and the worker wakes and gets to h.c:40 before the next decision.  In
- * the schedule main read first; under racegate run the helper may exit
- * sooner, so the worker goes on from h.c:40 only once main is at h.c:50
- * (and main, as for any wake, only once the worker is at h.c:40).
+ * and the worker wakes and gets to h.c:40 before the next decision; main
+ * goes on to h.c:60 before the worker is chosen.  In the schedule main
+ * read first; under racegate run the helper may exit sooner, so the
+ * worker goes on from h.c:40 only once main is at h.c:50 and then at
+ * h.c:60 (and main, as for any wake, only once the worker is at h.c:40).
  */
 START_TEST(writer_sleeper_waits_for_what_ran)
 {
-	static const char *const at[] = { "h.c:10", "h.c:20", "h.c:30", "h.c:40", "h.c:50" };
+	static const char *const at[] = { "h.c:10", "h.c:20", "h.c:30", "h.c:40", "h.c:50",
+					  "h.c:60" };
 	char *cmd[] = { (char *)"./launch", NULL };
-	explore_step st[4];
+	explore_step st[5];
 	explore_thread_info th[2];
 	explore_wake wk[1] = { { 3, 1, 3, 1 } };
 	explore_run r;
@@ -1332,8 +1334,9 @@ START_TEST(writer_sleeper_waits_for_what_ran)
 	st[1] = (explore_step){ 0, 0, 1, false, 1, XS_BLOCKED, 0, 0 };
 	st[2] = (explore_step){ 0, 2, 1, false, 0, XS_ARRIVED, 2, 1 };
 	st[3] = (explore_step){ 0, 4, 1, false, 0, XS_ARRIVED, 4, 1 };
+	st[4] = (explore_step){ 1, 3, 1, false, 0, XS_ARRIVED, 5, 1 };
 	r.steps = st;
-	r.nsteps = 4;
+	r.nsteps = 5;
 	r.threads = th;
 	r.nthreads = 2;
 	r.wakes = wk;
@@ -1346,8 +1349,16 @@ START_TEST(writer_sleeper_waits_for_what_ran)
 		ck_assert_msg(y != NULL, "%s", err.msg);
 		ck_assert_msg(strstr(y, "thread: main, at: \"h.c:50\", open: [main-stop3], "
 				     "wait: [worker_1-woke3]}"), "%s", y);
-		ck_assert_msg(strstr(y, "thread: worker_1, at: \"h.c:40\", open: "
-				     "[worker_1-woke3], wait: [main-stop3]}"), "%s", y);
+		const char *wk = strstr(y, "thread: worker_1, at: \"h.c:40\", open: "
+					"[worker_1-woke3], wait: [");
+		const char *eol = wk ? strchr(wk, '\n') : NULL;
+		char line[256] = "";
+
+		ck_assert_msg(wk && eol && eol - wk < (long)sizeof(line), "%s", y);
+		memcpy(line, wk, (size_t)(eol - wk));
+		ck_assert_msg(strstr(line, "main-stop3") && strstr(line, "main-stop4"), "%s", y);
+		ck_assert_msg(strstr(y, "thread: main, at: \"h.c:60\", open: [main-stop4]"),
+			      "%s", y);
 		ck_assert_msg(strstr(y, "worker_1, woken from its wait, goes on from here "
 				     "only once main got as far"), "%s", y);
 		free(y);

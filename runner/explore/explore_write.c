@@ -317,7 +317,7 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 	else if (w->woken && !w->nwait)
 		rg_buf_printf(b, "  # %s, woken from its wait, gets here before %s "
 			      "goes on\n", me, other);
-	else if (w->for_woken && !w->nopen)
+	else if (w->for_woken)
 		rg_buf_printf(b, "  # %s goes on from here only once %s, woken from its "
 			      "wait, got to its next point\n", me, other);
 	else if (w->blocks && !w->nwait)
@@ -624,10 +624,12 @@ static void wait_for_woken(struct wgates *g, int t, size_t point, long hit,
  * What the others did while a woken thread slept (k): each thread that
  * reached a point after it was given up as blocked, up to the decision its
  * wake was seen at, got there before the woken thread went on from its
- * own (at that decision every thread stood at a point).  Under racegate
- * run the sleep may end sooner than it did (a helper process exits, a
- * reply comes), and the woken thread would run ahead of them: it goes on
- * only after each one's last arrival in between.
+ * own (at that decision every thread stood at a point); and the woken
+ * thread stayed there until it was chosen again, after the stretch before
+ * that choice had stopped.  Under racegate run the sleep may end sooner
+ * than it did (a helper process exits, a reply comes), and the woken
+ * thread would run ahead of them: it goes on only after each one's last
+ * arrival in between, and after that stretch's stop.
  */
 static void slept_through(const explore_run *r, const explore_wake *k, char **alias,
 			  struct wgates *g)
@@ -656,6 +658,20 @@ static void slept_through(const explore_run *r, const explore_wake *k, char **al
 		w->slept = true;
 		if (w->other < 0)
 			w->other = (int)t;
+		free(ev);
+	}
+	/* its next turn: only a stop at a point, which a replay reaches too */
+	for (i = k->before; i < r->nsteps && r->steps[i].thread != k->thread; i++)
+		;
+	if (i < r->nsteps && i > k->before && r->steps[i].prev != k->thread &&
+	    r->steps[i].prev_stop == XS_ARRIVED) {
+		char *ev = stopped_event(r, i, alias, g, k->thread);
+
+		w = wgate_at(g, k->thread, k->gate, k->hit);
+		strv_add(&w->wait, &w->nwait, ev);
+		w->slept = true;
+		if (w->other < 0)
+			w->other = r->steps[i].prev;
 		free(ev);
 	}
 }
