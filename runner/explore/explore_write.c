@@ -620,6 +620,18 @@ static void wait_for_woken(struct wgates *g, int t, size_t point, long hit,
 		w->other = woken;
 }
 
+/* k's woken thread goes on from its arrival only once ev is open (ev is taken). */
+static void wait_after_sleep(struct wgates *g, const explore_wake *k, char *ev, int other)
+{
+	struct wgate *w = wgate_at(g, k->thread, k->gate, k->hit);
+
+	strv_add(&w->wait, &w->nwait, ev);
+	w->slept = true;
+	if (w->other < 0)
+		w->other = other;
+	free(ev);
+}
+
 /*
  * What the others did while a woken thread slept (k): each thread that
  * reached a point after it was given up as blocked, up to the decision its
@@ -636,7 +648,6 @@ static void slept_through(const explore_run *r, const explore_wake *k, char **al
 {
 	size_t b = k->before, i;
 	size_t top = k->before < r->nsteps ? k->before + 1 : r->nsteps;
-	struct wgate *w;
 
 	while (b > 0 && !(r->steps[b - 1].prev == k->thread &&
 			  r->steps[b - 1].prev_stop == XS_BLOCKED))
@@ -651,29 +662,16 @@ static void slept_through(const explore_run *r, const explore_wake *k, char **al
 		for (i = top; i-- > b && !ev;)
 			if (r->steps[i].prev == (int)t && r->steps[i].prev_stop == XS_ARRIVED)
 				ev = stopped_event(r, i, alias, g, k->thread);
-		if (!ev)
-			continue;
-		w = wgate_at(g, k->thread, k->gate, k->hit);
-		strv_add(&w->wait, &w->nwait, ev);
-		w->slept = true;
-		if (w->other < 0)
-			w->other = (int)t;
-		free(ev);
+		if (ev)
+			wait_after_sleep(g, k, ev, (int)t);
 	}
 	/* its next turn: only a stop at a point, which a replay reaches too */
 	for (i = k->before; i < r->nsteps && r->steps[i].thread != k->thread; i++)
 		;
 	if (i < r->nsteps && i > k->before && r->steps[i].prev != k->thread &&
-	    r->steps[i].prev_stop == XS_ARRIVED) {
-		char *ev = stopped_event(r, i, alias, g, k->thread);
-
-		w = wgate_at(g, k->thread, k->gate, k->hit);
-		strv_add(&w->wait, &w->nwait, ev);
-		w->slept = true;
-		if (w->other < 0)
-			w->other = r->steps[i].prev;
-		free(ev);
-	}
+	    r->steps[i].prev_stop == XS_ARRIVED)
+		wait_after_sleep(g, k, stopped_event(r, i, alias, g, k->thread),
+				 r->steps[i].prev);
 }
 
 /*
