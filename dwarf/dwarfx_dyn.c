@@ -103,7 +103,7 @@ static bool vaddr_offset(Elf *elf, uint64_t v, uint64_t *off)
  */
 static void read_dynamic_segment(Elf *elf, dwarfx_dyn *d)
 {
-	size_t n = 0, i, fsize = 0, ndyn;
+	size_t n = 0, i, fsize = 0, ndyn = 0;
 	const char *raw = elf_rawfile(elf, &fsize);
 	const Elf64_Dyn *dyn = NULL;
 	uint64_t strtab = 0, strsz = 0, off;
