@@ -99,10 +99,12 @@ racegate_explore_example(prefork_slots prefork_slots prefork_slots.c random
 racegate_explore_example(prefork_slots prefork_slots prefork_slots.c dfs
   OPTS --follow-fork SUMMARY "FAILED \\(exit status 1\\) after [1-9] schedules")
 # without --follow-fork the worker runs free: the search sees one thread
-# and one interleaving (the worker may still lose a slot by itself, as in a
-# plain run, 1 in 3,000: then the search says FAILED, still of that one)
+# and one interleaving.  The worker may still lose a slot by itself, as in
+# a plain run (1 in 3,000, more on a loaded machine): the search then says
+# FAILED, and main's path to its report of the worker's signal is the
+# second interleaving, of main alone
 racegate_e2e(explore_example_prefork_slots_unfollowed 0
-  "after [0-9]+ schedules? \\(1 distinct interleaving\\)"
+  "(no failure after [0-9]+ schedules? \\(1 distinct interleaving\\)|FAILED \\(exit status 1\\) after [0-9]+ schedules? \\([12] distinct interleavings?\\))"
   "the program forked a child process that ran untraced: --follow-fork schedules"
   "explore exit [01]$"
   -- bash -c "\"$@\"; echo \"explore exit $?\"" explore ${RG} explore --at prefork_slots.c
