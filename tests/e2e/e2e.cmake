@@ -103,18 +103,6 @@ function(racegate_e2e_program name)
   endif()
 endfunction()
 
-set(RG $<TARGET_FILE:racegate>)
-# -DRACEGATE_E2E_NO_FASTPATH=ON: every e2e test's `racegate run` gets
-# --no-fastpath (through a wrapper in place of the binary), so the whole
-# suite can be run with the jump pads off as well as on.
-option(RACEGATE_E2E_NO_FASTPATH "e2e tests: racegate run with --no-fastpath" OFF)
-if(RACEGATE_E2E_NO_FASTPATH)
-  file(GENERATE OUTPUT ${E2E_DIR}/racegate-no-fastpath
-    CONTENT "#!/bin/sh\n# racegate, with --no-fastpath after `run`\nif [ \"$1\" = run ]; then\n\tshift\n\texec \"$<TARGET_FILE:racegate>\" run --no-fastpath \"$@\"\nfi\nexec \"$<TARGET_FILE:racegate>\" \"$@\"\n"
-    FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
-  set(RG ${E2E_DIR}/racegate-no-fastpath)
-endif()
-
 # The topics, each in its folder.  A topic file, a programs/ or a specs/
 # folder left directly in tests/e2e (the layout before topic folders) would
 # be silently skipped: refuse it instead.

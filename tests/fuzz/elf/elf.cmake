@@ -2,16 +2,11 @@
 # programs and a shared object through `lines`, `check` and `run`.  The
 # corpus is the sources in corpus/, built here -O0 and -O2; the mutations
 # come from a fixed seed.  Label fuzz (left out by `ctest -LE fuzz`), like
-# the spec loader's fuzzer.  In the sanitizer build it runs racegate built
-# with ASan+UBSan, for a shorter time.
+# the spec loader's fuzzer.  It runs the racegate under test (${RG}, which
+# .ci/test points at racegate built with ASan+UBSan).
 set(fz_src ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/elf/corpus)
 set(fz_out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-elf)
-if(RACEGATE_SANITIZE)
-  set(fz_default 30)
-else()
-  set(fz_default 60)
-endif()
-set(RACEGATE_FUZZ_ELF_SECONDS ${fz_default} CACHE STRING
+set(RACEGATE_FUZZ_ELF_SECONDS 30 CACHE STRING
     "How long ctest fuzzes racegate with mutated ELF files")
 
 find_package(Threads REQUIRED)
@@ -35,7 +30,7 @@ if(NOT Python3_FOUND)
 endif()
 add_test(NAME fuzz_elf
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/elf/fuzz_elf.py
-          --racegate $<TARGET_FILE:racegate> --objdump ${CMAKE_OBJDUMP}
+          --racegate ${RG} --objdump ${CMAKE_OBJDUMP}
           --exe $<TARGET_FILE:fuzz_elf_main_O0> --exe $<TARGET_FILE:fuzz_elf_main_O2>
           --so $<TARGET_FILE:fuzz_elf_lib> --workdir ${fz_out}/work
           --seconds ${RACEGATE_FUZZ_ELF_SECONDS})
