@@ -54,6 +54,12 @@ int tracer_backtrace(tracer *tr, pid_t tid, uint64_t *pcs, size_t max, size_t *n
 	*n = 0;
 	return rg_error(err, "no stack in this test");
 }
+int tracer_entry_frame(tracer *tr, pid_t tid, uint64_t *ret, uint64_t *sp_after,
+		       rg_err *err)
+{
+	(void)tr, (void)tid, (void)ret, (void)sp_after;
+	return rg_error(err, "no stack in this test");
+}
 
 /* Per tid (small): first argument at its point, its pthread_t. */
 static uint64_t ARG0[64], SELF[64];
@@ -216,6 +222,7 @@ static void setup(void)
 		memset(&BP[i], 0, sizeof(BP[i]));
 		BP[i].gates = &GATE[i];
 		BP[i].ngates = 1;
+		BP[i].site.obj = 1;   /* a library's: no executable to ask */
 	}
 	explore_sched_init_forced(&SC, NULL, 0);
 	X = explore_decider_new((session *)&S, KINDS, &SC, 1e9, false);

@@ -731,6 +731,32 @@ static void see_runs(explore_decider *x, struct xthread *t)
 	t->info.runs = xstrdup(callee);
 }
 
+/*
+ * Is t in its start routine's own code: at a point there, or at a
+ * thread-library point (a function's entry) called from there?  Then the
+ * start routine is the innermost of the program's frames, and see_runs
+ * would find no callee: a look that needs no backtrace.  (A start routine
+ * that called itself again is the one case this misses, and it would name
+ * itself.)
+ */
+static bool at_own_start(explore_decider *x, struct xthread *t, const plan_bp *at)
+{
+	uint64_t link = at->site.link_addr;
+	const char *name;
+
+	if (at->site.obj != PLAN_EXE) {
+		uint64_t ret, sp;
+		rg_err err = RG_ERR_INIT;
+
+		if (x->kinds[t->gate] == XP_LINE ||
+		    tracer_entry_frame(session_tracer(x->s), t->info.tid, &ret, &sp, &err) < 0)
+			return false;
+		link = run_bias_exe_site(session_run_bias(x->s), ret - 1).link_addr;
+	}
+	name = dwarfx_start_name_at(x->p->dx, link);
+	return name && !strcmp(name, t->info.start);
+}
+
 static enum decision xd_arrive(void *d, pid_t tid, const plan_bp *at, double t_ms)
 {
 	explore_decider *x = d;
@@ -744,8 +770,12 @@ static enum decision xd_arrive(void *d, pid_t tid, const plan_bp *at, double t_m
 	h = rg_intmap_ref(&t->hits, t->gate, 0);
 	t->hit = (long)++*h;
 	if (!t->info.is_main && t->info.start && !t->info.runs &&
-	    t->runs_looks < RUNS_LOOKS)
-		see_runs(x, t);
+	    t->runs_looks < RUNS_LOOKS) {
+		if (at_own_start(x, t, at))
+			t->runs_looks++;
+		else
+			see_runs(x, t);
+	}
 	read_thread(x, t, x->kinds[t->gate] != XP_LINE);
 	/* woken, and waited for; or woken and already here before a look saw it */
 	if ((t->st == XT_FRESH && t->woke) || (t->st == XT_LOOSE && t->blocked)) {
