@@ -61,13 +61,6 @@ seed)
 		echo "different: $(cat "$tmp/id1") $(cat "$tmp/id2")"
 	fi
 	;;
-fixed)
-	# EXAMPLE FILE N: the fixed variant passes N schedules
-	cd "$ex/$1" || exit 2
-	"$rg" explore --at "$2" --schedules "$3" -o "$tmp/none.yaml" -- "./$1-fixed"
-	echo "explore exit $?"
-	[ -e "$tmp/none.yaml" ] && echo "a gates file was written"
-	;;
 *)
 	echo "explore.sh: unknown case '$case_'" >&2
 	exit 2

@@ -36,8 +36,8 @@ racegate_e2e(explore_copy_same_abba_dfs 0 "FAILED \\(deadlock\\)" "same summarie
 racegate_e2e(explore_copy_same_string_buffer_pct 0 "FAILED" "same summaries"
   -- ${XC} same ${RG} ${EXAMPLES}/string_buffer --strategy pct --seed 2 --at sbuf.c
      -- ./string_buffer)
-racegate_e2e(explore_copy_same_fixed 0 "no failure after 200 schedules" "same summaries"
-  -- ${XC} same ${RG} ${EXAMPLES}/lost_update --at lost_update.c --schedules 200
+racegate_e2e(explore_copy_same_fixed 0 "no failure after 100 schedules" "same summaries"
+  -- ${XC} same ${RG} ${EXAMPLES}/lost_update --at lost_update.c --schedules 100
      -- ./lost_update-fixed)
 
 # what a library's constructor did before main, each copy did itself:

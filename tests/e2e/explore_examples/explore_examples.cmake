@@ -114,7 +114,7 @@ racegate_e2e(explore_example_prefork_slots_unfollowed 0
 # and the schedule timed out
 racegate_e2e(explore_example_prefork_slots_fixed 0 ${none_found}
   -- ${XX} fixed ${RG} ${EXAMPLES}/prefork_slots prefork_slots prefork_slots.c
-     --follow-fork --schedules 200)
+     --follow-fork --schedules 100)
 # main crashes a thread from inside exit(): the file keeps main held there
 # until the flusher is gone (issue 23, item 5)
 racegate_explore_example(exit_flush exit_flush exit_flush.c dfs
@@ -139,7 +139,7 @@ racegate_e2e(explore_example_busy_flag_bound_1 0 "no failure after [0-9]+ schedu
   -- ${RG} explore --at worker,encode --strategy dfs --preemptions 1 --schedules 5000
      -- ${EXAMPLES}/busy_flag/busy_flag)
 
-# the fixed variants: 200 schedules without a failure
+# the fixed variants: 100 schedules without a failure
 foreach(e lost_update:lost_update.c abba_deadlock:abba_deadlock.c array_list:array_list.c
           shared_memory:shared_memory.c hoisted_count:hoisted_count.c long_task:long_task.c
           busy_flag:busy_flag.c payment_ring:payment_ring.c exit_flush:exit_flush.c
@@ -152,15 +152,15 @@ foreach(e lost_update:lost_update.c abba_deadlock:abba_deadlock.c array_list:arr
     set(prog bank)
   endif()
   racegate_e2e(explore_example_${ex}_fixed 0 ${none_found}
-    -- ${XX} fixed ${RG} ${EXAMPLES}/${ex} ${prog} ${at} --schedules 200)
+    -- ${XX} fixed ${RG} ${EXAMPLES}/${ex} ${prog} ${at} --schedules 100)
 endforeach()
 # the fixed count++ is one locked instruction: no +2 to put a point at, so
 # its lines are the points
 racegate_e2e(explore_example_lost_count_fixed 0 ${none_found}
-  -- ${XX} fixed ${RG} ${EXAMPLES}/lost_count lost_count lost_count.c --schedules 200)
+  -- ${XX} fixed ${RG} ${EXAMPLES}/lost_count lost_count lost_count.c --schedules 100)
 racegate_e2e(explore_example_bounded_queue_fixed 0 ${none_found}
   -- ${XX} fixed ${RG} ${EXAMPLES}/bounded_queue bounded_queue bounded_queue.c
-     --schedules 200)
+     --schedules 100)
 
 # the Markdown reports' diagrams, and the one in docs/explore.md, parse with
 # Mermaid's own parser (skipped where node is absent)
