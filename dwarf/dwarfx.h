@@ -189,7 +189,9 @@ int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out,
  * that it outlives lines added above it: FILE:/REGEX/ where REGEX is a
  * name the line's code holds (the longest that is on no other line), else
  * the code itself (its text without a trailing comment, taken literally);
- * FUNCTION:/REGEX/ when neither is on one line of FILE only; the +N kept.
+ * FUNCTION:/REGEX/ when neither is on one line of FILE only; else the same
+ * with the line's comment (a word of it, dashes included, or all of it:
+ * `lock(&l);  // INCR-WRITE-BACK` is FILE:/INCR-WRITE-BACK/); the +N kept.
  * A function's first line is *FUNCTION (its entry) or FUNCTION (after its
  * prologue), the one that is the same place.  Checked to resolve in dx to the very addresses
  * where does.  NULL (malloc'd otherwise) when no anchor does: the line's

@@ -1,6 +1,7 @@
 /*
  * dwarfx_anchor: a FILE:LINE location as an anchor a person would write
- * (dwarfx.h): FILE:/REGEX/ or FUNCTION:/REGEX/ on the line's own code, so
+ * (dwarfx.h): FILE:/REGEX/ or FUNCTION:/REGEX/ on the line's own code, or
+ * on its comment when the code is on other lines too, so
  * that a gates file a tool writes still finds its line once lines are
  * added or taken away above it (the fixed build of a program).
  */
@@ -57,21 +58,49 @@ static char *literal(const char *code)
 }
 
 /*
- * The regexes to try, in order: each name in the code (of ANCHOR_MIN_NAME
- * characters or more), the longest first, as a person anchors on the call
- * or variable that makes a line what it is; then the whole code.
+ * The comment after a line's code, without its delimiters and blanks
+ * (INCR-WRITE-BACK, of a line `lock(&l);  // INCR-WRITE-BACK`), or NULL.
+ */
+static char *comment_of(const char *text)
+{
+	const char *line = strstr(text, "//"), *block = strstr(text, "/*"), *b, *e;
+
+	if (block && (!line || block < line)) {
+		b = block + 2;
+		if (!(e = strstr(b, "*/")))
+			e = b + strlen(b);
+	} else if (line) {
+		b = line + 2;
+		e = b + strlen(b);
+	} else {
+		return NULL;
+	}
+	while (b < e && isspace((unsigned char)*b))
+		b++;
+	while (e > b && isspace((unsigned char)e[-1]))
+		e--;
+	return e > b ? xstrndup(b, (size_t)(e - b)) : NULL;
+}
+
+/*
+ * The regexes to try, in order: each word in text (a name of code, or in
+ * a comment a word with dashes: of ANCHOR_MIN_NAME characters or more),
+ * the longest first, as a person anchors on the call or variable that
+ * makes a line what it is, or on a tag in its comment; then the whole
+ * text.
  */
 #define ANCHOR_MIN_NAME 5
-static size_t candidates(const char *code, char ***out)
+static size_t candidates(const char *text, bool dashes, char ***out)
 {
 	char **v = NULL;
 	size_t n = 0, cap = 0;
 
-	for (const char *p = code; *p;) {
+	for (const char *p = text; *p;) {
 		size_t len = 0;
 
 		if (isalpha((unsigned char)*p) || *p == '_')
-			while (isalnum((unsigned char)p[len]) || p[len] == '_')
+			while (isalnum((unsigned char)p[len]) || p[len] == '_' ||
+			       (dashes && p[len] == '-'))
 				len++;
 		if (len >= ANCHOR_MIN_NAME) {
 			char *name = xstrndup(p, len);
@@ -97,9 +126,16 @@ static size_t candidates(const char *code, char ***out)
 			v[j - 1] = t;
 		}
 	RG_GROW(v, n + 1, cap);
-	v[n++] = literal(code);
+	v[n++] = literal(text);
 	*out = v;
 	return n;
+}
+
+static void free_all(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 /* Does anchor resolve in dx to exactly the n addresses of want? */
@@ -119,6 +155,29 @@ static bool same_place(dwarfx *dx, const char *anchor, const dwarfx_loc *want, s
 	return same;
 }
 
+/*
+ * The first of the regexes re that anchors locs: in file first; where the
+ * text is on several lines, in the function.
+ */
+static char *first_same(dwarfx *dx, const char *file, const dwarfx_loc *locs, size_t n,
+			char **re, size_t nre, const char *plus)
+{
+	for (int scope = 0; scope < 2; scope++) {
+		const char *in = scope ? locs[0].function : file;
+
+		if (!in || (scope && locs[0].inlined))
+			break;
+		for (size_t i = 0; i < nre; i++) {
+			char *anchor = xasprintf("%s:/%s/%s", in, re[i], plus);
+
+			if (same_place(dx, anchor, locs, n))
+				return anchor;
+			free(anchor);
+		}
+	}
+	return NULL;
+}
+
 char *dwarfx_anchor(dwarfx *dx, const char *where)
 {
 	const char *colon = strrchr(where, ':'), *plus;
@@ -126,8 +185,8 @@ char *dwarfx_anchor(dwarfx *dx, const char *where)
 	dwarfx_loc *locs = NULL;
 	size_t n = 0;
 	rg_err err = RG_ERR_INIT;
-	char *file, *code = NULL, **re = NULL, *anchor = NULL, *end;
-	size_t nre = 0;
+	char *file, *code = NULL, **re, *anchor = NULL, *end;
+	size_t nre;
 	long line;
 
 	if (!colon || colon == where || !isdigit((unsigned char)colon[1]))
@@ -152,19 +211,15 @@ char *dwarfx_anchor(dwarfx *dx, const char *where)
 	if (dwarfx_lines(dx, file, (int)line, (int)line, take_text, &w, &err) < 0 ||
 	    !w.text || !(code = code_of(w.text)) || strlen(code) < ANCHOR_MIN_CODE)
 		goto out;
-	nre = candidates(code, &re);
-	/* in the file first; where the text is on several lines, the function */
-	for (int scope = 0; scope < 2 && !anchor; scope++) {
-		const char *in = scope ? locs[0].function : file;
+	/* the code; where no part of it is on this line alone, its comment */
+	for (int part = 0; part < 2 && !anchor; part++) {
+		char *text = part ? comment_of(w.text) : xstrdup(code);
 
-		if (!in || (scope && locs[0].inlined))
-			break;
-		for (size_t i = 0; i < nre && !anchor; i++) {
-			anchor = xasprintf("%s:/%s/%s", in, re[i], plus);
-			if (!same_place(dx, anchor, locs, n)) {
-				free(anchor);
-				anchor = NULL;
-			}
+		if (text) {
+			nre = candidates(text, part, &re);
+			anchor = first_same(dx, file, locs, n, re, nre, plus);
+			free_all(re, nre);
+			free(text);
 		}
 	}
 out:
@@ -172,8 +227,5 @@ out:
 	free(file);
 	free(w.text);
 	free(code);
-	for (size_t i = 0; i < nre; i++)
-		free(re[i]);
-	free(re);
 	return anchor;
 }

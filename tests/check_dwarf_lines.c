@@ -564,6 +564,10 @@ START_TEST(test_anchor)
 	free(l2);
 	free(a);
 	free(b);
+	/* the same code on two lines of one function: a word of the comment */
+	a = dwarfx_anchor(dx, fmt("main.c:%d", marker_line(SRC("main.c"), "twice-again")));
+	ck_assert_str_eq(a, "main.c:/twice-again/");
+	free(a);
 	/* not a FILE:LINE, or no line of code */
 	ck_assert_ptr_null(dwarfx_anchor(dx, "worker"));
 	ck_assert_ptr_null(dwarfx_anchor(dx, "main.c:100000"));

@@ -61,6 +61,18 @@ racegate_e2e_program(lost_update_moved SOURCES ${MOVED}/lost_update.c DIR ${MOVE
 racegate_e2e(explore_file_runs_moved_lines 0 "at: \"lost_update.c:/[^\"]*/(\\+[0-9]+)?\""
   "^racegate: 20 runs: 20 REPRODUCED$"
   -- sh -c "cd ${EXAMPLES}/lost_update && ${RG} explore --at lost_update.c -o ${MOVED}/repro.yaml -- ./lost_update >/dev/null; grep 'at:' ${MOVED}/repro.yaml; ${RG} run -q --repeat 20 ${MOVED}/repro.yaml -- ${MOVED}/lost_update 2>&1 | tail -n 1")
+# A line whose code is on other lines too is anchored on its comment: the
+# one point, STEP-TWO, is written as explore_tagged.c:/STEP-TWO/ (it was
+# FILE:LINE), and that file reproduces on a build whose lines moved.
+set(TAGGED ${E2E_DIR}/explore_tagged_moved)
+file(READ ${CMAKE_CURRENT_LIST_DIR}/explore_tagged.c TAGGED_SRC)
+file(WRITE ${TAGGED}/explore_tagged.c "/* three lines\n * added above\n * the code */\n${TAGGED_SRC}")
+racegate_e2e_program(explore_tagged SOURCES explore_tagged.c)
+racegate_e2e_program(explore_tagged_moved SOURCES ${TAGGED}/explore_tagged.c DIR ${TAGGED}
+  OUTPUT explore_tagged)
+racegate_e2e(explore_file_anchors_comment 0 "FAILED \\(exit status 1\\)"
+  "at: \"explore_tagged.c:/STEP-TWO/\"" "^racegate: 20 runs: 20 REPRODUCED$"
+  -- sh -c "cd ${CMAKE_CURRENT_LIST_DIR} && line=$(grep -n STEP-TWO explore_tagged.c | cut -d: -f1) && ${RG} explore --no-sync --at explore_tagged.c:$line -o ${TAGGED}/repro.yaml -- ${E2E_DIR}/explore_tagged > ${TAGGED}/out; head -n 1 ${TAGGED}/out; grep 'at:' ${TAGGED}/repro.yaml; ${RG} run -q --repeat 20 ${TAGGED}/repro.yaml -- ${TAGGED}/explore_tagged 2>&1 | tail -n 1")
 # the same seed finds the same schedule
 racegate_e2e(explore_same_seed 0 "same failing schedule: random:9:[0-9]+$"
   -- ${EXPLORE} seed ${RG} ${PROJECT_BINARY_DIR} lost_update lost_update.c 9)
