@@ -125,8 +125,11 @@ racegate_explore_example(exit_flush exit_flush exit_flush.c random
 # a memcached-shaped server with the defaults: the dispatcher's timer and
 # the housekeepers' sleeps fired by virtual time; a file found from the
 # whole source file that reproduces (issue 23's server target)
+# (its write-back's code is on five lines: the file names it by the tag in
+# its comment, or by the lock's entry when the stop was taken there)
 racegate_explore_example(mc_workers mc_workers mc_workers.c random ARGS --drive
-  SUMMARY "FAILED \\(exit status 1\\) after [1-9] schedules?")
+  SUMMARY "FAILED \\(exit status 1\\) after [1-9] schedules?"
+  YAML "at: \"(mc_workers.c:/INCR-WRITE-BACK/|\\*pthread_mutex_lock)\"")
 # Not here: kv_server (`--at handle_incr,incr_apply,handle_del --timeout 30s
 # -- ./kv_server --drive`): explore finds it, but the file it writes does
 # not reproduce every time yet (bench/README.md).
