@@ -191,11 +191,13 @@ int dwarfx_line_accesses(dwarfx *dx, const char *where, size_t **out,
  * the code itself (its text without a trailing comment, taken literally);
  * FUNCTION:/REGEX/ when neither is on one line of FILE only; else the same
  * with the line's comment (a word of it, dashes included, or all of it:
- * `lock(&l);  // INCR-WRITE-BACK` is FILE:/INCR-WRITE-BACK/); the +N kept.
+ * `lock(&l);  // INCR-WRITE-BACK` is FILE:/INCR-WRITE-BACK/); the +N kept;
+ * else, for a line of one instance, *FUNCTION+N (its place from the
+ * function's entry: a `}`).
  * A function's first line is *FUNCTION (its entry) or FUNCTION (after its
  * prologue), the one that is the same place.  Checked to resolve in dx to the very addresses
- * where does.  NULL (malloc'd otherwise) when no anchor does: the line's
- * text is not readable, too short to say anything ("}"), or not unique.
+ * where does.  NULL (malloc'd otherwise) when no anchor does (a line in
+ * several instances whose text is not unique).
  */
 char *dwarfx_anchor(dwarfx *dx, const char *where);
 

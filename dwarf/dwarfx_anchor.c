@@ -6,8 +6,10 @@
  * added or taken away above it (the fixed build of a program).
  */
 #include "dwarfx.h"
+#include "dwarfx_int.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,15 +29,34 @@ static int take_text(const dwarfx_line_info *li, void *arg)
 	return 1;
 }
 
+/* Where a source line's comment starts (not inside a string or a
+ * character literal), or NULL. */
+static const char *comment_start(const char *text)
+{
+	char quote = 0;
+
+	for (const char *p = text; *p; p++) {
+		if (quote) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == quote)
+				quote = 0;
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
+		} else if (*p == '/' && (p[1] == '/' || p[1] == '*')) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
 /* The code of a source line: no comment after it, no blanks around it. */
 static char *code_of(const char *text)
 {
-	const char *e = text + strlen(text), *c;
+	const char *e = comment_start(text);
 
-	if ((c = strstr(text, "//")))
-		e = c;
-	if ((c = strstr(text, "/*")) && c < e)
-		e = c;
+	if (!e)
+		e = text + strlen(text);
 	while (*text && isspace((unsigned char)*text))
 		text++;
 	while (e > text && isspace((unsigned char)e[-1]))
@@ -63,23 +84,21 @@ static char *literal(const char *code)
  */
 static char *comment_of(const char *text)
 {
-	const char *line = strstr(text, "//"), *block = strstr(text, "/*"), *b, *e;
+	const char *b = comment_start(text), *e;
+	bool word = false;
 
-	if (block && (!line || block < line)) {
-		b = block + 2;
-		if (!(e = strstr(b, "*/")))
-			e = b + strlen(b);
-	} else if (line) {
-		b = line + 2;
-		e = b + strlen(b);
-	} else {
+	if (!b)
 		return NULL;
-	}
+	e = b[1] == '*' && strstr(b + 2, "*/") ? strstr(b + 2, "*/") : b + strlen(b);
+	b += 2;
 	while (b < e && isspace((unsigned char)*b))
 		b++;
 	while (e > b && isspace((unsigned char)e[-1]))
 		e--;
-	return e > b ? xstrndup(b, (size_t)(e - b)) : NULL;
+	/* punctuation alone ("/", "---") says nothing a person would anchor on */
+	for (const char *p = b; p < e && !word; p++)
+		word = isalnum((unsigned char)*p);
+	return word && e - b >= ANCHOR_MIN_CODE ? xstrndup(b, (size_t)(e - b)) : NULL;
 }
 
 /*
@@ -178,6 +197,36 @@ static char *first_same(dwarfx *dx, const char *file, const dwarfx_loc *locs, si
 	return NULL;
 }
 
+/*
+ * *FUNCTION+N: the line's one address as the N-th instruction from its
+ * function's entry, which lines added or taken away above the function
+ * leave where it is (a `}`, one `return NULL;` of several).
+ */
+static char *by_offset(dwarfx *dx, const dwarfx_loc *locs, size_t n)
+{
+	dwarfx_loc *entry = NULL;
+	size_t ne = 0, count = 0;
+	uint64_t at;
+	rg_err err = RG_ERR_INIT;
+	char *f, *anchor = NULL;
+
+	if (n != 1 || !locs[0].function || locs[0].inlined)
+		return NULL;
+	f = xasprintf("*%s", locs[0].function);
+	if (dwarfx_resolve(dx, f, &entry, &ne, NULL, &err) == DWARFX_OK && ne == 1 &&
+	    entry[0].addr < locs[0].addr &&
+	    dwarfx_insn_nth(dx, entry[0].addr, locs[0].addr, SIZE_MAX, &at, &count, &err) == 0) {
+		anchor = xasprintf("%s+%zu", f, count);
+		if (!same_place(dx, anchor, locs, n)) {
+			free(anchor);
+			anchor = NULL;
+		}
+	}
+	free(entry);
+	free(f);
+	return anchor;
+}
+
 char *dwarfx_anchor(dwarfx *dx, const char *where)
 {
 	const char *colon = strrchr(where, ':'), *plus;
@@ -209,9 +258,12 @@ char *dwarfx_anchor(dwarfx *dx, const char *where)
 		anchor = NULL;
 	}
 	if (dwarfx_lines(dx, file, (int)line, (int)line, take_text, &w, &err) < 0 ||
-	    !w.text || !(code = code_of(w.text)) || strlen(code) < ANCHOR_MIN_CODE)
+	    !w.text || !(code = code_of(w.text)) || strlen(code) < ANCHOR_MIN_CODE) {
+		anchor = by_offset(dx, locs, n);
 		goto out;
-	/* the code; where no part of it is on this line alone, its comment */
+	}
+	/* the code; where no part of it is on this line alone, its comment;
+	 * else its place in its function */
 	for (int part = 0; part < 2 && !anchor; part++) {
 		char *text = part ? comment_of(w.text) : xstrdup(code);
 
@@ -222,6 +274,8 @@ char *dwarfx_anchor(dwarfx *dx, const char *where)
 			free(text);
 		}
 	}
+	if (!anchor)
+		anchor = by_offset(dx, locs, n);
 out:
 	free(locs);
 	free(file);

@@ -568,6 +568,19 @@ START_TEST(test_anchor)
 	a = dwarfx_anchor(dx, fmt("main.c:%d", marker_line(SRC("main.c"), "twice-again")));
 	ck_assert_str_eq(a, "main.c:/twice-again/");
 	free(a);
+	/* worker's "}" (two lines below the sink), which no text names: its
+	 * place from the function's entry, the same address */
+	a = dwarfx_anchor(dx, fmt("main.c:%d", sink + 2));
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(fmt("%.8s", a), "*worker+");
+	l1 = resolve_ok(dx, a, &n1);
+	l2 = resolve_ok(dx, fmt("main.c:%d", sink + 2), &n2);
+	ck_assert_uint_eq(n1, 1);
+	ck_assert_uint_eq(n2, 1);
+	ck_assert_uint_eq(l1[0].addr, l2[0].addr);
+	free(l1);
+	free(l2);
+	free(a);
 	/* not a FILE:LINE, or no line of code */
 	ck_assert_ptr_null(dwarfx_anchor(dx, "worker"));
 	ck_assert_ptr_null(dwarfx_anchor(dx, "main.c:100000"));

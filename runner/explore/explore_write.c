@@ -332,8 +332,10 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 	else if (w->nopen)
 		rg_buf_printf(b, "  # %s stops here: %s may run\n", me, other);
 	else
-		rg_buf_printf(b, "  # %s runs on from here only once %s %s stopped\n",
-			      me, other, w->other >= 0 ? "has" : "have");
+		rg_buf_printf(b, "  # %s runs on from here only once %s %s %s\n",
+			      me, other, w->other >= 0 ? "has" : "have",
+			      w->nwait == 1 && !strncmp(w->wait[0], "exited:", 7) ?
+			      "exited" : "stopped");
 	rg_buf_printf(b, "  - {name: %s-%zu, thread: %s, at: ", me, n, me);
 	spec_put_quoted(b, in->at[w->point]);
 	if (w->hit > 1)

@@ -66,6 +66,9 @@ racegate_e2e(explore_file_runs_moved_lines 0 "at: \"lost_update.c:/[^\"]*/(\\+[0
 # FILE:LINE), and that file reproduces on a build whose lines moved.
 set(TAGGED ${E2E_DIR}/explore_tagged_moved)
 file(READ ${CMAKE_CURRENT_LIST_DIR}/explore_tagged.c TAGGED_SRC)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${CMAKE_CURRENT_LIST_DIR}/explore_tagged.c
+             ${PROJECT_SOURCE_DIR}/examples/lost_update/lost_update.c)
 file(WRITE ${TAGGED}/explore_tagged.c "/* three lines\n * added above\n * the code */\n${TAGGED_SRC}")
 racegate_e2e_program(explore_tagged SOURCES explore_tagged.c)
 racegate_e2e_program(explore_tagged_moved SOURCES ${TAGGED}/explore_tagged.c DIR ${TAGGED}

@@ -181,10 +181,11 @@ set_tests_properties(e2e_explore_mermaid_parses PROPERTIES LABELS e2e TIMEOUT 60
 # first and the woken worker takes that job; and the worker goes on only
 # once main is there (where main stood when the wake was seen).  The
 # shrunk schedule's file is printed by --verbose whether it reproduces or not; its line 54, the take,
-# is written as an anchor on its code.  Exit 1:
+# is written as an anchor on its code, main's stop at the push's closing "}"
+# as its place in queue_push (*queue_push+N).  Exit 1:
 # it failed (stdout, buffered, comes after the traces).
 racegate_e2e(explore_example_job_queue_woken 1
-  "thread: main, at: \"job_queue.c:45\", open: \\[main-stop[0-9]+\\], wait: \\[worker_2-woke[0-9]+\\]"
+  "thread: main, at: \"\\*queue_push\\+[0-9]+\", open: \\[main-stop[0-9]+\\], wait: \\[worker_2-woke[0-9]+\\]"
   "thread: worker_2, at: \"job_queue.c:/j.*qu->slots.*qu->head.*/\", hit: 2, open: \\[worker_2-woke[0-9]+\\]"
   -- ${RG} explore --verbose --at job_queue.c --strategy random --seed 1 --schedules 1000
      -o ${E2E_DIR}/explore_job_queue_woken.yaml -- ${EXAMPLES}/job_queue/job_queue)
