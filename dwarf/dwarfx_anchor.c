@@ -89,7 +89,8 @@ static char *comment_of(const char *text)
 
 	if (!b)
 		return NULL;
-	e = b[1] == '*' && strstr(b + 2, "*/") ? strstr(b + 2, "*/") : b + strlen(b);
+	if (b[1] != '*' || !(e = strstr(b + 2, "*/")))
+		e = b + strlen(b);
 	b += 2;
 	while (b < e && isspace((unsigned char)*b))
 		b++;
@@ -258,12 +259,10 @@ char *dwarfx_anchor(dwarfx *dx, const char *where)
 		anchor = NULL;
 	}
 	if (dwarfx_lines(dx, file, (int)line, (int)line, take_text, &w, &err) < 0 ||
-	    !w.text || !(code = code_of(w.text)) || strlen(code) < ANCHOR_MIN_CODE) {
-		anchor = by_offset(dx, locs, n);
-		goto out;
-	}
+	    !w.text || !(code = code_of(w.text)) || strlen(code) < ANCHOR_MIN_CODE)
+		goto place;
 	/* the code; where no part of it is on this line alone, its comment;
-	 * else its place in its function */
+	 * else (or with no text to say it) its place in its function */
 	for (int part = 0; part < 2 && !anchor; part++) {
 		char *text = part ? comment_of(w.text) : xstrdup(code);
 
@@ -274,6 +273,7 @@ char *dwarfx_anchor(dwarfx *dx, const char *where)
 			free(text);
 		}
 	}
+place:
 	if (!anchor)
 		anchor = by_offset(dx, locs, n);
 out:

@@ -305,6 +305,12 @@ static void put_strv(rg_buf *b, const char *key, char **v, size_t n)
 	rg_buf_puts(b, "]");
 }
 
+/* Is ev a thread's exit ("exited:ALIAS", which the engine opens itself)? */
+static bool exit_event(const char *ev)
+{
+	return !strncmp(ev, "exited:", 7);
+}
+
 static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *in,
 		     char **alias, size_t n)
 {
@@ -334,7 +340,7 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 	else
 		rg_buf_printf(b, "  # %s runs on from here only once %s %s %s\n",
 			      me, other, w->other >= 0 ? "has" : "have",
-			      w->nwait == 1 && !strncmp(w->wait[0], "exited:", 7) ?
+			      w->nwait == 1 && exit_event(w->wait[0]) ?
 			      "exited" : "stopped");
 	rg_buf_printf(b, "  - {name: %s-%zu, thread: %s, at: ", me, n, me);
 	spec_put_quoted(b, in->at[w->point]);
@@ -532,7 +538,7 @@ static void drop_gates(struct wgates *g, const explore_write_in *in)
 			struct wgate *w = &g->v[i];
 
 			for (size_t k = w->nwait; k-- > 0;)
-				if (strncmp(w->wait[k], "exited:", 7) &&
+				if (!exit_event(w->wait[k]) &&
 				    !anyone(g, w->wait[k], true)) {
 					strv_drop(w->wait, &w->nwait, k);
 					changed = true;
