@@ -113,10 +113,11 @@ endforeach()
 # another way than the search did (docs/explore.md, "Limits"; 8 searches
 # in 20 on a quiet machine, 10 in 20 before the woken-thread gates).  The
 # search must find the failure, and then either write a file that
-# reproduced every replay or say that none did and how many did.
+# reproduced every replay or say that none did and how many did (of the
+# shrunk schedule's file, and of the one as found when that was tried too).
 racegate_e2e(trial_explore_finds_trial_x_launcher 0
   "FAILED \\(exit status 1\\) .*dfs$"
-  "(wrote .*reproduced 20/20|no gates file written: under racegate run its gates file reproduced the failure in [0-9]+/20 replays, and a file must in every one)"
+  "(wrote .*reproduced 20/20|no gates file written: under racegate run its gates file reproduced the failure in [0-9]+/20 replays, and a file must in every one|no gates file written: under racegate run the shrunk schedule's gates file reproduced the failure in [0-9]+/20 replays and the schedule as found's in [0-9]+/20, and a file must in every one)"
   "explore exit 1"
   -- ${TRIALX} write_run ${RG} ${E2E_DIR} --at trial_x_launcher.c --strategy dfs -- ./trial_x_launcher)
 # SIGALRM every millisecond: the handler runs when a signal comes, which no
