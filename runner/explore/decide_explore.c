@@ -637,6 +637,20 @@ static bool all_dying(const explore_decider *x)
 	return false;
 }
 
+/*
+ * Could a choice follow now: is some thread stopped for the decider (held
+ * at a point, or parked)?  A thread that is not cannot arrive while the
+ * program goes down (SIGKILL is pending for it), so until one stops,
+ * whether it does need not be asked: all_dying's looks are for then.
+ */
+static bool choice_possible(const explore_decider *x)
+{
+	for (size_t i = 0; i < x->nt; i++)
+		if (x->t[i].st == XT_HELD || x->t[i].st == XT_PARKED)
+			return true;
+	return false;
+}
+
 static void xd_thread_exited(void *d, pid_t tid, double t_ms)
 {
 	explore_decider *x = d;
@@ -649,7 +663,7 @@ static void xd_thread_exited(void *d, pid_t tid, double t_ms)
 	t->st = XT_GONE;
 	/* its id may come back for a new thread: only the new one answers to it */
 	rg_intmap_del(&x->ix, (uint64_t)(uint32_t)tid);
-	if (!x->ending)
+	if (!x->ending && choice_possible(x))
 		x->ending = all_dying(x);
 	if (!session_ending(x->s) && !x->ending)
 		decide_release(x, t_ms, 0);
