@@ -12,6 +12,8 @@
  * the copy over and runs the schedule in it (session_run_copy), and hands
  * the run back over a pipe as a --jobs worker does, with what a search
  * made in one process needs besides (the decisions, the woken threads).
+ * While that fork runs, this process makes the next schedule's copy, and
+ * the fork's exit (letting go of its memory) overlaps the next schedule.
  *
  * A program that cannot be copied faithfully runs anew for each schedule,
  * as with --no-fork-server: --verbose says why.
@@ -33,6 +35,7 @@ struct xtemplate {
 	session *s;            /* stopped before the program's code, or NULL */
 	run_result res;
 	pid_t child;           /* the latest copy made of it, to reap; 0 none */
+	pid_t early;           /* a copy made for the next schedule (make_early), or 0 */
 };
 
 /* Kills and reaps a copy (racegate's child: CLONE_PARENT). */
@@ -44,6 +47,20 @@ static void reap_copy(pid_t *child)
 	while (waitpid(*child, NULL, __WALL) < 0 && errno == EINTR)
 		;
 	*child = 0;
+}
+
+/*
+ * Waits for the fork of racegate whose record was read last.  Its exit
+ * (its memory let go) overlaps the next schedule; it is reaped before
+ * this process traces anything itself (a tracer reaps with waitpid(-1)).
+ */
+static void reap_ended(struct xctx *c)
+{
+	if (c->fs.ended <= 0)
+		return;
+	while (waitpid(c->fs.ended, NULL, 0) < 0 && errno == EINTR)
+		;
+	c->fs.ended = 0;
 }
 
 static void turn_off(struct xctx *c, const char *why)
@@ -69,6 +86,7 @@ static struct xtemplate *template_of(struct xctx *c, int slot)
 	t = c->fs.t[slot];
 	if (t->s)
 		return t;
+	reap_ended(c);
 	memset(&t->res, 0, sizeof(t->res));
 	t->res.exit_code = -1;
 	t->res.ngates = c->sp->ngates;
@@ -102,7 +120,12 @@ bool explore_copy_prepare(struct xctx *c, int slot)
 	if (!(t = template_of(c, slot)))
 		return false;
 	reap_copy(&t->child);
-	if (session_copy(t->s, &t->child, &err) < 0) {
+	/* what the copy before left in the pipes is not this one's */
+	session_copy_clear(t->s);
+	if (t->early) {
+		t->child = t->early;
+		t->early = 0;
+	} else if (session_copy(t->s, &t->child, &err) < 0) {
 		char *why = xasprintf("the program could not be copied: %s", err.msg);
 
 		turn_off(c, why);
@@ -123,11 +146,18 @@ session *explore_copy_take(struct xctx *c, pid_t *child)
 	return *child ? c->fs.t[c->fs.pending_slot]->s : NULL;
 }
 
+static void reap_copies(struct xctx *c)
+{
+	for (int i = 0; i < c->fs.nt; i++)
+		reap_copy(&c->fs.t[i]->child);
+}
+
 void explore_copy_reap(struct xctx *c)
 {
-	if (c->fs.owner == getpid())
-		for (int i = 0; i < c->fs.nt; i++)
-			reap_copy(&c->fs.t[i]->child);
+	if (c->fs.owner != getpid())
+		return;
+	reap_ended(c);
+	reap_copies(c);
 }
 
 void explore_copy_init(struct xctx *c)
@@ -140,8 +170,10 @@ void explore_copy_free(struct xctx *c)
 {
 	if (c->fs.owner != getpid())
 		return;
+	reap_ended(c);
 	for (int i = 0; i < c->fs.nt; i++) {
 		reap_copy(&c->fs.t[i]->child);
+		reap_copy(&c->fs.t[i]->early);
 		if (c->fs.t[i]->s) {
 			session_free(c->fs.t[i]->s);
 			run_result_release(&c->fs.t[i]->res);
@@ -154,6 +186,27 @@ void explore_copy_free(struct xctx *c)
 }
 
 /* ---- one schedule in a fork of racegate ---- */
+
+/*
+ * While the fork of racegate runs a schedule in one copy, this process
+ * makes the copy for the next schedule (a copy is the template as it
+ * was, whenever it is made): on two CPUs it is ready when the run ends.
+ * When it cannot be made now, explore_copy_prepare tries again, and says
+ * why if it still cannot.
+ */
+static void make_early(struct xctx *c)
+{
+	struct xtemplate *t;
+	rg_err err = RG_ERR_INIT;
+
+	if (c->fs.owner != getpid() || c->fs.off || c->fs.pending_slot >= c->fs.nt)
+		return;
+	t = c->fs.t[c->fs.pending_slot];
+	if (!t->s || t->early || !session_copy_early(t->s))
+		return;
+	if (session_copy(t->s, &t->early, &err) < 0)
+		rg_trace("explore: no copy made ahead: %s", err.msg);
+}
 
 static void put(rg_buf *b, const void *p, size_t n)
 {
@@ -310,15 +363,17 @@ int explore_copy_run(struct xctx *c, explore_sched *sc, explore_run *out,
 		put_more(&b, &r, sc);
 		rg_buf_add(&b, (const char *)&n, sizeof(n));   /* where the rest begins */
 		explore_write_all(fds[1], b.s, b.len);
+		close(fds[1]);     /* the record's end: before the exit lets go of memory */
 		_exit(0);
 	}
 	interrupt_release(&held);
 	close(fds[1]);
+	make_early(c);
+	reap_ended(c);         /* the fork before this one */
 	read_all(fds[0], w, &in);
 	close(fds[0]);
-	while (waitpid(w, NULL, 0) < 0 && errno == EINTR)
-		;
-	explore_copy_reap(c);
+	c->fs.ended = w;
+	reap_copies(c);
 	if ((rc = take_record(&in, sc, out)) == -2) {
 		rg_say("a schedule run in a copy of the program ended without its result");
 		rc = -1;

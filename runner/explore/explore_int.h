@@ -50,6 +50,8 @@ struct xctx {
 		int nt;
 		pid_t pending;         /* a copy made for the next fork of racegate */
 		int pending_slot;      /* of that slot's template */
+		pid_t ended;           /* the last fork of racegate, its record read: maybe
+					  still exiting, reaped later (reap_ended) */
 	} fs;
 };
 

@@ -81,10 +81,16 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end);
  * makes the stopped program fork itself (*child, left stopped for the
  * next call); session_run_copy, in a fork of racegate made after that
  * call, runs the copy from there with ops/d deciding, filling res and end
- * as session_run does.
+ * as session_run does.  session_copy_clear throws away what an earlier
+ * copy left in the output pipes: call it once that copy is dead, before a
+ * copy runs.  session_copy_early: may a copy be made while an earlier one
+ * runs (not when the copies read bytes racegate gives them on stdin:
+ * session_copy rewinds it, and its offset is theirs too)?
  */
 int session_snapshot(session *s, rg_err *err);
 int session_copy(session *s, pid_t *child, rg_err *err);
+void session_copy_clear(session *s);
+bool session_copy_early(const session *s);
 void session_run_copy(session *s, pid_t child, const decider_ops *ops, void *d,
 		      run_result *res, session_end *end);
 

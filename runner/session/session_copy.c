@@ -186,11 +186,19 @@ static void discard(int fd)
 		;
 }
 
-int session_copy(session *s, pid_t *child, rg_err *err)
+void session_copy_clear(session *s)
 {
-	/* what an earlier copy left in the pipes is not the next one's */
 	discard(s->outfd);
 	discard(s->errfd);
+}
+
+bool session_copy_early(const session *s)
+{
+	return !s->o->has_stdin || !s->o->stdin_len;
+}
+
+int session_copy(session *s, pid_t *child, rg_err *err)
+{
 	return tracer_copy(s->tr, s->o->has_stdin, child, err);
 }
 
