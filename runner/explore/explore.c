@@ -44,6 +44,8 @@
 #define SHRINK_RUNS 200
 #define SHRINK_MS 20000.0
 #define SHRINK_FEW 20
+/* runs with no thread held after a failure in the default order (after_failure) */
+#define ALONE_RUNS 5
 
 
 
@@ -439,6 +441,24 @@ static enum explore_fail judged_fail(const struct xctx *c, run_result *res,
 	return judge_stdout_met(&js.expect, res->out.s) ? XF_OUTPUT : XF_STDOUT;
 }
 
+enum explore_fail explore_judge(const struct xctx *c, run_result *res, bool deadlock,
+				bool timed_out)
+{
+	if (c->xspec)
+		return judged_fail(c, res, deadlock, timed_out);
+	if (deadlock)
+		return XF_DEADLOCK;
+	if (timed_out)
+		return XF_TIMEOUT;
+	if (res->term_signal)
+		return XF_SIGNAL;
+	if (res->exit_code != (c->o->has_expect_exit ? c->o->expect_exit : 0))
+		return XF_EXIT;
+	if (c->has_re && regexec(&c->re, res->out.s ? res->out.s : "", 0, NULL, 0))
+		return XF_STDOUT;
+	return XF_NONE;
+}
+
 /*
  * Runs the program once under schedule sc, in this process: in a copy of
  * the fork server's template when one was made for it, else anew.
@@ -483,18 +503,8 @@ static int run_traced(struct xctx *c, explore_sched *sc, explore_run *out)
 	} else if (!end.started || end.failed) {
 		rg_say("cannot explore '%s': %s", c->p.exe, res.note ? res.note : "the run failed");
 		r = -1;
-	} else if (c->xspec) {
-		out->fail = judged_fail(c, &res, explore_decider_deadlock(x), end.timed_out);
-	} else if (explore_decider_deadlock(x)) {
-		out->fail = XF_DEADLOCK;
-	} else if (end.timed_out) {
-		out->fail = XF_TIMEOUT;
-	} else if (res.term_signal) {
-		out->fail = XF_SIGNAL;
-	} else if (res.exit_code != (c->o->has_expect_exit ? c->o->expect_exit : 0)) {
-		out->fail = XF_EXIT;
-	} else if (c->has_re && regexec(&c->re, res.out.s ? res.out.s : "", 0, NULL, 0)) {
-		out->fail = XF_STDOUT;
+	} else {
+		out->fail = explore_judge(c, &res, explore_decider_deadlock(x), end.timed_out);
 	}
 	if (out->fail != XF_NONE && res.out.s)
 		out->out = xstrndup(res.out.s, res.out.len);
@@ -1123,6 +1133,12 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		       se->shrink_capped ? ", all --shrink-runs allows" :
 		       interrupt_signal() ? ", cut short" :
 		       ", cut short for the time left (--time)");
+		/* the default order failed: a program may fail whatever it does */
+		if (!se->fail_run.npreempt && !interrupt_signal() &&
+		    explore_fails_alone(c, se->fail_run.fail, ALONE_RUNS))
+			printf("  it fails this way in %d of %d runs in which racegate holds no "
+			       "thread: the failure may not depend on the order of its threads "
+			       "(try the program alone)\n", ALONE_RUNS, ALONE_RUNS);
 	}
 	id = *shrunk_id ? *shrunk_id : se->fail_id;
 	cmd = explore_replay_cmdline(c, id);

@@ -104,6 +104,23 @@ struct search {
 
 double explore_elapsed_ms(const struct xctx *c);
 
+/* How a run ended, as a failure of the search (XF_NONE: it passed): by
+ * --expect FILE's expect:, else by the exit status, --expect-stdout, a
+ * signal, a deadlock or the timeout. */
+enum explore_fail explore_judge(const struct xctx *c, run_result *res, bool deadlock,
+				bool timed_out);
+
+/* ---- explore_alone.c ---- */
+
+/*
+ * After a failure found in the default order (no preemption): does the
+ * program fail the same way (kind) in each of n runs where racegate holds
+ * no thread, each point taken out at its first arrival?  Stops at the
+ * first run that does not.  False without a run for a deadlock or a
+ * timeout (a free run could hang until its timeout), or when --time is up.
+ */
+bool explore_fails_alone(struct xctx *c, enum explore_fail kind, int n);
+
 /*
  * The points as a gates file written says them: each FILE:LINE as an
  * anchor (dwarfx_anchor: FILE:/REGEX/, so that the file runs against a
