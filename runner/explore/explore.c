@@ -411,6 +411,22 @@ static void take_run(explore_decider *x, explore_sched *sc, explore_run *out)
 	out->end_held = explore_decider_last_stop(x, &out->end_gate, &out->end_hit);
 }
 
+/* A run that did not end as wanted (exit status want_exit): how not, or
+ * XF_NONE when only its output is left to judge. */
+static enum explore_fail ending_failure(const run_result *res, bool deadlock, bool timed_out,
+					int want_exit)
+{
+	if (deadlock)
+		return XF_DEADLOCK;
+	if (timed_out)
+		return XF_TIMEOUT;
+	if (res->term_signal)
+		return XF_SIGNAL;
+	if (res->exit_code != want_exit)
+		return XF_EXIT;
+	return XF_NONE;
+}
+
 /*
  * --expect FILE: the run judged as `racegate run` judges it against the
  * file's expect: (judge.c).  When that describes a bug, finding it (a
@@ -421,6 +437,7 @@ static enum explore_fail judged_fail(const struct xctx *c, run_result *res,
 				     bool deadlock, bool timed_out)
 {
 	spec js = *c->sp;      /* the points, judged by the file's expect: */
+	enum explore_fail f;
 
 	js.expect = c->xspec->expect;
 	if (deadlock)
@@ -430,33 +447,23 @@ static enum explore_fail judged_fail(const struct xctx *c, run_result *res,
 		return res->outcome == OUT_REPRODUCED ? XF_EXPECTED : XF_NONE;
 	if (res->outcome == OUT_PASSED)
 		return XF_NONE;
-	if (deadlock)
-		return XF_DEADLOCK;
-	if (timed_out)
-		return XF_TIMEOUT;
-	if (res->term_signal)
-		return XF_SIGNAL;
-	if (res->exit_code != (js.expect.has_exit ? js.expect.exit_code : 0))
-		return XF_EXIT;
+	f = ending_failure(res, deadlock, timed_out, js.expect.has_exit ? js.expect.exit_code : 0);
+	if (f != XF_NONE)
+		return f;
 	return judge_stdout_met(&js.expect, res->out.s) ? XF_OUTPUT : XF_STDOUT;
 }
 
 enum explore_fail explore_judge(const struct xctx *c, run_result *res, bool deadlock,
 				bool timed_out)
 {
+	enum explore_fail f;
+
 	if (c->xspec)
 		return judged_fail(c, res, deadlock, timed_out);
-	if (deadlock)
-		return XF_DEADLOCK;
-	if (timed_out)
-		return XF_TIMEOUT;
-	if (res->term_signal)
-		return XF_SIGNAL;
-	if (res->exit_code != (c->o->has_expect_exit ? c->o->expect_exit : 0))
-		return XF_EXIT;
-	if (c->has_re && regexec(&c->re, res->out.s ? res->out.s : "", 0, NULL, 0))
-		return XF_STDOUT;
-	return XF_NONE;
+	f = ending_failure(res, deadlock, timed_out, c->o->has_expect_exit ? c->o->expect_exit : 0);
+	if (f == XF_NONE && c->has_re && regexec(&c->re, res->out.s ? res->out.s : "", 0, NULL, 0))
+		f = XF_STDOUT;
+	return f;
 }
 
 /*

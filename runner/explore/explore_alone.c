@@ -34,40 +34,11 @@ static bool free_live(void *d, const plan_bp *at)
 	return false;
 }
 
-static double free_tick(void *d, double t)
-{
-	(void)d, (void)t;
-	return -1;
-}
-
-static bool free_held(void *d, pid_t tid)
-{
-	(void)d, (void)tid;
-	return false;
-}
-
-static size_t free_nheld(void *d)
-{
-	(void)d;
-	return 0;
-}
-
-static bool free_stuck(void *d, double t)
-{
-	(void)d, (void)t;
-	return false;
-}
-
-static void free_diagnose(void *d, bool unwind)
-{
-	(void)d, (void)unwind;
-}
-
 static const decider_ops free_ops = {
 	.thread_started = free_started, .thread_exited = free_exited,
-	.arrive = free_arrive, .site_live = free_live, .tick = free_tick,
-	.is_held = free_held, .nheld = free_nheld, .stuck = free_stuck,
-	.diagnose = free_diagnose,
+	.arrive = free_arrive, .site_live = free_live, .tick = decider_no_tick,
+	.is_held = decider_holds_none, .nheld = decider_none_held,
+	.stuck = decider_never_stuck, .diagnose = decider_no_diagnosis,
 };
 
 /* One free run: how it failed (XF_NONE: it passed); -1 not run. */

@@ -22,6 +22,35 @@ void decider_check(const decider_ops *o)
 		rg_bug("a decider with a capability group not whole");
 }
 
+double decider_no_tick(void *d, double t_ms)
+{
+	(void)d, (void)t_ms;
+	return -1;
+}
+
+bool decider_holds_none(void *d, pid_t tid)
+{
+	(void)d, (void)tid;
+	return false;
+}
+
+size_t decider_none_held(void *d)
+{
+	(void)d;
+	return 0;
+}
+
+bool decider_never_stuck(void *d, double t_ms)
+{
+	(void)d, (void)t_ms;
+	return false;
+}
+
+void decider_no_diagnosis(void *d, bool unwind)
+{
+	(void)d, (void)unwind;
+}
+
 bool decider_wants_names(const decider *x)
 {
 	return x->ops->names && x->ops->names->wants(x->d);

@@ -181,6 +181,17 @@ typedef struct decider_ops {
 void decider_check(const decider_ops *ops);
 
 /*
+ * Core callbacks for a decider that never holds a thread (it only watches,
+ * or lets every thread pass): no tick wanted, none held, never stuck,
+ * nothing to diagnose.
+ */
+double decider_no_tick(void *d, double t_ms);
+bool decider_holds_none(void *d, pid_t tid);
+size_t decider_none_held(void *d);
+bool decider_never_stuck(void *d, double t_ms);
+void decider_no_diagnosis(void *d, bool unwind);
+
+/*
  * A decider as the session holds it, and the groups' calls with what their
  * absence means, said once here: no names wanted; no line watched past;
  * no needs known; no pad (every hit traps); no thread watched for sleep;

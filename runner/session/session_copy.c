@@ -57,40 +57,11 @@ static bool snap_live(void *d, const plan_bp *at)
 	return true;
 }
 
-static double snap_tick(void *d, double t)
-{
-	(void)d, (void)t;
-	return -1;
-}
-
-static bool snap_held(void *d, pid_t tid)
-{
-	(void)d, (void)tid;
-	return false;
-}
-
-static size_t snap_nheld(void *d)
-{
-	(void)d;
-	return 0;
-}
-
-static bool snap_stuck(void *d, double t)
-{
-	(void)d, (void)t;
-	return false;
-}
-
-static void snap_diagnose(void *d, bool unwind)
-{
-	(void)d, (void)unwind;
-}
-
 static const decider_ops snap_ops = {
 	.thread_started = snap_started, .thread_exited = snap_exited,
-	.arrive = snap_arrive, .site_live = snap_live, .tick = snap_tick,
-	.is_held = snap_held, .nheld = snap_nheld, .stuck = snap_stuck,
-	.diagnose = snap_diagnose,
+	.arrive = snap_arrive, .site_live = snap_live, .tick = decider_no_tick,
+	.is_held = decider_holds_none, .nheld = decider_none_held,
+	.stuck = decider_never_stuck, .diagnose = decider_no_diagnosis,
 };
 
 /* ---- the template ---- */
