@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <string.h>
 
+#define CHECK_SPAN 4096     /* bytes tracer_rewrites_check reads at once */
+
 static void note(tracer *tr, uint64_t addr, enum tracer_rewrite_kind kind)
 {
 	for (size_t i = 0; i < tr->nrewrites; i++)
@@ -26,26 +28,44 @@ static void note(tracer *tr, uint64_t addr, enum tracer_rewrite_kind kind)
 	tr->rewrites[tr->nrewrites++] = (tracer_rewrite){ addr, kind };
 }
 
+/* The bytes of b's instruction racegate looks at: its copy's length. */
+static size_t bp_len(const struct bp *b)
+{
+	return b->decoded ? b->insn.len : ARCH_BP_LEN;
+}
+
+/* What the program did to b's int3, from now: its bp_len bytes in
+ * memory as they are. */
+static enum tracer_rewrite_kind rewritten_from(const struct image *img, const struct bp *b,
+					       const uint8_t *now)
+{
+	uint8_t prog[ARCH_MAX_INSN];
+	size_t len = bp_len(b);
+
+	if (memcmp(now, arch_bp_insn, ARCH_BP_LEN))
+		return TRACER_REWRITE_BP;
+	if (len <= ARCH_BP_LEN)
+		return TRACER_REWRITE_NONE;
+	/* the rest of the instruction whose copy racegate runs (other
+	 * breakpoints shown as the program's bytes) */
+	memcpy(prog, now, len);
+	tracer_show_orig(img, b->addr, prog, len);
+	return memcmp(prog + ARCH_BP_LEN, b->insn.bytes + ARCH_BP_LEN, len - ARCH_BP_LEN) ?
+		TRACER_REWRITE_STALE : TRACER_REWRITE_NONE;
+}
+
 /*
  * What the program did to b's int3 in as (not a pad's site): REWRITE_NONE
  * when it is as racegate left it (or cannot be read: nothing to say).
  */
 static enum tracer_rewrite_kind bp_rewritten(const struct aspace *as, const struct bp *b)
 {
-	uint8_t now[ARCH_MAX_INSN], prog[ARCH_MAX_INSN];
-	size_t len = b->decoded ? b->insn.len : ARCH_BP_LEN;
+	uint8_t now[ARCH_MAX_INSN];
+	size_t len = bp_len(b);
 
 	if (tracer_mem_pread(as->memfd, b->addr, now, len) != (int)len)
 		return TRACER_REWRITE_NONE;
-	if (memcmp(now, arch_bp_insn, ARCH_BP_LEN))
-		return TRACER_REWRITE_BP;
-	/* the rest of the instruction whose copy racegate runs (other
-	 * breakpoints shown as the program's bytes) */
-	if (len > ARCH_BP_LEN &&
-	    (tracer_read_code(as, b->addr, prog, len) != len ||
-	     memcmp(prog + ARCH_BP_LEN, b->insn.bytes + ARCH_BP_LEN, len - ARCH_BP_LEN)))
-		return TRACER_REWRITE_STALE;
-	return TRACER_REWRITE_NONE;
+	return rewritten_from(as->img, b, now);
 }
 
 bool tracer_pad_rewritten(const struct pad *p, int fd)
@@ -70,13 +90,30 @@ void tracer_rewrites_check(tracer *tr)
 	for (size_t i = 0; i < img->npads; i++)
 		if (img->pads[i].site && tracer_pad_rewritten(&img->pads[i], as->memfd))
 			note(tr, img->pads[i].site, TRACER_REWRITE_PAD);
-	for (size_t i = 0; i < img->nbps; i++) {
-		enum tracer_rewrite_kind k;
+	/* the breakpoints (sorted by address) read a page's span at a time:
+	 * this runs at every program's end */
+	for (size_t i = 0, j; i < img->nbps; i = j) {
+		uint8_t buf[CHECK_SPAN + ARCH_MAX_INSN];
+		const uint64_t lo = img->bps[i].addr;
+		int n;
 
-		if (tracer_pad_find(img, img->bps[i].addr))
-			continue;
-		if ((k = bp_rewritten(as, &img->bps[i])) != TRACER_REWRITE_NONE)
-			note(tr, img->bps[i].addr, k);
+		for (j = i + 1; j < img->nbps && img->bps[j].addr + bp_len(&img->bps[j]) - lo <=
+			       sizeof(buf); j++)
+			;
+		n = tracer_mem_pread(as->memfd, lo, buf,
+				     img->bps[j - 1].addr + bp_len(&img->bps[j - 1]) - lo);
+		for (size_t k = i; k < j; k++) {
+			const struct bp *b = &img->bps[k];
+			enum tracer_rewrite_kind why;
+
+			if (tracer_pad_find(img, b->addr))
+				continue;
+			/* past what was read (an unmapped gap in the span): alone */
+			why = n > 0 && b->addr + bp_len(b) - lo <= (uint64_t)n ?
+				rewritten_from(img, b, buf + (b->addr - lo)) : bp_rewritten(as, b);
+			if (why != TRACER_REWRITE_NONE)
+				note(tr, b->addr, why);
+		}
 	}
 }
 

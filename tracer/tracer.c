@@ -194,18 +194,22 @@ int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len)
 	return 0;
 }
 
+void tracer_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, size_t n)
+{
+	for (size_t i = tracer_bp_lower(img, addr); i < img->nbps && img->bps[i].addr < addr + n;
+	     i++)
+		buf[img->bps[i].addr - addr] = img->bps[i].orig;
+	tracer_pad_show_orig(img, addr, buf, n);
+}
+
 /* The program's bytes: our int3s are shown as what they replaced. */
 size_t tracer_read_code(const struct aspace *as, uint64_t addr, uint8_t *buf, size_t len)
 {
-	const struct image *img = as->img;
 	int n = tracer_mem_pread(as->memfd, addr, buf, len);
 
 	if (n <= 0)
 		return 0;
-	for (size_t i = tracer_bp_lower(img, addr); i < img->nbps &&
-	     img->bps[i].addr < addr + (size_t)n; i++)
-		buf[img->bps[i].addr - addr] = img->bps[i].orig;
-	tracer_pad_show_orig(img, addr, buf, (size_t)n);
+	tracer_show_orig(as->img, addr, buf, (size_t)n);
 	return (size_t)n;
 }
 

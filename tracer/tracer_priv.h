@@ -372,6 +372,9 @@ int tracer_mem_pread(int fd, uint64_t addr, void *buf, size_t len);
 int tracer_mem_pwrite(int fd, uint64_t addr, const void *buf, size_t len);
 /* The bytes at addr in as, with our int3s shown as what they replaced. */
 size_t tracer_read_code(const struct aspace *as, uint64_t addr, uint8_t *buf, size_t len);
+/* Shows our int3s and pads in buf, n bytes of img's memory at addr, as
+ * what they replaced. */
+void tracer_show_orig(const struct image *img, uint64_t addr, uint8_t *buf, size_t n);
 int tracer_open_mem(pid_t pid, rg_err *err);
 uint64_t tracer_read_auxv_entry(pid_t pid);
 /* A numeric field of /proc/TID/status ("Tgid"), or -1 when the thread is gone. */

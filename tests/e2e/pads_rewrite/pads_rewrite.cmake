@@ -32,3 +32,17 @@ pads_rewrite_e2e(pads_rewrite_whole_nofastpath 0 "sum 30"
 pads_rewrite_e2e(pads_rewrite_none 0 "PASSED" "!rewrote"
   -- ${RG} run --verbose ${E2E_DIR}/pads_entry.yaml)
 
+
+# Without pads, on every machine: the breakpoints left in at the end are
+# read back a span at a time (rewrite.c); the rewritten one among its
+# neighbours is found, and only it.  With imm, every hit runs racegate's
+# copy of the old instruction (the gate never lets go of the line): 20.
+racegate_e2e_specs(rewrite_neighbours.yaml)
+racegate_e2e(rewrite_neighbours_imm 0 "sum 20"
+  "warning: the program rewrote its own code at 'pads_rewrite.c:[0-9]+' \\(0x[0-9a-f]+\\) under racegate's breakpoint: each hit runs racegate's copy"
+  "PASSED" "^warnings: 1$"
+  -- sh -c "${RG} run --no-fastpath ${E2E_DIR}/rewrite_neighbours.yaml -- ${E2E_DIR}/pads_rewrite imm > ${E2E_DIR}/rewrite_imm.out 2>&1; cat ${E2E_DIR}/rewrite_imm.out; echo warnings: $(grep -c rewrote ${E2E_DIR}/rewrite_imm.out)")
+racegate_e2e(rewrite_neighbours_whole 0 "sum 30"
+  "warning: the program rewrote its own code at 'pads_rewrite.c:[0-9]+' \\(0x[0-9a-f]+\\) over racegate's breakpoint: the gate no longer sees that line"
+  "PASSED" "^warnings: 1$"
+  -- sh -c "${RG} run --no-fastpath ${E2E_DIR}/rewrite_neighbours.yaml -- ${E2E_DIR}/pads_rewrite whole > ${E2E_DIR}/rewrite_whole.out 2>&1; cat ${E2E_DIR}/rewrite_whole.out; echo warnings: $(grep -c rewrote ${E2E_DIR}/rewrite_whole.out)")
