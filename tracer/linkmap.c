@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define R_MAP_OFF 8
 #define R_BRK_OFF 16
@@ -88,20 +89,59 @@ static char *read_str(tracer *tr, uint64_t addr)
 }
 
 /* l_name made absolute and canonical: a relative name is the program's cwd's. */
+/*
+ * The files absolute names are, each found once per racegate process and
+ * kept while the name leads to the same file (its device and inode): the
+ * link map is read at every change to it, in every run of an explore
+ * search, and realpath reads each component's link where one stat does.
+ * (A fork of racegate starts with what was found before it.)  A relative
+ * name depends on the program's working directory: looked up each time.
+ */
+#define REALPATH_MEMO 256
+static struct realpath_memo {
+	char *name, *real;
+	dev_t dev;
+	ino_t ino;
+} realpaths[REALPATH_MEMO];
+static size_t nrealpaths;
+
+static const char *memo_find(const char *name, const struct stat *st)
+{
+	for (size_t i = 0; i < nrealpaths; i++)
+		if (realpaths[i].dev == st->st_dev && realpaths[i].ino == st->st_ino &&
+		    !strcmp(realpaths[i].name, name))
+			return realpaths[i].real;
+	return NULL;
+}
+
 static char *object_path(tracer *tr, uint64_t name_addr)
 {
 	char *name = read_str(tr, name_addr), *full, *path = NULL;
+	const char *known;
 	char real[PATH_MAX];
+	struct stat st;
+	bool memo;
 
 	/* the executable has no name; "linux-vdso.so.1" is no file */
 	if (!name || !*name) {
 		free(name);
 		return NULL;
 	}
+	memo = name[0] == '/' && stat(name, &st) == 0;
+	if (memo && (known = memo_find(name, &st))) {
+		free(name);
+		return xstrdup(known);
+	}
 	full = name[0] == '/' ? xstrdup(name) :
 	       xasprintf("/proc/%d/cwd/%s", (int)tracer_pid(tr), name);
-	if (realpath(full, real))
+	if (realpath(full, real)) {
 		path = xstrdup(real);
+		if (memo && nrealpaths < REALPATH_MEMO) {
+			realpaths[nrealpaths++] = (struct realpath_memo){ name, xstrdup(real),
+									 st.st_dev, st.st_ino };
+			name = NULL;
+		}
+	}
 	free(full);
 	free(name);
 	return path;
