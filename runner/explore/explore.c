@@ -44,7 +44,7 @@
 #define SHRINK_RUNS 200
 #define SHRINK_MS 20000.0
 #define SHRINK_FEW 20
-/* runs with no thread held after a failure in the default order (after_failure) */
+/* plain runs after a failure in the default order (after_failure) */
 #define ALONE_RUNS 5
 
 
@@ -1142,10 +1142,12 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 		       ", cut short for the time left (--time)");
 		/* the default order failed: a program may fail whatever it does */
 		if (!se->fail_run.npreempt && !interrupt_signal() &&
-		    explore_fails_alone(c, se->fail_run.fail, ALONE_RUNS))
-			printf("  it fails this way in %d of %d runs in which racegate holds no "
-			       "thread: the failure may not depend on the order of its threads "
-			       "(try the program alone)\n", ALONE_RUNS, ALONE_RUNS);
+		    explore_fails_alone(c, se->fail_run.fail, ALONE_RUNS)) {
+			se->fails_alone = ALONE_RUNS;
+			printf("  it fails this way in %d of %d plain runs too (not traced): the "
+			       "failure may not depend on the order of its threads\n",
+			       ALONE_RUNS, ALONE_RUNS);
+		}
 	}
 	id = *shrunk_id ? *shrunk_id : se->fail_id;
 	cmd = explore_replay_cmdline(c, id);

@@ -74,6 +74,8 @@ struct search {
 	char *nofile_err;      /* no file could be made: why (explore_write_yaml) */
 	char *no_file;         /* asked for, none written: why, one line (explore_no_file) */
 	const char *no_file_try; /* and what to try then, or NULL */
+	int fails_alone;       /* the failure, in the default order, in as many plain runs
+				  of ALONE_RUNS (explore_fails_alone), or 0 */
 	bool wrote;            /* -o FILE.yaml written */
 	bool traced;           /* --trace written */
 	explore_dev *fail_devs; /* --jobs: the failing schedule's deviations */
@@ -114,10 +116,11 @@ enum explore_fail explore_judge(const struct xctx *c, run_result *res, bool dead
 
 /*
  * After a failure found in the default order (no preemption): does the
- * program fail the same way (kind) in each of n runs where racegate holds
- * no thread, each point taken out at its first arrival?  Stops at the
+ * program fail the same way (kind) in each of n plain runs (not traced:
+ * the command, stdin bytes and --timeout of the search)?  Stops at the
  * first run that does not.  False without a run for a deadlock or a
- * timeout (a free run could hang until its timeout), or when --time is up.
+ * timeout (a plain run could hang until its timeout), with --expect FILE,
+ * or when --time is up.
  */
 bool explore_fails_alone(struct xctx *c, enum explore_fail kind, int n);
 

@@ -722,7 +722,7 @@ int explore_markdown_file(struct xctx *c, const struct search *se, const char *i
 	char *cmd = explore_replay_cmdline(c, id);
 	char *typed = explore_typed_cmdline(c);
 	explore_md_in md = { yaml, c->o->out, typed, cmd, se->no_file, se->no_file_try,
-			     point_srcs(c, &files, &nfiles) };
+			     point_srcs(c, &files, &nfiles), se->fails_alone };
 	char *text = explore_write_markdown(&in, &md);
 	int r = explore_save(c->o->markdown, text);
 

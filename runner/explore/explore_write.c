@@ -1128,6 +1128,10 @@ char *explore_write_markdown(const explore_write_in *in, const explore_md_in *md
 	rg_buf_printf(&b, "Found by `%s`\n\nSchedule `%s`: %zu preemption%s, %zu "
 		      "decisions.\n\n", md->found_by ? md->found_by : md->replay, in->id,
 		      r->npreempt, r->npreempt == 1 ? "" : "s", r->nsteps);
+	if (md->fails_alone)
+		rg_buf_printf(&b, "It failed this way in %d of %d plain runs too (not traced): "
+			      "the failure may not depend on the order of the threads.\n\n",
+			      md->fails_alone, md->fails_alone);
 	if (r->nsteps)
 		put_where(&b, in, md, alias);
 	put_stderr(&b, r->err);

@@ -77,17 +77,19 @@ racegate_e2e(explore_file_anchors_comment 0 "FAILED \\(exit status 1\\)"
   "at: \"explore_tagged.c:/STEP-TWO/\"" "^racegate: 20 runs: 20 REPRODUCED$"
   -- sh -c "cd ${CMAKE_CURRENT_LIST_DIR} && line=$(grep -n STEP-TWO explore_tagged.c | cut -d: -f1) && ${RG} explore --no-sync --at explore_tagged.c:$line -o ${TAGGED}/repro.yaml -- ${E2E_DIR}/explore_tagged > ${TAGGED}/out; head -n 1 ${TAGGED}/out; grep 'at:' ${TAGGED}/repro.yaml; ${RG} run -q --repeat 20 ${TAGGED}/repro.yaml -- ${TAGGED}/explore_tagged 2>&1 | tail -n 1")
 # a failure that needs no order (every run fails): found in the default
-# order, and said to fail so in runs where racegate holds no thread;
+# order, and said to fail so in plain runs (not traced);
 # hoisted_count's race, also found in the default order, fails only in
 # that order, and gets no such line
 racegate_e2e_program(explore_no_race SOURCES explore_no_race.c)
-racegate_e2e(explore_no_race_alone 1 "FAILED \\(exit status 1\\)"
+racegate_e2e(explore_no_race_alone 0 "FAILED \\(exit status 1\\)"
   "shrunk to dev: \\(0 preemptions,"
-  "it fails this way in 5 of 5 runs in which racegate holds no thread"
-  -- ${RG} explore --at explore_no_race.c -- ${E2E_DIR}/explore_no_race)
+  "it fails this way in 5 of 5 plain runs too \\(not traced\\)"
+  "^explore exit 1$" "^report fails_alone: 5$"
+  "^It failed this way in 5 of 5 plain runs too \\(not traced\\)"
+  -- sh -c "${RG} explore --at explore_no_race.c --report ${E2E_DIR}/no_race.json --markdown ${E2E_DIR}/no_race.md -- ${E2E_DIR}/explore_no_race; echo explore exit $?; python3 -c 'import json,sys; print(\"report fails_alone:\", json.load(open(sys.argv[1]))[\"failures\"][0][\"fails_alone\"])' ${E2E_DIR}/no_race.json; grep 'plain runs' ${E2E_DIR}/no_race.md")
 racegate_e2e(explore_race_not_alone 0 "FAILED" "shrunk to dev: \\(0 preemptions,"
-  "^no-order lines: 0$"
-  -- sh -c "cd ${EXAMPLES}/hoisted_count && ${RG} explore --at hoisted_count.c -- ./hoisted_count > ${E2E_DIR}/race_not_alone.out; grep -E 'FAILED|shrunk' ${E2E_DIR}/race_not_alone.out; echo no-order lines: $(grep -c 'holds no thread' ${E2E_DIR}/race_not_alone.out)")
+  "^no-order lines: 0$" "^report fails_alone: 0$"
+  -- sh -c "cd ${EXAMPLES}/hoisted_count && ${RG} explore --at hoisted_count.c --report ${E2E_DIR}/race_not_alone.json -- ./hoisted_count > ${E2E_DIR}/race_not_alone.out; grep -E 'FAILED|shrunk' ${E2E_DIR}/race_not_alone.out; echo no-order lines: $(grep -c 'plain runs' ${E2E_DIR}/race_not_alone.out); python3 -c 'import json,sys; print(\"report fails_alone:\", json.load(open(sys.argv[1]))[\"failures\"][0][\"fails_alone\"])' ${E2E_DIR}/race_not_alone.json")
 # the same seed finds the same schedule
 racegate_e2e(explore_same_seed 0 "same failing schedule: random:9:[0-9]+$"
   -- ${EXPLORE} seed ${RG} ${PROJECT_BINARY_DIR} lost_update lost_update.c 9)
