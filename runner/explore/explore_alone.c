@@ -16,37 +16,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
-
-/* A memfd holding the bytes every run gets on stdin; -1 on error. */
-static int stdin_file(const struct xctx *c)
-{
-	int fd = memfd_create("racegate-stdin", MFD_CLOEXEC);
-	size_t done = 0;
-
-	while (fd >= 0 && done < c->ro.stdin_len) {
-		ssize_t n = write(fd, c->ro.stdin_data + done, c->ro.stdin_len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			close(fd);
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	if (fd >= 0 && lseek(fd, 0, SEEK_SET) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
 
 static double now_ms(void)
 {
@@ -90,7 +65,7 @@ static int plain_run(struct xctx *c)
 	double end;
 	pid_t pid, parent = getpid();
 
-	if (!limit || (in = stdin_file(c)) < 0)
+	if (!limit || (in = session_stdin_file(c->ro.stdin_data, c->ro.stdin_len)) < 0)
 		return -1;
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
 		close(in);

@@ -88,6 +88,13 @@ void session_run(session *s, const decider_ops *ops, void *d, session_end *end);
  * session_copy rewinds it, and its offset is theirs too)?
  */
 int session_snapshot(session *s, rg_err *err);
+
+/*
+ * A read-only descriptor at the start of a file that holds len bytes of
+ * data, a program's stdin (run_opts.stdin_data): a memfd, else an
+ * unlinked temporary file.  -1 with errno.
+ */
+int session_stdin_file(const char *data, size_t len);
 int session_copy(session *s, pid_t *child, rg_err *err);
 void session_copy_clear(session *s);
 bool session_copy_early(const session *s);

@@ -115,13 +115,9 @@ void session_finish_output(session *s)
 	s->outfd = s->errfd = -1;
 }
 
-/*
- * A descriptor at the start of a file that holds the program's stdin
- * (run_opts.stdin_data): a memfd, else an unlinked temporary file.  Each
- * run reads its own copy from the first byte, and racegate feeds no pipe
- * that a program which never reads would leave full.  -1 with errno.
- */
-static int stdin_copy(const char *data, size_t len)
+/* Each run reads its own copy from the first byte, and racegate feeds no
+ * pipe that a program which never reads would leave full. */
+int session_stdin_file(const char *data, size_t len)
 {
 	int fd = memfd_create("racegate-stdin", MFD_CLOEXEC), ro;
 	char path[64];
@@ -179,7 +175,7 @@ int session_spawn(session *s)
 		s->res->note = xasprintf("cannot make a pipe: %s", strerror(errno));
 		goto out;
 	}
-	if (s->o->has_stdin && (in = stdin_copy(s->o->stdin_data, s->o->stdin_len)) < 0) {
+	if (s->o->has_stdin && (in = session_stdin_file(s->o->stdin_data, s->o->stdin_len)) < 0) {
 		s->res->note = xasprintf("cannot hold the program's stdin in a file: %s",
 					 strerror(errno));
 		goto out;
