@@ -1,14 +1,20 @@
 /*
  * runner/session: the wait-for graph (waitfor.h) over made-up threads,
- * and the decider interface's check (decider.h).  Nothing is traced.
+ * the stall watch (stall.h) over this process's own threads, and the
+ * decider interface's check (decider.h).  Nothing is traced.
  */
 #include <check.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "decider.h"
+#include "stall.h"
 #include "waitfor.h"
 
 /* ---- the wait-for graph ---------------------------------------------- */
@@ -177,6 +183,128 @@ static size_t two_needs(void *d, pid_t t, wf_need **out)
 	.is_held = nop_held, .nheld = nop_nheld, .stuck = nop_stuck,            \
 	.diagnose = nop_diagnose
 
+/* ---- the stall watch, on this process's threads ------------------- */
+
+/* Two threads of this process that deadlock for good: each holds one mutex
+   and locks the other's (Check runs each test in a fork, which ends them). */
+static pthread_mutex_t abba[2] = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER };
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t never_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_barrier_t abba_locked;
+
+static void *abba_thread(void *arg)
+{
+	int i = (int)(intptr_t)arg;
+
+	pthread_mutex_lock(&abba[i]);
+	pthread_barrier_wait(&abba_locked);     /* both hold theirs */
+	pthread_mutex_lock(&abba[1 - i]);
+	return NULL;
+}
+
+/* A thread that waits on a condition nobody signals: for anyone. */
+static void *never_thread(void *arg)
+{
+	pthread_mutex_lock(&never_m);
+	for (;;)
+		pthread_cond_wait(&never, &never_m);
+	return arg;
+}
+
+/* Every thread but this one asleep in a futex wait. */
+static void others_asleep(void)
+{
+	pid_t self = (pid_t)syscall(SYS_gettid);
+
+	for (int tries = 0; tries < 500; tries++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		pid_t *tids;
+		size_t n, asleep = 0;
+
+		ck_assert_int_eq(tracer_tasks(getpid(), &tids, &n), 0);
+		for (size_t i = 0; i < n; i++) {
+			tracer_tstate st;
+
+			memset(&st, 0, sizeof(st));
+			tracer_tstate_read(getpid(), tids[i], &st);
+			asleep += tids[i] != self && st.state == 'S' &&
+				  tracer_tstate_wait(getpid(), &st) == TRACER_WAIT_FOREVER;
+		}
+		free(tids);
+		if (asleep == n - 1)
+			return;
+		nanosleep(&ts, NULL);
+	}
+	ck_abort_msg("the test's threads never all went to sleep");
+}
+
+static bool held_self(void *ctx, pid_t tid)
+{
+	(void)ctx;
+	return tid == (pid_t)syscall(SYS_gettid);
+}
+
+static void start_abba(void)
+{
+	pthread_t th;
+
+	pthread_barrier_init(&abba_locked, NULL, 2);
+	for (intptr_t i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&th, NULL, abba_thread, (void *)i), 0);
+}
+
+/* The verdicts of looks at t_ms, one after the other: "MMS" */
+static const char *looks(stall_watch *w, stall_held_fn held, const double *t, size_t n)
+{
+	static char buf[16];
+	double next;
+
+	for (size_t i = 0; i < n; i++) {
+		enum stall_verdict v = stall_check(w, held, NULL, NULL, t[i], &next);
+
+		buf[i] = v == STALL_STUCK ? 'S' : v == STALL_MAYBE ? 'M' : 'N';
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* A mutex cycle is sure: stuck at the second look that agrees, with the
+   default quiet period; one given is waited out. */
+START_TEST(stall_sure_cycle)
+{
+	static const double t[] = { 1000, 1006, 1050, 1101 };
+	stall_watch *w;
+	double next;
+
+	start_abba();
+	others_asleep();
+	w = stall_new(getpid(), 0);
+	ck_assert_int_eq(stall_check(w, held_self, NULL, NULL, 1000, &next), STALL_MAYBE);
+	ck_assert(next <= 1000 + 5 + 50);   /* looked at again soon, not a step later */
+	ck_assert_int_eq(stall_check(w, held_self, NULL, NULL, 1006, &next), STALL_STUCK);
+	stall_free(w);
+	w = stall_new(getpid(), 100);
+	ck_assert_str_eq(looks(w, held_self, t, 4), "MMMS");
+	stall_free(w);
+}
+END_TEST
+
+/* A thread that waits for anyone in the set: the quiet period, default or not. */
+START_TEST(stall_anyone_waits_out)
+{
+	static const double t[] = { 1000, 1006, 1050, 1101 };
+	pthread_t th;
+	stall_watch *w;
+
+	start_abba();
+	ck_assert_int_eq(pthread_create(&th, NULL, never_thread, NULL), 0);
+	others_asleep();
+	w = stall_new(getpid(), 0);
+	ck_assert_str_eq(looks(w, held_self, t, 4), "MMMS");
+	stall_free(w);
+}
+END_TEST
+
 /* A core alone is a decider; each group it lacks means what decider.h says. */
 START_TEST(decider_core_alone)
 {
@@ -251,6 +379,11 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, wf_held);
 	tcase_add_test(tc, wf_any_of);
 	tcase_add_test(tc, wf_held_cycle);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("stall");
+	tcase_add_test(tc, stall_sure_cycle);
+	tcase_add_test(tc, stall_anyone_waits_out);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("decider");

@@ -358,7 +358,8 @@ static const rg_opt rows[] = {
 	  .cmds = CLI_RUN | CLI_ATTACH, AT(quiet_ms),
 	  .takes = "a duration such as 100ms or 1s",
 	  .help = "how long such threads must stay stuck, with nothing changing, "
-		  "before it is a deadlock (default 100ms)" },
+		  "before it is a deadlock (default 100ms, or two looks that "
+		  "agree when none of them waits for anyone)" },
 	{ .name = "keep-stopped", .kind = RG_OPT_FLAG, .cmds = CLI_RUN,
 	  AT(keep_stopped), .refuse = CLI_ATTACH,
 	  .refuse_why = "the process always goes on once racegate lets it go",

@@ -17,6 +17,9 @@
 
 /* ---- the quiet period ------------------------------------------------- */
 
+/* a sure stuck set is looked at again this soon (stall_check) */
+#define SURE_AGAIN_MS 5.0
+
 struct snap {
 	pid_t tid;
 	char kind;                 /* 'H' held at a gate, 'B' blocked for ever */
@@ -31,6 +34,7 @@ struct stall_watch {
 	pid_t *procs;              /* every process looked at (stall_processes), or NULL: pid */
 	size_t nprocs;
 	double quiet_ms;
+	bool sure_fast;            /* the default quiet period: a sure set needs no more */
 	struct snap *last;         /* the stuck set being watched */
 	size_t nlast;
 	bool have;
@@ -55,6 +59,7 @@ stall_watch *stall_new(pid_t pid, double quiet_ms)
 
 	w->pid = pid;
 	w->quiet_ms = quiet_ms > 0 ? quiet_ms : STALL_QUIET_MS;
+	w->sure_fast = quiet_ms <= 0;
 	return w;
 }
 
@@ -204,10 +209,12 @@ bool stall_child_wait(pid_t pid, const tracer_tstate *st, const pid_t *tids,
 /*
  * The wait-for graph of the live threads now (waitfor.h), and a snapshot
  * of its stuck set (*out, *nout); returns whether a held thread is in it.
+ * *sure: no thread of the set waits for anyone (each is held, or waits
+ * for a mutex's owner, a thread to exit, a child process).
  */
 static bool stuck_now(stall_held_fn held, stall_needs_fn needs, void *ctx,
 		      const pid_t *tids, const pid_t *pids, size_t n,
-		      struct snap **out, size_t *nout)
+		      struct snap **out, size_t *nout, bool *sure)
 {
 	wf_node *v = xcalloc(n ? n : 1, sizeof(*v));
 	struct snap *snap = xcalloc(n ? n : 1, sizeof(*snap));
@@ -253,11 +260,13 @@ static bool stuck_now(stall_held_fn held, stall_needs_fn needs, void *ctx,
 		}
 		nv++;
 	}
+	*sure = true;
 	if (wf_solve(v, nv)) {
 		for (i = 0; i < nv; i++) {
 			if (!v[i].stuck)
 				continue;
 			with_held |= v[i].kind == WF_HELD;
+			*sure &= v[i].kind != WF_ON_ANYONE;
 			snap[ns++] = snap[i];
 		}
 	}
@@ -278,8 +287,8 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 	pid_t *tids = NULL, *pids = NULL;
 	size_t n = 0, nc = 0;
 	struct snap *cur;
-	bool with_held;
-	double t0;
+	bool with_held, sure;
+	double t0, quiet;
 
 	/*
 	 * Reading /proc for every thread costs more than a breakpoint hit:
@@ -308,7 +317,7 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 		return STALL_NONE;
 	}
 	t0 = mono_ms();
-	with_held = stuck_now(held, needs, ctx, tids, pids, n, &cur, &nc);
+	with_held = stuck_now(held, needs, ctx, tids, pids, n, &cur, &nc, &sure);
 	w->cost_ms = mono_ms() - t0;
 	free(tids);
 	free(pids);
@@ -317,12 +326,21 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 		w->have = false;
 		return STALL_NONE;
 	}
+	/*
+	 * A sure set seen twice alike is stuck: none of its threads ran in
+	 * between (their run counts), so at an instant between the two looks
+	 * each was in its wait, and each could be let out only by another of
+	 * them (or by a signal, which no quiet period rules out).
+	 * A set where some thread waits for anyone (a condition, a pipe) waits
+	 * out the quiet period, as does every set when it was given.
+	 */
+	quiet = w->sure_fast && sure ? 0 : w->quiet_ms;
 	if (w->have && w->nlast == nc && !memcmp(w->last, cur, nc * sizeof(*cur))) {
 		free(cur);
-		if (t_ms - w->since >= w->quiet_ms)
+		if (t_ms - w->since >= quiet)
 			return STALL_STUCK;
-		if (w->since + w->quiet_ms < *next_ms)
-			*next_ms = w->since + w->quiet_ms;
+		if (w->since + quiet < *next_ms)
+			*next_ms = w->since + quiet;
 		return STALL_MAYBE;
 	}
 	free(w->last);
@@ -331,5 +349,7 @@ enum stall_verdict stall_check(stall_watch *w, stall_held_fn held, stall_needs_f
 	w->have = true;
 	w->last_held = with_held;
 	w->since = t_ms;
+	if (!quiet && t_ms + SURE_AGAIN_MS + w->cost_ms < *next_ms)
+		*next_ms = t_ms + SURE_AGAIN_MS + w->cost_ms;
 	return STALL_MAYBE;
 }
