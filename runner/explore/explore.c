@@ -29,7 +29,7 @@
  * spin-wait costs little.
  */
 #define EXPLORE_RUN_MAX_MS 500.0
-/* schedules the shrinker's search for fewer preemptions may run, per bound */
+/* schedules the shrinker's search for fewer preemptions may run, all bounds together */
 #define SHRINK_DFS_RUNS 150
 /*
  * Without --shrink-runs, shrinking a failure found with more than
@@ -38,7 +38,7 @@
  * of a server (hundreds of deviations, 0.2 s a run) does not take
  * minutes.  A failure of few deviations always shrinks as far as it goes
  * (delta debugging needs few runs there, the search for fewer preemptions
- * at most SHRINK_DFS_RUNS per preemption): the same seed then shrinks to
+ * at most SHRINK_DFS_RUNS): the same seed then shrinks to
  * the same schedule however loaded the machine is.
  */
 #define SHRINK_RUNS 200
@@ -998,10 +998,11 @@ static void rerun_best(struct shrink_ctx *k, const explore_dev *devs, size_t n)
 
 /*
  * A schedule that fails as k->found did with at most bound preemptions, by a
- * depth-first search of at most budget schedules: its deviations in *devs
- * (and its run in k->best); k->runs counts the schedules run.
+ * depth-first search of at most *budget schedules, less those it ran: its
+ * deviations in *devs (and its run in k->best); k->runs counts the
+ * schedules run.
  */
-static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
+static bool dfs_within(struct shrink_ctx *k, int bound, long *budget,
 		       explore_dev **devs, size_t *n)
 {
 	const strategy_cfg cfg = { .bound = bound, .bound_kind = EXPLORE_PREEMPTIONS,
@@ -1010,13 +1011,16 @@ static bool dfs_within(struct shrink_ctx *k, int bound, long budget,
 	explore_sched sc;
 	bool found = false;
 
-	for (long i = 0; i < budget && !found && !k->stop &&
+	for (long i = 0; *budget > 0 && !found && !k->stop &&
 	     strategy_next(x, (uint64_t)i, &sc); i++) {
 		explore_run r;
 
-		if (shrink_stop(k))
+		if (shrink_stop(k)) {
+			explore_sched_release(&sc);
 			break;
+		}
 		explore_progress(k->c, XP_SHRINK, k->runs++, -1, 0);
+		(*budget)--;
 		if (run_schedule(k->c, &sc, &r)) {
 			k->stop = true;
 		} else if (same_failure(&r, k->found)) {
@@ -1051,6 +1055,7 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	explore_dev *devs;
 	size_t n = failing_devs(se, &devs);
 	size_t pre = se->fail_run.npreempt;
+	long budget = SHRINK_DFS_RUNS;
 
 	memset(&k, 0, sizeof(k));
 	k.c = c;
@@ -1060,8 +1065,9 @@ static size_t shrink(struct xctx *c, struct search *se, char **shrunk_id)
 	shrink_devs(&k, &devs, &n);
 	if (k.best.nsteps || k.best.nthreads)
 		pre = k.best.npreempt;
-	for (int b = 0; (size_t)b < pre && !k.stop; b++)
-		if (dfs_within(&k, b, SHRINK_DFS_RUNS, &devs, &n)) {
+	/* the bounds in turn, each with what the smaller ones left */
+	for (int b = 0; (size_t)b < pre && !k.stop && budget > 0; b++)
+		if (dfs_within(&k, b, &budget, &devs, &n)) {
 			shrink_devs(&k, &devs, &n);
 			break;
 		}
