@@ -8,7 +8,7 @@
 # fails the test as a crash would (regress-deep-flow.yaml, 40,000 '[', took
 # 3 s in libyaml's scanner before the nesting limit; 3 ms now).  Skipped, visibly, in the sanitizer build (racegate's own ASan would
 # clash) and when clang or its fuzzer runtime is missing.
-set(RACEGATE_FUZZ_SECONDS 30 CACHE STRING "How long ctest fuzzes the spec loader")
+set(RACEGATE_FUZZ_SECONDS 15 CACHE STRING "How long ctest fuzzes the spec loader")
 set(RACEGATE_FUZZ_INPUT_SECONDS 2 CACHE STRING "Longest the spec loader may take on one fuzz input")
 find_program(RACEGATE_CLANG NAMES clang clang-14 clang-16 clang-15)
 set(FUZZ_SKIP "")
@@ -68,7 +68,7 @@ set_tests_properties(fuzz_spec_loader PROPERTIES LABELS fuzz
 # libFuzzer on conditions (tests/fuzz/fuzz_expr.c): parse, compile against the
 # fake scope of tests/expr_fake.c, evaluate over its fake memory.  Seeds in
 # tests/fuzz/corpus_expr: the conditions of tests/check_expr.c.
-set(RACEGATE_FUZZ_EXPR_SECONDS 20 CACHE STRING "How long ctest fuzzes conditions")
+set(RACEGATE_FUZZ_EXPR_SECONDS 10 CACHE STRING "How long ctest fuzzes conditions")
 set(fuzz_expr_bin ${CMAKE_CURRENT_BINARY_DIR}/fuzz_expr)
 set(fuzz_expr_srcs ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_expr.c ${CMAKE_CURRENT_SOURCE_DIR}/expr_fake.c)
 foreach(f ${expr_srcs})

@@ -6,7 +6,7 @@
 # .ci/test points at racegate built with ASan+UBSan).
 set(fz_src ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/elf/corpus)
 set(fz_out ${CMAKE_CURRENT_BINARY_DIR}/fuzz-elf)
-set(RACEGATE_FUZZ_ELF_SECONDS 30 CACHE STRING
+set(RACEGATE_FUZZ_ELF_SECONDS 15 CACHE STRING
     "How long ctest fuzzes racegate with mutated ELF files")
 
 find_package(Threads REQUIRED)
