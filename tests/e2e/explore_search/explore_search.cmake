@@ -83,9 +83,9 @@ racegate_e2e(explore_jobs_dfs_refused 2 "dfs runs its schedules one after anothe
 racegate_e2e_program(explore_hang SOURCES explore_hang.c)
 racegate_e2e(explore_timeout_written 0 "FAILED \\(timeout\\)"
   "gates: [0-9]+, all kept" "wrote .*reproduced 3/3" "explore exit 1"
-  "^timeout: 3s$" "^expect:$" "^  timeout: true$"
+  "^timeout: 1s$" "^expect:$" "^  timeout: true$"
   "2 runs: 2 REPRODUCED" "run exit 0"
-  -- ${XS} hang ${E2E_DIR} explore_hang --at worker --timeout 3s --verify 3
+  -- ${XS} hang ${E2E_DIR} explore_hang --at worker --timeout 1s --verify 3
      --fewer-gates)
 # expect: timeout goes with none of exit, signal, deadlock
 racegate_e2e(expect_timeout_excludes_exit 2
