@@ -78,6 +78,14 @@ static char *literal(const char *code)
 	return rg_buf_detach(&b);
 }
 
+/* A byte of a word: ASCII letters, digits and '_', and every byte of a
+ * UTF-8 sequence, so that a word is never cut inside a character
+ * (ÜBER-TAG stays whole). */
+static bool word_byte(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
+}
+
 /*
  * The comment after a line's code, without its delimiters and blanks
  * (INCR-WRITE-BACK, of a line `lock(&l);  // INCR-WRITE-BACK`), or NULL.
@@ -98,7 +106,7 @@ static char *comment_of(const char *text)
 		e--;
 	/* punctuation alone ("/", "---") says nothing a person would anchor on */
 	for (const char *p = b; p < e && !word; p++)
-		word = isalnum((unsigned char)*p);
+		word = word_byte(*p) && *p != '_';
 	return word && e - b >= ANCHOR_MIN_CODE ? xstrndup(b, (size_t)(e - b)) : NULL;
 }
 
@@ -118,9 +126,8 @@ static size_t candidates(const char *text, bool dashes, char ***out)
 	for (const char *p = text; *p;) {
 		size_t len = 0;
 
-		if (isalpha((unsigned char)*p) || *p == '_')
-			while (isalnum((unsigned char)p[len]) || p[len] == '_' ||
-			       (dashes && p[len] == '-'))
+		if (word_byte(*p) && !isdigit((unsigned char)*p))
+			while (word_byte(p[len]) || (dashes && p[len] == '-'))
 				len++;
 		if (len >= ANCHOR_MIN_NAME) {
 			char *name = xstrndup(p, len);

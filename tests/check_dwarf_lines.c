@@ -568,6 +568,10 @@ START_TEST(test_anchor)
 	a = dwarfx_anchor(dx, fmt("main.c:%d", marker_line(SRC("main.c"), "twice-again")));
 	ck_assert_str_eq(a, "main.c:/twice-again/");
 	free(a);
+	/* a word of UTF-8 is whole, not cut at its first byte above 0x7f */
+	a = dwarfx_anchor(dx, fmt("main.c:%d", marker_line(SRC("main.c"), "ÜBER-TAG")));
+	ck_assert_str_eq(a, "main.c:/ÜBER-TAG/");
+	free(a);
 	/* worker's "}" (two lines below the sink), which no text names: its
 	 * place from the function's entry, the same address */
 	a = dwarfx_anchor(dx, fmt("main.c:%d", sink + 2));

@@ -62,8 +62,9 @@ racegate_e2e(explore_file_runs_moved_lines 0 "at: \"lost_update.c:/[^\"]*/(\\+[0
   "^racegate: 20 runs: 20 REPRODUCED$"
   -- sh -c "cd ${EXAMPLES}/lost_update && ${RG} explore --at lost_update.c -o ${MOVED}/repro.yaml -- ./lost_update >/dev/null; grep 'at:' ${MOVED}/repro.yaml; ${RG} run -q --repeat 20 ${MOVED}/repro.yaml -- ${MOVED}/lost_update 2>&1 | tail -n 1")
 # A line whose code is on other lines too is anchored on its comment: the
-# one point, STEP-TWO, is written as explore_tagged.c:/STEP-TWO/ (it was
-# FILE:LINE), and that file reproduces on a build whose lines moved.
+# one point, STEP-TWO-ÜBER, is written as explore_tagged.c:/STEP-TWO-ÜBER/
+# (it was FILE:LINE; then /STEP-TWO-/ cut at the Ü), and that file
+# reproduces on a build whose lines moved.
 set(TAGGED ${E2E_DIR}/explore_tagged_moved)
 file(READ ${CMAKE_CURRENT_LIST_DIR}/explore_tagged.c TAGGED_SRC)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
@@ -74,7 +75,7 @@ racegate_e2e_program(explore_tagged SOURCES explore_tagged.c)
 racegate_e2e_program(explore_tagged_moved SOURCES ${TAGGED}/explore_tagged.c DIR ${TAGGED}
   OUTPUT explore_tagged)
 racegate_e2e(explore_file_anchors_comment 0 "FAILED \\(exit status 1\\)"
-  "at: \"explore_tagged.c:/STEP-TWO/\"" "^racegate: 20 runs: 20 REPRODUCED$"
+  "at: \"explore_tagged.c:/STEP-TWO-ÜBER/\"" "^racegate: 20 runs: 20 REPRODUCED$"
   -- sh -c "cd ${CMAKE_CURRENT_LIST_DIR} && line=$(grep -n STEP-TWO explore_tagged.c | cut -d: -f1) && ${RG} explore --no-sync --at explore_tagged.c:$line -o ${TAGGED}/repro.yaml -- ${E2E_DIR}/explore_tagged > ${TAGGED}/out; head -n 1 ${TAGGED}/out; grep 'at:' ${TAGGED}/repro.yaml; ${RG} run -q --repeat 20 ${TAGGED}/repro.yaml -- ${TAGGED}/explore_tagged 2>&1 | tail -n 1")
 # a failure that needs no order (every run fails): found in the default
 # order, and said to fail so in plain runs (not traced);

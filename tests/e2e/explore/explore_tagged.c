@@ -3,7 +3,7 @@
  * written back two steps later; the second starts once the first has
  * read.  The two steps are the same code: only their comments tell them
  * apart, so the gates file explore writes can anchor a stop between them
- * on a comment's word alone.
+ * on a comment's word alone (whole, though part of it is not ASCII).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -19,7 +19,7 @@ static void *worker(void *arg)
 	(void)arg;
 	__atomic_store_n(&have_read, 1, __ATOMIC_RELEASE);
 	steps++;		/* STEP-ONE */
-	steps++;		/* STEP-TWO */
+	steps++;		/* STEP-TWO-ÜBER */
 	counter = v + 1;
 	return NULL;
 }
