@@ -316,6 +316,8 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 {
 	const char *me = alias[w->thread];
 	const char *other = w->other >= 0 ? alias[w->other] : "the others";
+	/* what the gate waits for the other to have done */
+	const char *done = w->nwait == 1 && exit_event(w->wait[0]) ? "exited" : "stopped";
 
 	if (w->slept)
 		rg_buf_printf(b, "  # %s, woken from its wait, goes on from here only once %s "
@@ -334,14 +336,12 @@ static void put_gate(rg_buf *b, const struct wgate *w, const explore_write_in *i
 			      "runs once it sleeps\n", me, other, other);
 	else if (w->nopen && w->nwait)
 		rg_buf_printf(b, "  # %s stops here and lets %s run; it goes on once "
-			      "that has stopped\n", me, other);
+			      "that has %s\n", me, other, done);
 	else if (w->nopen)
 		rg_buf_printf(b, "  # %s stops here: %s may run\n", me, other);
 	else
 		rg_buf_printf(b, "  # %s runs on from here only once %s %s %s\n",
-			      me, other, w->other >= 0 ? "has" : "have",
-			      w->nwait == 1 && exit_event(w->wait[0]) ?
-			      "exited" : "stopped");
+			      me, other, w->other >= 0 ? "has" : "have", done);
 	rg_buf_printf(b, "  - {name: %s-%zu, thread: %s, at: ", me, n, me);
 	spec_put_quoted(b, in->at[w->point]);
 	if (w->hit > 1)

@@ -116,10 +116,11 @@ racegate_e2e(explore_example_prefork_slots_fixed 0 ${none_found}
   -- ${XX} fixed ${RG} ${EXAMPLES}/prefork_slots prefork_slots prefork_slots.c
      --follow-fork --schedules 100)
 # main crashes a thread from inside exit(): the file keeps main held there
-# until the flusher is gone (issue 23, item 5)
+# until the flusher is gone (issue 23, item 5), and its comment says so
 racegate_explore_example(exit_flush exit_flush exit_flush.c dfs
   SUMMARY "FAILED \\(killed by SIG(ABRT|SEGV)\\)"
-  YAML "thread: main, .*wait: \\[exited:flusher_1\\]")
+  YAML "# main stops here and lets flusher_1 run. it goes on once that has exited$"
+       "thread: main, .*wait: \\[exited:flusher_1\\]")
 racegate_explore_example(exit_flush exit_flush exit_flush.c random
   SUMMARY "FAILED \\(killed by SIG(ABRT|SEGV)\\)")
 # a memcached-shaped server with the defaults: the dispatcher's timer and
