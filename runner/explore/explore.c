@@ -548,13 +548,16 @@ static int run_schedule(struct xctx *c, explore_sched *sc, explore_run *out)
 /* ---- the search ---- */
 
 
-static void note_seen(struct search *se, const explore_run *r)
+/* Counts r's interleaving; was it new?  (The search ends at its first
+ * failure: one seen before passed.) */
+static bool note_seen(struct search *se, const explore_run *r)
 {
 	se->forked |= r->forked;
-	if (!rg_intmap_get(&se->seen, r->hash)) {
-		*rg_intmap_ref(&se->seen, r->hash, 0) = 1;
-		se->distinct++;
-	}
+	if (rg_intmap_get(&se->seen, r->hash))
+		return false;
+	*rg_intmap_ref(&se->seen, r->hash, 0) = 1;
+	se->distinct++;
+	return true;
 }
 
 static void progress(struct xctx *c, const struct search *se, bool done)
@@ -608,7 +611,7 @@ static int first_run(struct xctx *c, strategy_search *x, explore_sched *sc,
 		check_timeout(c, sc, &r);
 	se->flaky_timeouts += !rc && r.flaky_timeout;
 	if (!rc && r.fail != XF_NONE) {
-		note_seen(se, &r);     /* a schedule like any other, once it counts */
+		se->passed_before = !note_seen(se, &r); /* a schedule like any other */
 		se->timeouts = r.timed_out;
 		se->failed = true;
 		se->fail_id = explore_sched_id(sc);
@@ -652,7 +655,7 @@ static bool job_take(void *ctx, long k, explore_run *r, explore_dev *devs, size_
 
 	se->tried++;
 	se->timeouts += r->timed_out && !r->flaky_timeout;
-	note_seen(se, r);
+	se->passed_before = !note_seen(se, r);
 	progress(j->c, se, false);
 	/* the pace of one schedule, --jobs of them at a time */
 	j->c->run_ms = explore_elapsed_ms(j->c) * (double)j->c->o->jobs;
@@ -758,7 +761,7 @@ static int search(struct xctx *c, struct search *se)
 		se->timeouts += mine && r.timed_out && !r.flaky_timeout;
 		se->flaky_timeouts += r.flaky_timeout;
 		if (mine)
-			note_seen(se, &r);
+			se->passed_before = !note_seen(se, &r);
 		strategy_observe(x, &sc);
 		progress(c, se, false);
 		if (mine && r.fail != XF_NONE) {
@@ -1155,6 +1158,9 @@ static int after_failure(struct xctx *c, struct search *se, char **shrunk_id)
 			       ALONE_RUNS, ALONE_RUNS);
 		}
 	}
+	if (se->passed_before && !se->fails_alone)
+		printf("  its interleaving passed in an earlier schedule: the failure does "
+		       "not follow from the order at the points alone\n");
 	id = *shrunk_id ? *shrunk_id : se->fail_id;
 	cmd = explore_replay_cmdline(c, id);
 	printf("  replay: %s\n", cmd);

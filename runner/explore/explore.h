@@ -125,6 +125,7 @@ typedef struct explore_md_in {
 	const char *no_file_try; /* and what to try, or NULL */
 	const explore_point_src *src; /* per point, or NULL */
 	int fails_alone;       /* plain runs that failed so too (all that ran), or 0 */
+	bool passed_before;    /* the interleaving passed in an earlier schedule */
 } explore_md_in;
 
 /* The bug report shows at most this many lines of the program's stderr, its last. */

@@ -76,6 +76,8 @@ struct search {
 	const char *no_file_try; /* and what to try then, or NULL */
 	int fails_alone;       /* the failure, in the default order, in as many plain runs
 				  of ALONE_RUNS (explore_fails_alone), or 0 */
+	bool passed_before;    /* the failing run's interleaving passed in an earlier
+				  schedule of the search */
 	bool wrote;            /* -o FILE.yaml written */
 	bool traced;           /* --trace written */
 	explore_dev *fail_devs; /* --jobs: the failing schedule's deviations */

@@ -722,7 +722,8 @@ int explore_markdown_file(struct xctx *c, const struct search *se, const char *i
 	char *cmd = explore_replay_cmdline(c, id);
 	char *typed = explore_typed_cmdline(c);
 	explore_md_in md = { yaml, c->o->out, typed, cmd, se->no_file, se->no_file_try,
-			     point_srcs(c, &files, &nfiles), se->fails_alone };
+			     point_srcs(c, &files, &nfiles), se->fails_alone,
+			     se->passed_before };
 	char *text = explore_write_markdown(&in, &md);
 	int r = explore_save(c->o->markdown, text);
 
@@ -798,6 +799,12 @@ static const char no_file_try_lines[] =
 	"touches shared memory), or a narrower --at (the files or functions of "
 	"the race)";
 
+/* When the failing interleaving had passed before: what else decides. */
+static const char no_file_try_same[] =
+	"make fixed what the program decides by itself (the clock, random "
+	"numbers, its input), or --at the code where its threads meet that "
+	"no point covers";
+
 void explore_no_file(const struct xctx *c, struct search *se)
 {
 	const long n = c->o->verify;
@@ -812,6 +819,8 @@ void explore_no_file(const struct xctx *c, struct search *se)
 	} else if (se->repro_shrunk < 0 && se->repro_found < 0) {
 		se->no_file = xstrdup(se->nofile_err ? se->nofile_err :
 				      "no gates file could be made of the schedule");
+		if (se->passed_before)
+			se->no_file_try = no_file_try_same;
 	} else {
 		rg_buf b = RG_BUF_INIT;
 
@@ -827,8 +836,8 @@ void explore_no_file(const struct xctx *c, struct search *se)
 				      se->repro_found, n);
 		rg_buf_puts(&b, ", and a file must in every one");
 		se->no_file = rg_buf_detach(&b);
-		se->no_file_try = c->o->lines_only ? no_file_try_lines :
-				  no_file_try_insns;
+		se->no_file_try = se->passed_before ? no_file_try_same :
+				  c->o->lines_only ? no_file_try_lines : no_file_try_insns;
 	}
 	printf("  no gates file written: %s\n", se->no_file);
 	if (se->no_file_try)

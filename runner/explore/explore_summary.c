@@ -147,8 +147,9 @@ static void put_failure(rg_buf *b, const struct xctx *c, const struct search *se
 	json_str(b, se->traced ? c->o->trace : NULL);
 	rg_buf_puts(b, ", \"replay\": ");
 	json_str(b, se->replay_cmd);
-	rg_buf_printf(b, ", \"order\": [%" PRIu64 ", %" PRIu64 "], \"fails_alone\": %d",
-		      se->fail_rank[0], se->fail_rank[1], se->fails_alone);
+	rg_buf_printf(b, ", \"order\": [%" PRIu64 ", %" PRIu64 "], \"fails_alone\": %d, "
+		      "\"passed_before\": %s", se->fail_rank[0], se->fail_rank[1],
+		      se->fails_alone, se->passed_before ? "true" : "false");
 	rg_buf_puts(b, ", \"no_gates_file\": ");
 	if (!se->no_file) {
 		rg_buf_puts(b, "null}");

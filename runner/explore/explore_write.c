@@ -1132,6 +1132,10 @@ char *explore_write_markdown(const explore_write_in *in, const explore_md_in *md
 		rg_buf_printf(&b, "It failed this way in %d of %d plain runs too (not traced): "
 			      "the failure may not depend on the order of the threads.\n\n",
 			      md->fails_alone, md->fails_alone);
+	else if (md->passed_before)
+		rg_buf_puts(&b, "Its interleaving passed in an earlier schedule of the "
+			    "search: the failure does not follow from the order at the "
+			    "points alone.\n\n");
 	if (r->nsteps)
 		put_where(&b, in, md, alias);
 	put_stderr(&b, r->err);
