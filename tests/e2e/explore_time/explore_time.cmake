@@ -98,7 +98,8 @@ foreach(st random pct dfs)
   racegate_e2e(explore_stage_watch_${st} 0
     "FAILED \\(killed by SIGABRT\\)" "shrunk to dev:[0-9x.,]*s[0-9]"
     "wrote .*stage_watch_${st}.yaml: reproduced 20/20" "20 runs: 20 REPRODUCED"
-    -- sh -c "${RG} explore --strategy ${st} --at stage_watch.c:22,stage_watch.c:34 --schedules 300 -o ${XT_OUT}/stage_watch_${st}.yaml -- ${E2E_DIR}/explore_stage_watch; ${RG} run -q --repeat 20 ${XT_OUT}/stage_watch_${st}.yaml 2>&1 | tail -n 1")
+    -- ${CMAKE_CURRENT_LIST_DIR}/stage_watch.sh ${RG} ${E2E_DIR}/explore_stage_watch
+       ${XT_OUT}/stage_watch_${st}.yaml ${st})
 endforeach()
 
 # Loops that sleep (kv_server's epoll loop and its housekeeper) do not
