@@ -211,28 +211,48 @@ static void *never_thread(void *arg)
 	return arg;
 }
 
-/* Every thread but this one asleep in a futex wait. */
+/*
+ * How many threads but this one are asleep in a futex wait for ever, and
+ * the sum of their run counts.  One look is no snapshot: a thread seen
+ * asleep in the barrier may be woken by one read after it.
+ */
+static size_t asleep_now(unsigned long long *runs)
+{
+	pid_t self = (pid_t)syscall(SYS_gettid), *tids;
+	size_t n, asleep = 0;
+
+	*runs = 0;
+	ck_assert_int_eq(tracer_tasks(getpid(), &tids, &n), 0);
+	for (size_t i = 0; i < n; i++) {
+		tracer_tstate st;
+
+		memset(&st, 0, sizeof(st));
+		tracer_tstate_read(getpid(), tids[i], &st);
+		if (tids[i] != self && st.state == 'S' &&
+		    tracer_tstate_wait(getpid(), &st) == TRACER_WAIT_FOREVER) {
+			asleep++;
+			*runs += st.runs;
+		}
+	}
+	free(tids);
+	return asleep == n - 1 ? asleep : 0;
+}
+
+/* Every thread but this one asleep in a futex wait: two looks agree (none
+   ran in between), so at an instant all were, and none is to wake. */
 static void others_asleep(void)
 {
-	pid_t self = (pid_t)syscall(SYS_gettid);
+	unsigned long long runs = 0, before = 0;
+	size_t was = 0;
 
 	for (int tries = 0; tries < 500; tries++) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
-		pid_t *tids;
-		size_t n, asleep = 0;
+		size_t now = asleep_now(&runs);
 
-		ck_assert_int_eq(tracer_tasks(getpid(), &tids, &n), 0);
-		for (size_t i = 0; i < n; i++) {
-			tracer_tstate st;
-
-			memset(&st, 0, sizeof(st));
-			tracer_tstate_read(getpid(), tids[i], &st);
-			asleep += tids[i] != self && st.state == 'S' &&
-				  tracer_tstate_wait(getpid(), &st) == TRACER_WAIT_FOREVER;
-		}
-		free(tids);
-		if (asleep == n - 1)
+		if (now && now == was && runs == before)
 			return;
+		was = now;
+		before = runs;
 		nanosleep(&ts, NULL);
 	}
 	ck_abort_msg("the test's threads never all went to sleep");
