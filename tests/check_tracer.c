@@ -45,6 +45,7 @@ struct run {
 	int nhits;
 	int nbreak, nnew, nthread_exit, nfork, nexec, nsignal[65];
 	int nleader_exit;              /* THREAD_EXIT of the leader's tid */
+	int nsleeps;                   /* SLEEPS */
 	int nfollowed;                 /* FORK of a child followed (follow_fork) */
 	pid_t followed;                /* the last one */
 	int nchild_threads;            /* THREAD_NEW in a followed child */
@@ -155,6 +156,10 @@ static void run_to_exit(struct run *r, on_event_fn fn)
 			r->exit_ev = ev;
 			break;
 		case TRACER_EV_RANGE_DONE:
+			break;
+		case TRACER_EV_SLEEPS:
+			r->nsleeps++;
+			ck_assert(tracer_is_stopped(r->tr, ev.tid));
 			break;
 		}
 		if (fn && !fn(r, &ev))
@@ -332,6 +337,45 @@ START_TEST(test_signals)
 	ck_assert_int_eq(r.nsignal[SIGTRAP], 2);
 	ck_assert_int_eq(r.nsignal[SIGSEGV], 1);
 	ck_assert_int_ge(r.nsignal[SIGUSR1], 2);
+	finish(&r);
+}
+END_TEST
+
+/* Ends each sleep at once, until mark(); the sleeps after it are slept. */
+static bool end_sleeps(struct run *r, const tracer_event *ev)
+{
+	bool *slept = r->data;
+	rg_err err = RG_ERR_INIT;
+
+	if (ev->kind == TRACER_EV_BREAKPOINT)
+		*slept = true;
+	if (ev->kind != TRACER_EV_SLEEPS)
+		return true;
+	ck_assert_msg((*slept ? tracer_resume(r->tr, ev->tid, &err) :
+		       tracer_fire(r->tr, ev->tid, &err)) == 0, "%s", err.msg);
+	return false;
+}
+
+/*
+ * Sleeps watched as they begin: three of 30 s (nanosleep,
+ * clock_nanosleep, usleep) end at once and return 0, as a timeout would
+ * have them; one resumed instead sleeps its time; a handled signal and
+ * calls that do not sleep (a write) go on as without the watch.
+ */
+START_TEST(test_sleeps_watched)
+{
+	struct run r;
+	bool slept = false;
+
+	start(&r, FX("sleeps"), TRSYM_sleeps__start);
+	bp(&r, r.base + TRSYM_sleeps_mark);
+	tracer_watch_sleeps(r.tr, tracer_pid(r.tr), true);
+	r.data = &slept;
+	run_to_exit(&r, end_sleeps);
+	ck_assert_msg(r.exit_ev.exit_code == 0, "a call saw the watch (exit %d, signal %d)",
+		      r.exit_ev.exit_code, r.exit_ev.term_signal);
+	ck_assert_int_eq(r.nsleeps, 4);
+	ck_assert_int_eq(r.nsignal[SIGUSR1], 1);
 	finish(&r);
 }
 END_TEST
@@ -1227,6 +1271,7 @@ static Suite *tracer_suite(void)
 	tcase_add_test(tc, test_remove_while_running);
 	tcase_add_loop_test(tc, test_step_kinds, 0, 2);
 	tcase_add_test(tc, test_signals);
+	tcase_add_test(tc, test_sleeps_watched);
 	tcase_add_test(tc, test_exit_while_held);
 	tcase_add_test(tc, test_kill_while_held);
 	tcase_add_test(tc, test_free_while_held);

@@ -264,7 +264,7 @@ pass:
 	if (tracer_stepping(t))
 		return tracer_range_signal(tr, t, si, err);
 	tracer_note_signal(tr, t, SIGTRAP);
-	return tracer_restart(t->tid, PTRACE_CONT, SIGTRAP, err);
+	return tracer_restart(t->tid, tracer_run_op(t), SIGTRAP, err);
 }
 
 /*
@@ -442,6 +442,8 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		return tracer_restart(tid, tracer_cont_op(t), 0, err);
 	}
 
+	if (sig == (SIGTRAP | 0x80))   /* PTRACE_O_TRACESYSGOOD */
+		return tracer_syscall_stop(tr, t, err);
 	/* A signal-delivery-stop. */
 	if (sig == SIGTRAP && surely_our_trap(t)) {
 		memset(&si, 0, sizeof(si));
@@ -462,7 +464,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 	/* a load of a pad's when: condition faulted: racegate's, not the
 	 * program's; the thread goes to the pad's trap instead (pad.c) */
 	if (tracer_pad_cond_fault(t, sig, &si))
-		return tracer_restart(tid, PTRACE_CONT, 0, err);
+		return tracer_restart(tid, tracer_run_op(t), 0, err);
 	tracer_oot_fault(t, sig, &si);
 	/* a program that rewrote its code where racegate patched it faults
 	 * there, likely: see whether it did (rewrite.c) */
@@ -470,7 +472,7 @@ int tracer_handle_status(tracer *tr, pid_t tid, int status, rg_err *err)
 		tracer_rewrites_check(tr);
 	tracer_signal_leaves_scratch(tr, t);
 	tracer_note_signal(tr, t, sig);
-	return tracer_restart(tid, PTRACE_CONT, sig, err);
+	return tracer_restart(tid, tracer_run_op(t), sig, err);
 }
 
 /*
@@ -646,6 +648,17 @@ int tracer_interrupt(tracer *tr, pid_t tid, rg_err *err)
 		t->flags = (t->flags | TCB_HELD) & ~TCB_REGS;
 		if (tracer_is_stop_signal(WSTOPSIG(status)))
 			t->flags |= TCB_GROUP_STOP;
+		return 0;
+	}
+	if (WIFSTOPPED(status) && WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+		/*
+		 * Its sleeps are watched (PTRACE_SYSCALL): the call the
+		 * interrupt cut stops at its exit first, its result (-EINTR,
+		 * -ERESTART...) in the registers, as the interrupt's own stop
+		 * would have it; it is held there.  That stop comes once it
+		 * runs again, and is let go as any PTRACE_EVENT_STOP is.
+		 */
+		t->flags = (t->flags | TCB_HELD) & ~TCB_REGS;
 		return 0;
 	}
 	/* A signal, a group-stop or its death came first: judge it later. */

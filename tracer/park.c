@@ -120,6 +120,50 @@ int tracer_park(tracer *tr, pid_t tid, rg_err *err)
 	return 1;
 }
 
+void tracer_watch_sleeps(tracer *tr, pid_t tid, bool on)
+{
+	struct tcb *t = tracer_tcb_find(tr, tid);
+
+	if (!t || (t->flags & TCB_CHILD))
+		return;
+	t->flags = on ? t->flags | TCB_WATCH_SLEEP : t->flags & ~TCB_WATCH_SLEEP;
+}
+
+/*
+ * A syscall-stop: the entry of a sleep whose end racegate can fire
+ * (nanosleep, clock_nanosleep) parks the thread there; any other entry
+ * or exit runs on.  A call that waits for an event as well (poll,
+ * epoll_wait) is parked only once seen asleep in it (tracer_park): at its
+ * entry, what it waits for may be ready already.
+ */
+int tracer_syscall_stop(tracer *tr, struct tcb *t, rg_err *err)
+{
+	struct __ptrace_syscall_info si;
+	enum tracer_fire how = TRACER_FIRE_NO;
+	unsigned arg = 0;
+	long got;
+
+	if (t->flags & TCB_WATCH_SLEEP) {
+		memset(&si, 0, sizeof(si));
+		got = ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(si), &si);
+		if (got < 0 && errno != ESRCH)
+			t->flags &= ~TCB_WATCH_SLEEP;   /* a kernel before 5.3: looks only */
+		if (got > 0 && si.op == PTRACE_SYSCALL_INFO_ENTRY) {
+			enum arch_sys sys = arch_sys_of((long)si.entry.nr);
+
+			if (sys == ARCH_SYS_NANOSLEEP || sys == ARCH_SYS_CLOCK_NANOSLEEP)
+				how = tracer_wait_fireable(sys, si.entry.args, &arg);
+		}
+	}
+	if (how == TRACER_FIRE_NO)
+		return tracer_restart(t->tid, tracer_cont_op(t), 0, err);
+	t->flags = (t->flags | TCB_HELD | TCB_PARKED) & ~TCB_REGS;
+	t->park_fire = how;
+	t->park_arg = arg;
+	tracer_queue_event(tr, TRACER_EV_SLEEPS, t->tid);
+	return 0;
+}
+
 int tracer_fire(tracer *tr, pid_t tid, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);

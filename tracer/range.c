@@ -49,10 +49,16 @@ bool tracer_range_waits_for(const struct tcb *t, uint64_t addr)
 	return false;
 }
 
-/* How a thread that stopped for something else goes on. */
+/* How a thread that stopped for something else goes on: a thread whose
+ * sleeps are watched stops at each system call (tracer_watch_sleeps). */
 int tracer_cont_op(const struct tcb *t)
 {
-	return tracer_stepping(t) ? PTRACE_SINGLESTEP : PTRACE_CONT;
+	return tracer_stepping(t) ? PTRACE_SINGLESTEP : tracer_run_op(t);
+}
+
+int tracer_run_op(const struct tcb *t)
+{
+	return t->flags & TCB_WATCH_SLEEP ? PTRACE_SYSCALL : PTRACE_CONT;
 }
 
 static bool in_spans(const struct range *rg, uint64_t pc)
@@ -153,7 +159,7 @@ int tracer_range_next(tracer *tr, struct tcb *t, rg_err *err)
 	 * at the site, a step at a time */
 	if (tracer_pad_code_at(t->as->img, pc)) {
 		t->flags &= ~TCB_REGS;
-		return tracer_restart(t->tid, rg->waiting ? PTRACE_CONT : PTRACE_SINGLESTEP,
+		return tracer_restart(t->tid, rg->waiting ? tracer_run_op(t) : PTRACE_SINGLESTEP,
 				      0, err);
 	}
 	n = tracer_read_code(t->as, pc, code, sizeof(code));
@@ -233,7 +239,7 @@ int tracer_range_wait_signal(tracer *tr, struct tcb *t, uint64_t pc, uint64_t sp
 	rg->ret_addr = pc;
 	rg->ret_sp = sp;
 	tracer_note_signal(tr, t, sig);
-	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+	return tracer_restart(t->tid, tracer_run_op(t), sig, err);
 }
 
 /*

@@ -250,7 +250,7 @@ int tracer_remove_bp_in(tracer *tr, pid_t pid, uint64_t addr, rg_err *err)
 }
 
 /*
- * Restarts t with PTRACE_CONT and the signals kept for it.  The first goes
+ * Restarts t (tracer_run_op) with the signals kept for it.  The first goes
  * with its own siginfo (PTRACE_SETSIGINFO: injecting a signal whose number
  * differs from the stop's makes the kernel forge an SI_USER siginfo); any
  * more are sent again with tgkill, losing their siginfo (two signals in one
@@ -286,7 +286,7 @@ int tracer_resume_pending(tracer *tr, struct tcb *t, rg_err *err)
 			syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
 		t->npending = 0;
 	}
-	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+	return tracer_restart(t->tid, tracer_run_op(t), sig, err);
 }
 
 bool tracer_is_sync_fault(int sig, const siginfo_t *si)
@@ -352,7 +352,7 @@ static int step_over_oot(tracer *tr, struct tcb *t, struct bp *b, rg_err *err)
 		return tracer_gone_or_error(err,
 					    "cannot set the registers of thread %d: %s",
 					    t->tid, strerror(errno));
-	return tracer_restart(t->tid, PTRACE_CONT, 0, err);
+	return tracer_restart(t->tid, tracer_run_op(t), 0, err);
 }
 
 /* A fault of an instruction run from its copy is the program's, at the
@@ -480,7 +480,7 @@ static int slot_fault(tracer *tr, struct tcb *t, uint64_t orig, uint64_t slot,
 	for (int i = 0; i < t->npending; i++)
 		syscall(SYS_tgkill, t->tgid, t->tid, t->pending[i].si_signo);
 	t->npending = 0;
-	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+	return tracer_restart(t->tid, tracer_run_op(t), sig, err);
 }
 
 /*
@@ -511,7 +511,7 @@ static int slot_signal(tracer *tr, struct tcb *t, uint64_t orig,
 	/* the handler returns to a pad's jump: it must trap there (pad.c) */
 	tracer_pad_force(t, orig, true);
 	tracer_note_signal(tr, t, sig);
-	return tracer_restart(t->tid, PTRACE_CONT, sig, err);
+	return tracer_restart(t->tid, tracer_run_op(t), sig, err);
 }
 
 /*

@@ -99,7 +99,7 @@ int tracer_restart_raw(pid_t tid, int op, int sig)
  */
 int tracer_restart(pid_t tid, int op, int sig, rg_err *err)
 {
-	const char *what = op == PTRACE_CONT ? "resume" :
+	const char *what = op == PTRACE_CONT || op == PTRACE_SYSCALL ? "resume" :
 			   op == PTRACE_SINGLESTEP ? "single-step" :
 			   op == PTRACE_LISTEN ? "listen to" : "detach";
 

@@ -96,6 +96,9 @@ enum tracer_ev_kind {
 				  follow_fork, followed (its THREAD_NEW comes next: followed set) */
 	TRACER_EV_EXIT,        /* the whole process ended; always the last event */
 	TRACER_EV_RANGE_DONE,  /* tid has got past the code given to tracer_resume_past (addr: its PC now); it runs on */
+	TRACER_EV_SLEEPS,      /* tid, its sleeps watched (tracer_watch_sleeps), is parked as it enters
+				  one: stopped until tracer_fire ends it at once, or tracer_resume
+				  lets it sleep its time */
 };
 
 typedef struct tracer_event {
@@ -551,6 +554,14 @@ int tracer_stop_all(tracer *tr, pid_t **stopped, size_t *n, rg_err *err);
 void tracer_resume_all(tracer *tr, pid_t *stopped, size_t n);
 /* Parked tid ends its sleep now, as its timeout would, and runs on. */
 int tracer_fire(tracer *tr, pid_t tid, rg_err *err);
+/*
+ * Sleeps seen as they begin, whatever the machine's load: while on, tid
+ * runs with PTRACE_SYSCALL (two stops per system call it makes), and the
+ * entry of a nanosleep or clock_nanosleep parks it there (TRACER_EV_SLEEPS).
+ * Takes effect at its next restart.  Without PTRACE_GET_SYSCALL_INFO
+ * (Linux 5.3) it turns itself off at the first call.
+ */
+void tracer_watch_sleeps(tracer *tr, pid_t tid, bool on);
 
 /*
  * Leaves the program stopped (SIGSTOP) and detached, with every breakpoint

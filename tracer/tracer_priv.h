@@ -50,8 +50,11 @@
 #define TCB_IN_EVENT     0x8000 /* tracer_detach: stopped at a clone/fork event, inside the
 				  system call: no code of racegate's may run in it (the call's
 				  result would be lost) */
-#define TCB_PARKED       0x10000 /* stopped inside a sleep it may end early (tracer_park):
-				   park_fire and park_arg say how */
+#define TCB_PARKED       0x10000 /* stopped inside a sleep it may end early (tracer_park),
+				   or as it enters one (TRACER_EV_SLEEPS): park_fire and
+				   park_arg say how */
+#define TCB_WATCH_SLEEP  0x20000 /* runs with PTRACE_SYSCALL: stopped as it enters a
+				   sleep (tracer_watch_sleeps) */
 
 /*
  * The breakpoints of one program image, shared by every followed process
@@ -571,6 +574,11 @@ void tracer_oot_fault(struct tcb *t, int sig, const siginfo_t *si);
 bool tracer_stepping(const struct tcb *t);
 /* How a thread that stopped for something else goes on. */
 int tracer_cont_op(const struct tcb *t);
+/* How it runs on where it must not single-step: PTRACE_CONT, or
+ * PTRACE_SYSCALL while its sleeps are watched. */
+int tracer_run_op(const struct tcb *t);
+/* A syscall-stop of t (PTRACE_SYSCALL: tracer_watch_sleeps), park.c. */
+int tracer_syscall_stop(tracer *tr, struct tcb *t, rg_err *err);
 /* Does t wait for the return of a call to addr, and is it back in the
  * caller's frame (sp)?  Then tracer_range_returned takes the trap. */
 bool tracer_range_waits_at(const struct tcb *t, uint64_t addr, uint64_t sp);
