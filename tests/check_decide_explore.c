@@ -160,6 +160,13 @@ int tracer_park(tracer *tr, pid_t tid, rg_err *err)
 	PARKED = tid;
 	return 1;
 }
+/* The threads whose sleeps the tracer watches (tracer_watch_sleeps). */
+static bool WATCHED[64];
+void tracer_watch_sleeps(tracer *tr, pid_t tid, bool on)
+{
+	(void)tr;
+	WATCHED[tid] = on;
+}
 int tracer_fire(tracer *tr, pid_t tid, rg_err *err)
 {
 	(void)tr, (void)err;
@@ -214,6 +221,7 @@ static void setup(void)
 	memset(&RW, 0, sizeof(RW));
 	BAR_IN = BAR_COUNT = SEM_VALUE = 0;
 	IN_FUTEX = ASLEEP = PARKED = FIRED = 0;
+	memset(WATCHED, 0, sizeof(WATCHED));
 	memset(DYING, 0, sizeof(DYING));
 	memset(RUNNING, 0, sizeof(RUNNING));
 	for (int i = 0; i < 64; i++)
@@ -624,6 +632,39 @@ START_TEST(sleeper_fires_when_nobody_can_run)
 }
 END_TEST
 
+/*
+ * A sleep the tracer parks as it begins (TRACER_EV_SLEEPS) is parked at
+ * once, with no look at /proc (which the machine's load could make come
+ * after the sleep), and another thread is chosen; without virtual time no
+ * thread is watched, and a sleep reported anyway is slept.
+ */
+START_TEST(sleep_parked_as_it_begins)
+{
+	ck_assert(!WATCHED[MAIN]);
+	start(MAIN, true);
+	ck_assert(!WATCHED[MAIN]);
+	ck_assert(!explore_decider_ops.sleeps->asleep(X, MAIN, 1));
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert(WATCHED[MAIN] && WATCHED[A]);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);   /* main runs on */
+	PARKED = MAIN;                                     /* and enters a sleep */
+	ck_assert(explore_decider_ops.sleeps->asleep(X, MAIN, 0.5));
+	ck_assert(explore_decider_ops.is_held(X, MAIN));
+	ck_assert_uint_eq(S.nreleased, 1);                /* A, at once */
+	ck_assert_int_eq(S.released[0], A);
+	OWNER = MAIN;                                      /* A's lock is main's */
+	ARG0[A] = MUTEX;
+	ck_assert_int_eq(arrive(A, 1), DECIDE_HOLD);       /* nobody can run: time passes */
+	ck_assert_int_eq(FIRED, MAIN);
+	/* a held thread's sleep is no sleep of its stretch */
+	ck_assert(!explore_decider_ops.sleeps->asleep(X, A, 1));
+}
+END_TEST
+
 /* A thread chosen again and again (it spins, waiting for the sleeper) lets time pass. */
 START_TEST(spinner_lets_time_pass)
 {
@@ -666,6 +707,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, cpu_time_not_wall_time);
 	tcase_add_test(tc, sleeper_fires_when_nobody_can_run);
 	tcase_add_test(tc, spinner_lets_time_pass);
+	tcase_add_test(tc, sleep_parked_as_it_begins);
 	tcase_add_test(tc, no_choice_while_the_program_dies);
 	tcase_add_test(tc, a_lone_exit_still_chooses);
 	suite_add_tcase(s, tc);

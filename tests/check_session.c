@@ -346,6 +346,7 @@ START_TEST(decider_core_alone)
 	ck_assert_uint_eq(decider_blocking_tids(&x, &tids), 0);
 	ck_assert_ptr_null(tids);
 	ck_assert(!decider_done(&x));
+	ck_assert(!decider_asleep(&x, 1, 0));      /* it sleeps its time */
 	/* the calls whose group is missing do nothing */
 	decider_named(&x, 1, "n", 0);
 	decider_passed(&x, 1, false, 0);

@@ -597,6 +597,10 @@ static void xd_thread_started(void *d, pid_t tid, const char *start, bool is_mai
 	t->cpu_known = true;
 	*rg_intmap_ref(&x->ix, (uint64_t)(uint32_t)tid, 0) = x->nt;
 	x->nt++;
+	/* its sleeps are seen as they begin, not at a look that the
+	   machine's load may make late (xd_asleep) */
+	if (x->virtual_time)
+		tracer_watch_sleeps(session_tracer(x->s), tid, true);
 }
 
 static void xd_thread_named(void *d, pid_t tid, const char *name, double t_ms)
@@ -895,6 +899,30 @@ static double xd_tick(void *d, double t_ms)
 	return next;
 }
 
+/*
+ * t, running, enters a sleep (TRACER_EV_SLEEPS): parked there, as a look
+ * finds it parked inside one (xd_tick), but whatever the machine's load.
+ */
+static bool xd_asleep(void *d, pid_t tid, double t_ms)
+{
+	explore_decider *x = d;
+	struct xthread *t = find(x, tid);
+	size_t i;
+
+	if (!t || !x->virtual_time || session_ending(x->s) || x->ending ||
+	    (t->st != XT_RUN && t->st != XT_FRESH && t->st != XT_LOOSE))
+		return false;
+	i = (size_t)(t - x->t);
+	rg_trace("explore: thread %zu reaches no point: it sleeps: parked as its sleep begins", i);
+	t->st = XT_PARKED;
+	t->parked = x->nparked++;
+	t->blocked = t->asleep = false;
+	if (x->running == (int)i)
+		x->running = -1;
+	decide_release(x, t_ms, 0);
+	return true;
+}
+
 static bool xd_is_held(void *d, pid_t tid)
 {
 	explore_decider *x = d;
@@ -949,6 +977,7 @@ static void xd_diagnose(void *d, bool unwind)
 
 static const decider_names xd_names = { xd_wants_names, xd_thread_named };
 static const decider_lines xd_lines = { xd_pass_depth, xd_passed };
+static const decider_sleeps xd_sleeps = { xd_asleep };
 
 const decider_ops explore_decider_ops = {
 	.thread_started = xd_thread_started,
@@ -962,4 +991,5 @@ const decider_ops explore_decider_ops = {
 	.diagnose = xd_diagnose,
 	.names = &xd_names,
 	.lines = &xd_lines,
+	.sleeps = &xd_sleeps,
 };

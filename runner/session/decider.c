@@ -17,6 +17,7 @@ void decider_check(const decider_ops *o)
 	    (o->fastpath && (!o->fastpath->next_interest || !o->fastpath->count_passes ||
 			     !o->fastpath->next_when || !o->fastpath->when_false)) ||
 	    (o->blocking && (!o->blocking->blocking || !o->blocking->blocked)) ||
+	    (o->sleeps && !o->sleeps->asleep) ||
 	    (o->attach && !o->attach->done) ||
 	    (o->processes && !o->processes->execed))
 		rg_bug("a decider with a capability group not whole");
@@ -121,6 +122,11 @@ void decider_blocked(const decider *x, pid_t tid, const char *syscall, double t_
 {
 	if (x->ops->blocking)
 		x->ops->blocking->blocked(x->d, tid, syscall, t_ms);
+}
+
+bool decider_asleep(const decider *x, pid_t tid, double t_ms)
+{
+	return x->ops->sleeps && x->ops->sleeps->asleep(x->d, tid, t_ms);
 }
 
 bool decider_done(const decider *x)

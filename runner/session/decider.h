@@ -105,6 +105,14 @@ typedef struct decider_blocking {
 	void (*blocked)(void *d, pid_t tid, const char *syscall, double t_ms);
 } decider_blocking;
 
+/* Sleeps parked as they begin (tracer_watch_sleeps, which the decider
+ * turns on for the threads it wants watched). */
+typedef struct decider_sleeps {
+	/* tid is stopped entering a sleep racegate can end (tracer_fire):
+	 * true when the decider keeps it there, false to let it sleep. */
+	bool (*asleep)(void *d, pid_t tid, double t_ms);
+} decider_sleeps;
+
 /* racegate attach: a run that ends once the decider is done. */
 typedef struct decider_attach {
 	/* Has every gate that counts (not optional) acted, with no thread
@@ -173,6 +181,7 @@ typedef struct decider_ops {
 	const decider_waits *waits;
 	const decider_fastpath *fastpath;
 	const decider_blocking *blocking;
+	const decider_sleeps *sleeps;
 	const decider_attach *attach;
 	const decider_processes *processes;
 } decider_ops;
@@ -195,7 +204,8 @@ void decider_no_diagnosis(void *d, bool unwind);
  * A decider as the session holds it, and the groups' calls with what their
  * absence means, said once here: no names wanted; no line watched past;
  * no needs known; no pad (every hit traps); no thread watched for sleep;
- * never done before the program ends; an exec noted by nobody.
+ * every sleep slept; never done before the program ends; an exec noted by
+ * nobody.
  */
 typedef struct decider {
 	const decider_ops *ops;
@@ -215,6 +225,7 @@ void decider_when_false(const decider *x, size_t gate, unsigned long k);
 bool decider_watches_blocking(const decider *x);
 size_t decider_blocking_tids(const decider *x, pid_t **tids);
 void decider_blocked(const decider *x, pid_t tid, const char *syscall, double t_ms);
+bool decider_asleep(const decider *x, pid_t tid, double t_ms);
 bool decider_done(const decider *x);
 void decider_execed(const decider *x, pid_t tid, double t_ms);
 

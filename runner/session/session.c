@@ -786,6 +786,16 @@ static void dispatch(session *s, const tracer_event *ev)
 		restart_released(s);
 		break;
 	}
+	case TRACER_EV_SLEEPS: {
+		rg_err err = RG_ERR_INIT;
+
+		/* not the decider's to keep: it sleeps its time */
+		if (!decider_asleep(&s->dec, ev->tid, t) &&
+		    tracer_resume(s->tr, ev->tid, &err) < 0)
+			fail(s, xasprintf("cannot restart thread %d: %s", (int)ev->tid, err.msg));
+		restart_released(s);
+		break;
+	}
 	case TRACER_EV_FORK:
 		if (ev->followed)
 			on_fork(s, ev->child);
