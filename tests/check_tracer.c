@@ -359,7 +359,8 @@ static bool end_sleeps(struct run *r, const tracer_event *ev)
 /*
  * Sleeps watched as they begin: three of 30 s (nanosleep,
  * clock_nanosleep, usleep) end at once and return 0, as a timeout would
- * have them; one resumed instead sleeps its time; a handled signal and
+ * have them; three that fail at once (EINVAL, EFAULT, a CPU clock) are
+ * not parked; one resumed instead sleeps its time; a handled signal and
  * calls that do not sleep (a write) go on as without the watch.
  */
 START_TEST(test_sleeps_watched)

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Linux's codes of a call stopped before it ended (include/linux/errno.h). */
 #define ERESTARTSYS_ 512
@@ -130,9 +131,31 @@ void tracer_watch_sleeps(tracer *tr, pid_t tid, bool on)
 }
 
 /*
+ * Would this nanosleep or clock_nanosleep (arguments a) sleep, rather
+ * than fail at once?  Ended early it returns 0, which must be what it
+ * would have returned had it slept: its time readable and valid, its
+ * clock one that measures time passing (not a CPU clock).
+ */
+static bool sleeps_for_real(const struct tcb *t, enum arch_sys sys, const uint64_t a[6])
+{
+	struct timespec ts;
+	uint64_t at = a[0];
+
+	if (sys == ARCH_SYS_CLOCK_NANOSLEEP) {
+		if ((a[0] != CLOCK_REALTIME && a[0] != CLOCK_MONOTONIC &&
+		     a[0] != CLOCK_BOOTTIME && a[0] != CLOCK_TAI) ||
+		    (a[1] != 0 && a[1] != TIMER_ABSTIME))
+			return false;
+		at = a[2];
+	}
+	return tracer_mem_pread(t->as->memfd, at, &ts, sizeof(ts)) == (int)sizeof(ts) &&
+	       ts.tv_sec >= 0 && ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000L;
+}
+
+/*
  * A syscall-stop: the entry of a sleep whose end racegate can fire
  * (nanosleep, clock_nanosleep) parks the thread there; any other entry
- * or exit runs on.  A call that waits for an event as well (poll,
+ * or exit runs on, as does a sleep that would fail (sleeps_for_real).  A call that waits for an event as well (poll,
  * epoll_wait) is parked only once seen asleep in it (tracer_park): at its
  * entry, what it waits for may be ready already.
  */
@@ -151,7 +174,8 @@ int tracer_syscall_stop(tracer *tr, struct tcb *t, rg_err *err)
 		if (got > 0 && si.op == PTRACE_SYSCALL_INFO_ENTRY) {
 			enum arch_sys sys = arch_sys_of((long)si.entry.nr);
 
-			if (sys == ARCH_SYS_NANOSLEEP || sys == ARCH_SYS_CLOCK_NANOSLEEP)
+			if ((sys == ARCH_SYS_NANOSLEEP || sys == ARCH_SYS_CLOCK_NANOSLEEP) &&
+			    sleeps_for_real(t, sys, si.entry.args))
 				how = tracer_wait_fireable(sys, si.entry.args, &arg);
 		}
 	}
