@@ -123,6 +123,8 @@ void arch_set_no_restart(arch_regs *r);
  * call's number, or -1 when it was stopped elsewhere.
  */
 long arch_syscall_stopped_in(const arch_regs *r);
+/* ... that call's argument n (from 0; 0 from 6 on), as it was made. */
+uint64_t arch_syscall_arg(const arch_regs *r, unsigned n);
 /* ... that call returns v when the thread goes on (no restart). */
 void arch_syscall_set_return(arch_regs *r, int64_t v);
 /*

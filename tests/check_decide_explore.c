@@ -160,6 +160,13 @@ int tracer_park(tracer *tr, pid_t tid, rg_err *err)
 	PARKED = tid;
 	return 1;
 }
+/* The time each parked thread asked to sleep (ns; 10 ms when not set). */
+static uint64_t SLEEP_NS[64];
+uint64_t tracer_parked_ns(tracer *tr, pid_t tid)
+{
+	(void)tr;
+	return SLEEP_NS[tid] ? SLEEP_NS[tid] : 10000000u;
+}
 /* The threads whose sleeps the tracer watches (tracer_watch_sleeps). */
 static bool WATCHED[64];
 void tracer_watch_sleeps(tracer *tr, pid_t tid, bool on)
@@ -167,12 +174,18 @@ void tracer_watch_sleeps(tracer *tr, pid_t tid, bool on)
 	(void)tr;
 	WATCHED[tid] = on;
 }
+/* The threads parked as their sleep began (TRACER_EV_SLEEPS). */
+static bool PARKED_AT_ENTRY[64];
 int tracer_fire(tracer *tr, pid_t tid, rg_err *err)
 {
 	(void)tr, (void)err;
-	ck_assert_int_eq(tid, PARKED);
+	if (PARKED_AT_ENTRY[tid]) {
+		PARKED_AT_ENTRY[tid] = false;
+	} else {
+		ck_assert_int_eq(tid, PARKED);
+		PARKED = 0;
+	}
 	FIRED = tid;
-	PARKED = 0;
 	return 0;
 }
 /* the threads a fatal signal or exit_group is taking (by tid), and how
@@ -222,6 +235,8 @@ static void setup(void)
 	BAR_IN = BAR_COUNT = SEM_VALUE = 0;
 	IN_FUTEX = ASLEEP = PARKED = FIRED = 0;
 	memset(WATCHED, 0, sizeof(WATCHED));
+	memset(SLEEP_NS, 0, sizeof(SLEEP_NS));
+	memset(PARKED_AT_ENTRY, 0, sizeof(PARKED_AT_ENTRY));
 	memset(DYING, 0, sizeof(DYING));
 	memset(RUNNING, 0, sizeof(RUNNING));
 	for (int i = 0; i < 64; i++)
@@ -651,7 +666,7 @@ START_TEST(sleep_parked_as_it_begins)
 	ck_assert(WATCHED[MAIN] && WATCHED[A]);
 	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
 	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);   /* main runs on */
-	PARKED = MAIN;                                     /* and enters a sleep */
+	PARKED_AT_ENTRY[MAIN] = true;                      /* and enters a sleep */
 	ck_assert(explore_decider_ops.sleeps->asleep(X, MAIN, 0.5));
 	ck_assert(explore_decider_ops.is_held(X, MAIN));
 	ck_assert_uint_eq(S.nreleased, 1);                /* A, at once */
@@ -662,6 +677,36 @@ START_TEST(sleep_parked_as_it_begins)
 	ck_assert_int_eq(FIRED, MAIN);
 	/* a held thread's sleep is no sleep of its stretch */
 	ck_assert(!explore_decider_ops.sleeps->asleep(X, A, 1));
+}
+END_TEST
+
+/*
+ * Explore's clock: of two parked sleepers, the one whose sleep ends first
+ * fires first, though it was parked last (a 30 s sleep does not end
+ * before a 1 ms one begun after it).
+ */
+START_TEST(shorter_sleep_fires_first)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	SLEEP_NS[MAIN] = 30000000000u;
+	PARKED_AT_ENTRY[MAIN] = true;
+	ck_assert(explore_decider_ops.sleeps->asleep(X, MAIN, 1));
+	ck_assert_int_eq(S.released[S.nreleased - 1], A);
+	SLEEP_NS[A] = 1000000u;
+	PARKED_AT_ENTRY[A] = true;
+	ck_assert(explore_decider_ops.sleeps->asleep(X, A, 2));   /* nobody can run */
+	ck_assert_int_eq(FIRED, A);
+	ck_assert(explore_decider_ops.is_held(X, MAIN));
+	ck_assert_int_eq(arrive(A, 0), DECIDE_PASS);       /* A alone can run */
+	SLEEP_NS[A] = 40000000000u;
+	PARKED_AT_ENTRY[A] = true;
+	ck_assert(explore_decider_ops.sleeps->asleep(X, A, 3));   /* 1 ms + 40 s: main's first */
+	ck_assert_int_eq(FIRED, MAIN);
 }
 END_TEST
 
@@ -708,6 +753,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, sleeper_fires_when_nobody_can_run);
 	tcase_add_test(tc, spinner_lets_time_pass);
 	tcase_add_test(tc, sleep_parked_as_it_begins);
+	tcase_add_test(tc, shorter_sleep_fires_first);
 	tcase_add_test(tc, no_choice_while_the_program_dies);
 	tcase_add_test(tc, a_lone_exit_still_chooses);
 	suite_add_tcase(s, tc);

@@ -25,17 +25,21 @@ static bool call_was_stopped(int64_t res)
 }
 
 /*
- * Has tid a signal pending that it does not block?  Then a call that
- * returned -EINTR was cut by that signal, as the program would see it.
+ * Has tid a signal pending that it does not block (and, with caught, one
+ * it has a handler for)?  Then a call that returned -EINTR was cut by that
+ * signal, as the program would see it; and a sleep would be cut by it.
  */
-static bool signal_pending(pid_t tid)
+static bool signal_pending(pid_t tid, bool caught)
 {
-	char pnd[32], shd[32], blk[32];
+	char pnd[32], shd[32], blk[32], cgt[32] = "ffffffffffffffff";
 
 	tracer_proc_status_line(tid, "SigPnd", pnd, sizeof(pnd));
 	tracer_proc_status_line(tid, "ShdPnd", shd, sizeof(shd));
 	tracer_proc_status_line(tid, "SigBlk", blk, sizeof(blk));
-	return (strtoull(pnd, NULL, 16) | strtoull(shd, NULL, 16)) & ~strtoull(blk, NULL, 16);
+	if (caught)
+		tracer_proc_status_line(tid, "SigCgt", cgt, sizeof(cgt));
+	return (strtoull(pnd, NULL, 16) | strtoull(shd, NULL, 16)) &
+	       ~strtoull(blk, NULL, 16) & strtoull(cgt, NULL, 16);
 }
 
 /*
@@ -46,7 +50,7 @@ static bool signal_pending(pid_t tid)
 static void never_eintr(struct tcb *t, arch_regs *r)
 {
 	if (arch_syscall_stopped_in(r) < 0 || arch_syscall_result(r) != -EINTR ||
-	    signal_pending(t->tid))
+	    signal_pending(t->tid, false))
 		return;
 	arch_syscall_restart_with(r, 6, 0);
 	t->regs = *r;
@@ -84,6 +88,62 @@ void tracer_resume_all(tracer *tr, pid_t *stopped, size_t n)
 	free(stopped);
 }
 
+/*
+ * How long would this nanosleep or clock_nanosleep (arguments a) sleep,
+ * in *ns, rather than fail at once?  Ended early it returns 0, which must
+ * be what it would have returned had it slept: its time readable and
+ * valid, its clock one that measures time passing (not a CPU clock).
+ */
+static bool sleeps_for_real(const struct tcb *t, enum arch_sys sys, const uint64_t a[6],
+			    uint64_t *ns)
+{
+	struct timespec ts, now;
+	uint64_t at = a[0];
+
+	if (sys == ARCH_SYS_CLOCK_NANOSLEEP) {
+		if ((a[0] != CLOCK_REALTIME && a[0] != CLOCK_MONOTONIC &&
+		     a[0] != CLOCK_BOOTTIME && a[0] != CLOCK_TAI) ||
+		    (a[1] != 0 && a[1] != TIMER_ABSTIME))
+			return false;
+		at = a[2];
+	}
+	if (tracer_mem_pread(t->as->memfd, at, &ts, sizeof(ts)) != (int)sizeof(ts) ||
+	    ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
+		return false;
+	*ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (sys == ARCH_SYS_CLOCK_NANOSLEEP && a[1] == TIMER_ABSTIME) {
+		uint64_t n;
+
+		clock_gettime((clockid_t)a[0], &now);
+		n = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+		*ns = *ns > n ? *ns - n : 0;
+	}
+	return true;
+}
+
+/* The time a fireable call (arguments a) asks to sleep, in ns. */
+static uint64_t asked_ns(const struct tcb *t, enum arch_sys sys, const uint64_t a[6])
+{
+	uint64_t ns = 0;
+
+	switch (sys) {
+	case ARCH_SYS_POLL:
+		return (uint64_t)(int)a[2] * 1000000u;
+	case ARCH_SYS_EPOLL_WAIT:
+	case ARCH_SYS_EPOLL_PWAIT:
+		return (uint64_t)(int)a[3] * 1000000u;
+	default:
+		return sleeps_for_real(t, sys, a, &ns) ? ns : 0;
+	}
+}
+
+uint64_t tracer_parked_ns(tracer *tr, pid_t tid)
+{
+	struct tcb *t = tracer_tcb_find(tr, tid);
+
+	return t && (t->flags & TCB_PARKED) ? t->park_ns : 0;
+}
+
 int tracer_park(tracer *tr, pid_t tid, rg_err *err)
 {
 	struct tcb *t = tracer_tcb_find(tr, tid);
@@ -110,14 +170,15 @@ int tracer_park(tracer *tr, pid_t tid, rg_err *err)
 	nr = arch_syscall_stopped_in(&r);
 	never_eintr(t, &r);
 	res = arch_syscall_result(&r);
-	/* the call's arguments are the ones /proc showed: only its kind counts now */
-	args[2] = args[3] = 1;
+	for (unsigned i = 0; i < 6; i++)
+		args[i] = arch_syscall_arg(&r, i);
 	how = nr < 0 ? TRACER_FIRE_NO : tracer_wait_fireable(arch_sys_of(nr), args, &arg);
 	if (how == TRACER_FIRE_NO || res == -EINTR || !call_was_stopped(res))
 		return tracer_resume(tr, tid, err) < 0 ? -1 : 0;
 	t->flags |= TCB_PARKED;
 	t->park_fire = how;
 	t->park_arg = arg;
+	t->park_ns = asked_ns(t, arch_sys_of(nr), args);
 	return 1;
 }
 
@@ -130,27 +191,6 @@ void tracer_watch_sleeps(tracer *tr, pid_t tid, bool on)
 	t->flags = on ? t->flags | TCB_WATCH_SLEEP : t->flags & ~TCB_WATCH_SLEEP;
 }
 
-/*
- * Would this nanosleep or clock_nanosleep (arguments a) sleep, rather
- * than fail at once?  Ended early it returns 0, which must be what it
- * would have returned had it slept: its time readable and valid, its
- * clock one that measures time passing (not a CPU clock).
- */
-static bool sleeps_for_real(const struct tcb *t, enum arch_sys sys, const uint64_t a[6])
-{
-	struct timespec ts;
-	uint64_t at = a[0];
-
-	if (sys == ARCH_SYS_CLOCK_NANOSLEEP) {
-		if ((a[0] != CLOCK_REALTIME && a[0] != CLOCK_MONOTONIC &&
-		     a[0] != CLOCK_BOOTTIME && a[0] != CLOCK_TAI) ||
-		    (a[1] != 0 && a[1] != TIMER_ABSTIME))
-			return false;
-		at = a[2];
-	}
-	return tracer_mem_pread(t->as->memfd, at, &ts, sizeof(ts)) == (int)sizeof(ts) &&
-	       ts.tv_sec >= 0 && ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000L;
-}
 
 /*
  * A syscall-stop: the entry of a sleep whose end racegate can fire
@@ -175,7 +215,7 @@ int tracer_syscall_stop(tracer *tr, struct tcb *t, rg_err *err)
 			enum arch_sys sys = arch_sys_of((long)si.entry.nr);
 
 			if ((sys == ARCH_SYS_NANOSLEEP || sys == ARCH_SYS_CLOCK_NANOSLEEP) &&
-			    sleeps_for_real(t, sys, si.entry.args))
+			    sleeps_for_real(t, sys, si.entry.args, &t->park_ns))
 				how = tracer_wait_fireable(sys, si.entry.args, &arg);
 		}
 	}
@@ -197,6 +237,11 @@ int tracer_fire(tracer *tr, pid_t tid, rg_err *err)
 		return rg_error(err, "cannot end the sleep of thread %d: it is not "
 				"stopped in one", tid);
 	t->flags &= ~TCB_PARKED;
+	/* a signal it handles came meanwhile: the call goes on as it is, and
+	 * is cut by it at once (EINTR, the time left written), as the sleep
+	 * would have been */
+	if (signal_pending(tid, true))
+		return tracer_resume(tr, tid, err);
 	if (tracer_regs_read(t, &r) < 0) {
 		rg_error(err, "cannot read the registers of thread %d: %s", tid,
 			 strerror(errno));

@@ -555,6 +555,12 @@ void tracer_resume_all(tracer *tr, pid_t *stopped, size_t n);
 /* Parked tid ends its sleep now, as its timeout would, and runs on. */
 int tracer_fire(tracer *tr, pid_t tid, rg_err *err);
 /*
+ * The time parked tid's call asked to sleep, in ns (an absolute deadline
+ * counted from when it was parked; a poll's timeout), or 0 when not
+ * parked.
+ */
+uint64_t tracer_parked_ns(tracer *tr, pid_t tid);
+/*
  * Sleeps seen as they begin, whatever the machine's load: while on, tid
  * runs with PTRACE_SYSCALL (two stops per system call it makes), and the
  * entry of a nanosleep or clock_nanosleep parks it there (TRACER_EV_SLEEPS).

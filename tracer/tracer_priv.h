@@ -191,6 +191,7 @@ struct tcb {
 	struct range *range;       /* stepping past a line (tracer_resume_past), innermost first */
 	enum tracer_fire park_fire; /* TCB_PARKED: how its sleep ends (blocked.h) */
 	unsigned park_arg;
+	uint64_t park_ns;          /* TCB_PARKED: the time it asked to sleep */
 };
 
 /* A child process, attached automatically, until its first stop and its

@@ -294,6 +294,12 @@ long arch_syscall_stopped_in(const arch_regs *r)
 	return -1;
 }
 
+uint64_t arch_syscall_arg(const arch_regs *r, unsigned n)
+{
+	(void)r, (void)n;
+	return 0;
+}
+
 void arch_syscall_set_return(arch_regs *r, int64_t v)
 {
 	(void)r, (void)v;

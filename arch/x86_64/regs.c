@@ -163,6 +163,16 @@ long arch_syscall_stopped_in(const arch_regs *ar)
 	return (long)ar->r.orig_rax;
 }
 
+uint64_t arch_syscall_arg(const arch_regs *ar, unsigned n)
+{
+	/* the kernel keeps them across the call (it clobbers rax, rcx, r11) */
+	const unsigned long long arg[] = {
+		ar->r.rdi, ar->r.rsi, ar->r.rdx, ar->r.r10, ar->r.r8, ar->r.r9,
+	};
+
+	return n < 6 ? arg[n] : 0;
+}
+
 void arch_syscall_set_return(arch_regs *ar, int64_t v)
 {
 	ar->r.rax = (uint64_t)v;

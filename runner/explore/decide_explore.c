@@ -71,7 +71,8 @@ struct xthread {
 	bool blocked;          /* XT_LOOSE because it waited for another thread */
 	unsigned long long runs_at; /* its times scheduled in, when given up (0: unknown) */
 	bool asleep;           /* XT_LOOSE because it sleeps until a timeout */
-	unsigned long parked;  /* XT_PARKED: its turn among the parked (lowest fires first) */
+	unsigned long parked;  /* XT_PARKED: its turn among the parked (first among equal wakes) */
+	double wake_ms;        /* XT_PARKED: when on explore's clock its sleep ends */
 	bool owed;             /* could run when time passed early: a turn before it does again */
 	size_t benches;        /* decisions it is left out of when next taken to spin */
 	bool woke;             /* XT_FRESH because it was woken, not created */
@@ -105,6 +106,7 @@ struct explore_decider {
 	long end_hit;
 	int *run_buf;          /* scratch: runnable ids */
 	unsigned long nparked; /* sleepers parked so far */
+	double clock_ms;       /* explore's clock: the sum of the times that passed */
 	bool virtual_time;     /* park sleepers (else they sleep in real time) */
 	int timed;             /* the thread whose turn a timeout began, or -1 */
 	int benched;           /* taken to spin: left out of bench_left more decisions */
@@ -309,6 +311,8 @@ static void fire(explore_decider *x, struct xthread *f, double t_ms)
 	rg_err err = RG_ERR_INIT;
 
 	rg_trace("explore: thread %zu's sleep ends (its timeout fires)", (size_t)(f - x->t));
+	if (f->wake_ms > x->clock_ms)
+		x->clock_ms = f->wake_ms;
 	f->st = XT_FRESH;
 	x->timed = (int)(f - x->t);
 	/*
@@ -323,20 +327,36 @@ static void fire(explore_decider *x, struct xthread *f, double t_ms)
 		rg_trace("explore: %s", err.msg);
 }
 
-/* The sleeper parked first, or NULL. */
+/* The sleeper whose sleep ends first (of two alike, the one parked
+ * first), or NULL. */
 static struct xthread *first_parked(explore_decider *x)
 {
 	struct xthread *f = NULL;
 
-	for (size_t i = 0; i < x->nt; i++)
-		if (x->t[i].st == XT_PARKED && (!f || x->t[i].parked < f->parked))
-			f = &x->t[i];
+	for (size_t i = 0; i < x->nt; i++) {
+		struct xthread *t = &x->t[i];
+
+		if (t->st == XT_PARKED &&
+		    (!f || t->wake_ms < f->wake_ms ||
+		     (t->wake_ms == f->wake_ms && t->parked < f->parked)))
+			f = t;
+	}
 	return f;
+}
+
+/* t is parked now: its sleep ends on explore's clock the time it asked
+ * from now (the clock moves only when a timeout fires). */
+static void parked(explore_decider *x, struct xthread *t)
+{
+	t->st = XT_PARKED;
+	t->parked = x->nparked++;
+	t->wake_ms = x->clock_ms +
+		     (double)tracer_parked_ns(session_tracer(x->s), t->info.tid) / 1e6;
 }
 
 /*
  * The choices besides the n held threads that can run (in run_buf):
- * time passing (f, the sleeper parked first, fires), unless a thread
+ * time passing (f, the sleeper whose sleep ends first, fires), unless a thread
  * that could run when it passed early last has not had its turn since,
  * or the thread its timeout woke has had every turn since -- loops that
  * sleep (an event loop, a housekeeper) could otherwise take every turn
@@ -837,8 +857,7 @@ static int park(explore_decider *x, struct xthread *t)
 	int rc = tracer_park(session_tracer(x->s), t->info.tid, &err);
 
 	if (rc > 0) {
-		t->st = XT_PARKED;
-		t->parked = x->nparked++;
+		parked(x, t);
 	} else if (rc < 0) {
 		rg_trace("explore: %s", err.msg);
 		t->st = XT_LOOSE;
@@ -914,8 +933,7 @@ static bool xd_asleep(void *d, pid_t tid, double t_ms)
 		return false;
 	i = (size_t)(t - x->t);
 	rg_trace("explore: thread %zu reaches no point: it sleeps: parked as its sleep begins", i);
-	t->st = XT_PARKED;
-	t->parked = x->nparked++;
+	parked(x, t);
 	t->blocked = t->asleep = false;
 	if (x->running == (int)i)
 		x->running = -1;

@@ -50,7 +50,7 @@ typedef struct explore_dev {
 /*
  * Time under serialisation (docs/explore.md): time passing is a choice
  * too, EXPLORE_FIRE + the logical id of the sleeper whose timeout then
- * fires (the one parked first).  It comes after the held threads in
+ * fires (the one whose sleep ends first on explore's clock).  It comes after the held threads in
  * runnable, which stays ascending, so the default choice (cur, else the
  * lowest) never lets time pass while a held thread can run.  dev: ids
  * write such a choice sN.
