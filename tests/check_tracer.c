@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -341,7 +342,8 @@ START_TEST(test_signals)
 }
 END_TEST
 
-/* Ends each sleep at once, until mark(); the sleeps after it are slept. */
+/* Ends each sleep at once, until mark(); the sleeps after it are slept.
+ * The fourth gets a SIGUSR2 first, while parked. */
 static bool end_sleeps(struct run *r, const tracer_event *ev)
 {
 	bool *slept = r->data;
@@ -351,6 +353,8 @@ static bool end_sleeps(struct run *r, const tracer_event *ev)
 		*slept = true;
 	if (ev->kind != TRACER_EV_SLEEPS)
 		return true;
+	if (r->nsleeps == 4)
+		ck_assert_int_eq(syscall(SYS_tgkill, tracer_pid(r->tr), ev->tid, SIGUSR2), 0);
 	ck_assert_msg((*slept ? tracer_resume(r->tr, ev->tid, &err) :
 		       tracer_fire(r->tr, ev->tid, &err)) == 0, "%s", err.msg);
 	return false;
@@ -359,7 +363,8 @@ static bool end_sleeps(struct run *r, const tracer_event *ev)
 /*
  * Sleeps watched as they begin: three of 30 s (nanosleep,
  * clock_nanosleep, usleep) end at once and return 0, as a timeout would
- * have them; three that fail at once (EINVAL, EFAULT, a CPU clock) are
+ * have them; one a handled signal came to while parked is cut by it
+ * (EINTR, its time left written); three that fail at once (EINVAL, EFAULT, a CPU clock) are
  * not parked; one resumed instead sleeps its time; a handled signal and
  * calls that do not sleep (a write) go on as without the watch.
  */
@@ -375,8 +380,9 @@ START_TEST(test_sleeps_watched)
 	run_to_exit(&r, end_sleeps);
 	ck_assert_msg(r.exit_ev.exit_code == 0, "a call saw the watch (exit %d, signal %d)",
 		      r.exit_ev.exit_code, r.exit_ev.term_signal);
-	ck_assert_int_eq(r.nsleeps, 4);
+	ck_assert_int_eq(r.nsleeps, 5);
 	ck_assert_int_eq(r.nsignal[SIGUSR1], 1);
+	ck_assert_int_eq(r.nsignal[SIGUSR2], 1);
 	finish(&r);
 }
 END_TEST
