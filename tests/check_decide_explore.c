@@ -271,6 +271,21 @@ static void start(pid_t tid, bool is_main)
 
 /* ---- tests ------------------------------------------------------------- */
 
+/*
+ * A decider with virtual time, main and A started, A held at its first
+ * point and main running from its own (the sleep tests' start).
+ */
+static void main_runs_virtual(void)
+{
+	explore_decider_free(X);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
+	start(MAIN, true);
+	start(A, false);
+	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
+	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+}
+
+
 /* Main alone goes on; a new thread is waited for before anyone is chosen. */
 START_TEST(serialises)
 {
@@ -622,12 +637,7 @@ END_TEST
  */
 START_TEST(sleeper_fires_when_nobody_can_run)
 {
-	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
-	start(MAIN, true);
-	start(A, false);
-	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
-	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);   /* main goes to sleep */
+	main_runs_virtual();
 	ASLEEP = MAIN;
 	explore_decider_ops.tick(X, 5.5);
 	ck_assert_int_eq(PARKED, MAIN);
@@ -659,14 +669,9 @@ START_TEST(sleep_parked_as_it_begins)
 	start(MAIN, true);
 	ck_assert(!WATCHED[MAIN]);
 	ck_assert(!explore_decider_ops.sleeps->asleep(X, MAIN, 1));
-	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
-	start(MAIN, true);
-	start(A, false);
+	main_runs_virtual();
 	ck_assert(WATCHED[MAIN] && WATCHED[A]);
-	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
-	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);   /* main runs on */
-	PARKED_AT_ENTRY[MAIN] = true;                      /* and enters a sleep */
+	PARKED_AT_ENTRY[MAIN] = true;                      /* main enters a sleep */
 	ck_assert(explore_decider_ops.sleeps->asleep(X, MAIN, 0.5));
 	ck_assert(explore_decider_ops.is_held(X, MAIN));
 	ck_assert_uint_eq(S.nreleased, 1);                /* A, at once */
@@ -687,12 +692,7 @@ END_TEST
  */
 START_TEST(shorter_sleep_fires_first)
 {
-	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
-	start(MAIN, true);
-	start(A, false);
-	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
-	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	main_runs_virtual();
 	SLEEP_NS[MAIN] = 30000000000u;
 	PARKED_AT_ENTRY[MAIN] = true;
 	ck_assert(explore_decider_ops.sleeps->asleep(X, MAIN, 1));
@@ -713,12 +713,7 @@ END_TEST
 /* A thread chosen again and again (it spins, waiting for the sleeper) lets time pass. */
 START_TEST(spinner_lets_time_pass)
 {
-	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
-	start(MAIN, true);
-	start(A, false);
-	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
-	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	main_runs_virtual();
 	ASLEEP = MAIN;
 	explore_decider_ops.tick(X, 5.5);
 	ck_assert_int_eq(PARKED, MAIN);
