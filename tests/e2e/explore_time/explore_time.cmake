@@ -103,14 +103,12 @@ foreach(st random pct dfs)
 endforeach()
 # The same with sleeps of 300 and 30 us, which no look at /proc would
 # find: parked as they begin, they give the same schedules.
-racegate_e2e_program(explore_brief_sleeps SOURCES explore_brief_sleeps.c)
 foreach(st random pct dfs)
   racegate_e2e(explore_brief_sleeps_${st} 0
     "FAILED \\(killed by SIGABRT\\)" "shrunk to dev:[0-9x.,]*s[0-9]"
     "wrote .*brief_sleeps_${st}.yaml: reproduced 20/20" "20 runs: 20 REPRODUCED"
-    -- ${CMAKE_CURRENT_LIST_DIR}/stage_watch.sh ${RG} ${E2E_DIR}/explore_brief_sleeps
-       ${XT_OUT}/brief_sleeps_${st}.yaml ${st}
-       explore_brief_sleeps.c:21,explore_brief_sleeps.c:33)
+    -- ${CMAKE_CURRENT_LIST_DIR}/stage_watch.sh ${RG} ${E2E_DIR}/explore_stage_watch
+       ${XT_OUT}/brief_sleeps_${st}.yaml ${st} 300 30)
 endforeach()
 
 # Loops that sleep (kv_server's epoll loop and its housekeeper) do not

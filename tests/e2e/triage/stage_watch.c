@@ -3,8 +3,8 @@
  * polls it and aborts when it sees a stage skipped.  The counter is a
  * plain int (the data race TSan reports: the worker's write against the
  * watcher's read), and the watcher is only right while it polls faster than
- * the worker steps (every 10ms; it polls every 1ms, 100 times at
- * most): a watcher delayed past two steps aborts.  Forcing the two orders
+ * the worker steps (every 10ms; it polls every 1ms, 100 times at most;
+ * argv: other lengths, in us): a watcher delayed past two steps aborts.  Forcing the two orders
  * of the first write and the first read cannot show it (each order holds
  * only the first arrival); a search between the two lines can.
  */
@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int stage = -1;
+static int stage = -1, step_us = 10000, poll_us = 1000;
 
 static void *worker(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < 3; i++) {
 		stage = i;                      /* step */
-		usleep(10000);
+		usleep(step_us);
 	}
 	return NULL;
 }
@@ -39,15 +39,20 @@ static void *watcher(void *arg)
 		}
 		seen += s != last;
 		last = s;
-		usleep(1000);
+		usleep(poll_us);
 	}
 	printf("saw %d stages\n", seen);
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t w, v;
+
+	if (argc > 2) {
+		step_us = atoi(argv[1]);
+		poll_us = atoi(argv[2]);
+	}
 
 	pthread_create(&v, NULL, watcher, NULL);
 	pthread_create(&w, NULL, worker, NULL);
