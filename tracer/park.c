@@ -191,13 +191,13 @@ void tracer_watch_sleeps(tracer *tr, pid_t tid, bool on)
 	t->flags = on ? t->flags | TCB_WATCH_SLEEP : t->flags & ~TCB_WATCH_SLEEP;
 }
 
-
 /*
  * A syscall-stop: the entry of a sleep whose end racegate can fire
  * (nanosleep, clock_nanosleep) parks the thread there; any other entry
- * or exit runs on, as does a sleep that would fail (sleeps_for_real).  A call that waits for an event as well (poll,
- * epoll_wait) is parked only once seen asleep in it (tracer_park): at its
- * entry, what it waits for may be ready already.
+ * or exit runs on, as does a sleep that would fail (sleeps_for_real).
+ * A call that waits for an event as well (poll, epoll_wait) is parked
+ * only once seen asleep in it (tracer_park): at its entry, what it waits
+ * for may be ready already.
  */
 int tracer_syscall_stop(tracer *tr, struct tcb *t, rg_err *err)
 {
