@@ -272,13 +272,13 @@ static void start(pid_t tid, bool is_main)
 /* ---- tests ------------------------------------------------------------- */
 
 /*
- * A decider with virtual time, main and A started, A held at its first
- * point and main running from its own (the sleep tests' start).
+ * A decider (with virtual time or not), main and A started, A held at its
+ * first point and main running from its own.
  */
-static void main_runs_virtual(void)
+static void main_runs(bool virtual_time)
 {
 	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500, true);
+	X = explore_decider_new((session *)&S, KINDS, &SC, 500, virtual_time);
 	start(MAIN, true);
 	start(A, false);
 	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
@@ -583,12 +583,7 @@ END_TEST
 /* A thread chosen at a line is looked at less often; a futex wait still gives way. */
 START_TEST(line_polled_slower)
 {
-	explore_decider_free(X);
-	X = explore_decider_new((session *)&S, KINDS, &SC, 500, false);
-	start(MAIN, true);
-	start(A, false);
-	ck_assert_int_eq(arrive(A, 0), DECIDE_HOLD);
-	ck_assert_int_eq(arrive(MAIN, 0), DECIDE_PASS);
+	main_runs(false);
 	IN_FUTEX = MAIN;
 	ck_assert(explore_decider_ops.tick(X, 1.5) > 1.5);
 	ck_assert_uint_eq(S.nreleased, 0);
@@ -637,7 +632,7 @@ END_TEST
  */
 START_TEST(sleeper_fires_when_nobody_can_run)
 {
-	main_runs_virtual();
+	main_runs(true);
 	ASLEEP = MAIN;
 	explore_decider_ops.tick(X, 5.5);
 	ck_assert_int_eq(PARKED, MAIN);
@@ -669,7 +664,7 @@ START_TEST(sleep_parked_as_it_begins)
 	start(MAIN, true);
 	ck_assert(!WATCHED[MAIN]);
 	ck_assert(!explore_decider_ops.sleeps->asleep(X, MAIN, 1));
-	main_runs_virtual();
+	main_runs(true);
 	ck_assert(WATCHED[MAIN] && WATCHED[A]);
 	PARKED_AT_ENTRY[MAIN] = true;                      /* main enters a sleep */
 	ck_assert(explore_decider_ops.sleeps->asleep(X, MAIN, 0.5));
@@ -692,7 +687,7 @@ END_TEST
  */
 START_TEST(shorter_sleep_fires_first)
 {
-	main_runs_virtual();
+	main_runs(true);
 	SLEEP_NS[MAIN] = 30000000000u;
 	PARKED_AT_ENTRY[MAIN] = true;
 	ck_assert(explore_decider_ops.sleeps->asleep(X, MAIN, 1));
@@ -713,7 +708,7 @@ END_TEST
 /* A thread chosen again and again (it spins, waiting for the sleeper) lets time pass. */
 START_TEST(spinner_lets_time_pass)
 {
-	main_runs_virtual();
+	main_runs(true);
 	ASLEEP = MAIN;
 	explore_decider_ops.tick(X, 5.5);
 	ck_assert_int_eq(PARKED, MAIN);
