@@ -106,7 +106,7 @@ struct explore_decider {
 	long end_hit;
 	int *run_buf;          /* scratch: runnable ids */
 	unsigned long nparked; /* sleepers parked so far */
-	double clock_ms;       /* explore's clock: the sum of the times that passed */
+	double clock_ms;       /* explore's clock: where the last sleep that fired ended */
 	bool virtual_time;     /* park sleepers (else they sleep in real time) */
 	int timed;             /* the thread whose turn a timeout began, or -1 */
 	int benched;           /* taken to spin: left out of bench_left more decisions */
